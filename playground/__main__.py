@@ -1,0 +1,6 @@
+import sys
+
+from playground.cli import main
+
+
+sys.exit(main())

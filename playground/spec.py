@@ -1,0 +1,276 @@
+"""The run spec: one dataclass tree from the form to `GRPOConfig`, `spec.json` and export.
+
+Field names are TRL's (`GRPOConfig`, and `ModelConfig` for the model, LoRA and quantization fields), and help text is
+written once, in each field's metadata: the UI's `info=` and the CLI's `--help` read it from there.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import MISSING, asdict, dataclass, field, fields
+from typing import Any
+
+from playground.data import PromptSource
+from playground.errors import SpecError
+from playground.scoring import RewardChoice
+
+
+LOSS_TYPES = ("grpo", "dr_grpo", "dapo", "bnpo", "cispo", "sapo", "luspo", "vespo")
+SCALE_REWARDS = ("group", "batch", "none")
+MAX_COMPLETION_LENGTH = 4096  # beyond this a CPU or small GPU run will not finish in a session
+
+
+@dataclass
+class ModelArgs:
+    model_name_or_path: str = field(
+        default="embedded",
+        metadata={"help": "'embedded' (SmolLM2-135M-Instruct, offline), a Hugging Face Hub id, or a local folder."},
+    )
+    load_in_4bit: bool = field(default=False, metadata={"help": "QLoRA: load the base model in 4-bit (bitsandbytes)."})
+    load_in_8bit: bool = field(default=False, metadata={"help": "Load the base model in 8-bit (bitsandbytes)."})
+    bnb_4bit_quant_type: str = field(default="nf4", metadata={"help": "4-bit quantization type: 'nf4' or 'fp4'."})
+    device: str = field(default="auto", metadata={"help": "'auto' (CUDA when present, else CPU), 'cpu' or 'cuda'."})
+
+
+@dataclass
+class LoraArgs:
+    lora_r: int = field(default=16, metadata={"help": "LoRA rank."})
+    lora_alpha: int = field(default=32, metadata={"help": "LoRA alpha (the update is scaled by alpha / r)."})
+    lora_dropout: float = field(default=0.0, metadata={"help": "Dropout on the LoRA layers."})
+    lora_target_modules: list[str] = field(
+        default_factory=lambda: ["all-linear"],
+        metadata={"help": "Modules that get LoRA adapters, e.g. q_proj,v_proj; 'all-linear' for every linear layer."},
+    )
+
+
+@dataclass
+class GRPOArgs:
+    # Generation
+    num_generations: int = field(default=8, metadata={"help": "Completions per prompt (the group size G)."})
+    per_device_train_batch_size: int = field(
+        default=8, metadata={"help": "Completions per device per step; the generation batch must divide by G."}
+    )
+    gradient_accumulation_steps: int = field(default=1, metadata={"help": "Batches accumulated per optimizer step."})
+    steps_per_generation: int | None = field(
+        default=None, metadata={"help": "Optimizer steps per generation round (default: gradient_accumulation_steps)."}
+    )
+    max_completion_length: int = field(default=64, metadata={"help": "Maximum new tokens per completion."})
+    temperature: float = field(default=1.0, metadata={"help": "Sampling temperature for the rollouts."})
+    top_p: float = field(default=1.0, metadata={"help": "Nucleus sampling: keep the top tokens of this mass."})
+    # Optimisation
+    learning_rate: float = field(default=5e-5, metadata={"help": "Initial AdamW learning rate."})
+    beta: float = field(
+        default=0.04,
+        metadata={"help": "KL penalty weight. TRL's default is 0.0 (no reference model, no kl metric); >0 logs kl."},
+    )
+    epsilon: float = field(default=0.2, metadata={"help": "PPO-style clipping range of the importance ratio."})
+    loss_type: str = field(default="dapo", metadata={"help": f"Loss aggregation: one of {', '.join(LOSS_TYPES)}."})
+    scale_rewards: str = field(
+        default="group", metadata={"help": "Divide advantages by the std of the 'group', the 'batch', or 'none'."}
+    )
+    max_steps: int = field(default=20, metadata={"help": "Optimizer steps to train."})
+    seed: int = field(default=42, metadata={"help": "Random seed (data order, sampling, LoRA init)."})
+    save_steps: int = field(default=10, metadata={"help": "Save the adapter every this many steps."})
+    gradient_checkpointing: bool = field(
+        default=False, metadata={"help": "Trade compute for memory; off by default, it slows small models down."}
+    )
+
+
+@dataclass
+class RunSpec:
+    model: ModelArgs = field(default_factory=ModelArgs)
+    data: PromptSource = field(default_factory=lambda: PromptSource(kind="builtin", name="writing"))
+    rewards: list[RewardChoice] = field(default_factory=lambda: [RewardChoice("length")])
+    grpo: GRPOArgs = field(default_factory=GRPOArgs)
+    lora: LoraArgs = field(default_factory=LoraArgs)
+
+    # --- serialisation --------------------------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "model": asdict(self.model),
+            "data": self.data.to_dict(),
+            "rewards": [r.to_dict() for r in self.rewards],
+            "grpo": asdict(self.grpo),
+            "lora": asdict(self.lora),
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RunSpec:
+        unknown = set(data) - {"model", "data", "rewards", "grpo", "lora"}
+        if unknown:
+            raise SpecError(sorted(unknown)[0], f"Unknown run spec section {sorted(unknown)[0]!r}.")
+        return cls(
+            model=_section(ModelArgs, data.get("model", {})),
+            data=PromptSource.from_dict(data["data"])
+            if "data" in data
+            else PromptSource(kind="builtin", name="writing"),
+            rewards=[RewardChoice.from_dict(r) for r in data.get("rewards", [{"name": "length"}])],
+            grpo=_section(GRPOArgs, data.get("grpo", {})),
+            lora=_section(LoraArgs, data.get("lora", {})),
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> RunSpec:
+        return cls.from_dict(json.loads(text))
+
+    # --- flat view: the CLI's --<field> flags and the UI form use TRL's field names --------------------------------
+
+    def set(self, name: str, value: Any) -> None:
+        """Set a field by its flat name (e.g. `learning_rate`, `lora_r`), converting strings to the field's type."""
+        for section in (self.model, self.grpo, self.lora):
+            for f in fields(section):
+                if f.name == name:
+                    setattr(section, name, _convert(f, value))
+                    return
+        raise SpecError(name, f"Unknown run spec field {name!r}.")
+
+    # --- validation and TRL objects --------------------------------------------------------------------------------
+
+    def generation_batch_size(self) -> int:
+        g = self.grpo
+        return g.per_device_train_batch_size * (g.steps_per_generation or g.gradient_accumulation_steps)
+
+    def resolved_device(self) -> str:
+        if self.model.device != "auto":
+            return self.model.device
+        from playground.models import default_device
+
+        return default_device()
+
+    def validate(self, columns: list[str] | None = None) -> None:
+        """Check the spec before launch. Each failure is a `SpecError` naming the field."""
+        from playground.validation import validate_spec
+
+        validate_spec(self, columns)
+
+    def grpo_config(self, output_dir: str, **overrides: Any):
+        from trl import GRPOConfig
+
+        g = self.grpo
+        on_cpu = self.resolved_device() == "cpu"
+        kwargs = dict(
+            output_dir=output_dir,
+            num_generations=g.num_generations,
+            per_device_train_batch_size=g.per_device_train_batch_size,
+            gradient_accumulation_steps=g.gradient_accumulation_steps,
+            steps_per_generation=g.steps_per_generation,
+            max_completion_length=g.max_completion_length,
+            temperature=g.temperature,
+            top_p=g.top_p,
+            learning_rate=g.learning_rate,
+            beta=g.beta,
+            epsilon=g.epsilon,
+            loss_type=g.loss_type,
+            scale_rewards=g.scale_rewards,
+            max_steps=g.max_steps,
+            seed=g.seed,
+            reward_weights=[r.weight for r in self.rewards],
+            gradient_checkpointing=g.gradient_checkpointing,
+            logging_steps=1,  # TRL's default is 10; the playground's charts want every step
+            save_strategy="no",  # the playground saves the adapter itself, into the run folder
+            report_to=[],
+            bf16=not on_cpu,  # TRL defaults to bf16=True, which fails on CPU
+            use_cpu=on_cpu,
+            disable_tqdm=True,
+        )
+        kwargs.update(overrides)
+        return GRPOConfig(**kwargs)
+
+    def lora_config(self):
+        from peft import LoraConfig
+
+        lo = self.lora
+        targets: str | list[str] = lo.lora_target_modules
+        if targets == ["all-linear"]:
+            targets = "all-linear"
+        return LoraConfig(
+            r=lo.lora_r,
+            lora_alpha=lo.lora_alpha,
+            lora_dropout=lo.lora_dropout,
+            target_modules=targets,
+            task_type="CAUSAL_LM",
+        )
+
+    def bnb_config(self):
+        """A `BitsAndBytesConfig` when 4-bit or 8-bit is asked for, else None."""
+        m = self.model
+        if not (m.load_in_4bit or m.load_in_8bit):
+            return None
+        import torch
+        from transformers import BitsAndBytesConfig
+
+        if m.load_in_8bit:
+            return BitsAndBytesConfig(load_in_8bit=True)
+        compute = torch.float32 if self.resolved_device() == "cpu" else torch.bfloat16
+        return BitsAndBytesConfig(
+            load_in_4bit=True,
+            bnb_4bit_quant_type=m.bnb_4bit_quant_type,
+            bnb_4bit_compute_dtype=compute,
+            bnb_4bit_quant_storage=compute,
+        )
+
+
+def flat_fields() -> list[tuple[str, Any]]:
+    """(section, dataclass field) for every flat field, in form order."""
+    return [
+        (name, f) for name, cls in (("model", ModelArgs), ("grpo", GRPOArgs), ("lora", LoraArgs)) for f in fields(cls)
+    ]
+
+
+def field_help(name: str) -> str:
+    for _, f in flat_fields():
+        if f.name == name:
+            return f.metadata.get("help", "")
+    raise KeyError(name)
+
+
+def _section(cls, data: dict[str, Any]):
+    known = {f.name: f for f in fields(cls)}
+    for key in data:
+        if key not in known:
+            raise SpecError(key, f"Unknown run spec field {key!r}.")
+    return cls(**{k: _convert(known[k], v) for k, v in data.items()})
+
+
+def _convert(f, value: Any) -> Any:
+    """Convert a JSON or CLI value to the field's declared type, or raise a SpecError naming the field."""
+    kind = f.type if isinstance(f.type, str) else getattr(f.type, "__name__", str(f.type))
+    try:
+        if value is None or (isinstance(value, str) and value.lower() in ("none", "null") and "None" in kind):
+            if "None" in kind:
+                return None
+            raise ValueError("a value is required")
+        if kind.startswith("bool"):
+            if isinstance(value, str):
+                if value.lower() not in ("true", "false", "1", "0", "yes", "no"):
+                    raise ValueError(value)
+                return value.lower() in ("true", "1", "yes")
+            return bool(value)
+        if kind.startswith("int"):
+            if isinstance(value, float) and not value.is_integer():
+                raise ValueError(value)
+            return int(value)
+        if kind.startswith("float"):
+            out = float(value)
+            if not math.isfinite(out):
+                raise ValueError(value)
+            return out
+        if kind.startswith("list"):
+            if isinstance(value, str):
+                return [v.strip() for v in value.split(",") if v.strip()]
+            return [str(v) for v in value]
+        return str(value)
+    except (TypeError, ValueError):
+        expected = kind.replace(" | None", " or None")
+        raise SpecError(f.name, f"{f.name} must be {expected}, got {value!r}.") from None
+
+
+def default_of(f) -> Any:
+    if f.default is not MISSING:
+        return f.default
+    return f.default_factory()  # type: ignore[misc]

@@ -1,0 +1,146 @@
+"""Validation of a run spec before launch: each failure is one sentence naming the field."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+from typing import TYPE_CHECKING
+
+from playground.errors import PlaygroundError, SpecError
+
+
+if TYPE_CHECKING:
+    from playground.spec import RunSpec
+
+
+def _check(ok: bool, name: str, message: str) -> None:
+    if not ok:
+        raise SpecError(name, message)
+
+
+def validate_spec(spec: RunSpec, columns: list[str] | None = None, custom_rewards: set[str] | None = None) -> None:
+    from playground.spec import LOSS_TYPES, MAX_COMPLETION_LENGTH, SCALE_REWARDS
+
+    g, lo, m = spec.grpo, spec.lora, spec.model
+    _check(
+        g.num_generations >= 2,
+        "num_generations",
+        f"num_generations must be at least 2 (GRPO compares completions within a group), got {g.num_generations}.",
+    )
+    _check(
+        g.per_device_train_batch_size >= 1,
+        "per_device_train_batch_size",
+        "per_device_train_batch_size must be at least 1.",
+    )
+    _check(
+        g.gradient_accumulation_steps >= 1,
+        "gradient_accumulation_steps",
+        "gradient_accumulation_steps must be at least 1.",
+    )
+    _check(
+        g.steps_per_generation is None or g.steps_per_generation >= 1,
+        "steps_per_generation",
+        "steps_per_generation must be at least 1 or empty.",
+    )
+    batch = spec.generation_batch_size()
+    _check(
+        batch % g.num_generations == 0,
+        "per_device_train_batch_size",
+        f"The generation batch (per_device_train_batch_size × steps_per_generation = {batch}) must be divisible by "
+        f"num_generations ({g.num_generations}); per_device_train_batch_size counts completions, not prompts.",
+    )
+    _check(g.max_steps >= 1, "max_steps", f"max_steps must be at least 1, got {g.max_steps}.")
+    _check(
+        1 <= g.max_completion_length <= MAX_COMPLETION_LENGTH,
+        "max_completion_length",
+        f"max_completion_length must be between 1 and {MAX_COMPLETION_LENGTH}, got {g.max_completion_length}.",
+    )
+    _check(
+        0 < g.learning_rate <= 1e-2,
+        "learning_rate",
+        f"learning_rate must be above 0 and at most 0.01, got {g.learning_rate}.",
+    )
+    _check(0 <= g.beta <= 10, "beta", f"beta (the KL weight) must be between 0 and 10, got {g.beta}.")
+    _check(0 < g.epsilon < 1, "epsilon", f"epsilon (the clipping range) must be between 0 and 1, got {g.epsilon}.")
+    _check(
+        math.isfinite(g.temperature) and 0 < g.temperature <= 5,
+        "temperature",
+        f"temperature must be above 0 and at most 5, got {g.temperature}.",
+    )
+    _check(0 < g.top_p <= 1, "top_p", f"top_p must be above 0 and at most 1, got {g.top_p}.")
+    _check(
+        g.loss_type in LOSS_TYPES,
+        "loss_type",
+        f"Unknown loss_type {g.loss_type!r}; TRL supports {', '.join(LOSS_TYPES)}.",
+    )
+    _check(
+        g.scale_rewards in SCALE_REWARDS,
+        "scale_rewards",
+        f"scale_rewards must be one of {', '.join(SCALE_REWARDS)}, got {g.scale_rewards!r}.",
+    )
+    _check(g.save_steps >= 1, "save_steps", "save_steps must be at least 1.")
+    _check(lo.lora_r >= 1, "lora_r", f"lora_r must be at least 1, got {lo.lora_r}.")
+    _check(lo.lora_alpha > 0, "lora_alpha", f"lora_alpha must be above 0, got {lo.lora_alpha}.")
+    _check(0 <= lo.lora_dropout < 1, "lora_dropout", f"lora_dropout must be in [0, 1), got {lo.lora_dropout}.")
+    _check(bool(lo.lora_target_modules), "lora_target_modules", "lora_target_modules must name at least one module.")
+    _check(m.device in ("auto", "cpu", "cuda"), "device", f"device must be auto, cpu or cuda, got {m.device!r}.")
+    _check(m.bnb_4bit_quant_type in ("nf4", "fp4"), "bnb_4bit_quant_type", "bnb_4bit_quant_type must be nf4 or fp4.")
+    _check(not (m.load_in_4bit and m.load_in_8bit), "load_in_4bit", "Choose 4-bit or 8-bit quantization, not both.")
+    _validate_device(spec)
+    _validate_rewards(spec, columns, custom_rewards or set())
+
+
+def _validate_device(spec: RunSpec) -> None:
+    m = spec.model
+    if m.device == "cuda":
+        import torch
+
+        _check(
+            torch.cuda.is_available(), "device", "device is cuda but no CUDA GPU is available here; use auto or cpu."
+        )
+    if m.load_in_4bit or m.load_in_8bit:
+        field_name = "load_in_4bit" if m.load_in_4bit else "load_in_8bit"
+        reason = bitsandbytes_unavailable(spec.resolved_device(), eight_bit=m.load_in_8bit)
+        _check(
+            reason is None, field_name, f"{'4' if m.load_in_4bit else '8'}-bit quantization is not available: {reason}"
+        )
+
+
+def bitsandbytes_unavailable(device: str, eight_bit: bool = False) -> str | None:
+    """None when bitsandbytes can quantize on `device`, else the reason in words."""
+    if importlib.util.find_spec("bitsandbytes") is None:
+        return "bitsandbytes is not installed (pip install bitsandbytes)."
+    try:
+        import bitsandbytes  # noqa: F401
+    except Exception as exc:  # a broken native library raises all sorts of errors
+        return f"bitsandbytes failed to load ({type(exc).__name__}: {exc})."
+    if device == "cpu" and eight_bit:
+        return "8-bit LLM.int8 training needs a CUDA GPU; on CPU use 4-bit (load_in_4bit) instead."
+    return None
+
+
+def _validate_rewards(spec: RunSpec, columns: list[str] | None, custom: set[str]) -> None:
+    from rewards.registry import required_columns, resolve_params
+
+    _check(bool(spec.rewards), "rewards", "Pick at least one reward.")
+    names = set()
+    for choice in spec.rewards:
+        _check(
+            math.isfinite(choice.weight), "rewards", f"The weight of reward {choice.name!r} must be a finite number."
+        )
+        if choice.name in custom:
+            continue
+        try:
+            resolve_params(choice.name, choice.params)
+            needed = required_columns(choice.name, choice.params)
+        except PlaygroundError as exc:
+            raise SpecError("rewards", str(exc)) from None
+        if columns is not None:
+            missing = [c for c in needed if c not in columns]
+            _check(
+                not missing,
+                "rewards",
+                f"Reward {choice.name!r} needs the dataset column {missing[0]!r}, but the data has only: "
+                f"{', '.join(columns)}. Map a column to {missing[0]!r} or pick another prompt set.",
+            )
+        names.add(choice.name)

@@ -1,0 +1,94 @@
+"""Helpers shared by every reward: reading completion text, dataset columns and math_verify timeouts."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any
+
+from playground.errors import RewardError
+
+
+def completion_text(completion: Any) -> str:
+    r"""
+    Return the text of one completion, whether standard or conversational.
+
+    Args:
+        completion (`str` or `list[dict]`):
+            A standard completion (`str`), or a conversational one: a list of messages such as
+            `[{"role": "assistant", "content": "..."}]`. For a conversational completion the content of the last
+            assistant message is used (the last message if none has the role `"assistant"`), so a tool-calling
+            exchange is judged on its final answer. A content given as a list of parts keeps its `"text"` parts. A
+            single message `dict` is accepted too.
+
+    Returns:
+        `str`: The completion text (`""` for a message without content).
+
+    Example:
+    ```python
+    >>> completion_text([{"role": "assistant", "content": "Hi"}])
+    'Hi'
+    ```
+    """
+    if isinstance(completion, str):
+        return completion
+    if isinstance(completion, dict):
+        return _content_text(completion)
+    if isinstance(completion, list | tuple) and all(isinstance(m, dict) for m in completion):
+        if not completion:
+            return ""
+        assistant = [m for m in completion if m.get("role") == "assistant"]
+        return _content_text((assistant or list(completion))[-1])
+    raise RewardError(
+        f"A completion must be a string or a list of chat messages, "
+        f"got {type(completion).__name__}: {completion!r:.80}."
+    )
+
+
+def _content_text(message: dict) -> str:
+    content = message.get("content")
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):  # multimodal parts: [{"type": "text", "text": "..."}, ...]
+        return "".join(p.get("text", "") if isinstance(p, dict) else str(p) for p in content)
+    return str(content)
+
+
+def completion_texts(completions: list) -> list[str]:
+    """`completion_text` of each completion of a batch."""
+    return [completion_text(c) for c in completions]
+
+
+def column(reward: str, name: str, kwargs: dict[str, Any], n: int) -> list[Any]:
+    """The dataset column `name` from a reward's kwargs (one entry per completion), or a `RewardError` saying so."""
+    if name not in kwargs or kwargs[name] is None:
+        given = ", ".join(sorted(k for k, v in kwargs.items() if isinstance(v, list) and k not in _NOT_COLUMNS))
+        raise RewardError(
+            f"Reward {reward!r} needs the dataset column {name!r}, but the batch only has these columns: "
+            f"{given or 'none'}."
+        )
+    values = kwargs[name]
+    if isinstance(values, str) or not hasattr(values, "__len__"):
+        values = [values] * n
+    values = list(values)
+    if len(values) != n:
+        raise RewardError(f"Reward {reward!r}: column {name!r} has {len(values)} entries for {n} completions.")
+    return values
+
+
+_NOT_COLUMNS = ("prompts", "completions", "completion_ids")
+
+
+def math_verify_timeouts() -> tuple[int | None, int | None]:
+    """
+    `(parsing_timeout, verify_timeout)` for math_verify, as TRL's accuracy reward does: math_verify times out with
+    `signal.alarm`, which only works in the main thread, so timeouts are disabled (and their warnings silenced) on
+    any other thread.
+    """
+    if threading.current_thread() is threading.main_thread():
+        return 10, 5
+    logging.getLogger("math_verify.parser").setLevel(logging.ERROR)
+    logging.getLogger("math_verify.grader").setLevel(logging.ERROR)
+    return None, None

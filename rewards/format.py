@@ -1,0 +1,150 @@
+"""Format rewards: does the completion follow a tag layout?"""
+
+from __future__ import annotations
+
+import re
+
+from trl.rewards import think_format_reward as _trl_think_format_reward
+
+from rewards._text import completion_text, completion_texts
+
+
+# re.DOTALL is essential: without it `.` stops at a newline and any multi-line section scores 0.0 (the bug in several
+# Unsloth / HF-course GRPO notebooks).
+_SECTIONS = re.compile(r"\s*<intro>.*?</intro>\s*<body>.*?</body>\s*<conclusion>.*?</conclusion>\s*", re.DOTALL)
+_THINK_ANSWER_STRICT = re.compile(r"<think>\n.*?\n</think>\n<answer>\n.*?\n</answer>\n?", re.DOTALL)
+_THINK_ANSWER_SOFT = re.compile(r"<think>.*?</think>\s*<answer>.*?</answer>", re.DOTALL)
+
+
+def format_reward(completions: list, **kwargs) -> list[float]:
+    r"""
+    Reward function that checks the completion is exactly `<intro>…</intro><body>…</body><conclusion>…</conclusion>`.
+    Whitespace is allowed around and between the sections, and the sections may span several lines.
+
+    Args:
+        completions (`list[str]` or `list[list[dict[str, str]]]`):
+            Standard or conversational completions.
+        **kwargs:
+            Ignored; accepted for compatibility with [`GRPOTrainer`].
+
+    Returns:
+        `list[float]`: 1.0 for each completion that matches the layout, otherwise 0.0.
+
+    Example:
+    ```python
+    >>> format_reward(["<intro>Hi</intro>\n<body>a\nb</body>\n<conclusion>Bye</conclusion>", "Hi"])
+    [1.0, 0.0]
+    ```
+    """
+    return [1.0 if _SECTIONS.fullmatch(text) else 0.0 for text in completion_texts(completions)]
+
+
+def think_format_reward(completions: list, **kwargs) -> list[float]:
+    r"""
+    TRL's [`~trl.rewards.think_format_reward`]: 1.0 if the completion starts with one `<think>…</think>` block (then
+    anything, e.g. the answer), otherwise 0.0. TRL's function only reads conversational completions; standard (`str`)
+    ones are wrapped into an assistant message first.
+
+    Args:
+        completions (`list[str]` or `list[list[dict[str, str]]]`):
+            Standard or conversational completions.
+        **kwargs:
+            Ignored; accepted for compatibility with [`GRPOTrainer`].
+
+    Returns:
+        `list[float]`: 1.0 or 0.0 per completion.
+
+    Example:
+    ```python
+    >>> think_format_reward(["<think>\nReasoning.\n</think>\nAnswer.", "<think>\nReasoning. Answer."])
+    [1.0, 0.0]
+    ```
+    """
+    messages = [[{"role": "assistant", "content": completion_text(c)}] for c in completions]
+    return _trl_think_format_reward(messages)
+
+
+def think_answer_strict_reward(completions: list, **kwargs) -> list[float]:
+    r"""
+    Reward function that checks the whole completion is `<think>\n…\n</think>\n<answer>\n…\n</answer>` with an
+    optional final newline (the open-r1 format reward, i.e. `^<think>\n.*?\n</think>\n<answer>\n.*?\n</answer>\n?$`
+    with `re.DOTALL`). Unlike open-r1 it does not use `re.MULTILINE`, so text after `</answer>\n` is not accepted.
+
+    Args:
+        completions (`list[str]` or `list[list[dict[str, str]]]`):
+            Standard or conversational completions.
+        **kwargs:
+            Ignored; accepted for compatibility with [`GRPOTrainer`].
+
+    Returns:
+        `list[float]`: 1.0 or 0.0 per completion.
+
+    Example:
+    ```python
+    >>> think_answer_strict_reward(["<think>\nHm\n</think>\n<answer>\n4\n</answer>", "<answer>4</answer>"])
+    [1.0, 0.0]
+    ```
+    """
+    return [1.0 if _THINK_ANSWER_STRICT.fullmatch(text) else 0.0 for text in completion_texts(completions)]
+
+
+def think_answer_soft_reward(completions: list, **kwargs) -> list[float]:
+    r"""
+    Reward function that checks a `<think>…</think>` block followed by an `<answer>…</answer>` block appears anywhere
+    in the completion (whitespace allowed between them, sections may span lines).
+
+    Args:
+        completions (`list[str]` or `list[list[dict[str, str]]]`):
+            Standard or conversational completions.
+        **kwargs:
+            Ignored; accepted for compatibility with [`GRPOTrainer`].
+
+    Returns:
+        `list[float]`: 1.0 or 0.0 per completion.
+
+    Example:
+    ```python
+    >>> think_answer_soft_reward(["Sure. <think>Hmm</think> <answer>4</answer>", "<answer>4</answer>"])
+    [1.0, 0.0]
+    ```
+    """
+    return [1.0 if _THINK_ANSWER_SOFT.search(text) else 0.0 for text in completion_texts(completions)]
+
+
+def xml_count_reward(completions: list, **kwargs) -> list[float]:
+    r"""
+    The well-known "xmlcount" reward (willccbb's GRPO demo, open-r1's `tag_count_reward`), with `<think>` tags: 0.125
+    for each of `"<think>\n"`, `"\n</think>\n"`, `"\n<answer>\n"` and `"\n</answer>"` that occurs exactly once, minus
+    0.001 per character after the last `"\n</answer>"` (one trailing newline is free). The original subtracts the
+    trailing text twice and, when the completion ends right at `</answer>`, the length of the whole completion; here
+    it is subtracted once.
+
+    Args:
+        completions (`list[str]` or `list[list[dict[str, str]]]`):
+            Standard or conversational completions.
+        **kwargs:
+            Ignored; accepted for compatibility with [`GRPOTrainer`].
+
+    Returns:
+        `list[float]`: At most 0.5 per completion.
+
+    Example:
+    ```python
+    >>> xml_count_reward(["<think>\nHmm\n</think>\n<answer>\n4\n</answer>\n", "<answer>4</answer>"])
+    [0.5, 0.0]
+    ```
+    """
+    return [_xml_count(text) for text in completion_texts(completions)]
+
+
+def _xml_count(text: str) -> float:
+    score = 0.0
+    for tag in ("<think>\n", "\n</think>\n", "\n<answer>\n"):
+        if text.count(tag) == 1:
+            score += 0.125
+    if text.count("\n</answer>") == 1:
+        score += 0.125
+        trailing = text.split("\n</answer>")[-1]
+        trailing = trailing[1:] if trailing.startswith("\n") else trailing
+        score -= 0.001 * len(trailing)
+    return round(score, 6)

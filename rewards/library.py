@@ -1,0 +1,231 @@
+"""The registered rewards. Importing this module fills `rewards.registry.REGISTRY`; nothing is built here."""
+
+from __future__ import annotations
+
+from rewards import accuracy as accuracy_rewards
+from rewards import content as content_rewards
+from rewards import format as format_rewards
+from rewards import length as length_rewards
+from rewards import other as other_rewards
+from rewards.registry import Example, Param, RewardFunc, RewardSpec, register
+
+
+def _plain(func: RewardFunc):
+    """A factory without parameters for a plain (module-level, hence picklable) reward function."""
+
+    def factory() -> RewardFunc:
+        return func
+
+    factory.__name__ = f"get_{func.__name__}"
+    return factory
+
+
+_IDEAL_LENGTH = Param("ideal_length", int, 100, "Target completion length, in characters.", minimum=0)
+_SECTIONS = (
+    "<intro>Plants make their own food.</intro>\n<body>Leaves catch sunlight\nand turn it into sugar.</body>\n"
+    "<conclusion>Light becomes food.</conclusion>"
+)
+_THINK_ANSWER = "<think>\n2 + 2 = 4\n</think>\n<answer>\n4\n</answer>\n"
+
+register(
+    RewardSpec(
+        name="length",
+        factory=length_rewards.get_length_reward,
+        description="Closeness to a target length: -abs(ideal_length - number of characters).",
+        family="length",
+        params=(_IDEAL_LENGTH,),
+        good=Example(
+            "Plants use sunlight, water and carbon dioxide to make sugar and oxygen; we call it photosynthesis."
+        ),
+        bad=Example("Plants eat light."),
+    )
+)
+register(
+    RewardSpec(
+        name="format",
+        factory=_plain(format_rewards.format_reward),
+        description="1.0 if the text is exactly <intro>…</intro><body>…</body><conclusion>…</conclusion>, else 0.0.",
+        family="format",
+        good=Example(_SECTIONS),
+        bad=Example("Plants make their own food from sunlight."),
+    )
+)
+register(
+    RewardSpec(
+        name="combined",
+        factory=length_rewards.get_combined_reward,
+        description="Weighted sum length_weight * length + format_weight * format (the seed article's reward).",
+        family="length",
+        params=(
+            Param("length_weight", float, 0.7, "Weight of the length reward.", minimum=0.0),
+            Param("format_weight", float, 0.3, "Weight of the format reward.", minimum=0.0),
+            _IDEAL_LENGTH,
+        ),
+        good=Example(_SECTIONS),
+        bad=Example("Plants eat light."),
+    )
+)
+register(
+    RewardSpec(
+        name="think_format",
+        factory=_plain(format_rewards.think_format_reward),
+        description="TRL's think_format_reward: 1.0 if the text starts with one <think>…</think> block, else 0.0.",
+        family="format",
+        good=Example("<think>\n2 + 2 = 4\n</think>\nThe answer is 4."),
+        bad=Example("The answer is 4."),
+    )
+)
+register(
+    RewardSpec(
+        name="think_answer_strict",
+        factory=_plain(format_rewards.think_answer_strict_reward),
+        description="1.0 if the whole text is <think>\\n…\\n</think>\\n<answer>\\n…\\n</answer>, else 0.0.",
+        family="format",
+        good=Example(_THINK_ANSWER),
+        bad=Example("<think>2 + 2 = 4</think> <answer>4</answer>"),
+    )
+)
+register(
+    RewardSpec(
+        name="think_answer_soft",
+        factory=_plain(format_rewards.think_answer_soft_reward),
+        description="1.0 if a <think>…</think> block followed by an <answer>…</answer> block appears, else 0.0.",
+        family="format",
+        good=Example("Sure. <think>2 + 2 = 4</think> <answer>4</answer>"),
+        bad=Example("The answer is 4."),
+    )
+)
+register(
+    RewardSpec(
+        name="xml_count",
+        factory=_plain(format_rewards.xml_count_reward),
+        description="0.125 per well-placed <think>/<answer> tag, minus 0.001 per character after </answer>.",
+        family="format",
+        good=Example(_THINK_ANSWER),
+        bad=Example("<answer>4</answer>"),
+    )
+)
+register(
+    RewardSpec(
+        name="correctness",
+        factory=accuracy_rewards.get_correctness_reward,
+        description="1.0 if the final answer equals the reference answer column (numbers or LaTeX), else 0.0.",
+        family="accuracy",
+        params=(
+            Param("column", str, "answer", "Dataset column with the reference answer."),
+            Param(
+                "mode",
+                str,
+                "auto",
+                "numeric compares numbers, math_verify compares LaTeX, auto picks by the reference.",
+                choices=accuracy_rewards.CORRECTNESS_MODES,
+            ),
+        ),
+        columns=("answer",),
+        good=Example("Natalia sold 48 + 24 = 72 clips.\n#### 72", {"answer": "72"}),
+        bad=Example("Natalia sold 48 + 24 = 70 clips.\n#### 70", {"answer": "72"}),
+    )
+)
+register(
+    RewardSpec(
+        name="accuracy",
+        factory=_plain(accuracy_rewards.accuracy_reward),
+        description="TRL's accuracy_reward: the boxed/LaTeX answer is checked against the solution with math_verify.",
+        family="accuracy",
+        columns=("solution",),
+        good=Example(r"The answer is $\boxed{\frac{1}{3}}$.", {"solution": r"$\frac{1}{3}$"}),
+        bad=Example(r"The answer is $\boxed{\frac{1}{2}}$.", {"solution": r"$\frac{1}{3}$"}),
+    )
+)
+register(
+    RewardSpec(
+        name="keywords",
+        factory=content_rewards.get_keywords_reward,
+        description="Fraction of `include` keywords present minus fraction of `exclude` keywords present.",
+        family="content",
+        params=(
+            Param("include", list, ["because"], "Keywords that should appear (comma-separated)."),
+            Param("exclude", list, [], "Keywords that should not appear (comma-separated)."),
+            Param("case_sensitive", bool, False, "Match keywords case-sensitively."),
+        ),
+        good=Example("The sky is blue because air scatters blue light the most."),
+        bad=Example("The sky is blue."),
+    )
+)
+register(
+    RewardSpec(
+        name="regex",
+        factory=content_rewards.get_regex_reward,
+        description="1.0 if the text matches a regular expression, else 0.0.",
+        family="content",
+        params=(
+            Param("pattern", str, r"\d+", "Python regular expression."),
+            Param(
+                "mode",
+                str,
+                "search",
+                "search: anywhere; fullmatch: the whole text.",
+                choices=content_rewards.REGEX_MODES,
+            ),
+        ),
+        good=Example("There are 3 apples."),
+        bad=Example("There are three apples."),
+    )
+)
+register(
+    RewardSpec(
+        name="json_valid",
+        factory=content_rewards.get_json_valid_reward,
+        description="1.0 if the text (or its one ```json fenced block) is valid JSON, else 0.0.",
+        family="content",
+        params=(Param("require_object", bool, False, "Require a JSON object ({...}), not any JSON value."),),
+        good=Example('{"name": "Ada", "born": 1815}'),
+        bad=Example("name: Ada, born: 1815"),
+    )
+)
+register(
+    RewardSpec(
+        name="language",
+        factory=content_rewards.get_language_reward,
+        description="1.0 if enough of the letters are in the target language's script (CJK or Latin), else 0.0.",
+        family="content",
+        params=(
+            Param("language", str, "zh", "Target language.", choices=content_rewards.LANGUAGES),
+            Param(
+                "threshold", float, 0.5, "Minimum fraction of letters in the target script.", minimum=0.0, maximum=1.0
+            ),
+        ),
+        good=Example("光合作用把光能转化为化学能。"),
+        bad=Example("Photosynthesis turns light into chemical energy."),
+    )
+)
+register(
+    RewardSpec(
+        name="repetition_penalty",
+        factory=other_rewards.get_repetition_penalty_reward,
+        description="TRL's repetition penalty: max_penalty times the fraction of repeated n-grams (tokens or words).",
+        family="other",
+        params=(
+            Param("ngram_size", int, 3, "Size of the n-grams.", minimum=1),
+            Param("max_penalty", float, -1.0, "Penalty of a fully repetitive completion.", maximum=0.0),
+        ),
+        good=Example("The quick brown fox jumps over the lazy dog."),
+        bad=Example("the cat the cat the cat the cat the cat"),
+    )
+)
+register(
+    RewardSpec(
+        name="soft_overlong",
+        factory=other_rewards.get_soft_overlong_reward,
+        description="TRL's soft overlong punishment (DAPO): 0 when short, down to -1.0 at max_completion_len tokens.",
+        family="other",
+        params=(
+            Param(
+                "max_completion_len", int, 64, "Maximum completion length in tokens (words without ids).", minimum=1
+            ),
+            Param("soft_punish_cache", int, 16, "Length of the linear penalty zone before the maximum.", minimum=0),
+        ),
+        good=Example("A short answer: 42."),
+        bad=Example("This sentence keeps going. " * 20),
+    )
+)

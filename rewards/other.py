@@ -1,0 +1,103 @@
+"""Other rewards from TRL that work on completion token ids: repetition penalty and soft overlong punishment.
+
+TRL's [`GRPOTrainer`] passes `completion_ids` (one list of token ids per completion) to every reward function; these
+rewards use them when given. Called without them (e.g. when previewing text), they fall back to whitespace-separated
+words of the completion text as tokens, which is only an approximation of the tokenizer's count (a word is often
+more than one token).
+"""
+
+from __future__ import annotations
+
+from trl.rewards import get_repetition_penalty_reward as _trl_repetition_penalty
+from trl.rewards import get_soft_overlong_punishment as _trl_soft_overlong_punishment
+
+from playground.errors import RewardError
+from rewards._text import completion_texts
+
+
+def _tokens(completions: list, completion_ids: list | None) -> list[list]:
+    if completion_ids is None:
+        return [text.split() for text in completion_texts(completions)]
+    if len(completion_ids) != len(completions):
+        raise RewardError(f"Got {len(completion_ids)} completion_ids for {len(completions)} completions.")
+    return [list(ids) for ids in completion_ids]
+
+
+def get_repetition_penalty_reward(ngram_size: int = 3, max_penalty: float = -1.0):
+    r"""
+    TRL's [`~trl.rewards.get_repetition_penalty_reward`]: `(1 - unique n-grams / total n-grams) * max_penalty`, over
+    `completion_ids` when TRL passes them, else over whitespace-separated words. Completions shorter than
+    `ngram_size` tokens get 0.0.
+
+    Args:
+        ngram_size (`int`, *optional*, defaults to `3`):
+            Size of the n-grams, at least 1.
+        max_penalty (`float`, *optional*, defaults to `-1.0`):
+            Penalty of a fully repetitive completion; must not be positive.
+
+    Returns:
+        `Callable`: A reward function returning a penalty in `[max_penalty, 0.0]` per completion.
+
+    Example:
+    ```python
+    >>> get_repetition_penalty_reward()(["the cat sat on the mat", "the cat the cat the cat the cat the cat"])
+    [0.0, -0.75]
+    ```
+    """
+    if isinstance(ngram_size, bool) or not isinstance(ngram_size, int) or ngram_size < 1:
+        raise RewardError(f"The repetition penalty ngram_size must be a whole number >= 1, got {ngram_size!r}.")
+    if max_penalty > 0:
+        raise RewardError(f"The repetition penalty max_penalty must not be positive, got {max_penalty!r}.")
+    return _RepetitionPenalty(ngram_size, float(max_penalty))
+
+
+class _RepetitionPenalty:
+    __name__ = "repetition_penalty_reward"
+
+    def __init__(self, ngram_size: int, max_penalty: float):
+        self.trl_reward = _trl_repetition_penalty(ngram_size=ngram_size, max_penalty=max_penalty)
+
+    def __call__(self, completions: list, completion_ids: list | None = None, **kwargs) -> list[float]:
+        return [float(r) for r in self.trl_reward(_tokens(completions, completion_ids))]
+
+
+def get_soft_overlong_reward(max_completion_len: int = 64, soft_punish_cache: int = 16):
+    r"""
+    TRL's [`~trl.rewards.get_soft_overlong_punishment`] (DAPO, Eq. 13): 0.0 up to `max_completion_len -
+    soft_punish_cache` tokens, then a linear penalty down to -1.0 at `max_completion_len`, and -1.0 beyond. Lengths
+    are `len(completion_ids)` when TRL passes them, else the number of whitespace-separated words.
+
+    Args:
+        max_completion_len (`int`, *optional*, defaults to `64`):
+            Maximum length \( L_{\max} \), usually the trainer's `max_completion_length`.
+        soft_punish_cache (`int`, *optional*, defaults to `16`):
+            Length of the soft-penalty zone \( L_{\text{cache}} \), in `[0, max_completion_len]`.
+
+    Returns:
+        `Callable`: A reward function returning a penalty in `[-1.0, 0.0]` per completion.
+
+    Example:
+    ```python
+    >>> get_soft_overlong_reward(max_completion_len=4, soft_punish_cache=2)(["a b", "a b c", "a b c d e"])
+    [0.0, -0.5, -1.0]
+    ```
+    """
+    for name, value in (("max_completion_len", max_completion_len), ("soft_punish_cache", soft_punish_cache)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise RewardError(f"The soft overlong {name} must be a non-negative whole number, got {value!r}.")
+    if max_completion_len < 1 or soft_punish_cache > max_completion_len:
+        raise RewardError(
+            f"The soft overlong punishment needs 0 <= soft_punish_cache <= max_completion_len and max_completion_len "
+            f">= 1, got soft_punish_cache={soft_punish_cache} and max_completion_len={max_completion_len}."
+        )
+    return _SoftOverlong(max_completion_len, soft_punish_cache)
+
+
+class _SoftOverlong:
+    __name__ = "soft_overlong_reward"
+
+    def __init__(self, max_completion_len: int, soft_punish_cache: int):
+        self.trl_reward = _trl_soft_overlong_punishment(max_completion_len, soft_punish_cache)
+
+    def __call__(self, completions: list, completion_ids: list | None = None, **kwargs) -> list[float]:
+        return [float(r) for r in self.trl_reward(_tokens(completions, completion_ids))]

@@ -1,0 +1,96 @@
+"""Contract every registered reward must honour, whatever it computes (TRL's reward-function interface)."""
+
+import pickle
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from rewards.registry import build_reward, list_specs, metric_name
+
+
+NAMES = [spec.name for spec in list_specs()]
+
+
+def _batch(spec):
+    """The spec's good and bad examples as one TRL batch: dataset columns are lists, one entry per completion."""
+    completions = [spec.good.completion, spec.bad.completion]
+    columns = sorted(set(spec.good.kwargs) | set(spec.bad.kwargs))
+    kwargs = {c: [spec.good.kwargs.get(c), spec.bad.kwargs.get(c)] for c in columns}
+    return completions, kwargs
+
+
+def _conversational(completions):
+    return [[{"role": "assistant", "content": c}] for c in completions]
+
+
+@pytest.fixture(params=NAMES)
+def spec(request):
+    return next(s for s in list_specs() if s.name == request.param)
+
+
+def test_every_spec_is_complete(spec):
+    assert spec.description and "\n" not in spec.description
+    assert spec.family in ("format", "length", "accuracy", "content", "other")
+    assert spec.good is not None and spec.bad is not None
+    assert set(spec.good.kwargs) == set(spec.bad.kwargs) == set(spec.columns)
+
+
+def test_one_float_or_none_per_completion(spec):
+    completions, kwargs = _batch(spec)
+    values = build_reward(spec.name)(completions, **kwargs)
+    assert isinstance(values, list) and len(values) == len(completions)
+    assert all(v is None or type(v) is float for v in values)
+
+
+def test_good_example_scores_higher_than_bad(spec):
+    completions, kwargs = _batch(spec)
+    good, bad = build_reward(spec.name)(completions, **kwargs)
+    assert good is not None and bad is not None
+    assert good > bad
+
+
+def test_ignores_extra_kwargs(spec):
+    completions, kwargs = _batch(spec)
+    reward = build_reward(spec.name)
+    extra = {
+        "prompts": ["Q1", "Q2"],
+        "trainer_state": None,
+        "log_extra": lambda column, values: None,
+        "log_metric": lambda name, value: None,
+        "unrelated_column": ["x", "y"],
+    }
+    assert reward(completions, **kwargs, **extra) == reward(completions, **kwargs)
+
+
+def test_conversational_same_as_standard(spec):
+    completions, kwargs = _batch(spec)
+    reward = build_reward(spec.name)
+    assert reward(_conversational(completions), **kwargs) == reward(completions, **kwargs)
+
+
+def test_pickle_round_trip(spec):
+    completions, kwargs = _batch(spec)
+    reward = build_reward(spec.name)
+    restored = pickle.loads(pickle.dumps(reward))
+    assert restored.__name__ == reward.__name__
+    assert restored(completions, **kwargs) == reward(completions, **kwargs)
+
+
+def test_runs_on_worker_threads(spec):
+    completions, kwargs = _batch(spec)
+    reward = build_reward(spec.name)
+    expected = reward(completions, **kwargs)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        assert pool.submit(reward, completions, **kwargs).result() == expected
+    results = []
+    thread = threading.Thread(target=lambda: results.append(reward(completions, **kwargs)))
+    thread.start()
+    thread.join(timeout=60)
+    assert results == [expected]
+
+
+def test_stable_name_equals_metric_name(spec):
+    reward = build_reward(spec.name)
+    assert reward.__name__ == metric_name(spec.name) == spec.name
+    assert build_reward(spec.name, spec.defaults()).__name__ == spec.name
