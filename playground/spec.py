@@ -142,11 +142,11 @@ class RunSpec:
 
         return default_device()
 
-    def validate(self, columns: list[str] | None = None) -> None:
+    def validate(self, columns: list[str] | None = None, custom_rewards: set[str] | None = None) -> None:
         """Check the spec before launch. Each failure is a `SpecError` naming the field."""
         from playground.validation import validate_spec
 
-        validate_spec(self, columns)
+        validate_spec(self, columns, custom_rewards)
 
     def grpo_config(self, output_dir: str, **overrides: Any):
         from trl import GRPOConfig

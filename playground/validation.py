@@ -123,7 +123,6 @@ def _validate_rewards(spec: RunSpec, columns: list[str] | None, custom: set[str]
     from rewards.registry import required_columns, resolve_params
 
     _check(bool(spec.rewards), "rewards", "Pick at least one reward.")
-    names = set()
     for choice in spec.rewards:
         _check(
             math.isfinite(choice.weight), "rewards", f"The weight of reward {choice.name!r} must be a finite number."
@@ -137,10 +136,9 @@ def _validate_rewards(spec: RunSpec, columns: list[str] | None, custom: set[str]
             raise SpecError("rewards", str(exc)) from None
         if columns is not None:
             missing = [c for c in needed if c not in columns]
-            _check(
-                not missing,
-                "rewards",
-                f"Reward {choice.name!r} needs the dataset column {missing[0]!r}, but the data has only: "
-                f"{', '.join(columns)}. Map a column to {missing[0]!r} or pick another prompt set.",
-            )
-        names.add(choice.name)
+            if missing:
+                raise SpecError(
+                    "rewards",
+                    f"Reward {choice.name!r} needs the dataset column {missing[0]!r}, but the data has only: "
+                    f"{', '.join(columns)}. Map a column to {missing[0]!r} or pick another prompt set.",
+                )

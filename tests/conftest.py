@@ -50,3 +50,44 @@ def tiny(tiny_model_dir):
     from playground.models import load_model
 
     return load_model(str(tiny_model_dir))
+
+
+CHAR_VOCAB = ["<pad>", "<eos>", "<unk>"] + list("abcdefghijklmnopqrstuvwxyz0123456789 .,?!:")
+
+
+@pytest.fixture(scope="session")
+def char_model_dir(tmp_path_factory):
+    """A tiny random Llama over a 45-symbol character vocabulary, where a reward on letters is learnable in steps."""
+    import torch
+    from tokenizers import Regex, Tokenizer, models, pre_tokenizers
+    from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
+
+    vocab = {ch: i for i, ch in enumerate(CHAR_VOCAB)}
+    backend = Tokenizer(models.WordLevel(vocab=vocab, unk_token="<unk>"))
+    backend.pre_tokenizer = pre_tokenizers.Split(Regex("."), behavior="isolated")
+    tokenizer = PreTrainedTokenizerFast(
+        tokenizer_object=backend, pad_token="<pad>", eos_token="<eos>", unk_token="<unk>"
+    )
+    tokenizer.chat_template = (
+        "{% for m in messages %}{{ m['role'][0] }}:{{ m['content'] }}. {% endfor %}"
+        "{% if add_generation_prompt %}a:{% endif %}"
+    )
+    config = LlamaConfig(
+        vocab_size=len(CHAR_VOCAB),
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        max_position_embeddings=256,
+        initializer_range=0.3,  # peaky logits, so a LoRA update moves the distribution within a few steps
+        pad_token_id=0,
+        eos_token_id=1,
+        bos_token_id=None,
+    )
+    torch.manual_seed(0)
+    model = LlamaForCausalLM(config)
+    path = tmp_path_factory.mktemp("char-model")
+    model.save_pretrained(path)
+    tokenizer.save_pretrained(path)
+    return path

@@ -1,0 +1,279 @@
+"""Health alerts: read a run's logged metrics and say, in plain words, what looks wrong and what to try.
+
+The input is the list of metrics rows as TRL's `GRPOTrainer` logs them (`reward`, `reward_std`, `frac_reward_zero_std`,
+`kl`, `completions/mean_length`, `completions/clipped_ratio`, `rewards/<fn>/mean`, `rewards/<fn>/std`, ...). Any key
+may be missing or None, and rows without a key are skipped for that key. Each alert reports the latest state at most
+once; the advice follows the usual GRPO troubleshooting list (reward scale, learning rate, KL weight beta, group size,
+checking the reward function).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import statistics
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+
+logger = logging.getLogger(__name__)
+
+HIGH_FRACTION = 0.9  # no_signal, clipped: fraction of groups / completions
+COLLAPSE_RATIO = 0.1  # collapse: mean length below this share of its first value...
+COLLAPSE_TOKENS = 3.0  # ...and below this many tokens
+ONE_TOKEN = 1.5  # collapse: a mean length at or below this is "about one token"
+KL_SPIKE_FACTOR = 5.0
+KL_SPIKE_MIN = 0.05
+KL_HISTORY = 3  # previous kl values needed before a spike can be called
+DOMINANT_SHARE = 0.9
+WINDOW = 5  # first / last steps compared by flat_reward and length_hacking
+LENGTH_GROWTH = 1.5  # length_hacking: last-window length over first-window length
+REWARD_FLAT = 0.05  # length_hacking: a non-length reward mean moving less than this is flat
+LENGTH_REWARD_PREFIXES = ("length", "soft_overlong")
+
+
+@dataclass
+class Alert:
+    code: str
+    message: str
+    advice: str
+    step: int
+
+
+Series = list[tuple[int, float]]  # (step, value) for the rows that have a finite value
+
+
+# --- reading the metrics -------------------------------------------------------------------------------------------
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        return None
+    return float(value)
+
+
+def _step(row: dict, index: int) -> int:
+    step = _number(row.get("step"))
+    return int(step) if step is not None else index + 1
+
+
+def _series(metrics: list[dict], key: str) -> Series:
+    rows = [(i, row) for i, row in enumerate(metrics) if isinstance(row, dict)]
+    return [(_step(row, i), v) for i, row in rows if (v := _number(row.get(key))) is not None]
+
+
+def _values(series: Series) -> list[float]:
+    return [v for _, v in series]
+
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values)
+
+
+def _reward_functions(metrics: list[dict]) -> list[str]:
+    """Reward function names from the `rewards/<fn>/mean` keys, in first-seen order."""
+    names: dict[str, None] = {}
+    for row in metrics:
+        if isinstance(row, dict):
+            for key in row:
+                if isinstance(key, str) and key.startswith("rewards/") and key.endswith("/mean"):
+                    names[key[len("rewards/") : -len("/mean")]] = None
+    return list(names)
+
+
+def _pct(fraction: float) -> str:
+    return f"{100 * fraction:.0f}%"
+
+
+def _share(values: list[float]) -> str:
+    """'all' or 'at least 93%' of ..., for fractions that are all high."""
+    low = min(values)
+    return "all" if low >= 1.0 else f"at least {_pct(low)}"
+
+
+# --- the checks ----------------------------------------------------------------------------------------------------
+
+
+def _no_signal(metrics: list[dict], k: int, **_: Any) -> Alert | None:
+    last = _series(metrics, "frac_reward_zero_std")[-k:]
+    if len(last) < k or any(v < HIGH_FRACTION for _, v in last):
+        return None
+    return Alert(
+        "no_signal",
+        f"In the last {k} steps, {_share(_values(last))} of the groups gave every completion the same "
+        "reward, so GRPO has no advantage to learn from.",
+        "Make the reward more graded (partial credit instead of pass/fail), or raise temperature or num_generations "
+        "so the completions of a group differ.",
+        last[-1][0],
+    )
+
+
+def _clipped(metrics: list[dict], k: int, **_: Any) -> Alert | None:
+    last = _series(metrics, "completions/clipped_ratio")[-k:]
+    if len(last) < k or any(v < HIGH_FRACTION for _, v in last):
+        return None
+    return Alert(
+        "clipped",
+        f"In the last {k} steps, {_share(_values(last))} of the completions hit max_completion_length "
+        "and were cut off before they finished.",
+        "Raise max_completion_length, or reward shorter answers (for example with a length penalty).",
+        last[-1][0],
+    )
+
+
+def _collapse(metrics: list[dict], k: int, **_: Any) -> Alert | None:
+    lengths = _series(metrics, "completions/mean_length")
+    if len(lengths) < 2:
+        return None
+    first, (step, latest) = lengths[0][1], lengths[-1]
+    shrunk = latest < COLLAPSE_RATIO * first and latest < COLLAPSE_TOKENS
+    one_token = len(lengths) >= k and all(v <= ONE_TOKEN for _, v in lengths[-k:])
+    if not (shrunk or one_token):
+        return None
+    return Alert(
+        "collapse",
+        f"Completions collapsed to {latest:.1f} tokens on average (they were {first:.1f} at step {lengths[0][0]}).",
+        "Lower learning_rate and raise beta (the KL weight) so the policy stays near the base model, and check that "
+        "the reward does not pay for empty or one-token answers.",
+        step,
+    )
+
+
+def _kl_spike(metrics: list[dict], **_: Any) -> Alert | None:
+    kl = _series(metrics, "kl")
+    if len(kl) < KL_HISTORY + 1:
+        return None
+    step, latest = kl[-1]
+    median = statistics.median(_values(kl[:-1]))
+    if latest <= KL_SPIKE_FACTOR * median or latest <= KL_SPIKE_MIN:
+        return None
+    return Alert(
+        "kl_spike",
+        f"The KL to the base model jumped to {latest:.3g} at step {step}, more than {KL_SPIKE_FACTOR:.0f}x its "
+        f"median so far ({median:.3g}): the policy is moving away from the base model fast.",
+        "Lower learning_rate or raise beta (the KL weight) to keep each update small.",
+        step,
+    )
+
+
+def _dominant_reward(metrics: list[dict], weights: dict[str, float] | None, **_: Any) -> Alert | None:
+    if not weights or len(weights) < 2:
+        return None
+    keys = [f"rewards/{fn}/{stat}" for fn in weights for stat in ("mean", "std")]
+    index, row = next(
+        ((i, r) for i, r in reversed(list(enumerate(metrics))) if isinstance(r, dict) and any(k in r for k in keys)),
+        (None, None),
+    )
+    if row is None:
+        return None
+    shares = _weighted(row, weights, "std")
+    if not shares or not sum(shares.values()):  # no spread at all: compare the weighted means instead
+        shares = _weighted(row, weights, "mean")
+    total = sum(shares.values())
+    if len(shares) < 2 or not total:
+        return None
+    fn = max(shares, key=shares.__getitem__)
+    share = shares[fn] / total
+    if share < DOMINANT_SHARE:
+        return None
+    others = ", ".join(f"'{name}'" for name in shares if name != fn)
+    return Alert(
+        "dominant_reward",
+        f"'{fn}' makes up {_pct(share)} of the weighted reward, so the other rewards ({others}) barely change the "
+        "advantages.",
+        f"Rescale the rewards to similar ranges (for example 0 to 1) or lower the weight of '{fn}', so every reward "
+        "counts.",
+        _step(row, index),
+    )
+
+
+def _weighted(row: dict, weights: dict[str, float], stat: str) -> dict[str, float]:
+    """|weight x rewards/<fn>/<stat>| for the functions that have a finite value in `row`."""
+    out = {}
+    for fn, weight in weights.items():
+        value, w = _number(row.get(f"rewards/{fn}/{stat}")), _number(weight)
+        if value is not None and w is not None:
+            out[fn] = abs(w * value)
+    return out
+
+
+def _flat_reward(metrics: list[dict], flat_after: int, **_: Any) -> Alert | None:
+    reward = _series(metrics, "reward")
+    if len(reward) < max(flat_after, WINDOW + 1):
+        return None
+    first, last = _mean(_values(reward[:WINDOW])), _mean(_values(reward[-WINDOW:]))
+    spread = _values(_series(metrics, "reward_std"))
+    tolerance = 0.5 * _mean(spread) if spread else 0.0
+    change = abs(last - first)
+    if change >= max(tolerance, 1e-6):
+        return None
+    step = reward[-1][0]
+    return Alert(
+        "flat_reward",
+        f"After {len(reward)} steps the mean reward is {last:.3g}, about what it was over the first {WINDOW} steps "
+        f"({first:.3g}): the policy is not learning.",
+        "Raise learning_rate, check that the reward function tells good completions from bad ones, or raise "
+        "num_generations for more varied groups.",
+        step,
+    )
+
+
+def _length_hacking(metrics: list[dict], **_: Any) -> Alert | None:
+    lengths = _series(metrics, "completions/mean_length")
+    if len(lengths) < 2 * WINDOW:
+        return None
+    before, after = _mean(_values(lengths[:WINDOW])), _mean(_values(lengths[-WINDOW:]))
+    if before <= 0 or after <= LENGTH_GROWTH * before:
+        return None
+    names = [fn for fn in _reward_functions(metrics) if not fn.startswith(LENGTH_REWARD_PREFIXES)]
+    if not names or not all(_flat(metrics, f"rewards/{fn}/mean") for fn in names):
+        return None
+    listed = ", ".join(f"'{fn}'" for fn in names)
+    return Alert(
+        "length_hacking",
+        f"Completions grew from {before:.0f} to {after:.0f} tokens on average while the other rewards ({listed}) did "
+        "not improve: the policy may be gaming the reward with length.",
+        "Cap max_completion_length, add a length penalty (for example soft_overlong), and check that the reward "
+        "cannot be raised by padding the answer.",
+        lengths[-1][0],
+    )
+
+
+def _flat(metrics: list[dict], key: str) -> bool:
+    values = _values(_series(metrics, key))
+    if len(values) < 2:
+        return True  # too few values to show any change
+    window = min(WINDOW, len(values) // 2)
+    return abs(_mean(values[-window:]) - _mean(values[:window])) < REWARD_FLAT
+
+
+CHECKS: tuple[Callable[..., Alert | None], ...] = (
+    _no_signal,
+    _clipped,
+    _collapse,
+    _kl_spike,
+    _dominant_reward,
+    _flat_reward,
+    _length_hacking,
+)
+
+
+def health_alerts(
+    metrics: list[dict], *, weights: dict[str, float] | None = None, k: int = 3, flat_after: int = 10
+) -> list[Alert]:
+    """The alerts for the latest state of a run, at most one per code, in a fixed order.
+
+    `weights` maps reward function names (as in `rewards/<fn>/mean`) to their weights; without it `dominant_reward`
+    is not checked. `k` is how many consecutive steps a condition must hold; `flat_after` is the number of steps
+    before a flat reward is called out.
+    """
+    if not metrics:
+        return []
+    k = max(1, k)
+    alerts = []
+    for check in CHECKS:
+        alert = check(metrics, k=k, weights=weights, flat_after=flat_after)
+        if alert is not None:
+            alerts.append(alert)
+    return alerts

@@ -1,0 +1,293 @@
+"""The training job: TRL's `GRPOTrainer` with LoRA (optionally 4-bit) in a background thread.
+
+Everything it reports goes through the run folder (`playground.store`), so a page reload, another session or a
+restarted process sees the same run. One job runs at a time per process: a machine has one accelerator.
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+import math
+import shutil
+import threading
+import time
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+from transformers import PrinterCallback, TrainerCallback
+
+from playground.errors import PlaygroundError
+from playground.spec import RunSpec
+from playground.store import ACTIVE, Run, RunStore
+
+
+logger = logging.getLogger(__name__)
+
+TRACEBACK_LINES = 15
+
+
+class PlaygroundCallback(TrainerCallback):
+    """Pushes every TRL log row and the step's samples to the run folder, saves the adapter, and honours Stop."""
+
+    def __init__(self, job: TrainingJob):
+        self.job = job
+        self.trainer = None  # set once the trainer exists; `_logs` holds the latest generation batch
+        self._last_samples: tuple | None = None
+
+    def on_step_end(self, args, state, control, **kwargs):
+        self.job.step = state.global_step
+        if self.job.stop_requested.is_set():
+            control.should_training_stop = True
+        elif state.global_step % self.job.spec.grpo.save_steps == 0 and state.global_step < state.max_steps:
+            self.job.save_adapter(kwargs["model"])
+        return control
+
+    def on_log(self, args, state, control, logs=None, **kwargs):
+        row = {"step": state.global_step}
+        row.update({k: _clean(v) for k, v in (logs or {}).items()})
+        self.job.run.append_metrics(row)
+        if self.trainer is not None:
+            self._log_samples(state.global_step)
+        self.job.on_log(row)
+
+    def _log_samples(self, step: int) -> None:
+        from rewards._text import completion_text
+
+        logs = self.trainer._logs
+        completions = [completion_text(c) for c in logs["completion"]]
+        key = tuple(completions)
+        if not completions or key == self._last_samples:  # with steps_per_generation > 1 a batch spans steps
+            return
+        self._last_samples = key
+        prompts = [completion_text(p) for p in logs["prompt"]]
+        rewards = {name: list(values) for name, values in logs["rewards"].items()}
+        advantages = list(logs["advantages"])
+        rows = [
+            {
+                "step": step,
+                "prompt": prompts[i],
+                "completion": completions[i],
+                "rewards": {name: _clean(values[i]) for name, values in rewards.items()},
+                "advantage": _clean(advantages[i]) if i < len(advantages) else None,
+            }
+            for i in range(len(completions))
+        ]
+        self.job.run.append_samples(rows)
+
+
+def _clean(value: Any) -> Any:
+    if hasattr(value, "item"):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+class TrainingJob:
+    """One GRPO run. `start()` returns at once; poll `snapshot()` or read the run folder."""
+
+    def __init__(self, spec: RunSpec, run: Run, owner: str | None = None, custom_rewards: dict | None = None):
+        self.spec = spec
+        self.run = run
+        self.owner = owner
+        self.custom_rewards = custom_rewards or {}
+        self.status = "queued"
+        self.step = 0
+        self.max_steps = spec.grpo.max_steps
+        self.error: str | None = None
+        self.started_at: float | None = None
+        self.stop_requested = threading.Event()
+        self.listeners: list[Callable[[dict], None]] = []
+        self._thread = threading.Thread(target=self._main, name=f"grpo-{run.id}", daemon=True)
+        self.run.write_status(status="queued", step=0, max_steps=self.max_steps, owner=owner)
+
+    # --- control ---------------------------------------------------------------------------------------------------
+
+    def start(self) -> TrainingJob:
+        self.started_at = time.time()
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self.active:
+            self.stop_requested.set()
+            self._set_status("stopping")
+
+    def join(self, timeout: float | None = None) -> None:
+        self._thread.join(timeout)
+
+    @property
+    def active(self) -> bool:
+        return self.status in ACTIVE
+
+    def snapshot(self) -> dict[str, Any]:
+        elapsed = time.time() - self.started_at if self.started_at else 0.0
+        eta = elapsed / self.step * (self.max_steps - self.step) if self.step else None
+        return {
+            "run_id": self.run.id,
+            "status": self.status,
+            "step": self.step,
+            "max_steps": self.max_steps,
+            "elapsed": elapsed,
+            "eta": eta,
+            "error": self.error,
+        }
+
+    # --- thread ----------------------------------------------------------------------------------------------------
+
+    def _set_status(self, status: str, **fields: Any) -> None:
+        self.status = status
+        self.run.write_status(status=status, step=self.step, max_steps=self.max_steps, **fields)
+
+    def on_log(self, row: dict) -> None:
+        self.run.write_status(step=self.step, elapsed=round(time.time() - (self.started_at or time.time()), 1))
+        for listener in list(self.listeners):
+            listener(row)
+
+    def save_adapter(self, model) -> None:
+        """Write the adapter atomically: a temporary folder, then a rename over the old one."""
+        target = self.run.adapter_dir
+        tmp = target.with_name(target.name + ".tmp")
+        shutil.rmtree(tmp, ignore_errors=True)
+        model.save_pretrained(tmp)
+        old = target.with_name(target.name + ".old")
+        if target.exists():
+            target.rename(old)
+        tmp.rename(target)
+        shutil.rmtree(old, ignore_errors=True)
+        logger.info("Saved adapter of %s at step %d", self.run.id, self.step)
+
+    def _main(self) -> None:
+        trainer = model = None
+        try:
+            self._set_status("loading", started_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+            trainer = self._build_trainer()
+            model = trainer.model
+            if not self.stop_requested.is_set():
+                self._set_status("running")
+                trainer.train()
+            self.save_adapter(trainer.model)
+            self.step = trainer.state.global_step
+            self._set_status("stopped" if self.stop_requested.is_set() else "finished")
+        except Exception as exc:  # the process must live on; the run records why it failed
+            self.error = _describe(exc)
+            tb = traceback.format_exc().strip().splitlines()[-TRACEBACK_LINES:]
+            logger.error("Run %s failed: %s", self.run.id, self.error)
+            self._set_status("failed", error=self.error, traceback="\n".join(tb))
+        finally:
+            del trainer, model
+            _free_memory()
+
+    def _build_trainer(self):
+        from trl import GRPOTrainer
+
+        from playground.data import load_prompts
+        from playground.scoring import GuardedReward, build_rewards
+
+        spec = self.spec
+        data = load_prompts(spec.data)
+        spec.validate(columns=data.dataset.column_names, custom_rewards=set(self.custom_rewards))
+        funcs, _ = build_rewards(spec.rewards, self.custom_rewards)
+        funcs = [GuardedReward(f) for f in funcs]  # a failing reward fails the run with its name in the message
+        model, tokenizer = load_training_model(spec)
+        dataset = as_chat(data.dataset, tokenizer)
+        callback = PlaygroundCallback(self)
+        trainer = GRPOTrainer(
+            model=model,
+            reward_funcs=funcs,
+            args=spec.grpo_config(output_dir=str(self.run.path / "trainer")),
+            train_dataset=dataset,
+            processing_class=tokenizer,
+            peft_config=spec.lora_config(),
+            callbacks=[callback],
+        )
+        callback.trainer = trainer
+        trainer.remove_callback(PrinterCallback)  # the run folder and our listeners carry the logs
+        return trainer
+
+
+def as_chat(dataset, tokenizer):
+    """Plain prompts become one user message when the model has a chat template, as the preview renders them."""
+    from playground.data import to_messages
+
+    if not getattr(tokenizer, "chat_template", None) or not isinstance(dataset[0]["prompt"], str):
+        return dataset
+    return dataset.map(lambda row: {"prompt": to_messages(row["prompt"])})
+
+
+def load_training_model(spec: RunSpec):
+    """The base model and tokenizer for training: fp32 on CPU, bf16 on CUDA, or quantized by bitsandbytes."""
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    from playground.models import ModelSource, _friendly_errors, load_tokenizer, resolve_path
+
+    source = ModelSource.parse(spec.model.model_name_or_path)
+    device = spec.resolved_device()
+    tokenizer = load_tokenizer(source)
+    dtype = torch.float32 if device == "cpu" else torch.bfloat16
+    kwargs: dict[str, Any] = {"dtype": dtype}
+    bnb = spec.bnb_config()
+    if bnb is not None:
+        kwargs.update(quantization_config=bnb, device_map={"": device})
+    with _friendly_errors(source):
+        model = AutoModelForCausalLM.from_pretrained(resolve_path(source), **kwargs)
+    if bnb is None:
+        model.to(device)
+    return model, tokenizer
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, PlaygroundError):
+        return str(exc)
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    return f"Training failed with {type(exc).__name__}: {text}"[:500]
+
+
+def _free_memory() -> None:
+    gc.collect()
+    try:
+        import torch
+
+        if torch.cuda.is_available():
+            torch.cuda.empty_cache()
+    except ImportError:
+        pass
+
+
+class JobManager:
+    """At most one active job per process. Shared by all sessions; guarded by a lock."""
+
+    def __init__(self, store: RunStore):
+        self.store = store
+        self._lock = threading.Lock()
+        self.current: TrainingJob | None = None
+
+    def start(self, spec: RunSpec, owner: str | None = None, custom_rewards: dict | None = None) -> TrainingJob:
+        spec.validate(custom_rewards=set(custom_rewards or {}))  # the fast checks, before a run folder exists
+        with self._lock:
+            job = self.current
+            if job is not None and job.active:
+                raise PlaygroundError(
+                    f"A training run is already in progress ({job.run.id}, step {job.step} of {job.max_steps}); "
+                    "wait for it to finish or stop it first."
+                )
+            run = self.store.create(spec.to_dict())
+            self.current = TrainingJob(spec, run, owner=owner, custom_rewards=custom_rewards).start()
+            return self.current
+
+    def stop(self, owner: str | None = None) -> TrainingJob:
+        with self._lock:
+            job = self.current
+            if job is None or not job.active:
+                raise PlaygroundError("No training run is in progress.")
+            if job.owner is not None and owner != job.owner:
+                raise PlaygroundError("Only the session that started this run can stop it.")
+            job.stop()
+            return job
+
+    def active_job(self) -> TrainingJob | None:
+        job = self.current
+        return job if job is not None and job.active else None

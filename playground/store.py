@@ -1,0 +1,463 @@
+"""The run store: one folder per training run, readable while the run is live and after it was killed.
+
+Layout of `<root>/<run_id>/`:
+
+- `spec.json`     the run spec, opaque to the store (only the model id and reward names are read, for `RunInfo`).
+- `status.json`   `{"status": ..., "pid": ..., "host": ..., "updated_at": ..., ...}`, always replaced atomically.
+- `metrics.jsonl` one JSON object per logged step, appended with one `write` and fsynced.
+- `samples.jsonl` one JSON object per sample row.
+- `adapter/`      the PEFT adapter the trainer saves; the store only exposes its path.
+
+A run is created in a hidden temporary folder and renamed into place, so a listing never sees it half-made. A status
+in `ACTIVE` whose process is gone (killed, crashed, machine rebooted) is reported, and rewritten, as "interrupted".
+Listing never raises: a corrupt run is skipped, or shown as interrupted, with a warning in the log.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import os
+import re
+import secrets
+import shutil
+import socket
+import tempfile
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from playground.errors import PlaygroundError
+
+
+logger = logging.getLogger(__name__)
+
+ACTIVE = ("queued", "loading", "running", "stopping")
+FINAL = ("finished", "failed", "stopped", "interrupted")
+STATUSES = ACTIVE + FINAL
+DEAD_PROCESS_ERROR = "The process running this run ended before it finished (killed or crashed)."
+UNREADABLE_STATUS_ERROR = "status.json is unreadable"
+MISSING_STATUS_ERROR = "status.json is missing"
+SPEC, STATUS, METRICS, SAMPLES, ADAPTER = "spec.json", "status.json", "metrics.jsonl", "samples.jsonl", "adapter"
+_TMP_PREFIX = "."  # hidden entries in the root (runs being created, temporary files) are not runs
+
+
+# --- small helpers -------------------------------------------------------------------------------------------------
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def _iso_from_timestamp(ts: float) -> str:
+    return datetime.fromtimestamp(ts, UTC).isoformat(timespec="microseconds")
+
+
+def _clean(value: Any) -> Any:
+    """JSON-safe copy: NaN and inf become None, numpy/torch scalars become Python numbers, tuples become lists."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {str(k): _clean(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_clean(v) for v in value]
+    if not isinstance(value, str | bytes | int) and callable(getattr(value, "item", None)):
+        try:
+            return _clean(value.item())
+        except (TypeError, ValueError):
+            return str(value)
+    return value
+
+
+def _dumps(value: Any, indent: int | None = None) -> str:
+    return json.dumps(_clean(value), ensure_ascii=False, allow_nan=False, default=str, indent=indent)
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    """Write `text` to a temporary file in the same folder, fsync it, then `os.replace` it over `path`."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f"{_TMP_PREFIX}{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _append_lines(path: Path, rows: list[dict]) -> None:
+    """Append rows as JSON lines with one `write` on an O_APPEND descriptor, then fsync.
+
+    A line left half-written by a killed process is closed with a newline first, so the new rows stay readable.
+    """
+    if not rows:
+        return
+    data = "".join(_dumps(row) + "\n" for row in rows).encode("utf-8")
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        size = os.fstat(fd).st_size
+        if size and os.pread(fd, 1, size - 1) != b"\n":
+            data = b"\n" + data
+        while data:
+            written = os.write(fd, data)
+            data = data[written:]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _read_lines(path: Path) -> list[dict]:
+    """The JSON objects of a .jsonl file; unreadable lines are skipped with a warning. A missing file is empty."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        return []
+    rows, bad = [], []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except ValueError:
+            row = None
+        if isinstance(row, dict):
+            rows.append(row)
+        else:
+            bad.append(number)
+    if bad:
+        logger.warning("Skipped %d unreadable line(s) of %s (line %s).", len(bad), path, ", ".join(map(str, bad)))
+    return rows
+
+
+def _read_json_object(path: Path) -> dict:
+    """Parse a JSON object; raises FileNotFoundError when missing and ValueError when it is not a JSON object."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(data, dict):
+        raise ValueError(f"{path.name} is not a JSON object")
+    return data
+
+
+def _slug(name: str | None) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", (name or "").lower()).strip("-")[:32].strip("-")
+    return slug or secrets.token_hex(3)
+
+
+def _check_id(run_id: str) -> None:
+    bad = (
+        not isinstance(run_id, str)
+        or not run_id.strip()
+        or run_id.startswith(_TMP_PREFIX)
+        or ".." in run_id
+        or any(sep in run_id for sep in ("/", "\\", "\0", os.sep, os.altsep or "/"))
+    )
+    if bad:
+        raise PlaygroundError(f"{run_id!r} is not a valid run name; use the name shown in the run list.")
+
+
+# --- process liveness ----------------------------------------------------------------------------------------------
+
+
+def _proc_stat(pid: int) -> tuple[str, str] | None:
+    """(state, start time in clock ticks since boot) from /proc on Linux; None where /proc is not available."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = text[text.rfind(")") + 2 :].split()  # the command name in parentheses may contain spaces
+    return (fields[0], fields[19]) if len(fields) > 19 else None
+
+
+def _process_start(pid: int) -> str | None:
+    stat = _proc_stat(pid)
+    return stat[1] if stat else None
+
+
+def _pid_alive(pid: Any, started: Any = None) -> bool:
+    """Whether `pid` is a live process on this machine, and the same one (same start time) when `started` is known."""
+    if isinstance(pid, bool) or not isinstance(pid, int) or pid <= 0:
+        return False
+    if os.name == "nt":  # os.kill(pid, 0) would terminate the process on Windows; treat as unknown, i.e. alive
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # exists, owned by another user
+    except OSError:
+        return False
+    stat = _proc_stat(pid)
+    if stat is None:
+        return True
+    state, start = stat
+    if state == "Z":  # exited, not yet reaped by its parent
+        return False
+    return started is None or str(started) == start  # a different start time means the pid was reused
+
+
+def _owned_by_live_process(status: dict) -> bool:
+    """True when the status's process is alive, or runs on another host (which this machine cannot check)."""
+    host = status.get("host")
+    if host and host != socket.gethostname():
+        return True
+    return _pid_alive(status.get("pid"), status.get("pid_start"))
+
+
+# --- runs ----------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class RunInfo:
+    id: str
+    status: str
+    step: int
+    max_steps: int | None
+    created_at: str
+    model: str | None
+    rewards: list[str] = field(default_factory=list)
+    final_reward: float | None = None
+    error: str | None = None
+
+
+class Run:
+    """One run folder. Several `Run` objects (in one or several processes) may point at the same folder."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.id = self.path.name
+
+    def __repr__(self) -> str:
+        return f"Run({str(self.path)!r})"
+
+    # --- spec and status ---------------------------------------------------------------------------------------------
+
+    def spec(self) -> dict:
+        try:
+            return _read_json_object(self.path / SPEC)
+        except FileNotFoundError:
+            raise PlaygroundError(f"Run '{self.id}' has no spec.json.") from None
+        except (OSError, ValueError) as exc:
+            raise PlaygroundError(f"The spec.json of run '{self.id}' is unreadable ({exc}).") from None
+
+    def _read_status(self) -> dict:
+        """The status as stored, without recovery. Missing -> interrupted (or {} for a bare folder); corrupt -> {}."""
+        try:
+            return _read_json_object(self.path / STATUS)
+        except FileNotFoundError:
+            return {}
+        except (OSError, ValueError) as exc:
+            logger.warning("Run '%s': status.json is unreadable (%s); showing the run as interrupted.", self.id, exc)
+            return {"status": "interrupted", "error": UNREADABLE_STATUS_ERROR}
+
+    def status(self) -> dict:
+        """The current status. An ACTIVE status whose local process is gone is rewritten as "interrupted"."""
+        path = self.path / STATUS
+        if not path.exists():
+            return {"status": "interrupted", "error": MISSING_STATUS_ERROR}
+        status = self._read_status()
+        if status.get("status") in ACTIVE and not _owned_by_live_process(status):
+            status = self._recover(status)
+        return status
+
+    def _recover(self, status: dict) -> dict:
+        recovered = {**status, "status": "interrupted", "error": DEAD_PROCESS_ERROR, "updated_at": _now()}
+        logger.warning(
+            "Run '%s' was %s but its process %s is gone; marking it interrupted.",
+            self.id,
+            status.get("status"),
+            status.get("pid"),
+        )
+        if self._read_status() == status:  # not rewritten meanwhile by a live process
+            try:
+                _write_atomic(self.path / STATUS, _dumps(recovered, indent=2))
+            except OSError as exc:
+                logger.warning("Run '%s': could not rewrite status.json (%s).", self.id, exc)
+        return recovered
+
+    def write_status(self, **fields: Any) -> dict:
+        """Merge `fields` into the stored status and replace status.json atomically; returns the new status.
+
+        An ACTIVE status always records the process that owns the run: this one (`pid`, its start time `pid_start`,
+        and `host`), unless `pid` is passed, e.g. by a UI process asking a training subprocess to stop.
+        """
+        status = {**self._read_status(), **fields, "updated_at": _now()}
+        if status.get("status") not in STATUSES:
+            raise ValueError(f"Invalid run status {status.get('status')!r}; must be one of {STATUSES}.")
+        if status["status"] in ACTIVE:
+            pid = fields.get("pid", os.getpid())
+            status.update(pid=pid, pid_start=_process_start(pid), host=socket.gethostname())
+        status = _clean(status)
+        _write_atomic(self.path / STATUS, _dumps(status, indent=2))
+        return status
+
+    # --- metrics and samples -----------------------------------------------------------------------------------------
+
+    def append_metrics(self, row: dict) -> None:
+        _append_lines(self.path / METRICS, [row])
+
+    def metrics(self) -> list[dict]:
+        return _read_lines(self.path / METRICS)
+
+    def append_samples(self, rows: list[dict]) -> None:
+        _append_lines(self.path / SAMPLES, list(rows))
+
+    def samples(self, last_step_only: bool = False) -> list[dict]:
+        rows = _read_lines(self.path / SAMPLES)
+        if not last_step_only:
+            return rows
+        steps = [r["step"] for r in rows if isinstance(r.get("step"), int | float)]
+        if not steps:
+            return rows
+        last = max(steps)
+        return [r for r in rows if r.get("step") == last]
+
+    # --- adapter -----------------------------------------------------------------------------------------------------
+
+    @property
+    def adapter_dir(self) -> Path:
+        return self.path / ADAPTER
+
+    @property
+    def has_adapter(self) -> bool:
+        return (self.adapter_dir / "adapter_config.json").is_file()
+
+    # --- summary -----------------------------------------------------------------------------------------------------
+
+    def info(self) -> RunInfo:
+        """A summary for the run list. Raises PlaygroundError when spec.json is missing or unreadable."""
+        spec = self.spec()
+        status = self.status()
+        metrics = self.metrics()
+        return RunInfo(
+            id=self.id,
+            status=str(status.get("status")),
+            step=_int(status.get("step")) or _last_step(metrics),
+            max_steps=_int(status.get("max_steps")) or _int(_get(spec, "grpo", "max_steps")),
+            created_at=str(status.get("created_at") or _iso_from_timestamp((self.path / SPEC).stat().st_mtime)),
+            model=_str(_get(spec, "model", "model_name_or_path")),
+            rewards=_reward_names(spec),
+            final_reward=_final_reward(metrics),
+            error=_str(status.get("error")),
+        )
+
+
+def _get(data: Any, *keys: str) -> Any:
+    for key in keys:
+        if not isinstance(data, dict):
+            return None
+        data = data.get(key)
+    return data
+
+
+def _int(value: Any) -> int | None:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        return None
+    return int(value)
+
+
+def _str(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def _reward_names(spec: dict) -> list[str]:
+    rewards = spec.get("rewards")
+    if not isinstance(rewards, list):
+        return []
+    return [str(r["name"]) for r in rewards if isinstance(r, dict) and r.get("name") is not None]
+
+
+def _last_step(metrics: list[dict]) -> int:
+    steps = [_int(row.get("step")) for row in metrics]
+    return next((s for s in reversed(steps) if s is not None), 0)
+
+
+def _final_reward(metrics: list[dict]) -> float | None:
+    for row in reversed(metrics):
+        value = row.get("reward")
+        if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
+            return float(value)
+    return None
+
+
+# --- the store -----------------------------------------------------------------------------------------------------
+
+
+class RunStore:
+    def __init__(self, root: str | Path | None = None):
+        self.root = Path(root if root is not None else os.environ.get("PLAYGROUND_RUNS") or "runs").expanduser()
+
+    def __repr__(self) -> str:
+        return f"RunStore({str(self.root)!r})"
+
+    def create(self, spec: dict, name: str | None = None) -> Run:
+        """Make a new run folder with spec.json and a "queued" status.json; its id is `<UTC time>-<slug>`."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(dir=self.root, prefix=f"{_TMP_PREFIX}creating-"))
+        try:
+            _write_atomic(tmp / SPEC, _dumps(spec, indent=2))
+            Run(tmp).write_status(status="queued", created_at=_now(), step=0)
+            return Run(self._move_into_place(tmp, name))
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+
+    def _move_into_place(self, tmp: Path, name: str | None) -> Path:
+        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+        run_id = f"{stamp}-{_slug(name)}"
+        for _ in range(20):
+            target = self.root / run_id
+            if not target.exists():
+                try:
+                    os.rename(tmp, target)  # fails when another process took the name (non-empty folder)
+                    return target
+                except OSError:
+                    pass
+            run_id = f"{stamp}-{_slug(name)}-{secrets.token_hex(2)}"
+        raise PlaygroundError(f"Could not find a free run name in {self.root}/.")
+
+    def get(self, run_id: str) -> Run:
+        _check_id(run_id)
+        path = self.root / run_id
+        if not path.is_dir():
+            raise PlaygroundError(f"No run named '{run_id}' in {self.root}/.")
+        return Run(path)
+
+    def list(self) -> list[RunInfo]:
+        """All readable runs, newest first. Never raises: unreadable entries are skipped with a warning."""
+        try:
+            entries = sorted(self.root.iterdir())
+        except FileNotFoundError:
+            return []
+        except OSError as exc:
+            logger.warning("Cannot list runs in %s (%s).", self.root, exc)
+            return []
+        infos = [info for entry in entries if (info := self._info(entry)) is not None]
+        return sorted(infos, key=lambda i: (i.created_at, i.id), reverse=True)
+
+    def _info(self, entry: Path) -> RunInfo | None:
+        if entry.name.startswith(_TMP_PREFIX):
+            return None
+        if not entry.is_dir():
+            logger.warning("Skipping %s: not a run folder.", entry)
+            return None
+        try:
+            return Run(entry).info()
+        except Exception as exc:  # one broken run must not break the list
+            logger.warning("Skipping run '%s': %s", entry.name, exc)
+            return None
+
+    def delete(self, run_id: str) -> None:
+        """Delete a run folder. Refused while the run is active and its process is alive (or on another host)."""
+        run = self.get(run_id)
+        status = run.status()
+        if status.get("status") in ACTIVE:
+            where = status.get("host") if status.get("host") not in (None, socket.gethostname()) else "this machine"
+            raise PlaygroundError(
+                f"Run '{run_id}' is still {status['status']} (process {status.get('pid')} on {where}); stop it first."
+            )
+        shutil.rmtree(run.path)
+        logger.info("Deleted run '%s'.", run_id)

@@ -1,0 +1,178 @@
+"""Health alerts: each synthetic history triggers exactly its alert; a healthy one triggers none."""
+
+import pytest
+
+from playground.health import Alert, health_alerts
+
+
+WEIGHTS = {"length": 1.0, "accuracy": 1.0}
+
+
+def row(step: int, **overrides) -> dict:
+    """One TRL log row of a healthy run: reward rising, varied groups, short completions, small KL."""
+    base = {
+        "step": step,
+        "loss": 0.01,
+        "reward": 0.2 + 0.05 * step,
+        "reward_std": 0.3,
+        "frac_reward_zero_std": 0.1,
+        "kl": 0.001 * step,
+        "completions/mean_length": 40.0 + step,
+        "completions/clipped_ratio": 0.05,
+        "completions/mean_terminated_length": 38.0 + step,
+        "rewards/length/mean": 0.5,
+        "rewards/length/std": 0.3,
+        "rewards/accuracy/mean": 0.1 + 0.04 * step,
+        "rewards/accuracy/std": 0.3,
+    }
+    base.update(overrides)
+    return base
+
+
+def history(n: int = 12, **series) -> list[dict]:
+    """`n` healthy rows; each keyword maps a metric to a function of the step that overrides it."""
+    return [row(s, **{key.replace("__", "/"): f(s) for key, f in series.items()}) for s in range(1, n + 1)]
+
+
+def last(n_last: int, value, otherwise, n: int = 12):
+    return lambda s: value if s > n - n_last else otherwise(s)
+
+
+CASES = {
+    "healthy": (history(), set()),
+    "no_signal": (history(frac_reward_zero_std=last(3, 0.95, lambda s: 0.2)), {"no_signal"}),
+    "no_signal_only_two_steps": (history(frac_reward_zero_std=last(2, 1.0, lambda s: 0.2)), set()),
+    "clipped": (history(completions__clipped_ratio=last(3, 1.0, lambda s: 0.1)), {"clipped"}),
+    "clipped_dips_once": (
+        history(completions__clipped_ratio=lambda s: 0.8 if s == 11 else (1.0 if s > 9 else 0.1)),
+        set(),
+    ),
+    "collapse_to_one_token": (history(completions__mean_length=last(3, 1.0, lambda s: 40.0)), {"collapse"}),
+    "collapse_shrunk": (history(completions__mean_length=last(1, 2.5, lambda s: 40.0)), {"collapse"}),
+    "short_but_not_collapsed": (history(completions__mean_length=last(3, 3.5, lambda s: 40.0)), set()),
+    "kl_spike": (history(kl=last(1, 0.5, lambda s: 0.01)), {"kl_spike"}),
+    "kl_big_but_steady": (history(kl=lambda s: 0.2), set()),
+    "kl_jump_below_floor": (history(kl=last(1, 0.04, lambda s: 0.001)), set()),
+    "dominant_reward_std": (history(rewards__length__std=lambda s: 10.0), {"dominant_reward"}),
+    "dominant_reward_mean_when_no_spread": (
+        history(
+            rewards__length__std=lambda s: 0.0,
+            rewards__accuracy__std=lambda s: 0.0,
+            rewards__length__mean=lambda s: 50.0,
+        ),
+        {"dominant_reward"},
+    ),
+    "flat_reward": (history(reward=lambda s: 0.5), {"flat_reward"}),
+    "flat_reward_within_noise": (history(reward=lambda s: 0.5 + 0.01 * (s % 3)), {"flat_reward"}),
+    "too_early_to_call_flat": (history(n=8, reward=lambda s: 0.5), set()),
+    "length_hacking": (
+        history(
+            completions__mean_length=lambda s: 40.0 + 10 * s,
+            rewards__length__mean=lambda s: 0.1 * s,
+            rewards__accuracy__mean=lambda s: 0.3 + 0.001 * s,
+        ),
+        {"length_hacking"},
+    ),
+    "longer_and_better": (history(completions__mean_length=lambda s: 40.0 + 10 * s), set()),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_each_history_triggers_exactly_its_alert(name):
+    metrics, expected = CASES[name]
+    alerts = health_alerts(metrics, weights=WEIGHTS)
+    assert {a.code for a in alerts} == expected
+    assert len(alerts) == len(expected)  # at most once per code
+    for alert in alerts:
+        assert alert.step == 12
+        assert alert.message.endswith(".") and alert.advice.endswith(".")
+        assert len(alert.advice.split(". ")) == 1  # one sentence
+
+
+ADVICE_WORDS = {
+    "no_signal": ("graded", "temperature", "num_generations"),
+    "clipped": ("max_completion_length",),
+    "collapse_to_one_token": ("learning_rate", "beta"),
+    "kl_spike": ("learning_rate", "beta"),
+    "dominant_reward_std": ("'length'", "weight"),
+    "flat_reward": ("learning_rate", "reward function", "num_generations"),
+    "length_hacking": ("length penalty", "max_completion_length"),
+}
+
+
+@pytest.mark.parametrize("name", list(ADVICE_WORDS))
+def test_advice_names_the_knob_to_turn(name):
+    [alert] = health_alerts(CASES[name][0], weights=WEIGHTS)
+    for word in ADVICE_WORDS[name]:
+        assert word in alert.advice
+
+
+def test_messages_carry_the_numbers():
+    [kl] = health_alerts(CASES["kl_spike"][0])
+    assert kl == Alert("kl_spike", kl.message, kl.advice, 12)
+    assert "0.5 at step 12" in kl.message and "(0.01)" in kl.message
+    [collapse] = health_alerts(CASES["collapse_to_one_token"][0])
+    assert "1.0 tokens" in collapse.message and "40.0 at step 1" in collapse.message
+    [dominant] = health_alerts(CASES["dominant_reward_std"][0], weights=WEIGHTS)
+    assert "'length' makes up 97%" in dominant.message and "('accuracy')" in dominant.message
+    [no_signal] = health_alerts(CASES["no_signal"][0])
+    assert "at least 95% of the groups" in no_signal.message
+    [clipped] = health_alerts(CASES["clipped"][0])
+    assert "all of the completions" in clipped.message
+    [hacking] = health_alerts(CASES["length_hacking"][0])
+    assert "from 70 to 140 tokens" in hacking.message and "('accuracy')" in hacking.message
+
+
+def test_dominant_reward_needs_weights_and_respects_them():
+    metrics = CASES["dominant_reward_std"][0]
+    assert health_alerts(metrics) == []
+    assert health_alerts(metrics, weights={"length": 0.02, "accuracy": 1.0}) == []  # 0.2 vs 0.3: balanced
+    assert health_alerts(metrics, weights={"length": 1.0}) == []  # a single reward cannot dominate others
+
+
+def test_thresholds_are_parameters():
+    metrics = history(frac_reward_zero_std=last(2, 1.0, lambda s: 0.2))
+    assert [a.code for a in health_alerts(metrics, k=2)] == ["no_signal"]
+    flat = history(n=8, reward=lambda s: 0.5)
+    assert [a.code for a in health_alerts(flat, flat_after=8)] == ["flat_reward"]
+
+
+def test_alerts_come_in_a_fixed_order_when_several_fire():
+    metrics = history(
+        frac_reward_zero_std=lambda s: 1.0,
+        completions__clipped_ratio=lambda s: 1.0,
+        kl=last(1, 0.9, lambda s: 0.01),
+        reward=lambda s: 0.5,
+    )
+    assert [a.code for a in health_alerts(metrics)] == ["no_signal", "clipped", "kl_spike", "flat_reward"]
+
+
+@pytest.mark.parametrize(
+    "metrics",
+    [
+        [],
+        [{}],
+        [{"step": 1}],
+        [{"step": None, "reward": None, "kl": None, "completions/mean_length": None}] * 20,
+        [{"reward": "0.5", "kl": "high", "frac_reward_zero_std": True, "rewards/length/mean": None}] * 20,
+        [{"step": s, "reward": float("nan"), "kl": float("inf"), "reward_std": None} for s in range(20)],
+        [{"step": 1, "rewards/length/std": 1.0, "rewards/accuracy/std": None}],
+        ["not a dict", None, {"step": 2, "reward": 0.5}],
+    ],
+)
+def test_missing_none_and_garbage_values_give_no_alert(metrics):
+    assert health_alerts(metrics, weights=WEIGHTS) == []
+
+
+def test_missing_keys_only_disable_their_own_checks():
+    metrics = [{k: v for k, v in r.items() if not k.startswith("completions/")} for r in CASES["kl_spike"][0]]
+    metrics[5]["kl"] = None
+    del metrics[7]["reward"]
+    metrics.append({"train_runtime": 12.5, "train_loss": 0.02})  # TRL's end-of-training summary row
+    assert [a.code for a in health_alerts(metrics, weights=WEIGHTS)] == ["kl_spike"]
+
+
+def test_steps_default_to_row_positions():
+    metrics = [{k: v for k, v in r.items() if k != "step"} for r in CASES["clipped"][0]]
+    [alert] = health_alerts(metrics)
+    assert (alert.code, alert.step) == ("clipped", 12)
