@@ -3,7 +3,8 @@
 - A reward function that returns None for a completion gives NaN, and the weighted sum uses `nansum`.
 - A completion for which every function returned None is unscorable: its total is NaN, it is left out of the group
   baseline, and its advantage is 0.
-- std is Bessel-corrected and NaN-aware (`trl.trainer.utils.nanstd`), and advantages are divided by `std + 1e-4`.
+- std is Bessel-corrected and NaN-aware (the formula of `trl.trainer.utils.nanstd`, repeated here because importing
+  that module costs 5 s), and advantages are divided by `std + 1e-4`.
 - `scale_rewards`: "group" (std within each group), "batch" (std over the whole batch) or "none" (no division).
 """
 
@@ -12,8 +13,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import torch
-from trl.trainer.utils import nanstd
+from typing import TYPE_CHECKING
+
+
+if TYPE_CHECKING:
+    import torch
 
 
 SCALE_REWARDS = ("group", "batch", "none")
@@ -29,8 +33,23 @@ class Advantages:
     is_std_zero: torch.Tensor  # bool per completion, as TRL logs frac_reward_zero_std
 
 
+def nanstd(tensor: torch.Tensor, dim: int | None = None) -> torch.Tensor:
+    """Bessel-corrected std ignoring NaNs, as `trl.trainer.utils.nanstd`."""
+    import torch
+
+    mean = torch.nanmean(tensor, dim=dim, keepdim=True)
+    variance = torch.nanmean((tensor - mean) ** 2, dim=dim, keepdim=True)
+    count = torch.sum(~torch.isnan(tensor), dim=dim, keepdim=True)
+    correction = count / (count - 1)
+    correction = torch.where(count > 1, correction, torch.full_like(correction, float("nan")))
+    std = torch.sqrt(variance * correction)
+    return std.squeeze() if dim is None else std.squeeze(dim)
+
+
 def to_tensor(rewards_per_func: Sequence[Sequence[float | None]]) -> torch.Tensor:
     """Rows are completions, columns reward functions; None becomes NaN, as in TRL."""
+    import torch
+
     rows = [[float("nan") if v is None else float(v) for v in row] for row in rewards_per_func]
     return torch.tensor(rows, dtype=torch.float32).reshape(len(rows), -1)
 
@@ -41,6 +60,8 @@ def compute_advantages(
     num_generations: int,
     scale_rewards: str = "group",
 ) -> Advantages:
+    import torch
+
     if scale_rewards not in SCALE_REWARDS:
         raise ValueError(f"Invalid value for scale_rewards: {scale_rewards}. Must be one of {SCALE_REWARDS}.")
     if not isinstance(rewards_per_func, torch.Tensor):

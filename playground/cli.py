@@ -11,6 +11,7 @@ import logging
 import sys
 from collections.abc import Callable, Sequence
 
+from playground import cli_train
 from playground.errors import PlaygroundError
 
 
@@ -163,6 +164,8 @@ COMMANDS.update(
         "rewards": (_setup_rewards, _run_rewards, "list the reward library"),
         "score": (_setup_score, _run_score, "score given completions as one group (no model)"),
         "preview": (_setup_preview, _run_preview, "generate a group for a prompt, then score it"),
+        "train": (cli_train.setup_train, cli_train.run_train, "train with GRPO (default: the demo recipe)"),
+        "compare": (cli_train.setup_compare, cli_train.run_compare, "before/after samples of a run's adapter"),
     }
 )
 

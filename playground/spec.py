@@ -21,6 +21,19 @@ SCALE_REWARDS = ("group", "batch", "none")
 MAX_COMPLETION_LENGTH = 4096  # beyond this a CPU or small GPU run will not finish in a session
 
 
+# CLI flags for the prompt source, named as TRL's ScriptArguments where it has them.
+DATA_FLAGS = {
+    "dataset_kind": "kind",
+    "dataset_name": "name",
+    "dataset_config": "config",
+    "dataset_split": "split",
+    "prompt_column": "prompt_column",
+    "column_map": "column_map",
+    "system_prompt": "system_prompt",
+    "max_rows": "max_rows",
+}
+
+
 @dataclass
 class ModelArgs:
     model_name_or_path: str = field(
@@ -122,6 +135,16 @@ class RunSpec:
 
     def set(self, name: str, value: Any) -> None:
         """Set a field by its flat name (e.g. `learning_rate`, `lora_r`), converting strings to the field's type."""
+        if name in DATA_FLAGS:
+            data = self.data.to_dict()
+            key = DATA_FLAGS[name]
+            if key == "max_rows":
+                value = _convert(next(f for f in fields(PromptSource) if f.name == key), value)
+            elif key == "column_map" and isinstance(value, str):
+                value = dict(item.split("=", 1) for item in value.split(",") if "=" in item)
+            data[key] = value
+            self.data = PromptSource.from_dict(data)
+            return
         for section in (self.model, self.grpo, self.lora):
             for f in fields(section):
                 if f.name == name:
@@ -274,3 +297,8 @@ def default_of(f) -> Any:
     if f.default is not MISSING:
         return f.default
     return f.default_factory()  # type: ignore[misc]
+
+
+def demo_spec() -> RunSpec:
+    """The demo recipe: the defaults, which were picked by measuring on a 2-core CPU (see the README)."""
+    return RunSpec()

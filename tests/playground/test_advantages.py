@@ -84,3 +84,18 @@ def test_zero_variance_group_flags_zero_std():
 def test_rejects_unknown_scale():
     with pytest.raises(ValueError, match="scale_rewards"):
         compute_advantages([[1.0], [2.0]], [1.0], 2, scale_rewards="rank")
+
+
+@pytest.mark.parametrize(
+    "values",
+    [[1.0, 2.0, 4.0], [1.0, float("nan"), 3.0, 7.0], [5.0], [float("nan"), 2.0], [[1.0, 2.0], [3.0, float("nan")]]],
+)
+def test_nanstd_matches_trl(values):
+    from trl.trainer.utils import nanstd as trl_nanstd
+
+    from playground.advantages import nanstd
+
+    t = torch.tensor(values)
+    dims = [None] + ([1] if t.ndim == 2 else [])
+    for dim in dims:
+        torch.testing.assert_close(nanstd(t, dim=dim), trl_nanstd(t, dim=dim), equal_nan=True)

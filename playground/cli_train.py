@@ -1,0 +1,113 @@
+"""`python -m playground train` and `compare`: the training job and before/after from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from playground.errors import PlaygroundError
+from playground.spec import DATA_FLAGS, RunSpec, flat_fields
+
+
+def setup_train(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--spec", help="a run spec JSON file (default: the demo recipe)")
+    p.add_argument("--out", default=None, help="runs folder (default: $PLAYGROUND_RUNS or ./runs)")
+    p.add_argument("--json-log", action="store_true", help="print one JSON object per log step")
+    p.add_argument("--reward", action="append", metavar="NAME[:WEIGHT]", help="replace the spec's rewards; repeat")
+    group = p.add_argument_group("run spec fields (TRL names)")
+    for _, f in flat_fields():
+        group.add_argument(f"--{f.name}", dest=f"field_{f.name}", metavar="VALUE", help=f.metadata.get("help"))
+    for flag in DATA_FLAGS:
+        group.add_argument(f"--{flag}", dest=f"field_{flag}", metavar="VALUE", help=f"prompt source: {flag}")
+
+
+def spec_from_args(args: argparse.Namespace) -> RunSpec:
+    from playground.scoring import RewardChoice
+    from playground.spec import demo_spec
+
+    if args.spec:
+        try:
+            spec = RunSpec.from_json(Path(args.spec).read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise PlaygroundError(f"Cannot read spec file {args.spec}: {exc.strerror}.") from None
+        except json.JSONDecodeError as exc:
+            raise PlaygroundError(f"Spec file {args.spec} is not valid JSON (line {exc.lineno}: {exc.msg}).") from None
+    else:
+        spec = demo_spec()
+    for key, value in vars(args).items():
+        if key.startswith("field_") and value is not None:
+            spec.set(key.removeprefix("field_"), value)
+    if args.reward:
+        spec.rewards = [RewardChoice.parse(r) for r in args.reward]
+    return spec
+
+
+def run_train(args: argparse.Namespace) -> int:
+    from playground.job import JobManager
+    from playground.store import RunStore
+
+    spec = spec_from_args(args)
+    manager = JobManager(RunStore(args.out))
+    job = manager.start(spec)
+    job.listeners.append(_printer(job, args.json_log))
+    if not args.json_log:
+        print(f"run {job.run.id} in {job.run.path}", file=sys.stderr)
+    try:
+        while job.active:
+            job.join(0.5)
+    except KeyboardInterrupt:
+        print("stopping after this step (the adapter will be saved)...", file=sys.stderr)
+        job.stop()
+        job.join()
+    status = job.status
+    print(f"run {job.run.id} {status}" + (f": {job.error}" if job.error else ""), file=sys.stderr)
+    return {"finished": 0, "stopped": 130}.get(status, 1)
+
+
+def _printer(job, as_json: bool):
+    def on_log(row: dict) -> None:
+        if "reward" not in row:  # TRL's end-of-training summary row
+            return
+        if as_json:
+            print(json.dumps(row), flush=True)
+            return
+        snap = job.snapshot()
+        eta = f" eta {snap['eta']:.0f}s" if snap["eta"] is not None else ""
+        shown = ("reward", "reward_std", "kl", "loss", "completions/mean_length")
+        values = " ".join(f"{k}={row[k]:.4g}" for k in shown if isinstance(row.get(k), int | float))
+        print(f"step {row['step']}/{job.max_steps} {values}{eta}", flush=True)
+
+    return on_log
+
+
+def setup_compare(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--run", required=True, help="a run folder, or a run id in --out")
+    p.add_argument("--out", default=None, help="runs folder (default: $PLAYGROUND_RUNS or ./runs)")
+    p.add_argument("--prompt", action="append", help="a prompt to compare on; repeat (default: the run's first rows)")
+    p.add_argument("--num-samples", type=int, default=4, help="completions per prompt and model")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    from playground.compare import compare_run
+    from playground.store import Run, RunStore
+
+    path = Path(args.run)
+    run = Run(path) if (path / "spec.json").is_file() else RunStore(args.out).get(args.run)
+    if args.num_samples < 2:
+        raise PlaygroundError("--num-samples must be at least 2.")
+    start = time.perf_counter()
+    result = compare_run(run, args.prompt, num_samples=args.num_samples, seed=args.seed)
+    if args.json:
+        print(json.dumps(result.to_json(), ensure_ascii=False))
+        return 0
+    for item in result.items:
+        print(f"== {item.prompt!r} (seed {item.seed})")
+        print(f"   base    mean reward {item.base.mean:.4g}: {item.base.completions[0].text[:100]!r}")
+        print(f"   trained mean reward {item.trained.mean:.4g}: {item.trained.completions[0].text[:100]!r}")
+    print(f"mean reward delta {result.mean_delta:+.4g} ({time.perf_counter() - start:.1f} s)")
+    return 0

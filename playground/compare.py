@@ -1,0 +1,147 @@
+"""Before/after: sample the base model and base + the run's adapter on the same prompts and seeds, and score both."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from playground.errors import PlaygroundError
+from playground.preview import GenerationSettings, generate_group
+from playground.scoring import GroupScore, build_rewards, score_group
+from playground.spec import RunSpec
+from playground.store import Run
+
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_PROMPTS = 3
+
+
+@dataclass
+class PromptComparison:
+    prompt: str
+    seed: int
+    base: GroupScore
+    trained: GroupScore
+
+    @property
+    def delta(self) -> float:
+        return self.trained.mean - self.base.mean
+
+
+@dataclass
+class Comparison:
+    run_id: str
+    items: list[PromptComparison] = field(default_factory=list)
+
+    @property
+    def mean_delta(self) -> float:
+        return sum(i.delta for i in self.items) / len(self.items) if self.items else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "run_id": self.run_id,
+            "mean_delta": self.mean_delta,
+            "prompts": [
+                {
+                    "prompt": i.prompt,
+                    "seed": i.seed,
+                    "base": i.base.to_json(),
+                    "trained": i.trained.to_json(),
+                    "delta": i.delta,
+                }
+                for i in self.items
+            ],
+        }
+
+
+def compare_run(
+    run: Run,
+    prompts: list[str] | None = None,
+    *,
+    num_samples: int = 4,
+    seed: int = 0,
+    custom_rewards: dict[str, Callable] | None = None,
+    progress: Callable[[float, str], None] | None = None,
+) -> Comparison:
+    """Works on any run with a saved adapter: finished, stopped, failed after a save, or loaded after a restart."""
+    from peft import PeftModel
+
+    from playground.models import load_model
+
+    progress = progress or (lambda f, m: logger.info("%3.0f%% %s", 100 * f, m))
+    if not run.has_adapter:
+        raise PlaygroundError(f"Run {run.id} has no saved adapter yet, so there is nothing to compare.")
+    spec = RunSpec.from_dict(run.spec())
+    funcs, weights = build_rewards(spec.rewards, custom_rewards)
+    rows = _prompt_rows(spec, prompts)
+    settings = GenerationSettings(
+        num_generations=num_samples,
+        max_new_tokens=spec.grpo.max_completion_length,
+        temperature=spec.grpo.temperature,
+        top_p=spec.grpo.top_p,
+    )
+    progress(0.0, "Loading the base model")
+    model, tokenizer = load_model(spec.model.model_name_or_path)
+    base = _sample_all(model, tokenizer, rows, settings, seed, lambda f: progress(0.05 + 0.45 * f, "Sampling base"))
+    progress(0.5, "Loading the adapter")
+    model = PeftModel.from_pretrained(model, str(run.adapter_dir))
+    model.eval()
+    trained = _sample_all(
+        model, tokenizer, rows, settings, seed, lambda f: progress(0.5 + 0.45 * f, "Sampling trained")
+    )
+    result = Comparison(run.id)
+    for i, (prompt, columns) in enumerate(rows):
+        scores = []
+        for completions in (base[i], trained[i]):
+            scores.append(
+                score_group(
+                    completions,
+                    funcs,
+                    weights,
+                    prompts=[prompt] * num_samples,
+                    columns={k: [v] * num_samples for k, v in columns.items()},
+                    scale_rewards=spec.grpo.scale_rewards,
+                )
+            )
+        result.items.append(PromptComparison(_text(prompt), seed + i, scores[0], scores[1]))
+    progress(1.0, f"Mean reward delta {result.mean_delta:+.3f}")
+    return result
+
+
+def _prompt_rows(spec: RunSpec, prompts: list[str] | None) -> list[tuple[Any, dict[str, Any]]]:
+    """(prompt, its dataset columns): the given prompts, else the first rows of the run's prompt set."""
+    if prompts:
+        cleaned = [p for p in prompts if p and p.strip()]
+        if not cleaned:
+            raise PlaygroundError("All the prompts to compare are empty.")
+        return [(p, {}) for p in cleaned]
+    from playground.data import load_prompts
+
+    dataset = load_prompts(spec.data).dataset
+    rows = []
+    for row in dataset.select(range(min(DEFAULT_PROMPTS, len(dataset)))):
+        prompt = row.pop("prompt")
+        rows.append((prompt, row))
+    return rows
+
+
+def _sample_all(model, tokenizer, rows, settings: GenerationSettings, seed: int, progress) -> list[list[Any]]:
+    out = []
+    for i, (prompt, _) in enumerate(rows):
+        settings.seed = seed + i
+        group = generate_group(model, tokenizer, prompt, settings)
+        conversational = not isinstance(prompt, str)
+        out.append(
+            [[{"role": "assistant", "content": c}] for c in group.completions] if conversational else group.completions
+        )
+        progress((i + 1) / len(rows))
+    return out
+
+
+def _text(prompt: Any) -> str:
+    from rewards._text import completion_text
+
+    return prompt if isinstance(prompt, str) else completion_text(prompt)
