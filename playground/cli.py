@@ -11,7 +11,7 @@ import logging
 import sys
 from collections.abc import Callable, Sequence
 
-from playground import cli_train
+from playground import cli_check, cli_export, cli_train
 from playground.errors import PlaygroundError
 
 
@@ -166,6 +166,9 @@ COMMANDS.update(
         "preview": (_setup_preview, _run_preview, "generate a group for a prompt, then score it"),
         "train": (cli_train.setup_train, cli_train.run_train, "train with GRPO (default: the demo recipe)"),
         "compare": (cli_train.setup_compare, cli_train.run_compare, "before/after samples of a run's adapter"),
+        "export": (cli_export.setup_export, cli_export.run_export, "a run as trl-recipe, script, adapter or merged"),
+        "push": (cli_export.setup_push, cli_export.run_push, "upload a run's model to the Hugging Face Hub"),
+        "check-reward": (cli_check.setup_check, cli_check.run_check, "check a custom reward file and run its cases"),
     }
 )
 

@@ -93,6 +93,8 @@ class TrainingJob:
         self.run = run
         self.owner = owner
         self.custom_rewards = custom_rewards or {}
+        self._own_rewards: dict = {}  # sandboxed rewards this job compiled from `spec.custom_code`; closed at the end
+        self.guarded: list = []  # the GuardedRewards given to the trainer: they count errors under the "none" policy
         self.status = "queued"
         self.step = 0
         self.max_steps = spec.grpo.max_steps
@@ -133,6 +135,7 @@ class TrainingJob:
             "elapsed": elapsed,
             "eta": eta,
             "error": self.error,
+            "reward_errors": self.reward_errors(),
         }
 
     # --- thread ----------------------------------------------------------------------------------------------------
@@ -141,8 +144,20 @@ class TrainingJob:
         self.status = status
         self.run.write_status(status=status, step=self.step, max_steps=self.max_steps, **fields)
 
+    def reward_errors(self) -> int:
+        """Reward failures scored as None so far (reward_error_policy="none")."""
+        return sum(g.errors for g in self.guarded)
+
+    def _error_fields(self) -> dict[str, Any]:
+        if not self.reward_errors():
+            return {}
+        last = next((g.last_error for g in reversed(self.guarded) if g.last_error), None)
+        return {"reward_errors": self.reward_errors(), "last_reward_error": last}
+
     def on_log(self, row: dict) -> None:
-        self.run.write_status(step=self.step, elapsed=round(time.time() - (self.started_at or time.time()), 1))
+        self.run.write_status(
+            step=self.step, elapsed=round(time.time() - (self.started_at or time.time()), 1), **self._error_fields()
+        )
         for listener in list(self.listeners):
             listener(row)
 
@@ -170,32 +185,44 @@ class TrainingJob:
                 trainer.train()
             self.save_adapter(trainer.model)
             self.step = trainer.state.global_step
-            self._set_status("stopped" if self.stop_requested.is_set() else "finished")
+            self._set_status("stopped" if self.stop_requested.is_set() else "finished", **self._error_fields())
         except Exception as exc:  # the process must live on; the run records why it failed
             self.error = _describe(exc)
             tb = traceback.format_exc().strip().splitlines()[-TRACEBACK_LINES:]
             logger.error("Run %s failed: %s", self.run.id, self.error)
             self._set_status("failed", error=self.error, traceback="\n".join(tb))
         finally:
+            if self._own_rewards:
+                from playground.sandbox import close_rewards
+
+                close_rewards(self._own_rewards)
             del trainer, model
             _free_memory()
 
     def _build_trainer(self):
-        from trl import GRPOTrainer
-
         from playground.data import load_prompts
+        from playground.fast import FastGRPOTrainer
         from playground.scoring import GuardedReward, build_rewards
 
         spec = self.spec
         data = load_prompts(spec.data)
-        spec.validate(columns=data.dataset.column_names, custom_rewards=set(self.custom_rewards))
+        if not self.custom_rewards and spec.custom_code:  # the spec's own code, run in a sandbox worker
+            from playground.sandbox import custom_rewards_for
+
+            self.custom_rewards = self._own_rewards = custom_rewards_for(spec)
+        spec.validate(columns=data.dataset.column_names, custom_rewards=set(self.custom_rewards) or None)
         funcs, _ = build_rewards(spec.rewards, self.custom_rewards)
-        funcs = [GuardedReward(f) for f in funcs]  # a failing reward fails the run with its name in the message
+        # A failing reward fails the run with its name in the message, or scores None under reward_error_policy=none.
+        self.guarded = [GuardedReward(f, on_error=spec.grpo.reward_error_policy) for f in funcs]
+        funcs = list(self.guarded)
         model, tokenizer = load_training_model(spec)
         dataset = as_chat(data.dataset, tokenizer)
         callback = PlaygroundCallback(self)
-        trainer = GRPOTrainer(
+        fast = spec.grpo.fast_rollout
+        trainer = FastGRPOTrainer(
             model=model,
+            rollout=fast != "off",
+            rollout_dtype=fast if fast != "off" else "auto",
             reward_funcs=funcs,
             args=spec.grpo_config(output_dir=str(self.run.path / "trainer")),
             train_dataset=dataset,
@@ -266,7 +293,8 @@ class JobManager:
         self.current: TrainingJob | None = None
 
     def start(self, spec: RunSpec, owner: str | None = None, custom_rewards: dict | None = None) -> TrainingJob:
-        spec.validate(custom_rewards=set(custom_rewards or {}))  # the fast checks, before a run folder exists
+        # The fast checks, before a run folder exists (custom_rewards=None: the names in spec.custom_code, by parsing).
+        spec.validate(custom_rewards=set(custom_rewards) if custom_rewards else None)
         with self._lock:
             job = self.current
             if job is not None and job.active:

@@ -12,12 +12,13 @@ from dataclasses import MISSING, asdict, dataclass, field, fields
 from typing import Any
 
 from playground.data import PromptSource
-from playground.errors import SpecError
+from playground.errors import PlaygroundError, SpecError
 from playground.scoring import RewardChoice
 
 
 LOSS_TYPES = ("grpo", "dr_grpo", "dapo", "bnpo", "cispo", "sapo", "luspo", "vespo")
 SCALE_REWARDS = ("group", "batch", "none")
+REWARD_ERROR_POLICIES = ("fail", "none")
 MAX_COMPLETION_LENGTH = 4096  # beyond this a CPU or small GPU run will not finish in a session
 
 
@@ -72,7 +73,9 @@ class GRPOArgs:
     temperature: float = field(default=1.0, metadata={"help": "Sampling temperature for the rollouts."})
     top_p: float = field(default=1.0, metadata={"help": "Nucleus sampling: keep the top tokens of this mass."})
     # Optimisation
-    learning_rate: float = field(default=5e-5, metadata={"help": "Initial AdamW learning rate."})
+    learning_rate: float = field(
+        default=3e-4, metadata={"help": "Initial AdamW learning rate (LoRA takes higher rates than full fine-tuning)."}
+    )
     beta: float = field(
         default=0.04,
         metadata={"help": "KL penalty weight. TRL's default is 0.0 (no reference model, no kl metric); >0 logs kl."},
@@ -88,15 +91,35 @@ class GRPOArgs:
     gradient_checkpointing: bool = field(
         default=False, metadata={"help": "Trade compute for memory; off by default, it slows small models down."}
     )
+    # Rewards
+    reward_error_policy: str = field(
+        default="fail",
+        metadata={
+            "help": "When a reward raises, times out or returns garbage: 'fail' stops the run with its message; "
+            "'none' scores that batch None for it (TRL skips None) and counts the event in the run status."
+        },
+    )
+    fast_rollout: str = field(
+        default="auto",
+        metadata={
+            "help": "Sample from a merged, pre-packed copy of the policy (CPU only): 'auto' or 'float32' (exact), "
+            "'bfloat16' (faster where the CPU has native bf16, slightly off-policy), or 'off' for TRL's own generate."
+        },
+    )
 
 
 @dataclass
 class RunSpec:
     model: ModelArgs = field(default_factory=ModelArgs)
     data: PromptSource = field(default_factory=lambda: PromptSource(kind="builtin", name="writing"))
-    rewards: list[RewardChoice] = field(default_factory=lambda: [RewardChoice("length")])
+    # The demo recipe: teach SmolLM2 to answer writing prompts in about 50 characters (figures in the README).
+    rewards: list[RewardChoice] = field(default_factory=lambda: [RewardChoice("length", 1.0, {"ideal_length": 50})])
     grpo: GRPOArgs = field(default_factory=GRPOArgs)
     lora: LoraArgs = field(default_factory=LoraArgs)
+    custom_code: str | None = field(
+        default=None,
+        metadata={"help": "Python source of custom rewards, `def name(completions, **kwargs)`, run in a sandbox."},
+    )
 
     # --- serialisation --------------------------------------------------------------------------------------------
 
@@ -107,6 +130,7 @@ class RunSpec:
             "rewards": [r.to_dict() for r in self.rewards],
             "grpo": asdict(self.grpo),
             "lora": asdict(self.lora),
+            "custom_code": self.custom_code,
         }
 
     def to_json(self) -> str:
@@ -114,7 +138,7 @@ class RunSpec:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RunSpec:
-        unknown = set(data) - {"model", "data", "rewards", "grpo", "lora"}
+        unknown = set(data) - {"model", "data", "rewards", "grpo", "lora", "custom_code"}
         if unknown:
             raise SpecError(sorted(unknown)[0], f"Unknown run spec section {sorted(unknown)[0]!r}.")
         return cls(
@@ -125,6 +149,7 @@ class RunSpec:
             rewards=[RewardChoice.from_dict(r) for r in data.get("rewards", [{"name": "length"}])],
             grpo=_section(GRPOArgs, data.get("grpo", {})),
             lora=_section(LoraArgs, data.get("lora", {})),
+            custom_code=_custom_code(data.get("custom_code")),
         )
 
     @classmethod
@@ -169,6 +194,18 @@ class RunSpec:
         """Check the spec before launch. Each failure is a `SpecError` naming the field."""
         from playground.validation import validate_spec
 
+        if self.grpo.reward_error_policy not in REWARD_ERROR_POLICIES:
+            raise SpecError(
+                "reward_error_policy",
+                f"reward_error_policy must be fail or none, got {self.grpo.reward_error_policy!r}.",
+            )
+        if custom_rewards is None and self.custom_code:  # the names of its functions, by parsing: nothing runs here
+            from playground.sandbox import custom_reward_names
+
+            try:
+                custom_rewards = custom_reward_names(self)
+            except PlaygroundError as exc:
+                raise SpecError("custom_code", str(exc)) from None
         validate_spec(self, columns, custom_rewards)
 
     def grpo_config(self, output_dir: str, **overrides: Any):
@@ -291,6 +328,12 @@ def _convert(f, value: Any) -> Any:
     except (TypeError, ValueError):
         expected = kind.replace(" | None", " or None")
         raise SpecError(f.name, f"{f.name} must be {expected}, got {value!r}.") from None
+
+
+def _custom_code(value: Any) -> str | None:
+    if value is None or isinstance(value, str):
+        return value or None
+    raise SpecError("custom_code", f"custom_code must be Python source text, got {type(value).__name__}.")
 
 
 def default_of(f) -> Any:

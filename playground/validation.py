@@ -79,6 +79,11 @@ def validate_spec(spec: RunSpec, columns: list[str] | None = None, custom_reward
         f"scale_rewards must be one of {', '.join(SCALE_REWARDS)}, got {g.scale_rewards!r}.",
     )
     _check(g.save_steps >= 1, "save_steps", "save_steps must be at least 1.")
+    _check(
+        g.fast_rollout in ("auto", "bfloat16", "float32", "off"),
+        "fast_rollout",
+        f"fast_rollout must be auto, bfloat16, float32 or off, got {g.fast_rollout!r}.",
+    )
     _check(lo.lora_r >= 1, "lora_r", f"lora_r must be at least 1, got {lo.lora_r}.")
     _check(lo.lora_alpha > 0, "lora_alpha", f"lora_alpha must be above 0, got {lo.lora_alpha}.")
     _check(0 <= lo.lora_dropout < 1, "lora_dropout", f"lora_dropout must be in [0, 1), got {lo.lora_dropout}.")

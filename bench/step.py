@@ -1,0 +1,175 @@
+"""GRPO step: the playground's training job against a bare `GRPOTrainer` script with TRL's defaults.
+
+Same spec for both (embedded SmolLM2-135M, G=8, 64 new tokens, LoRA r=16 on all linear layers, fp32; `--four-bit`
+for nf4), same seed, in one process, one after the other. Prints a table and one JSON line.
+
+    python bench/step.py --steps 5            # fp32
+    python bench/step.py --steps 5 --four-bit # QLoRA
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+
+def bench_spec(steps: int, four_bit: bool):
+    from playground.spec import RunSpec
+
+    spec = RunSpec()
+    for name, value in dict(max_steps=steps, num_generations=8, per_device_train_batch_size=8).items():
+        spec.set(name, value)
+    spec.set("max_completion_length", 64)
+    spec.set("lora_r", 16)
+    spec.set("load_in_4bit", four_bit)
+    spec.set("save_steps", 10_000)
+    return spec
+
+
+def run_playground(spec, out: Path) -> list[dict]:
+    from playground.job import JobManager
+    from playground.store import RunStore
+
+    job = JobManager(RunStore(out)).start(spec)
+    job.join()
+    if job.status != "finished":
+        raise SystemExit(f"playground job {job.status}: {job.error}")
+    return [m for m in job.run.metrics() if "reward" in m]
+
+
+def run_bare(spec, out: Path) -> list[dict]:
+    """A plain TRL script: GRPOTrainer with TRL's defaults, except what the spec sets and CPU needs."""
+    from transformers import TrainerCallback
+    from trl import GRPOConfig, GRPOTrainer
+
+    from playground.data import load_prompts
+    from playground.job import as_chat, load_training_model
+    from playground.scoring import build_rewards
+
+    rows: list[dict] = []
+
+    class Timed(GRPOTrainer):  # measures generation time only; behaviour is TRL's
+        def _generate_single_turn(self, *args, **kwargs):
+            start = time.perf_counter()
+            result = super()._generate_single_turn(*args, **kwargs)
+            self._metrics["train"]["timing/rollout"].append(time.perf_counter() - start)
+            return result
+
+    class Collect(TrainerCallback):
+        def on_log(self, args, state, control, logs=None, **kwargs):
+            if logs and "reward" in logs:
+                rows.append({"step": state.global_step, **logs})
+
+    g = spec.grpo
+    args = GRPOConfig(
+        output_dir=str(out / "bare"),
+        num_generations=g.num_generations,
+        per_device_train_batch_size=g.per_device_train_batch_size,
+        max_completion_length=g.max_completion_length,
+        learning_rate=g.learning_rate,
+        beta=g.beta,
+        max_steps=g.max_steps,
+        seed=g.seed,
+        reward_weights=[r.weight for r in spec.rewards],
+        logging_steps=1,
+        use_cpu=True,
+        bf16=False,
+        report_to=[],
+        save_strategy="no",
+    )
+    model, tokenizer = load_training_model(spec)
+    funcs, _ = build_rewards(spec.rewards)
+    trainer = Timed(
+        model=model,
+        reward_funcs=funcs,
+        args=args,
+        train_dataset=as_chat(load_prompts(spec.data).dataset, tokenizer),
+        processing_class=tokenizer,
+        peft_config=spec.lora_config(),
+        callbacks=[Collect()],
+    )
+    trainer.train()
+    return rows
+
+
+def summarise(name: str, rows: list[dict], g: int) -> dict:
+    steps = rows[1:] if len(rows) > 1 else rows  # the first step includes one-off set-up (and the rollout copy)
+    step_s = statistics.mean(r["step_time"] for r in steps)
+    gen_s = statistics.mean(r.get("timing/rollout", 0.0) for r in steps)
+    tokens = statistics.mean(r["completions/mean_length"] for r in steps) * g
+    return {
+        "name": name,
+        "s_per_step": round(step_s, 2),
+        "generation_s": round(gen_s, 2),
+        "train_s": round(step_s - gen_s, 2),
+        "completions_per_s": round(g / step_s, 3),
+        "tokens_per_s": round(tokens / step_s, 1),
+        "rewards": [round(r["reward"], 2) for r in rows],
+    }
+
+
+def run_one(name: str, steps: int, four_bit: bool) -> dict:
+    """Run one contender in this process and return its summary (peak RSS is this process's)."""
+    import tempfile
+
+    spec = bench_spec(steps, four_bit)
+    fn = run_bare if name == "bare" else run_playground
+    with tempfile.TemporaryDirectory() as tmp:
+        result = summarise("bare TRL" if name == "bare" else "playground", fn(spec, Path(tmp)), 8)
+    result["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+    return result
+
+
+def main() -> None:
+    import subprocess
+
+    import torch
+
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--steps", type=int, default=5)
+    parser.add_argument("--four-bit", action="store_true")
+    parser.add_argument("--only", choices=["bare", "playground"], default=None, help="run one contender, print JSON")
+    args = parser.parse_args()
+    if args.only:
+        print(json.dumps(run_one(args.only, args.steps, args.four_bit)))
+        return
+    results = []
+    for name in ("bare", "playground"):  # each in a fresh process, so peak RSS and warm-up are its own
+        cmd = [sys.executable, __file__, "--only", name, "--steps", str(args.steps)] + ["--four-bit"] * args.four_bit
+        out = subprocess.run(cmd, capture_output=True, text=True)
+        if out.returncode:
+            raise SystemExit(f"{name} failed:\n{out.stderr[-3000:]}")
+        results.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    print(
+        f"\nGRPO step, SmolLM2-135M, G=8, 64 new tokens, LoRA r=16, {'4-bit nf4' if args.four_bit else 'fp32'}, "
+        f"{torch.get_num_threads()} threads, steps 2..{args.steps} averaged"
+    )
+    print(f"{'':12} {'s/step':>7} {'gen s':>7} {'train s':>8} {'compl/s':>8} {'tok/s':>7} {'peak RSS MB':>12}")
+    for r in results:
+        print(
+            f"{r['name']:12} {r['s_per_step']:7.2f} {r['generation_s']:7.2f} {r['train_s']:8.2f} "
+            f"{r['completions_per_s']:8.3f} {r['tokens_per_s']:7.1f} {r['peak_rss_mb']:12}"
+        )
+    for r in results:
+        print(f"{r['name']:12} reward per step: {r['rewards']}")
+    speedup = round(results[0]["s_per_step"] / results[1]["s_per_step"], 2)
+    print(f"speed-up: {speedup}x")
+    print(
+        json.dumps(
+            {"bench": "step", "four_bit": args.four_bit, "steps": args.steps, "results": results, "speedup": speedup}
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()

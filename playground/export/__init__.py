@@ -1,0 +1,19 @@
+"""Take a run out of the playground: a `trl grpo` recipe, a standalone script, the adapter, a merged model.
+
+All of it is derived from the run spec (`playground.spec.RunSpec`), the one object that also built the playground's
+own `GRPOConfig`. Pushing to the Hub lives in `playground.hub`, the model card in `playground.model_card`.
+"""
+
+from playground.export.common import EMBEDDED_HUB_ID, available_reporters
+from playground.export.recipe import export_recipe, export_script
+from playground.export.weights import export_adapter_zip, export_merged
+
+
+__all__ = [
+    "EMBEDDED_HUB_ID",
+    "available_reporters",
+    "export_adapter_zip",
+    "export_merged",
+    "export_recipe",
+    "export_script",
+]

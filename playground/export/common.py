@@ -1,0 +1,138 @@
+"""What every export shares: the model id to write, the prompts as a data file, the reporters, the templates."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import logging
+import string
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from playground.errors import PlaygroundError
+from playground.models import EMBEDDED, ModelSource
+from playground.spec import RunSpec
+from playground.store import Run
+
+
+logger = logging.getLogger(__name__)
+
+# The embedded model is this Hub model, shipped as a Q4_1 GGUF file and dequantized; exports name the Hub original.
+EMBEDDED_HUB_ID = "HuggingFaceTB/SmolLM2-135M-Instruct"
+DATA_FILE = "data/train.jsonl"
+OUTPUT_DIR = "output"
+# Loggers TRL's `report_to` accepts, by the module that must be importable. The app's own charts never depend on them.
+REPORTERS = {"trackio": "trackio", "wandb": "wandb", "tensorboard": "tensorboard", "mlflow": "mlflow"}
+
+
+def available_reporters() -> list[str]:
+    """The `report_to` values usable here: those whose package is importable (e.g. `["trackio"]` once installed)."""
+    return [name for name, module in REPORTERS.items() if importlib.util.find_spec(module) is not None]
+
+
+def report_to(spec: RunSpec) -> list[str]:
+    """The spec's `report_to` list (on `spec.grpo`, or on the spec), if it has one; else none."""
+    value = getattr(spec.grpo, "report_to", None)
+    if value is None:
+        value = getattr(spec, "report_to", None)
+    if isinstance(value, str):
+        value = [v.strip() for v in value.split(",") if v.strip() and v.strip() != "none"]
+    return list(value or [])
+
+
+def custom_code(spec: RunSpec) -> str | None:
+    """The user's custom reward source, when the spec carries one."""
+    return getattr(spec, "custom_code", None) or None
+
+
+def spec_of(source: Run | RunSpec) -> tuple[RunSpec, str | None]:
+    """(spec, run id) of a run or a bare spec."""
+    if isinstance(source, RunSpec):
+        return source, None
+    return RunSpec.from_dict(source.spec()), source.id
+
+
+@dataclass(frozen=True)
+class ExportModel:
+    """The model as an export names it: a Hub id, or a local folder that only works on this machine."""
+
+    name: str
+    note: str  # one line for a comment next to it
+
+    @property
+    def is_local(self) -> bool:
+        return Path(self.name).is_absolute()
+
+
+def export_model(spec: RunSpec) -> ExportModel:
+    source = ModelSource.parse(spec.model.model_name_or_path) if _is_local_or_embedded(spec) else None
+    if source is not None and source.kind == EMBEDDED:
+        return ExportModel(
+            EMBEDDED_HUB_ID, "the playground's embedded model (there a dequantized Q4_1 copy, here the original)"
+        )
+    if source is not None and source.kind == "local":
+        return ExportModel(source.name, "a local folder on the machine that exported this; change it elsewhere")
+    return ExportModel(spec.model.model_name_or_path.strip(), "a Hugging Face Hub model id")
+
+
+def _is_local_or_embedded(spec: RunSpec) -> bool:
+    name = (spec.model.model_name_or_path or "").strip()
+    return name in ("", EMBEDDED) or Path(name).expanduser().is_dir()
+
+
+def gpu_target(spec: RunSpec) -> bool:
+    """Exports target a GPU unless the spec pins the CPU: the machine that exports is often not the one that trains."""
+    return spec.model.device != "cpu"
+
+
+# --- prompts ---------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class ExportedData:
+    rows: int
+    conversational: bool
+    note: str  # where the prompts came from
+
+
+def write_prompts(spec: RunSpec, path: Path) -> ExportedData:
+    """Write the prompts the run trained on as JSON lines: renamed, capped at `max_rows`, as chat messages when the
+    model has a chat template (as `playground.job.as_chat` does), so TRL sees the same data as the playground."""
+    from playground.data import load_prompts, to_messages
+
+    dataset = load_prompts(spec.data).dataset
+    chat = _has_chat_template(spec)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conversational = False
+    with open(path, "w", encoding="utf-8") as f:
+        for row in dataset.to_list():
+            if chat and isinstance(row["prompt"], str):
+                row["prompt"] = to_messages(row["prompt"])
+            conversational = conversational or isinstance(row["prompt"], list)
+            f.write(json.dumps(row, ensure_ascii=False) + "\n")
+    src = spec.data
+    what = {"builtin": "the built-in prompt set", "file": "the file", "hub": "the Hub dataset"}[src.kind]
+    note = f"{what} {src.name!r}" + (f" (split {src.split!r})" if src.kind == "hub" else "")
+    return ExportedData(len(dataset), conversational, note)
+
+
+def _has_chat_template(spec: RunSpec) -> bool:
+    from playground.models import load_tokenizer
+
+    try:
+        tokenizer = load_tokenizer(ModelSource.parse(spec.model.model_name_or_path))
+    except PlaygroundError as exc:  # e.g. a Hub model offline: most have a chat template, and the playground used it
+        logger.warning("Cannot load the tokenizer (%s); writing the prompts as chat messages.", exc)
+        return True
+    return bool(getattr(tokenizer, "chat_template", None))
+
+
+# --- templates -------------------------------------------------------------------------------------------------------
+
+
+def render(template: str, **values: Any) -> str:
+    """Fill `playground/templates/<template>` (`string.Template`: `$name`, `$$` for a dollar sign)."""
+    text = resources.files("playground").joinpath("templates", template).read_text(encoding="utf-8")
+    return string.Template(text).substitute(**values)

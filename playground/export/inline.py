@@ -1,0 +1,394 @@
+"""Inline the chosen library rewards into one standalone Python module, for recipes and scripts that run without the
+playground installed.
+
+Only what the chosen rewards need is copied, definition by definition: each reward's factory (or plain function),
+then every top-level name it refers to, followed through the `rewards` and `playground` modules they import from.
+Imports of other packages (`re`, `trl.rewards`, ...) are kept as imports. The copied code is the library's own source,
+docstrings and comments included, so a reader sees exactly what scored the completions.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import importlib.util
+import inspect
+import json
+import keyword
+import sys
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from playground.errors import PlaygroundError
+from playground.scoring import RewardChoice
+from rewards.registry import NamedReward, build_reward, get_spec, metric_name, resolve_params
+
+
+INTERNAL_PACKAGES = ("rewards", "playground")  # what is inlined; everything else stays an import
+_BUILTINS = set(dir(builtins))
+
+
+@dataclass
+class RewardsCode:
+    """The parts of a standalone rewards module; `source()` joins them."""
+
+    imports: list[str]  # import lines, `from __future__` first
+    library: str  # the inlined library definitions
+    custom: str  # the user's custom reward code (internal imports removed), or ""
+    wiring: str  # one named reward object per choice, then REWARD_FUNCS and REWARD_WEIGHTS
+    names: list[str]  # the module attribute of each choice, in order: `rewards_module.<name>` for `reward_funcs`
+    weights: list[float]
+    metric_names: list[str] = field(default_factory=list)
+
+    def source(self, docstring: str) -> str:
+        parts = [f'"""{docstring}"""', "\n\n".join(self.imports)]
+        if self.library:
+            parts.append("# " + "-" * 40 + " Library rewards (inlined from the playground's `rewards` package)")
+            parts.append(self.library)
+        if self.custom:
+            parts.append("# " + "-" * 40 + " Your custom reward code")
+            parts.append(self.custom)
+        parts.append("# " + "-" * 40 + " The rewards of this run, named as the playground's metrics")
+        parts.append(self.wiring)
+        return "\n\n\n".join(p.strip("\n") for p in parts if p.strip()) + "\n"
+
+
+def rewards_code(choices: list[RewardChoice], custom_code: str | None = None) -> RewardsCode:
+    """The chosen rewards as standalone code. Raises `PlaygroundError` when a custom reward cannot be exported."""
+    custom_code = (custom_code or "").strip("\n")
+    custom_tree = _parse_custom(custom_code)
+    custom_defs, custom_imported = _bound_names(custom_tree) if custom_tree else (set(), set())
+    roots: list[tuple[str, str]] = [(NamedReward.__module__, NamedReward.__name__)]
+    calls: list[tuple[RewardChoice, str | None]] = []  # (choice, call expression) — None for a custom function
+    for choice in choices:
+        if choice.name in custom_defs:
+            calls.append((choice, None))
+            continue
+        module, name, call = _factory_call(choice)
+        roots.append((module, name))
+        calls.append((choice, call))
+    custom_imports = _internal_imports(custom_tree) if custom_tree else []
+    roots += [(module, name) for module, name, _ in custom_imports]
+    library = _Inliner().run(roots)
+    inlined_here = {n for _, n, _ in custom_imports}
+    clash = sorted(
+        custom_defs & (library.defined | library.imported) | (custom_imported - inlined_here) & library.defined
+    )
+    if clash:
+        raise PlaygroundError(
+            f"Your custom code defines {clash[0]!r}, which the exported library rewards also define; rename it."
+        )
+    custom = _strip_lines(custom_code, [lines for _, _, lines in custom_imports] + _future_lines(custom_tree))
+    used = library.defined | library.imported | custom_defs | custom_imported | _BUILTINS
+    names, wiring = [], []
+    for choice, call in calls:
+        if call is None:
+            names.append(choice.name)
+            wiring.append(f"# {choice.name}: your custom function, weight {choice.weight:g}")
+            continue
+        name = _free_name(f"reward_{choice.name}", used)
+        used.add(name)
+        names.append(name)
+        line = f"{name} = NamedReward({call}, {py_literal(metric_name(choice.name, choice.params))})"
+        if len(line) > 119:
+            line = f"{name} = NamedReward(\n    {call},\n    {py_literal(metric_name(choice.name, choice.params))},\n)"
+        wiring.append(line)
+    wiring.append("")
+    wiring.append(_assign_list("REWARD_FUNCS", names))
+    wiring.append(_assign_list("REWARD_WEIGHTS", [py_literal(float(c.weight)) for c in choices]))
+    return RewardsCode(
+        imports=library.imports,
+        library=library.code,
+        custom=custom,
+        wiring="\n".join(wiring),
+        names=names,
+        weights=[float(c.weight) for c in choices],
+        metric_names=[c.name if call is None else metric_name(c.name, c.params) for c, call in calls],
+    )
+
+
+def reward_sources(choice: RewardChoice) -> str:
+    """The library source of one reward: its factory and the callable it returns (`inspect.getsource`)."""
+    spec = get_spec(choice.name)
+    func = build_reward(choice.name, choice.params).func
+    target = func if inspect.isfunction(func) else type(func)
+    parts = []
+    if _is_module_level(spec.factory):
+        parts.append(inspect.getsource(spec.factory))
+    parts.append(inspect.getsource(target))
+    return "\n\n".join(p.strip("\n") for p in parts) + "\n"
+
+
+# --- the factory call of a library reward --------------------------------------------------------------------------
+
+
+def _is_module_level(func) -> bool:
+    module = inspect.getmodule(func)
+    return module is not None and getattr(module, func.__name__, None) is func
+
+
+def _factory_call(choice: RewardChoice) -> tuple[str, str, str]:
+    """(module, name, call expression) that rebuilds the reward: `get_length_reward(ideal_length=50)`."""
+    spec = get_spec(choice.name)
+    params = resolve_params(choice.name, choice.params)
+    if _is_module_level(spec.factory):
+        args = ", ".join(f"{k}={py_literal(v)}" for k, v in params.items())
+        return spec.factory.__module__, spec.factory.__name__, f"{spec.factory.__name__}({args})"
+    # A factory made on the fly (the registry's wrapper of a plain function) returns a module-level function.
+    func = spec.factory(**params)
+    if params or not inspect.isfunction(func) or not _is_module_level(func):
+        raise PlaygroundError(
+            f"Reward {choice.name!r} cannot be exported: its factory is not a module-level function."
+        )
+    return func.__module__, func.__name__, func.__name__
+
+
+def py_literal(value: object) -> str:
+    """A Python literal for a JSON-like value, with double-quoted strings as ruff formats them."""
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(py_literal(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{py_literal(k)}: {py_literal(v)}" for k, v in value.items()) + "}"
+    return repr(value)
+
+
+def _assign_list(name: str, items: list[str]) -> str:
+    line = f"{name} = [{', '.join(items)}]"
+    if len(line) <= 119:
+        return line
+    return f"{name} = [\n" + "".join(f"    {item},\n" for item in items) + "]"
+
+
+def _free_name(name: str, used: set[str]) -> str:
+    name = "".join(c if c.isalnum() or c == "_" else "_" for c in name)
+    candidate, n = name, 2
+    while candidate in used or keyword.iskeyword(candidate):
+        candidate, n = f"{name}_{n}", n + 1
+    return candidate
+
+
+# --- the user's custom code ----------------------------------------------------------------------------------------
+
+
+def _parse_custom(code: str) -> ast.Module | None:
+    if not code.strip():
+        return None
+    try:
+        return ast.parse(code)
+    except SyntaxError as exc:
+        raise PlaygroundError(f"The custom reward code has a syntax error on line {exc.lineno}: {exc.msg}.") from None
+
+
+def _bound_names(tree: ast.Module) -> tuple[set[str], set[str]]:
+    """Top-level names that code binds: (by functions, classes and assignments, by imports)."""
+    names: set[str] = set()
+    imported: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            imported.update((a.asname or a.name).split(".")[0] for a in node.names)
+    return names, imported
+
+
+def _is_internal(module: str | None) -> bool:
+    return bool(module) and module.split(".")[0] in INTERNAL_PACKAGES
+
+
+def _internal_imports(tree: ast.Module) -> list[tuple[str, str, range]]:
+    """`from rewards._text import completion_text` in custom code: (module, name, its lines), to inline instead."""
+    out = []
+    for node in tree.body:
+        if isinstance(node, ast.Import) and any(_is_internal(a.name) for a in node.names):
+            raise PlaygroundError(
+                "Custom code that imports a whole playground module cannot be exported; import names."
+            )
+        if isinstance(node, ast.ImportFrom) and _is_internal(node.module):
+            for alias in node.names:
+                if alias.asname and alias.asname != alias.name:
+                    raise PlaygroundError(
+                        f"Custom code imports {alias.name} as {alias.asname}; drop the alias to export."
+                    )
+                out.append((node.module, alias.name, range(node.lineno, node.end_lineno + 1)))
+    return out
+
+
+def _future_lines(tree: ast.Module | None) -> list[range]:
+    if tree is None:
+        return []
+    return [
+        range(n.lineno, n.end_lineno + 1)
+        for n in tree.body
+        if isinstance(n, ast.ImportFrom) and n.module == "__future__"
+    ]
+
+
+def _strip_lines(code: str, ranges: list[range]) -> str:
+    drop = {line for r in ranges for line in r}
+    return "\n".join(line for i, line in enumerate(code.splitlines(), start=1) if i not in drop).strip("\n")
+
+
+# --- inlining library definitions ----------------------------------------------------------------------------------
+
+
+@dataclass
+class _Module:
+    name: str
+    lines: list[str]
+    defs: dict[str, ast.stmt]  # top-level name -> its defining statement
+    imports: dict[str, tuple[str | None, str, int]]  # bound name -> (module or None for `import x`, name, level)
+
+
+@lru_cache(maxsize=32)
+def _load(module: str) -> _Module:
+    spec = importlib.util.find_spec(module)
+    if spec is None or not spec.origin:
+        raise PlaygroundError(f"Cannot find the source of module {module!r} to export it.")
+    with open(spec.origin, encoding="utf-8") as f:
+        text = f.read()
+    tree = ast.parse(text)
+    defs: dict[str, ast.stmt] = {}
+    imports: dict[str, tuple[str | None, str, int]] = {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            defs[node.name] = node
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    defs[target.id] = node
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                imports[alias.asname or alias.name.split(".")[0]] = (None, alias.name, 0)
+        elif isinstance(node, ast.ImportFrom) and node.module != "__future__":
+            for alias in node.names:
+                imports[alias.asname or alias.name] = (node.module, alias.name, node.level)
+    return _Module(module, text.splitlines(), defs, imports)
+
+
+def _referenced(node: ast.stmt) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def _check_no_internal_imports(module: str, node: ast.stmt) -> None:
+    for inner in ast.walk(node):
+        if (
+            isinstance(inner, ast.ImportFrom)
+            and _is_internal(inner.module)
+            or (isinstance(inner, ast.Import) and any(_is_internal(a.name) for a in inner.names))
+        ):
+            raise PlaygroundError(f"{module} imports playground code inside a function; it cannot be inlined.")
+
+
+@dataclass
+class _Inlined:
+    imports: list[str]
+    code: str
+    defined: set[str]  # names the inlined definitions bind
+    imported: set[str]  # names the kept imports bind
+
+
+class _Inliner:
+    def __init__(self):
+        self.nodes: dict[tuple[str, int], tuple[str, ast.stmt]] = {}  # (module, line) -> (module, statement)
+        self.owner: dict[str, str] = {}  # emitted name -> module, to catch two definitions of one name
+        self.external: set[tuple[str | None, str, str]] = set()  # (module, name, bound name)
+        self.module_deps: dict[str, set[str]] = {}
+
+    def run(self, roots: list[tuple[str, str]]) -> _Inlined:
+        for module, name in roots:
+            self._add(module, name)
+        order = self._module_order()
+        chosen = sorted(self.nodes.values(), key=lambda mn: (order.index(mn[0]), mn[1].lineno))
+        blocks = [self._source(module, node) for module, node in chosen]
+        return _Inlined(self._import_lines(), "\n\n\n".join(blocks), set(self.owner), {b for *_, b in self.external})
+
+    def _add(self, module: str, name: str) -> None:
+        mod = _load(module)
+        self.module_deps.setdefault(module, set())
+        if name in mod.defs:
+            node = mod.defs[name]
+            if (module, node.lineno) in self.nodes:
+                return
+            if self.owner.get(name, module) != module:
+                raise PlaygroundError(f"{name!r} is defined in both {self.owner[name]} and {module}; cannot inline.")
+            _check_no_internal_imports(module, node)
+            self.nodes[(module, node.lineno)] = (module, node)
+            self.owner[name] = module
+            for ref in sorted(_referenced(node) - {name}):
+                self._resolve(mod, ref)
+        elif name in mod.imports:
+            self._resolve(mod, name)
+        else:
+            raise PlaygroundError(f"Cannot find {name!r} in {module} to export it.")
+
+    def _resolve(self, mod: _Module, ref: str) -> None:
+        if ref in mod.defs:
+            self._add(mod.name, ref)
+        elif ref in mod.imports:
+            source, name, level = mod.imports[ref]
+            if level:
+                raise PlaygroundError(f"{mod.name} uses a relative import; it cannot be inlined.")
+            if source is not None and _is_internal(source):
+                if ref != name:
+                    raise PlaygroundError(f"{mod.name} imports {name} as {ref}; it cannot be inlined.")
+                self.module_deps[mod.name].add(source)
+                self._add(source, name)
+            elif source is None and _is_internal(name):
+                raise PlaygroundError(f"{mod.name} uses the module {name} by attribute; it cannot be inlined.")
+            else:
+                self.external.add((source, name, ref))
+        # anything else is a builtin or a local variable
+
+    def _module_order(self) -> list[str]:
+        order: list[str] = []
+
+        def visit(module: str, seen: tuple[str, ...] = ()) -> None:
+            if module in order or module in seen:
+                return
+            for dep in sorted(self.module_deps.get(module, ())):
+                visit(dep, (*seen, module))
+            order.append(module)
+
+        for module in sorted(self.module_deps):
+            visit(module)
+        return order
+
+    def _source(self, module: str, node: ast.stmt) -> str:
+        lines = _load(module).lines
+        start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+        while start > 1 and lines[start - 2].startswith("#"):  # the comment just above the definition
+            start -= 1
+        return "\n".join(lines[start - 1 : node.end_lineno])
+
+    def _import_lines(self) -> list[str]:
+        """`from __future__`, then the standard library, then other packages, as isort orders them."""
+        groups: tuple[list[str], list[str]] = ([], [])
+        froms: dict[str, list[str]] = {}
+        for module, name, bound in sorted(self.external, key=lambda e: (e[0] or "", e[1])):
+            alias = name if name == bound else f"{name} as {bound}"
+            if module is None:
+                groups[not _is_stdlib(name)].append(f"import {alias}")
+            else:
+                froms.setdefault(module, []).append(alias)
+        for module, names in froms.items():
+            line = f"from {module} import {', '.join(names)}"
+            if len(line) > 119:
+                line = f"from {module} import (\n" + "".join(f"    {n},\n" for n in names) + ")"
+            groups[not _is_stdlib(module)].append(line)
+        blocks = ["\n".join(sorted(g, key=_import_key)) for g in groups if g]
+        return ["from __future__ import annotations", *blocks]
+
+
+def _is_stdlib(module: str) -> bool:
+    return module.split(".")[0] in sys.stdlib_module_names
+
+
+def _import_key(line: str) -> tuple[bool, str]:
+    words = line.split()  # `import x` lines first, then `from x import y`, each sorted by module
+    return (words[0] == "from", words[1])

@@ -1,0 +1,102 @@
+"""Downloads of a run's weights: the LoRA adapter as a zip, and the base model with the adapter merged in."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import shutil
+import tempfile
+import zipfile
+from pathlib import Path
+
+from playground.errors import PlaygroundError
+from playground.export.common import export_model
+from playground.spec import RunSpec
+from playground.store import Run
+
+
+logger = logging.getLogger(__name__)
+
+ADAPTER_CONFIG = "adapter_config.json"
+
+
+def _require_adapter(run: Run) -> None:
+    if not run.has_adapter:
+        raise PlaygroundError(f"Run {run.id} has no saved adapter yet, so there is nothing to download.")
+
+
+def copy_adapter(run: Run, out_dir: str | Path) -> Path:
+    """Copy the run's adapter files into `out_dir`, naming the base model as exports do (the Hub id, not the
+    playground's cache folder of the embedded model) in `adapter_config.json`."""
+    _require_adapter(run)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    for item in sorted(run.adapter_dir.iterdir()):
+        if item.is_file():
+            shutil.copy2(item, out / item.name)
+    config_path = out / ADAPTER_CONFIG
+    config = json.loads(config_path.read_text(encoding="utf-8"))
+    config["base_model_name_or_path"] = export_model(RunSpec.from_dict(run.spec())).name
+    config_path.write_text(json.dumps(config, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    return out
+
+
+def export_adapter_zip(run: Run, out_path: str | Path) -> Path:
+    """Zip the run's LoRA adapter into `out_path` (a `.zip` file, or a folder to put `<run id>-adapter.zip` in).
+
+    The zip holds one folder, `<run id>-adapter/`, that `PeftModel.from_pretrained(base, folder)` loads.
+    """
+    _require_adapter(run)
+    out = Path(out_path).expanduser()
+    if out.is_dir() or out.suffix != ".zip":
+        out = out / f"{run.id}-adapter.zip"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    folder = f"{run.id}-adapter"
+    with tempfile.TemporaryDirectory() as tmp:
+        files = copy_adapter(run, Path(tmp) / folder)
+        fd, partial = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
+        os.close(fd)
+        try:
+            with zipfile.ZipFile(partial, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+                for item in sorted(files.iterdir()):
+                    zf.write(item, f"{folder}/{item.name}")
+            os.chmod(partial, 0o644)
+            os.replace(partial, out)
+        except BaseException:
+            Path(partial).unlink(missing_ok=True)
+            raise
+    logger.info("Wrote %s", out)
+    return out
+
+
+def export_merged(run: Run, out_dir: str | Path) -> Path:
+    """Merge the run's adapter into its base model (loaded in float32) and save model and tokenizer as safetensors.
+
+    The result loads with `AutoModelForCausalLM.from_pretrained(out_dir)`, no PEFT needed. A run trained in 4-bit is
+    merged into the full-precision base, so its outputs are close to, not equal to, base-in-4-bit plus adapter.
+    """
+    from peft import PeftModel
+
+    from playground.models import load_model
+
+    _require_adapter(run)
+    out = Path(out_dir).expanduser().resolve()
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise PlaygroundError(f"{out} already exists and is not empty; choose a new folder.")
+    spec = RunSpec.from_dict(run.spec())
+    model, tokenizer = load_model(spec.model.model_name_or_path, device="cpu", dtype="float32")
+    merged = PeftModel.from_pretrained(model, str(run.adapter_dir)).merge_and_unload()
+    merged.config.name_or_path = export_model(spec).name
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.tmp-"))
+    tmp.chmod(0o755)
+    try:
+        merged.save_pretrained(tmp)  # safetensors
+        tokenizer.save_pretrained(tmp)
+        os.replace(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    logger.info("Merged %s into %s", run.id, out)
+    return out

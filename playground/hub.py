@@ -1,0 +1,138 @@
+"""Push a run's adapter or merged model to the Hugging Face Hub, with a model card.
+
+The files are written first, into `<run>/export/hub-<kind>/` (or a folder you choose), then uploaded with
+`huggingface_hub.HfApi`. When the upload fails (offline, no network, a refused token) the folder stays, so nothing
+is lost: upload it later by hand. The token comes from the caller (the UI's password field) or `HF_TOKEN` / a stored
+login; it is handed to `HfApi` only, never logged, written to the run folder, or put in an error message.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from playground.compare import Comparison
+from playground.errors import PlaygroundError
+from playground.export.common import custom_code
+from playground.export.inline import rewards_code
+from playground.export.recipe import REWARDS_MODULE
+from playground.export.weights import copy_adapter, export_merged
+from playground.model_card import KIND_ADAPTER, KIND_MERGED, build_model_card
+from playground.spec import RunSpec
+from playground.store import Run
+
+
+logger = logging.getLogger(__name__)
+
+KINDS = (KIND_ADAPTER, KIND_MERGED)
+EXPORT_FOLDER = "export"
+
+
+@dataclass
+class PushResult:
+    repo_id: str
+    url: str  # the repo page
+    commit_url: str | None
+    folder: Path  # the uploaded files, kept
+
+
+def prepare_push(
+    run: Run, repo_id: str, kind: str = KIND_ADAPTER, comparison: Comparison | None = None, folder: Path | None = None
+) -> Path:
+    """Write what `push_to_hub` uploads: the adapter (or merged model), README.md (the model card) and the rewards'
+    code as `rewards_module.py`. Replaces an earlier export of the same kind; returns the folder."""
+    check_repo_id(repo_id)
+    if kind not in KINDS:
+        raise PlaygroundError(f"Unknown push kind {kind!r}; use one of: {', '.join(KINDS)}.")
+    folder = Path(folder) if folder is not None else run.path / EXPORT_FOLDER / f"hub-{kind}"
+    shutil.rmtree(folder, ignore_errors=True)
+    if kind == KIND_ADAPTER:
+        copy_adapter(run, folder)
+    else:
+        export_merged(run, folder)
+    spec = RunSpec.from_dict(run.spec())
+    code = rewards_code(spec.rewards, custom_code(spec))
+    doc = f"The reward functions of GRPO Reward Playground run {run.id}: REWARD_FUNCS, weighted by REWARD_WEIGHTS."
+    (folder / REWARDS_MODULE).write_text(code.source(doc), encoding="utf-8")
+    (folder / "README.md").write_text(build_model_card(run, repo_id, kind, comparison), encoding="utf-8")
+    return folder
+
+
+def push_to_hub(
+    run: Run,
+    repo_id: str,
+    *,
+    kind: str = KIND_ADAPTER,
+    token: str | None = None,
+    private: bool = True,
+    comparison: Comparison | None = None,
+    folder: Path | None = None,
+) -> PushResult:
+    """Prepare the files (see `prepare_push`) and upload them to the model repo `repo_id` ("user/name").
+
+    `token` defaults to `HF_TOKEN` or the stored `hf auth login`. Every failure is a `PlaygroundError` of one sentence
+    that says where the prepared files are.
+    """
+    folder = prepare_push(run, repo_id, kind, comparison, folder)
+    from huggingface_hub import HfApi
+
+    api = HfApi(token=token or None)
+    logger.info("Uploading %s to the Hub repo %s", folder, repo_id)
+    try:
+        api.create_repo(repo_id, private=private, exist_ok=True, repo_type="model")
+        commit = api.upload_folder(
+            repo_id=repo_id,
+            folder_path=str(folder),
+            repo_type="model",
+            commit_message=f"Upload the {kind} of GRPO Reward Playground run {run.id}",
+        )
+    except Exception as exc:  # every Hub failure becomes one sentence; the files stay
+        raise PlaygroundError(describe_push_error(exc, repo_id, folder, token)) from None
+    url = f"https://huggingface.co/{repo_id}"
+    logger.info("Pushed run %s to %s", run.id, url)
+    return PushResult(repo_id, url, getattr(commit, "commit_url", None), folder)
+
+
+def check_repo_id(repo_id: str) -> None:
+    from huggingface_hub.errors import HFValidationError
+    from huggingface_hub.utils import validate_repo_id
+
+    if not isinstance(repo_id, str) or repo_id.count("/") != 1:
+        raise PlaygroundError(f"Repo id {repo_id!r} must look like 'your-name/model-name'.")
+    try:
+        validate_repo_id(repo_id)
+    except HFValidationError:
+        raise PlaygroundError(f"Repo id {repo_id!r} is not a valid Hugging Face repo id.") from None
+
+
+def describe_push_error(exc: BaseException, repo_id: str, folder: Path, token: str | None = None) -> str:
+    """One sentence for a failed upload, naming the kept folder and never the token."""
+    from huggingface_hub import errors
+
+    kept = f"nothing was uploaded, and the files are kept in {folder}"
+    status = getattr(getattr(exc, "response", None), "status_code", None)
+    if isinstance(exc, errors.OfflineModeIsEnabled):
+        text = f"The Hugging Face Hub cannot be reached in offline mode (HF_HUB_OFFLINE is set); {kept}."
+    elif isinstance(exc, errors.LocalTokenNotFoundError):
+        text = f"No Hugging Face token: enter one, or set HF_TOKEN; {kept}."
+    elif status == 401:
+        text = f"The Hugging Face Hub refused the token (401 Unauthorized); {kept}."
+    elif status == 403:
+        text = f"The token may not write to {repo_id} (403 Forbidden): use a token with write access; {kept}."
+    elif isinstance(exc, errors.HfHubHTTPError):
+        text = f"The Hugging Face Hub answered {status or 'an error'} for {repo_id}; {kept}."
+    elif isinstance(exc, ConnectionError | TimeoutError | getattr(errors, "HTTPError", ConnectionError)):
+        text = f"Could not reach the Hugging Face Hub (no network?); {kept}."
+    else:
+        text = f"Uploading to {repo_id} failed ({type(exc).__name__}); {kept}."
+    return _redact(text, token)
+
+
+def _redact(text: str, token: str | None) -> str:
+    for secret in (token, os.environ.get("HF_TOKEN")):
+        if secret:
+            text = text.replace(secret, "***")
+    return text

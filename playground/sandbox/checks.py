@@ -1,0 +1,146 @@
+"""Static checks of custom reward code, by parsing it: nothing of the user's code runs in the app's process.
+
+A reward is a top-level function with TRL's signature, `def name(completions, **kwargs)`: TRL calls it with keyword
+arguments (`prompts`, `completions`, `completion_ids`, `trainer_state`, the dataset columns, ...). Functions whose
+name starts with `_`, and functions without a `completions` parameter, are helpers and are not checked.
+
+>>> inspect_code("def brevity(completions, **kwargs):\\n    return [-len(c) for c in completions]\\n").functions
+['brevity']
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import asdict, dataclass, field
+
+from playground.errors import RewardError
+
+
+FILENAME = "custom_reward.py"
+EXAMPLE = "`def my_reward(completions, **kwargs):` returning one float (or None) per completion"
+
+
+@dataclass
+class CodeIssue:
+    function: str | None
+    message: str
+    line: int | None = None
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class CodeReport:
+    functions: list[str] = field(default_factory=list)
+    errors: list[CodeIssue] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors and bool(self.functions)
+
+    def raise_for_errors(self) -> None:
+        """A `RewardError` with the first error (and its line), if any."""
+        if self.errors:
+            issue = self.errors[0]
+            where = f" (line {issue.line})" if issue.line and f"line {issue.line}" not in issue.message else ""
+            more = f" ({len(self.errors) - 1} more problems)" if len(self.errors) > 1 else ""
+            raise RewardError(f"Custom code: {issue.message}{where}{more}")
+
+    def to_json(self) -> dict:
+        return {"ok": self.ok, "functions": list(self.functions), "errors": [e.to_json() for e in self.errors]}
+
+
+def _signature(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
+    prefix = "async def" if isinstance(node, ast.AsyncFunctionDef) else "def"
+    return f"`{prefix} {node.name}({ast.unparse(node.args)})`"
+
+
+def _has_completions(args: ast.arguments) -> bool:
+    return any(a.arg == "completions" for a in [*args.posonlyargs, *args.args, *args.kwonlyargs])
+
+
+def _is_reward(args: ast.arguments) -> bool:
+    """`completions` can be passed by keyword (TRL does), and `**kwargs` takes the rest."""
+    return any(a.arg == "completions" for a in [*args.args, *args.kwonlyargs]) and args.kwarg is not None
+
+
+def library_names() -> set[str]:
+    from rewards.registry import list_specs
+
+    return {spec.name for spec in list_specs()}
+
+
+def inspect_code(source: str) -> CodeReport:
+    """Check custom reward code without running it.
+
+    Args:
+        source (`str`):
+            Python source defining one or more reward functions.
+
+    Returns:
+        `CodeReport`: the reward functions found, in source order, and each problem with its line.
+    """
+    report = CodeReport()
+    if not source.strip():
+        report.errors.append(CodeIssue(None, f"The code is empty; define a reward like {EXAMPLE}."))
+        return report
+    try:
+        tree = ast.parse(source, filename=FILENAME)
+    except SyntaxError as exc:
+        if exc.lineno is None:  # e.g. a null byte in the source
+            report.errors.append(CodeIssue(None, f"The code cannot be parsed: {exc.msg}."))
+        else:
+            column = f", column {exc.offset}" if exc.offset else ""
+            report.errors.append(CodeIssue(None, f"Syntax error at line {exc.lineno}{column}: {exc.msg}.", exc.lineno))
+        return report
+    except ValueError as exc:  # null bytes, in Python versions that raise ValueError for them
+        report.errors.append(CodeIssue(None, f"The code cannot be parsed: {exc}."))
+        return report
+    defs = [n for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+    first_line: dict[str, int] = {}
+    for node in defs:
+        if node.name in first_line:
+            report.errors.append(
+                CodeIssue(
+                    node.name,
+                    f"`{node.name}` is defined twice (lines {first_line[node.name]} and {node.lineno}); "
+                    "the second definition replaces the first.",
+                    node.lineno,
+                )
+            )
+        first_line.setdefault(node.name, node.lineno)
+    public = [n for n in defs if not n.name.startswith("_")]
+    for node in public:
+        if _is_reward(node.args):
+            if node.name not in report.functions:
+                report.functions.append(node.name)
+        elif _has_completions(node.args):
+            report.errors.append(_signature_issue(node))
+    if not report.functions and not report.errors:
+        if public:
+            report.errors.extend(_signature_issue(node) for node in public)
+        else:
+            report.errors.append(CodeIssue(None, f"No function found; define a reward like {EXAMPLE}."))
+    clashes = library_names().intersection(report.functions)
+    for node in public:
+        if node.name in clashes:
+            clashes.discard(node.name)
+            report.errors.append(
+                CodeIssue(
+                    node.name,
+                    f"`{node.name}` is the name of a library reward; rename it (e.g. `my_{node.name}`) so that the "
+                    "two stay apart in the run and its metrics.",
+                    node.lineno,
+                )
+            )
+    return report
+
+
+def _signature_issue(node: ast.FunctionDef | ast.AsyncFunctionDef) -> CodeIssue:
+    return CodeIssue(
+        node.name,
+        f"found {_signature(node)}: a reward must accept `completions` and `**kwargs` "
+        "(TRL passes prompts, completion_ids, trainer_state and the dataset columns as keywords too).",
+        node.lineno,
+    )

@@ -1,0 +1,395 @@
+"""The app side of the sandbox: `Sandbox` runs one source in a worker process, `SandboxedReward` is one of its rewards.
+
+A `Sandbox` owns at most one worker at a time. A worker that times out, dies or breaks the protocol is killed, its
+temporary folder removed, and a fresh one (with the same source loaded) starts on the next call. Calls are serialised
+by a lock, and timeouts use `poll`, not signals, so rewards can be called from any thread (TRL calls them from the
+training thread).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import math
+import os
+import re
+import shutil
+import signal
+import site
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import weakref
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from playground.errors import RewardError
+from playground.sandbox import protocol
+from playground.sandbox.settings import SandboxLimits, require_custom_code
+
+
+logger = logging.getLogger(__name__)
+
+REPO_ROOT = str(Path(__file__).resolve().parents[2])
+STARTUP_TIMEOUT = 30.0  # a bare interpreter starts in about 50 ms; this is for a machine under heavy load
+EXIT_WAIT = 1.0  # seconds to let a worker that closed its pipe finish exiting, to read its exit code
+LOG_TAIL = 2000
+SECRET_NAME = re.compile(r"TOKEN|SECRET|PASSW|CREDENTIAL|PRIVATE|AUTH|(^|_)(API)?KEYS?($|_)", re.IGNORECASE)
+KEPT_NAMES = ("PATH", "LANG", "LANGUAGE", "TZ", "TERM", "PYTHONPATH", "PYTHONHASHSEED", "HF_HUB_OFFLINE")
+ONE_THREAD = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "TOKENIZERS_PARALLELISM")
+_warned: set[str] = set()
+
+
+class SandboxError(RewardError):
+    """Custom code failed in the sandbox. `output` is what it printed, `line` the line of the user's code."""
+
+    def __init__(self, message: str, *, output: str = "", line: int | None = None, traceback: str | None = None):
+        super().__init__(message)
+        self.output = output
+        self.line = line
+        self.traceback = traceback
+
+
+@dataclass
+class CallResult:
+    values: list[float | None]
+    output: str
+    seconds: float
+
+
+def hub_cache() -> str:
+    if os.environ.get("HF_HUB_CACHE"):
+        return os.environ["HF_HUB_CACHE"]
+    return os.path.join(os.environ.get("HF_HOME") or os.path.expanduser("~/.cache/huggingface"), "hub")
+
+
+def worker_env(workdir: str) -> dict[str, str]:
+    """The worker's environment: locale, PATH and Python settings only, never a secret; HOME is its own folder."""
+    env = {
+        k: v for k, v in os.environ.items() if (k in KEPT_NAMES or k.startswith("LC_")) and not SECRET_NAME.search(k)
+    }
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (REPO_ROOT, env.get("PYTHONPATH")) if p)
+    env.update(HOME=workdir, TMPDIR=workdir, PYTHONUSERBASE=site.getuserbase(), HF_HUB_CACHE=hub_cache())
+    env.update({name: "1" if name != "TOKENIZERS_PARALLELISM" else "false" for name in ONE_THREAD})
+    return env
+
+
+def _kill(proc: subprocess.Popen, workdir: str) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)  # its own session, so this reaches nothing else
+    except (ProcessLookupError, PermissionError):
+        pass
+    proc.wait()
+    for pipe in (proc.stdin, proc.stdout):
+        if pipe is not None:
+            pipe.close()
+    shutil.rmtree(workdir, ignore_errors=True)
+
+
+class Sandbox:
+    """One user's custom code, run in a confined worker process.
+
+    Args:
+        source (`str`, *optional*):
+            Python source defining the reward functions; loaded into every worker this sandbox starts.
+        functions (`Sequence[str]`, *optional*):
+            Names that must be callable once the source has run.
+        limits (`SandboxLimits`, *optional*):
+            Defaults to the limits of the current policy (`code_policy()`: public mode on a Space).
+    """
+
+    def __init__(self, source: str | None = None, functions: Sequence[str] = (), limits: SandboxLimits | None = None):
+        self.source = source
+        self.functions = list(functions)
+        self.limits = limits or require_custom_code()
+        self.features: dict[str, Any] = {}
+        self.starts = 0
+        self.last_output = ""
+        self._proc: subprocess.Popen | None = None
+        self._workdir: str | None = None
+        self._finalizer: weakref.finalize | None = None
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"<Sandbox pid={self.pid} functions={self.functions}>"
+
+    @property
+    def pid(self) -> int | None:
+        return self._proc.pid if self._proc is not None and self._proc.poll() is None else None
+
+    @property
+    def workdir(self) -> str | None:
+        return self._workdir
+
+    # --- lifecycle -------------------------------------------------------------------------------------------------
+
+    def load(self, source: str, functions: Sequence[str] = ()) -> None:
+        """Replace the code: a fresh worker runs `source`, so nothing of the previous code survives."""
+        with self._lock:
+            self._stop()
+            self.source, self.functions = source, list(functions)
+            self._start()
+
+    def start(self) -> None:
+        """Start the worker now (it starts on the first call otherwise), loading the source."""
+        with self._lock:
+            if self.pid is None:
+                self._start()
+
+    def close(self) -> None:
+        with self._lock:
+            self._stop()
+
+    def _start(self) -> None:
+        self._stop()
+        require_custom_code()
+        workdir = tempfile.mkdtemp(prefix="playground-sandbox-")
+        with open(os.path.join(workdir, "worker.log"), "wb") as log:
+            proc = subprocess.Popen(
+                [sys.executable, "-B", "-m", "playground.sandbox.worker"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=log,
+                cwd=workdir,
+                env=worker_env(workdir),
+                start_new_session=True,
+                bufsize=0,
+            )
+        self._proc, self._workdir = proc, workdir
+        self._finalizer = weakref.finalize(self, _kill, proc, workdir)
+        self.starts += 1
+        for pipe in (proc.stdin, proc.stdout):
+            os.set_blocking(pipe.fileno(), False)
+        read_paths = [*self.limits.read_paths, hub_cache()]
+        init = {"op": "init", "repo_root": REPO_ROOT, "limits": {**self.limits.to_dict(), "read_paths": read_paths}}
+        reply = self._request(init, STARTUP_TIMEOUT, "The sandbox worker")
+        self.features = reply.get("features") if isinstance(reply.get("features"), dict) else {}
+        self._warn_missing()
+        logger.info("Sandbox worker %d started (%s)", proc.pid, self.features)
+        if self.source is not None:
+            message = {"op": "load", "source": self.source, "functions": self.functions}
+            reply = self._request(message, self.limits.load_timeout, "Loading the custom code")
+            if not reply.get("ok"):
+                self._stop()
+                raise self._error(reply, "Loading the custom code", loading=True)
+
+    def _warn_missing(self) -> None:
+        for step in ("seccomp", "landlock"):
+            reason = self.features.get(step)
+            if reason is not True and step not in _warned:
+                _warned.add(step)
+                logger.warning("Sandbox: %s is unavailable here (%s); the other limits still apply.", step, reason)
+
+    def _stop(self) -> None:
+        if self._finalizer is not None:
+            self._finalizer()  # kills the worker and removes its folder, once
+        self._proc = self._workdir = self._finalizer = None
+
+    # --- requests --------------------------------------------------------------------------------------------------
+
+    def call(self, function: str, completions: Sequence[Any], **kwargs: Any) -> CallResult:
+        """Call `function(completions=..., **kwargs)` in the worker; returns its checked values and printed output."""
+        what = f"Reward {function!r}"
+        wire, callables, namespaces = _encode_kwargs(kwargs)
+        message = {
+            "op": "call",
+            "function": function,
+            "completions": list(completions),
+            "kwargs": wire,
+            "callables": callables,
+            "namespaces": namespaces,
+            "timeout": self.limits.timeout,
+        }
+        start = time.perf_counter()
+        with self._lock:
+            if self.pid is None:
+                self._start()
+            reply = self._request(message, self.limits.timeout, what)
+        seconds = time.perf_counter() - start
+        if "values" not in reply and not any(k in reply for k in ("bad_type", "bad_length", "bad_item")):
+            raise self._error(reply, what)
+        try:
+            values = decode_values(function, reply, len(message["completions"]))
+        except RewardError as exc:
+            raise SandboxError(str(exc), output=self.last_output) from None
+        _replay_logs(reply.get("logs"), kwargs, callables)
+        return CallResult(values, self.last_output, seconds)
+
+    def _request(self, message: dict, timeout: float, what: str) -> dict:
+        proc = self._proc
+        assert proc is not None and proc.stdin is not None and proc.stdout is not None
+        deadline = time.monotonic() + timeout
+        try:
+            protocol.send(proc.stdin.fileno(), message, deadline)
+            reply = protocol.receive(proc.stdout.fileno(), deadline)
+        except protocol.ProtocolError as exc:
+            raise self._failure(what, exc, timeout) from None
+        self.last_output = str(reply.get("output") or "")[: self.limits.output_bytes + 200]
+        cpu = reply.get("cpu")
+        if reply.get("fatal") or (isinstance(cpu, int | float) and cpu > 0.9 * self.limits.cpu_seconds):
+            self._stop()  # after a MemoryError, or near its lifetime CPU limit: the next call gets a fresh worker
+        return reply
+
+    def _failure(self, what: str, exc: protocol.ProtocolError, timeout: float) -> SandboxError:
+        """Stop the worker and say why it failed, from the timeout or from how the process ended."""
+        proc, workdir = self._proc, self._workdir
+        assert proc is not None
+        log = _tail(os.path.join(workdir, "worker.log")) if workdir else ""
+        if exc.timed_out:
+            self._stop()
+            return SandboxError(f"{what} timed out after {timeout:g} s.", output=log)
+        try:
+            code = proc.wait(EXIT_WAIT) if exc.closed else proc.poll()  # a closed pipe: the worker is exiting
+        except subprocess.TimeoutExpired:
+            code = None
+        self._stop()
+        return SandboxError(f"{what} {_how_it_ended(code, exc, self.limits)}.", output=log)
+
+    def _error(self, reply: dict, what: str, loading: bool = False) -> SandboxError:
+        kind = reply.get("kind")
+        output = self.last_output
+        if kind == "memory":
+            return SandboxError(f"{what} exceeded the {self.limits.memory_mb} MB memory limit.", output=output)
+        if kind == "exit":
+            return SandboxError(
+                f"{what} called sys.exit({reply.get('code')!r}); "
+                + ("remove it from the module level." if loading else "a reward must return its values."),
+                output=output,
+            )
+        if kind == "not_callable":
+            return SandboxError(
+                f"`{reply.get('function')}` is not a function once the custom code has run "
+                f"(it is {reply.get('type')}).",
+                output=output,
+            )
+        if kind == "exception":
+            line = reply.get("line") if isinstance(reply.get("line"), int) else None
+            text = f"{what} raised {str(reply.get('type'))[:100]}: {str(reply.get('message'))[:1000]}"
+            text += f" (line {line})." if line else ""
+            return SandboxError(text, output=output, line=line, traceback=str(reply.get("traceback") or "")[:4000])
+        return SandboxError(f"{what} failed in the sandbox ({str(reply.get('message') or kind)[:200]}).")
+
+
+def _how_it_ended(code: int | None, exc: protocol.ProtocolError, limits: SandboxLimits) -> str:
+    if code is None:
+        return f"broke the sandbox protocol ({exc})"
+    if code >= 0:
+        return f"ended the sandbox worker: it exited with code {code} (os._exit / sys.exit)"
+    sig = -code
+    name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else f"signal {sig}"
+    if sig == signal.SIGXCPU:
+        return "used more than its CPU time limit and was stopped"
+    if sig == signal.SIGKILL:
+        return "was killed by SIGKILL (by the system's out-of-memory killer, or by the code itself)"
+    if sig in (signal.SIGSEGV, signal.SIGBUS, signal.SIGABRT, signal.SIGILL):
+        return f"crashed the sandbox worker ({name}: a native crash, a stack overflow or the memory limit)"
+    return f"stopped the sandbox worker ({name})"
+
+
+def _tail(path: str) -> str:
+    try:
+        with open(path, "rb") as f:
+            f.seek(max(os.path.getsize(path) - LOG_TAIL, 0))
+            return f.read().decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+def _encode_kwargs(kwargs: dict[str, Any]) -> tuple[dict[str, Any], list[str], list[str]]:
+    """Keyword arguments as JSON: callables (TRL's `log_metric`, `log_extra`) are recorded in the worker and replayed
+    here; a dataclass (TRL's `trainer_state`) is sent as its scalar fields; numpy values become lists."""
+    wire: dict[str, Any] = {}
+    callables, namespaces = [], []
+    for key, value in kwargs.items():
+        if callable(value):
+            callables.append(key)
+        elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+            namespaces.append(key)
+            wire[key] = {
+                f.name: getattr(value, f.name)
+                for f in dataclasses.fields(value)
+                if isinstance(getattr(value, f.name), int | float | str | bool | None)
+            }
+        else:
+            wire[key] = value
+    return wire, callables, namespaces
+
+
+def _replay_logs(logs: Any, kwargs: dict[str, Any], callables: list[str]) -> None:
+    if not isinstance(logs, list):
+        return
+    for entry in logs[:1000]:
+        if isinstance(entry, list) and len(entry) >= 2 and entry[0] in callables and isinstance(entry[1], str):
+            kwargs[entry[0]](*entry[1:3])
+
+
+def decode_values(name: str, reply: dict, expected: int) -> list[float | None]:
+    """The worker's values, checked with `check_values` semantics and the same messages."""
+    from playground.scoring import check_values
+
+    if "bad_type" in reply:
+        hint = " (a generator: wrap it in list(...))" if reply.get("generator") else ""
+        raise RewardError(f"Reward {name!r} must return a list of floats, got {str(reply['bad_type'])[:100]}{hint}.")
+    if "bad_length" in reply:
+        raise RewardError(f"Reward {name!r} returned {reply['bad_length']} values for {expected} completions.")
+    if "bad_item" in reply:
+        index = reply["bad_item"] if isinstance(reply["bad_item"], int) else 0
+        raise RewardError(
+            f"Reward {name!r} returned {str(reply.get('item_type'))[:100]} {str(reply.get('item_repr'))[:100]} "
+            f"for completion {index + 1}; expected a float or None."
+        )
+    values = reply.get("values")
+    if not isinstance(values, list) or not all(v is None or type(v) in (float, int) for v in values):
+        raise RewardError(f"Reward {name!r}: the sandbox worker sent malformed values.")
+    return check_values(name, values, expected)
+
+
+def non_finite(values: Sequence[float | None]) -> list[int]:
+    """Indexes of NaN or inf values."""
+    return [i for i, v in enumerate(values) if v is not None and not math.isfinite(v)]
+
+
+class SandboxedReward:
+    """A reward that runs in a `Sandbox`: what goes into `build_rewards(custom=...)` and the trainer.
+
+    It has the user's function name as `__name__`, so TRL logs `rewards/<name>/mean`. Pickling keeps the source and
+    limits, not the process: an unpickled copy starts its own worker on its first call.
+    """
+
+    def __init__(self, sandbox: Sandbox, name: str):
+        self.sandbox = sandbox
+        self.__name__ = name
+        self.last_output = ""
+
+    def __call__(self, completions: list, **kwargs: Any) -> list[float | None]:
+        result = self.sandbox.call(self.__name__, completions, **kwargs)
+        self.last_output = result.output
+        return result.values
+
+    def __repr__(self) -> str:
+        return f"<sandboxed reward {self.__name__}>"
+
+    def __getstate__(self) -> dict[str, Any]:
+        sandbox = self.sandbox
+        return {
+            "name": self.__name__,
+            "source": sandbox.source,
+            "functions": sandbox.functions,
+            "limits": sandbox.limits,
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__name__ = state["name"]
+        self.sandbox = Sandbox(state["source"], state["functions"], state["limits"])
+        self.last_output = ""
+
+
+def close_rewards(rewards: dict[str, Callable] | Sequence[Callable]) -> None:
+    """Stop the workers behind sandboxed rewards (others are left alone)."""
+    funcs = rewards.values() if isinstance(rewards, dict) else rewards
+    for sandbox in {id(f.sandbox): f.sandbox for f in funcs if isinstance(f, SandboxedReward)}.values():
+        sandbox.close()

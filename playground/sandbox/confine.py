@@ -1,0 +1,306 @@
+"""Confinement the worker applies to itself after startup, before it runs any user code.
+
+- rlimits: address space, CPU time, file size, no core files, no new processes (`RLIMIT_NPROC=0`; root ignores it).
+- Capabilities dropped, so a worker started as root cannot raise its own limits again.
+- seccomp (a BPF filter, through ctypes): no fork, vfork, non-thread clone, exec, ptrace, or signals to other
+  processes. Threads still work: `clone3` answers ENOSYS, so glibc falls back to `clone` with `CLONE_THREAD`.
+- Landlock (Linux >= 5.13, through ctypes): writes only inside the temporary folder; reads only from Python's install
+  and import path, system folders (/usr, /lib, /etc, /dev, /sys), `/proc/self` and the temporary folder. That keeps
+  `/proc/<app pid>/environ` (the app's secrets) out of reach. With Landlock ABI >= 6, signals outside are blocked too.
+
+Each step is best effort: `confine()` reports what it could apply, and the rest of the sandbox still works (timeouts,
+memory limit, scrubbed environment, fresh temporary folder) where a kernel or container refuses seccomp or Landlock.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import platform
+import resource
+import signal
+import struct
+import sys
+from collections.abc import Iterable
+
+
+# --- rlimits and capabilities ---------------------------------------------------------------------------------------
+
+
+def set_rlimits(memory_mb: int, cpu_seconds: int, file_mb: int) -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (memory_mb << 20, memory_mb << 20))
+    # Past the soft limit the kernel sends SIGXCPU (reported as "used more than its CPU time limit"); past the hard
+    # limit, SIGKILL. One second between them keeps the two apart.
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (file_mb << 20, file_mb << 20))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a too-large write fails with EFBIG instead of killing the worker
+    try:
+        resource.setrlimit(resource.RLIMIT_NPROC, (0, 0))
+    except (ValueError, OSError):  # some container runtimes refuse; seccomp covers fork where it is available
+        pass
+
+
+def allow_cpu(seconds: float) -> None:
+    """Let the next call use about `seconds` more CPU time: a backstop under the app's wall-clock timeout."""
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    want = int(used.ru_utime + used.ru_stime + seconds) + 1
+    resource.setrlimit(resource.RLIMIT_CPU, (min(want, hard - 1) if hard != resource.RLIM_INFINITY else want, hard))
+
+
+_libc = ctypes.CDLL(None, use_errno=True)
+_libc.syscall.restype = ctypes.c_long
+_libc.prctl.restype = ctypes.c_int
+
+PR_SET_NO_NEW_PRIVS = 38
+PR_SET_SECCOMP = 22
+SECCOMP_MODE_FILTER = 2
+
+
+def _error(what: str) -> str:
+    return f"{what}: {os.strerror(ctypes.get_errno())}"
+
+
+def drop_capabilities() -> str | None:
+    """Drop every capability of this process (a no-op for a normal user). None on success, else the reason."""
+    if os.geteuid() != 0:
+        return None
+    nr = SYSCALLS.get(platform.machine(), {}).get("capset")
+    if nr is None:
+        return "capset: unknown architecture"
+    header = struct.pack("Ii", 0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
+    data = ctypes.create_string_buffer(24)  # two zeroed {effective, permitted, inheritable}
+    if _libc.syscall(nr, ctypes.c_char_p(header), data) != 0:
+        return _error("capset")
+    return None
+
+
+# --- seccomp --------------------------------------------------------------------------------------------------------
+
+SYSCALLS = {
+    "x86_64": {
+        "arch": 0xC000003E,
+        "fork": 57,
+        "vfork": 58,
+        "clone": 56,
+        "clone3": 435,
+        "execve": 59,
+        "execveat": 322,
+        "kill": 62,
+        "tkill": 200,
+        "tgkill": 234,
+        "ptrace": 101,
+        "process_vm_readv": 310,
+        "process_vm_writev": 311,
+        "pidfd_open": 434,
+        "pidfd_send_signal": 424,
+        "pidfd_getfd": 438,
+        "unshare": 272,
+        "setns": 308,
+        "capset": 126,
+    },
+    "aarch64": {
+        "arch": 0xC00000B7,
+        "clone": 220,
+        "clone3": 435,
+        "execve": 221,
+        "execveat": 281,
+        "kill": 129,
+        "tkill": 130,
+        "tgkill": 131,
+        "ptrace": 117,
+        "process_vm_readv": 270,
+        "process_vm_writev": 271,
+        "pidfd_open": 434,
+        "pidfd_send_signal": 424,
+        "pidfd_getfd": 438,
+        "unshare": 97,
+        "setns": 268,
+        "capset": 91,
+    },
+}
+DENIED = (
+    "fork",
+    "vfork",
+    "execve",
+    "execveat",
+    "tkill",
+    "ptrace",
+    "process_vm_readv",
+    "process_vm_writev",
+    "pidfd_open",
+    "pidfd_send_signal",
+    "pidfd_getfd",
+    "unshare",
+    "setns",
+)
+
+CLONE_THREAD = 0x00010000
+EPERM, ENOSYS = 1, 38
+RET_ALLOW = 0x7FFF0000
+RET_ERRNO = 0x00050000
+LD_W_ABS, JEQ, JSET, RET = 0x20, 0x15, 0x45, 0x06
+OFFSET_NR, OFFSET_ARCH, OFFSET_ARG0 = 0, 4, 16  # struct seccomp_data; the low 32 bits of args[0] (little-endian)
+X32_SYSCALL_BIT = 0x40000000
+
+
+def _insn(code: int, k: int, jt: int = 0, jf: int = 0) -> bytes:
+    return struct.pack("HBBI", code, jt, jf, k)
+
+
+def seccomp_program(table: dict[str, int], pid: int) -> list[bytes]:
+    """A BPF program: deny the calls in `DENIED`, allow clone only for threads, kill/tgkill only to `pid`."""
+    deny, nosys = RET_ERRNO | EPERM, RET_ERRNO | ENOSYS
+    prog = [
+        _insn(LD_W_ABS, OFFSET_ARCH),
+        _insn(JEQ, table["arch"], jt=1),  # another ABI (e.g. 32-bit int 0x80) is denied outright
+        _insn(RET, deny),
+        _insn(LD_W_ABS, OFFSET_NR),
+        _insn(JSET, X32_SYSCALL_BIT, jf=1),
+        _insn(RET, deny),
+    ]
+    for name in DENIED:
+        if name in table:
+            prog += [_insn(JEQ, table[name], jf=1), _insn(RET, deny)]
+    prog += [_insn(JEQ, table["clone3"], jf=1), _insn(RET, nosys)]
+    # clone: allowed with CLONE_THREAD only. kill and tgkill: allowed only when the target is this process.
+    prog += [
+        _insn(JEQ, table["clone"], jf=4),
+        _insn(LD_W_ABS, OFFSET_ARG0),
+        _insn(JSET, CLONE_THREAD, jf=1),
+        _insn(RET, RET_ALLOW),
+        _insn(RET, deny),
+    ]
+    for name in ("kill", "tgkill"):
+        prog += [
+            _insn(JEQ, table[name], jf=4),
+            _insn(LD_W_ABS, OFFSET_ARG0),
+            _insn(JEQ, pid, jf=1),
+            _insn(RET, RET_ALLOW),
+            _insn(RET, deny),
+        ]
+        prog.append(_insn(LD_W_ABS, OFFSET_NR))  # the next rule compares the syscall number again
+    prog.append(_insn(RET, RET_ALLOW))
+    return prog
+
+
+class _SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+
+def install_seccomp() -> str | None:
+    """Install the filter on this (single-threaded) process. None on success, else the reason."""
+    table = SYSCALLS.get(platform.machine())
+    if table is None:
+        return f"seccomp: no syscall table for {platform.machine()}"
+    code = b"".join(seccomp_program(table, os.getpid()))
+    buffer = ctypes.create_string_buffer(code, len(code))
+    prog = _SockFprog(len(code) // 8, ctypes.cast(buffer, ctypes.c_void_p))
+    if _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        return _error("no_new_privs")
+    if _libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(prog), 0, 0) != 0:
+        return _error("seccomp")
+    return None
+
+
+# --- Landlock -------------------------------------------------------------------------------------------------------
+
+LANDLOCK_CREATE_RULESET, LANDLOCK_ADD_RULE, LANDLOCK_RESTRICT_SELF = 444, 445, 446
+LANDLOCK_CREATE_RULESET_VERSION = 1
+LANDLOCK_RULE_PATH_BENEATH = 1
+READ_FILE, READ_DIR, WRITE_FILE, TRUNCATE = 1 << 2, 1 << 3, 1 << 1, 1 << 14
+WRITE_DIR = sum(1 << b for b in range(4, 13))  # remove dir/file, make char/dir/reg/sock/fifo/block/sym
+REFER = 1 << 13
+SCOPE_ABSTRACT_UNIX_SOCKET, SCOPE_SIGNAL = 1, 2
+SYSTEM_READ = ("/usr", "/lib", "/lib64", "/lib32", "/bin", "/etc", "/dev", "/sys", "/opt")
+PROC_FILES = ("/proc/cpuinfo", "/proc/meminfo", "/proc/stat", "/proc/loadavg", "/proc/sys")
+
+
+def landlock_abi() -> int:
+    """The kernel's Landlock ABI version, or 0 when Landlock is unavailable."""
+    abi = _libc.syscall(LANDLOCK_CREATE_RULESET, None, 0, LANDLOCK_CREATE_RULESET_VERSION)
+    return max(abi, 0)
+
+
+def read_roots(repo_root: str, extra: Iterable[str] = ()) -> list[str]:
+    """Folders the worker may read: Python's install and import path, system folders, and `extra`.
+
+    The repository root itself is not included (its `runs/` hold other sessions' data), only its code packages.
+    """
+    roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix, *SYSTEM_READ, *extra}
+    roots |= {os.path.join(repo_root, "playground"), os.path.join(repo_root, "rewards")}
+    for entry in sys.path:
+        path = os.path.abspath(entry) if entry else ""
+        if path and path not in ("/", repo_root) and os.path.isdir(path):
+            roots.add(path)
+    hf_home = os.environ.get("HF_HOME") or os.path.expanduser("~/.cache/huggingface")
+    roots.add(os.path.join(hf_home, "hub"))  # cached models and tokenizers; not HF_HOME itself, which holds `token`
+    return sorted(r for r in roots if os.path.exists(r))
+
+
+def install_landlock(workdir: str, repo_root: str, extra_read: Iterable[str] = ()) -> str | int:
+    """Restrict this process's file access; returns the ABI version applied, or the reason it was not."""
+    abi = landlock_abi()
+    if abi < 1:
+        return _error("landlock")
+    write = WRITE_FILE | WRITE_DIR | (REFER if abi >= 2 else 0) | (TRUNCATE if abi >= 3 else 0)
+    handled = READ_FILE | READ_DIR | write
+    attr = struct.pack("Q", handled)
+    if abi >= 4:
+        attr += struct.pack("Q", 0)  # network access is not restricted
+    if abi >= 6:
+        attr += struct.pack("Q", SCOPE_SIGNAL | SCOPE_ABSTRACT_UNIX_SOCKET)
+    ruleset = _libc.syscall(LANDLOCK_CREATE_RULESET, ctypes.c_char_p(attr), len(attr), 0)
+    if ruleset < 0:
+        return _error("landlock_create_ruleset")
+    try:
+        rules = [("/", READ_DIR)]  # listing names anywhere is harmless, and some libraries walk folders
+        rules += [(path, READ_FILE | READ_DIR) for path in read_roots(repo_root, extra_read)]
+        rules += [(f"/proc/{os.getpid()}", READ_FILE | READ_DIR)]
+        rules += [(path, READ_FILE) for path in PROC_FILES if os.path.isfile(path)]
+        rules += [("/dev/null", READ_FILE | WRITE_FILE | (TRUNCATE if abi >= 3 else 0))]
+        rules += [(workdir, handled)]
+        for path, access in rules:
+            reason = _add_rule(ruleset, path, access)
+            if reason:
+                return reason
+        if _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+            return _error("no_new_privs")
+        if _libc.syscall(LANDLOCK_RESTRICT_SELF, ruleset, 0) != 0:
+            return _error("landlock_restrict_self")
+    finally:
+        os.close(ruleset)
+    return abi
+
+
+def _add_rule(ruleset: int, path: str, access: int) -> str | None:
+    if os.path.isdir(path):
+        fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+    elif os.path.exists(path):
+        fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+        access &= READ_FILE | WRITE_FILE | TRUNCATE  # a file rule takes file rights only
+    else:
+        return None
+    try:
+        attr = struct.pack("=Qi", access, fd)  # struct landlock_path_beneath_attr is packed
+        if _libc.syscall(LANDLOCK_ADD_RULE, ruleset, LANDLOCK_RULE_PATH_BENEATH, ctypes.c_char_p(attr), 0) != 0:
+            return _error(f"landlock_add_rule({path})")
+    finally:
+        os.close(fd)
+    return None
+
+
+def confine(workdir: str, repo_root: str, memory_mb: int, cpu_seconds: int, file_mb: int, extra_read=()) -> dict:
+    """Apply every confinement step; returns {step: True or the reason it is missing}."""
+    set_rlimits(memory_mb, cpu_seconds, file_mb)
+    caps = drop_capabilities()
+    landlock = install_landlock(workdir, repo_root, extra_read)
+    seccomp = install_seccomp()
+    return {
+        "rlimits": True,
+        "capabilities": caps or True,
+        "landlock": landlock if isinstance(landlock, str) else True,
+        "landlock_abi": landlock if isinstance(landlock, int) else 0,
+        "seccomp": seccomp or True,
+    }

@@ -1,0 +1,136 @@
+"""Custom rewards from source: compile them into sandboxed rewards, try them on a group, rebuild them from a spec."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from playground.errors import RewardError
+from playground.sandbox.checks import inspect_code
+from playground.sandbox.client import Sandbox, SandboxedReward, SandboxError
+from playground.sandbox.settings import SandboxLimits, require_custom_code
+
+
+if TYPE_CHECKING:
+    from playground.spec import RunSpec
+
+
+# Trial completions: an answer in \boxed{}, a tagged reasoning format, a short hedge, and an empty completion (a
+# reward that divides by the length or indexes the first character fails on it, as it would in training).
+TRIAL_COMPLETIONS = (
+    "The answer is \\boxed{42}.",
+    "<think>40 plus 2 is 42.</think>\n<answer>42</answer>",
+    "I am not sure.",
+    "",
+)
+
+
+def compile_rewards(source: str, limits: SandboxLimits | None = None) -> dict[str, SandboxedReward]:
+    """Check `source`, run its top level in a new sandbox worker, and return its rewards by name.
+
+    Raises a `RewardError` naming the problem (and its line) when the code is invalid or fails to load.
+    """
+    require_custom_code()
+    report = inspect_code(source)
+    report.raise_for_errors()
+    sandbox = Sandbox(source, report.functions, limits)
+    sandbox.start()
+    return {name: SandboxedReward(sandbox, name) for name in report.functions}
+
+
+@dataclass
+class TrialResult:
+    function: str
+    values: list[float | None] | None
+    error: str | None = None
+    line: int | None = None
+    output: str = ""
+    seconds: float = 0.0
+    flags: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def trial_run(
+    rewards: dict[str, Callable],
+    completions: Sequence[Any] | None = None,
+    *,
+    prompts: Sequence[Any] | None = None,
+    columns: dict[str, Sequence[Any]] | None = None,
+) -> list[TrialResult]:
+    """Call each reward once on a group of completions (default: `TRIAL_COMPLETIONS`) and report what came back.
+
+    `columns` are dataset columns, one value per completion. Failures are reported per function, not raised.
+    """
+    completions = list(completions if completions is not None else TRIAL_COMPLETIONS)
+    n = len(completions)
+    kwargs: dict[str, Any] = {k: list(v) for k, v in (columns or {}).items()}
+    kwargs["prompts"] = list(prompts) if prompts is not None else [""] * n
+    results = []
+    for name, func in rewards.items():
+        start = time.perf_counter()
+        try:
+            values = func(list(completions), **kwargs)
+            if not isinstance(func, SandboxedReward):  # sandboxed values are already checked
+                from playground.scoring import check_values
+
+                values = check_values(name, values, n)
+        except SandboxError as exc:
+            results.append(TrialResult(name, None, str(exc), exc.line, exc.output, time.perf_counter() - start))
+            continue
+        except RewardError as exc:
+            results.append(TrialResult(name, None, str(exc), None, _output(func), time.perf_counter() - start))
+            continue
+        except Exception as exc:  # an in-process reward (tests, the library) failing is reported like a sandboxed one
+            message = f"Reward {name!r} raised {type(exc).__name__}: {exc}"
+            results.append(TrialResult(name, None, message, None, "", time.perf_counter() - start))
+            continue
+        results.append(TrialResult(name, values, None, None, _output(func), time.perf_counter() - start))
+        results[-1].flags = trial_flags(values)
+    return results
+
+
+def _output(func: Callable) -> str:
+    return getattr(func, "last_output", "")
+
+
+def trial_flags(values: Sequence[float | None]) -> list[str]:
+    """Warnings about a group's values: NaN or inf, None for everything, or no spread (no learning signal)."""
+    flags = []
+    bad = [i + 1 for i, v in enumerate(values) if v is not None and not math.isfinite(v)]
+    if bad:
+        flags.append(f"NaN or inf for completion {', '.join(map(str, bad))}; training treats these as None.")
+    finite = [v for v in values if v is not None and math.isfinite(v)]
+    if not finite:
+        flags.append("No completion got a number (all None or NaN), so this reward gives no signal here.")
+    elif len(values) > 1 and len(finite) == len(values) and max(finite) == min(finite):
+        flags.append(f"Every completion got {finite[0]:g}: no spread within the group, so no learning signal.")
+    return flags
+
+
+# --- run specs ------------------------------------------------------------------------------------------------------
+
+
+def custom_reward_names(spec: RunSpec) -> set[str]:
+    """The reward functions of `spec.custom_code`, found by parsing (no worker starts); checks the code first."""
+    if not spec.custom_code:
+        return set()
+    require_custom_code()
+    report = inspect_code(spec.custom_code)
+    report.raise_for_errors()
+    return set(report.functions)
+
+
+def custom_rewards_for(spec: RunSpec, limits: SandboxLimits | None = None) -> dict[str, SandboxedReward]:
+    """Sandboxed rewards for the custom functions `spec` selects; {} when it selects none."""
+    if not spec.custom_code or not custom_reward_names(spec) & {choice.name for choice in spec.rewards}:
+        return {}
+    return compile_rewards(spec.custom_code, limits)

@@ -1,0 +1,114 @@
+"""Sandbox limits and the custom-code policy, read from the environment.
+
+`PLAYGROUND_CUSTOM_CODE=off` disables custom reward code. `PLAYGROUND_PUBLIC=1` selects the public limits; unset, it
+defaults to on where `SPACE_ID` is set (a Hugging Face Space). `PLAYGROUND_SANDBOX_TIMEOUT` (seconds per call) and
+`PLAYGROUND_SANDBOX_MEMORY_MB` override the chosen limits; `PLAYGROUND_SANDBOX_READ_PATHS` (separated by `:`) adds
+folders the sandbox may read.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, replace
+
+from playground.errors import PlaygroundError
+
+
+OFF_WORDS = ("off", "0", "false", "no", "disabled")
+ON_WORDS = ("1", "true", "yes", "on")
+
+
+@dataclass(frozen=True)
+class SandboxLimits:
+    """Limits of one sandbox worker.
+
+    Args:
+        timeout (`float`, *optional*, defaults to `5.0`):
+            Wall-clock seconds one reward call may take; the worker is killed and replaced after that.
+        load_timeout (`float`, *optional*, defaults to `20.0`):
+            Seconds the code's top level (imports included) may take to run. Importing torch takes 1-5 s.
+        memory_mb (`int`, *optional*, defaults to `1024`):
+            Address-space limit (`RLIMIT_AS`). Importing torch alone maps about 600 MB.
+        cpu_seconds (`int`, *optional*, defaults to `3600`):
+            CPU seconds one worker may use in its life (`RLIMIT_CPU` hard limit); it is recycled before reaching it.
+        output_bytes (`int`, *optional*, defaults to `65536`):
+            Printed output kept per call; the rest is counted and dropped.
+        file_mb (`int`, *optional*, defaults to `64`):
+            Largest file the worker may write (`RLIMIT_FSIZE`), in its temporary folder.
+        read_paths (`tuple[str, ...]`, *optional*, defaults to `()`):
+            Extra folders the worker may read, besides Python's install, system folders and its temporary folder.
+    """
+
+    timeout: float = 5.0
+    load_timeout: float = 20.0
+    memory_mb: int = 1024
+    cpu_seconds: int = 3600
+    output_bytes: int = 64 * 1024
+    file_mb: int = 64
+    read_paths: tuple[str, ...] = ()
+
+    def __post_init__(self):
+        if not (0 < self.timeout and 0 < self.load_timeout):
+            raise ValueError("Sandbox timeouts must be above 0 seconds.")
+        if self.memory_mb < 64:  # the interpreter alone maps about 20 MB; below 64 MB nothing useful runs
+            raise ValueError(f"The sandbox memory limit must be at least 64 MB, got {self.memory_mb}.")
+
+    def to_dict(self) -> dict:
+        return {**self.__dict__, "read_paths": list(self.read_paths)}
+
+
+DEFAULT_LIMITS = SandboxLimits()
+PUBLIC_LIMITS = SandboxLimits(timeout=2.0, load_timeout=10.0, memory_mb=512, cpu_seconds=1800)
+
+
+@dataclass(frozen=True)
+class CodePolicy:
+    enabled: bool
+    public: bool
+    limits: SandboxLimits
+
+
+def _env_flag(name: str) -> bool | None:
+    value = os.environ.get(name, "").strip().lower()
+    if value in ON_WORDS:
+        return True
+    if value in OFF_WORDS:
+        return False
+    return None
+
+
+def is_public(public: bool | None = None) -> bool:
+    """Public mode: `public` if given (a UI flag), else `PLAYGROUND_PUBLIC`, else on when running on a Space."""
+    if public is not None:
+        return public
+    flag = _env_flag("PLAYGROUND_PUBLIC")
+    return flag if flag is not None else bool(os.environ.get("SPACE_ID"))
+
+
+def code_policy(public: bool | None = None) -> CodePolicy:
+    """Whether custom code is allowed, and the limits it runs under."""
+    public = is_public(public)
+    limits = PUBLIC_LIMITS if public else DEFAULT_LIMITS
+    overrides: dict = {}
+    try:
+        if os.environ.get("PLAYGROUND_SANDBOX_TIMEOUT"):
+            overrides["timeout"] = float(os.environ["PLAYGROUND_SANDBOX_TIMEOUT"])
+        if os.environ.get("PLAYGROUND_SANDBOX_MEMORY_MB"):
+            overrides["memory_mb"] = int(os.environ["PLAYGROUND_SANDBOX_MEMORY_MB"])
+        if os.environ.get("PLAYGROUND_SANDBOX_READ_PATHS"):
+            overrides["read_paths"] = tuple(p for p in os.environ["PLAYGROUND_SANDBOX_READ_PATHS"].split(":") if p)
+        limits = replace(limits, **overrides)
+    except ValueError as exc:
+        raise PlaygroundError(f"Bad sandbox setting in the environment: {exc}") from None
+    enabled = os.environ.get("PLAYGROUND_CUSTOM_CODE", "").strip().lower() not in OFF_WORDS
+    return CodePolicy(enabled=enabled, public=public, limits=limits)
+
+
+def require_custom_code(public: bool | None = None) -> SandboxLimits:
+    """The limits for custom code, or a `PlaygroundError` when this server disables custom code."""
+    policy = code_policy(public)
+    if not policy.enabled:
+        raise PlaygroundError(
+            "Custom reward code is disabled on this server (PLAYGROUND_CUSTOM_CODE=off); use the library rewards."
+        )
+    return policy.limits

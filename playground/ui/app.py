@@ -1,0 +1,74 @@
+"""The composition root: one `AppContext`, one per-session `Session`, one module per tab."""
+
+import importlib.util
+import logging
+from typing import Any
+
+import gradio as gr
+
+from playground.data import max_file_bytes
+from playground.ui.compare_tab import create_compare_tab
+from playground.ui.context import AppContext, create_session
+from playground.ui.i18n import I18N, t
+from playground.ui.preview_tab import create_preview_tab
+from playground.ui.rewards_tab import create_rewards_tab
+from playground.ui.runs_tab import create_runs_tab
+from playground.ui.settings import UISettings
+from playground.ui.train_tab import create_train_tab, wire_page_load
+
+
+logger = logging.getLogger(__name__)
+
+CSS = """
+.pg-card { margin-bottom: 10px; }
+.pg-progress { height: 12px; border-radius: 6px; background: var(--neutral-200); overflow: hidden; }
+.pg-progress-fill { height: 100%; background: var(--color-accent); transition: width 0.4s; }
+.pg-progress-label { margin-top: 4px; font-size: var(--text-sm); color: var(--body-text-color-subdued); }
+.pg-status { min-height: 1.5em; }
+"""
+
+
+def build_app(settings: UISettings | None = None, *, ctx: AppContext | None = None) -> gr.Blocks:
+    """The whole app; launch it with `demo.launch(**launch_kwargs(settings))` so that languages and styles apply.
+
+    `ctx` lets a caller (a test, or a host app) share its own run store and job manager with the UI.
+    """
+    ctx = ctx or AppContext.create(settings or UISettings())
+    with gr.Blocks(title="GRPO Reward Playground", delete_cache=(3600, 24 * 3600)) as demo:
+        session = create_session()
+        gr.Markdown("# " + t("app.title") + "\n" + t("app.subtitle"))
+        with gr.Tabs():
+            rewards = create_rewards_tab(ctx, session)
+            create_preview_tab(ctx, session, rewards)
+            train = create_train_tab(ctx, session, rewards)
+            create_compare_tab(ctx)
+            create_runs_tab(ctx)
+        wire_page_load(demo, ctx, session, train)
+    demo.queue(default_concurrency_limit=1)
+    return demo
+
+
+def mcp_available() -> bool:
+    return importlib.util.find_spec("mcp") is not None
+
+
+def launch_kwargs(settings: UISettings) -> dict[str, Any]:
+    """Keyword arguments for `demo.launch`. Raises SystemExit with a clear message when --mcp cannot be honoured."""
+    kwargs: dict[str, Any] = dict(
+        server_name=settings.host,
+        server_port=settings.port,
+        share=settings.share,
+        auth=settings.auth,
+        max_file_size=max_file_bytes(),
+        i18n=I18N,
+        css=CSS,
+        theme=gr.themes.Soft(),
+        footer_links=["api", "gradio"],
+    )
+    if settings.mcp:
+        if not mcp_available():
+            raise SystemExit(
+                'app.py: --mcp needs Gradio\'s MCP extra, which is not installed: pip install "gradio[mcp]==6.31.0"'
+            )
+        kwargs["mcp_server"] = True
+    return kwargs

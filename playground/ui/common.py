@@ -1,0 +1,110 @@
+"""Small helpers shared by the tabs: binding handlers to the context, user-facing errors, progress, score tables."""
+
+import functools
+import html
+import inspect
+import logging
+import math
+from collections.abc import Callable
+from typing import Any
+
+import gradio as gr
+import pandas as pd
+
+from playground.errors import PlaygroundError
+from playground.scoring import GroupScore
+from playground.ui.i18n import tr
+
+
+logger = logging.getLogger(__name__)
+
+
+def bind(fn: Callable, *bound: Any) -> Callable:
+    """`fn` with its first arguments bound (usually the `AppContext`), for use as an event handler.
+
+    Unlike `functools.partial`, the result keeps `fn`'s annotations and defaults, so that Gradio still injects
+    `gr.Request` and `gr.Progress`. A `PlaygroundError` becomes a `gr.Error` with its one-sentence message; anything
+    else is logged with its traceback and shown as one line, never as a traceback in the page.
+    """
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*bound, *args, **kwargs)
+        except gr.Error:
+            raise
+        except PlaygroundError as exc:
+            raise gr.Error(str(exc), print_exception=False) from None
+        except Exception as exc:
+            logger.exception("Handler %s failed", fn.__name__)
+            raise gr.Error(f"{type(exc).__name__}: {first_line(exc)}", print_exception=False) from None
+
+    signature = inspect.signature(fn)
+    wrapper.__signature__ = signature.replace(parameters=list(signature.parameters.values())[len(bound) :])
+    return wrapper
+
+
+def first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0][:300] if text else "no details"
+
+
+def progress_callback(progress: gr.Progress) -> Callable[[float, str], None]:
+    """Adapts the engine's `progress(fraction, message)` callbacks to a `gr.Progress` bar."""
+    return lambda fraction, message: progress(fraction, desc=message)
+
+
+def lang_of(request: gr.Request | None) -> str:
+    """'zh' when the browser prefers Chinese (Accept-Language), else 'en'. API clients get English."""
+    header = request.headers.get("accept-language", "") if request is not None else ""
+    first = header.split(",")[0].strip().lower()
+    return "zh" if first.startswith("zh") else "en"
+
+
+# --- score tables ----------------------------------------------------------------------------------------------------
+
+
+def advantage_style(value: Any) -> str:
+    """Green for a positive advantage, red for a negative one, stronger the further from 0."""
+    if not isinstance(value, int | float) or not math.isfinite(value) or value == 0:
+        return ""
+    alpha = 0.12 + 0.5 * min(abs(value) / 2, 1.0)
+    rgb = "34, 197, 94" if value > 0 else "239, 68, 68"
+    return f"background-color: rgba({rgb}, {alpha:.2f}); color: #111;"
+
+
+def styled(frame: pd.DataFrame, colour_columns: list[str]) -> Any:
+    """A pandas Styler that Gradio renders: numbers shown with 3 decimals, the given columns colour-coded."""
+    numeric = [c for c in frame.columns if pd.api.types.is_numeric_dtype(frame[c]) and c != "#"]
+    style = frame.style.format(precision=3, subset=numeric, na_rep="—")
+    if colour_columns:
+        style = style.map(advantage_style, subset=colour_columns)
+    return style
+
+
+def score_frame(score: GroupScore, lang: str) -> Any:
+    """One row per completion: text, each reward function's score, the weighted total and the advantage."""
+    names = list(score.completions[0].rewards) if score.completions else []
+    completion, total, advantage = (tr(lang, k) for k in ("table.completion", "table.total", "table.advantage"))
+    rows = [
+        [i + 1, c.text, *(c.rewards[n] for n in names), c.total, c.advantage] for i, c in enumerate(score.completions)
+    ]
+    frame = pd.DataFrame(rows, columns=["#", completion, *names, total, advantage])
+    for column in [*names, total, advantage]:
+        frame[column] = pd.to_numeric(frame[column], errors="coerce")
+    return styled(frame, [advantage])
+
+
+def score_summary(score: GroupScore, lang: str) -> str:
+    """Group mean and std, then each flag with a plain-words title and the engine's explanation."""
+    lines = [tr(lang, "score.group", mean=f"{score.mean:.3f}", std=f"{score.std:.3f}", n=len(score.completions))]
+    for code, message in zip(score.flag_codes, score.flags, strict=True):
+        lines.append(f"- ⚠️ **{tr(lang, f'flag.{code}')}**: {html.escape(message)}")
+    if not score.flags:
+        lines.append(f"- ✅ {tr(lang, 'score.no_flags')}")
+    return "\n".join(lines)
+
+
+def short(text: str, limit: int = 80) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,85 @@
+"""Compare tab: the base model and base + a run's adapter, side by side on the same prompts and seeds."""
+
+import gradio as gr
+import pandas as pd
+
+from playground.compare import compare_run
+from playground.errors import PlaygroundError
+from playground.ui.common import advantage_style, bind, lang_of, progress_callback, short
+from playground.ui.context import AppContext
+from playground.ui.i18n import t, tr
+
+
+def comparable_runs(ctx: AppContext) -> tuple[list[tuple[str, str]], str | None]:
+    """(label, run id) of the runs with a saved adapter, newest first, and the default: the latest finished one."""
+    runs = [info for info in ctx.store.list() if ctx.store.get(info.id).has_adapter]
+    choices = [(f"{info.id} · {info.status}", info.id) for info in runs]
+    finished = [info.id for info in runs if info.status == "finished"]
+    return choices, (finished or [c for _, c in choices] or [None])[0]
+
+
+def refresh_runs(ctx: AppContext):
+    choices, default = comparable_runs(ctx)
+    return gr.Dropdown(choices=choices, value=default)
+
+
+def compare(
+    ctx: AppContext,
+    request: gr.Request,
+    run_id: str | None,
+    prompts: str,
+    num_samples: int,
+    seed: int,
+    progress=gr.Progress(),
+):
+    """Sample both models on each prompt (same seed for both) and score them with the run's rewards."""
+    lang = lang_of(request)
+    if not run_id:
+        raise PlaygroundError(tr(lang, "compare.no_run"))
+    chosen = [line.strip() for line in (prompts or "").splitlines() if line.strip()]
+    result = compare_run(
+        ctx.store.get(run_id),
+        chosen or None,
+        num_samples=int(num_samples),
+        seed=int(seed or 0),
+        progress=progress_callback(progress),
+    )
+    headers = [tr(lang, k) for k in ("table.prompt", "compare.before", "compare.before_reward")]
+    headers += [tr(lang, k) for k in ("compare.after", "compare.after_reward", "compare.delta")]
+    rows = [
+        [short(i.prompt, 120), i.base.completions[0].text, i.base.mean, i.trained.completions[0].text, i.trained.mean]
+        + [i.delta]
+        for i in result.items
+    ]
+    frame = pd.DataFrame(rows, columns=headers)
+    table = frame.style.format(precision=3, subset=headers[2::2] + [headers[-1]]).map(
+        advantage_style, subset=[headers[-1]]
+    )
+    summary = tr(lang, "compare.summary", delta=f"{result.mean_delta:+.3f}", n=len(result.items), run=result.run_id)
+    return summary, table
+
+
+def create_compare_tab(ctx: AppContext) -> None:
+    choices, default = comparable_runs(ctx)
+    with gr.Tab(t("compare.tab"), id="compare") as tab:
+        gr.Markdown(t("compare.intro"))
+        with gr.Row(equal_height=False):
+            with gr.Column(scale=3):
+                with gr.Row():
+                    run = gr.Dropdown(choices, value=default, allow_custom_value=True, label=t("compare.run"), scale=4)
+                    refresh = gr.Button("🔄", size="sm", scale=0, min_width=48)
+                prompts = gr.Textbox(
+                    lines=3,
+                    label=t("compare.prompts"),
+                    info=t("compare.prompts.info"),
+                    placeholder=t("compare.prompts.placeholder"),
+                )
+            with gr.Column(scale=2):
+                num_samples = gr.Slider(2, 8, value=4, step=1, label=t("compare.samples"))
+                seed = gr.Number(0, precision=0, label="seed")
+                go = gr.Button(t("compare.run_button"), variant="primary")
+        summary = gr.Markdown()
+        table = gr.Dataframe(label=t("compare.table"), wrap=True, interactive=False)
+
+    gr.on([tab.select, refresh.click], bind(refresh_runs, ctx), None, run, api_visibility="private")
+    go.click(bind(compare, ctx), [run, prompts, num_samples, seed], [summary, table], api_name="compare")

@@ -1,0 +1,133 @@
+"""Preview tab: sample a group of G completions for one prompt and score it as GRPO will, before any training."""
+
+from functools import lru_cache
+
+import gradio as gr
+
+from playground.data import BUILTIN_SETS, PromptSource, load_prompts
+from playground.errors import PlaygroundError
+from playground.models import EMBEDDED, EMBEDDED_LABEL
+from playground.preview import GenerationSettings, preview_group
+from playground.scoring import build_rewards
+from playground.ui.common import bind, lang_of, progress_callback, score_frame, score_summary, short
+from playground.ui.context import AppContext, Session, parse_selection
+from playground.ui.custom_code import custom_rewards
+from playground.ui.i18n import t, tr
+from playground.ui.rewards_tab import RewardsTab, selection_summary, selection_summary_for
+
+
+ROWS_SHOWN = 100  # prompts listed per set in the row picker
+
+
+def model_choices(default: str) -> list[tuple[str, str]]:
+    """The model picker's suggestions: the embedded model and the app's default; any Hub id or folder can be typed."""
+    choices = [(EMBEDDED_LABEL, EMBEDDED)]
+    if default and default != EMBEDDED:
+        choices.append((default, default))
+    return choices
+
+
+@lru_cache(maxsize=len(BUILTIN_SETS))
+def builtin_rows(name: str) -> tuple[dict, ...]:
+    """The rows of a built-in prompt set (prompt plus its other columns); read once, never modified."""
+    return tuple(load_prompts(PromptSource(kind="builtin", name=name)).dataset.to_list())
+
+
+def _row_state(row: dict) -> dict:
+    return {"prompt": str(row["prompt"]), "columns": {k: v for k, v in row.items() if k != "prompt"}}
+
+
+def row_choices(name: str) -> list[tuple[str, int]]:
+    return [(f"{i + 1}. {short(row['prompt'], 70)}", i) for i, row in enumerate(builtin_rows(name)[:ROWS_SHOWN])]
+
+
+def pick_set(name: str):
+    first = builtin_rows(name)[0]
+    return gr.Dropdown(choices=row_choices(name), value=0), str(first["prompt"]), _row_state(first)
+
+
+def pick_row(name: str, index: int | None):
+    if index is None:
+        return gr.skip(), gr.skip()
+    row = builtin_rows(name)[int(index)]
+    return str(row["prompt"]), _row_state(row)
+
+
+def generate(
+    ctx: AppContext,
+    request: gr.Request,
+    model: str,
+    prompt: str,
+    row: dict | None,
+    selection: list[dict],
+    code: str,
+    num_generations: int,
+    temperature: float,
+    top_p: float,
+    max_new_tokens: int,
+    seed: int,
+    progress=gr.Progress(),
+):
+    """Load the model (kept loaded between previews), sample G completions in one batch, score them."""
+    lang = lang_of(request)
+    if not (prompt or "").strip():
+        raise PlaygroundError(tr(lang, "preview.empty_prompt"))
+    funcs, weights = build_rewards(parse_selection(selection), custom_rewards(code))
+    settings = GenerationSettings(
+        num_generations=int(num_generations),
+        max_new_tokens=int(max_new_tokens),
+        temperature=float(temperature),
+        top_p=float(top_p),
+        seed=int(seed or 0),
+    )
+    settings.validate()
+    loaded, tokenizer = ctx.models.get(model, progress=progress_callback(progress))
+    progress(0.95, desc=tr(lang, "preview.generating", g=settings.num_generations))
+    columns = row["columns"] if row and row.get("prompt") == prompt else {}
+    result = preview_group(loaded, tokenizer, prompt, funcs, weights, settings, columns=columns)
+    timing = tr(lang, "preview.timing", g=settings.num_generations, seconds=f"{result.group.seconds:.1f}")
+    return score_frame(result.score, lang), f"{timing}\n\n{score_summary(result.score, lang)}", result.to_json()
+
+
+def create_preview_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> None:
+    first_set = next(iter(BUILTIN_SETS))
+    first_row = _row_state(builtin_rows(first_set)[0])
+    with gr.Tab(t("preview.tab"), id="preview"):
+        gr.Markdown(t("preview.intro"))
+        with gr.Row(equal_height=False):
+            with gr.Column(scale=3):
+                model = gr.Dropdown(
+                    model_choices(ctx.settings.model),
+                    value=ctx.settings.model or EMBEDDED,
+                    allow_custom_value=True,
+                    label=t("preview.model"),
+                    info=t("preview.model.info"),
+                )
+                with gr.Row():
+                    prompt_set = gr.Dropdown(
+                        [(f"{n} — {d}", n) for n, d in BUILTIN_SETS.items()], value=first_set, label=t("preview.set")
+                    )
+                    prompt_row = gr.Dropdown(row_choices(first_set), value=0, label=t("preview.row"))
+                prompt = gr.Textbox(
+                    first_row["prompt"], lines=3, label=t("preview.prompt"), info=t("preview.prompt.info")
+                )
+                rewards_md = gr.Markdown(selection_summary(session.selection.value, "en"))
+            with gr.Column(scale=2):
+                num_generations = gr.Slider(2, 16, value=8, step=1, label=t("preview.g"), info=t("preview.g.info"))
+                temperature = gr.Slider(0.1, 2.0, value=1.0, step=0.05, label="temperature")
+                top_p = gr.Slider(0.05, 1.0, value=1.0, step=0.05, label="top_p")
+                max_new_tokens = gr.Slider(4, 512, value=64, step=4, label="max_new_tokens")
+                seed = gr.Number(0, precision=0, label="seed")
+                run = gr.Button(t("preview.generate"), variant="primary")
+        table = gr.Dataframe(label=t("preview.table"), wrap=True, interactive=False)
+        summary = gr.Markdown()
+    row = gr.State(first_row)
+
+    prompt_set.change(pick_set, prompt_set, [prompt_row, prompt, row], api_visibility="private")
+    prompt_row.input(pick_row, [prompt_set, prompt_row], [prompt, row], api_visibility="private")
+    session.selection.change(
+        bind(selection_summary_for), session.selection, rewards_md, show_progress="hidden", api_visibility="private"
+    )
+    inputs = [model, prompt, row, session.selection, rewards.editor, num_generations, temperature, top_p]
+    inputs += [max_new_tokens, seed]
+    run.click(bind(generate, ctx), inputs, [table, summary, session.preview], api_name="generate_group")

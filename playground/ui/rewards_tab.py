@@ -1,0 +1,253 @@
+"""Rewards tab: the library as cards (parameters as inputs, live example scores), the selection with weights,
+"Try on text" (score pasted completions as a GRPO group, no model), and the custom-code editor (off until the sandbox).
+"""
+
+import html
+import json
+import re
+from dataclasses import dataclass
+
+import gradio as gr
+
+from playground.errors import PlaygroundError
+from playground.scoring import build_rewards, call_reward, score_group
+from playground.ui.common import bind, lang_of, score_frame, score_summary, short
+from playground.ui.context import AppContext, Session, parse_selection
+from playground.ui.custom_code import SANDBOX_ENABLED, TEMPLATE, custom_rewards
+from playground.ui.i18n import t, tr
+from rewards.registry import Param, RewardSpec, build_reward, get_spec, list_specs, resolve_params
+
+
+FAMILIES = ("format", "length", "accuracy", "content", "other")
+SEPARATOR = re.compile(r"^\s*---\s*$", re.MULTILINE)
+TRY_TEXT = """<think>Two plus two is four.</think>
+<answer>4</answer>
+---
+The answer is 4.
+---
+I am not sure, maybe 5? I am not sure, maybe 5? I am not sure, maybe 5?"""
+
+Layout = tuple[tuple[str, tuple[str, ...]], ...]  # (reward name, its parameter names) per card, in card order
+
+
+@dataclass
+class RewardCard:
+    spec: RewardSpec
+    use: gr.Checkbox
+    weight: gr.Number
+    params: list[gr.Component]
+    examples: gr.Markdown
+
+    @property
+    def inputs(self) -> list[gr.Component]:
+        return [self.use, self.weight, *self.params]
+
+
+@dataclass
+class RewardsTab:
+    cards: list[RewardCard]
+    editor: gr.Code
+
+
+# --- handlers ------------------------------------------------------------------------------------------------------
+
+
+def example_scores(name: str, *values) -> str:
+    """The reward's score on its good and bad example completions, with the parameters as set on the card."""
+    spec = get_spec(name)
+    try:
+        func = build_reward(name, dict(zip((p.name for p in spec.params), values, strict=True)))
+    except PlaygroundError as exc:
+        return f"⚠️ {html.escape(str(exc))}"
+    lines = []
+    for mark, example in (("✅", spec.good), ("❌", spec.bad)):
+        if example is None:
+            continue
+        try:
+            value = call_reward(func, [example.completion], prompts=[""], **example.batch_kwargs())[0]
+            shown = "None" if value is None else f"{value:.3f}"
+        except PlaygroundError as exc:
+            shown = f"⚠️ {html.escape(str(exc))}"
+        extra = ", ".join(f"{k}={v!r}" for k, v in example.kwargs.items())
+        lines.append(
+            f"{mark} <code>{html.escape(short(example.completion, 90))}</code>"
+            + (f" <small>({html.escape(extra)})</small>" if extra else "")
+            + f" → **{shown}**"
+        )
+    return "<br>".join(lines)
+
+
+def collect_selection(layout: Layout, request: gr.Request, *values) -> tuple[list[dict], str, str]:
+    """Read every card (use, weight, parameters) into the session's selection; returns it, a summary and its JSON."""
+    selection, errors, i = [], [], 0
+    for name, param_names in layout:
+        use, weight, params = values[i], values[i + 1], dict(zip(param_names, values[i + 2 :], strict=False))
+        i += 2 + len(param_names)
+        if not use:
+            continue
+        try:
+            params = _non_default(name, params)
+        except PlaygroundError as exc:
+            errors.append(str(exc))
+        selection.append({"name": name, "weight": 1.0 if weight is None else float(weight), "params": params})
+    return selection, selection_summary(selection, lang_of(request), errors), json.dumps(selection, indent=1)
+
+
+def _non_default(name: str, params: dict) -> dict:
+    """The parameters that differ from the defaults, typed (raises RewardError on a bad value)."""
+    defaults = get_spec(name).defaults()
+    return {k: v for k, v in resolve_params(name, params).items() if v != defaults[k]}
+
+
+def selection_summary(selection: list[dict], lang: str, errors: list[str] | None = None) -> str:
+    if not selection:
+        return f"⚠️ {tr(lang, 'rewards.none_selected')}"
+    items = []
+    for item in selection:
+        params = ", ".join(f"{k}={v!r}" for k, v in item["params"].items())
+        items.append(f"`{item['name']}`" + (f" ({html.escape(params)})" if params else "") + f" × {item['weight']:g}")
+    lines = [f"**{tr(lang, 'rewards.selected')}** " + ", ".join(items)]
+    lines += [f"- ⚠️ {html.escape(e)}" for e in errors or []]
+    return "\n".join(lines)
+
+
+def selection_summary_for(request: gr.Request, selection: list[dict]) -> str:
+    return selection_summary(selection, lang_of(request))
+
+
+def apply_selection(layout: Layout, request: gr.Request, text: str) -> list:
+    """Set the selection from JSON (`[{"name", "weight", "params"}]`) and move every card to match it."""
+    lang = lang_of(request)
+    try:
+        data = json.loads(text or "[]")
+    except json.JSONDecodeError as exc:
+        raise PlaygroundError(tr(lang, "rewards.bad_json", error=f"line {exc.lineno}: {exc.msg}")) from None
+    if not isinstance(data, list) or not all(isinstance(item, dict) and "name" in item for item in data):
+        raise PlaygroundError(tr(lang, "rewards.bad_json", error='expected [{"name": ..., "weight": ...}]'))
+    chosen = {}
+    for choice in parse_selection(data):
+        choice.params = _non_default(choice.name, choice.params)  # unknown names and bad values raise here
+        chosen[choice.name] = choice
+    selection = [c.to_dict() for c in chosen.values()]
+    cards = []
+    for name, _ in layout:
+        spec, choice = get_spec(name), chosen.get(name)
+        params = {**spec.defaults(), **(choice.params if choice else {})}
+        cards += [choice is not None, choice.weight if choice else 1.0]
+        cards += [_display(p, params[p.name]) for p in spec.params]
+    return [selection, selection_summary(selection, lang), json.dumps(selection, indent=1), *cards]
+
+
+def _display(param: Param, value):
+    return ", ".join(value) if param.type is list else value
+
+
+def try_on_text(request: gr.Request, text: str, prompt: str, columns: str, selection: list[dict], code: str):
+    """Score completions pasted one per block (blocks separated by a `---` line) as one GRPO group."""
+    lang = lang_of(request)
+    completions = [block.strip() for block in SEPARATOR.split(text or "") if block.strip()]
+    if len(completions) < 2:
+        raise PlaygroundError(tr(lang, "rewards.try.too_few"))
+    try:
+        extra = json.loads(columns) if (columns or "").strip() else {}
+    except json.JSONDecodeError as exc:
+        raise PlaygroundError(tr(lang, "rewards.try.bad_columns", error=exc.msg)) from None
+    if not isinstance(extra, dict):
+        raise PlaygroundError(tr(lang, "rewards.try.bad_columns", error="not a JSON object"))
+    funcs, weights = build_rewards(parse_selection(selection), custom_rewards(code))
+    n = len(completions)
+    score = score_group(
+        completions, funcs, weights, prompts=[prompt or ""] * n, columns={k: [v] * n for k, v in extra.items()}
+    )
+    return score_frame(score, lang), score_summary(score, lang)
+
+
+# --- layout --------------------------------------------------------------------------------------------------------
+
+
+def _param_input(p: Param, value) -> gr.Component:
+    label, info = p.name, p.help
+    if p.type is bool:
+        return gr.Checkbox(value=value, label=label, info=info)
+    if p.choices is not None:
+        return gr.Dropdown(choices=list(p.choices), value=value, label=label, info=info)
+    if p.type in (int, float):
+        limits = dict(minimum=p.minimum, maximum=p.maximum)
+        return gr.Number(value=value, label=label, info=info, precision=0 if p.type is int else None, **limits)
+    return gr.Textbox(value=_display(p, value), label=label, info=info, max_lines=1)
+
+
+def _card(spec: RewardSpec, choice: dict | None) -> RewardCard:
+    params = {**spec.defaults(), **(choice or {}).get("params", {})}
+    with gr.Group(elem_classes="pg-card"):
+        header = f"#### `{spec.name}`\n{spec.description}"
+        if spec.columns:
+            header += "\n\n" + t("rewards.needs_columns") + " " + ", ".join(f"`{c}`" for c in spec.columns)
+        gr.Markdown(header, padding=True)
+        with gr.Row():
+            use = gr.Checkbox(value=choice is not None, label=t("rewards.use"), min_width=100)
+            weight = gr.Number(value=(choice or {}).get("weight", 1.0), label=t("rewards.weight"), min_width=100)
+        inputs = []
+        if spec.params:
+            with gr.Row():
+                inputs = [_param_input(p, params[p.name]) for p in spec.params]
+        examples = gr.Markdown(example_scores(spec.name, *(params[p.name] for p in spec.params)), padding=True)
+    return RewardCard(spec, use, weight, inputs, examples)
+
+
+def create_rewards_tab(ctx: AppContext, session: Session) -> RewardsTab:
+    initial = {item["name"]: item for item in session.selection.value}
+    specs = list_specs()
+    cards: list[RewardCard] = []
+    with gr.Tab(t("rewards.tab"), id="rewards"):
+        gr.Markdown(t("rewards.intro"))
+        with gr.Row(equal_height=False):
+            with gr.Column(scale=3):
+                with gr.Tabs():
+                    for family in FAMILIES:
+                        with gr.Tab(t(f"rewards.family.{family}")):
+                            cards += [_card(s, initial.get(s.name)) for s in specs if s.family == family]
+            with gr.Column(scale=2):
+                summary = gr.Markdown(selection_summary(session.selection.value, "en"))
+                with gr.Accordion(t("rewards.json"), open=False):
+                    selection_json = gr.Code(json.dumps(session.selection.value, indent=1), language="json")
+                    apply = gr.Button(t("rewards.apply_json"), size="sm")
+                gr.Markdown("### " + t("rewards.try.title"))
+                text = gr.Textbox(TRY_TEXT, lines=8, label=t("rewards.try.completions"), info=t("rewards.try.info"))
+                with gr.Accordion(t("rewards.try.context"), open=False):
+                    prompt = gr.Textbox("", label=t("rewards.try.prompt"), lines=2)
+                    columns = gr.Textbox("", label=t("rewards.try.columns"), placeholder='{"answer": "4"}')
+                score = gr.Button(t("rewards.try.run"), variant="primary")
+                table = gr.Dataframe(label=t("rewards.try.table"), wrap=True, interactive=False)
+                details = gr.Markdown()
+        with gr.Accordion(t("rewards.custom.title"), open=False):
+            gr.Markdown(t("rewards.custom.note"))
+            editor = gr.Code(TEMPLATE, language="python", interactive=SANDBOX_ENABLED, label=t("rewards.custom.label"))
+
+    layout: Layout = tuple((c.spec.name, tuple(p.name for p in c.spec.params)) for c in cards)
+    card_inputs = [component for card in cards for component in card.inputs]
+    selection_outputs = [session.selection, summary, selection_json]
+    gr.on(
+        [c.change for c in card_inputs],
+        bind(collect_selection, layout),
+        card_inputs,
+        selection_outputs,
+        api_visibility="private",
+        trigger_mode="always_last",
+        show_progress="hidden",
+    )
+    for card in cards:
+        if card.params:
+            gr.on(
+                [p.change for p in card.params],
+                bind(example_scores, card.spec.name),
+                card.params,
+                card.examples,
+                api_visibility="private",
+                trigger_mode="always_last",
+                show_progress="hidden",
+            )
+    apply.click(bind(apply_selection, layout), selection_json, selection_outputs + card_inputs, api_name="set_rewards")
+    try_inputs = [text, prompt, columns, session.selection, editor]
+    score.click(bind(try_on_text), try_inputs, [table, details], api_name="try_on_text", concurrency_limit=8)
+    return RewardsTab(cards=cards, editor=editor)

@@ -1,0 +1,121 @@
+"""Runs tab: past runs with their status; a run's charts, samples and alerts; reward curves of several runs on one
+chart; the adapter as a zip; deleting a run (the engine refuses while it is active)."""
+
+import os
+import shutil
+import uuid
+
+import gradio as gr
+import pandas as pd
+
+from playground.errors import PlaygroundError
+from playground.spec import RunSpec
+from playground.ui.charts import chart_frames, create_charts, overlay_frame
+from playground.ui.common import bind, lang_of
+from playground.ui.context import AppContext
+from playground.ui.i18n import t, tr
+from playground.ui.train_tab import alerts_markdown, samples_frame
+
+
+COLUMNS = ("run", "status", "step", "created", "model", "rewards", "final reward", "error")
+
+
+def runs_frame(ctx: AppContext) -> pd.DataFrame:
+    rows = [
+        [
+            info.id,
+            info.status,
+            f"{info.step}/{info.max_steps or '?'}",
+            info.created_at[:19].replace("T", " "),
+            info.model,
+            ", ".join(info.rewards),
+            info.final_reward,
+            info.error or "",
+        ]
+        for info in ctx.store.list()
+    ]
+    return pd.DataFrame(rows, columns=list(COLUMNS))
+
+
+def refresh(ctx: AppContext, current: str | None = None):
+    """The run list, and the run pickers (keeping the current pick when it still exists)."""
+    frame = runs_frame(ctx)
+    ids = frame["run"].tolist()
+    value = current if current in ids else (ids[0] if ids else None)
+    return frame, gr.Dropdown(choices=ids, value=value), gr.Dropdown(choices=ids)
+
+
+def show_run(ctx: AppContext, request: gr.Request, run_id: str | None):
+    """A past (or live) run's charts, latest samples and alerts."""
+    lang = lang_of(request)
+    if not run_id:
+        raise PlaygroundError(tr(lang, "runs.none_selected"))
+    run = ctx.store.get(run_id)
+    metrics = run.metrics()
+    try:
+        spec = RunSpec.from_dict(run.spec())
+    except PlaygroundError:
+        spec = RunSpec(rewards=[])
+    return [*chart_frames(metrics), samples_frame(run, lang), alerts_markdown(spec, metrics, lang)]
+
+
+def overlay(ctx: AppContext, run_ids: list[str] | None) -> pd.DataFrame:
+    """The reward curves of the chosen runs on one chart."""
+    return overlay_frame([(run_id, ctx.store.get(run_id).metrics()) for run_id in run_ids or []])
+
+
+def download_adapter(ctx: AppContext, request: gr.Request, run_id: str | None) -> str:
+    """Zip the run's adapter folder (into the app's download folder) and return the zip."""
+    lang = lang_of(request)
+    if not run_id:
+        raise PlaygroundError(tr(lang, "runs.none_selected"))
+    run = ctx.store.get(run_id)
+    if not run.has_adapter:
+        raise PlaygroundError(tr(lang, "runs.no_adapter", run=run_id))
+    target = ctx.downloads / f"{run_id}-adapter.zip"
+    partial = shutil.make_archive(str(ctx.downloads / f".{uuid.uuid4().hex}"), "zip", run.adapter_dir)
+    os.replace(partial, target)  # atomic, so two sessions zipping the same run never see a half-written file
+    return str(target)
+
+
+def delete_run(ctx: AppContext, request: gr.Request, run_id: str | None):
+    lang = lang_of(request)
+    if not run_id:
+        raise PlaygroundError(tr(lang, "runs.none_selected"))
+    ctx.store.delete(run_id)
+    gr.Info(tr(lang, "runs.deleted", run=run_id))
+    return refresh(ctx)
+
+
+def create_runs_tab(ctx: AppContext) -> None:
+    frame = runs_frame(ctx)
+    ids = frame["run"].tolist()
+    with gr.Tab(t("runs.tab"), id="runs") as tab:
+        gr.Markdown(t("runs.intro"))
+        with gr.Row():
+            reload = gr.Button(t("runs.refresh"), size="sm", scale=0, min_width=120)
+        table = gr.Dataframe(frame, label=t("runs.table"), interactive=False, wrap=True, max_height=300)
+        with gr.Row(equal_height=True):
+            first = ids[0] if ids else None
+            run = gr.Dropdown(ids, value=first, allow_custom_value=True, label=t("runs.run"), scale=3)
+            show = gr.Button(t("runs.show"), variant="primary", scale=1)
+            download = gr.Button(t("runs.download"), scale=1)
+            delete = gr.Button(t("runs.delete"), variant="stop", scale=1)
+        zipped = gr.File(label=t("runs.zip"), interactive=False, height=80)
+        plots = create_charts(height=200)
+        with gr.Row(equal_height=False):
+            with gr.Column(scale=3):
+                samples = gr.Dataframe(label=t("train.samples"), wrap=True, interactive=False, max_height=360)
+            with gr.Column(scale=2):
+                gr.Markdown("**" + t("train.alerts") + "**")
+                alerts = gr.Markdown()
+        gr.Markdown("### " + t("runs.overlay"))
+        chosen = gr.Dropdown(ids, multiselect=True, allow_custom_value=True, label=t("runs.overlay.pick"))
+        curves = gr.LinePlot(overlay_frame([]), x="step", y="value", color="run", title="reward", height=260)
+
+    lists = [table, run, chosen]
+    gr.on([tab.select, reload.click], bind(refresh, ctx), run, lists, api_name="list_runs", show_progress="hidden")
+    show.click(bind(show_run, ctx), run, [*plots, samples, alerts], api_name="show_run")
+    chosen.change(bind(overlay, ctx), chosen, curves, api_name="overlay_runs")
+    download.click(bind(download_adapter, ctx), run, zipped, api_name="download_adapter")
+    delete.click(bind(delete_run, ctx), run, lists, api_name="delete_run")

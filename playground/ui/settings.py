@@ -1,0 +1,53 @@
+"""Launch settings of the web app: command-line flags, then environment variables, then Space defaults."""
+
+import argparse
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+
+DEFAULT_HOST = "127.0.0.1"
+SPACE_HOST = "0.0.0.0"  # a Hugging Face Space routes to 0.0.0.0:7860
+DEFAULT_PORT = 7860
+
+
+@dataclass
+class UISettings:
+    host: str = DEFAULT_HOST
+    port: int = DEFAULT_PORT
+    share: bool = False
+    auth: tuple[str, str] | None = None
+    model: str = "embedded"  # the default model of the Preview and Train tabs
+    runs: str | None = None  # runs folder; None means $PLAYGROUND_RUNS or ./runs
+    mcp: bool = False
+
+
+def _auth(value: str) -> tuple[str, str]:
+    user, sep, password = value.partition(":")
+    if not sep or not user or not password:
+        raise argparse.ArgumentTypeError("use --auth USER:PASSWORD")
+    return user, password
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="app.py", description="GRPO Reward Playground web app.")
+    p.add_argument("--host", help=f"address to listen on (default: $GRADIO_SERVER_NAME, else {DEFAULT_HOST})")
+    p.add_argument("--port", type=int, help=f"port (default: $GRADIO_SERVER_PORT, else {DEFAULT_PORT})")
+    p.add_argument("--share", action="store_true", help="also open a public gradio.live link")
+    p.add_argument("--auth", type=_auth, metavar="USER:PASSWORD", help="ask for this login")
+    p.add_argument("--model", default="embedded", help="default model: 'embedded', a Hub id or a local folder")
+    p.add_argument("--runs", help="runs folder (default: $PLAYGROUND_RUNS, else ./runs)")
+    p.add_argument("--mcp", action="store_true", help="also serve the app as an MCP server (needs gradio[mcp])")
+    return p
+
+
+def parse_settings(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = None) -> UISettings:
+    """Flags win over GRADIO_SERVER_NAME / GRADIO_SERVER_PORT, which win over the Space defaults (SPACE_ID set)."""
+    environ = os.environ if environ is None else environ
+    args = build_parser().parse_args(argv)
+    on_space = bool(environ.get("SPACE_ID"))
+    host = args.host or environ.get("GRADIO_SERVER_NAME") or (SPACE_HOST if on_space else DEFAULT_HOST)
+    port = args.port or int(environ.get("GRADIO_SERVER_PORT") or DEFAULT_PORT)
+    return UISettings(
+        host=host, port=port, share=args.share, auth=args.auth, model=args.model, runs=args.runs, mcp=args.mcp
+    )

@@ -1,0 +1,133 @@
+"""The recipe form of the Train tab, built from the run spec's dataclass fields (TRL names, help from metadata).
+
+The form is a dict `{flat field name: component}`; `spec_from_form(names, values, selection)` turns the values back
+into one `RunSpec` through `RunSpec.set`, so there is no mapper to keep in step with the spec.
+"""
+
+from dataclasses import fields
+
+import gradio as gr
+
+from playground.data import BUILTIN_SETS, FILE_TYPES, KINDS, PromptSource
+from playground.spec import (
+    DATA_FLAGS,
+    LOSS_TYPES,
+    REWARD_ERROR_POLICIES,
+    SCALE_REWARDS,
+    RunSpec,
+    demo_spec,
+    flat_fields,
+)
+from playground.ui.context import parse_selection
+from playground.ui.i18n import t
+from playground.ui.preview_tab import model_choices
+
+
+ESSENTIALS = ("num_generations", "max_completion_length", "learning_rate", "beta", "max_steps")
+QUANTIZATION = ("load_in_4bit", "load_in_8bit", "bnb_4bit_quant_type", "device")
+CHOICES = {
+    "loss_type": LOSS_TYPES,
+    "scale_rewards": SCALE_REWARDS,
+    "bnb_4bit_quant_type": ("nf4", "fp4"),
+    "device": ("auto", "cpu", "cuda"),
+    "dataset_kind": KINDS,
+    "reward_error_policy": REWARD_ERROR_POLICIES,
+    "fast_rollout": ("auto", "bfloat16", "float32", "off"),  # as checked in playground/validation.py
+}
+OPTIONAL_TEXT = ("dataset_config", "system_prompt")  # an empty box means None
+PER_ROW = 4
+
+Form = dict[str, gr.Component]
+
+
+def _kind(f) -> str:
+    return f.type if isinstance(f.type, str) else getattr(f.type, "__name__", str(f.type))
+
+
+def _field_input(name: str, kind: str, value, info: str) -> gr.Component:
+    if name in CHOICES:
+        return gr.Dropdown(list(CHOICES[name]), value=value, label=name, info=info)
+    if kind.startswith("bool"):
+        return gr.Checkbox(value=value, label=name, info=info)
+    if kind.startswith("int"):
+        return gr.Number(value=value, precision=0, label=name, info=info)
+    if kind.startswith("float"):
+        return gr.Number(value=value, label=name, info=info)
+    if kind.startswith("list"):
+        return gr.Textbox(", ".join(value), label=name, info=info, max_lines=1)
+    if kind.startswith("dict"):
+        text = ", ".join(f"{k}={v}" for k, v in value.items())
+        return gr.Textbox(text, label=name, info=info, placeholder="solution=answer", max_lines=1)
+    return gr.Textbox(value or "", label=name, info=info, max_lines=1)
+
+
+def _spec_fields(default_model: str) -> dict[str, tuple[str, object, str]]:
+    """name -> (type, default value, help) for every flat field and every prompt-source flag."""
+    spec = demo_spec()
+    spec.model.model_name_or_path = default_model or spec.model.model_name_or_path
+    sections = {"model": spec.model, "grpo": spec.grpo, "lora": spec.lora}
+    out = {f.name: (_kind(f), getattr(sections[s], f.name), f.metadata.get("help", "")) for s, f in flat_fields()}
+    data = {f.name: f for f in fields(PromptSource)}
+    for flag, key in DATA_FLAGS.items():
+        out[flag] = (_kind(data[key]), getattr(spec.data, key), data[key].metadata.get("help", ""))
+    return out
+
+
+def create_form(default_model: str) -> tuple[Form, gr.File, gr.Markdown]:
+    """Lay the form out (essentials first, the rest in accordions); returns it, the data upload and the rewards."""
+    specs = _spec_fields(default_model)
+    form: Form = {}
+
+    def add(names) -> None:
+        names = list(names)
+        for start in range(0, len(names), PER_ROW):
+            with gr.Row():
+                for name in names[start : start + PER_ROW]:
+                    form[name] = _field_input(name, *specs[name])
+
+    kind, value, info = specs["model_name_or_path"]
+    with gr.Row():
+        form["model_name_or_path"] = gr.Dropdown(
+            model_choices(value), value=value, allow_custom_value=True, label="model_name_or_path", info=info, scale=2
+        )
+        form["dataset_name"] = gr.Dropdown(
+            list(BUILTIN_SETS),
+            value=specs["dataset_name"][1],
+            allow_custom_value=True,
+            label="dataset_name",
+            info=specs["dataset_name"][2],
+            scale=2,
+        )
+        with gr.Column(scale=2):
+            gr.Markdown("**" + t("train.rewards") + "**")
+            rewards_md = gr.Markdown()
+    add(ESSENTIALS)
+    with gr.Accordion(t("train.advanced"), open=False):
+        add(f.name for s, f in flat_fields() if s == "grpo" and f.name not in ESSENTIALS)
+    with gr.Accordion(t("train.data"), open=False):
+        gr.Markdown(t("train.data.info"))
+        upload = gr.File(label=t("train.data.upload"), file_types=list(FILE_TYPES), height=120)
+        add(flag for flag in DATA_FLAGS if flag != "dataset_name")
+    with gr.Accordion(t("train.lora"), open=False):
+        add(f.name for s, f in flat_fields() if s == "lora")
+    with gr.Accordion(t("train.quantization"), open=False):
+        add(QUANTIZATION)
+    return form, upload, rewards_md
+
+
+def use_uploaded_file(path: str | None):
+    """An uploaded prompt file becomes the data source (kind 'file')."""
+    if not path:
+        return gr.skip(), gr.skip()
+    return "file", gr.Dropdown(value=path)
+
+
+def spec_from_form(names: tuple[str, ...], values: tuple, selection: list[dict]) -> RunSpec:
+    """The run spec for the form's values (in `names` order) and the session's reward selection."""
+    spec = demo_spec()
+    for name, value in zip(names, values, strict=True):
+        if name in OPTIONAL_TEXT and isinstance(value, str) and not value.strip():
+            value = None
+        spec.set(name, value)
+    spec.rewards = parse_selection(selection)
+    return spec

@@ -1,0 +1,228 @@
+"""Train tab: the recipe form, Start / Stop, and the live view of the run (charts, progress, samples, alerts).
+
+One run at a time per process (`JobManager`). Every session can watch it; only the session that started it can stop
+it, and that session keeps control after a page reload because its id lives in the browser (`gr.BrowserState`).
+The `gr.Timer` that refreshes the view is active only while a run is going.
+"""
+
+import html
+from collections.abc import Collection
+from dataclasses import dataclass
+
+import gradio as gr
+import pandas as pd
+
+from playground.errors import PlaygroundError
+from playground.health import health_alerts
+from playground.spec import RunSpec
+from playground.store import ACTIVE, Run
+from playground.ui.charts import CHARTS, chart_frames, create_charts, step_rows
+from playground.ui.common import bind, lang_of, short, styled
+from playground.ui.context import AppContext, Session, new_session_id
+from playground.ui.custom_code import attach_to_spec
+from playground.ui.i18n import t, tr
+from playground.ui.rewards_tab import RewardsTab, selection_summary, selection_summary_for
+from playground.ui.train_form import create_form, spec_from_form, use_uploaded_file
+from rewards.registry import metric_name
+
+
+TICK_SECONDS = 1.0
+
+
+@dataclass
+class TrainTab:
+    tab: gr.Tab
+    timer: gr.Timer
+    status_inputs: list[gr.Component]
+    status_outputs: list[gr.Component]
+
+
+# --- handlers ------------------------------------------------------------------------------------------------------
+
+
+def start_training(ctx: AppContext, names: tuple[str, ...], session_id: str | None, selection, code, *values):
+    """Start a run owned by this session (its id is created, and stored in the browser, on first use)."""
+    session_id = session_id or new_session_id()
+    spec = spec_from_form(names, values, selection)
+    attach_to_spec(spec, code)
+    ctx.jobs.start(spec, owner=session_id)
+    return session_id, session_id, gr.Timer(active=True)
+
+
+def stop_training(ctx: AppContext, request: gr.Request, session_id: str | None) -> str:
+    """Ask the run to stop after the current step (the engine refuses unless this session started it)."""
+    job = ctx.jobs.stop(owner=session_id)
+    return tr(lang_of(request), "train.status.stopping_by_you", run=job.run.id)
+
+
+def resume(ctx: AppContext, browser_id: str | None):
+    """On page load: reuse the browser's session id, and watch the run if one is going."""
+    session_id = browser_id or new_session_id()
+    return session_id, session_id, gr.Timer(active=ctx.jobs.active_job() is not None)
+
+
+def watch(ctx: AppContext):
+    return gr.Timer(active=ctx.jobs.active_job() is not None)
+
+
+def train_status(ctx: AppContext, request: gr.Request, session_id: str | None, seen: str | None):
+    """The live view. Charts, samples and alerts are re-sent only when a new step was logged or the status changed."""
+    lang = lang_of(request)
+    job = ctx.jobs.current
+    if job is None:
+        idle = [gr.Timer(active=False), tr(lang, "train.status.none"), ""]
+        return idle + [gr.skip()] * (len(CHARTS) + 2) + [gr.Button(interactive=True)] * 2 + [seen]
+    snap = job.snapshot()
+    owner = job.owner is not None and job.owner == session_id
+    metrics = job.run.metrics()
+    key = f"{snap['run_id']}:{len(step_rows(metrics))}:{snap['status']}"
+    active = snap["status"] in ACTIVE
+    head = [gr.Timer(active=active), status_text(snap, owner, lang), progress_html(snap, lang)]
+    if key == seen:
+        live = [gr.skip()] * (len(CHARTS) + 2)
+    else:
+        alerts = alerts_markdown(job.spec, metrics, lang, job.custom_rewards)
+        live = [*chart_frames(metrics), samples_frame(job.run, lang), alerts]
+    buttons = [
+        gr.Button(interactive=not active),
+        gr.Button(interactive=active and owner and snap["status"] != "stopping"),
+    ]
+    return head + live + buttons + [key]
+
+
+# --- views ---------------------------------------------------------------------------------------------------------
+
+
+def _duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "—"
+    seconds = int(round(seconds))
+    return f"{seconds // 60}m {seconds % 60:02d}s" if seconds >= 60 else f"{seconds}s"
+
+
+def status_text(snap: dict, owner: bool, lang: str) -> str:
+    values = dict(
+        run=snap["run_id"],
+        step=snap["step"],
+        total=snap["max_steps"],
+        elapsed=_duration(snap["elapsed"]),
+        eta=_duration(snap["eta"]),
+        error=html.escape(snap["error"] or ""),
+    )
+    status = snap["status"]
+    if status in ACTIVE and not owner:
+        return tr(lang, "train.status.other_session", **values)
+    return tr(lang, f"train.status.{status}", **values)
+
+
+def progress_html(snap: dict, lang: str) -> str:
+    total = max(int(snap["max_steps"] or 1), 1)
+    percent = min(100.0, 100.0 * snap["step"] / total)
+    label = tr(lang, "train.progress", step=snap["step"], total=total, eta=_duration(snap["eta"]))
+    return (
+        f'<div class="pg-progress" role="progressbar" aria-valuenow="{snap["step"]}" aria-valuemax="{total}">'
+        f'<div class="pg-progress-fill" style="width:{percent:.1f}%"></div></div>'
+        f'<div class="pg-progress-label">{html.escape(label)}</div>'
+    )
+
+
+def reward_weights(spec: RunSpec, custom: Collection[str] = ()) -> dict[str, float]:
+    """Metric name -> weight, as `health_alerts` wants them."""
+    weights = {}
+    for choice in spec.rewards:
+        try:
+            name = choice.name if choice.name in custom else metric_name(choice.name, choice.params)
+        except PlaygroundError:  # a reward removed from the library since the run; its weight is unknown
+            continue
+        weights[name] = choice.weight
+    return weights
+
+
+def alerts_markdown(spec: RunSpec, metrics: list[dict], lang: str, custom: Collection[str] = ()) -> str:
+    alerts = health_alerts(metrics, weights=reward_weights(spec, custom))
+    if not alerts:
+        return f"✅ {tr(lang, 'train.alerts.none')}" if step_rows(metrics) else ""
+    lines = [
+        f"- ⚠️ **{html.escape(a.message)}** {html.escape(a.advice)} <small>({tr(lang, 'train.alerts.step')} {a.step})"
+        "</small>"
+        for a in alerts
+    ]
+    return "\n".join(lines)
+
+
+def samples_frame(run: Run, lang: str):
+    """The latest step's completions, with each reward and the advantage (colour-coded)."""
+    rows = run.samples(last_step_only=True)
+    names = list(rows[0]["rewards"]) if rows else []
+    columns = ["step", tr(lang, "table.prompt"), tr(lang, "table.completion"), *names, tr(lang, "table.advantage")]
+    data = [
+        [r.get("step"), short(r.get("prompt", ""), 60), r.get("completion", "")]
+        + [r.get("rewards", {}).get(n) for n in names]
+        + [r.get("advantage")]
+        for r in rows
+    ]
+    frame = pd.DataFrame(data, columns=columns)
+    for column in [*names, columns[-1]]:
+        frame[column] = pd.to_numeric(frame[column], errors="coerce")
+    return styled(frame, [columns[-1]])
+
+
+# --- layout --------------------------------------------------------------------------------------------------------
+
+
+def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> TrainTab:
+    with gr.Tab(t("train.tab"), id="train") as tab:
+        gr.Markdown(t("train.intro"))
+        form, upload, rewards_md = create_form(ctx.settings.model)
+        rewards_md.value = selection_summary(session.selection.value, "en")
+        with gr.Row():
+            start = gr.Button(t("train.start"), variant="primary")
+            stop = gr.Button(t("train.stop"), variant="stop", interactive=False)
+        status = gr.Markdown(elem_classes="pg-status")
+        progress = gr.HTML()
+        plots = create_charts()
+        with gr.Row(equal_height=False):
+            with gr.Column(scale=3):
+                samples = gr.Dataframe(label=t("train.samples"), wrap=True, interactive=False, max_height=420)
+            with gr.Column(scale=2):
+                gr.Markdown("**" + t("train.alerts") + "**")
+                alerts = gr.Markdown()
+        timer = gr.Timer(TICK_SECONDS, active=False)
+    seen = gr.State(None)
+
+    names = tuple(form)
+    status_inputs = [session.id, seen]
+    status_outputs = [timer, status, progress, *plots, samples, alerts, start, stop, seen]
+    timer.tick(
+        bind(train_status, ctx),
+        status_inputs,
+        status_outputs,
+        api_name="train_status",
+        show_progress="hidden",
+        concurrency_limit=None,
+    )
+    upload.upload(use_uploaded_file, upload, [form["dataset_kind"], form["dataset_name"]], api_visibility="private")
+    session.selection.change(
+        bind(selection_summary_for), session.selection, rewards_md, show_progress="hidden", api_visibility="private"
+    )
+    start_inputs = [session.id, session.selection, rewards.editor, *form.values()]
+    started = [session.id, session.browser_id, timer]
+    start.click(bind(start_training, ctx, names), start_inputs, started, api_name="start_training").then(
+        bind(train_status, ctx), status_inputs, status_outputs, api_visibility="private", show_progress="hidden"
+    )
+    stop.click(bind(stop_training, ctx), session.id, status, api_name="stop_training")
+    tab.select(bind(watch, ctx), None, timer, api_visibility="private", show_progress="hidden")
+    return TrainTab(tab=tab, timer=timer, status_inputs=status_inputs, status_outputs=status_outputs)
+
+
+def wire_page_load(demo: gr.Blocks, ctx: AppContext, session: Session, train: TrainTab) -> None:
+    """After a page (re)load: restore the session id from the browser, then show the current run, if any."""
+    demo.load(
+        bind(resume, ctx), session.browser_id, [session.id, session.browser_id, train.timer], api_visibility="private"
+    ).then(
+        bind(train_status, ctx),
+        train.status_inputs,
+        train.status_outputs,
+        api_visibility="private",
+        show_progress="hidden",
+    )

