@@ -148,7 +148,7 @@ def _run_preview(args: argparse.Namespace) -> int:
         raise PlaygroundError("The prompt is empty.")
     funcs, weights, columns = _build(args)
     source = ModelSource.parse(args.model)
-    model, tokenizer = load_model(source)
+    model, tokenizer = load_model(source, inference=True)
     prompt = to_messages(args.prompt, args.system_prompt) if args.system_prompt else args.prompt
     result = preview_group(
         model, tokenizer, prompt, funcs, weights, settings, columns=columns, scale_rewards=args.scale_rewards

@@ -70,6 +70,7 @@ def compare_run(
     from peft import PeftModel
 
     from playground.models import load_model
+    from playground.packing import pack_linears
 
     progress = progress or (lambda f, m: logger.info("%3.0f%% %s", 100 * f, m))
     if not run.has_adapter:
@@ -84,11 +85,14 @@ def compare_run(
         top_p=spec.grpo.top_p,
     )
     progress(0.0, "Loading the base model")
-    model, tokenizer = load_model(spec.model.model_name_or_path)
+    model, tokenizer = load_model(spec.model.model_name_or_path, inference=True)
     base = _sample_all(model, tokenizer, rows, settings, seed, lambda f: progress(0.05 + 0.45 * f, "Sampling base"))
     progress(0.5, "Loading the adapter")
-    model = PeftModel.from_pretrained(model, str(run.adapter_dir))
-    model.eval()
+    del model
+    model, _ = load_model(spec.model.model_name_or_path)
+    model = PeftModel.from_pretrained(model, str(run.adapter_dir)).merge_and_unload().eval()
+    if model.device.type == "cpu":
+        pack_linears(model)
     trained = _sample_all(
         model, tokenizer, rows, settings, seed, lambda f: progress(0.5 + 0.45 * f, "Sampling trained")
     )

@@ -179,9 +179,14 @@ def load_model(
     device: str | None = None,
     dtype: str | None = None,
     quantization_config=None,
+    inference: bool = False,
     progress: Progress | None = None,
 ):
-    """Load `(model, tokenizer)` for generation. fp32 on CPU; `dtype` overrides ("float32", "bfloat16", ...)."""
+    """Load `(model, tokenizer)`. fp32 on CPU; `dtype` overrides ("float32", "bfloat16", ...).
+
+    `inference=True` (sampling only, never trained or saved): on CPU the linear layers are pre-packed for oneDNN,
+    which reads the weights about twice as fast at decode batch sizes (`playground.packing`).
+    """
     import torch
     from transformers import AutoModelForCausalLM
 
@@ -200,6 +205,10 @@ def load_model(
     if quantization_config is None:
         model.to(device)
     model.eval()
+    if inference and device == "cpu" and quantization_config is None:
+        from playground.packing import pack_linears
+
+        pack_linears(model)
     progress(1.0, f"Loaded {source.label}")
     return model, tokenizer
 
@@ -256,7 +265,7 @@ def _first_line(text: str) -> str:
 
 
 class ModelCache:
-    """Keeps the most recently used model loaded, so that previews don't reload it. Thread-safe."""
+    """Keeps the most recently used inference model loaded, so that previews don't reload it. Thread-safe."""
 
     def __init__(self):
         self._lock = threading.Lock()
@@ -270,7 +279,7 @@ class ModelCache:
         with self._lock:
             if self._key != key:
                 self._key, self._value = None, None  # free the old model before loading the new one
-                self._value = load_model(source, progress=progress, **kwargs)
+                self._value = load_model(source, progress=progress, inference=True, **kwargs)
                 self._key = key
             return self._value
 

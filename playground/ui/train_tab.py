@@ -211,7 +211,7 @@ def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> 
         bind(train_status, ctx), status_inputs, status_outputs, api_visibility="private", show_progress="hidden"
     )
     stop.click(bind(stop_training, ctx), session.id, status, api_name="stop_training")
-    tab.select(bind(watch, ctx), None, timer, api_visibility="private", show_progress="hidden")
+    pass  # tab.select(bind(watch, ctx), None, timer, api_visibility="private", show_progress="hidden")
     return TrainTab(tab=tab, timer=timer, status_inputs=status_inputs, status_outputs=status_outputs)
 
 

@@ -89,3 +89,22 @@ def test_bf16_rollout_still_learns(char_model_dir, tmp_path):
         pytest.skip("no native bf16 on this CPU")
     fast = [m["reward"] for m in _train(char_model_dir, tmp_path, "bfloat16")]
     assert sum(fast[-3:]) / 3 > sum(fast[:3]) / 3 + 0.05, fast
+
+
+def test_packed_inference_model_matches_plain(tiny_model_dir):
+    from playground.models import load_model
+    from playground.packing import PackedLinear, packed_linear_available
+
+    if not packed_linear_available():
+        pytest.skip("oneDNN linear packing is not available in this torch build")
+    plain, tokenizer = load_model(str(tiny_model_dir))
+    packed, _ = load_model(str(tiny_model_dir), inference=True)
+    assert isinstance(packed.lm_head, PackedLinear) and isinstance(packed.model.layers[0].mlp.up_proj, PackedLinear)
+    x = tokenizer(["hello there", "a b c d e f"], return_tensors="pt", padding=True)
+    with torch.no_grad():
+        torch.testing.assert_close(packed(**x).logits, plain(**x).logits, rtol=1e-4, atol=1e-5)
+        outs = []
+        for model in (plain, packed):
+            torch.manual_seed(3)
+            outs.append(model.generate(**x, do_sample=True, max_new_tokens=12, top_k=0, pad_token_id=0).tolist())
+    assert outs[0] == outs[1]

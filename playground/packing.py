@@ -1,0 +1,45 @@
+"""Pre-packed fp32 linear layers for CPU inference (preview, compare and the training rollout copy)."""
+
+from __future__ import annotations
+
+import torch
+
+
+def packed_linear_available() -> bool:
+    return hasattr(torch.ops.mkldnn, "_reorder_linear_weight") and torch.backends.mkldnn.is_available()
+
+
+class PackedLinear(torch.nn.Module):
+    """An fp32 linear layer whose weight is pre-packed for oneDNN's GEMM.
+
+    At decode batch sizes a CPU linear layer is bound by reading its weight; oneDNN's blocked layout reads it about
+    twice as fast as the plain row-major one (4x for the 49152x576 `lm_head`), with the same fp32 arithmetic.
+    """
+
+    def __init__(self, weight: torch.Tensor, bias: torch.Tensor | None, batch_hint: int = 8):
+        super().__init__()
+        self.out_features, self.in_features = weight.shape
+        self.batch_hint = batch_hint
+        self.bias = None if bias is None else bias.detach().to(torch.float32).contiguous()
+        self.set_weight(weight)
+
+    def set_weight(self, weight: torch.Tensor) -> None:
+        self.packed = torch.ops.mkldnn._reorder_linear_weight(
+            weight.detach().to(torch.float32).contiguous(), self.batch_hint
+        )
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        flat = x.reshape(-1, self.in_features).contiguous()
+        out = torch.ops.mkldnn._linear_pointwise(flat, self.packed, self.bias, "none", [], "")
+        return out.reshape(*x.shape[:-1], self.out_features)
+
+
+def pack_linears(model: torch.nn.Module) -> torch.nn.Module:
+    """Replace every fp32 `nn.Linear` of an inference-only model by a `PackedLinear`, in place. Returns the model."""
+    if not packed_linear_available():
+        return model
+    for name, module in list(model.named_modules()):
+        if isinstance(module, torch.nn.Linear) and module.weight.dtype == torch.float32:
+            parent, _, child = name.rpartition(".")
+            setattr(model.get_submodule(parent) if parent else model, child, PackedLinear(module.weight, module.bias))
+    return model
