@@ -47,6 +47,9 @@ def run_playground(spec, out: Path) -> list[dict]:
     return [m for m in job.run.metrics() if "reward" in m]
 
 
+BARE_OVERRIDES: dict = {}  # GRPOConfig fields a caller wants to differ from TRL's defaults
+
+
 def run_bare(spec, out: Path) -> list[dict]:
     """A plain TRL script: GRPOTrainer with TRL's defaults, except what the spec sets and CPU needs."""
     from transformers import TrainerCallback
@@ -86,6 +89,7 @@ def run_bare(spec, out: Path) -> list[dict]:
         bf16=False,
         report_to=[],
         save_strategy="no",
+        **BARE_OVERRIDES,
     )
     model, tokenizer = load_training_model(spec)
     funcs, _ = build_rewards(spec.rewards)
@@ -118,11 +122,11 @@ def summarise(name: str, rows: list[dict], g: int) -> dict:
     }
 
 
-def run_one(name: str, steps: int, four_bit: bool) -> dict:
+def run_one(name: str, steps: int, four_bit: bool, spec=None) -> dict:
     """Run one contender in this process and return its summary (peak RSS is this process's)."""
     import tempfile
 
-    spec = bench_spec(steps, four_bit)
+    spec = spec or bench_spec(steps, four_bit)
     fn = run_bare if name == "bare" else run_playground
     with tempfile.TemporaryDirectory() as tmp:
         result = summarise("bare TRL" if name == "bare" else "playground", fn(spec, Path(tmp)), 8)

@@ -55,13 +55,16 @@ def run_train(args: argparse.Namespace) -> int:
     job.listeners.append(_printer(job, args.json_log))
     if not args.json_log:
         print(f"run {job.run.id} in {job.run.path}", file=sys.stderr)
+    # Poll rather than Thread.join(): a join interrupted by Ctrl-C can return early on the next call.
     try:
         while job.active:
-            job.join(0.5)
+            time.sleep(0.5)
     except KeyboardInterrupt:
         print("stopping after this step (the adapter will be saved)...", file=sys.stderr)
         job.stop()
-        job.join()
+        while job.active:
+            time.sleep(0.5)
+    job.join()
     status = job.status
     print(f"run {job.run.id} {status}" + (f": {job.error}" if job.error else ""), file=sys.stderr)
     return {"finished": 0, "stopped": 130}.get(status, 1)

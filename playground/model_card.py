@@ -43,7 +43,7 @@ def build_model_card(
     metrics = [m for m in run.metrics() if "reward" in m]
     steps = metrics[-1]["step"] if metrics else 0
     what = "LoRA adapter for" if kind == KIND_ADAPTER else "fine-tune (LoRA merged) of"
-    base_link = model.name if model.is_local else f"[{model.name}](https://huggingface.co/{model.name})"
+    base_link = f"`{model.name}`" if model.is_local else f"[{model.name}](https://huggingface.co/{model.name})"
     intro = (
         f"A {what} {base_link}, trained with GRPO for {steps} steps on {_data_note(spec)} in the GRPO Reward "
         f"Playground (run `{run.id}`)."
@@ -107,11 +107,11 @@ def _rewards_code(spec: RunSpec) -> str:
     parts = []
     for choice in spec.rewards:
         if choice.name in library:
-            parts.append(f"<details><summary>Code of <code>{choice.name}</code></summary>\n\n")
-            parts.append(_fence(reward_sources(choice), "python") + "\n\n</details>\n")
-    code = custom_code(spec)
-    if code:
-        parts.append("### Custom reward code\n\n" + _fence(code, "python") + "\n")
+            source = _fence(reward_sources(choice), "python")
+            parts.append(f"<details><summary>Code of <code>{choice.name}</code></summary>\n\n{source}\n\n</details>\n")
+    custom = custom_code(spec)
+    if custom:
+        parts.append("### Custom reward code\n\n" + _fence(custom, "python") + "\n")
     return "\n".join(parts).strip()
 
 

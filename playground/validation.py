@@ -91,6 +91,12 @@ def validate_spec(spec: RunSpec, columns: list[str] | None = None, custom_reward
     _check(m.device in ("auto", "cpu", "cuda"), "device", f"device must be auto, cpu or cuda, got {m.device!r}.")
     _check(m.bnb_4bit_quant_type in ("nf4", "fp4"), "bnb_4bit_quant_type", "bnb_4bit_quant_type must be nf4 or fp4.")
     _check(not (m.load_in_4bit and m.load_in_8bit), "load_in_4bit", "Choose 4-bit or 8-bit quantization, not both.")
+    try:
+        from playground.models import ModelSource
+
+        ModelSource.parse(m.model_name_or_path)
+    except PlaygroundError as exc:
+        raise SpecError("model_name_or_path", str(exc)) from None
     _validate_device(spec)
     _validate_rewards(spec, columns, custom_rewards or set())
 

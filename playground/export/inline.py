@@ -116,7 +116,7 @@ def reward_sources(choice: RewardChoice) -> str:
     if _is_module_level(spec.factory):
         parts.append(inspect.getsource(spec.factory))
     parts.append(inspect.getsource(target))
-    return "\n\n".join(p.strip("\n") for p in parts) + "\n"
+    return "\n\n\n".join(p.strip("\n") for p in parts) + "\n"
 
 
 # --- the factory call of a library reward --------------------------------------------------------------------------

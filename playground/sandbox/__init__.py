@@ -35,6 +35,7 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time `__getattr__` be
     from playground.sandbox.client import CallResult, Sandbox, SandboxedReward, SandboxError, close_rewards  # noqa: F401
     from playground.sandbox.custom import (  # noqa: F401
         TRIAL_COMPLETIONS,
+        CodeSession,
         TrialResult,
         compile_rewards,
         custom_reward_names,
@@ -56,6 +57,7 @@ _EXPORTS = {
     "client": ("CallResult", "Sandbox", "SandboxedReward", "SandboxError", "close_rewards"),
     "custom": (
         "TRIAL_COMPLETIONS",
+        "CodeSession",
         "TrialResult",
         "compile_rewards",
         "custom_reward_names",

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from playground.errors import RewardError
 from playground.sandbox.checks import inspect_code
-from playground.sandbox.client import Sandbox, SandboxedReward, SandboxError
+from playground.sandbox.client import Sandbox, SandboxedReward, SandboxError, close_rewards
 from playground.sandbox.settings import SandboxLimits, require_custom_code
 
 
@@ -134,3 +134,33 @@ def custom_rewards_for(spec: RunSpec, limits: SandboxLimits | None = None) -> di
     if not spec.custom_code or not custom_reward_names(spec) & {choice.name for choice in spec.rewards}:
         return {}
     return compile_rewards(spec.custom_code, limits)
+
+
+class CodeSession:
+    """One UI session's custom code: `rewards(source)` compiles only when the source changes, into one worker.
+
+    A new source that fails to compile raises, and the previous rewards stay as they were. A deep copy (what
+    `gr.State` makes of its initial value) is a new, empty session.
+    """
+
+    def __init__(self, limits: SandboxLimits | None = None):
+        self.limits = limits
+        self.source: str | None = None
+        self._rewards: dict[str, SandboxedReward] = {}
+
+    def __deepcopy__(self, memo: dict) -> CodeSession:
+        return CodeSession(self.limits)
+
+    def rewards(self, source: str | None) -> dict[str, SandboxedReward]:
+        if not source or not source.strip():
+            self.close()
+            return {}
+        if source != self.source:
+            rewards = compile_rewards(source, self.limits)
+            self.close()
+            self.source, self._rewards = source, rewards
+        return dict(self._rewards)
+
+    def close(self) -> None:
+        close_rewards(self._rewards)
+        self.source, self._rewards = None, {}

@@ -121,7 +121,7 @@ def create_preview_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -
                 run = gr.Button(t("preview.generate"), variant="primary")
         table = gr.Dataframe(label=t("preview.table"), wrap=True, interactive=False)
         summary = gr.Markdown()
-    row = gr.State(first_row)
+        row = gr.State(first_row)  # the picked row's dataset columns, for rewards that read them
 
     prompt_set.change(pick_set, prompt_set, [prompt_row, prompt, row], api_visibility="private")
     prompt_row.input(pick_row, [prompt_set, prompt_row], [prompt, row], api_visibility="private")

@@ -188,7 +188,7 @@ def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> 
                 gr.Markdown("**" + t("train.alerts") + "**")
                 alerts = gr.Markdown()
         timer = gr.Timer(TICK_SECONDS, active=False)
-    seen = gr.State(None)
+        seen = gr.State(None)  # inside the tab: a gr.Tabs must hold only tabs, or the frontend mixes up their labels
 
     names = tuple(form)
     status_inputs = [session.id, seen]
@@ -211,7 +211,7 @@ def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> 
         bind(train_status, ctx), status_inputs, status_outputs, api_visibility="private", show_progress="hidden"
     )
     stop.click(bind(stop_training, ctx), session.id, status, api_name="stop_training")
-    pass  # tab.select(bind(watch, ctx), None, timer, api_visibility="private", show_progress="hidden")
+    tab.select(bind(watch, ctx), None, timer, api_visibility="private", show_progress="hidden")
     return TrainTab(tab=tab, timer=timer, status_inputs=status_inputs, status_outputs=status_outputs)
 
 

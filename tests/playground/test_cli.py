@@ -149,3 +149,39 @@ def test_train_json_log_then_compare(tiny_model_dir, tmp_path):
     item = data["prompts"][0]
     assert item["prompt"] == "Hello there" and len(item["base"]["completions"]) == 2
     assert data["mean_delta"] == pytest.approx(item["trained"]["group"]["mean"] - item["base"]["group"]["mean"])
+
+
+def test_train_ctrl_c_stops_gracefully_and_saves_adapter(tiny_model_dir, tmp_path):
+    import signal
+
+    env = dict(os.environ, HF_HUB_OFFLINE="1", PYTHONPATH=str(ROOT))
+    args = ["--model_name_or_path", str(tiny_model_dir), "--max_steps", "500", "--num_generations", "4"]
+    args += [
+        "--per_device_train_batch_size",
+        "4",
+        "--max_completion_length",
+        "6",
+        "--out",
+        str(tmp_path),
+        "--json-log",
+    ]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "playground", "train", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # a background shell may ignore SIGINT
+    )
+    for line in proc.stdout:
+        if json.loads(line)["step"] >= 2:
+            break
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "stopping after this step" in err
+    (run_dir,) = [p for p in tmp_path.iterdir() if p.is_dir()]
+    status = json.loads((run_dir / "status.json").read_text())
+    assert status["status"] == "stopped" and 2 <= status["step"] < 500
+    assert (run_dir / "adapter" / "adapter_config.json").is_file()

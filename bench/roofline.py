@@ -1,0 +1,83 @@
+"""Roofline for one decode step of SmolLM2-135M at batch 8: measured ms per token against FLOPs and bandwidth.
+
+Measures this machine's fp32 matmul rate (2048^3) and memory read bandwidth, computes the lower bound for one
+decode step (compute and weight reads), and times real decode steps with plain and pre-packed linear layers.
+
+    python bench/roofline.py
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+
+def best(fn, repeat=5) -> float:
+    fn()
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def main() -> None:
+    import torch
+
+    from playground.models import load_model
+
+    a, b = torch.randn(2048, 2048), torch.randn(2048, 2048)
+    gflops = 2 * 2048**3 / best(lambda: a @ b) / 1e9
+    big = torch.randn(64 * 1024 * 1024 // 4 * 8)  # 512 MB
+    gbps = big.numel() * 4 / best(lambda: big.sum(), 3) / 1e9
+
+    model, tokenizer = load_model("embedded")
+    params = sum(p.numel() for p in model.parameters())
+    lm_head = model.lm_head.weight.numel()
+    batch = 8
+    flops = 2 * batch * params  # one token per sequence through every weight (embedding lookup aside, lm_head in)
+    bytes_read = 4 * params  # every fp32 weight read once per step (the tied lm_head counts once)
+    est_ms = 1000 * max(flops / (gflops * 1e9), bytes_read / (gbps * 1e9))
+
+    ids = tokenizer(["Tell me a story."] * batch, return_tensors="pt")
+
+    def decode_ms(m) -> float:
+        with torch.inference_mode():
+            out = m(**ids, use_cache=True)
+            past, nxt = out.past_key_values, out.logits[:, -1:].argmax(-1)
+
+            def step():
+                m(input_ids=nxt, past_key_values=past, use_cache=True)
+
+            return 1000 * best(step, 10)
+
+    plain_ms = decode_ms(model)
+    packed, _ = load_model("embedded", inference=True)
+    packed_ms = decode_ms(packed)
+    rows = {
+        "matmul_gflops": round(gflops, 1),
+        "read_gb_per_s": round(gbps, 1),
+        "params_m": round(params / 1e6, 1),
+        "lm_head_share": round(lm_head / params, 2),
+        "estimate_ms": round(est_ms, 1),
+        "plain_ms": round(plain_ms, 1),
+        "packed_ms": round(packed_ms, 1),
+    }
+    print(f"\nDecode step, batch {batch}, SmolLM2-135M fp32, {torch.get_num_threads()} threads")
+    print(f"machine: {gflops:.0f} GFLOP/s (2048^3 fp32 matmul), {gbps:.1f} GB/s read")
+    print(f"estimate from FLOPs and bytes: {est_ms:.1f} ms per token")
+    print(f"measured, plain nn.Linear:      {plain_ms:.1f} ms per token")
+    print(f"measured, pre-packed (oneDNN):  {packed_ms:.1f} ms per token")
+    print(json.dumps({"bench": "roofline", **rows}))
+
+
+if __name__ == "__main__":
+    main()
