@@ -65,9 +65,18 @@ def run_train(args: argparse.Namespace) -> int:
         while job.active:
             time.sleep(0.5)
     job.join()
+    _print_alerts(job)
     status = job.status
     print(f"run {job.run.id} {status}" + (f": {job.error}" if job.error else ""), file=sys.stderr)
     return {"finished": 0, "stopped": 130}.get(status, 1)
+
+
+def _print_alerts(job) -> None:
+    from playground.health import health_alerts
+    from playground.scoring import metric_weights
+
+    for alert in health_alerts(job.run.metrics(), weights=metric_weights(job.spec.rewards)):
+        print(f"! {alert.message} {alert.advice}", file=sys.stderr)
 
 
 def _printer(job, as_json: bool):

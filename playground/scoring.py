@@ -75,6 +75,14 @@ def build_rewards(
     return funcs, weights
 
 
+def metric_weights(choices: Sequence[RewardChoice]) -> dict[str, float]:
+    """{metric name (`rewards/<name>/mean`): weight}: library rewards with their parameters, custom ones as named."""
+    from rewards.registry import REGISTRY, _ensure_loaded
+
+    _ensure_loaded()
+    return {(metric_name(c.name, c.params) if c.name in REGISTRY else c.name): float(c.weight) for c in choices}
+
+
 def reward_name(func: Callable) -> str:
     return getattr(func, "__name__", type(func).__name__)
 
