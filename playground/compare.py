@@ -67,15 +67,30 @@ def compare_run(
     progress: Callable[[float, str], None] | None = None,
 ) -> Comparison:
     """Works on any run with a saved adapter: finished, stopped, failed after a save, or loaded after a restart."""
+    progress = progress or (lambda f, m: logger.info("%3.0f%% %s", 100 * f, m))
+    if not run.has_adapter:
+        raise PlaygroundError(f"Run {run.id} has no saved adapter yet, so there is nothing to compare.")
+    spec = RunSpec.from_dict(run.spec())
+    owned = {}
+    if custom_rewards is None:  # a run that used custom code carries it: rebuild its sandboxed rewards
+        from playground.sandbox import custom_rewards_for
+
+        custom_rewards = owned = custom_rewards_for(spec)
+    try:
+        return _compare(run, spec, prompts, num_samples, seed, custom_rewards, progress)
+    finally:
+        if owned:
+            from playground.sandbox import close_rewards
+
+            close_rewards(owned)
+
+
+def _compare(run, spec, prompts, num_samples, seed, custom_rewards, progress) -> Comparison:
     from peft import PeftModel
 
     from playground.models import load_model
     from playground.packing import pack_linears
 
-    progress = progress or (lambda f, m: logger.info("%3.0f%% %s", 100 * f, m))
-    if not run.has_adapter:
-        raise PlaygroundError(f"Run {run.id} has no saved adapter yet, so there is nothing to compare.")
-    spec = RunSpec.from_dict(run.spec())
     funcs, weights = build_rewards(spec.rewards, custom_rewards)
     rows = _prompt_rows(spec, prompts)
     settings = GenerationSettings(

@@ -7,7 +7,8 @@ A user's source is parsed in the app (`inspect_code`) and run only in a separate
   a cap on file size and on the printed output it sends back;
 - an environment without secrets (only PATH, locale and Python settings pass; `HF_TOKEN` and every `*_TOKEN`, `*_KEY`,
   `*_SECRET`, `*_PASSWORD` are dropped), and a fresh temporary folder as its cwd and HOME, removed afterwards;
-- no child processes and no exec (seccomp, plus `RLIMIT_NPROC=0`), no signals or ptrace to other processes;
+- no child processes and no exec (seccomp; `RLIMIT_NPROC=0` where seccomp is refused), no signals or ptrace to
+  other processes;
 - file writes only in its temporary folder and file reads only from Python's install and import path and system
   folders (Landlock), so `/proc/<app pid>/environ` and the run folders stay out of reach.
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import math
 import os
 import re
 import shutil
@@ -38,6 +37,7 @@ REPO_ROOT = str(Path(__file__).resolve().parents[2])
 STARTUP_TIMEOUT = 30.0  # a bare interpreter starts in about 50 ms; this is for a machine under heavy load
 EXIT_WAIT = 1.0  # seconds to let a worker that closed its pipe finish exiting, to read its exit code
 LOG_TAIL = 2000
+WORKER_MODULE = "playground.sandbox.worker"
 SECRET_NAME = re.compile(r"TOKEN|SECRET|PASSW|CREDENTIAL|PRIVATE|AUTH|(^|_)(API)?KEYS?($|_)", re.IGNORECASE)
 KEPT_NAMES = ("PATH", "LANG", "LANGUAGE", "TZ", "TERM", "PYTHONPATH", "PYTHONHASHSEED", "HF_HUB_OFFLINE")
 ONE_THREAD = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "TOKENIZERS_PARALLELISM")
@@ -150,7 +150,7 @@ class Sandbox:
         workdir = tempfile.mkdtemp(prefix="playground-sandbox-")
         with open(os.path.join(workdir, "worker.log"), "wb") as log:
             proc = subprocess.Popen(
-                [sys.executable, "-B", "-m", "playground.sandbox.worker"],
+                [sys.executable, "-B", "-m", WORKER_MODULE],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=log,
@@ -166,7 +166,11 @@ class Sandbox:
             os.set_blocking(pipe.fileno(), False)
         read_paths = [*self.limits.read_paths, hub_cache()]
         init = {"op": "init", "repo_root": REPO_ROOT, "limits": {**self.limits.to_dict(), "read_paths": read_paths}}
-        reply = self._request(init, STARTUP_TIMEOUT, "The sandbox worker")
+        try:
+            reply = self._request(init, STARTUP_TIMEOUT, "The sandbox worker")
+        except SandboxError as exc:
+            last = exc.output.strip().splitlines()[-1:] or [str(exc)]
+            raise SandboxError(f"The sandbox worker failed to start: {last[0]}", output=exc.output) from None
         self.features = reply.get("features") if isinstance(reply.get("features"), dict) else {}
         self._warn_missing()
         logger.info("Sandbox worker %d started (%s)", proc.pid, self.features)
@@ -323,8 +327,15 @@ def _replay_logs(logs: Any, kwargs: dict[str, Any], callables: list[str]) -> Non
     if not isinstance(logs, list):
         return
     for entry in logs[:1000]:
-        if isinstance(entry, list) and len(entry) >= 2 and entry[0] in callables and isinstance(entry[1], str):
-            kwargs[entry[0]](*entry[1:3])
+        if not (isinstance(entry, list) and len(entry) >= 2 and entry[0] in callables and isinstance(entry[1], str)):
+            continue
+        name, args = entry[0], entry[1:3]
+        # TRL's own: log_metric(name, float) and log_extra(column, list); what the worker sends is not trusted.
+        if name == "log_metric" and not (len(args) == 2 and isinstance(args[1], int | float)):
+            continue
+        if name == "log_extra" and not (len(args) == 2 and isinstance(args[1], list)):
+            continue
+        kwargs[name](*args)
 
 
 def decode_values(name: str, reply: dict, expected: int) -> list[float | None]:
@@ -335,7 +346,8 @@ def decode_values(name: str, reply: dict, expected: int) -> list[float | None]:
         hint = " (a generator: wrap it in list(...))" if reply.get("generator") else ""
         raise RewardError(f"Reward {name!r} must return a list of floats, got {str(reply['bad_type'])[:100]}{hint}.")
     if "bad_length" in reply:
-        raise RewardError(f"Reward {name!r} returned {reply['bad_length']} values for {expected} completions.")
+        count = str(reply["bad_length"])[:20]
+        raise RewardError(f"Reward {name!r} returned {count} values for {expected} completions.")
     if "bad_item" in reply:
         index = reply["bad_item"] if isinstance(reply["bad_item"], int) else 0
         raise RewardError(
@@ -346,11 +358,6 @@ def decode_values(name: str, reply: dict, expected: int) -> list[float | None]:
     if not isinstance(values, list) or not all(v is None or type(v) in (float, int) for v in values):
         raise RewardError(f"Reward {name!r}: the sandbox worker sent malformed values.")
     return check_values(name, values, expected)
-
-
-def non_finite(values: Sequence[float | None]) -> list[int]:
-    """Indexes of NaN or inf values."""
-    return [i for i, v in enumerate(values) if v is not None and not math.isfinite(v)]
 
 
 class SandboxedReward:

@@ -1,9 +1,10 @@
 """Confinement the worker applies to itself after startup, before it runs any user code.
 
-- rlimits: address space, CPU time, file size, no core files, no new processes (`RLIMIT_NPROC=0`; root ignores it).
+- rlimits: address space, CPU time, file size, no core files.
 - Capabilities dropped, so a worker started as root cannot raise its own limits again.
 - seccomp (a BPF filter, through ctypes): no fork, vfork, non-thread clone, exec, ptrace, or signals to other
   processes. Threads still work: `clone3` answers ENOSYS, so glibc falls back to `clone` with `CLONE_THREAD`.
+  Where seccomp is refused, `RLIMIT_NPROC=0` stops new processes instead (and threads with them; root ignores it).
 - Landlock (Linux >= 5.13, through ctypes): writes only inside the temporary folder; reads only from Python's install
   and import path, system folders (/usr, /lib, /etc, /dev, /sys), `/proc/self` and the temporary folder. That keeps
   `/proc/<app pid>/environ` (the app's secrets) out of reach. With Landlock ABI >= 6, signals outside are blocked too.
@@ -35,10 +36,15 @@ def set_rlimits(memory_mb: int, cpu_seconds: int, file_mb: int) -> None:
     resource.setrlimit(resource.RLIMIT_FSIZE, (file_mb << 20, file_mb << 20))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a too-large write fails with EFBIG instead of killing the worker
+
+
+def forbid_processes() -> bool:
+    """`RLIMIT_NPROC=0`: the fallback when seccomp is unavailable. It counts threads too, so it stops them as well."""
     try:
         resource.setrlimit(resource.RLIMIT_NPROC, (0, 0))
-    except (ValueError, OSError):  # some container runtimes refuse; seccomp covers fork where it is available
-        pass
+    except (ValueError, OSError):
+        return False
+    return True
 
 
 def allow_cpu(seconds: float) -> None:
@@ -303,4 +309,5 @@ def confine(workdir: str, repo_root: str, memory_mb: int, cpu_seconds: int, file
         "landlock": landlock if isinstance(landlock, str) else True,
         "landlock_abi": landlock if isinstance(landlock, int) else 0,
         "seccomp": seccomp or True,
+        "nproc_zero": forbid_processes() if seccomp else False,
     }

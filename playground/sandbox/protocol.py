@@ -65,7 +65,11 @@ def _read_exact_blocking(fd: int, n: int) -> bytes | None:
 
 
 def write_blocking(fd: int, message: dict) -> None:
-    view = memoryview(encode(message))
+    write_all(fd, encode(message))
+
+
+def write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
     while view:
         view = view[os.write(fd, view) :]
 
@@ -94,7 +98,7 @@ def receive(fd: int, deadline: float, max_bytes: int = MAX_REPLY_BYTES) -> dict:
     body = _read_exact(fd, size, deadline)
     try:
         message = json.loads(body)
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):  # RecursionError: hostile nesting like [[[[...]]]]
         raise ProtocolError("the worker sent a malformed reply") from None
     if not isinstance(message, dict):
         raise ProtocolError("the worker sent a malformed reply")

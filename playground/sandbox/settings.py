@@ -9,7 +9,7 @@ folders the sandbox may read.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 
 from playground.errors import PlaygroundError
 
@@ -32,7 +32,7 @@ class SandboxLimits:
         cpu_seconds (`int`, *optional*, defaults to `3600`):
             CPU seconds one worker may use in its life (`RLIMIT_CPU` hard limit); it is recycled before reaching it.
         output_bytes (`int`, *optional*, defaults to `65536`):
-            Printed output kept per call; the rest is counted and dropped.
+            Printed characters kept per call (64 KB of ASCII); the rest is counted and dropped.
         file_mb (`int`, *optional*, defaults to `64`):
             Largest file the worker may write (`RLIMIT_FSIZE`), in its temporary folder.
         read_paths (`tuple[str, ...]`, *optional*, defaults to `()`):
@@ -54,7 +54,7 @@ class SandboxLimits:
             raise ValueError(f"The sandbox memory limit must be at least 64 MB, got {self.memory_mb}.")
 
     def to_dict(self) -> dict:
-        return {**self.__dict__, "read_paths": list(self.read_paths)}
+        return {**asdict(self), "read_paths": list(self.read_paths)}
 
 
 DEFAULT_LIMITS = SandboxLimits()

@@ -207,7 +207,11 @@ def main() -> None:
     worker = Worker(limits)
     while (message := protocol.read_blocking(proto_in)) is not None:
         reply = worker.handle(message)
-        protocol.write_blocking(proto_out, reply)
+        try:
+            data = protocol.encode(reply)
+        except (TypeError, ValueError, RecursionError) as exc:  # e.g. a circular list given to log_extra
+            data = protocol.encode({**describe_error(exc), "cpu": cpu_used()})
+        protocol.write_all(proto_out, data)
         if reply.get("fatal"):  # after a MemoryError the interpreter's state is not worth trusting
             os._exit(0)
 

@@ -1,0 +1,10 @@
+# expect: Reward 'reward' raised PermissionError: [Errno 1] Operation not permitted (line 9).
+# category: processes
+# needs: seccomp
+# Signal 0 only checks that the app process exists; the same filter stops SIGKILL.
+import os
+
+
+def reward(completions, **kwargs):
+    os.kill(os.getppid(), 0)
+    return [0.0] * len(completions)
