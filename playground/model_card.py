@@ -10,7 +10,7 @@ from typing import Any
 import yaml
 
 from playground.compare import Comparison
-from playground.export.common import custom_code, export_model, render
+from playground.export.common import TRL_VERSION, custom_code, export_model, render
 from playground.export.inline import reward_sources
 from playground.scoring import RewardChoice
 from playground.spec import RunSpec
@@ -19,7 +19,6 @@ from playground.store import Run
 
 logger = logging.getLogger(__name__)
 
-TRL_VERSION = "1.16.0"
 KIND_ADAPTER, KIND_MERGED = "adapter", "merged"
 # Metrics shown first in the results table, then every `rewards/<name>/mean`.
 HEADLINE_METRICS = ("reward", "reward_std", "kl", "loss", "entropy", "completions/mean_length", "frac_reward_zero_std")

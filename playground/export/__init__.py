@@ -4,7 +4,7 @@ All of it is derived from the run spec (`playground.spec.RunSpec`), the one obje
 own `GRPOConfig`. Pushing to the Hub lives in `playground.hub`, the model card in `playground.model_card`.
 """
 
-from playground.export.common import EMBEDDED_HUB_ID, available_reporters
+from playground.export.common import EMBEDDED_HUB_ID, available_reporters, zip_folder
 from playground.export.recipe import export_recipe, export_script
 from playground.export.weights import export_adapter_zip, export_merged
 
@@ -16,4 +16,5 @@ __all__ = [
     "export_merged",
     "export_recipe",
     "export_script",
+    "zip_folder",
 ]

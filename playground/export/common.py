@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import importlib.util
 import json
 import logging
+import os
 import string
+import tempfile
+import zipfile
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -21,6 +25,7 @@ logger = logging.getLogger(__name__)
 
 # The embedded model is this Hub model, shipped as a Q4_1 GGUF file and dequantized; exports name the Hub original.
 EMBEDDED_HUB_ID = "HuggingFaceTB/SmolLM2-135M-Instruct"
+TRL_VERSION = importlib.metadata.version("trl")  # exports pin the TRL they were made and tested with
 DATA_FILE = "data/train.jsonl"
 OUTPUT_DIR = "output"
 # Loggers TRL's `report_to` accepts, by the module that must be importable. The app's own charts never depend on them.
@@ -69,11 +74,9 @@ class ExportModel:
 def export_model(spec: RunSpec) -> ExportModel:
     source = ModelSource.parse(spec.model.model_name_or_path) if _is_local_or_embedded(spec) else None
     if source is not None and source.kind == EMBEDDED:
-        return ExportModel(
-            EMBEDDED_HUB_ID, "the playground's embedded model (there a dequantized Q4_1 copy, here the original)"
-        )
+        return ExportModel(EMBEDDED_HUB_ID, "the playground's embedded model (which runs a Q4_1 copy of it)")
     if source is not None and source.kind == "local":
-        return ExportModel(source.name, "a local folder on the machine that exported this; change it elsewhere")
+        return ExportModel(source.name, "a local folder of the machine that exported this")
     return ExportModel(spec.model.model_name_or_path.strip(), "a Hugging Face Hub model id")
 
 
@@ -111,7 +114,7 @@ def write_prompts(spec: RunSpec, path: Path) -> ExportedData:
             if chat and isinstance(row["prompt"], str):
                 row["prompt"] = to_messages(row["prompt"])
             conversational = conversational or isinstance(row["prompt"], list)
-            f.write(json.dumps(row, ensure_ascii=False) + "\n")
+            f.write(json.dumps(row, ensure_ascii=False, default=str) + "\n")
     src = spec.data
     what = {"builtin": "the built-in prompt set", "file": "the file", "hub": "the Hub dataset"}[src.kind]
     note = f"{what} {src.name!r}" + (f" (split {src.split!r})" if src.kind == "hub" else "")
@@ -136,3 +139,25 @@ def render(template: str, **values: Any) -> str:
     """Fill `playground/templates/<template>` (`string.Template`: `$name`, `$$` for a dollar sign)."""
     text = resources.files("playground").joinpath("templates", template).read_text(encoding="utf-8")
     return string.Template(text).substitute(**values)
+
+
+def zip_folder(folder: str | Path, out_path: str | Path | None = None, arcname: str | None = None) -> Path:
+    """Zip `folder` into `out_path` (default: `<folder>.zip`) as one top folder named `arcname` (default: the folder's
+    name), for a download button. Written to a temporary file, then renamed into place."""
+    folder = Path(folder)
+    out = Path(out_path) if out_path is not None else folder.with_name(folder.name + ".zip")
+    arcname = arcname or folder.name
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fd, partial = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
+    os.close(fd)
+    try:
+        with zipfile.ZipFile(partial, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+            for item in sorted(folder.rglob("*")):
+                if item.is_file():
+                    zf.write(item, f"{arcname}/{item.relative_to(folder).as_posix()}")
+        os.chmod(partial, 0o644)
+        os.replace(partial, out)
+    except BaseException:
+        Path(partial).unlink(missing_ok=True)
+        raise
+    return out

@@ -80,31 +80,36 @@ def rewards_code(choices: list[RewardChoice], custom_code: str | None = None) ->
         )
     custom = _strip_lines(custom_code, [lines for _, _, lines in custom_imports] + _future_lines(custom_tree))
     used = library.defined | library.imported | custom_defs | custom_imported | _BUILTINS
-    names, wiring = [], []
-    for choice, call in calls:
-        if call is None:
-            names.append(choice.name)
-            wiring.append(f"# {choice.name}: your custom function, weight {choice.weight:g}")
-            continue
-        name = _free_name(f"reward_{choice.name}", used)
-        used.add(name)
-        names.append(name)
-        line = f"{name} = NamedReward({call}, {py_literal(metric_name(choice.name, choice.params))})"
-        if len(line) > 119:
-            line = f"{name} = NamedReward(\n    {call},\n    {py_literal(metric_name(choice.name, choice.params))},\n)"
-        wiring.append(line)
-    wiring.append("")
-    wiring.append(_assign_list("REWARD_FUNCS", names))
-    wiring.append(_assign_list("REWARD_WEIGHTS", [py_literal(float(c.weight)) for c in choices]))
+    names, wiring = _wiring(calls, used)
     return RewardsCode(
         imports=library.imports,
         library=library.code,
         custom=custom,
-        wiring="\n".join(wiring),
+        wiring=wiring,
         names=names,
         weights=[float(c.weight) for c in choices],
         metric_names=[c.name if call is None else metric_name(c.name, c.params) for c, call in calls],
     )
+
+
+def _wiring(calls: list[tuple[RewardChoice, str | None]], used: set[str]) -> tuple[list[str], str]:
+    """(module attribute of each reward, the code that defines them and REWARD_FUNCS / REWARD_WEIGHTS)."""
+    names, lines = [], []
+    for choice, call in calls:
+        if call is None:
+            names.append(choice.name)
+            lines.append(f"# {choice.name}: your custom function, weight {choice.weight:g}")
+            continue
+        name = _free_name(f"reward_{choice.name}", used)
+        used.add(name)
+        names.append(name)
+        metric = py_literal(metric_name(choice.name, choice.params))
+        line = f"{name} = NamedReward({call}, {metric})"
+        lines.append(line if len(line) <= 119 else f"{name} = NamedReward(\n    {call},\n    {metric},\n)")
+    lines.append("")
+    lines.append(_assign_list("REWARD_FUNCS", names))
+    lines.append(_assign_list("REWARD_WEIGHTS", [py_literal(float(c.weight)) for c, _ in calls]))
+    return names, "\n".join(lines)
 
 
 def reward_sources(choice: RewardChoice) -> str:

@@ -25,9 +25,11 @@ from typing import Any
 
 import yaml
 
+from playground.errors import PlaygroundError
 from playground.export.common import (
     DATA_FILE,
     OUTPUT_DIR,
+    TRL_VERSION,
     ExportedData,
     custom_code,
     export_model,
@@ -54,7 +56,6 @@ logger = logging.getLogger(__name__)
 RECIPE, REWARDS_MODULE, SCRIPT, README = "recipe.yaml", "rewards_module.py", "train_grpo.py", "README.md"
 ACCELERATE_CONFIGS = {"zero2.yaml": "zero2.yaml", "fsdp.yaml": "fsdp2.yaml"}  # ours -> TRL's shipped file
 CPU_FLAGS = "--use_cpu true --bf16 false --dtype float32"
-TRL_VERSION = "1.16.0"
 
 
 def export_recipe(source: Run | RunSpec, out_dir: str | Path) -> Path:
@@ -150,7 +151,7 @@ def script_source(spec: RunSpec, code: RewardsCode, data: ExportedData, run_id: 
     gpu = gpu_target(spec)
     return render(
         "train_grpo.py.tmpl",
-        origin=f"run {run_id}" if run_id else "a run spec",
+        origin=f"run ({run_id})" if run_id else "run spec",
         trl_version=TRL_VERSION,
         reward_imports="\n\n".join(code.imports),
         model=py_literal(model.name),
@@ -224,8 +225,6 @@ def _write_folder(out_dir: str | Path, write) -> Path:
     """Build the export in a hidden sibling folder, then rename it into place: a failed export leaves nothing."""
     out = Path(out_dir).expanduser().resolve()
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        from playground.errors import PlaygroundError
-
         raise PlaygroundError(f"{out} already exists and is not empty; choose a new folder.")
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.tmp-"))

@@ -89,7 +89,9 @@ def lora_args(spec: RunSpec) -> dict[str, Any]:
 
     cfg, default = spec.lora_config().to_dict(), LoraConfig().to_dict()
     always = ("r", "lora_alpha", "lora_dropout", "target_modules", "task_type")
-    return {k: _plain(v) for k, v in cfg.items() if k in always or v != default.get(k)}
+    out = {k: _plain(cfg[k]) for k in always}
+    out.update({k: _plain(v) for k, v in cfg.items() if k not in out and v != default.get(k)})
+    return out
 
 
 def quantization_args(spec: RunSpec) -> dict[str, Any] | None:

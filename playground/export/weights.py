@@ -7,11 +7,10 @@ import logging
 import os
 import shutil
 import tempfile
-import zipfile
 from pathlib import Path
 
 from playground.errors import PlaygroundError
-from playground.export.common import export_model
+from playground.export.common import export_model, zip_folder
 from playground.spec import RunSpec
 from playground.store import Run
 
@@ -54,18 +53,7 @@ def export_adapter_zip(run: Run, out_path: str | Path) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
     folder = f"{run.id}-adapter"
     with tempfile.TemporaryDirectory() as tmp:
-        files = copy_adapter(run, Path(tmp) / folder)
-        fd, partial = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
-        os.close(fd)
-        try:
-            with zipfile.ZipFile(partial, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-                for item in sorted(files.iterdir()):
-                    zf.write(item, f"{folder}/{item.name}")
-            os.chmod(partial, 0o644)
-            os.replace(partial, out)
-        except BaseException:
-            Path(partial).unlink(missing_ok=True)
-            raise
+        zip_folder(copy_adapter(run, Path(tmp) / folder), out)
     logger.info("Wrote %s", out)
     return out
 

@@ -1,0 +1,35 @@
+"""A real 2-step playground run on the tiny model, shared by the export tests (about 10 s on 2 cores)."""
+
+import pytest
+
+from playground.job import JobManager
+from playground.scoring import RewardChoice
+from playground.spec import RunSpec
+from playground.store import RunStore
+
+
+def tiny_spec(model_dir, **overrides) -> RunSpec:
+    spec = RunSpec()
+    spec.model.model_name_or_path = str(model_dir)
+    settings = dict(
+        max_steps=2,
+        num_generations=4,
+        per_device_train_batch_size=4,
+        max_completion_length=6,
+        learning_rate=1e-2,  # large, so that two steps move the adapter measurably
+        save_steps=5,
+    )
+    settings.update(overrides)
+    for name, value in settings.items():
+        spec.set(name, value)
+    spec.rewards = [RewardChoice("length", 1.0, {"ideal_length": 5}), RewardChoice("format", 0.5)]
+    return spec
+
+
+@pytest.fixture(scope="session")
+def trained_run(tmp_path_factory, tiny_model_dir):
+    manager = JobManager(RunStore(tmp_path_factory.mktemp("runs")))
+    job = manager.start(tiny_spec(tiny_model_dir))
+    job.join(300)
+    assert job.status == "finished", job.error
+    return job.run

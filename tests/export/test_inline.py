@@ -1,0 +1,127 @@
+"""The inlined rewards are the library's own: same names and scores, in a Python that cannot import the playground."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from playground.errors import PlaygroundError, RewardError
+from playground.export.inline import reward_sources, rewards_code
+from playground.scoring import RewardChoice
+from rewards.registry import build_reward, list_specs, metric_name
+
+
+CUSTOM = '''\
+from rewards._text import completion_text
+
+
+def shouty(completions, **kwargs):
+    """1.0 for an all-caps completion."""
+    return [float(completion_text(c).isupper()) for c in completions]
+'''
+
+RUNNER = """
+import importlib.util, json, sys
+sys.path.insert(0, sys.argv[1])
+assert importlib.util.find_spec("rewards") is None and importlib.util.find_spec("playground") is None
+import rewards_module as m
+cases = json.load(open(sys.argv[2]))
+out = []
+for name, completions, kwargs in cases:
+    func = getattr(m, name)
+    out.append([func.__name__, func(completions, **kwargs)])
+print(json.dumps(out))
+"""
+
+
+def _cases(choices, names):
+    """(module attribute, completions, kwargs) for each reward on its registry examples, plus a chat completion."""
+    specs = {s.name: s for s in list_specs()}
+    cases = []
+    for choice, name in zip(choices, names, strict=True):
+        spec = specs.get(choice.name)
+        examples = [e for e in (spec.good, spec.bad) if e] if spec else []
+        completions = [e.completion for e in examples] or ["HELLO", "hello"]
+        kwargs = {k: [e.kwargs[k] for e in examples] for k in (examples[0].kwargs if examples else {})}
+        cases.append((name, completions, kwargs))
+        chat = [[{"role": "assistant", "content": c}] for c in completions]
+        cases.append((name, chat, kwargs))
+    return cases
+
+
+def test_every_library_reward_runs_standalone_with_the_same_scores(tmp_path):
+    choices = [RewardChoice(s.name) for s in list_specs()]
+    choices += [
+        RewardChoice("length", 2.0, {"ideal_length": 7}),
+        RewardChoice("keywords", 0.5, {"include": ["blue", "sky"], "case_sensitive": True}),
+        RewardChoice("shouty", 0.25),
+    ]
+    code = rewards_code(choices, CUSTOM)
+    assert code.names[-3:] == ["reward_length_2", "reward_keywords_2", "shouty"]
+    assert code.weights[-3:] == [2.0, 0.5, 0.25]
+    (tmp_path / "rewards_module.py").write_text(code.source("Test module."))
+    cases = _cases(choices, code.names)
+    (tmp_path / "cases.json").write_text(json.dumps(cases))
+
+    proc = subprocess.run(
+        [sys.executable, "-I", "-c", RUNNER, str(tmp_path), str(tmp_path / "cases.json")],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    got = json.loads(proc.stdout.strip().splitlines()[-1])
+
+    custom = {}
+    exec(compile(CUSTOM, "custom", "exec"), custom)
+    for (name, completions, kwargs), (got_name, got_values), choice in zip(
+        cases, got, [c for c in choices for _ in range(2)], strict=True
+    ):
+        if choice.name == "shouty":
+            expected_name, expected = "shouty", custom["shouty"](completions)
+        else:
+            expected_name = metric_name(choice.name, choice.params)
+            expected = build_reward(choice.name, choice.params)(completions, **kwargs)
+        assert got_name == expected_name
+        assert got_values == pytest.approx(expected), name
+    assert got[0] == ["length", [-2.0, -83.0]]  # checked by hand: ideal length 100, completions of 98 and 17
+
+
+def test_only_what_the_rewards_need_is_copied():
+    code = rewards_code([RewardChoice("length", 1.0, {"ideal_length": 50})])
+    source = code.source("Doc.")
+    assert 'reward_length = NamedReward(get_length_reward(ideal_length=50), "length(ideal_length=50)")' in source
+    assert "REWARD_FUNCS = [reward_length]" in source and "REWARD_WEIGHTS = [1.0]" in source
+    assert "class _LengthReward:" in source and "def get_length_reward(" in source
+    assert "class RewardError(PlaygroundError):" in source  # followed into playground.errors
+    assert "def get_regex_reward" not in source and "math_verify" not in source
+    assert "from rewards" not in source and "from playground" not in source and "import trl" not in source
+    assert source.index("from __future__ import annotations") < source.index("def completion_texts(")
+    compile(source, "rewards_module.py", "exec")
+
+
+def test_custom_code_that_redefines_a_library_name_is_refused():
+    clash = (
+        "def format_reward(completions, **kwargs):\n    return [0.0] * len(completions)\n\n\n"
+        "def mine(completions, **kwargs):\n    return [1.0] * len(completions)\n"
+    )
+    with pytest.raises(PlaygroundError, match="defines 'format_reward'.*rename it"):
+        rewards_code([RewardChoice("combined"), RewardChoice("mine")], clash)
+    # The same name is fine when no inlined reward uses it.
+    assert rewards_code([RewardChoice("length"), RewardChoice("mine")], clash).names == ["reward_length", "mine"]
+
+
+def test_custom_code_errors_are_one_sentence():
+    with pytest.raises(PlaygroundError, match="syntax error on line 2"):
+        rewards_code([RewardChoice("mine")], "def mine(completions, **kwargs):\nreturn 1\n")
+    with pytest.raises(RewardError, match="Unknown reward 'missing'"):
+        rewards_code([RewardChoice("missing")], CUSTOM)
+
+
+def test_reward_sources_are_the_library_source():
+    text = reward_sources(RewardChoice("length", 1.0, {"ideal_length": 5}))
+    assert text.startswith("def get_length_reward(ideal_length: int = 100):")
+    assert "class _LengthReward:" in text
+    assert reward_sources(RewardChoice("format")).startswith("def format_reward(")
