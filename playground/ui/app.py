@@ -25,6 +25,8 @@ CSS = """
 .pg-progress-fill { height: 100%; background: var(--color-accent); transition: width 0.4s; }
 .pg-progress-label { margin-top: 4px; font-size: var(--text-sm); color: var(--body-text-color-subdued); }
 .pg-status { min-height: 1.5em; }
+.pg-good { color: #16a34a; font-weight: bold; }
+.pg-bad { color: #dc2626; font-weight: bold; }
 """
 
 
@@ -36,7 +38,8 @@ def build_app(settings: UISettings | None = None, *, ctx: AppContext | None = No
     ctx = ctx or AppContext.create(settings or UISettings())
     with gr.Blocks(title="GRPO Reward Playground", delete_cache=(3600, 24 * 3600)) as demo:
         session = create_session()
-        gr.Markdown("# " + t("app.title") + "\n" + t("app.subtitle"))
+        gr.Markdown("# " + t("app.title"))  # one key per string: the browser translates only the first
+        gr.Markdown(t("app.subtitle"))
         with gr.Tabs():
             rewards = create_rewards_tab(ctx, session)
             create_preview_tab(ctx, session, rewards)

@@ -16,9 +16,12 @@ CHARTS: tuple[str | None, ...] = (
     "kl",
     "loss",
     "completions/mean_length",
+    "completions/clipped_ratio",  # completions cut at max_completion_length (the "clipped" health alert)
 )
 PER_FUNCTION = "rewards/{fn}/mean"
-PER_ROW = 3
+PER_ROW = 4
+# Line colours of the charts with one line per reward function or per run (Tableau 10).
+PALETTE = ("#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f")
 
 
 def create_charts(height: int = 220) -> list[gr.LinePlot]:
@@ -33,12 +36,11 @@ def create_charts(height: int = 220) -> list[gr.LinePlot]:
                         x="step",
                         y="value",
                         color="function" if key is None else None,
-                        title=PER_FUNCTION.format(fn="<fn>") if key is None else key,
+                        label=PER_FUNCTION.format(fn="<fn>") if key is None else key,
                         x_title="step",
                         y_title="",
                         height=height,
                         min_width=240,
-                        show_label=False,
                     )
                 )
     return plots
@@ -54,16 +56,37 @@ def chart_frames(metrics: list[dict]) -> list[pd.DataFrame]:
     return [_frame(rows, key) for key in CHARTS]
 
 
+def recolour(plot) -> gr.LinePlot:
+    """Give a chart with one line per series (its last column) a colour per series, in a second event.
+
+    The browser builds a chart's colour scale from the series it holds when it (re)builds the chart, and rebuilds it
+    when `color_map` changes, but not when only the data changes; and a `color_map` sent with the data is applied
+    before the data. So each data update is followed by this one (cheap: nothing is redrawn while the map is the same).
+    """
+    data = plot.get("data") if isinstance(plot, dict) else getattr(plot, "data", None)
+    if not data:
+        return gr.skip()
+    names = list(dict.fromkeys(row[-1] for row in data))
+    return gr.LinePlot(color_map={name: PALETTE[i % len(PALETTE)] for i, name in enumerate(names)})
+
+
+def _typed(points: list[tuple], series: str | None = None) -> pd.DataFrame:
+    """Typed columns even when empty: the browser fixes a chart's scales from the first value it gets, and an
+    untyped empty frame would make both axes discrete for good."""
+    columns = {"step": "int64", "value": "float64"} | ({series: "str"} if series else {})
+    frame = pd.DataFrame(points, columns=list(columns))
+    return frame.astype(columns)
+
+
 def _frame(rows: list[dict], key: str | None) -> pd.DataFrame:
     if key is not None:
-        points = [(int(r["step"]), v) for r in rows if (v := _number(r.get(key))) is not None]
-        return pd.DataFrame(points, columns=["step", "value"])
+        return _typed([(int(r["step"]), v) for r in rows if (v := _number(r.get(key))) is not None])
     points = []
     for r in rows:
         for name, value in r.items():
             if name.startswith("rewards/") and name.endswith("/mean") and (v := _number(value)) is not None:
                 points.append((int(r["step"]), v, name[len("rewards/") : -len("/mean")]))
-    return pd.DataFrame(points, columns=["step", "value", "function"])
+    return _typed(points, "function")
 
 
 def overlay_frame(runs: list[tuple[str, list[dict]]], key: str = "reward") -> pd.DataFrame:
@@ -74,7 +97,7 @@ def overlay_frame(runs: list[tuple[str, list[dict]]], key: str = "reward") -> pd
         for r in step_rows(metrics)
         if (v := _number(r.get(key))) is not None
     ]
-    return pd.DataFrame(points, columns=["step", "value", "run"])
+    return _typed(points, "run")
 
 
 def _number(value: Any) -> float | None:

@@ -18,6 +18,10 @@ from playground.ui.i18n import tr
 
 logger = logging.getLogger(__name__)
 
+# Marks drawn from plain fonts (a bare Linux box has no emoji font); coloured by the app's CSS.
+GOOD_MARK = '<span class="pg-good">✓</span>'
+BAD_MARK = '<span class="pg-bad">✗</span>'
+
 
 def bind(fn: Callable, *bound: Any) -> Callable:
     """`fn` with its first arguments bound (usually the `AppContext`), for use as an event handler.
@@ -82,14 +86,20 @@ def styled(frame: pd.DataFrame, colour_columns: list[str]) -> Any:
     return style
 
 
+def empty_frame(lang: str, *keys: str) -> pd.DataFrame:
+    """A table with headers only (the translated `keys`), so that an empty table does not show "1 2 3"."""
+    return pd.DataFrame(columns=[tr(lang, key) for key in keys])
+
+
 def score_frame(score: GroupScore, lang: str) -> Any:
-    """One row per completion: text, each reward function's score, the weighted total and the advantage."""
+    """One row per completion: each reward function's score, the weighted total, the advantage and the text."""
     names = list(score.completions[0].rewards) if score.completions else []
     completion, total, advantage = (tr(lang, k) for k in ("table.completion", "table.total", "table.advantage"))
+    # The numbers first: a long completion would push them out of view.
     rows = [
-        [i + 1, c.text, *(c.rewards[n] for n in names), c.total, c.advantage] for i, c in enumerate(score.completions)
+        [i + 1, *(c.rewards[n] for n in names), c.total, c.advantage, c.text] for i, c in enumerate(score.completions)
     ]
-    frame = pd.DataFrame(rows, columns=["#", completion, *names, total, advantage])
+    frame = pd.DataFrame(rows, columns=["#", *names, total, advantage, completion])
     for column in [*names, total, advantage]:
         frame[column] = pd.to_numeric(frame[column], errors="coerce")
     return styled(frame, [advantage])
@@ -99,9 +109,9 @@ def score_summary(score: GroupScore, lang: str) -> str:
     """Group mean and std, then each flag with a plain-words title and the engine's explanation."""
     lines = [tr(lang, "score.group", mean=f"{score.mean:.3f}", std=f"{score.std:.3f}", n=len(score.completions))]
     for code, message in zip(score.flag_codes, score.flags, strict=True):
-        lines.append(f"- ⚠️ **{tr(lang, f'flag.{code}')}**: {html.escape(message)}")
+        lines.append(f"- ⚠ **{tr(lang, f'flag.{code}')}**: {html.escape(message)}")
     if not score.flags:
-        lines.append(f"- ✅ {tr(lang, 'score.no_flags')}")
+        lines.append(f"- {GOOD_MARK} {tr(lang, 'score.no_flags')}")
     return "\n".join(lines)
 
 

@@ -5,9 +5,19 @@ import pandas as pd
 
 from playground.compare import compare_run
 from playground.errors import PlaygroundError
-from playground.ui.common import advantage_style, bind, lang_of, progress_callback, short
+from playground.ui.common import advantage_style, bind, empty_frame, lang_of, progress_callback, short
 from playground.ui.context import AppContext
 from playground.ui.i18n import t, tr
+
+
+COLUMNS = (
+    "table.prompt",
+    "compare.before_reward",
+    "compare.after_reward",
+    "compare.delta",
+    "compare.before",
+    "compare.after",
+)
 
 
 def comparable_runs(ctx: AppContext) -> tuple[list[tuple[str, str]], str | None]:
@@ -44,17 +54,14 @@ def compare(
         seed=int(seed or 0),
         progress=progress_callback(progress),
     )
-    headers = [tr(lang, k) for k in ("table.prompt", "compare.before", "compare.before_reward")]
-    headers += [tr(lang, k) for k in ("compare.after", "compare.after_reward", "compare.delta")]
+    headers = [tr(lang, k) for k in COLUMNS]
     rows = [
-        [short(i.prompt, 120), i.base.completions[0].text, i.base.mean, i.trained.completions[0].text, i.trained.mean]
-        + [i.delta]
+        [short(i.prompt, 120), i.base.mean, i.trained.mean, i.delta]
+        + [i.base.completions[0].text, i.trained.completions[0].text]  # the first sample of each, same seed
         for i in result.items
     ]
     frame = pd.DataFrame(rows, columns=headers)
-    table = frame.style.format(precision=3, subset=headers[2::2] + [headers[-1]]).map(
-        advantage_style, subset=[headers[-1]]
-    )
+    table = frame.style.format(precision=3, subset=headers[1:4]).map(advantage_style, subset=[headers[3]])
     summary = tr(lang, "compare.summary", delta=f"{result.mean_delta:+.3f}", n=len(result.items), run=result.run_id)
     return summary, table
 
@@ -67,7 +74,7 @@ def create_compare_tab(ctx: AppContext) -> None:
             with gr.Column(scale=3):
                 with gr.Row():
                     run = gr.Dropdown(choices, value=default, allow_custom_value=True, label=t("compare.run"), scale=4)
-                    refresh = gr.Button("🔄", size="sm", scale=0, min_width=48)
+                    refresh = gr.Button("↻", size="sm", scale=0, min_width=48)
                 prompts = gr.Textbox(
                     lines=3,
                     label=t("compare.prompts"),
@@ -79,7 +86,13 @@ def create_compare_tab(ctx: AppContext) -> None:
                 seed = gr.Number(0, precision=0, label="seed")
                 go = gr.Button(t("compare.run_button"), variant="primary")
         summary = gr.Markdown()
-        table = gr.Dataframe(label=t("compare.table"), wrap=True, interactive=False)
+        table = gr.Dataframe(
+            empty_frame("en", *COLUMNS),
+            label=t("compare.table"),
+            wrap=True,
+            interactive=False,
+            column_widths=["18%", "9%", "9%", "8%", "28%", "28%"],  # the two completions side by side, in view
+        )
 
     gr.on([tab.select, refresh.click], bind(refresh_runs, ctx), None, run, api_visibility="private")
     go.click(bind(compare, ctx), [run, prompts, num_samples, seed], [summary, table], api_name="compare")

@@ -272,7 +272,15 @@ def t(key: str) -> gr.i18n.I18nData:
     return I18N(key)
 
 
-def tr(lang: str, key: str, **values) -> str:
-    """A text made at run time, in `lang` ('en' or 'zh'), with `values` filled in."""
+def tr(lang: str | None, key: str, **values) -> str:
+    """A text made at run time, in `lang` ('en' or 'zh'), with `values` filled in.
+
+    `lang=None` is for text built into the page when the app is built: the key is left for the browser to translate
+    (only one key per string, and without values).
+    """
+    if lang is None:
+        if values:
+            raise ValueError(f"{key!r}: texts with values cannot be left for the browser to translate")
+        return str(t(key))
     text = TRANSLATIONS.get(lang, EN).get(key) or EN[key]
     return text.format(**values) if values else text

@@ -9,7 +9,7 @@ from playground.errors import PlaygroundError
 from playground.models import EMBEDDED, EMBEDDED_LABEL
 from playground.preview import GenerationSettings, preview_group
 from playground.scoring import build_rewards
-from playground.ui.common import bind, lang_of, progress_callback, score_frame, score_summary, short
+from playground.ui.common import bind, empty_frame, lang_of, progress_callback, score_frame, score_summary, short
 from playground.ui.context import AppContext, Session, parse_selection
 from playground.ui.custom_code import custom_rewards
 from playground.ui.i18n import t, tr
@@ -111,7 +111,7 @@ def create_preview_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -
                 prompt = gr.Textbox(
                     first_row["prompt"], lines=3, label=t("preview.prompt"), info=t("preview.prompt.info")
                 )
-                rewards_md = gr.Markdown(selection_summary(session.selection.value, "en"))
+                rewards_md = gr.Markdown(selection_summary(session.selection.value, None))
             with gr.Column(scale=2):
                 num_generations = gr.Slider(2, 16, value=8, step=1, label=t("preview.g"), info=t("preview.g.info"))
                 temperature = gr.Slider(0.1, 2.0, value=1.0, step=0.05, label="temperature")
@@ -119,12 +119,13 @@ def create_preview_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -
                 max_new_tokens = gr.Slider(4, 512, value=64, step=4, label="max_new_tokens")
                 seed = gr.Number(0, precision=0, label="seed")
                 run = gr.Button(t("preview.generate"), variant="primary")
-        table = gr.Dataframe(label=t("preview.table"), wrap=True, interactive=False)
+        headers = ("table.completion", "table.total", "table.advantage")
+        table = gr.Dataframe(empty_frame("en", *headers), label=t("preview.table"), wrap=True, interactive=False)
         summary = gr.Markdown()
         row = gr.State(first_row)  # the picked row's dataset columns, for rewards that read them
 
-    prompt_set.change(pick_set, prompt_set, [prompt_row, prompt, row], api_visibility="private")
-    prompt_row.input(pick_row, [prompt_set, prompt_row], [prompt, row], api_visibility="private")
+    prompt_set.change(bind(pick_set), prompt_set, [prompt_row, prompt, row], api_visibility="private")
+    prompt_row.input(bind(pick_row), [prompt_set, prompt_row], [prompt, row], api_visibility="private")
     session.selection.change(
         bind(selection_summary_for), session.selection, rewards_md, show_progress="hidden", api_visibility="private"
     )

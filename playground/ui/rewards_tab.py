@@ -11,7 +11,7 @@ import gradio as gr
 
 from playground.errors import PlaygroundError
 from playground.scoring import build_rewards, call_reward, score_group
-from playground.ui.common import bind, lang_of, score_frame, score_summary, short
+from playground.ui.common import BAD_MARK, GOOD_MARK, bind, lang_of, score_frame, score_summary, short
 from playground.ui.context import AppContext, Session, parse_selection
 from playground.ui.custom_code import SANDBOX_ENABLED, TEMPLATE, custom_rewards
 from playground.ui.i18n import t, tr
@@ -58,16 +58,16 @@ def example_scores(name: str, *values) -> str:
     try:
         func = build_reward(name, dict(zip((p.name for p in spec.params), values, strict=True)))
     except PlaygroundError as exc:
-        return f"⚠️ {html.escape(str(exc))}"
+        return f"⚠ {html.escape(str(exc))}"
     lines = []
-    for mark, example in (("✅", spec.good), ("❌", spec.bad)):
+    for mark, example in ((GOOD_MARK, spec.good), (BAD_MARK, spec.bad)):
         if example is None:
             continue
         try:
             value = call_reward(func, [example.completion], prompts=[""], **example.batch_kwargs())[0]
             shown = "None" if value is None else f"{value:.3f}"
         except PlaygroundError as exc:
-            shown = f"⚠️ {html.escape(str(exc))}"
+            shown = f"⚠ {html.escape(str(exc))}"
         extra = ", ".join(f"{k}={v!r}" for k, v in example.kwargs.items())
         lines.append(
             f"{mark} <code>{html.escape(short(example.completion, 90))}</code>"
@@ -99,15 +99,16 @@ def _non_default(name: str, params: dict) -> dict:
     return {k: v for k, v in resolve_params(name, params).items() if v != defaults[k]}
 
 
-def selection_summary(selection: list[dict], lang: str, errors: list[str] | None = None) -> str:
+def selection_summary(selection: list[dict], lang: str | None, errors: list[str] | None = None) -> str:
+    """The selected rewards in one line; `lang=None` when it is built into the page (the browser translates it)."""
     if not selection:
-        return f"⚠️ {tr(lang, 'rewards.none_selected')}"
+        return f"⚠ {tr(lang, 'rewards.none_selected')}"
     items = []
     for item in selection:
         params = ", ".join(f"{k}={v!r}" for k, v in item["params"].items())
         items.append(f"`{item['name']}`" + (f" ({html.escape(params)})" if params else "") + f" × {item['weight']:g}")
     lines = [f"**{tr(lang, 'rewards.selected')}** " + ", ".join(items)]
-    lines += [f"- ⚠️ {html.escape(e)}" for e in errors or []]
+    lines += [f"- ⚠ {html.escape(e)}" for e in errors or []]
     return "\n".join(lines)
 
 
@@ -144,7 +145,10 @@ def _display(param: Param, value):
 
 def try_on_text(request: gr.Request, text: str, prompt: str, columns: str, selection: list[dict], code: str):
     """Score completions pasted one per block (blocks separated by a `---` line) as one GRPO group."""
-    lang = lang_of(request)
+    return score_text(lang_of(request), text, prompt, columns, selection, code)
+
+
+def score_text(lang: str, text: str, prompt: str, columns: str, selection: list[dict], code: str | None):
     completions = [block.strip() for block in SEPARATOR.split(text or "") if block.strip()]
     if len(completions) < 2:
         raise PlaygroundError(tr(lang, "rewards.try.too_few"))
@@ -180,7 +184,7 @@ def _param_input(p: Param, value) -> gr.Component:
 def _card(spec: RewardSpec, choice: dict | None) -> RewardCard:
     params = {**spec.defaults(), **(choice or {}).get("params", {})}
     with gr.Group(elem_classes="pg-card"):
-        header = f"#### `{spec.name}`\n{spec.description}"
+        header = f"#### `{spec.name}`\n{html.escape(spec.description)}"
         if spec.columns:
             header += "\n\n" + t("rewards.needs_columns") + " " + ", ".join(f"`{c}`" for c in spec.columns)
         gr.Markdown(header, padding=True)
@@ -208,7 +212,7 @@ def create_rewards_tab(ctx: AppContext, session: Session) -> RewardsTab:
                         with gr.Tab(t(f"rewards.family.{family}")):
                             cards += [_card(s, initial.get(s.name)) for s in specs if s.family == family]
             with gr.Column(scale=2):
-                summary = gr.Markdown(selection_summary(session.selection.value, "en"))
+                summary = gr.Markdown(selection_summary(session.selection.value, None))
                 with gr.Accordion(t("rewards.json"), open=False):
                     selection_json = gr.Code(json.dumps(session.selection.value, indent=1), language="json")
                     apply = gr.Button(t("rewards.apply_json"), size="sm")
@@ -218,8 +222,9 @@ def create_rewards_tab(ctx: AppContext, session: Session) -> RewardsTab:
                     prompt = gr.Textbox("", label=t("rewards.try.prompt"), lines=2)
                     columns = gr.Textbox("", label=t("rewards.try.columns"), placeholder='{"answer": "4"}')
                 score = gr.Button(t("rewards.try.run"), variant="primary")
-                table = gr.Dataframe(label=t("rewards.try.table"), wrap=True, interactive=False)
-                details = gr.Markdown()
+                first_table, first_details = score_text("en", TRY_TEXT, "", "", session.selection.value, None)
+                table = gr.Dataframe(first_table, label=t("rewards.try.table"), wrap=True, interactive=False)
+                details = gr.Markdown(first_details)
         with gr.Accordion(t("rewards.custom.title"), open=False):
             gr.Markdown(t("rewards.custom.note"))
             editor = gr.Code(TEMPLATE, language="python", interactive=SANDBOX_ENABLED, label=t("rewards.custom.label"))

@@ -10,11 +10,11 @@ import pandas as pd
 
 from playground.errors import PlaygroundError
 from playground.spec import RunSpec
-from playground.ui.charts import chart_frames, create_charts, overlay_frame
-from playground.ui.common import bind, lang_of
+from playground.ui.charts import CHARTS, chart_frames, create_charts, overlay_frame, recolour
+from playground.ui.common import bind, empty_frame, lang_of
 from playground.ui.context import AppContext
 from playground.ui.i18n import t, tr
-from playground.ui.train_tab import alerts_markdown, samples_frame
+from playground.ui.train_tab import HIDDEN, alerts_markdown, samples_frame
 
 
 COLUMNS = ("run", "status", "step", "created", "model", "rewards", "final reward", "error")
@@ -78,6 +78,11 @@ def download_adapter(ctx: AppContext, request: gr.Request, run_id: str | None) -
     return str(target)
 
 
+def reveal() -> gr.File:
+    """The file box stays hidden until there is a file in it (empty, it is a large upload area)."""
+    return gr.File(visible=True)
+
+
 def delete_run(ctx: AppContext, request: gr.Request, run_id: str | None):
     lang = lang_of(request)
     if not run_id:
@@ -95,27 +100,35 @@ def create_runs_tab(ctx: AppContext) -> None:
         with gr.Row():
             reload = gr.Button(t("runs.refresh"), size="sm", scale=0, min_width=120)
         table = gr.Dataframe(frame, label=t("runs.table"), interactive=False, wrap=True, max_height=300)
-        with gr.Row(equal_height=True):
+        with gr.Row(equal_height=False):
             first = ids[0] if ids else None
             run = gr.Dropdown(ids, value=first, allow_custom_value=True, label=t("runs.run"), scale=3)
             show = gr.Button(t("runs.show"), variant="primary", scale=1)
             download = gr.Button(t("runs.download"), scale=1)
             delete = gr.Button(t("runs.delete"), variant="stop", scale=1)
-        zipped = gr.File(label=t("runs.zip"), interactive=False, height=80)
-        plots = create_charts(height=200)
-        with gr.Row(equal_height=False):
-            with gr.Column(scale=3):
-                samples = gr.Dataframe(label=t("train.samples"), wrap=True, interactive=False, max_height=360)
-            with gr.Column(scale=2):
-                gr.Markdown("**" + t("train.alerts") + "**")
-                alerts = gr.Markdown()
+        zipped = gr.File(label=t("runs.zip"), interactive=False, visible=False)
+        with gr.Accordion(t("train.alerts"), open=True):
+            alerts = gr.Markdown()
+        plots = create_charts()
+        samples = gr.Dataframe(
+            empty_frame("en", "table.advantage", "table.prompt", "table.completion"),
+            label=t("train.samples"),
+            wrap=True,
+            interactive=False,
+            max_height=360,
+        )
         gr.Markdown("### " + t("runs.overlay"))
         chosen = gr.Dropdown(ids, multiselect=True, allow_custom_value=True, label=t("runs.overlay.pick"))
-        curves = gr.LinePlot(overlay_frame([]), x="step", y="value", color="run", title="reward", height=260)
+        curves = gr.LinePlot(overlay_frame([]), x="step", y="value", color="run", label="reward", height=260)
 
     lists = [table, run, chosen]
     gr.on([tab.select, reload.click], bind(refresh, ctx), run, lists, api_name="list_runs", show_progress="hidden")
-    show.click(bind(show_run, ctx), run, [*plots, samples, alerts], api_name="show_run")
-    chosen.change(bind(overlay, ctx), chosen, curves, api_name="overlay_runs")
-    download.click(bind(download_adapter, ctx), run, zipped, api_name="download_adapter")
+    per_function = plots[CHARTS.index(None)]
+    show.click(bind(show_run, ctx), run, [*plots, samples, alerts], api_name="show_run").then(
+        recolour, per_function, per_function, **HIDDEN
+    )
+    chosen.change(bind(overlay, ctx), chosen, curves, api_name="overlay_runs").then(recolour, curves, curves, **HIDDEN)
+    download.click(bind(download_adapter, ctx), run, zipped, api_name="download_adapter").success(
+        reveal, None, zipped, **HIDDEN
+    )
     delete.click(bind(delete_run, ctx), run, lists, api_name="delete_run")

@@ -73,16 +73,16 @@ def _spec_fields(default_model: str) -> dict[str, tuple[str, object, str]]:
     return out
 
 
-def create_form(default_model: str) -> tuple[Form, gr.File, gr.Markdown]:
+def create_form(default_model: str, rewards_summary: str) -> tuple[Form, gr.File, gr.Markdown]:
     """Lay the form out (essentials first, the rest in accordions); returns it, the data upload and the rewards."""
     specs = _spec_fields(default_model)
     form: Form = {}
 
-    def add(names) -> None:
+    def add(names, per_row: int = PER_ROW) -> None:
         names = list(names)
-        for start in range(0, len(names), PER_ROW):
+        for start in range(0, len(names), per_row):
             with gr.Row():
-                for name in names[start : start + PER_ROW]:
+                for name in names[start : start + per_row]:
                     form[name] = _field_input(name, *specs[name])
 
     kind, value, info = specs["model_name_or_path"]
@@ -100,8 +100,8 @@ def create_form(default_model: str) -> tuple[Form, gr.File, gr.Markdown]:
         )
         with gr.Column(scale=2):
             gr.Markdown("**" + t("train.rewards") + "**")
-            rewards_md = gr.Markdown()
-    add(ESSENTIALS)
+            rewards_md = gr.Markdown(rewards_summary)
+    add(ESSENTIALS, per_row=len(ESSENTIALS))
     with gr.Accordion(t("train.advanced"), open=False):
         add(f.name for s, f in flat_fields() if s == "grpo" and f.name not in ESSENTIALS)
     with gr.Accordion(t("train.data"), open=False):

@@ -16,8 +16,8 @@ from playground.errors import PlaygroundError
 from playground.health import health_alerts
 from playground.spec import RunSpec
 from playground.store import ACTIVE, Run
-from playground.ui.charts import CHARTS, chart_frames, create_charts, step_rows
-from playground.ui.common import bind, lang_of, short, styled
+from playground.ui.charts import CHARTS, chart_frames, create_charts, recolour, step_rows
+from playground.ui.common import GOOD_MARK, bind, empty_frame, lang_of, short, styled
 from playground.ui.context import AppContext, Session, new_session_id
 from playground.ui.custom_code import attach_to_spec
 from playground.ui.i18n import t, tr
@@ -27,6 +27,7 @@ from rewards.registry import metric_name
 
 
 TICK_SECONDS = 1.0
+HIDDEN = dict(api_visibility="private", show_progress="hidden")  # UI glue: no API endpoint, no spinner
 
 
 @dataclass
@@ -35,6 +36,7 @@ class TrainTab:
     timer: gr.Timer
     status_inputs: list[gr.Component]
     status_outputs: list[gr.Component]
+    per_function: gr.LinePlot
 
 
 # --- handlers ------------------------------------------------------------------------------------------------------
@@ -141,9 +143,9 @@ def reward_weights(spec: RunSpec, custom: Collection[str] = ()) -> dict[str, flo
 def alerts_markdown(spec: RunSpec, metrics: list[dict], lang: str, custom: Collection[str] = ()) -> str:
     alerts = health_alerts(metrics, weights=reward_weights(spec, custom))
     if not alerts:
-        return f"✅ {tr(lang, 'train.alerts.none')}" if step_rows(metrics) else ""
+        return f"{GOOD_MARK} {tr(lang, 'train.alerts.none')}" if step_rows(metrics) else ""
     lines = [
-        f"- ⚠️ **{html.escape(a.message)}** {html.escape(a.advice)} <small>({tr(lang, 'train.alerts.step')} {a.step})"
+        f"- ⚠ **{html.escape(a.message)}** {html.escape(a.advice)} <small>({tr(lang, 'train.alerts.step')} {a.step})"
         "</small>"
         for a in alerts
     ]
@@ -154,17 +156,17 @@ def samples_frame(run: Run, lang: str):
     """The latest step's completions, with each reward and the advantage (colour-coded)."""
     rows = run.samples(last_step_only=True)
     names = list(rows[0]["rewards"]) if rows else []
-    columns = ["step", tr(lang, "table.prompt"), tr(lang, "table.completion"), *names, tr(lang, "table.advantage")]
+    advantage = tr(lang, "table.advantage")
+    columns = ["step", *names, advantage, tr(lang, "table.prompt"), tr(lang, "table.completion")]
     data = [
-        [r.get("step"), short(r.get("prompt", ""), 60), r.get("completion", "")]
-        + [r.get("rewards", {}).get(n) for n in names]
-        + [r.get("advantage")]
+        [r.get("step"), *(r.get("rewards", {}).get(n) for n in names), r.get("advantage")]
+        + [short(r.get("prompt", ""), 60), r.get("completion", "")]
         for r in rows
     ]
     frame = pd.DataFrame(data, columns=columns)
-    for column in [*names, columns[-1]]:
+    for column in [*names, advantage]:
         frame[column] = pd.to_numeric(frame[column], errors="coerce")
-    return styled(frame, [columns[-1]])
+    return styled(frame, [advantage])
 
 
 # --- layout --------------------------------------------------------------------------------------------------------
@@ -173,56 +175,60 @@ def samples_frame(run: Run, lang: str):
 def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> TrainTab:
     with gr.Tab(t("train.tab"), id="train") as tab:
         gr.Markdown(t("train.intro"))
-        form, upload, rewards_md = create_form(ctx.settings.model)
-        rewards_md.value = selection_summary(session.selection.value, "en")
+        form, upload, rewards_md = create_form(ctx.settings.model, selection_summary(session.selection.value, None))
         with gr.Row():
             start = gr.Button(t("train.start"), variant="primary")
             stop = gr.Button(t("train.stop"), variant="stop", interactive=False)
         status = gr.Markdown(elem_classes="pg-status")
         progress = gr.HTML()
+        with gr.Accordion(t("train.alerts"), open=True):
+            alerts = gr.Markdown()
         plots = create_charts()
-        with gr.Row(equal_height=False):
-            with gr.Column(scale=3):
-                samples = gr.Dataframe(label=t("train.samples"), wrap=True, interactive=False, max_height=420)
-            with gr.Column(scale=2):
-                gr.Markdown("**" + t("train.alerts") + "**")
-                alerts = gr.Markdown()
+        samples = gr.Dataframe(
+            empty_frame("en", "table.advantage", "table.prompt", "table.completion"),
+            label=t("train.samples"),
+            wrap=True,
+            interactive=False,
+            max_height=420,
+        )
         timer = gr.Timer(TICK_SECONDS, active=False)
         seen = gr.State(None)  # inside the tab: a gr.Tabs must hold only tabs, or the frontend mixes up their labels
 
     names = tuple(form)
-    status_inputs = [session.id, seen]
-    status_outputs = [timer, status, progress, *plots, samples, alerts, start, stop, seen]
+    view = TrainTab(
+        tab=tab,
+        timer=timer,
+        status_inputs=[session.id, seen],
+        status_outputs=[timer, status, progress, *plots, samples, alerts, start, stop, seen],
+        per_function=plots[CHARTS.index(None)],
+    )
     timer.tick(
         bind(train_status, ctx),
-        status_inputs,
-        status_outputs,
+        view.status_inputs,
+        view.status_outputs,
         api_name="train_status",
         show_progress="hidden",
         concurrency_limit=None,
-    )
-    upload.upload(use_uploaded_file, upload, [form["dataset_kind"], form["dataset_name"]], api_visibility="private")
-    session.selection.change(
-        bind(selection_summary_for), session.selection, rewards_md, show_progress="hidden", api_visibility="private"
-    )
+    ).then(recolour, view.per_function, view.per_function, **HIDDEN)
+    upload.upload(bind(use_uploaded_file), upload, [form["dataset_kind"], form["dataset_name"]], **HIDDEN)
+    session.selection.change(bind(selection_summary_for), session.selection, rewards_md, **HIDDEN)
     start_inputs = [session.id, session.selection, rewards.editor, *form.values()]
     started = [session.id, session.browser_id, timer]
-    start.click(bind(start_training, ctx, names), start_inputs, started, api_name="start_training").then(
-        bind(train_status, ctx), status_inputs, status_outputs, api_visibility="private", show_progress="hidden"
-    )
+    started_run = start.click(bind(start_training, ctx, names), start_inputs, started, api_name="start_training")
+    refresh_after(started_run, ctx, view)
     stop.click(bind(stop_training, ctx), session.id, status, api_name="stop_training")
-    tab.select(bind(watch, ctx), None, timer, api_visibility="private", show_progress="hidden")
-    return TrainTab(tab=tab, timer=timer, status_inputs=status_inputs, status_outputs=status_outputs)
+    tab.select(bind(watch, ctx), None, timer, **HIDDEN)
+    return view
 
 
-def wire_page_load(demo: gr.Blocks, ctx: AppContext, session: Session, train: TrainTab) -> None:
-    """After a page (re)load: restore the session id from the browser, then show the current run, if any."""
-    demo.load(
-        bind(resume, ctx), session.browser_id, [session.id, session.browser_id, train.timer], api_visibility="private"
-    ).then(
-        bind(train_status, ctx),
-        train.status_inputs,
-        train.status_outputs,
-        api_visibility="private",
-        show_progress="hidden",
+def refresh_after(event, ctx: AppContext, view: TrainTab) -> None:
+    """After `event`: paint the live view, then colour the per-function chart (see `charts.recolour`)."""
+    event.then(bind(train_status, ctx), view.status_inputs, view.status_outputs, **HIDDEN).then(
+        recolour, view.per_function, view.per_function, **HIDDEN
     )
+
+
+def wire_page_load(demo: gr.Blocks, ctx: AppContext, session: Session, view: TrainTab) -> None:
+    """After a page (re)load: restore the session id from the browser, then show the current run, if any."""
+    outputs = [session.id, session.browser_id, view.timer]
+    refresh_after(demo.load(bind(resume, ctx), session.browser_id, outputs, api_visibility="private"), ctx, view)

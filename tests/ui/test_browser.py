@@ -1,0 +1,198 @@
+"""The page in a real headless Chromium (Playwright for Python and the system's Chromium; never `playwright install`).
+
+One flow through the tabs with the tiny model: score text, generate a group, start a run and watch the chart gain
+points and the progress move, reload the page and stop the run (the starter keeps control), compare, show the run.
+Screenshots go to tests/artifacts/ (gitignored). The tiny model writes random tokens, so the screenshots of the docs
+(one per tab, docs/screenshots/) are taken on a real model, and only when asked for (about 2.5 minutes on 2 cores):
+
+    PLAYGROUND_SCREENSHOT_MODEL=embedded HF_HUB_OFFLINE=1 python -m pytest tests/ui/test_browser.py
+"""
+
+import os
+import re
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.ui.live_app import running_app
+
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "tests" / "artifacts"
+DOCS = ROOT / "docs" / "screenshots"
+VIEWPORT = {"width": 1400, "height": 900}
+SCREENSHOT_MODEL = os.environ.get("PLAYGROUND_SCREENSHOT_MODEL")  # e.g. "embedded": take the docs' screenshots
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM}")
+
+
+@pytest.fixture(scope="module")
+def app(tiny_model_dir, tmp_path_factory):
+    """The app on the tiny model, or on $PLAYGROUND_SCREENSHOT_MODEL (e.g. "embedded") for the docs' screenshots."""
+    with running_app(SCREENSHOT_MODEL or str(tiny_model_dir), str(tmp_path_factory.mktemp("runs"))) as live:
+        yield live
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        # launch() runs Chromium with a fresh temporary user-data dir; each test opens its own context in it.
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield browser
+        browser.close()
+
+
+def shoot(page, name: str, docs: bool = False) -> None:
+    """A full-page screenshot in tests/artifacts/, copied to docs/screenshots/ when taken on the screenshot model."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    if docs and SCREENSHOT_MODEL:
+        DOCS.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, DOCS / f"{name}.png")
+
+
+def open_tab(page, name: str) -> None:
+    page.get_by_role("tab", name=name, exact=True).click()
+
+
+def wait_for(predicate, timeout: float, what: str):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.25)
+    raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
+
+
+def chart_last_step(page, title: str) -> int:
+    """The largest step on a chart's x axis, read from Vega's accessible axis label (0 for an empty chart)."""
+    block = page.locator(".block", has=page.get_by_text(title, exact=True)).last
+    labels = block.locator("[aria-roledescription='axis']").evaluate_all(
+        "nodes => nodes.map(n => n.getAttribute('aria-label'))"
+    )
+    for label in labels:
+        match = re.search(r"X-axis titled 'step' .* to ([\d.]+)", label or "")
+        if match:
+            return int(float(match.group(1)))
+    return 0
+
+
+def coloured_lines(page, title: str) -> int:
+    """How many lines a chart draws with a colour of their own (one per reward function or per run)."""
+    block = page.locator(".block", has=page.get_by_text(title, exact=True)).last
+    return block.locator("g.mark-line path[stroke^='#']").count()
+
+
+def assert_no_error_toast(page) -> None:
+    errors = page.locator(".toast-body.error")
+    assert errors.count() == 0, errors.all_inner_texts()
+
+
+def progress_step(page) -> int:
+    labels = page.locator(".pg-progress-label").all_inner_texts()
+    match = re.search(r"Step (\d+) of", labels[0]) if labels else None
+    return int(match.group(1)) if match else -1
+
+
+def test_flow_through_every_tab(app, browser):
+    context = browser.new_context(locale="en-US", viewport=VIEWPORT)
+    page = context.new_page()
+    page.goto(app.url)
+    page.get_by_text("Try on text", exact=True).wait_for(timeout=60_000)
+
+    # Rewards: add `format` to the selection, then score the pasted completions.
+    page.get_by_label("Use").first.check()
+    summary = page.locator(".prose", has_text="Selected rewards:").first
+    wait_for(lambda: "format" in summary.inner_text(), 20, "the selection to include format")
+    page.get_by_role("button", name="Score", exact=True).click()
+    page.get_by_role("columnheader", name="format").first.wait_for(timeout=20_000)
+    assert_no_error_toast(page)
+    shoot(page, "rewards", docs=True)
+
+    # Preview: a group of 8 from the tiny model.
+    open_tab(page, "Preview")
+    page.get_by_role("button", name="Generate group").click()
+    page.get_by_text("Generated 8 completions").wait_for(timeout=120_000)
+    assert page.get_by_role("grid").last.get_by_role("row").count() == 1 + 8  # the header row and G rows
+    shoot(page, "preview", docs=True)
+
+    # Train: a short run; the reward chart gains points and the progress moves.
+    open_tab(page, "Train")
+    page.get_by_label("max_steps").fill("40")
+    page.get_by_label("num_generations").fill("4")
+    page.get_by_label("max_completion_length").fill("8")
+    page.get_by_role("button", name="Start training").click()
+    first = wait_for(lambda: chart_last_step(page, "reward"), 180, "the first point on the reward chart")
+    step = progress_step(page)
+    wait_for(lambda: chart_last_step(page, "reward") > first + 1, 120, "more points on the reward chart")
+    wait_for(lambda: progress_step(page) > step, 60, "the progress bar to move")
+    assert "is running" in page.locator(".prose.pg-status").inner_text()
+    wait_for(lambda: coloured_lines(page, "rewards/<fn>/mean") == 2, 30, "a line per reward function")
+    assert_no_error_toast(page)
+    shoot(page, "train", docs=True)
+
+    # After a reload the starter regains control: Stop is enabled again and stops the run.
+    page.reload()
+    page.get_by_text("Try on text", exact=True).wait_for(timeout=60_000)
+    open_tab(page, "Train")
+    stop = page.get_by_role("button", name="Stop", exact=True)
+    wait_for(stop.is_enabled, 30, "Stop to be enabled after the reload")
+    stop.click()
+    status = page.locator(".prose.pg-status")
+    wait_for(lambda: "was stopped at step" in status.inner_text(), 120, "the run to stop")
+    assert not stop.is_enabled()
+    shoot(page, "train-stopped")
+
+    # Compare: the run just stopped is picked by default (it saved its adapter).
+    open_tab(page, "Compare")
+    samples = page.get_by_label("number input for Completions per prompt and model")
+    samples.fill("2")
+    samples.press("Tab")
+    page.get_by_role("button", name="Compare", exact=True).click()
+    page.get_by_text("Mean reward delta").wait_for(timeout=180_000)
+    time.sleep(1.0)  # let the table's "updating" fade finish before the screenshot
+    assert_no_error_toast(page)
+    shoot(page, "compare", docs=True)
+
+    # Runs: the run is listed; show its charts and overlay its reward curve.
+    open_tab(page, "Runs")
+    run_id = app.ctx.jobs.current.run.id
+    page.get_by_role("gridcell", name=run_id).first.wait_for(timeout=30_000)
+    page.get_by_role("button", name="Show charts").click()
+    wait_for(lambda: chart_last_step(page, "loss") > 1, 30, "the stored run's charts")
+    overlay = page.get_by_label("Runs to overlay")
+    overlay.click()
+    page.get_by_role("option", name=run_id).click()
+    page.keyboard.press("Escape")
+    wait_for(lambda: chart_last_step(page, "reward") > 1, 30, "the overlay chart")  # the last "reward" chart
+    wait_for(lambda: coloured_lines(page, "reward") == 1, 30, "the run's line on the overlay chart")
+    assert coloured_lines(page, "rewards/<fn>/mean") == 2
+    assert_no_error_toast(page)
+    shoot(page, "runs", docs=True)
+    context.close()
+
+
+def test_chinese_browser_gets_chinese_labels(app, browser):
+    context = browser.new_context(locale="zh-CN", viewport=VIEWPORT)
+    page = context.new_page()
+    page.goto(app.url)
+    page.get_by_role("tab", name="训练", exact=True).wait_for(timeout=60_000)
+    page.get_by_role("tab", name="训练", exact=True).click()
+    page.get_by_role("button", name="开始训练").wait_for(timeout=30_000)
+    shoot(page, "train-zh")
+    context.close()
