@@ -9,6 +9,7 @@ import gradio as gr
 from playground.data import max_file_bytes
 from playground.ui.compare_tab import create_compare_tab
 from playground.ui.context import AppContext, create_session
+from playground.ui.custom_code import wire_unload
 from playground.ui.i18n import I18N, t
 from playground.ui.preview_tab import create_preview_tab
 from playground.ui.rewards_tab import create_rewards_tab
@@ -47,6 +48,7 @@ def build_app(settings: UISettings | None = None, *, ctx: AppContext | None = No
             create_compare_tab(ctx)
             create_runs_tab(ctx)
         wire_page_load(demo, ctx, session, train)
+        wire_unload(demo, ctx)
     demo.queue(default_concurrency_limit=1)
     return demo
 

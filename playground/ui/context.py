@@ -2,28 +2,82 @@
 
 import secrets
 import tempfile
-from dataclasses import dataclass
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import gradio as gr
 
+from playground.errors import PlaygroundError
 from playground.job import JobManager
 from playground.models import ModelCache
+from playground.sandbox import CodeSession
 from playground.scoring import RewardChoice
 from playground.spec import demo_spec
 from playground.store import RunStore
 from playground.ui.settings import UISettings
 
 
+# Sessions that keep a sandbox worker (each a Python process of about 20 MB): a visitor beyond this closes the least
+# recently used one, which compiles its code again on its next use.
+MAX_CODE_SESSIONS = 32
+
+
+class CodeSessions:
+    """Each UI session's custom code (`CodeSession`: compiled into one sandbox worker), by Gradio session hash.
+
+    A handler reaches only the session of its own request. At most `limit` are kept, and the app closes a session's
+    worker when its page unloads. Why not a `gr.State`: `demo.unload` gets no state, only the request, and a state's
+    `delete_callback` runs an hour after the tab closes, if at all.
+    """
+
+    def __init__(self, limit: int = MAX_CODE_SESSIONS):
+        self.limit = limit
+        self._lock = threading.Lock()
+        self._sessions: OrderedDict[str, CodeSession] = OrderedDict()
+
+    def get(self, key: str | None) -> CodeSession:
+        if not key:
+            raise PlaygroundError("Custom code needs a session; reload the page.")
+        with self._lock:
+            session = self._sessions.pop(key, None) or CodeSession()
+            self._sessions[key] = session
+            evicted = [self._sessions.popitem(last=False)[1] for _ in range(len(self._sessions) - self.limit)]
+        for old in evicted:
+            old.close()
+        return session
+
+    def close(self, key: str | None) -> None:
+        with self._lock:
+            session = self._sessions.pop(key, None) if key else None
+        if session is not None:
+            session.close()
+
+    def close_all(self) -> None:
+        with self._lock:
+            sessions, self._sessions = list(self._sessions.values()), OrderedDict()
+        for session in sessions:
+            session.close()
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._sessions
+
+    def __len__(self) -> int:
+        return len(self._sessions)
+
+
 @dataclass
 class AppContext:
-    """Process-wide objects. Each guards its own state with a lock (JobManager, ModelCache); the store is files."""
+    """Process-wide objects. Each guards its own state with a lock (JobManager, ModelCache, CodeSessions); the store
+    is files."""
 
     settings: UISettings
     store: RunStore
     jobs: JobManager
     models: ModelCache
     downloads: Path  # adapter zips are written here, one per run, replaced atomically
+    code: CodeSessions = field(default_factory=CodeSessions)  # each session's custom reward code
 
     @classmethod
     def create(cls, settings: UISettings) -> "AppContext":

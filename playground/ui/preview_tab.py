@@ -72,7 +72,7 @@ def generate(
     lang = lang_of(request)
     if not (prompt or "").strip():
         raise PlaygroundError(tr(lang, "preview.empty_prompt"))
-    funcs, weights = build_rewards(parse_selection(selection), custom_rewards(code))
+    funcs, weights = build_rewards(parse_selection(selection), custom_rewards(ctx, request, code, selection))
     settings = GenerationSettings(
         num_generations=int(num_generations),
         max_new_tokens=int(max_new_tokens),

@@ -1,5 +1,5 @@
-"""Rewards tab: the library as cards (parameters as inputs, live example scores), the selection with weights,
-"Try on text" (score pasted completions as a GRPO group, no model), and the custom-code editor (off until the sandbox).
+"""Rewards tab: the library as cards (parameters as inputs, live example scores), custom reward code (see
+`custom_code`), the selection with weights, and "Try on text" (score pasted completions as a GRPO group, no model).
 """
 
 import html
@@ -10,10 +10,18 @@ from dataclasses import dataclass
 import gradio as gr
 
 from playground.errors import PlaygroundError
+from playground.sandbox import code_policy, inspect_code
 from playground.scoring import build_rewards, call_reward, score_group
 from playground.ui.common import BAD_MARK, GOOD_MARK, bind, lang_of, score_frame, score_summary, short
 from playground.ui.context import AppContext, Session, parse_selection
-from playground.ui.custom_code import SANDBOX_ENABLED, TEMPLATE, custom_rewards
+from playground.ui.custom_code import (
+    CustomCode,
+    choices_frame,
+    create_custom_code,
+    custom_rewards,
+    custom_selection,
+    selected_choices,
+)
 from playground.ui.i18n import t, tr
 from rewards.registry import Param, RewardSpec, build_reward, get_spec, list_specs, resolve_params
 
@@ -46,7 +54,11 @@ class RewardCard:
 @dataclass
 class RewardsTab:
     cards: list[RewardCard]
-    editor: gr.Code
+    custom: CustomCode
+
+    @property
+    def editor(self) -> gr.Code:
+        return self.custom.editor
 
 
 # --- handlers ------------------------------------------------------------------------------------------------------
@@ -77,8 +89,9 @@ def example_scores(name: str, *values) -> str:
     return "<br>".join(lines)
 
 
-def collect_selection(layout: Layout, request: gr.Request, *values) -> tuple[list[dict], str, str]:
-    """Read every card (use, weight, parameters) into the session's selection; returns it, a summary and its JSON."""
+def collect_selection(layout: Layout, request: gr.Request, custom, *values) -> tuple[list[dict], str, str]:
+    """Read every card (use, weight, parameters) and the ticked custom rewards into the session's selection; returns
+    it, a summary and its JSON."""
     selection, errors, i = [], [], 0
     for name, param_names in layout:
         use, weight, params = values[i], values[i + 1], dict(zip(param_names, values[i + 2 :], strict=False))
@@ -90,6 +103,7 @@ def collect_selection(layout: Layout, request: gr.Request, *values) -> tuple[lis
         except PlaygroundError as exc:
             errors.append(str(exc))
         selection.append({"name": name, "weight": 1.0 if weight is None else float(weight), "params": params})
+    selection += custom_selection(custom)
     return selection, selection_summary(selection, lang_of(request), errors), json.dumps(selection, indent=1)
 
 
@@ -116,9 +130,13 @@ def selection_summary_for(request: gr.Request, selection: list[dict]) -> str:
     return selection_summary(selection, lang_of(request))
 
 
-def apply_selection(layout: Layout, request: gr.Request, text: str) -> list:
-    """Set the selection from JSON (`[{"name", "weight", "params"}]`) and move every card to match it."""
+def apply_selection(layout: Layout, request: gr.Request, text: str, code: str, custom) -> list:
+    """Set the selection from JSON (`[{"name", "weight", "params"}]`) and move every card to match it.
+
+    Custom functions are known by parsing the code (nothing runs); they take no parameters.
+    """
     lang = lang_of(request)
+    defined = inspect_code(code).functions if (code or "").strip() and code_policy().enabled else []
     try:
         data = json.loads(text or "[]")
     except json.JSONDecodeError as exc:
@@ -127,28 +145,35 @@ def apply_selection(layout: Layout, request: gr.Request, text: str) -> list:
         raise PlaygroundError(tr(lang, "rewards.bad_json", error='expected [{"name": ..., "weight": ...}]'))
     chosen = {}
     for choice in parse_selection(data):
-        choice.params = _non_default(choice.name, choice.params)  # unknown names and bad values raise here
+        if choice.name not in defined or choice.params:
+            choice.params = _non_default(choice.name, choice.params)  # unknown names and bad values raise here
         chosen[choice.name] = choice
     selection = [c.to_dict() for c in chosen.values()]
+    custom_rows = selected_choices(custom, defined, {n: c.weight for n, c in chosen.items() if n in defined})
     cards = []
     for name, _ in layout:
         spec, choice = get_spec(name), chosen.get(name)
         params = {**spec.defaults(), **(choice.params if choice else {})}
         cards += [choice is not None, choice.weight if choice else 1.0]
         cards += [_display(p, params[p.name]) for p in spec.params]
-    return [selection, selection_summary(selection, lang), json.dumps(selection, indent=1), *cards]
+    summary = selection_summary(selection, lang)
+    return [selection, summary, json.dumps(selection, indent=1), choices_frame(custom_rows, lang), *cards]
 
 
 def _display(param: Param, value):
     return ", ".join(value) if param.type is list else value
 
 
-def try_on_text(request: gr.Request, text: str, prompt: str, columns: str, selection: list[dict], code: str):
-    """Score completions pasted one per block (blocks separated by a `---` line) as one GRPO group."""
-    return score_text(lang_of(request), text, prompt, columns, selection, code)
+def try_on_text(
+    ctx: AppContext, request: gr.Request, text: str, prompt: str, columns: str, selection: list[dict], code: str
+):
+    """Score completions pasted one per block (blocks separated by a `---` line) as one GRPO group; custom rewards
+    run in the session's sandbox."""
+    custom = custom_rewards(ctx, request, code, selection)
+    return score_text(lang_of(request), text, prompt, columns, selection, custom)
 
 
-def score_text(lang: str, text: str, prompt: str, columns: str, selection: list[dict], code: str | None):
+def score_text(lang: str, text: str, prompt: str, columns: str, selection: list[dict], custom: dict):
     completions = [block.strip() for block in SEPARATOR.split(text or "") if block.strip()]
     if len(completions) < 2:
         raise PlaygroundError(tr(lang, "rewards.try.too_few"))
@@ -158,7 +183,7 @@ def score_text(lang: str, text: str, prompt: str, columns: str, selection: list[
         raise PlaygroundError(tr(lang, "rewards.try.bad_columns", error=exc.msg)) from None
     if not isinstance(extra, dict):
         raise PlaygroundError(tr(lang, "rewards.try.bad_columns", error="not a JSON object"))
-    funcs, weights = build_rewards(parse_selection(selection), custom_rewards(code))
+    funcs, weights = build_rewards(parse_selection(selection), custom)
     n = len(completions)
     score = score_group(
         completions, funcs, weights, prompts=[prompt or ""] * n, columns={k: [v] * n for k, v in extra.items()}
@@ -211,6 +236,8 @@ def create_rewards_tab(ctx: AppContext, session: Session) -> RewardsTab:
                     for family in FAMILIES:
                         with gr.Tab(t(f"rewards.family.{family}")):
                             cards += [_card(s, initial.get(s.name)) for s in specs if s.family == family]
+                    with gr.Tab(t("rewards.family.custom"), id="custom"):
+                        custom = create_custom_code(ctx, session)
             with gr.Column(scale=2):
                 summary = gr.Markdown(selection_summary(session.selection.value, None))
                 with gr.Accordion(t("rewards.json"), open=False):
@@ -222,20 +249,17 @@ def create_rewards_tab(ctx: AppContext, session: Session) -> RewardsTab:
                     prompt = gr.Textbox("", label=t("rewards.try.prompt"), lines=2)
                     columns = gr.Textbox("", label=t("rewards.try.columns"), placeholder='{"answer": "4"}')
                 score = gr.Button(t("rewards.try.run"), variant="primary")
-                first_table, first_details = score_text("en", TRY_TEXT, "", "", session.selection.value, None)
+                first_table, first_details = score_text("en", TRY_TEXT, "", "", session.selection.value, {})
                 table = gr.Dataframe(first_table, label=t("rewards.try.table"), wrap=True, interactive=False)
                 details = gr.Markdown(first_details)
-        with gr.Accordion(t("rewards.custom.title"), open=False):
-            gr.Markdown(t("rewards.custom.note"))
-            editor = gr.Code(TEMPLATE, language="python", interactive=SANDBOX_ENABLED, label=t("rewards.custom.label"))
 
     layout: Layout = tuple((c.spec.name, tuple(p.name for p in c.spec.params)) for c in cards)
     card_inputs = [component for card in cards for component in card.inputs]
     selection_outputs = [session.selection, summary, selection_json]
     gr.on(
-        [c.change for c in card_inputs],
+        [c.change for c in [custom.choices, *card_inputs]],
         bind(collect_selection, layout),
-        card_inputs,
+        [custom.choices, *card_inputs],
         selection_outputs,
         api_visibility="private",
         trigger_mode="always_last",
@@ -252,7 +276,9 @@ def create_rewards_tab(ctx: AppContext, session: Session) -> RewardsTab:
                 trigger_mode="always_last",
                 show_progress="hidden",
             )
-    apply.click(bind(apply_selection, layout), selection_json, selection_outputs + card_inputs, api_name="set_rewards")
-    try_inputs = [text, prompt, columns, session.selection, editor]
-    score.click(bind(try_on_text), try_inputs, [table, details], api_name="try_on_text", concurrency_limit=8)
-    return RewardsTab(cards=cards, editor=editor)
+    apply_inputs = [selection_json, custom.editor, custom.choices]
+    apply_outputs = [*selection_outputs, custom.choices, *card_inputs]
+    apply.click(bind(apply_selection, layout), apply_inputs, apply_outputs, api_name="set_rewards")
+    try_inputs = [text, prompt, columns, session.selection, custom.editor]
+    score.click(bind(try_on_text, ctx), try_inputs, [table, details], api_name="try_on_text", concurrency_limit=8)
+    return RewardsTab(cards=cards, custom=custom)

@@ -3,16 +3,20 @@ chart; the adapter as a zip; deleting a run (the engine refuses while it is acti
 
 import os
 import shutil
+import tempfile
 import uuid
+from pathlib import Path
 
 import gradio as gr
 import pandas as pd
 
 from playground.errors import PlaygroundError
+from playground.export import export_recipe, zip_folder
 from playground.spec import RunSpec
 from playground.ui.charts import CHARTS, chart_frames, create_charts, overlay_frame, recolour
 from playground.ui.common import bind, empty_frame, lang_of
 from playground.ui.context import AppContext
+from playground.ui.custom_code import custom_names
 from playground.ui.i18n import t, tr
 from playground.ui.train_tab import HIDDEN, alerts_markdown, samples_frame
 
@@ -56,7 +60,8 @@ def show_run(ctx: AppContext, request: gr.Request, run_id: str | None):
         spec = RunSpec.from_dict(run.spec())
     except PlaygroundError:
         spec = RunSpec(rewards=[])
-    return [*chart_frames(metrics), samples_frame(run, lang), alerts_markdown(spec, metrics, lang)]
+    custom = custom_names(choice.name for choice in spec.rewards)
+    return [*chart_frames(metrics), samples_frame(run, lang), alerts_markdown(spec, metrics, lang, custom)]
 
 
 def overlay(ctx: AppContext, run_ids: list[str] | None) -> pd.DataFrame:
@@ -76,6 +81,19 @@ def download_adapter(ctx: AppContext, request: gr.Request, run_id: str | None) -
     partial = shutil.make_archive(str(ctx.downloads / f".{uuid.uuid4().hex}"), "zip", run.adapter_dir)
     os.replace(partial, target)  # atomic, so two sessions zipping the same run never see a half-written file
     return str(target)
+
+
+def download_recipe(ctx: AppContext, request: gr.Request, run_id: str | None) -> str:
+    """The run as a `trl grpo` recipe folder (its custom reward code included), zipped."""
+    if not run_id:
+        raise PlaygroundError(tr(lang_of(request), "runs.none_selected"))
+    run = ctx.store.get(run_id)
+    scratch = Path(tempfile.mkdtemp(dir=ctx.downloads))
+    try:
+        folder = export_recipe(run, scratch / f"{run_id}-recipe")
+        return str(zip_folder(folder, ctx.downloads / f"{run_id}-recipe.zip"))
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def reveal() -> gr.File:
@@ -105,8 +123,10 @@ def create_runs_tab(ctx: AppContext) -> None:
             run = gr.Dropdown(ids, value=first, allow_custom_value=True, label=t("runs.run"), scale=3)
             show = gr.Button(t("runs.show"), variant="primary", scale=1)
             download = gr.Button(t("runs.download"), scale=1)
+            recipe = gr.Button(t("runs.export"), scale=1)
             delete = gr.Button(t("runs.delete"), variant="stop", scale=1)
         zipped = gr.File(label=t("runs.zip"), interactive=False, visible=False)
+        recipe_zip = gr.File(label=t("runs.recipe"), interactive=False, visible=False)
         with gr.Accordion(t("train.alerts"), open=True):
             alerts = gr.Markdown()
         plots = create_charts()
@@ -130,5 +150,8 @@ def create_runs_tab(ctx: AppContext) -> None:
     chosen.change(bind(overlay, ctx), chosen, curves, api_name="overlay_runs").then(recolour, curves, curves, **HIDDEN)
     download.click(bind(download_adapter, ctx), run, zipped, api_name="download_adapter").success(
         reveal, None, zipped, **HIDDEN
+    )
+    recipe.click(bind(download_recipe, ctx), run, recipe_zip, api_name="download_recipe").success(
+        reveal, None, recipe_zip, **HIDDEN
     )
     delete.click(bind(delete_run, ctx), run, lists, api_name="delete_run")

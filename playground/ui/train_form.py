@@ -8,7 +8,7 @@ from dataclasses import fields
 
 import gradio as gr
 
-from playground.data import BUILTIN_SETS, FILE_TYPES, KINDS, PromptSource
+from playground.data import BUILTIN_SETS, FILE_TYPES, KINDS, PromptSource, load_prompts
 from playground.spec import (
     DATA_FLAGS,
     LOSS_TYPES,
@@ -18,8 +18,9 @@ from playground.spec import (
     demo_spec,
     flat_fields,
 )
+from playground.ui.common import lang_of
 from playground.ui.context import parse_selection
-from playground.ui.i18n import t
+from playground.ui.i18n import t, tr
 from playground.ui.preview_tab import model_choices
 
 
@@ -115,10 +116,15 @@ def create_form(default_model: str, rewards_summary: str) -> tuple[Form, gr.File
     return form, upload, rewards_md
 
 
-def use_uploaded_file(path: str | None):
-    """An uploaded prompt file becomes the data source (kind 'file')."""
+def use_uploaded_file(request: gr.Request, path: str | None):
+    """An uploaded prompt file becomes the data source (kind 'file') once it reads as prompts; else the engine's
+    message says why (no prompt column, a broken line, over the size limit)."""
     if not path:
         return gr.skip(), gr.skip()
+    data = load_prompts(PromptSource(kind="file", name=path))
+    gr.Info(tr(lang_of(request), "train.data.checked", rows=len(data.dataset)))
+    for warning in data.warnings:
+        gr.Warning(warning)
     return "file", gr.Dropdown(value=path)
 
 

@@ -43,7 +43,10 @@ class TrainTab:
 
 
 def start_training(ctx: AppContext, names: tuple[str, ...], session_id: str | None, selection, code, *values):
-    """Start a run owned by this session (its id is created, and stored in the browser, on first use)."""
+    """Start a run owned by this session (its id is created, and stored in the browser, on first use).
+
+    A run that uses custom rewards carries the session's code in its spec; the job compiles it in its own sandbox.
+    """
     session_id = session_id or new_session_id()
     spec = spec_from_form(names, values, selection)
     attach_to_spec(spec, code)
@@ -210,7 +213,8 @@ def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> 
         show_progress="hidden",
         concurrency_limit=None,
     ).then(recolour, view.per_function, view.per_function, **HIDDEN)
-    upload.upload(bind(use_uploaded_file), upload, [form["dataset_kind"], form["dataset_name"]], **HIDDEN)
+    data_source = [form["dataset_kind"], form["dataset_name"]]
+    upload.upload(bind(use_uploaded_file), upload, data_source, api_name="upload_prompts", show_progress="hidden")
     session.selection.change(bind(selection_summary_for), session.selection, rewards_md, **HIDDEN)
     start_inputs = [session.id, session.selection, rewards.editor, *form.values()]
     started = [session.id, session.browser_id, timer]

@@ -4,6 +4,13 @@ import contextlib
 import socket
 from dataclasses import dataclass
 
+import pytest
+
+
+# The sandbox settings the UI tests run under, whatever the machine's environment says.
+SANDBOX_ENV = ("PLAYGROUND_CUSTOM_CODE", "PLAYGROUND_PUBLIC", "SPACE_ID", "PLAYGROUND_SANDBOX_TIMEOUT")
+SANDBOX_ENV += ("PLAYGROUND_SANDBOX_MEMORY_MB", "PLAYGROUND_SANDBOX_READ_PATHS", "PLAYGROUND_MAX_FILE_MB")
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -18,21 +25,29 @@ class LiveApp:
 
 
 @contextlib.contextmanager
-def running_app(model: str, runs: str):
-    """Build and launch the app; on the way out, stop a run left going and close the server."""
+def running_app(model: str, runs: str, env: dict[str, str] | None = None):
+    """Build and launch the app with `env` set (and the other sandbox settings unset) while it runs; on the way out,
+    stop a run left going, close the sandbox workers and the server."""
     from playground.ui.app import build_app, launch_kwargs
     from playground.ui.context import AppContext
     from playground.ui.settings import UISettings
 
-    settings = UISettings(host="127.0.0.1", port=free_port(), model=model, runs=runs)
-    ctx = AppContext.create(settings)
-    demo = build_app(settings, ctx=ctx)
-    _, url, _ = demo.launch(prevent_thread_lock=True, quiet=True, **launch_kwargs(settings))
-    try:
-        yield LiveApp(url=url, ctx=ctx)
-    finally:
-        job = ctx.jobs.current
-        if job is not None and job.active:
-            job.stop()
-            job.join(120)
-        demo.close()
+    with pytest.MonkeyPatch.context() as patch:
+        for name in SANDBOX_ENV:
+            patch.delenv(name, raising=False)
+        # A client's session ends (and the app's unload handler runs) within a second or two of its closing.
+        for name, value in {"GRADIO_HEARTBEAT_INTERVAL": "1", **(env or {})}.items():
+            patch.setenv(name, value)
+        settings = UISettings(host="127.0.0.1", port=free_port(), model=model, runs=runs)
+        ctx = AppContext.create(settings)
+        demo = build_app(settings, ctx=ctx)
+        _, url, _ = demo.launch(prevent_thread_lock=True, quiet=True, **launch_kwargs(settings))
+        try:
+            yield LiveApp(url=url, ctx=ctx)
+        finally:
+            job = ctx.jobs.current
+            if job is not None and job.active:
+                job.stop()
+                job.join(120)
+            demo.close()
+            ctx.code.close_all()

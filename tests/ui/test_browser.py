@@ -1,7 +1,8 @@
 """The page in a real headless Chromium (Playwright for Python and the system's Chromium; never `playwright install`).
 
 One flow through the tabs with the tiny model: score text, generate a group, start a run and watch the chart gain
-points and the progress move, reload the page and stop the run (the starter keeps control), compare, show the run.
+points and the progress move, reload the page and stop the run (the starter keeps control), compare, show the run;
+and a custom reward typed into the editor, checked, selected and scored.
 Screenshots go to tests/artifacts/ (gitignored). The tiny model writes random tokens, so the screenshots of the docs
 (one per tab, docs/screenshots/) are taken on a real model, and only when asked for (about 2.5 minutes on 2 cores):
 
@@ -35,6 +36,10 @@ ARTIFACTS = ROOT / "tests" / "artifacts"
 DOCS = ROOT / "docs" / "screenshots"
 VIEWPORT = {"width": 1400, "height": 900}
 SCREENSHOT_MODEL = os.environ.get("PLAYGROUND_SCREENSHOT_MODEL")  # e.g. "embedded": take the docs' screenshots
+CUSTOM_CODE = """def short_answer(completions, **kwargs):
+    print("scoring", len(completions))
+    return [1.0 if len(c) < 20 else 0.0 for c in completions]
+"""
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM}")
 
@@ -195,4 +200,31 @@ def test_chinese_browser_gets_chinese_labels(app, browser):
     page.get_by_role("tab", name="训练", exact=True).click()
     page.get_by_role("button", name="开始训练").wait_for(timeout=30_000)
     shoot(page, "train-zh")
+    context.close()
+
+
+def test_custom_reward_written_in_the_page(app, browser):
+    """Write a reward in the editor, Check it: it is tried in the sandbox, ticked, selected, and scores text."""
+    context = browser.new_context(locale="en-US", viewport=VIEWPORT)
+    page = context.new_page()
+    page.goto(app.url)
+    page.get_by_text("Try on text", exact=True).wait_for(timeout=60_000)
+    open_tab(page, "Custom (Python)")
+    page.locator(".cm-content").first.click()
+    page.keyboard.press("Control+A")
+    page.keyboard.insert_text(CUSTOM_CODE)  # no key events, so the editor does not auto-indent
+    page.get_by_role("button", name="Check", exact=True).click()
+    page.get_by_text("Reward functions found:").wait_for(timeout=30_000)
+    page.get_by_text("scoring 4").wait_for(timeout=10_000)  # the trial run's printed output
+    summary = page.locator(".prose", has_text="Selected rewards:").first
+    wait_for(lambda: "short_answer" in summary.inner_text(), 20, "the checked function in the selection")
+    page.get_by_role("button", name="Score", exact=True).click()
+    page.get_by_role("columnheader", name="short_answer").first.wait_for(timeout=20_000)
+    assert_no_error_toast(page)
+    shoot(page, "custom", docs=True)
+
+    # Unticking it in the table takes it out of the selection.
+    choices = page.locator(".block", has=page.get_by_text("Custom rewards: tick the ones to use")).last
+    choices.get_by_role("checkbox").last.click()
+    wait_for(lambda: "short_answer" not in summary.inner_text(), 20, "the unticked function to leave the selection")
     context.close()
