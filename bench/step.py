@@ -40,11 +40,13 @@ def run_playground(spec, out: Path) -> list[dict]:
     from playground.job import JobManager
     from playground.store import RunStore
 
+    cpu: dict[int, float] = {}
     job = JobManager(RunStore(out)).start(spec)
+    job.listeners.append(lambda row: cpu.setdefault(row["step"], time.process_time()))
     job.join()
     if job.status != "finished":
         raise SystemExit(f"playground job {job.status}: {job.error}")
-    return [m for m in job.run.metrics() if "reward" in m]
+    return [{**m, "cpu_time": cpu.get(m["step"], 0.0)} for m in job.run.metrics() if "reward" in m]
 
 
 BARE_OVERRIDES: dict = {}  # GRPOConfig fields a caller wants to differ from TRL's defaults
@@ -71,7 +73,7 @@ def run_bare(spec, out: Path) -> list[dict]:
     class Collect(TrainerCallback):
         def on_log(self, args, state, control, logs=None, **kwargs):
             if logs and "reward" in logs:
-                rows.append({"step": state.global_step, **logs})
+                rows.append({"step": state.global_step, **logs, "cpu_time": time.process_time()})
 
     g = spec.grpo
     args = GRPOConfig(
@@ -111,9 +113,12 @@ def summarise(name: str, rows: list[dict], g: int) -> dict:
     step_s = statistics.mean(r["step_time"] for r in steps)
     gen_s = statistics.mean(r.get("timing/rollout", 0.0) for r in steps)
     tokens = statistics.mean(r["completions/mean_length"] for r in steps) * g
+    # CPU seconds of the whole process per step: less sensitive than wall time to other load on the machine.
+    cpu = [b["cpu_time"] - a["cpu_time"] for a, b in zip(rows, rows[1:], strict=False)]
     return {
         "name": name,
         "s_per_step": round(step_s, 2),
+        "cpu_s_per_step": round(statistics.mean(cpu), 2) if cpu else None,
         "generation_s": round(gen_s, 2),
         "train_s": round(step_s - gen_s, 2),
         "completions_per_s": round(g / step_s, 3),
@@ -158,12 +163,19 @@ def main() -> None:
         f"\nGRPO step, SmolLM2-135M, G=8, 64 new tokens, LoRA r=16, {'4-bit nf4' if args.four_bit else 'fp32'}, "
         f"{torch.get_num_threads()} threads, steps 2..{args.steps} averaged"
     )
-    print(f"{'':12} {'s/step':>7} {'gen s':>7} {'train s':>8} {'compl/s':>8} {'tok/s':>7} {'peak RSS MB':>12}")
+    header = ("s/step", "cpu s", "gen s", "train s", "compl/s", "tok/s", "peak RSS MB")
+    keys = (
+        "s_per_step",
+        "cpu_s_per_step",
+        "generation_s",
+        "train_s",
+        "completions_per_s",
+        "tokens_per_s",
+        "peak_rss_mb",
+    )
+    print(f"{'':12} " + " ".join(f"{h:>11}" for h in header))
     for r in results:
-        print(
-            f"{r['name']:12} {r['s_per_step']:7.2f} {r['generation_s']:7.2f} {r['train_s']:8.2f} "
-            f"{r['completions_per_s']:8.3f} {r['tokens_per_s']:7.1f} {r['peak_rss_mb']:12}"
-        )
+        print(f"{r['name']:12} " + " ".join(f"{r[k]:>11}" for k in keys))
     for r in results:
         print(f"{r['name']:12} reward per step: {r['rewards']}")
     speedup = round(results[0]["s_per_step"] / results[1]["s_per_step"], 2)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import time
+from contextlib import contextmanager
 
 import torch
 from trl import GRPOTrainer
@@ -62,7 +63,7 @@ def _dense_weight(module: torch.nn.Module) -> torch.Tensor:
 class RolloutModel:
     """A plain (non-PEFT) copy of a PEFT causal LM, with the LoRA deltas merged in, for sampling only."""
 
-    def __init__(self, peft_model, dtype: torch.dtype = torch.float32):
+    def __init__(self, peft_model, dtype: torch.dtype = torch.float32, merge_lora: bool = True, skip: tuple = ()):
         from peft.tuners.lora import LoraLayer
         from transformers import AutoModelForCausalLM
 
@@ -77,6 +78,7 @@ class RolloutModel:
         self.model.generation_config = base.generation_config
         self.lora_layers = {n: m for n, m in base.named_modules() if isinstance(m, LoraLayer)}
         self.adapter = peft_model.active_adapter
+        self.merge_lora = merge_lora
         source = dict(base.named_modules())
         with torch.no_grad():
             for name, target in self.model.named_modules():
@@ -91,7 +93,7 @@ class RolloutModel:
         self.model.tie_weights()
         self.packed = dtype == torch.float32 and packed_linear_available()
         if self.packed:
-            pack_linears(self.model)
+            pack_linears(self.model, skip)
         self.sync()
 
     @torch.no_grad()
@@ -99,13 +101,31 @@ class RolloutModel:
         """Copy `base + delta` of every LoRA layer into the rollout copy (after each optimizer step)."""
         for name, layer in self.lora_layers.items():
             weight = _dense_weight(layer.get_base_layer())
-            if self.adapter in layer.lora_A and not layer.disable_adapters:
+            if self.merge_lora and self.adapter in layer.lora_A:
                 weight = weight + layer.get_delta_weight(self.adapter).to(torch.float32)
             target = self.model.get_submodule(name)
             if isinstance(target, PackedLinear):
                 target.set_weight(weight)
             else:
                 target.weight.copy_(weight.to(self.dtype))
+
+
+@contextmanager
+def _compact_lm_head():
+    """Score only the completion positions in TRL's fused LM head on CPU too.
+
+    TRL's fused head projects only the positions with a label on Triton devices, but every position elsewhere (to
+    keep tile shapes fixed for compilers such as Neuron's). On a CPU that means the 49152-wide head also runs, forward
+    and backward, over every prompt and padding position only to be masked out. The result is the same either way.
+    """
+    import trl.trainer.utils as trl_utils
+
+    original = trl_utils._use_triton
+    trl_utils._use_triton = lambda device: device.type == "cpu" or original(device)
+    try:
+        yield
+    finally:
+        trl_utils._use_triton = original
 
 
 class FastGRPOTrainer(GRPOTrainer):
@@ -117,11 +137,69 @@ class FastGRPOTrainer(GRPOTrainer):
     def __init__(self, *args, rollout: bool = True, rollout_dtype: str = "auto", **kwargs):
         super().__init__(*args, **kwargs)
         self._rollout: RolloutModel | None = None
+        self._reference = None
         self._rollout_step = -1
         self._rollout_enabled = rollout and self._rollout_supported()
         self._rollout_dtype = globals()["rollout_dtype"](rollout_dtype)
         if rollout and not self._rollout_enabled:
             logger.info("Fast rollout is off here (needs a PEFT model on CPU without vLLM); using TRL's generate.")
+
+    # Completions in a batch have very different lengths, and TRL pads them all to the longest. Sorting the rows by
+    # length and scoring them in this many chunks, each cut to its own longest row, skips most of the padding.
+    unpad_chunks = 4
+
+    def _get_per_token_logps_and_entropies(
+        self, model, input_ids, attention_mask, logits_to_keep, batch_size=None, compute_entropy=False, **kwargs
+    ):
+        multimodal = any(v is not None and v is not False for v in kwargs.values())
+        if not self._rollout_enabled or multimodal:
+            return super()._get_per_token_logps_and_entropies(
+                model, input_ids, attention_mask, logits_to_keep, batch_size, compute_entropy, **kwargs
+            )
+        if self._is_reference_call(model):
+            model = self._reference_copy()
+        with _compact_lm_head():
+            return self._unpadded_logps(model, input_ids, attention_mask, logits_to_keep, compute_entropy)
+
+    def _is_reference_call(self, model) -> bool:
+        """TRL scores the reference model as the policy inside `disable_adapter()`; LoRA layers then say so."""
+        if self._rollout is None:
+            return False
+        layer = next(iter(self._rollout.lora_layers.values()), None)
+        return model is self.model and layer is not None and bool(layer.disable_adapters)
+
+    def _reference_copy(self):
+        """The frozen base model as a plain, pre-packed fp32 copy (its LM head stays dense for TRL's fused head)."""
+        if self._reference is None:
+            from trl.trainer.utils import add_fused_lm_head
+
+            ref = RolloutModel(self.model, torch.float32, merge_lora=False, skip=("lm_head",)).model
+            add_fused_lm_head(ref, temperature=self.temperature, cast_lm_head_to_fp32=self.args.cast_lm_head_to_fp32)
+            self._reference = ref
+        return self._reference
+
+    def _unpadded_logps(self, model, input_ids, attention_mask, logits_to_keep, compute_entropy):
+        if self.unpad_chunks <= 1 or input_ids.size(0) < 2:
+            return super()._get_per_token_logps_and_entropies(
+                model, input_ids, attention_mask, logits_to_keep, None, compute_entropy
+            )
+        total = input_ids.size(1)
+        ends = total - attention_mask.flip(1).int().argmax(dim=1)  # one past each row's last real token
+        order = torch.argsort(ends, stable=True)
+        logps, entropies = [], []
+        for rows in torch.tensor_split(order, min(self.unpad_chunks, input_ids.size(0))):
+            end = int(ends[rows].max())
+            cut = total - end  # right padding shared by every row of this chunk
+            lp, ent, _ = super()._get_per_token_logps_and_entropies(
+                model, input_ids[rows, :end], attention_mask[rows, :end], logits_to_keep - cut, None, compute_entropy
+            )
+            logps.append(torch.nn.functional.pad(lp, (0, cut)))
+            if compute_entropy:
+                entropies.append(torch.nn.functional.pad(ent, (0, cut)))
+        inverse = torch.empty_like(order)
+        inverse[order] = torch.arange(order.numel())
+        entropy = torch.cat(entropies)[inverse] if compute_entropy else None
+        return torch.cat(logps)[inverse], entropy, None
 
     def _rollout_supported(self) -> bool:
         from peft import PeftModel

@@ -34,12 +34,12 @@ class PackedLinear(torch.nn.Module):
         return out.reshape(*x.shape[:-1], self.out_features)
 
 
-def pack_linears(model: torch.nn.Module) -> torch.nn.Module:
-    """Replace every fp32 `nn.Linear` of an inference-only model by a `PackedLinear`, in place. Returns the model."""
+def pack_linears(model: torch.nn.Module, skip: tuple[str, ...] = ()) -> torch.nn.Module:
+    """Replace every fp32 `nn.Linear` of an inference-only model (but those named in `skip`) by a `PackedLinear`."""
     if not packed_linear_available():
         return model
     for name, module in list(model.named_modules()):
-        if isinstance(module, torch.nn.Linear) and module.weight.dtype == torch.float32:
+        if isinstance(module, torch.nn.Linear) and module.weight.dtype == torch.float32 and name not in skip:
             parent, _, child = name.rpartition(".")
             setattr(model.get_submodule(parent) if parent else model, child, PackedLinear(module.weight, module.bias))
     return model

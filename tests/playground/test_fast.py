@@ -49,7 +49,7 @@ def test_rollout_logits_match_policy(tiny_model_dir, tmp_path, four_bit, dtype, 
         assert (rollout.model(x).logits.float() - updated).abs().max().item() < tol * updated.abs().max().item()
 
 
-def _train(char_model_dir, tmp_path, fast_rollout):
+def _train(char_model_dir, tmp_path, fast_rollout, beta=0.0):
     from playground.job import JobManager
     from playground.scoring import RewardChoice
     from playground.spec import RunSpec
@@ -64,7 +64,7 @@ def _train(char_model_dir, tmp_path, fast_rollout):
         per_device_train_batch_size=8,
         max_completion_length=16,
         learning_rate=1e-2,
-        beta=0.0,
+        beta=beta,
         fast_rollout=fast_rollout,
     ).items():
         spec.set(name, value)
@@ -76,10 +76,13 @@ def _train(char_model_dir, tmp_path, fast_rollout):
 
 
 def test_fp32_rollout_reproduces_bare_trl_exactly(char_model_dir, tmp_path):
-    """With an fp32 copy the fast path samples the very same completions as TRL's generate, step after step."""
-    bare = _train(char_model_dir, tmp_path, "off")
-    fast = _train(char_model_dir, tmp_path, "float32")
+    """With an fp32 copy the fast path samples the very same completions as TRL's generate, step after step, and its
+    reference copy gives the same kl (up to float rounding)."""
+    bare = _train(char_model_dir, tmp_path, "off", beta=0.04)
+    fast = _train(char_model_dir, tmp_path, "float32", beta=0.04)
     assert [round(m["reward"], 4) for m in fast] == [round(m["reward"], 4) for m in bare]
+    assert [m["kl"] for m in fast] == pytest.approx([m["kl"] for m in bare], rel=1e-3, abs=1e-6)
+    assert max(m["kl"] for m in fast) > 0
     assert all(m["timing/rollout"] > 0 for m in fast)
 
 
