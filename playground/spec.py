@@ -99,6 +99,10 @@ class GRPOArgs:
             "'none' scores that batch None for it (TRL skips None) and counts the event in the run status."
         },
     )
+    use_vllm: bool = field(
+        default=False,
+        metadata={"help": "Generate with vLLM in colocate mode (CUDA only, needs `pip install vllm`; optional)."},
+    )
     fast_rollout: str = field(
         default="auto",
         metadata={
@@ -238,6 +242,8 @@ class RunSpec:
             use_cpu=on_cpu,
             disable_tqdm=True,
         )
+        if g.use_vllm:
+            kwargs.update(use_vllm=True, vllm_mode="colocate")
         kwargs.update(overrides)
         return GRPOConfig(**kwargs)
 

@@ -98,6 +98,7 @@ def validate_spec(spec: RunSpec, columns: list[str] | None = None, custom_reward
     except PlaygroundError as exc:
         raise SpecError("model_name_or_path", str(exc)) from None
     _validate_device(spec)
+    _validate_vllm(spec)
     _validate_rewards(spec, columns, custom_rewards or set())
 
 
@@ -115,6 +116,17 @@ def _validate_device(spec: RunSpec) -> None:
         _check(
             reason is None, field_name, f"{'4' if m.load_in_4bit else '8'}-bit quantization is not available: {reason}"
         )
+
+
+def _validate_vllm(spec: RunSpec) -> None:
+    if not spec.grpo.use_vllm:
+        return
+    _check(spec.resolved_device() == "cuda", "use_vllm", "use_vllm needs a CUDA GPU; on CPU the fast rollout is used.")
+    _check(
+        importlib.util.find_spec("vllm") is not None,
+        "use_vllm",
+        "use_vllm needs the vllm package (pip install vllm); it is optional.",
+    )
 
 
 def bitsandbytes_unavailable(device: str, eight_bit: bool = False) -> str | None:
