@@ -74,7 +74,7 @@ class GRPOArgs:
     top_p: float = field(default=1.0, metadata={"help": "Nucleus sampling: keep the top tokens of this mass."})
     # Optimisation
     learning_rate: float = field(
-        default=3e-4, metadata={"help": "Initial AdamW learning rate (LoRA takes higher rates than full fine-tuning)."}
+        default=5e-4, metadata={"help": "Initial AdamW learning rate (LoRA takes higher rates than full fine-tuning)."}
     )
     beta: float = field(
         default=0.04,

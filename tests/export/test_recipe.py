@@ -76,7 +76,7 @@ def test_recipe_targets_a_gpu_and_names_the_embedded_model_by_its_hub_id(tmp_pat
     assert f"bf16: true  # on a CPU pass {CPU_FLAGS}" in text
     assert "# reward_funcs" not in text and "reward_funcs: [rewards_module.reward_length]" in text
     assert "reward_weights: [1.0]  # metrics: rewards/length(ideal_length=50)/mean" in text
-    assert "learning_rate: 0.0003  # Initial AdamW learning rate" in text  # help text from the spec's metadata
+    assert "learning_rate: 0.0005  # Initial AdamW learning rate" in text  # help text from the spec's metadata
     rows = [json.loads(line) for line in (folder / "data/train.jsonl").read_text().splitlines()]
     assert len(rows) == 30 and rows[0]["prompt"][0]["role"] == "user"  # SmolLM2 has a chat template
     readme = (folder / "README.md").read_text()
