@@ -13,12 +13,12 @@ import pandas as pd
 from playground.errors import PlaygroundError
 from playground.export import export_recipe, zip_folder
 from playground.spec import RunSpec
-from playground.ui.charts import CHARTS, chart_frames, create_charts, overlay_frame, recolour
-from playground.ui.common import bind, empty_frame, lang_of
+from playground.ui.charts import CHARTS, chart_frames, overlay_frame, recolour
+from playground.ui.common import bind, lang_of
 from playground.ui.context import AppContext
 from playground.ui.custom_code import custom_names
 from playground.ui.i18n import t, tr
-from playground.ui.train_tab import HIDDEN, alerts_markdown, samples_frame
+from playground.ui.train_tab import HIDDEN, alerts_markdown, create_run_view, samples_frame
 
 
 COLUMNS = ("run", "status", "step", "created", "model", "rewards", "final reward", "error")
@@ -127,16 +127,7 @@ def create_runs_tab(ctx: AppContext) -> None:
             delete = gr.Button(t("runs.delete"), variant="stop", scale=1)
         zipped = gr.File(label=t("runs.zip"), interactive=False, visible=False)
         recipe_zip = gr.File(label=t("runs.recipe"), interactive=False, visible=False)
-        with gr.Accordion(t("train.alerts"), open=True):
-            alerts = gr.Markdown()
-        plots = create_charts()
-        samples = gr.Dataframe(
-            empty_frame("en", "table.advantage", "table.prompt", "table.completion"),
-            label=t("train.samples"),
-            wrap=True,
-            interactive=False,
-            max_height=360,
-        )
+        alerts, plots, samples = create_run_view(max_height=360)
         gr.Markdown("### " + t("runs.overlay"))
         chosen = gr.Dropdown(ids, multiselect=True, allow_custom_value=True, label=t("runs.overlay.pick"))
         curves = gr.LinePlot(overlay_frame([]), x="step", y="value", color="run", label="reward", height=260)

@@ -175,6 +175,21 @@ def samples_frame(run: Run, lang: str):
 # --- layout --------------------------------------------------------------------------------------------------------
 
 
+def create_run_view(max_height: int):
+    """A run's alerts, charts and latest samples: the Train tab shows the live run, the Runs tab a stored one."""
+    with gr.Accordion(t("train.alerts"), open=True):
+        alerts = gr.Markdown()
+    plots = create_charts()
+    samples = gr.Dataframe(
+        empty_frame("en", "table.advantage", "table.prompt", "table.completion"),
+        label=t("train.samples"),
+        wrap=True,
+        interactive=False,
+        max_height=max_height,
+    )
+    return alerts, plots, samples
+
+
 def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> TrainTab:
     with gr.Tab(t("train.tab"), id="train") as tab:
         gr.Markdown(t("train.intro"))
@@ -184,16 +199,7 @@ def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> 
             stop = gr.Button(t("train.stop"), variant="stop", interactive=False)
         status = gr.Markdown(elem_classes="pg-status")
         progress = gr.HTML()
-        with gr.Accordion(t("train.alerts"), open=True):
-            alerts = gr.Markdown()
-        plots = create_charts()
-        samples = gr.Dataframe(
-            empty_frame("en", "table.advantage", "table.prompt", "table.completion"),
-            label=t("train.samples"),
-            wrap=True,
-            interactive=False,
-            max_height=420,
-        )
+        alerts, plots, samples = create_run_view(max_height=420)
         timer = gr.Timer(TICK_SECONDS, active=False)
         seen = gr.State(None)  # inside the tab: a gr.Tabs must hold only tabs, or the frontend mixes up their labels
 
