@@ -301,7 +301,7 @@ def _parse_jsonl(text: str, what: str) -> Rows:
         try:
             item = json.loads(line)
         except json.JSONDecodeError as e:
-            raise DataError(f"Line {lineno} of the {what} is not valid JSON ({e.msg} at column {e.colno}).") from None
+            raise DataError(f"Line {lineno} of the {what} is not valid JSON ({_json_error(e)}).") from None
         if not isinstance(item, dict):
             raise DataError(f"Line {lineno} of the {what} is {_kind(item, article=True)}, not a JSON object.")
         rows.append(item)
@@ -472,6 +472,11 @@ def _kind(value: Any, article: bool = False) -> str:
 
 def _size(n: int) -> str:
     return f"{n / MB:.1f} MB" if n >= MB else f"{n / 1024:.1f} KB" if n >= 1024 else f"{n} bytes"
+
+
+def _json_error(e: json.JSONDecodeError) -> str:
+    """'Expecting value at column 3', 'Unterminated string starting at column 12' (json's msg may end in 'at')."""
+    return f"{e.msg} column {e.colno}" if e.msg.endswith(" at") else f"{e.msg} at column {e.colno}"
 
 
 def _first_line(e: BaseException) -> str:
