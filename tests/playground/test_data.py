@@ -545,3 +545,13 @@ def test_render_prompt_template_error(make_tokenizer):
     tokenizer = make_tokenizer("{{ raise_exception('Conversation roles must alternate') }}")
     with pytest.raises(DataError, match=r"^The model's chat template rejected this prompt: .*roles must alternate\.$"):
         render_prompt(tokenizer, "Hi")
+
+
+def test_broken_jsonl_message_reads_cleanly(tmp_path):
+    path = tmp_path / "broken.jsonl"
+    path.write_text('{"prompt": "ok"}\n{"prompt": "unfinished\n', encoding="utf-8")
+    with pytest.raises(DataError) as info:
+        load_prompts(PromptSource(kind="file", name=str(path)))
+    assert str(info.value) == (
+        "Line 2 of the file 'broken.jsonl' is not valid JSON (Unterminated string starting at column 12)."
+    )
