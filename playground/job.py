@@ -190,6 +190,7 @@ class TrainingJob:
             self.error = _describe(exc)
             tb = traceback.format_exc().strip().splitlines()[-TRACEBACK_LINES:]
             logger.error("Run %s failed: %s", self.run.id, self.error)
+            self._save_after_failure(trainer)
             self._set_status("failed", error=self.error, traceback="\n".join(tb))
         finally:
             if self._own_rewards:
@@ -198,6 +199,16 @@ class TrainingJob:
                 close_rewards(self._own_rewards)
             del trainer, model
             _free_memory()
+
+    def _save_after_failure(self, trainer) -> None:
+        """Keep what was learned before a failure: the adapter as of the last finished step."""
+        if trainer is None or trainer.state.global_step < 1:
+            return
+        try:
+            self.step = trainer.state.global_step
+            self.save_adapter(trainer.model)
+        except Exception:  # the original failure is what the user needs to see
+            logger.exception("Could not save the adapter of failed run %s", self.run.id)
 
     def _build_trainer(self):
         from playground.data import load_prompts

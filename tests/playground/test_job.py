@@ -156,3 +156,21 @@ def test_learning_vowel_reward_rises(manager, char_model_dir):
     print("vowel reward per step:", [round(r, 3) for r in rewards])
     assert first < 0.2  # a random character model writes about 11% vowels
     assert last > first + 0.25, rewards  # measured: 0.07 -> 0.50 over 16 steps
+
+
+def test_failure_mid_run_keeps_the_adapter_of_the_last_step(manager, tiny_model_dir):
+    calls = []
+
+    def flaky(completions, **kwargs):  # fails on the third batch
+        calls.append(1)
+        if len(calls) == 3:
+            raise ValueError("boom")
+        return [float(len(c)) for c in completions]
+
+    spec = tiny_spec(tiny_model_dir, max_steps=5)
+    spec.rewards = [RewardChoice("flaky")]
+    job = manager.start(spec, custom_rewards={"flaky": flaky})
+    wait(job)
+    assert job.status == "failed" and "Reward 'flaky' raised ValueError: boom" in job.error
+    assert job.run.status()["step"] == 2
+    assert job.run.has_adapter
