@@ -257,24 +257,11 @@ def as_chat(dataset, tokenizer):
 
 def load_training_model(spec: RunSpec):
     """The base model and tokenizer for training: fp32 on CPU, bf16 on CUDA, or quantized by bitsandbytes."""
-    import torch
-    from transformers import AutoModelForCausalLM
+    from playground.models import load_model
 
-    from playground.models import ModelSource, _friendly_errors, load_tokenizer, resolve_path
-
-    source = ModelSource.parse(spec.model.model_name_or_path)
     device = spec.resolved_device()
-    tokenizer = load_tokenizer(source)
-    dtype = torch.float32 if device == "cpu" else torch.bfloat16
-    kwargs: dict[str, Any] = {"dtype": dtype}
-    bnb = spec.bnb_config()
-    if bnb is not None:
-        kwargs.update(quantization_config=bnb, device_map={"": device})
-    with _friendly_errors(source):
-        model = AutoModelForCausalLM.from_pretrained(resolve_path(source), **kwargs)
-    if bnb is None:
-        model.to(device)
-    return model, tokenizer
+    dtype = "float32" if device == "cpu" else "bfloat16"
+    return load_model(spec.model.model_name_or_path, device=device, dtype=dtype, quantization_config=spec.bnb_config())
 
 
 def _describe(exc: BaseException) -> str:
