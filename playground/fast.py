@@ -26,6 +26,7 @@ import torch
 from trl import GRPOTrainer
 
 from playground.packing import PackedLinear, pack_linears, packed_linear_available
+from playground.prefix import shared_prefix_generate, shared_prefix_logps
 
 
 logger = logging.getLogger(__name__)
@@ -144,6 +145,9 @@ class FastGRPOTrainer(GRPOTrainer):
         if rollout and not self._rollout_enabled:
             logger.info("Fast rollout is off here (needs a PEFT model on CPU without vLLM); using TRL's generate.")
 
+    # The completions of a group share their prompt: run it once per group, in the rollout and when scoring
+    # (playground/prefix.py). Otherwise (e.g. gradient checkpointing) the unpadded path below is used.
+    share_prompts = True
     # Completions in a batch have very different lengths, and TRL pads them all to the longest. Sorting the rows by
     # length and scoring them in this many chunks, each cut to its own longest row, skips most of the padding.
     unpad_chunks = 4
@@ -159,6 +163,12 @@ class FastGRPOTrainer(GRPOTrainer):
         if self._is_reference_call(model):
             model = self._reference_copy()
         with _compact_lm_head():
+            if self.share_prompts and not self.args.gradient_checkpointing:
+                shared = shared_prefix_logps(
+                    model, input_ids, attention_mask, logits_to_keep, compute_entropy, self.accelerator.autocast
+                )
+                if shared is not None:
+                    return *shared, None
             return self._unpadded_logps(model, input_ids, attention_mask, logits_to_keep, compute_entropy)
 
     def _is_reference_call(self, model) -> bool:
@@ -236,10 +246,11 @@ class FastGRPOTrainer(GRPOTrainer):
         prompts = [torch.tensor(p) for p in prompt_ids]
         input_ids = pad(prompts, padding_value=pad_id, padding_side="left")
         attention_mask = pad([torch.ones_like(p) for p in prompts], padding_value=0, padding_side="left")
-        with torch.no_grad():
-            out = self._rollout.model.generate(
-                input_ids=input_ids, attention_mask=attention_mask, generation_config=self.generation_config
-            )
+        model, config = self._rollout.model, self.generation_config
+        out = shared_prefix_generate(model, input_ids, attention_mask, config) if self.share_prompts else None
+        if out is None:
+            with torch.no_grad():
+                out = model.generate(input_ids=input_ids, attention_mask=attention_mask, generation_config=config)
         completion_ids = out[:, input_ids.size(1) :]
         # Everything after the first EOS is masked, as in TRL.
         is_eos = torch.isin(completion_ids, torch.tensor(self.eos_token_ids))
