@@ -5,6 +5,7 @@ for nf4), same seed, in one process, one after the other. Prints a table and one
 
     python bench/step.py --steps 5            # fp32
     python bench/step.py --steps 5 --four-bit # QLoRA
+    python bench/step.py --steps 5 --bare-allocator  # also bare TRL under the playground's allocator settings
 """
 
 from __future__ import annotations
@@ -52,8 +53,11 @@ def run_playground(spec, out: Path) -> list[dict]:
 BARE_OVERRIDES: dict = {}  # GRPOConfig fields a caller wants to differ from TRL's defaults
 
 
-def run_bare(spec, out: Path) -> list[dict]:
-    """A plain TRL script: GRPOTrainer with TRL's defaults, except what the spec sets and CPU needs."""
+def run_bare(spec, out: Path, allocator: bool = False) -> list[dict]:
+    """A plain TRL script: GRPOTrainer with TRL's defaults, except what the spec sets and CPU needs.
+
+    `allocator`: run it under the playground's glibc settings (playground/allocator.py), to separate that gain.
+    """
     from transformers import TrainerCallback
     from trl import GRPOConfig, GRPOTrainer
 
@@ -104,7 +108,10 @@ def run_bare(spec, out: Path) -> list[dict]:
         peft_config=spec.lora_config(),
         callbacks=[Collect()],
     )
-    trainer.train()
+    from playground.allocator import training_allocator
+
+    with training_allocator(allocator):
+        trainer.train()
     return rows
 
 
@@ -132,9 +139,13 @@ def run_one(name: str, steps: int, four_bit: bool, spec=None) -> dict:
     import tempfile
 
     spec = spec or bench_spec(steps, four_bit)
-    fn = run_bare if name == "bare" else run_playground
+    labels = {"bare": "bare TRL", "bare-allocator": "bare+alloc", "playground": "playground"}
     with tempfile.TemporaryDirectory() as tmp:
-        result = summarise("bare TRL" if name == "bare" else "playground", fn(spec, Path(tmp)), 8)
+        if name == "playground":
+            rows = run_playground(spec, Path(tmp))
+        else:
+            rows = run_bare(spec, Path(tmp), allocator=name == "bare-allocator")
+        result = summarise(labels[name], rows, 8)
     result["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
     return result
 
@@ -147,13 +158,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--steps", type=int, default=5)
     parser.add_argument("--four-bit", action="store_true")
-    parser.add_argument("--only", choices=["bare", "playground"], default=None, help="run one contender, print JSON")
+    parser.add_argument("--bare-allocator", action="store_true", help="also run bare TRL with the allocator settings")
+    contenders = ["bare", "bare-allocator", "playground"]
+    parser.add_argument("--only", choices=contenders, help="run one contender, print its JSON")
     args = parser.parse_args()
     if args.only:
         print(json.dumps(run_one(args.only, args.steps, args.four_bit)))
         return
     results = []
-    for name in ("bare", "playground"):  # each in a fresh process, so peak RSS and warm-up are its own
+    names = ("bare", "bare-allocator", "playground") if args.bare_allocator else ("bare", "playground")
+    for name in names:  # each in a fresh process, so peak RSS and warm-up are its own
         cmd = [sys.executable, __file__, "--only", name, "--steps", str(args.steps)] + ["--four-bit"] * args.four_bit
         out = subprocess.run(cmd, capture_output=True, text=True)
         if out.returncode:
@@ -178,8 +192,11 @@ def main() -> None:
         print(f"{r['name']:12} " + " ".join(f"{r[k]:>11}" for k in keys))
     for r in results:
         print(f"{r['name']:12} reward per step: {r['rewards']}")
-    speedup = round(results[0]["s_per_step"] / results[1]["s_per_step"], 2)
+    speedup = round(results[0]["s_per_step"] / results[-1]["s_per_step"], 2)
     print(f"speed-up: {speedup}x")
+    if args.bare_allocator:
+        alone = results[0]["s_per_step"] / results[1]["s_per_step"]
+        print(f"bare TRL with the allocator settings alone: {alone:.2f}x")
     print(
         json.dumps(
             {"bench": "step", "four_bit": args.four_bit, "steps": args.steps, "results": results, "speedup": speedup}

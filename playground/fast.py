@@ -1,19 +1,24 @@
-"""A faster GRPO step on CPU: roll out from a merged, pre-packed copy of the policy.
+"""A faster GRPO step on CPU, computing what TRL computes.
 
-Decoding dominates a GRPO step on a CPU, and at the small batches of a playground it is bound by reading the
-weights once per token. With LoRA on every linear layer the policy also does three matmuls per layer where one
-would do. So, for the rollout only, `RolloutModel` keeps a plain copy of the model with the LoRA deltas merged in
-(and 4-bit weights dequantized), and re-syncs only the LoRA-targeted weights after each optimizer step. The loss,
-the reference model and the gradients are untouched: TRL computes them from the real policy, exactly as before.
+Where the time of a CPU step goes, and what this module does about it (each measured by `bench/step.py`):
 
-By default the copy is fp32 with its linear weights pre-packed for oneDNN (`PackedLinear`): the same arithmetic,
-read faster. A test checks that it reproduces bare TRL's reward curve step for step. `bfloat16` halves the bytes
-again where the CPU has native bf16, but then the samples come from a slightly different distribution than the
-policy's; on the tiny test model that measurably slowed learning, so it is opt-in.
+- Decoding is bound by reading the weights once per token, and LoRA on every linear layer triples the matmuls. For
+  the rollout only, `RolloutModel` keeps a plain copy of the model with the LoRA deltas merged in (4-bit weights
+  dequantized), its linears pre-packed for oneDNN (`PackedLinear`), re-synced after each optimizer step.
+- The G completions of a group share one prompt, which TRL runs G times in the prefill, the policy's forward and
+  backward and the reference forward. `playground/prefix.py` runs it once per group.
+- The reference log-probs come from a frozen, pre-packed copy of the base model (TRL runs the policy with its
+  adapter disabled), and TRL's fused LM head scores only completion positions, in cache-sized tiles.
+- glibc hands freed memory back to the OS, so every step paid page faults on the tensors of the step before;
+  `playground/allocator.py` keeps it in the process while training.
 
-`FastGRPOTrainer` overrides one method, `_generate_single_turn`, for plain-text prompts on CPU without vLLM; every
-other case goes to TRL's own code. `bench/step.py` measures it against bare TRL, and tests check that the rollout
-copy's logits match the policy's and that learning curves match TRL's.
+The loss, the gradients and the optimizer are TRL's. A test checks that the job reproduces bare TRL's reward curve
+step for step and its kl within 1e-3. The rollout copy is fp32 by default; `bfloat16` halves its bytes where the
+CPU has native bf16, but then samples come from a slightly different distribution than the policy's, and on the
+tiny test model that measurably slowed learning, so it is opt-in.
+
+`FastGRPOTrainer` overrides `_generate_single_turn` and `_get_per_token_logps_and_entropies` for plain-text prompts
+on CPU without vLLM (and `train`, for the allocator); every other case goes to TRL's own code.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from contextlib import contextmanager
 import torch
 from trl import GRPOTrainer
 
+from playground.allocator import training_allocator
 from playground.packing import PackedLinear, pack_linears, packed_linear_available
 from playground.prefix import shared_prefix_generate, shared_prefix_logps
 
@@ -112,31 +118,41 @@ class RolloutModel:
 
 
 @contextmanager
-def _compact_lm_head():
-    """Score only the completion positions in TRL's fused LM head on CPU too.
+def _cpu_lm_head():
+    """Run TRL's fused LM head the CPU-friendly way: only completion positions, in cache-sized vocabulary tiles.
 
     TRL's fused head projects only the positions with a label on Triton devices, but every position elsewhere (to
     keep tile shapes fixed for compilers such as Neuron's). On a CPU that means the 49152-wide head also runs, forward
-    and backward, over every prompt and padding position only to be masked out. The result is the same either way.
+    and backward, over every prompt and padding position only to be masked out. Its tiles are also 32768 vocabulary
+    columns wide, tens of MB per tile at a few hundred tokens, so each of its element-wise passes streams through
+    memory; 8192 columns was measured faster. The result is the same either way (up to float summation order).
     """
     import trl.trainer.utils as trl_utils
 
-    original = trl_utils._use_triton
+    original, chunk = trl_utils._use_triton, trl_utils._CHUNKED_LOGPROB_CHUNK_SIZE
     trl_utils._use_triton = lambda device: device.type == "cpu" or original(device)
+    trl_utils._CHUNKED_LOGPROB_CHUNK_SIZE = CPU_LM_HEAD_CHUNK
     try:
         yield
     finally:
-        trl_utils._use_triton = original
+        trl_utils._use_triton, trl_utils._CHUNKED_LOGPROB_CHUNK_SIZE = original, chunk
+
+
+CPU_LM_HEAD_CHUNK = 8192
 
 
 class FastGRPOTrainer(GRPOTrainer):
-    """`GRPOTrainer` whose rollouts come from a merged low-precision copy of the policy (see module docstring).
+    """`GRPOTrainer` with the CPU fast path of the module docstring.
 
-    `rollout_dtype`: "auto" (bf16 where native, else fp32), "bfloat16" or "float32". `rollout=False` is bare TRL.
+    `rollout_dtype`: "auto" or "float32" (exact), or "bfloat16". `rollout=False` and `tune_allocator=False` give
+    bare TRL.
     """
 
-    def __init__(self, *args, rollout: bool = True, rollout_dtype: str = "auto", **kwargs):
+    def __init__(
+        self, *args, rollout: bool = True, rollout_dtype: str = "auto", tune_allocator: bool = True, **kwargs
+    ):
         super().__init__(*args, **kwargs)
+        self._tune_allocator = tune_allocator and self.accelerator.device.type == "cpu"
         self._rollout: RolloutModel | None = None
         self._reference = None
         self._rollout_step = -1
@@ -144,6 +160,10 @@ class FastGRPOTrainer(GRPOTrainer):
         self._rollout_dtype = globals()["rollout_dtype"](rollout_dtype)
         if rollout and not self._rollout_enabled:
             logger.info("Fast rollout is off here (needs a PEFT model on CPU without vLLM); using TRL's generate.")
+
+    def train(self, *args, **kwargs):
+        with training_allocator(self._tune_allocator):
+            return super().train(*args, **kwargs)
 
     # The completions of a group share their prompt: run it once per group, in the rollout and when scoring
     # (playground/prefix.py). Otherwise (e.g. gradient checkpointing) the unpadded path below is used.
@@ -162,7 +182,7 @@ class FastGRPOTrainer(GRPOTrainer):
             )
         if self._is_reference_call(model):
             model = self._reference_copy()
-        with _compact_lm_head():
+        with _cpu_lm_head():
             if self.share_prompts and not self.args.gradient_checkpointing:
                 shared = shared_prefix_logps(
                     model, input_ids, attention_mask, logits_to_keep, compute_entropy, self.accelerator.autocast

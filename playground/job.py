@@ -233,6 +233,7 @@ class TrainingJob:
         trainer = FastGRPOTrainer(
             model=model,
             rollout=fast != "off",
+            tune_allocator=fast != "off",
             rollout_dtype=fast if fast != "off" else "auto",
             reward_funcs=funcs,
             args=spec.grpo_config(output_dir=str(self.run.path / "trainer")),

@@ -106,8 +106,9 @@ class GRPOArgs:
     fast_rollout: str = field(
         default="auto",
         metadata={
-            "help": "Sample from a merged, pre-packed copy of the policy (CPU only): 'auto' or 'float32' (exact), "
-            "'bfloat16' (faster where the CPU has native bf16, slightly off-policy), or 'off' for TRL's own generate."
+            "help": "The CPU fast path (merged pre-packed rollout copy, shared prompts, allocator settings): 'auto' "
+            "or 'float32' (exact), 'bfloat16' (faster rollout where the CPU has native bf16, slightly off-policy), "
+            "or 'off' for TRL's own code."
         },
     )
 
