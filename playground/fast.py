@@ -30,6 +30,7 @@ from contextlib import contextmanager
 import torch
 from trl import GRPOTrainer
 
+from playground import decode
 from playground.allocator import training_allocator
 from playground.packing import PackedLinear, pack_linears, packed_linear_available
 from playground.prefix import shared_prefix_generate, shared_prefix_logps
@@ -68,9 +69,20 @@ def _dense_weight(module: torch.nn.Module) -> torch.Tensor:
 
 
 class RolloutModel:
-    """A plain (non-PEFT) copy of a PEFT causal LM, with the LoRA deltas merged in, for sampling only."""
+    """A plain (non-PEFT) copy of a PEFT causal LM, with the LoRA deltas merged in, for sampling only.
 
-    def __init__(self, peft_model, dtype: torch.dtype = torch.float32, merge_lora: bool = True, skip: tuple = ()):
+    For a Llama-architecture model in fp32, `decoder` is a `LlamaDecoder` (playground/decode.py) over the copy's dense
+    weights; otherwise the copy's own linears are pre-packed. `sampling=False` (the reference copy) never builds one.
+    """
+
+    def __init__(
+        self,
+        peft_model,
+        dtype: torch.dtype = torch.float32,
+        merge_lora: bool = True,
+        skip: tuple = (),
+        sampling: bool = True,
+    ):
         from peft.tuners.lora import LoraLayer
         from transformers import AutoModelForCausalLM
 
@@ -99,9 +111,12 @@ class RolloutModel:
                     param.copy_(src.to(dtype).reshape(param.shape))
         self.model.tie_weights()
         self.packed = dtype == torch.float32 and packed_linear_available()
-        if self.packed:
+        self.decoder = None
+        if self.packed and not (sampling and decode.supports(self.model)):
             pack_linears(self.model, skip)
         self.sync()
+        if self.packed and sampling and decode.supports(self.model):
+            self.decoder = decode.LlamaDecoder(self.model)
 
     @torch.no_grad()
     def sync(self) -> None:
@@ -115,6 +130,8 @@ class RolloutModel:
                 target.set_weight(weight)
             else:
                 target.weight.copy_(weight.to(self.dtype))
+        if getattr(self, "decoder", None) is not None:
+            self.decoder.refresh()
 
 
 @contextmanager
@@ -203,7 +220,7 @@ class FastGRPOTrainer(GRPOTrainer):
         if self._reference is None:
             from trl.trainer.utils import add_fused_lm_head
 
-            ref = RolloutModel(self.model, torch.float32, merge_lora=False, skip=("lm_head",)).model
+            ref = RolloutModel(self.model, torch.float32, merge_lora=False, skip=("lm_head",), sampling=False).model
             add_fused_lm_head(ref, temperature=self.temperature, cast_lm_head_to_fp32=self.args.cast_lm_head_to_fp32)
             self._reference = ref
         return self._reference
@@ -266,8 +283,10 @@ class FastGRPOTrainer(GRPOTrainer):
         prompts = [torch.tensor(p) for p in prompt_ids]
         input_ids = pad(prompts, padding_value=pad_id, padding_side="left")
         attention_mask = pad([torch.ones_like(p) for p in prompts], padding_value=0, padding_side="left")
-        model, config = self._rollout.model, self.generation_config
-        out = shared_prefix_generate(model, input_ids, attention_mask, config) if self.share_prompts else None
+        model, config, decoder = self._rollout.model, self.generation_config, self._rollout.decoder
+        out = None
+        if self.share_prompts:
+            out = shared_prefix_generate(model, input_ids, attention_mask, config, decoder)
         if out is None:
             with torch.no_grad():
                 out = model.generate(input_ids=input_ids, attention_mask=attention_mask, generation_config=config)

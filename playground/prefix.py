@@ -82,9 +82,10 @@ def shared_prefix_logps(model, input_ids, attention_mask, logits_to_keep, comput
 
 
 @torch.no_grad()
-def shared_prefix_generate(model, input_ids, attention_mask, generation_config) -> torch.Tensor | None:
+def shared_prefix_generate(model, input_ids, attention_mask, generation_config, decoder=None) -> torch.Tensor | None:
     """`model.generate` on left-padded prompts that are all the same prompt, prefilling it once; else None.
 
+    With a `decoder` (playground/decode.py) that covers the generation options, it samples instead of `generate`.
     Returns the full sequences (prompt + new tokens), as `generate` does.
     """
     groups = prompt_groups(input_ids, attention_mask)
@@ -92,10 +93,12 @@ def shared_prefix_generate(model, input_ids, attention_mask, generation_config) 
         return None
     prompt = groups[0][1]
     rows = input_ids.size(0)
-    cache = _prefill(model, prompt, rows)
-    ids = prompt.expand(rows, -1)
-    out = model.generate(
-        input_ids=ids, attention_mask=torch.ones_like(ids), cache=cache, generation_config=generation_config
-    )
+    out = decoder.generate(prompt, rows, generation_config) if decoder is not None else None
+    if out is None:
+        cache = _prefill(model, prompt, rows)
+        ids = prompt.expand(rows, -1)
+        out = model.generate(
+            input_ids=ids, attention_mask=torch.ones_like(ids), cache=cache, generation_config=generation_config
+        )
     pad = input_ids.size(1) - prompt.numel()
     return torch.cat([input_ids[:, :pad], out], dim=1) if pad else out

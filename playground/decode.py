@@ -1,0 +1,163 @@
+"""A lean sampler for Llama-family rollout copies on CPU.
+
+At decode batch sizes a CPU step is bound by reading the weights and by per-call overhead. `transformers`'
+`generate` is general: per token it rebuilds masks, grows the KV cache by concatenation and runs every projection
+as its own call. For a Llama-architecture model (SmolLM2 and most small chat models) this module instead keeps
+
+- the q/k/v and the gate/up projections fused into one pre-packed oneDNN matrix each (4 matmuls a layer, not 7),
+- a KV cache allocated once for the whole rollout (the prompt runs once and is copied to every row),
+- the rotary tables computed once,
+
+and samples with the logits processors `generate` would build from the same `GenerationConfig`, drawing from the
+same RNG in the same order, so a fixed seed gives the same tokens (tests/playground/test_decode.py checks it).
+
+"""
+
+from __future__ import annotations
+
+import torch
+from torch.nn import functional as F
+
+from playground.packing import PackedLinear, packed_linear_available
+
+
+# GenerationConfig fields the loop handles itself; any other non-default field means "use generate".
+_HANDLED = {"max_new_tokens", "do_sample", "pad_token_id", "eos_token_id", "bos_token_id"}
+_PROCESSORS = {"temperature", "top_k", "top_p", "min_p", "repetition_penalty", "min_new_tokens"}
+_IGNORED = {"cache_implementation", "disable_compile", "transformers_version", "_from_model_config", "use_cache"}
+
+
+def supports(model) -> bool:
+    """True for a plain fp32 Llama-architecture causal LM this sampler reproduces exactly."""
+    config = model.config
+    return (
+        packed_linear_available()
+        and config.model_type == "llama"
+        and not getattr(config, "attention_bias", False)
+        and not getattr(config, "mlp_bias", False)
+        and config.hidden_act == "silu"
+        and all(p.dtype == torch.float32 for p in model.parameters())
+    )
+
+
+def _generation_options_supported(config) -> bool:
+    from transformers import GenerationConfig
+
+    default = GenerationConfig().to_diff_dict()
+    for key, value in config.to_diff_dict().items():
+        if key in _HANDLED or key in _PROCESSORS or key in _IGNORED:
+            continue
+        if default.get(key) != value:
+            return False
+    return config.max_new_tokens is not None
+
+
+class LlamaDecoder:
+    """Fused, pre-packed weights of a Llama model for sampling; `refresh()` after its weights change."""
+
+    def __init__(self, model):
+        self.model = model
+        self.layers = model.model.layers
+        self.refresh()
+
+    @torch.no_grad()
+    def refresh(self) -> None:
+        self.qkv, self.o, self.gate_up, self.down = [], [], [], []
+        for layer in self.layers:
+            attn, mlp = layer.self_attn, layer.mlp
+            self.qkv.append(_pack(attn.q_proj.weight, attn.k_proj.weight, attn.v_proj.weight))
+            self.o.append(_pack(attn.o_proj.weight))
+            self.gate_up.append(_pack(mlp.gate_proj.weight, mlp.up_proj.weight))
+            self.down.append(_pack(mlp.down_proj.weight))
+        self.head = _pack(self.model.lm_head.weight)
+
+    def _step(self, tokens, start, keys, values, cos, sin):
+        """Run `tokens` (rows, T) at positions start..start+T, writing their K/V; returns the last hidden states."""
+        from transformers.models.llama.modeling_llama import apply_rotary_pos_emb
+
+        config = self.model.config
+        heads, kv_heads = config.num_attention_heads, config.num_key_value_heads
+        head_dim = getattr(config, "head_dim", None) or config.hidden_size // heads
+        rows, length = tokens.shape
+        end = start + length
+        hidden = self.model.model.embed_tokens(tokens)
+        cos, sin = cos[:, start:end], sin[:, start:end]
+        for i, layer in enumerate(self.layers):
+            attn = layer.self_attn
+            qkv = self.qkv[i](layer.input_layernorm(hidden))
+            q, k, v = qkv.split([heads * head_dim, kv_heads * head_dim, kv_heads * head_dim], dim=-1)
+            q = q.view(rows, length, heads, head_dim).transpose(1, 2)
+            k = k.view(rows, length, kv_heads, head_dim).transpose(1, 2)
+            v = v.view(rows, length, kv_heads, head_dim).transpose(1, 2)
+            q, k = apply_rotary_pos_emb(q, k, cos, sin)
+            keys[i][:, :, start:end] = k
+            values[i][:, :, start:end] = v
+            out = F.scaled_dot_product_attention(
+                q,
+                keys[i][:, :, :end],
+                values[i][:, :, :end],
+                is_causal=length > 1,
+                scale=attn.scaling,
+                enable_gqa=heads != kv_heads,
+            )
+            hidden = hidden + self.o[i](out.transpose(1, 2).reshape(rows, length, heads * head_dim))
+            gate, up = self.gate_up[i](layer.post_attention_layernorm(hidden)).chunk(2, dim=-1)
+            hidden = hidden + self.down[i](F.silu(gate) * up)
+        return self.model.model.norm(hidden[:, -1])
+
+    @torch.no_grad()
+    def generate(self, prompt: torch.Tensor, rows: int, generation_config) -> torch.Tensor | None:
+        """Sample `rows` continuations of the 1-D `prompt`; (rows, len(prompt) + new) like `generate`, or None."""
+        if prompt.numel() < 1 or not _generation_options_supported(generation_config):
+            return None
+        config = self.model.config
+        heads, kv_heads = config.num_attention_heads, config.num_key_value_heads
+        head_dim = getattr(config, "head_dim", None) or config.hidden_size // heads
+        new = generation_config.max_new_tokens
+        total = prompt.numel() + new
+        processors = self.model._get_logits_processor(
+            generation_config=generation_config,
+            input_ids_seq_length=prompt.numel(),
+            encoder_input_ids=prompt[None],
+            device=prompt.device,
+            model_kwargs={},
+        )
+        eos = generation_config.eos_token_id
+        eos = torch.tensor([] if eos is None else [eos] if isinstance(eos, int) else list(eos))
+        pad = generation_config.pad_token_id
+        shape = (1, kv_heads, total, head_dim)
+        keys = [torch.empty(shape) for _ in self.layers]
+        values = [torch.empty(shape) for _ in self.layers]
+        positions = torch.arange(total)[None]
+        cos, sin = self.model.model.rotary_emb(keys[0], positions)
+        # The prompt runs once, then its keys and values are copied to every row.
+        hidden = self._step(prompt[None], 0, keys, values, cos, sin)
+        keys = [k.expand(rows, -1, -1, -1).clone() for k in keys]
+        values = [v.expand(rows, -1, -1, -1).clone() for v in values]
+        hidden = hidden.expand(rows, -1)
+        ids = prompt[None].expand(rows, -1)
+        unfinished = torch.ones(rows, dtype=torch.long)
+        position = prompt.numel()
+        for _ in range(new):
+            logits = self.head(hidden).to(copy=True, dtype=torch.float32)
+            scores = processors(ids, logits)
+            if generation_config.do_sample:
+                next_tokens = torch.multinomial(F.softmax(scores, dim=-1), num_samples=1).squeeze(1)
+            else:
+                next_tokens = torch.argmax(scores, dim=-1)
+            if eos.numel() and pad is not None:
+                next_tokens = next_tokens * unfinished + pad * (1 - unfinished)
+            ids = torch.cat([ids, next_tokens[:, None]], dim=-1)
+            if eos.numel():
+                unfinished = unfinished & ~torch.isin(next_tokens, eos)
+                if not unfinished.any():
+                    break
+            if ids.size(1) == total:
+                break
+            hidden = self._step(next_tokens[:, None], position, keys, values, cos, sin)
+            position += 1
+        return ids
+
+
+def _pack(*weights: torch.Tensor) -> PackedLinear:
+    return PackedLinear(torch.cat([w.detach() for w in weights]) if len(weights) > 1 else weights[0], None)
