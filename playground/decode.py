@@ -52,6 +52,15 @@ def _generation_options_supported(config) -> bool:
     return config.max_new_tokens is not None
 
 
+# The projections that share an input, packed as one matrix each.
+_GROUPS = {
+    "qkv": ("self_attn.q_proj", "self_attn.k_proj", "self_attn.v_proj"),
+    "o": ("self_attn.o_proj",),
+    "gate_up": ("mlp.gate_proj", "mlp.up_proj"),
+    "down": ("mlp.down_proj",),
+}
+
+
 class LlamaDecoder:
     """Fused, pre-packed weights of a Llama model for sampling; `refresh()` after its weights change."""
 
@@ -61,15 +70,17 @@ class LlamaDecoder:
         self.refresh()
 
     @torch.no_grad()
-    def refresh(self) -> None:
-        self.qkv, self.o, self.gate_up, self.down = [], [], [], []
-        for layer in self.layers:
-            attn, mlp = layer.self_attn, layer.mlp
-            self.qkv.append(_pack(attn.q_proj.weight, attn.k_proj.weight, attn.v_proj.weight))
-            self.o.append(_pack(attn.o_proj.weight))
-            self.gate_up.append(_pack(mlp.gate_proj.weight, mlp.up_proj.weight))
-            self.down.append(_pack(mlp.down_proj.weight))
-        self.head = _pack(self.model.lm_head.weight)
+    def refresh(self, changed: set[str] | None = None) -> None:
+        """Re-pack the fused weights; with `changed` (module names in the model), only the groups that hold one."""
+        if changed is None:
+            self.packs = {}
+        groups = {"lm_head": ("lm_head",)}
+        for i in range(len(self.layers)):
+            for group, members in _GROUPS.items():
+                groups[i, group] = tuple(f"model.layers.{i}.{member}" for member in members)
+        for key, members in groups.items():
+            if changed is None or changed.intersection(members):
+                self.packs[key] = _pack(*(self.model.get_submodule(name).weight for name in members))
 
     def _step(self, tokens, start, keys, values, cos, sin):
         """Run `tokens` (rows, T) at positions start..start+T, writing their K/V; returns the last hidden states."""
@@ -84,7 +95,7 @@ class LlamaDecoder:
         cos, sin = cos[:, start:end], sin[:, start:end]
         for i, layer in enumerate(self.layers):
             attn = layer.self_attn
-            qkv = self.qkv[i](layer.input_layernorm(hidden))
+            qkv = self.packs[i, "qkv"](layer.input_layernorm(hidden))
             q, k, v = qkv.split([heads * head_dim, kv_heads * head_dim, kv_heads * head_dim], dim=-1)
             q = q.view(rows, length, heads, head_dim).transpose(1, 2)
             k = k.view(rows, length, kv_heads, head_dim).transpose(1, 2)
@@ -100,9 +111,9 @@ class LlamaDecoder:
                 scale=attn.scaling,
                 enable_gqa=heads != kv_heads,
             )
-            hidden = hidden + self.o[i](out.transpose(1, 2).reshape(rows, length, heads * head_dim))
-            gate, up = self.gate_up[i](layer.post_attention_layernorm(hidden)).chunk(2, dim=-1)
-            hidden = hidden + self.down[i](F.silu(gate) * up)
+            hidden = hidden + self.packs[i, "o"](out.transpose(1, 2).reshape(rows, length, heads * head_dim))
+            gate, up = self.packs[i, "gate_up"](layer.post_attention_layernorm(hidden)).chunk(2, dim=-1)
+            hidden = hidden + self.packs[i, "down"](F.silu(gate) * up)
         return self.model.model.norm(hidden[:, -1])
 
     @torch.no_grad()
@@ -139,7 +150,7 @@ class LlamaDecoder:
         unfinished = torch.ones(rows, dtype=torch.long)
         position = prompt.numel()
         for _ in range(new):
-            logits = self.head(hidden).to(copy=True, dtype=torch.float32)
+            logits = self.packs["lm_head"](hidden).to(copy=True, dtype=torch.float32)
             scores = processors(ids, logits)
             if generation_config.do_sample:
                 next_tokens = torch.multinomial(F.softmax(scores, dim=-1), num_samples=1).squeeze(1)
