@@ -1,7 +1,9 @@
 """Roofline for one decode step of SmolLM2-135M at batch 8: measured ms per token against FLOPs and bandwidth.
 
 Measures this machine's fp32 matmul rate (2048^3) and memory read bandwidth, computes the lower bound for one
-decode step (compute and weight reads), and times real decode steps with plain and pre-packed linear layers.
+decode step (compute and weight reads), and times real decode steps: `transformers` with plain and with pre-packed
+linear layers, and the playground's lean sampler (playground/decode.py: fused pre-packed projections, preallocated
+KV cache), each including the LM head.
 
     python bench/roofline.py
 """
@@ -60,8 +62,19 @@ def main() -> None:
             return 1000 * best(step, 10)
 
     plain_ms = decode_ms(model)
-    packed, _ = load_model("embedded", inference=True)
+    from playground.packing import pack_linears
+
+    packed = pack_linears(load_model("embedded")[0])
     packed_ms = decode_ms(packed)
+    del packed
+
+    from playground.decode import LlamaDecoder
+
+    decoder = LlamaDecoder(model)
+    with torch.inference_mode():
+        hidden, cache = decoder.prefill(ids["input_ids"][0], batch, ids["input_ids"].size(1) + 64)
+        nxt = decoder.logits(hidden).argmax(-1)[:, None]
+        lean_ms = 1000 * best(lambda: decoder.logits(decoder.step(nxt, cache)), 10)
     rows = {
         "matmul_gflops": round(gflops, 1),
         "read_gb_per_s": round(gbps, 1),
@@ -70,12 +83,14 @@ def main() -> None:
         "estimate_ms": round(est_ms, 1),
         "plain_ms": round(plain_ms, 1),
         "packed_ms": round(packed_ms, 1),
+        "lean_sampler_ms": round(lean_ms, 1),
     }
     print(f"\nDecode step, batch {batch}, SmolLM2-135M fp32, {torch.get_num_threads()} threads")
     print(f"machine: {gflops:.0f} GFLOP/s (2048^3 fp32 matmul), {gbps:.1f} GB/s read")
     print(f"estimate from FLOPs and bytes: {est_ms:.1f} ms per token")
     print(f"measured, plain nn.Linear:      {plain_ms:.1f} ms per token")
     print(f"measured, pre-packed (oneDNN):  {packed_ms:.1f} ms per token")
+    print(f"measured, lean sampler:         {lean_ms:.1f} ms per token")
     print(json.dumps({"bench": "roofline", **rows}))
 
 

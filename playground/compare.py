@@ -88,8 +88,8 @@ def compare_run(
 def _compare(run, spec, prompts, num_samples, seed, custom_rewards, progress) -> Comparison:
     from peft import PeftModel
 
+    from playground.decode import prepare_for_sampling
     from playground.models import load_model
-    from playground.packing import pack_linears
 
     funcs, weights = build_rewards(spec.rewards, custom_rewards)
     rows = _prompt_rows(spec, prompts)
@@ -107,7 +107,7 @@ def _compare(run, spec, prompts, num_samples, seed, custom_rewards, progress) ->
     model, _ = load_model(spec.model.model_name_or_path)
     model = PeftModel.from_pretrained(model, str(run.adapter_dir)).merge_and_unload().eval()
     if model.device.type == "cpu":
-        pack_linears(model)
+        prepare_for_sampling(model)
     trained = _sample_all(
         model, tokenizer, rows, settings, seed, lambda f: progress(0.5 + 0.45 * f, "Sampling trained")
     )

@@ -15,10 +15,13 @@ same RNG in the same order, so a fixed seed gives the same tokens (tests/playgro
 
 from __future__ import annotations
 
+import copy
+from dataclasses import dataclass
+
 import torch
 from torch.nn import functional as F
 
-from playground.packing import PackedLinear, packed_linear_available
+from playground.packing import PackedLinear, pack_linears, packed_linear_available
 
 
 # GenerationConfig fields the loop handles itself; any other non-default field means "use generate".
@@ -82,48 +85,65 @@ class LlamaDecoder:
             if changed is None or changed.intersection(members):
                 self.packs[key] = _pack(*(self.model.get_submodule(name).weight for name in members))
 
-    def _step(self, tokens, start, keys, values, cos, sin):
-        """Run `tokens` (rows, T) at positions start..start+T, writing their K/V; returns the last hidden states."""
+    def prefill(self, prompt: torch.Tensor, rows: int, total: int) -> tuple[torch.Tensor, _Cache]:
+        """Run the 1-D `prompt` once into a KV cache for `total` positions, copied to `rows` rows.
+
+        Returns the prompt's last hidden state per row (the input of the LM head) and the cache.
+        """
+        config = self.model.config
+        head_dim = getattr(config, "head_dim", None) or config.hidden_size // config.num_attention_heads
+        shape = (1, config.num_key_value_heads, total, head_dim)
+        keys = [torch.empty(shape) for _ in self.layers]
+        values = [torch.empty(shape) for _ in self.layers]
+        cos, sin = self.model.model.rotary_emb(keys[0], torch.arange(total)[None])
+        cache = _Cache(keys, values, cos, sin)
+        hidden = self.step(prompt[None], cache)
+        cache.keys = [k.expand(rows, -1, -1, -1).clone() for k in keys]
+        cache.values = [v.expand(rows, -1, -1, -1).clone() for v in values]
+        return hidden.expand(rows, -1), cache
+
+    def step(self, tokens: torch.Tensor, cache: _Cache) -> torch.Tensor:
+        """Run `tokens` (rows, T) at the cache's next positions, writing their K/V; returns the last hidden states."""
         from transformers.models.llama.modeling_llama import apply_rotary_pos_emb
 
         config = self.model.config
         heads, kv_heads = config.num_attention_heads, config.num_key_value_heads
         head_dim = getattr(config, "head_dim", None) or config.hidden_size // heads
         rows, length = tokens.shape
-        end = start + length
+        start, end = cache.length, cache.length + length
         hidden = self.model.model.embed_tokens(tokens)
-        cos, sin = cos[:, start:end], sin[:, start:end]
+        cos, sin = cache.cos[:, start:end], cache.sin[:, start:end]
         for i, layer in enumerate(self.layers):
-            attn = layer.self_attn
             qkv = self.packs[i, "qkv"](layer.input_layernorm(hidden))
             q, k, v = qkv.split([heads * head_dim, kv_heads * head_dim, kv_heads * head_dim], dim=-1)
             q = q.view(rows, length, heads, head_dim).transpose(1, 2)
             k = k.view(rows, length, kv_heads, head_dim).transpose(1, 2)
             v = v.view(rows, length, kv_heads, head_dim).transpose(1, 2)
             q, k = apply_rotary_pos_emb(q, k, cos, sin)
-            keys[i][:, :, start:end] = k
-            values[i][:, :, start:end] = v
+            cache.keys[i][:, :, start:end] = k
+            cache.values[i][:, :, start:end] = v
             out = F.scaled_dot_product_attention(
                 q,
-                keys[i][:, :, :end],
-                values[i][:, :, :end],
+                cache.keys[i][:, :, :end],
+                cache.values[i][:, :, :end],
                 is_causal=length > 1,
-                scale=attn.scaling,
+                scale=layer.self_attn.scaling,
                 enable_gqa=heads != kv_heads,
             )
             hidden = hidden + self.packs[i, "o"](out.transpose(1, 2).reshape(rows, length, heads * head_dim))
             gate, up = self.packs[i, "gate_up"](layer.post_attention_layernorm(hidden)).chunk(2, dim=-1)
             hidden = hidden + self.packs[i, "down"](F.silu(gate) * up)
+        cache.length = end
         return self.model.model.norm(hidden[:, -1])
+
+    def logits(self, hidden: torch.Tensor) -> torch.Tensor:
+        return self.packs["lm_head"](hidden).to(copy=True, dtype=torch.float32)
 
     @torch.no_grad()
     def generate(self, prompt: torch.Tensor, rows: int, generation_config) -> torch.Tensor | None:
         """Sample `rows` continuations of the 1-D `prompt`; (rows, len(prompt) + new) like `generate`, or None."""
         if prompt.numel() < 1 or not _generation_options_supported(generation_config):
             return None
-        config = self.model.config
-        heads, kv_heads = config.num_attention_heads, config.num_key_value_heads
-        head_dim = getattr(config, "head_dim", None) or config.hidden_size // heads
         new = generation_config.max_new_tokens
         total = prompt.numel() + new
         processors = self.model._get_logits_processor(
@@ -136,22 +156,11 @@ class LlamaDecoder:
         eos = generation_config.eos_token_id
         eos = torch.tensor([] if eos is None else [eos] if isinstance(eos, int) else list(eos))
         pad = generation_config.pad_token_id
-        shape = (1, kv_heads, total, head_dim)
-        keys = [torch.empty(shape) for _ in self.layers]
-        values = [torch.empty(shape) for _ in self.layers]
-        positions = torch.arange(total)[None]
-        cos, sin = self.model.model.rotary_emb(keys[0], positions)
-        # The prompt runs once, then its keys and values are copied to every row.
-        hidden = self._step(prompt[None], 0, keys, values, cos, sin)
-        keys = [k.expand(rows, -1, -1, -1).clone() for k in keys]
-        values = [v.expand(rows, -1, -1, -1).clone() for v in values]
-        hidden = hidden.expand(rows, -1)
+        hidden, cache = self.prefill(prompt, rows, total)
         ids = prompt[None].expand(rows, -1)
         unfinished = torch.ones(rows, dtype=torch.long)
-        position = prompt.numel()
         for _ in range(new):
-            logits = self.packs["lm_head"](hidden).to(copy=True, dtype=torch.float32)
-            scores = processors(ids, logits)
+            scores = processors(ids, self.logits(hidden))
             if generation_config.do_sample:
                 next_tokens = torch.multinomial(F.softmax(scores, dim=-1), num_samples=1).squeeze(1)
             else:
@@ -165,10 +174,46 @@ class LlamaDecoder:
                     break
             if ids.size(1) == total:
                 break
-            hidden = self._step(next_tokens[:, None], position, keys, values, cos, sin)
-            position += 1
+            hidden = self.step(next_tokens[:, None], cache)
         return ids
+
+
+@dataclass
+class _Cache:
+    """Per-layer K/V buffers for every position of a rollout, the rotary tables, and how many positions are filled."""
+
+    keys: list[torch.Tensor]
+    values: list[torch.Tensor]
+    cos: torch.Tensor
+    sin: torch.Tensor
+    length: int = 0
 
 
 def _pack(*weights: torch.Tensor) -> PackedLinear:
     return PackedLinear(torch.cat([w.detach() for w in weights]) if len(weights) > 1 else weights[0], None)
+
+
+def prepare_for_sampling(model):
+    """Make an inference-only CPU model fast to sample: a `LlamaDecoder` where it applies, else pre-packed linears."""
+    if supports(model):
+        model.playground_sampler = LlamaDecoder(model)
+    else:
+        pack_linears(model)
+    return model
+
+
+@torch.no_grad()
+def sample(model, input_ids: torch.Tensor, **generate_kwargs) -> torch.Tensor:
+    """`model.generate(input_ids=..., **generate_kwargs)` for rows that all repeat one unpadded prompt.
+
+    Goes through the model's `LlamaDecoder` (see `prepare_for_sampling`) when it has one and it covers the options:
+    the same tokens for the same seed, faster.
+    """
+    sampler = getattr(model, "playground_sampler", None)
+    if sampler is not None and bool((input_ids == input_ids[:1]).all()):
+        config = copy.deepcopy(model.generation_config)
+        config.update(**generate_kwargs)
+        out = sampler.generate(input_ids[0], input_ids.size(0), config)
+        if out is not None:
+            return out
+    return model.generate(input_ids=input_ids, attention_mask=torch.ones_like(input_ids), **generate_kwargs)

@@ -54,18 +54,20 @@ def generate_group(model, tokenizer, prompt: str | list[dict], settings: Generat
     import torch
 
     from playground.data import render_prompt
+    from playground.decode import sample
 
     settings.validate()
     if isinstance(prompt, str) and not prompt.strip():
         raise PlaygroundError("The prompt is empty; type a prompt or pick one from a prompt set.")
     text = render_prompt(tokenizer, prompt)
-    inputs = tokenizer([text] * settings.num_generations, return_tensors="pt", add_special_tokens=False)
-    inputs = {k: v.to(model.device) for k, v in inputs.items()}
+    input_ids = tokenizer([text], return_tensors="pt", add_special_tokens=False)["input_ids"].to(model.device)
+    input_ids = input_ids.expand(settings.num_generations, -1)
     start = time.perf_counter()
     with torch.random.fork_rng(devices=[]), torch.inference_mode():
         torch.manual_seed(settings.seed)
-        out = model.generate(
-            **inputs,
+        out = sample(
+            model,
+            input_ids,
             do_sample=True,
             temperature=settings.temperature,
             top_p=settings.top_p,
@@ -74,7 +76,7 @@ def generate_group(model, tokenizer, prompt: str | list[dict], settings: Generat
             pad_token_id=tokenizer.pad_token_id,
         )
     seconds = time.perf_counter() - start
-    new = out[:, inputs["input_ids"].shape[1] :]
+    new = out[:, input_ids.shape[1] :]
     ids = [_until_eos(row.tolist(), tokenizer) for row in new]
     texts = tokenizer.batch_decode(ids, skip_special_tokens=True)
     logger.info("Generated %d x %d tokens in %.1f s", settings.num_generations, new.shape[1], seconds)

@@ -94,14 +94,23 @@ def test_bf16_rollout_still_learns(char_model_dir, tmp_path):
     assert sum(fast[-3:]) / 3 > sum(fast[:3]) / 3 + 0.05, fast
 
 
-def test_packed_inference_model_matches_plain(tiny_model_dir):
+def test_inference_model_samples_what_the_plain_model_samples(tiny_model_dir):
     from playground.models import load_model
-    from playground.packing import PackedLinear, packed_linear_available
+    from playground.packing import PackedLinear, pack_linears, packed_linear_available
+    from playground.preview import GenerationSettings, generate_group
 
     if not packed_linear_available():
         pytest.skip("oneDNN linear packing is not available in this torch build")
     plain, tokenizer = load_model(str(tiny_model_dir))
-    packed, _ = load_model(str(tiny_model_dir), inference=True)
+    fast, _ = load_model(str(tiny_model_dir), inference=True)
+    assert fast.playground_sampler is not None  # a Llama model gets the lean sampler
+    settings = GenerationSettings(num_generations=4, max_new_tokens=12, seed=3)
+    expected = generate_group(plain, tokenizer, "hello there", settings).completion_ids
+    assert generate_group(fast, tokenizer, "hello there", settings).completion_ids == expected
+    assert len({tuple(ids) for ids in expected}) > 1
+
+    # Other architectures get pre-packed linear layers: same logits, same samples.
+    packed = pack_linears(load_model(str(tiny_model_dir))[0])
     assert isinstance(packed.lm_head, PackedLinear) and isinstance(packed.model.layers[0].mlp.up_proj, PackedLinear)
     x = tokenizer(["hello there", "a b c d e f"], return_tensors="pt", padding=True)
     with torch.no_grad():
