@@ -28,6 +28,8 @@ from playground.packing import PackedLinear, pack_linears, packed_linear_availab
 _HANDLED = {"max_new_tokens", "do_sample", "pad_token_id", "eos_token_id", "bos_token_id"}
 _PROCESSORS = {"temperature", "top_k", "top_p", "min_p", "repetition_penalty", "min_new_tokens"}
 _IGNORED = {"cache_implementation", "disable_compile", "transformers_version", "_from_model_config", "use_cache"}
+# Saved generation configs often spell out options at their "off" value; those change nothing here.
+_OFF = {"num_beams": 1, "num_beam_groups": 1, "num_return_sequences": 1, "length_penalty": 1.0}
 
 
 def supports(model) -> bool:
@@ -46,12 +48,12 @@ def supports(model) -> bool:
 def _generation_options_supported(config) -> bool:
     from transformers import GenerationConfig
 
-    default = GenerationConfig().to_diff_dict()
+    default = GenerationConfig()
     for key, value in config.to_diff_dict().items():
-        if key in _HANDLED or key in _PROCESSORS or key in _IGNORED:
+        if key in _HANDLED or key in _PROCESSORS or key in _IGNORED or value in (None, False):
             continue
-        if default.get(key) != value:
-            return False
+        if value != _OFF.get(key, getattr(default, key, None)):
+            return False  # an option this loop does not implement is on
     return config.max_new_tokens is not None
 
 

@@ -60,6 +60,9 @@ def test_unsupported_options_and_models_fall_back(tiny_llama, tiny_model_dir):
     prompt = torch.randint(400, 2000, (5,))
     assert decoder.generate(prompt, 2, GenerationConfig(max_new_tokens=4, no_repeat_ngram_size=2)) is None
     assert decoder.generate(prompt, 2, GenerationConfig(max_new_tokens=4, num_beams=2)) is None
+    # Options set to their off values (as a model's saved generation_config often has them) are fine.
+    off = GenerationConfig(max_new_tokens=4, output_attentions=False, output_hidden_states=False, num_beams=1)
+    assert decoder.generate(prompt, 2, off) is not None
     assert supports(tiny_llama)
     bf16 = AutoModelForCausalLM.from_pretrained(tiny_model_dir, dtype=torch.bfloat16)
     assert not supports(bf16)

@@ -103,7 +103,8 @@ def test_inference_model_samples_what_the_plain_model_samples(tiny_model_dir):
         pytest.skip("oneDNN linear packing is not available in this torch build")
     plain, tokenizer = load_model(str(tiny_model_dir))
     fast, _ = load_model(str(tiny_model_dir), inference=True)
-    assert fast.playground_sampler is not None  # a Llama model gets the lean sampler
+    assert fast.playground_sampler is not None  # a Llama model gets the lean sampler, and uses it:
+    fast.generate = lambda *args, **kwargs: pytest.fail("the preview fell back to generate")
     settings = GenerationSettings(num_generations=4, max_new_tokens=12, seed=3)
     expected = generate_group(plain, tokenizer, "hello there", settings).completion_ids
     assert generate_group(fast, tokenizer, "hello there", settings).completion_ids == expected
