@@ -1,4 +1,4 @@
-"""A lean sampler for Llama-family rollout copies on CPU.
+"""A lean sampler for Llama-architecture models on CPU (training rollouts, the group preview, compare).
 
 At decode batch sizes a CPU step is bound by reading the weights and by per-call overhead. `transformers`'
 `generate` is general: per token it rebuilds masks, grows the KV cache by concatenation and runs every projection
@@ -10,7 +10,8 @@ as its own call. For a Llama-architecture model (SmolLM2 and most small chat mod
 
 and samples with the logits processors `generate` would build from the same `GenerationConfig`, drawing from the
 same RNG in the same order, so a fixed seed gives the same tokens (tests/playground/test_decode.py checks it).
-
+Anything it does not cover (other architectures, biases, other dtypes, generation options such as beams) is left
+to `generate`: `supports` says no, or `LlamaDecoder.generate` returns None.
 """
 
 from __future__ import annotations
