@@ -73,6 +73,7 @@ class LlamaDecoder:
     def __init__(self, model):
         self.model = model
         self.layers = model.model.layers
+        self.samples = 0  # generate() calls it served (the rest fell back to `generate`)
         self.refresh()
 
     @torch.no_grad()
@@ -178,6 +179,7 @@ class LlamaDecoder:
             if ids.size(1) == total:
                 break
             hidden = self.step(next_tokens[:, None], cache)
+        self.samples += 1
         return ids
 
 

@@ -172,6 +172,7 @@ class FastGRPOTrainer(GRPOTrainer):
         super().__init__(*args, **kwargs)
         self._tune_allocator = tune_allocator and self.accelerator.device.type == "cpu"
         self._rollout: RolloutModel | None = None
+        self._shared_scoring = 0
         self._reference = None
         self._rollout_step = -1
         self._rollout_enabled = rollout and self._rollout_supported()
@@ -180,8 +181,16 @@ class FastGRPOTrainer(GRPOTrainer):
             logger.info("Fast rollout is off here (needs a PEFT model on CPU without vLLM); using TRL's generate.")
 
     def train(self, *args, **kwargs):
-        with training_allocator(self._tune_allocator):
-            return super().train(*args, **kwargs)
+        try:
+            with training_allocator(self._tune_allocator):
+                return super().train(*args, **kwargs)
+        finally:
+            sampled = self._rollout.decoder.samples if self._rollout and self._rollout.decoder else 0
+            logger.info(
+                "Fast path: %d scoring passes shared their prompts; %d rollouts came from the lean sampler",
+                self._shared_scoring,
+                sampled,
+            )
 
     # The completions of a group share their prompt: run it once per group, in the rollout and when scoring
     # (playground/prefix.py). Otherwise (e.g. gradient checkpointing) the unpadded path below is used.
@@ -206,6 +215,7 @@ class FastGRPOTrainer(GRPOTrainer):
                     model, input_ids, attention_mask, logits_to_keep, compute_entropy, self.accelerator.autocast
                 )
                 if shared is not None:
+                    self._shared_scoring += 1
                     return *shared, None
             return self._unpadded_logps(model, input_ids, attention_mask, logits_to_keep, compute_entropy)
 

@@ -75,11 +75,20 @@ def _train(char_model_dir, tmp_path, fast_rollout, beta=0.0):
     return [m for m in job.run.metrics() if "reward" in m]
 
 
-def test_fp32_rollout_reproduces_bare_trl_exactly(char_model_dir, tmp_path):
+def test_fp32_rollout_reproduces_bare_trl_exactly(char_model_dir, tmp_path, caplog):
     """With an fp32 copy the fast path samples the very same completions as TRL's generate, step after step, and its
     reference copy gives the same kl (up to float rounding)."""
+    import logging
+    import re
+
     bare = _train(char_model_dir, tmp_path, "off", beta=0.04)
-    fast = _train(char_model_dir, tmp_path, "float32", beta=0.04)
+    with caplog.at_level(logging.INFO, logger="playground.fast"):
+        fast = _train(char_model_dir, tmp_path, "float32", beta=0.04)
+    # ...through the fast path: 12 steps, each scored by the policy and the reference, each one rollout.
+    summary = re.search(
+        r"(\d+) scoring passes shared their prompts; (\d+) rollouts came from the lean sampler", caplog.text
+    )
+    assert summary and summary.groups() == ("24", "12"), caplog.text
     assert [round(m["reward"], 4) for m in fast] == [round(m["reward"], 4) for m in bare]
     assert [m["kl"] for m in fast] == pytest.approx([m["kl"] for m in bare], rel=1e-3, abs=1e-6)
     assert max(m["kl"] for m in fast) > 0
