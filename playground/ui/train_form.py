@@ -5,10 +5,12 @@ into one `RunSpec` through `RunSpec.set`, so there is no mapper to keep in step 
 """
 
 from dataclasses import fields
+from pathlib import Path
 
 import gradio as gr
 
 from playground.data import BUILTIN_SETS, FILE_TYPES, KINDS, PromptSource, load_prompts
+from playground.errors import PlaygroundError
 from playground.spec import (
     DATA_FLAGS,
     LOSS_TYPES,
@@ -114,6 +116,25 @@ def create_form(default_model: str, rewards_summary: str) -> tuple[Form, gr.File
     with gr.Accordion(t("train.quantization"), open=False):
         add(QUANTIZATION)
     return form, upload, rewards_md
+
+
+def check_data_file(spec: RunSpec) -> None:
+    """In public mode (a Space, by default) a prompt file must be one uploaded through the page.
+
+    Otherwise `dataset_kind=file` with a typed path would let any visitor read files of the server that happen to
+    parse as prompts.
+    """
+    from gradio.utils import get_upload_folder
+
+    from playground.sandbox.settings import is_public
+
+    if spec.data.kind != "file" or not is_public():
+        return
+    path, uploads = Path(spec.data.name).resolve(), Path(get_upload_folder()).resolve()
+    if not path.is_relative_to(uploads):
+        raise PlaygroundError(
+            "This app is public, so a prompt file must be uploaded through the page; paths on the server are not read."
+        )
 
 
 def use_uploaded_file(request: gr.Request, path: str | None):

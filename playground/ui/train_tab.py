@@ -22,7 +22,7 @@ from playground.ui.context import AppContext, Session, new_session_id
 from playground.ui.custom_code import attach_to_spec
 from playground.ui.i18n import t, tr
 from playground.ui.rewards_tab import RewardsTab, selection_summary, selection_summary_for
-from playground.ui.train_form import create_form, spec_from_form, use_uploaded_file
+from playground.ui.train_form import check_data_file, create_form, spec_from_form, use_uploaded_file
 from rewards.registry import metric_name
 
 
@@ -49,6 +49,7 @@ def start_training(ctx: AppContext, names: tuple[str, ...], session_id: str | No
     """
     session_id = session_id or new_session_id()
     spec = spec_from_form(names, values, selection)
+    check_data_file(spec)
     attach_to_spec(spec, code)
     ctx.jobs.start(spec, owner=session_id)
     return session_id, session_id, gr.Timer(active=True)
