@@ -22,8 +22,10 @@ from contextlib import contextmanager
 logger = logging.getLogger(__name__)
 
 _M_TRIM_THRESHOLD, _M_TOP_PAD, _M_MMAP_THRESHOLD = -1, -2, -3
-# glibc's defaults (mallopt(3)); setting them back also ends the dynamic mmap threshold, which is harmless.
-_DEFAULTS = {_M_TRIM_THRESHOLD: 128 * 1024, _M_TOP_PAD: 128 * 1024, _M_MMAP_THRESHOLD: 128 * 1024}
+# After a run. glibc starts at 128 KB and raises its mmap threshold as large blocks are freed, up to 32 MB, with the
+# trim threshold at twice that; once mallopt has set a value that adaptation stops, so this restores where it ends up
+# in a process that has seen large tensors, rather than 128 KB (which would mmap, and page-fault, every tensor).
+_DEFAULTS = {_M_TRIM_THRESHOLD: 64 * 1024 * 1024, _M_TOP_PAD: 128 * 1024, _M_MMAP_THRESHOLD: 32 * 1024 * 1024}
 _TRAINING = {
     _M_TRIM_THRESHOLD: 2**31 - 1,  # never give the top of the heap back during the run
     _M_TOP_PAD: 256 * 1024 * 1024,  # grow the heap in large steps
@@ -52,9 +54,9 @@ def _apply(libc, settings: dict[int, int]) -> bool:
 
 @contextmanager
 def training_allocator(enabled: bool = True):
-    """Within the block, freed memory stays with the process; on leaving, the defaults return and it is trimmed.
+    """Within the block, freed memory stays with the process; on leaving, `_DEFAULTS` return and it is trimmed.
 
-    Nested or concurrent blocks share one setting (it is process-wide); the last one out restores the defaults.
+    Nested or concurrent blocks share one setting (it is process-wide); the last one out restores `_DEFAULTS`.
     Does nothing where the C library is not glibc.
     """
     global _depth
