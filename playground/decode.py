@@ -23,6 +23,7 @@ import torch
 from torch.nn import functional as F
 
 from playground.packing import PackedLinear, pack_linears, packed_linear_available
+from playground.prefix import shared_prefix_generate
 
 
 # GenerationConfig fields the loop handles itself; any other non-default field means "use generate".
@@ -73,19 +74,22 @@ class LlamaDecoder:
     def __init__(self, model):
         self.model = model
         self.layers = model.model.layers
+        config = model.config
+        self.heads, self.kv_heads = config.num_attention_heads, config.num_key_value_heads
+        self.head_dim = getattr(config, "head_dim", None) or config.hidden_size // self.heads
+        # pack key -> the module names whose weights it holds, stacked
+        self.groups = {"lm_head": ("lm_head",)}
+        for i in range(len(self.layers)):
+            for group, members in _GROUPS.items():
+                self.groups[i, group] = tuple(f"model.layers.{i}.{member}" for member in members)
         self.samples = 0  # generate() calls it served (the rest fell back to `generate`)
+        self.packs = {}
         self.refresh()
 
     @torch.no_grad()
     def refresh(self, changed: set[str] | None = None) -> None:
         """Re-pack the fused weights; with `changed` (module names in the model), only the groups that hold one."""
-        if changed is None:
-            self.packs = {}
-        groups = {"lm_head": ("lm_head",)}
-        for i in range(len(self.layers)):
-            for group, members in _GROUPS.items():
-                groups[i, group] = tuple(f"model.layers.{i}.{member}" for member in members)
-        for key, members in groups.items():
+        for key, members in self.groups.items():
             if changed is None or changed.intersection(members):
                 self.packs[key] = _pack(*(self.model.get_submodule(name).weight for name in members))
 
@@ -94,9 +98,7 @@ class LlamaDecoder:
 
         Returns the prompt's last hidden state per row (the input of the LM head) and the cache.
         """
-        config = self.model.config
-        head_dim = getattr(config, "head_dim", None) or config.hidden_size // config.num_attention_heads
-        shape = (1, config.num_key_value_heads, total, head_dim)
+        shape = (1, self.kv_heads, total, self.head_dim)
         keys = [torch.empty(shape) for _ in self.layers]
         values = [torch.empty(shape) for _ in self.layers]
         cos, sin = self.model.model.rotary_emb(keys[0], torch.arange(total)[None])
@@ -110,9 +112,7 @@ class LlamaDecoder:
         """Run `tokens` (rows, T) at the cache's next positions, writing their K/V; returns the last hidden states."""
         from transformers.models.llama.modeling_llama import apply_rotary_pos_emb
 
-        config = self.model.config
-        heads, kv_heads = config.num_attention_heads, config.num_key_value_heads
-        head_dim = getattr(config, "head_dim", None) or config.hidden_size // heads
+        heads, kv_heads, head_dim = self.heads, self.kv_heads, self.head_dim
         rows, length = tokens.shape
         start, end = cache.length, cache.length + length
         hidden = self.model.model.embed_tokens(tokens)
@@ -209,16 +209,15 @@ def prepare_for_sampling(model):
 
 @torch.no_grad()
 def sample(model, input_ids: torch.Tensor, **generate_kwargs) -> torch.Tensor:
-    """`model.generate(input_ids=..., **generate_kwargs)` for rows that all repeat one unpadded prompt.
+    """`model.generate(input_ids=..., **generate_kwargs)` for unpadded rows, the same tokens for the same seed.
 
-    Goes through the model's `LlamaDecoder` (see `prepare_for_sampling`) when it has one and it covers the options:
-    the same tokens for the same seed, faster.
+    Rows that repeat one prompt go through `shared_prefix_generate`: the model's `LlamaDecoder` (see
+    `prepare_for_sampling`) when it has one and it covers the options, else `generate` with the prompt run once.
     """
-    sampler = getattr(model, "playground_sampler", None)
-    if sampler is not None and bool((input_ids == input_ids[:1]).all()):
-        config = copy.deepcopy(model.generation_config)
-        config.update(**generate_kwargs)
-        out = sampler.generate(input_ids[0], input_ids.size(0), config)
-        if out is not None:
-            return out
-    return model.generate(input_ids=input_ids, attention_mask=torch.ones_like(input_ids), **generate_kwargs)
+    config = copy.deepcopy(model.generation_config)
+    config.update(**generate_kwargs)
+    mask = torch.ones_like(input_ids)
+    out = shared_prefix_generate(model, input_ids, mask, config, getattr(model, "playground_sampler", None))
+    if out is None:
+        out = model.generate(input_ids=input_ids, attention_mask=mask, generation_config=config)
+    return out

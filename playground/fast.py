@@ -111,11 +111,12 @@ class RolloutModel:
                     param.copy_(src.to(dtype).reshape(param.shape))
         self.model.tie_weights()
         self.packed = dtype == torch.float32 and packed_linear_available()
-        self.decoder = None
-        if self.packed and not (sampling and decode.supports(self.model)):
+        lean = self.packed and sampling and decode.supports(self.model)
+        if self.packed and not lean:
             pack_linears(self.model, skip)
+        self.decoder = None
         self.sync()
-        if self.packed and sampling and decode.supports(self.model):
+        if lean:  # built after sync(), so its first packs already hold the merged weights
             self.decoder = decode.LlamaDecoder(self.model)
 
     @torch.no_grad()
@@ -130,7 +131,7 @@ class RolloutModel:
                 target.set_weight(weight)
             else:
                 target.weight.copy_(weight.to(self.dtype))
-        if getattr(self, "decoder", None) is not None:
+        if self.decoder is not None:
             self.decoder.refresh(changed=set(self.lora_layers))
 
 

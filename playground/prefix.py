@@ -40,9 +40,7 @@ def prompt_groups(input_ids: torch.Tensor, attention_mask: torch.Tensor) -> list
 
 
 def _prefill(model, prompt: torch.Tensor, rows: int):
-    """The KV cache of `prompt[:-1]`, run once and repeated for `rows` rows (None for a one-token prompt)."""
-    if prompt.numel() < 2:
-        return None
+    """The KV cache of `prompt[:-1]` (at least 2 tokens; callers check), run once and repeated for `rows` rows."""
     out = model(input_ids=prompt[None, :-1], use_cache=True, logits_to_keep=1)
     cache = out.cache
     cache.batch_repeat_interleave(rows)
