@@ -12,10 +12,8 @@ reward's. Prints p50/p95 per endpoint, the training steps made meanwhile, and on
 import argparse
 import json
 import os
-import socket
 import statistics
 import sys
-import tempfile
 import threading
 import time
 from collections import defaultdict
@@ -26,16 +24,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
+from bench.common import launched_app, start_run, wait_for_steps  # noqa: E402
+
+
 ENDPOINTS = ("/check_code", "/try_on_text", "/generate_group")
 TEXT = "The answer is 4.\n---\nI think it is 5, but I am not sure.\n---\n4"
 PREVIEW = {"num_generations": 2, "max_new_tokens": 8, "seed": 0}
 RUN = {"max_steps": 1000, "num_generations": 4, "per_device_train_batch_size": 4, "max_completion_length": 16}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def session_code(i: int) -> str:
@@ -102,54 +97,23 @@ def latency_table(latencies: dict[str, list[float]]) -> tuple[str, dict[str, dic
     return "\n".join(lines), stats
 
 
-def start_run(url: str, **fields) -> None:
-    """Start a run through /start_training; its inputs are labelled with the run spec's field names."""
-    from gradio_client import Client
-
-    client = Client(url, verbose=False, download_files=False)
-    params = client.view_api(return_format="dict", print_info=False)["named_endpoints"]["/start_training"]
-    by_label = {p["label"]: p["parameter_name"] for p in params["parameters"] if isinstance(p["label"], str)}
-    kwargs = {p["parameter_name"]: None for p in params["parameters"] if not p["parameter_has_default"]}
-    client.predict(**kwargs, **{by_label[k]: v for k, v in fields.items()}, api_name="/start_training")
-    client.close()
-
-
-def wait_for_steps(job, steps: int, timeout: float) -> None:
-    """Until the run has logged `steps` steps (so the load meets a run that generates and trains, not one loading)."""
-    deadline = time.monotonic() + timeout
-    while job.active and job.step < steps and time.monotonic() < deadline:
-        time.sleep(0.2)
-    if not job.active or job.step < steps:
-        raise RuntimeError(f"the run is {job.status} at step {job.step}: {job.error or 'too slow to start'}")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default="embedded", help="the model that serves previews and trains meanwhile")
     parser.add_argument("--sessions", type=int, default=20, help="concurrent client sessions (default: 20)")
     args = parser.parse_args()
 
-    from playground.ui.app import build_app, launch_kwargs
-    from playground.ui.context import AppContext
-    from playground.ui.settings import UISettings
+    from gradio_client import Client
 
-    settings = UISettings(host="127.0.0.1", port=free_port(), model=args.model, runs=tempfile.mkdtemp(prefix="bench-"))
-    ctx = AppContext.create(settings)
-    demo = build_app(settings, ctx=ctx)
-    _, url, _ = demo.launch(prevent_thread_lock=True, quiet=True, **launch_kwargs(settings))
-    try:
-        start_run(url, **RUN)
+    with launched_app(args.model) as (url, ctx):
+        client = Client(url, verbose=False, download_files=False)
+        start_run(client, RUN)
+        client.close()
         job = ctx.jobs.current
         wait_for_steps(job, 1, timeout=600)
         steps_before, began = job.step, time.perf_counter()
         latencies, errors = drive(url, args.sessions)
         seconds, steps = time.perf_counter() - began, job.step - steps_before
-    finally:
-        if ctx.jobs.active_job() is not None:
-            ctx.jobs.current.stop()
-            ctx.jobs.current.join(300)
-        demo.close()
-        ctx.code.close_all()
 
     table, stats = latency_table(latencies)
     print(table)

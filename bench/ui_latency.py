@@ -11,16 +11,17 @@ process. Prints a table and one JSON line. Target: p95 <= 300 ms while training,
 import argparse
 import json
 import os
-import socket
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+from bench.common import launched_app, start_run, wait_for_steps  # noqa: E402
+
 
 TARGET_P95_MS = 300.0
 REWARDS = [
@@ -34,12 +35,6 @@ COMPLETIONS = "\n---\n".join(
     for i in range(8)
 )
 RUN = {"max_steps": 1000, "num_generations": 4, "per_device_train_batch_size": 4, "max_completion_length": 32}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def measure(client, n: int) -> list[float]:
@@ -56,14 +51,6 @@ def summary(times: list[float]) -> dict:
     return {"n": len(times), "p50_ms": round(cuts[49], 1), "p95_ms": round(cuts[94], 1), "max_ms": round(max(times))}
 
 
-def start_run(client) -> None:
-    """Start a long run through /start_training; its inputs are labelled with the run spec's field names."""
-    params = client.view_api(return_format="dict", print_info=False)["named_endpoints"]["/start_training"]
-    by_label = {p["label"]: p["parameter_name"] for p in params["parameters"] if isinstance(p["label"], str)}
-    kwargs = {p["parameter_name"]: None for p in params["parameters"] if not p["parameter_has_default"]}
-    client.predict(**kwargs, **{by_label[k]: v for k, v in RUN.items()}, api_name="/start_training")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default="embedded", help="the model that trains meanwhile (default: embedded)")
@@ -72,32 +59,16 @@ def main() -> None:
 
     from gradio_client import Client
 
-    from playground.ui.app import build_app, launch_kwargs
-    from playground.ui.context import AppContext
-    from playground.ui.settings import UISettings
-
-    settings = UISettings(host="127.0.0.1", port=free_port(), model=args.model, runs=tempfile.mkdtemp(prefix="bench-"))
-    ctx = AppContext.create(settings)
-    demo = build_app(settings, ctx=ctx)
-    _, url, _ = demo.launch(prevent_thread_lock=True, quiet=True, **launch_kwargs(settings))
-    client = Client(url, verbose=False)
-    try:
+    with launched_app(args.model) as (url, ctx):
+        client = Client(url, verbose=False)
         client.predict(json.dumps(REWARDS), api_name="/set_rewards")
         measure(client, 5)  # warm-up
         idle = summary(measure(client, args.requests))
-        start_run(client)
+        start_run(client, RUN)
         job = ctx.jobs.current
-        while job.active and job.step < 1:  # measure while it generates and trains, not while it loads
-            time.sleep(0.5)
-        if not job.active:
-            raise SystemExit(f"the run ended before the measurement: {job.status} {job.error or ''}")
+        wait_for_steps(job, 1, timeout=600)  # measure while it generates and trains, not while it loads
         busy = summary(measure(client, args.requests))
         steps = job.step
-    finally:
-        if ctx.jobs.active_job() is not None:
-            ctx.jobs.current.stop()
-            ctx.jobs.current.join(300)
-        demo.close()
 
     print(f"{'condition':<22}{'n':>5}{'p50 ms':>10}{'p95 ms':>10}{'max ms':>10}")
     for name, row in (("idle", idle), (f"training ({args.model})", busy)):

@@ -7,15 +7,16 @@ The same load with its table and a JSON line: `HF_HUB_OFFLINE=1 python bench/loa
 
 import time
 
-from bench.load import drive, latency_table, start_run, wait_for_steps
-from tests.ui.test_client import TINY_RUN
+from bench.common import start_run, wait_for_steps
+from bench.load import drive, latency_table
+from tests.ui.test_client import TINY_RUN, client
 
 
 SESSIONS = 20
 
 
 def test_concurrent_sessions_while_training(app):
-    start_run(app.url, **{**TINY_RUN, "max_steps": 10_000})
+    start_run(client(app), {**TINY_RUN, "max_steps": 10_000})
     job = app.ctx.jobs.current
     try:
         wait_for_steps(job, 1, timeout=60)

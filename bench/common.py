@@ -1,0 +1,56 @@
+"""What the bench scripts that drive the launched app share: a free port, the app on it, and a run started on it."""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import tempfile
+import time
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def launched_app(model: str):
+    """The real app on 127.0.0.1 with a fresh runs folder; yields `(url, ctx)`.
+
+    On the way out it stops a run left going, closes the server and the sandbox workers.
+    """
+    from playground.ui.app import build_app, launch_kwargs
+    from playground.ui.context import AppContext
+    from playground.ui.settings import UISettings
+
+    settings = UISettings(host="127.0.0.1", port=free_port(), model=model, runs=tempfile.mkdtemp(prefix="bench-"))
+    ctx = AppContext.create(settings)
+    demo = build_app(settings, ctx=ctx)
+    _, url, _ = demo.launch(prevent_thread_lock=True, quiet=True, **launch_kwargs(settings))
+    try:
+        yield url, ctx
+    finally:
+        if ctx.jobs.active_job() is not None:
+            ctx.jobs.current.stop()
+            ctx.jobs.current.join(300)
+        demo.close()
+        ctx.code.close_all()
+
+
+def start_run(client, fields: dict) -> None:
+    """Start a run through /start_training; its inputs are labelled with the run spec's field names."""
+    params = client.view_api(return_format="dict", print_info=False)["named_endpoints"]["/start_training"]
+    by_label = {p["label"]: p["parameter_name"] for p in params["parameters"] if isinstance(p["label"], str)}
+    kwargs = {p["parameter_name"]: None for p in params["parameters"] if not p["parameter_has_default"]}
+    client.predict(**kwargs, **{by_label[k]: v for k, v in fields.items()}, api_name="/start_training")
+
+
+def wait_for_steps(job, steps: int, timeout: float) -> None:
+    """Until the run has logged `steps` steps (so a measurement meets a run that generates and trains, not one
+    loading)."""
+    deadline = time.monotonic() + timeout
+    while job.active and job.step < steps and time.monotonic() < deadline:
+        time.sleep(0.2)
+    if not job.active or job.step < steps:
+        raise RuntimeError(f"the run is {job.status} at step {job.step}: {job.error or 'too slow to start'}")
