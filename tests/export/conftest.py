@@ -1,5 +1,10 @@
 """A real 2-step playground run on the tiny model, shared by the export tests (about 10 s on 2 cores)."""
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from playground.job import JobManager
@@ -24,6 +29,22 @@ def tiny_spec(model_dir, **overrides) -> RunSpec:
         spec.set(name, value)
     spec.rewards = [RewardChoice("length", 1.0, {"ideal_length": 5}), RewardChoice("format", 0.5)]
     return spec
+
+
+def train_exported(folder: Path, *args: str) -> Path:
+    """Run an exported folder's training (`python *args` in it) offline; assert it saved an adapter; its output dir."""
+    proc = subprocess.run(
+        [sys.executable, *args],
+        cwd=folder,
+        env={**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = folder / "output"
+    assert (out / "adapter_model.safetensors").is_file()
+    return out
 
 
 @pytest.fixture(scope="session")

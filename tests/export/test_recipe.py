@@ -2,9 +2,6 @@
 the very metrics the playground logged."""
 
 import json
-import os
-import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
@@ -17,7 +14,7 @@ from playground.export.recipe import CPU_FLAGS
 from playground.export.settings import exported_grpo_config
 from playground.scoring import RewardChoice
 from playground.spec import RunSpec
-from tests.export.conftest import tiny_spec
+from tests.export.conftest import tiny_spec, train_exported
 
 
 CPU = CPU_FLAGS.split()
@@ -155,18 +152,7 @@ def test_trl_cli_trains_the_recipe_into_the_runs_metrics(trained_run, tmp_path):
     import torch
 
     folder = export_recipe(trained_run, tmp_path / "recipe")
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
-    proc = subprocess.run(
-        [sys.executable, "-m", "trl.cli.main", "grpo", "--config", "recipe.yaml", *CPU],
-        cwd=folder,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    out = folder / "output"
-    assert (out / "adapter_model.safetensors").is_file()
+    out = train_exported(folder, "-m", "trl.cli.main", "grpo", "--config", "recipe.yaml", *CPU)
 
     spec = RunSpec.from_dict(trained_run.spec())
     used = torch.load(out / "training_args.bin", weights_only=False).to_dict()

@@ -2,9 +2,6 @@
 
 import importlib.util
 import json
-import os
-import subprocess
-import sys
 
 import pytest
 
@@ -12,7 +9,7 @@ from playground.export import export_script
 from playground.export.settings import exported_grpo_config
 from playground.scoring import RewardChoice
 from playground.spec import RunSpec
-from tests.export.conftest import tiny_spec
+from tests.export.conftest import tiny_spec, train_exported
 
 
 CUSTOM = '''\
@@ -59,17 +56,7 @@ def test_script_trains_two_steps_with_a_custom_reward(trained_run, tmp_path):
     spec.custom_code = CUSTOM  # `RunSpec.custom_code` once the sandbox lands; exports read it with getattr
     spec.rewards.append(RewardChoice("ends_with_period", 0.25))
     folder = export_script(spec, tmp_path / "script")
-    proc = subprocess.run(
-        [sys.executable, "train_grpo.py"],
-        cwd=folder,
-        env={**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"},
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    out = folder / "output"
-    assert (out / "adapter_model.safetensors").is_file()
+    out = train_exported(folder, "train_grpo.py")
 
     used = torch.load(out / "training_args.bin", weights_only=False).to_dict()
     expected = exported_grpo_config(spec).to_dict()
