@@ -2,8 +2,8 @@
 
 Measures this machine's fp32 matmul rate (2048^3) and memory read bandwidth, computes the lower bound for one
 decode step (compute and weight reads), and times real decode steps: `transformers` with plain and with pre-packed
-linear layers, and the playground's lean sampler (playground/decode.py: fused pre-packed projections, preallocated
-KV cache), each including the LM head.
+linear layers, and the playground's lean sampler (playground/fastpath/decode.py: fused pre-packed projections,
+preallocated KV cache), each including the LM head.
 
     python bench/roofline.py
 """
@@ -62,13 +62,13 @@ def main() -> None:
             return 1000 * best(step, 10)
 
     plain_ms = decode_ms(model)
-    from playground.packing import pack_linears
+    from playground.fastpath.packing import pack_linears
 
     packed = pack_linears(load_model("embedded")[0])
     packed_ms = decode_ms(packed)
     del packed
 
-    from playground.decode import LlamaDecoder
+    from playground.fastpath.decode import LlamaDecoder
 
     decoder = LlamaDecoder(model)
     with torch.inference_mode():

@@ -38,8 +38,8 @@ def bench_spec(steps: int, four_bit: bool):
 
 
 def run_playground(spec, out: Path) -> list[dict]:
-    from playground.job import JobManager
-    from playground.store import RunStore
+    from playground.training.job import JobManager
+    from playground.training.store import RunStore
 
     cpu: dict[int, float] = {}
     job = JobManager(RunStore(out)).start(spec)
@@ -56,14 +56,15 @@ BARE_OVERRIDES: dict = {}  # GRPOConfig fields a caller wants to differ from TRL
 def run_bare(spec, out: Path, allocator: bool = False) -> list[dict]:
     """A plain TRL script: GRPOTrainer with TRL's defaults, except what the spec sets and CPU needs.
 
-    `allocator`: run it under the playground's glibc settings (playground/allocator.py), to separate that gain.
+    `allocator`: run it under the playground's glibc settings
+    (playground/fastpath/allocator.py), to separate that gain.
     """
     from transformers import TrainerCallback
     from trl import GRPOConfig, GRPOTrainer
 
     from playground.data import load_prompts
-    from playground.job import as_chat, load_training_model
     from playground.scoring import build_rewards
+    from playground.training.job import as_chat, load_training_model
 
     rows: list[dict] = []
 
@@ -108,7 +109,7 @@ def run_bare(spec, out: Path, allocator: bool = False) -> list[dict]:
         peft_config=spec.lora_config(),
         callbacks=[Collect()],
     )
-    from playground.allocator import training_allocator
+    from playground.fastpath.allocator import training_allocator
 
     with training_allocator(allocator):
         trainer.train()

@@ -2,7 +2,7 @@ import atexit
 import os
 import sys
 
-from playground.cli import main
+from playground.cli.main import main
 
 
 code = main()

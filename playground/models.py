@@ -193,8 +193,9 @@ def load_model(
     """Load `(model, tokenizer)`. fp32 on CPU; `dtype` overrides ("float32", "bfloat16", ...).
 
     `inference=True` (sampling only, never trained or saved): on CPU a Llama-architecture model gets the lean sampler
-    of `playground.decode` (fused, pre-packed projections), any other the pre-packed linears of `playground.packing`;
-    oneDNN's packed layout reads the weights about twice as fast at decode batch sizes.
+    of `playground.fastpath.decode` (fused, pre-packed projections), any other the pre-packed linears of
+    `playground.fastpath.packing`; oneDNN's packed layout reads the weights about twice as fast at decode batch
+    sizes.
     """
     import torch
     from transformers import AutoModelForCausalLM
@@ -215,7 +216,7 @@ def load_model(
         model.to(device)
     model.eval()
     if inference and device == "cpu" and quantization_config is None:
-        from playground.decode import prepare_for_sampling
+        from playground.fastpath.decode import prepare_for_sampling
 
         prepare_for_sampling(model)
     progress(1.0, f"Loaded {source.label}")

@@ -54,7 +54,7 @@ def generate_group(model, tokenizer, prompt: str | list[dict], settings: Generat
     import torch
 
     from playground.data import render_prompt
-    from playground.decode import sample
+    from playground.fastpath.decode import sample
 
     settings.validate()
     if isinstance(prompt, str) and not prompt.strip():

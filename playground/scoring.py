@@ -77,9 +77,8 @@ def build_rewards(
 
 def metric_weights(choices: Sequence[RewardChoice]) -> dict[str, float]:
     """{metric name (`rewards/<name>/mean`): weight}: library rewards with their parameters, custom ones as named."""
-    from rewards.registry import REGISTRY, _ensure_loaded
+    from rewards import REGISTRY  # importing the package fills the registry
 
-    _ensure_loaded()
     return {(metric_name(c.name, c.params) if c.name in REGISTRY else c.name): float(c.weight) for c in choices}
 
 

@@ -12,7 +12,7 @@ from dataclasses import MISSING, asdict, dataclass, field, fields
 from typing import Any
 
 from playground.data import PromptSource
-from playground.errors import PlaygroundError, SpecError
+from playground.errors import SpecError
 from playground.scoring import RewardChoice
 
 
@@ -194,24 +194,6 @@ class RunSpec:
         from playground.models import default_device
 
         return default_device()
-
-    def validate(self, columns: list[str] | None = None, custom_rewards: set[str] | None = None) -> None:
-        """Check the spec before launch. Each failure is a `SpecError` naming the field."""
-        from playground.validation import validate_spec
-
-        if self.grpo.reward_error_policy not in REWARD_ERROR_POLICIES:
-            raise SpecError(
-                "reward_error_policy",
-                f"reward_error_policy must be fail or none, got {self.grpo.reward_error_policy!r}.",
-            )
-        if custom_rewards is None and self.custom_code:  # the names of its functions, by parsing: nothing runs here
-            from playground.sandbox import custom_reward_names
-
-            try:
-                custom_rewards = custom_reward_names(self)
-            except PlaygroundError as exc:
-                raise SpecError("custom_code", str(exc)) from None
-        validate_spec(self, columns, custom_rewards)
 
     def grpo_config(self, output_dir: str, **overrides: Any):
         from trl import GRPOConfig

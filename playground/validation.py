@@ -7,6 +7,8 @@ import math
 from typing import TYPE_CHECKING
 
 from playground.errors import PlaygroundError, SpecError
+from playground.sandbox.custom import custom_reward_names
+from playground.spec import LOSS_TYPES, MAX_COMPLETION_LENGTH, REWARD_ERROR_POLICIES, SCALE_REWARDS
 
 
 if TYPE_CHECKING:
@@ -19,9 +21,22 @@ def _check(ok: bool, name: str, message: str) -> None:
 
 
 def validate_spec(spec: RunSpec, columns: list[str] | None = None, custom_rewards: set[str] | None = None) -> None:
-    from playground.spec import LOSS_TYPES, MAX_COMPLETION_LENGTH, SCALE_REWARDS
+    """Check `spec` before launch. Each failure is a `SpecError` naming the field.
 
+    `columns` are the prompt set's columns (checked against what the rewards need); `custom_rewards` the names of
+    the custom functions, found by parsing `spec.custom_code` when not given (nothing runs here).
+    """
     g, lo, m = spec.grpo, spec.lora, spec.model
+    _check(
+        g.reward_error_policy in REWARD_ERROR_POLICIES,
+        "reward_error_policy",
+        f"reward_error_policy must be fail or none, got {g.reward_error_policy!r}.",
+    )
+    if custom_rewards is None and spec.custom_code:
+        try:
+            custom_rewards = custom_reward_names(spec)
+        except PlaygroundError as exc:
+            raise SpecError("custom_code", str(exc)) from None
     _check(
         g.num_generations >= 2,
         "num_generations",

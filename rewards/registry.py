@@ -71,7 +71,6 @@ def register(spec: RewardSpec) -> RewardSpec:
 
 
 def get_spec(name: str) -> RewardSpec:
-    _ensure_loaded()
     try:
         return REGISTRY[name]
     except KeyError:
@@ -80,7 +79,6 @@ def get_spec(name: str) -> RewardSpec:
 
 
 def list_specs() -> list[RewardSpec]:
-    _ensure_loaded()
     return list(REGISTRY.values())
 
 
@@ -202,8 +200,3 @@ def build_reward(name: str, params: dict[str, Any] | None = None) -> NamedReward
     """Build one reward by name. Only this reward's parameters are validated."""
     spec = get_spec(name)
     return NamedReward(spec.factory(**resolve_params(name, params)), metric_name(name, params))
-
-
-def _ensure_loaded() -> None:
-    # Importing the family modules registers their rewards.
-    from rewards import library  # noqa: F401

@@ -1,7 +1,8 @@
 """Take a run out of the playground: a `trl grpo` recipe, a standalone script, the adapter, a merged model.
 
 All of it is derived from the run spec (`playground.spec.RunSpec`), the one object that also built the playground's
-own `GRPOConfig`. Pushing to the Hub lives in `playground.hub`, the model card in `playground.model_card`.
+own `GRPOConfig`. Pushing to the Hub lives in `playground.export.hub`, the model card in
+`playground.export.model_card`.
 """
 
 from playground.export.common import EMBEDDED_HUB_ID, available_reporters, zip_folder

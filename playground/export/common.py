@@ -18,7 +18,7 @@ from typing import Any
 from playground.errors import PlaygroundError
 from playground.models import EMBEDDED, EMBEDDED_HUB_ID, ModelSource
 from playground.spec import RunSpec
-from playground.store import Run
+from playground.training.store import Run
 
 
 logger = logging.getLogger(__name__)
@@ -100,7 +100,8 @@ class ExportedData:
 
 def write_prompts(spec: RunSpec, path: Path) -> ExportedData:
     """Write the prompts the run trained on as JSON lines: renamed, capped at `max_rows`, as chat messages when the
-    model has a chat template (as `playground.job.as_chat` does), so TRL sees the same data as the playground."""
+    model has a chat template (as `playground.training.job.as_chat` does), so TRL sees the same data as the
+    playground."""
     from playground.data import load_prompts, to_messages
 
     dataset = load_prompts(spec.data).dataset

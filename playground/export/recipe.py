@@ -48,7 +48,7 @@ from playground.export.settings import (
     training_args,
 )
 from playground.spec import RunSpec
-from playground.store import Run
+from playground.training.store import Run
 
 
 logger = logging.getLogger(__name__)

@@ -63,7 +63,7 @@ def device_args(spec: RunSpec, gpu: bool | None = None) -> dict[str, Any]:
 
 
 def model_dtype(gpu: bool) -> str:
-    return "bfloat16" if gpu else "float32"  # as `playground.job.load_training_model` loads the base model
+    return "bfloat16" if gpu else "float32"  # as `playground.training.job.load_training_model` loads the base model
 
 
 def model_args(spec: RunSpec) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from pathlib import Path
 from playground.errors import PlaygroundError
 from playground.export.common import export_model, zip_folder
 from playground.spec import RunSpec
-from playground.store import Run
+from playground.training.store import Run
 
 
 logger = logging.getLogger(__name__)

@@ -3,8 +3,8 @@
 import gradio as gr
 import pandas as pd
 
-from playground.compare import compare_run
 from playground.errors import PlaygroundError
+from playground.training.compare import compare_run
 from playground.ui.common import advantage_style, bind, empty_frame, lang_of, progress_callback, short
 from playground.ui.context import AppContext
 from playground.ui.i18n import t, tr

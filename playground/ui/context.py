@@ -10,12 +10,12 @@ from pathlib import Path
 import gradio as gr
 
 from playground.errors import PlaygroundError
-from playground.job import JobManager
 from playground.models import ModelCache
 from playground.sandbox import CodeSession
 from playground.scoring import RewardChoice
 from playground.spec import demo_spec
-from playground.store import RunStore
+from playground.training.job import JobManager
+from playground.training.store import RunStore
 from playground.ui.settings import UISettings
 
 

@@ -13,9 +13,9 @@ import gradio as gr
 import pandas as pd
 
 from playground.errors import PlaygroundError
-from playground.health import health_alerts
 from playground.spec import RunSpec
-from playground.store import ACTIVE, Run
+from playground.training.health import health_alerts
+from playground.training.store import ACTIVE, Run
 from playground.ui.charts import CHARTS, chart_frames, create_charts, recolour, step_rows
 from playground.ui.common import GOOD_MARK, bind, empty_frame, lang_of, short, styled
 from playground.ui.context import AppContext, Session, new_session_id

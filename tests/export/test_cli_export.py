@@ -5,7 +5,7 @@ import zipfile
 import pytest
 import yaml
 
-from playground.cli import main
+from playground.cli.main import main
 from tests.export.conftest import tiny_spec
 
 

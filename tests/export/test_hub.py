@@ -8,7 +8,7 @@ import pytest
 from huggingface_hub import ModelCard
 
 from playground.errors import PlaygroundError
-from playground.hub import describe_push_error, prepare_push, push_to_hub
+from playground.export.hub import describe_push_error, prepare_push, push_to_hub
 
 
 TOKEN = "hf_playgroundTestToken0123456789abcdef"

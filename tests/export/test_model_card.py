@@ -6,11 +6,11 @@ import shutil
 
 from huggingface_hub import ModelCard
 
-from playground.compare import Comparison, PromptComparison
-from playground.model_card import build_model_card
+from playground.export.model_card import build_model_card
 from playground.scoring import RewardChoice, build_rewards, score_group
 from playground.spec import RunSpec
-from playground.store import Run
+from playground.training.compare import Comparison, PromptComparison
+from playground.training.store import Run
 
 
 def _json_block(card: str) -> dict:

@@ -9,7 +9,7 @@ import pytest
 from playground.errors import PlaygroundError
 from playground.export import EMBEDDED_HUB_ID, export_adapter_zip, export_merged
 from playground.export.weights import copy_adapter
-from playground.store import Run
+from playground.training.store import Run
 
 
 def test_adapter_zip_holds_one_loadable_folder(trained_run, tiny_model_dir, tmp_path):

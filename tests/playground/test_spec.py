@@ -5,6 +5,7 @@ import pytest
 from playground.errors import SpecError
 from playground.scoring import RewardChoice
 from playground.spec import RunSpec, demo_spec, field_help
+from playground.validation import validate_spec
 
 
 def test_json_round_trip_and_flat_set():
@@ -59,7 +60,7 @@ def test_validation_names_the_field(name, value, field, message):
     spec = demo_spec()
     spec.set(name, value)
     with pytest.raises(SpecError, match=message) as info:
-        spec.validate()
+        validate_spec(spec)
     assert info.value.field == field
 
 
@@ -67,8 +68,8 @@ def test_reward_column_checked_against_data():
     spec = demo_spec()
     spec.rewards = [RewardChoice("correctness")]
     with pytest.raises(SpecError, match="needs the dataset column 'answer', but the data has only: prompt"):
-        spec.validate(columns=["prompt"])
-    spec.validate(columns=["prompt", "answer"])
+        validate_spec(spec, columns=["prompt"])
+    validate_spec(spec, columns=["prompt", "answer"])
 
 
 def test_bad_values_and_unknown_fields():

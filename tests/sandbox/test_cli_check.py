@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from playground.cli import main
+from playground.cli.main import main
 
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -2,13 +2,14 @@
 
 import pytest
 
-from playground.cli import build_parser
-from playground.cli_train import spec_from_args
+from playground.cli.main import build_parser
+from playground.cli.train import spec_from_args
 from playground.errors import SpecError
-from playground.job import JobManager
 from playground.scoring import RewardChoice
 from playground.spec import RunSpec, field_help
-from playground.store import RunStore
+from playground.training.job import JobManager
+from playground.training.store import RunStore
+from playground.validation import validate_spec
 
 
 VOWELS = """\
@@ -56,11 +57,11 @@ class TestSpec:
     def test_validate_checks_the_code_by_parsing(self, code, rewards, field, message):
         spec = RunSpec(custom_code=code, rewards=[RewardChoice(r) for r in rewards])
         with pytest.raises(SpecError) as err:
-            spec.validate()
+            validate_spec(spec)
         assert err.value.field == field and str(err.value).startswith(message)
 
     def test_validate_accepts_a_custom_function(self):
-        RunSpec(custom_code=VOWELS, rewards=[RewardChoice("vowels"), RewardChoice("length")]).validate()
+        validate_spec(RunSpec(custom_code=VOWELS, rewards=[RewardChoice("vowels"), RewardChoice("length")]))
 
     def test_reward_error_policy(self):
         spec = RunSpec()
@@ -68,7 +69,7 @@ class TestSpec:
         assert "'none' scores that batch None" in field_help("reward_error_policy")
         spec.set("reward_error_policy", "ignore")
         with pytest.raises(SpecError) as err:
-            spec.validate()
+            validate_spec(spec)
         assert (err.value.field, str(err.value)) == (
             "reward_error_policy",
             "reward_error_policy must be fail or none, got 'ignore'.",

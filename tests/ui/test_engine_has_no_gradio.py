@@ -25,7 +25,7 @@ def engine_modules() -> list[str]:
 
 def test_engine_modules_are_found():
     names = engine_modules()
-    for expected in ("playground.models", "playground.job", "playground.store", "rewards.registry"):
+    for expected in ("playground.models", "playground.training.job", "playground.training.store", "rewards.registry"):
         assert expected in names
 
 

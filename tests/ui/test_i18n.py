@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from playground.store import STATUSES
+from playground.training.store import STATUSES
 from playground.ui.i18n import EN, I18N, ZH, t, tr
 from playground.ui.rewards_tab import FAMILIES
 

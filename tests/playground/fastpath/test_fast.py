@@ -3,7 +3,7 @@
 import pytest
 import torch
 
-from playground.fast import RolloutModel
+from playground.fastpath.trainer import RolloutModel
 
 
 def peft_model(path, four_bit=False):
@@ -50,10 +50,10 @@ def test_rollout_logits_match_policy(tiny_model_dir, tmp_path, four_bit, dtype, 
 
 
 def _train(char_model_dir, tmp_path, fast_rollout, beta=0.0):
-    from playground.job import JobManager
     from playground.scoring import RewardChoice
     from playground.spec import RunSpec
-    from playground.store import RunStore
+    from playground.training.job import JobManager
+    from playground.training.store import RunStore
     from tests.playground.test_job import vowel_fraction
 
     spec = RunSpec()
@@ -82,7 +82,7 @@ def test_fp32_rollout_reproduces_bare_trl_exactly(char_model_dir, tmp_path, capl
     import re
 
     bare = _train(char_model_dir, tmp_path, "off", beta=0.04)
-    with caplog.at_level(logging.INFO, logger="playground.fast"):
+    with caplog.at_level(logging.INFO, logger="playground.fastpath.trainer"):
         fast = _train(char_model_dir, tmp_path, "float32", beta=0.04)
     # ...through the fast path: 12 steps, each scored by the policy and the reference, each one rollout.
     summary = re.search(
@@ -104,8 +104,8 @@ def test_bf16_rollout_still_learns(char_model_dir, tmp_path):
 
 
 def test_inference_model_samples_what_the_plain_model_samples(tiny_model_dir):
+    from playground.fastpath.packing import PackedLinear, pack_linears, packed_linear_available
     from playground.models import load_model
-    from playground.packing import PackedLinear, pack_linears, packed_linear_available
     from playground.preview import GenerationSettings, generate_group
 
     if not packed_linear_available():

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from playground.errors import PlaygroundError
-from playground.store import ACTIVE, DEAD_PROCESS_ERROR, FINAL, Run, RunInfo, RunStore
+from playground.training.store import ACTIVE, DEAD_PROCESS_ERROR, FINAL, Run, RunInfo, RunStore
 
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 SPEC = {
     "model": {"model_name_or_path": "embedded"},
     "rewards": [{"name": "length", "weight": 1.0, "params": {}}, {"name": "format", "weight": 0.5, "params": {}}],
@@ -157,7 +157,7 @@ def test_truncated_last_metrics_line_is_skipped_and_later_rows_survive(store, ca
     run.append_metrics({"step": 1, "reward": 0.5})
     with open(run.path / "metrics.jsonl", "a") as f:
         f.write('{"step": 2, "rew')  # a kill in the middle of a write
-    with caplog.at_level(logging.WARNING, logger="playground.store"):
+    with caplog.at_level(logging.WARNING, logger="playground.training.store"):
         assert run.metrics() == [{"step": 1, "reward": 0.5}]
     assert "unreadable line" in caplog.text
     run.append_metrics({"step": 3, "reward": 0.7})  # starts on a fresh line, not glued to the broken one
@@ -195,7 +195,7 @@ def test_list_survives_corrupt_runs(store, caplog):
     (store.root / "notes.txt").write_text("a stray file")
     (store.root / "empty-folder").mkdir()
 
-    with caplog.at_level(logging.WARNING, logger="playground.store"):
+    with caplog.at_level(logging.WARNING, logger="playground.training.store"):
         infos = {i.id: i for i in store.list()}
 
     assert set(infos) == {good.id, garbage_status.id, no_status.id}
@@ -221,7 +221,7 @@ def test_status_of_an_exited_process_is_recovered_as_interrupted(store, caplog):
     status["pid"] = dead_pid()
     (run.path / "status.json").write_text(json.dumps(status))
 
-    with caplog.at_level(logging.WARNING, logger="playground.store"):
+    with caplog.at_level(logging.WARNING, logger="playground.training.store"):
         recovered = run.status()
     assert recovered["status"] == "interrupted"
     assert recovered["error"] == DEAD_PROCESS_ERROR
@@ -268,7 +268,7 @@ def test_delete_refuses_an_active_run_of_a_live_process(store):
 CHILD = textwrap.dedent(
     """
     import sys, time
-    from playground.store import RunStore
+    from playground.training.store import RunStore
 
     run = RunStore(sys.argv[1]).create({"model": {"model_name_or_path": "embedded"}}, name="killed")
     run.write_status(status="running", step=2, max_steps=10)

@@ -6,11 +6,11 @@ Where the time of a CPU step goes, and what this module does about it (each meas
   the rollout only, `RolloutModel` keeps a plain copy of the model with the LoRA deltas merged in (4-bit weights
   dequantized), its linears pre-packed for oneDNN (`PackedLinear`), re-synced after each optimizer step.
 - The G completions of a group share one prompt, which TRL runs G times in the prefill, the policy's forward and
-  backward and the reference forward. `playground/prefix.py` runs it once per group.
+  backward and the reference forward. `playground/fastpath/prefix.py` runs it once per group.
 - The reference log-probs come from a frozen, pre-packed copy of the base model (TRL runs the policy with its
   adapter disabled), and TRL's fused LM head scores only completion positions, in cache-sized tiles.
 - glibc hands freed memory back to the OS, so every step paid page faults on the tensors of the step before;
-  `playground/allocator.py` keeps it in the process while training.
+  `playground/fastpath/allocator.py` keeps it in the process while training.
 
 The loss, the gradients and the optimizer are TRL's. A test checks that the job reproduces bare TRL's reward curve
 step for step and its kl within 1e-3. The rollout copy is fp32 by default; `bfloat16` halves its bytes where the
@@ -30,10 +30,10 @@ from contextlib import contextmanager
 import torch
 from trl import GRPOTrainer
 
-from playground import decode
-from playground.allocator import training_allocator
-from playground.packing import PackedLinear, pack_linears, packed_linear_available
-from playground.prefix import shared_prefix_generate, shared_prefix_logps
+from playground.fastpath import decode
+from playground.fastpath.allocator import training_allocator
+from playground.fastpath.packing import PackedLinear, pack_linears, packed_linear_available
+from playground.fastpath.prefix import shared_prefix_generate, shared_prefix_logps
 
 
 logger = logging.getLogger(__name__)
@@ -71,8 +71,9 @@ def _dense_weight(module: torch.nn.Module) -> torch.Tensor:
 class RolloutModel:
     """A plain (non-PEFT) copy of a PEFT causal LM, with the LoRA deltas merged in, for sampling only.
 
-    For a Llama-architecture model in fp32, `decoder` is a `LlamaDecoder` (playground/decode.py) over the copy's dense
-    weights; otherwise the copy's own linears are pre-packed. `sampling=False` (the reference copy) never builds one.
+    For a Llama-architecture model in fp32, `decoder` is a `LlamaDecoder` (playground/fastpath/decode.py) over the
+    copy's dense weights; otherwise the copy's own linears are pre-packed. `sampling=False` (the reference copy) never
+    builds one.
     """
 
     def __init__(
@@ -194,7 +195,7 @@ class FastGRPOTrainer(GRPOTrainer):
             )
 
     # The completions of a group share their prompt: run it once per group, in the rollout and when scoring
-    # (playground/prefix.py). Otherwise (e.g. gradient checkpointing) the unpadded path below is used.
+    # (playground/fastpath/prefix.py). Otherwise (e.g. gradient checkpointing) the unpadded path below is used.
     share_prompts = True
     # Completions in a batch have very different lengths, and TRL pads them all to the longest. Sorting the rows by
     # length and scoring them in this many chunks, each cut to its own longest row, skips most of the padding.

@@ -5,10 +5,10 @@ import time
 import pytest
 
 from playground.errors import PlaygroundError
-from playground.job import JobManager
 from playground.scoring import RewardChoice
 from playground.spec import RunSpec
-from playground.store import RunStore
+from playground.training.job import JobManager
+from playground.training.store import RunStore
 
 
 def tiny_spec(model_dir, **overrides) -> RunSpec:

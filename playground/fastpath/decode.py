@@ -9,7 +9,7 @@ as its own call. For a Llama-architecture model (SmolLM2 and most small chat mod
 - the rotary tables computed once,
 
 and samples with the logits processors `generate` would build from the same `GenerationConfig`, drawing from the
-same RNG in the same order, so a fixed seed gives the same tokens (tests/playground/test_decode.py checks it).
+same RNG in the same order, so a fixed seed gives the same tokens (tests/playground/fastpath/test_decode.py checks it).
 Anything it does not cover (other architectures, biases, other dtypes, generation options such as beams) is left
 to `generate`: `supports` says no, or `LlamaDecoder.generate` returns None.
 """
@@ -22,8 +22,8 @@ from dataclasses import dataclass
 import torch
 from torch.nn import functional as F
 
-from playground.packing import PackedLinear, pack_linears, packed_linear_available
-from playground.prefix import shared_prefix_generate
+from playground.fastpath.packing import PackedLinear, pack_linears, packed_linear_available
+from playground.fastpath.prefix import shared_prefix_generate
 
 
 # GenerationConfig fields the loop handles itself; any other non-default field means "use generate".

@@ -11,7 +11,7 @@ from playground.errors import PlaygroundError
 from playground.preview import GenerationSettings, generate_group
 from playground.scoring import GroupScore, build_rewards, score_group
 from playground.spec import RunSpec
-from playground.store import Run
+from playground.training.store import Run
 
 
 logger = logging.getLogger(__name__)
@@ -88,7 +88,7 @@ def compare_run(
 def _compare(run, spec, prompts, num_samples, seed, custom_rewards, progress) -> Comparison:
     from peft import PeftModel
 
-    from playground.decode import prepare_for_sampling
+    from playground.fastpath.decode import prepare_for_sampling
     from playground.models import load_model
 
     funcs, weights = build_rewards(spec.rewards, custom_rewards)

@@ -14,15 +14,15 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from playground.compare import Comparison
 from playground.errors import PlaygroundError
 from playground.export.common import custom_code
 from playground.export.inline import rewards_code
+from playground.export.model_card import KIND_ADAPTER, KIND_MERGED, build_model_card
 from playground.export.recipe import REWARDS_MODULE
 from playground.export.weights import copy_adapter, export_merged
-from playground.model_card import KIND_ADAPTER, KIND_MERGED, build_model_card
 from playground.spec import RunSpec
-from playground.store import Run
+from playground.training.compare import Comparison
+from playground.training.store import Run
 
 
 logger = logging.getLogger(__name__)

@@ -9,12 +9,12 @@ from typing import Any
 
 import yaml
 
-from playground.compare import Comparison
 from playground.export.common import TRL_VERSION, custom_code, export_model, render
 from playground.export.inline import reward_sources
 from playground.scoring import RewardChoice
 from playground.spec import RunSpec
-from playground.store import Run
+from playground.training.compare import Comparison
+from playground.training.store import Run
 
 
 logger = logging.getLogger(__name__)
@@ -34,8 +34,8 @@ def build_model_card(
 ) -> str:
     """The README.md of a Hub repo holding run `run`'s adapter (`kind="adapter"`) or merged model (`"merged"`).
 
-    `comparison` (from `playground.compare.compare_run`) gives the before/after section; without one the card shows
-    the samples of the run's last logged step.
+    `comparison` (from `playground.training.compare.compare_run`) gives the before/after section; without one
+    the card shows the samples of the run's last logged step.
     """
     spec = RunSpec.from_dict(run.spec())
     model = export_model(spec)

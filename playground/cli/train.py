@@ -46,8 +46,8 @@ def spec_from_args(args: argparse.Namespace) -> RunSpec:
 
 
 def run_train(args: argparse.Namespace) -> int:
-    from playground.job import JobManager
-    from playground.store import RunStore
+    from playground.training.job import JobManager
+    from playground.training.store import RunStore
 
     spec = spec_from_args(args)
     manager = JobManager(RunStore(args.out))
@@ -72,8 +72,8 @@ def run_train(args: argparse.Namespace) -> int:
 
 
 def _print_alerts(job) -> None:
-    from playground.health import health_alerts
     from playground.scoring import metric_weights
+    from playground.training.health import health_alerts
 
     for alert in health_alerts(job.run.metrics(), weights=metric_weights(job.spec.rewards)):
         print(f"! {alert.message} {alert.advice}", file=sys.stderr)
@@ -105,8 +105,8 @@ def setup_compare(p: argparse.ArgumentParser) -> None:
 
 
 def run_compare(args: argparse.Namespace) -> int:
-    from playground.compare import compare_run
-    from playground.store import Run, RunStore
+    from playground.training.compare import compare_run
+    from playground.training.store import Run, RunStore
 
     path = Path(args.run)
     run = Run(path) if (path / "spec.json").is_file() else RunStore(args.out).get(args.run)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from playground.health import Alert, health_alerts
+from playground.training.health import Alert, health_alerts
 
 
 WEIGHTS = {"length": 1.0, "accuracy": 1.0}

@@ -3,7 +3,7 @@
 import pytest
 import torch
 
-from playground.prefix import prompt_groups, shared_prefix_generate, shared_prefix_logps
+from playground.fastpath.prefix import prompt_groups, shared_prefix_generate, shared_prefix_logps
 
 
 def fused_peft_model(path):

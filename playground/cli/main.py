@@ -11,7 +11,9 @@ import logging
 import sys
 from collections.abc import Callable, Sequence
 
-from playground import cli_check, cli_export, cli_train
+from playground.cli import check as cli_check
+from playground.cli import export as cli_export
+from playground.cli import train as cli_train
 from playground.errors import PlaygroundError
 
 

@@ -20,7 +20,7 @@ def _add_run_args(p: argparse.ArgumentParser) -> None:
 
 
 def _get_run(args: argparse.Namespace):
-    from playground.store import Run, RunStore
+    from playground.training.store import Run, RunStore
 
     path = Path(args.run)
     return Run(path) if (path / "spec.json").is_file() else RunStore(args.runs).get(args.run)
@@ -41,7 +41,7 @@ def run_export(args: argparse.Namespace) -> int:
     if args.spec:
         if args.format not in SPEC_FORMATS:
             raise PlaygroundError(f"--format {args.format} needs a trained run (--run), not a spec.")
-        from playground.cli_train import spec_from_args
+        from playground.cli.train import spec_from_args
 
         source = spec_from_args(argparse.Namespace(spec=args.spec, reward=None))
     else:
@@ -66,7 +66,7 @@ def setup_push(p: argparse.ArgumentParser) -> None:
 
 
 def run_push(args: argparse.Namespace) -> int:
-    from playground.hub import push_to_hub
+    from playground.export.hub import push_to_hub
 
     if not args.run:
         raise PlaygroundError("Give --run.")

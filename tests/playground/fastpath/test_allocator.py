@@ -5,8 +5,8 @@ import resource
 import pytest
 import torch
 
-from playground import allocator
-from playground.allocator import training_allocator
+from playground.fastpath import allocator
+from playground.fastpath.allocator import training_allocator
 
 
 glibc = pytest.mark.skipif(allocator._libc() is None, reason="needs glibc")

@@ -9,7 +9,8 @@ into the shared prompt pass.
 
 `prompt_groups` finds the rows that share a prompt; `shared_prefix_logps` is a drop-in for TRL's per-token
 log-probabilities (through TRL's own fused LM head); `shared_prefix_generate` is a drop-in for `model.generate` on
-left-padded repeated prompts. Both are checked against the plain computation in tests/playground/test_prefix.py.
+left-padded repeated prompts. Both are checked against the plain computation in
+tests/playground/fastpath/test_prefix.py.
 """
 
 from __future__ import annotations
@@ -83,7 +84,8 @@ def shared_prefix_logps(model, input_ids, attention_mask, logits_to_keep, comput
 def shared_prefix_generate(model, input_ids, attention_mask, generation_config, decoder=None) -> torch.Tensor | None:
     """`model.generate` on left-padded prompts that are all the same prompt, prefilling it once; else None.
 
-    With a `decoder` (playground/decode.py) that covers the generation options, it samples instead of `generate`.
+    With a `decoder` (playground/fastpath/decode.py) that covers the generation options, it samples instead of
+    `generate`.
     Returns the full sequences (prompt + new tokens), as `generate` does.
     """
     groups = prompt_groups(input_ids, attention_mask)

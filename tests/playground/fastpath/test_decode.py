@@ -4,7 +4,7 @@ import pytest
 import torch
 from transformers import AutoModelForCausalLM, GenerationConfig
 
-from playground.decode import LlamaDecoder, supports
+from playground.fastpath.decode import LlamaDecoder, supports
 
 
 def hf_generate(model, prompt, rows, config, seed):
@@ -69,7 +69,7 @@ def test_unsupported_options_and_models_fall_back(tiny_llama, tiny_model_dir):
 
 
 def test_rollout_decoder_follows_lora_updates(tiny_model_dir):
-    from playground.fast import RolloutModel
+    from playground.fastpath.trainer import RolloutModel
     from tests.playground.test_fast import peft_model
 
     model = peft_model(tiny_model_dir)

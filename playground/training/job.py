@@ -1,6 +1,6 @@
 """The training job: TRL's `GRPOTrainer` with LoRA (optionally 4-bit) in a background thread.
 
-Everything it reports goes through the run folder (`playground.store`), so a page reload, another session or a
+Everything it reports goes through the run folder (`playground.training.store`), so a page reload, another session or a
 restarted process sees the same run. One job runs at a time per process: a machine has one accelerator.
 """
 
@@ -20,7 +20,8 @@ from transformers import PrinterCallback, TrainerCallback
 
 from playground.errors import PlaygroundError
 from playground.spec import RunSpec
-from playground.store import ACTIVE, Run, RunStore
+from playground.training.store import ACTIVE, Run, RunStore
+from playground.validation import validate_spec
 
 
 logger = logging.getLogger(__name__)
@@ -212,7 +213,7 @@ class TrainingJob:
 
     def _build_trainer(self):
         from playground.data import load_prompts
-        from playground.fast import FastGRPOTrainer
+        from playground.fastpath.trainer import FastGRPOTrainer
         from playground.scoring import GuardedReward, build_rewards
 
         spec = self.spec
@@ -221,7 +222,7 @@ class TrainingJob:
             from playground.sandbox import custom_rewards_for
 
             self.custom_rewards = self._own_rewards = custom_rewards_for(spec)
-        spec.validate(columns=data.dataset.column_names, custom_rewards=set(self.custom_rewards) or None)
+        validate_spec(spec, columns=data.dataset.column_names, custom_rewards=set(self.custom_rewards) or None)
         funcs, _ = build_rewards(spec.rewards, self.custom_rewards)
         # A failing reward fails the run with its name in the message, or scores None under reward_error_policy=none.
         self.guarded = [GuardedReward(f, on_error=spec.grpo.reward_error_policy) for f in funcs]
@@ -293,7 +294,7 @@ class JobManager:
 
     def start(self, spec: RunSpec, owner: str | None = None, custom_rewards: dict | None = None) -> TrainingJob:
         # The fast checks, before a run folder exists (custom_rewards=None: the names in spec.custom_code, by parsing).
-        spec.validate(custom_rewards=set(custom_rewards) if custom_rewards else None)
+        validate_spec(spec, custom_rewards=set(custom_rewards) if custom_rewards else None)
         with self._lock:
             job = self.current
             if job is not None and job.active:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def cli(*args, timeout=300):
@@ -69,7 +69,7 @@ def test_score_json_schema_and_values():
 )
 def test_bad_arguments_one_line_exit_2(args, needle, tmp_path, capsys):
     """In-process through `main()` (the subprocess path is covered above); stderr must be one line."""
-    from playground.cli import main
+    from playground.cli.main import main
 
     argv = [*args, "--out", str(tmp_path)] if args[0] in ("train", "compare") else list(args)
     try:

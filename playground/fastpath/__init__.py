@@ -1,0 +1,5 @@
+"""The CPU fast path of a GRPO step: `trainer` (a `GRPOTrainer` subclass), the lean sampler, shared-prompt scoring,
+pre-packed linears and the allocator settings. Each part keeps TRL's results (tested against plain TRL).
+
+Imports torch, transformers and TRL only, nothing else of the project, so `models`, `preview` and training may use it.
+"""

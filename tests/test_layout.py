@@ -1,0 +1,155 @@
+"""The engine's layout: no import circle among the project's modules or packages, every package says what it holds.
+
+Imports are read from the source (module level, inside functions and under `TYPE_CHECKING` alike), so a circle
+hidden behind a lazy import counts too.
+"""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = (
+    "playground.cli",
+    "playground.export",
+    "playground.fastpath",
+    "playground.sandbox",
+    "playground.training",
+    "playground.ui",
+    "rewards",
+)
+
+
+def project_modules(root: Path = ROOT) -> dict[str, Path]:
+    modules = {}
+    for path in sorted([*root.glob("playground/**/*.py"), *root.glob("rewards/**/*.py")]):
+        parts = list(path.relative_to(root).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        modules[".".join(parts)] = path
+    return modules
+
+
+def import_graph(modules: dict[str, Path]) -> dict[str, set[str]]:
+    """Module -> the project modules it imports (`from a import b` counts as `a.b` when that is a module)."""
+
+    def resolve(name: str) -> str | None:
+        while name and name not in modules:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        targets = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets.update(resolve(alias.name) for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parts = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    base = ".".join([*parts, base] if base else parts)
+                for alias in node.names:
+                    full = f"{base}.{alias.name}"
+                    targets.add(full if full in modules else resolve(base))
+        graph[name] = {t for t in targets if t and t != name}
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one node (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def package_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """Collapse each package of PACKAGES to one node; the engine's top-level modules stay nodes of their own."""
+
+    def node(module: str) -> str:
+        return next((p for p in PACKAGES if module == p or module.startswith(p + ".")), module)
+
+    collapsed: dict[str, set[str]] = {}
+    for module, targets in graph.items():
+        collapsed.setdefault(node(module), set()).update(node(t) for t in targets if node(t) != node(module))
+    return collapsed
+
+
+def test_the_graph_sees_lazy_imports():
+    graph = import_graph(project_modules())
+    assert "playground.fastpath.decode" in graph["playground.models"]  # imported inside a function
+    assert "playground.validation" in graph["playground.training.job"]
+    assert "rewards.registry" in graph["rewards.library"]
+
+
+def test_the_cycle_finder_finds_a_circle_of_three():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert circles(graph) == [["a", "b", "c"]]
+    assert circles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_import_circle_among_modules():
+    assert circles(import_graph(project_modules())) == []
+
+
+def test_no_import_circle_among_packages():
+    assert circles(package_graph(import_graph(project_modules()))) == []
+
+
+@pytest.mark.parametrize(
+    ("low", "high"),
+    [
+        ("playground.spec", "playground.validation"),
+        ("playground.spec", "playground.sandbox"),
+        ("rewards.registry", "rewards.library"),
+        ("playground.fastpath", "playground.training"),
+        ("playground.training", "playground.export"),
+        ("playground.training", "playground.cli"),
+    ],
+)
+def test_lower_layers_do_not_import_higher_ones(low, high):
+    modules = project_modules()
+    graph = import_graph(modules)
+    offenders = {
+        (m, t)
+        for m, targets in graph.items()
+        if m == low or m.startswith(low + ".")
+        for t in targets
+        if t == high or t.startswith(high + ".")
+    }
+    assert offenders == set()
+
+
+@pytest.mark.parametrize("package", ["playground", *PACKAGES])
+def test_each_package_says_what_it_holds(package):
+    path = ROOT.joinpath(*package.split("."), "__init__.py")
+    doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
+    assert doc and len(doc.split()) >= 8, f"{path} needs a docstring that says what lives there"
