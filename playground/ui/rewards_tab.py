@@ -55,10 +55,26 @@ class RewardCard:
 class RewardsTab:
     cards: list[RewardCard]
     custom: CustomCode
+    summary: gr.Markdown
+    selection_json: gr.Code
 
     @property
     def editor(self) -> gr.Code:
         return self.custom.editor
+
+    @property
+    def layout(self) -> Layout:
+        return tuple((c.spec.name, tuple(p.name for p in c.spec.params)) for c in self.cards)
+
+    @property
+    def apply_outputs(self) -> list[gr.Component]:
+        """What `apply_selection` fills, after the session's selection: summary, JSON, custom choices, every card."""
+        return [
+            self.summary,
+            self.selection_json,
+            self.custom.choices,
+            *(c for card in self.cards for c in card.inputs),
+        ]
 
 
 # --- handlers ------------------------------------------------------------------------------------------------------
@@ -253,7 +269,8 @@ def create_rewards_tab(ctx: AppContext, session: Session) -> RewardsTab:
                 table = gr.Dataframe(first_table, label=t("rewards.try.table"), wrap=True, interactive=False)
                 details = gr.Markdown(first_details)
 
-    layout: Layout = tuple((c.spec.name, tuple(p.name for p in c.spec.params)) for c in cards)
+    tab = RewardsTab(cards=cards, custom=custom, summary=summary, selection_json=selection_json)
+    layout = tab.layout
     card_inputs = [component for card in cards for component in card.inputs]
     selection_outputs = [session.selection, summary, selection_json]
     gr.on(
@@ -281,4 +298,4 @@ def create_rewards_tab(ctx: AppContext, session: Session) -> RewardsTab:
     apply.click(bind(apply_selection, layout), apply_inputs, apply_outputs, api_name="set_rewards")
     try_inputs = [text, prompt, columns, session.selection, custom.editor]
     score.click(bind(try_on_text, ctx), try_inputs, [table, details], api_name="try_on_text", concurrency_limit=8)
-    return RewardsTab(cards=cards, custom=custom)
+    return tab
