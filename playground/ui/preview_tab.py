@@ -1,5 +1,6 @@
 """Preview tab: sample a group of G completions for one prompt and score it as GRPO will, before any training."""
 
+from dataclasses import dataclass
 from functools import lru_cache
 
 import gradio as gr
@@ -17,6 +18,21 @@ from playground.ui.rewards_tab import RewardsTab, selection_summary, selection_s
 
 
 ROWS_SHOWN = 100  # prompts listed per set in the row picker
+
+
+@dataclass
+class PreviewTab:
+    """The inputs another tab may fill (the Learn tab's Load)."""
+
+    model: gr.Dropdown
+    prompt_set: gr.Dropdown
+    prompt_row: gr.Dropdown
+    prompt: gr.Textbox
+    row: gr.State
+    num_generations: gr.Slider
+    temperature: gr.Slider
+    top_p: gr.Slider
+    max_new_tokens: gr.Slider
 
 
 def model_choices(default: str) -> list[tuple[str, str]]:
@@ -89,7 +105,7 @@ def generate(
     return score_frame(result.score, lang), f"{timing}\n\n{score_summary(result.score, lang)}", result.to_json()
 
 
-def create_preview_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> None:
+def create_preview_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> PreviewTab:
     first_set = next(iter(BUILTIN_SETS))
     first_row = _row_state(builtin_rows(first_set)[0])
     with gr.Tab(t("preview.tab"), id="preview"):
@@ -124,7 +140,8 @@ def create_preview_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -
         summary = gr.Markdown()
         row = gr.State(first_row)  # the picked row's dataset columns, for rewards that read them
 
-    prompt_set.change(bind(pick_set), prompt_set, [prompt_row, prompt, row], api_visibility="private")
+    # .input, not .change: a set put there by the Learn tab's Load comes with its own row and prompt.
+    prompt_set.input(bind(pick_set), prompt_set, [prompt_row, prompt, row], api_visibility="private")
     prompt_row.input(bind(pick_row), [prompt_set, prompt_row], [prompt, row], api_visibility="private")
     session.selection.change(
         bind(selection_summary_for), session.selection, rewards_md, show_progress="hidden", api_visibility="private"
@@ -132,3 +149,4 @@ def create_preview_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -
     inputs = [model, prompt, row, session.selection, rewards.editor, num_generations, temperature, top_p]
     inputs += [max_new_tokens, seed]
     run.click(bind(generate, ctx), inputs, [table, summary, session.preview], api_name="generate_group")
+    return PreviewTab(model, prompt_set, prompt_row, prompt, row, num_generations, temperature, top_p, max_new_tokens)

@@ -37,6 +37,7 @@ class TrainTab:
     status_inputs: list[gr.Component]
     status_outputs: list[gr.Component]
     per_function: gr.LinePlot
+    form: dict[str, gr.Component]  # flat run spec field name -> its input (train_form.Form)
 
 
 # --- handlers ------------------------------------------------------------------------------------------------------
@@ -211,6 +212,7 @@ def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> 
         status_inputs=[session.id, seen],
         status_outputs=[timer, status, progress, *plots, samples, alerts, start, stop, seen],
         per_function=plots[CHARTS.index(None)],
+        form=form,
     )
     timer.tick(
         bind(train_status, ctx),
