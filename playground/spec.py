@@ -99,6 +99,46 @@ class GRPOArgs:
             "'none' scores that batch None for it (TRL skips None) and counts the event in the run status."
         },
     )
+    # Cold start (issue 17): an SFT warm-up on the same LoRA adapter, a pre-filled start of the answer
+    sft_warmup_steps: int = field(
+        default=0,
+        metadata={
+            "help": "Steps of TRL's SFTTrainer on the same LoRA adapter right before GRPO (0: no warm-up). "
+            "A cold start for a reward the base model never earns."
+        },
+    )
+    sft_examples: str = field(
+        default="auto",
+        metadata={
+            "help": "Warm-up examples: 'auto' (the base model's own answers wrapped in sft_tags) or a .jsonl file "
+            "with prompt and completion columns."
+        },
+    )
+    sft_tags: list[str] = field(
+        default_factory=lambda: ["intro", "body", "conclusion"],
+        metadata={"help": "Tag layout the 'auto' warm-up examples are wrapped in, e.g. intro,body,conclusion."},
+    )
+    sft_num_examples: int = field(default=24, metadata={"help": "How many 'auto' warm-up examples to build."})
+    sft_learning_rate: float = field(default=5e-4, metadata={"help": "Learning rate of the SFT warm-up."})
+    completion_prefix: str = field(
+        default="",
+        metadata={
+            "help": "Pre-filled start of every answer (e.g. '<intro>'): generation continues after it, and rewards "
+            "see the prefix plus the generated text."
+        },
+    )
+    # Held-out eval curve: the same prompts and seeds at every point
+    eval_every: int = field(
+        default=0,
+        metadata={
+            "help": "Score the held-out eval prompts before training, after the warm-up and every this many steps "
+            "(0: no eval). Logged as eval_reward and eval_rewards/<fn>/mean."
+        },
+    )
+    eval_prompts: int = field(
+        default=4, metadata={"help": "Held-out eval prompts (the prompt set's last rows, not trained on)."}
+    )
+    eval_num_generations: int = field(default=4, metadata={"help": "Completions per eval prompt (fixed seeds)."})
     use_vllm: bool = field(
         default=False,
         metadata={"help": "Generate with vLLM in colocate mode (CUDA only, needs `pip install vllm`; optional)."},

@@ -99,6 +99,7 @@ def validate_spec(spec: RunSpec, columns: list[str] | None = None, custom_reward
         "fast_rollout",
         f"fast_rollout must be auto, bfloat16, float32 or off, got {g.fast_rollout!r}.",
     )
+    _validate_cold_start(g)
     _check(lo.lora_r >= 1, "lora_r", f"lora_r must be at least 1, got {lo.lora_r}.")
     _check(lo.lora_alpha > 0, "lora_alpha", f"lora_alpha must be above 0, got {lo.lora_alpha}.")
     _check(0 <= lo.lora_dropout < 1, "lora_dropout", f"lora_dropout must be in [0, 1), got {lo.lora_dropout}.")
@@ -115,6 +116,50 @@ def validate_spec(spec: RunSpec, columns: list[str] | None = None, custom_reward
     _validate_device(spec)
     _validate_vllm(spec)
     _validate_rewards(spec, columns, custom_rewards or set())
+
+
+def _validate_cold_start(g) -> None:
+    """The warm-up, completion prefix and eval fields (issue 17)."""
+    _check(
+        0 <= g.sft_warmup_steps <= 1000,
+        "sft_warmup_steps",
+        f"sft_warmup_steps must be 0 to 1000, got {g.sft_warmup_steps}.",
+    )
+    _check(
+        0 < g.sft_learning_rate <= 1e-2,
+        "sft_learning_rate",
+        f"sft_learning_rate must be above 0 and at most 0.01, got {g.sft_learning_rate}.",
+    )
+    _check(
+        2 <= g.sft_num_examples <= 512,
+        "sft_num_examples",
+        f"sft_num_examples must be 2 to 512, got {g.sft_num_examples}.",
+    )
+    if g.sft_warmup_steps and g.sft_examples == "auto":
+        tags = g.sft_tags
+        _check(
+            bool(tags) and all(t and t.isidentifier() for t in tags),
+            "sft_tags",
+            f"sft_tags must be tag names such as intro,body,conclusion, got {tags!r}.",
+        )
+    elif g.sft_warmup_steps:
+        _check(
+            g.sft_examples.endswith(".jsonl"),
+            "sft_examples",
+            f"sft_examples must be 'auto' or a .jsonl file of prompt/completion rows, got {g.sft_examples!r}.",
+        )
+    _check(
+        len(g.completion_prefix) <= 200,
+        "completion_prefix",
+        f"completion_prefix must be at most 200 characters, got {len(g.completion_prefix)}.",
+    )
+    _check(0 <= g.eval_every <= 10000, "eval_every", f"eval_every must be 0 or more steps, got {g.eval_every}.")
+    _check(1 <= g.eval_prompts <= 64, "eval_prompts", f"eval_prompts must be 1 to 64, got {g.eval_prompts}.")
+    _check(
+        2 <= g.eval_num_generations <= 64,
+        "eval_num_generations",
+        f"eval_num_generations must be 2 to 64, got {g.eval_num_generations}.",
+    )
 
 
 def _validate_device(spec: RunSpec) -> None:

@@ -6,6 +6,7 @@ import re
 
 from trl.rewards import think_format_reward as _trl_think_format_reward
 
+from playground.errors import RewardError
 from rewards._text import completion_text, completion_texts
 
 
@@ -148,3 +149,66 @@ def _xml_count(text: str) -> float:
         trailing = trailing[1:] if trailing.startswith("\n") else trailing
         score -= 0.001 * len(trailing)
     return round(score, 6)
+
+
+ARTICLE_TAGS = ("intro", "body", "conclusion")
+
+
+def get_tag_layout_reward(tags: list[str] | tuple[str, ...] = ARTICLE_TAGS):
+    r"""
+    Partial-credit reward for a tag layout, next to the strict `format_reward`: each tag earns up to `1 / len(tags)`,
+    a third each for being opened (`<tag>`), being closed after it opens (`</tag>`), and coming in order (opened after
+    the previous tag was closed). Only the first `<tag>` and the first `</tag>` after it count. Text around or between
+    the sections costs nothing, so a perfect layout scores 1.0 here and may still score 0.0 on the strict reward.
+
+    Args:
+        tags (`list[str]`, *optional*, defaults to `["intro", "body", "conclusion"]`):
+            The tag names, in the order they should appear.
+
+    Returns:
+        `Callable`: A reward function returning a float in `[0.0, 1.0]` per completion.
+
+    Example:
+    ```python
+    >>> reward = get_tag_layout_reward(["intro", "body", "conclusion"])
+    >>> reward(["<intro>Hi</intro><body>a</body><conclusion>Bye</conclusion>", "<intro>Hi</intro> and more", "Hi"])
+    [1.0, 0.333333, 0.0]
+    ```
+    """
+    tags = tuple(t.strip() for t in (tags or ()) if t and t.strip())
+    if not tags:
+        raise RewardError("The tag_layout reward needs at least one tag name, e.g. intro,body,conclusion.")
+    bad = [t for t in tags if not re.fullmatch(r"[A-Za-z_][\w.-]*", t)]
+    if bad:
+        raise RewardError(f"Tag name {bad[0]!r} is not valid; use names such as intro, body, think, answer.")
+    if len(set(tags)) != len(tags):
+        raise RewardError(f"The tags of tag_layout must differ, got {', '.join(tags)}.")
+    return _TagLayoutReward(tags)
+
+
+class _TagLayoutReward:
+    __name__ = "tag_layout_reward"
+
+    def __init__(self, tags: tuple[str, ...]):
+        self.tags = tags
+
+    def __call__(self, completions: list, **kwargs) -> list[float]:
+        return [tag_layout_score(text, self.tags) for text in completion_texts(completions)]
+
+
+def tag_layout_score(text: str, tags: tuple[str, ...] | list[str]) -> float:
+    """The partial credit of `get_tag_layout_reward` for one text."""
+    credit, previous_end = 0.0, 0
+    for tag in tags:
+        start = text.find(f"<{tag}>")
+        if start < 0:
+            previous_end = None
+            continue
+        credit += 1.0
+        end = text.find(f"</{tag}>", start + len(tag) + 2)
+        if end >= 0:
+            credit += 1.0
+        if previous_end is not None and start >= previous_end:
+            credit += 1.0
+        previous_end = end + len(tag) + 3 if end >= 0 else None
+    return round(credit / (3 * len(tags)), 6)

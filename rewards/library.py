@@ -52,6 +52,25 @@ register(
 )
 register(
     RewardSpec(
+        name="tag_layout",
+        factory=format_rewards.get_tag_layout_reward,
+        description="Partial credit per tag (opened, closed, in order), 0.0 to 1.0; the strict format reward's cold "
+        "start.",
+        family="format",
+        params=(
+            Param(
+                "tags",
+                list,
+                list(format_rewards.ARTICLE_TAGS),
+                "Tag names in order (comma-separated), e.g. think,answer.",
+            ),
+        ),
+        good=Example(_SECTIONS),
+        bad=Example("<intro>Plants make their own food from sunlight."),
+    )
+)
+register(
+    RewardSpec(
         name="combined",
         factory=length_rewards.get_combined_reward,
         description="Weighted sum length_weight * length + format_weight * format (the seed article's reward).",
