@@ -178,6 +178,23 @@ EN: dict[str, str] = {
     "runs.none_selected": "Pick a run first.",
     "runs.no_adapter": "Run {run} has no saved adapter yet.",
     "runs.deleted": "Deleted run {run}.",
+    # learn tab: the lessons (issue 17), and the run's phase on the Train tab
+    "learn.tab": "Learn",
+    "learn.intro": "Guided lessons that follow the article, one idea each. Pick a lesson and read it, then press "
+    "**Load**: it fills the Rewards, Preview and Train tabs with the lesson's recipe. Generate a group on Preview, or "
+    "start the run on Train and watch its charts.",
+    "learn.pick": "Lesson",
+    "learn.load": "Load into Rewards, Preview and Train",
+    "learn.expected": "What to expect:",
+    "learn.recipe": "What Load sets",
+    "learn.recipe.rewards": "Rewards:",
+    "learn.recipe.fields": "Train settings (TRL's names):",
+    "learn.recipe.prompt": "Preview prompt:",
+    "learn.loaded": "Loaded “{title}”. The Rewards, Preview and Train tabs now hold its recipe: generate a group on "
+    "Preview, or press Start training on Train.",
+    "train.phase.label": "Phase: {phase}",
+    "train.phase.warmup": "warm-up (SFT)",
+    "train.phase.grpo": "GRPO",
 }
 
 ZH: dict[str, str] = {
@@ -335,6 +352,22 @@ ZH: dict[str, str] = {
     "runs.none_selected": "请先选择一个训练。",
     "runs.no_adapter": "训练 {run} 还没有保存的适配器。",
     "runs.deleted": "已删除训练 {run}。",
+    # learn tab: the lessons (issue 17), and the run's phase on the Train tab
+    "learn.tab": "学习",
+    "learn.intro": "跟随文章的引导课程，每课讲一个要点。选择一课并阅读，然后点击 **载入**："
+    "它会把本课的配方填入“奖励”“预览”和“训练”页。可以在“预览”页生成一组回答，或在“训练”页开始训练并观察图表。",
+    "learn.pick": "课程",
+    "learn.load": "载入到奖励、预览和训练页",
+    "learn.expected": "预期结果：",
+    "learn.recipe": "载入会设置的内容",
+    "learn.recipe.rewards": "奖励：",
+    "learn.recipe.fields": "训练设置（TRL 参数名）：",
+    "learn.recipe.prompt": "预览提示词：",
+    "learn.loaded": "已载入“{title}”。奖励、预览和训练页已填入本课的配方："
+    "可以在“预览”页生成一组回答，或在“训练”页点击“开始训练”。",
+    "train.phase.label": "阶段：{phase}",
+    "train.phase.warmup": "热身（SFT）",
+    "train.phase.grpo": "GRPO 强化学习",
 }
 
 TRANSLATIONS = {"en": EN, "zh": ZH}
