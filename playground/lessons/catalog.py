@@ -1,0 +1,259 @@
+"""The lessons, in the order of the seed article: groups, length, format (with its cold start), combining rewards,
+reading the metrics, troubleshooting, and arithmetic with think/answer.
+
+The `expected` figures were measured with `python bench/lessons.py` on a shared 2-core AMD EPYC (see the README's
+"Lessons" section); a quiet machine is faster.
+"""
+
+from __future__ import annotations
+
+from playground.lessons.lesson import Lesson
+from playground.scoring import RewardChoice
+
+
+# The format lesson's cold start: a short SFT warm-up on the base model's own answers wrapped in the article's tags,
+# the answer pre-filled with "<intro>", and the strict reward next to the partial-credit one.
+FORMAT_RECIPE = {
+    "dataset_name": "writing",
+    "max_steps": 20,
+    "max_completion_length": 96,
+    "num_generations": 8,
+    "per_device_train_batch_size": 8,
+    "learning_rate": 5e-4,
+    "beta": 0.0,
+    "temperature": 1.0,
+    "sft_warmup_steps": 30,
+    "sft_examples": "auto",
+    "sft_tags": ["intro", "body", "conclusion"],
+    "sft_num_examples": 24,
+    "completion_prefix": "<intro>",
+    "eval_every": 5,
+    "eval_prompts": 4,
+    "eval_num_generations": 4,
+}
+
+LESSONS: tuple[Lesson, ...] = (
+    Lesson(
+        id="groups",
+        title={"en": "Groups and advantages", "zh": "分组与优势"},
+        text={
+            "en": (
+                "GRPO asks the model for a **group** of answers to the same prompt (`num_generations`, G). Every "
+                "reward scores every answer; an answer's **advantage** is its reward minus the group's mean, divided "
+                "by the group's spread. Green answers (advantage above 0) are made more likely, red ones less.\n\n"
+                "Open **Preview**, press *Generate*, and look at the colours. Then pick a reward that gives every "
+                "answer the same score: all advantages become 0 and there is nothing to learn. A group must differ."
+            ),
+            "zh": (
+                "GRPO 让模型对同一个提示生成**一组**回答（`num_generations`，即 G）。每个奖励函数给每个回答打分；"
+                "一个回答的**优势**等于它的奖励减去组内平均值，再除以组内标准差。绿色（优势大于 0）的回答会被强化，"
+                "红色的会被削弱。\n\n打开**预览**，点击*生成*，观察颜色。再换一个让所有回答得分相同的奖励："
+                "所有优势都变成 0，模型无从学习。组内的回答必须有差别。"
+            ),
+        },
+        expected={
+            "en": "A group of 8 answers in about 5-10 s on 2 CPU cores; advantages sum to 0 in every group.",
+            "zh": "在 2 核 CPU 上生成一组 8 个回答约需 5-10 秒；每组的优势之和为 0。",
+        },
+        preview_prompt="In two short sentences, explain why the sky looks blue.",
+        overrides={"dataset_name": "writing", "num_generations": 8, "max_completion_length": 64},
+        rewards=(RewardChoice("length", 1.0, {"ideal_length": 50}),),
+    ),
+    Lesson(
+        id="length",
+        title={"en": "Length: a reward that learns", "zh": "长度：一个学得会的奖励"},
+        text={
+            "en": (
+                "The article's first reward: `-abs(ideal_length - len(answer))`. The base model already writes "
+                "answers of many lengths, so every group has a spread and GRPO has a signal from the first step.\n\n"
+                "Train it and watch the **eval curve**: the same held-out prompts with the same seeds, scored every "
+                "few steps. The training reward jumps around because every step draws a different prompt; the eval "
+                "curve does not."
+            ),
+            "zh": (
+                "文章中的第一个奖励：`-abs(ideal_length - len(answer))`。基础模型本来就会写出长短不一的回答，"
+                "所以每组都有差异，GRPO 从第一步就有学习信号。\n\n训练并观察**评估曲线**：每隔几步用同样的预留提示和"
+                "同样的随机种子打分。训练奖励会上下跳动，因为每一步抽到的提示不同；评估曲线不会。"
+            ),
+        },
+        expected={
+            "en": "Eval reward from about -110 to about -60 in 20 steps (3-5 min on 2 CPU cores, to be re-measured).",
+            "zh": "20 步内评估奖励约从 -110 升到 -60（2 核 CPU 上 3-5 分钟，待重新测量）。",
+        },
+        preview_prompt="Describe a rainy morning in a big city in about 100 characters.",
+        overrides={"dataset_name": "writing", "max_steps": 20, "eval_every": 5, "eval_prompts": 4},
+        rewards=(RewardChoice("length", 1.0, {"ideal_length": 50}),),
+    ),
+    Lesson(
+        id="format",
+        title={"en": "Format: the cold start and its fix", "zh": "格式：冷启动问题及解决办法"},
+        text={
+            "en": (
+                "The article's format reward pays 1.0 only for `<intro>…</intro><body>…</body>"
+                "<conclusion>…</conclusion>`. The small base model almost never writes these tags, so every group "
+                "scores all 0: `frac_reward_zero_std` is 1.0 and GRPO learns nothing. **GRPO can only amplify a "
+                "signal that exists.**\n\nThe fix is a **cold start**, as DeepSeek-R1 did before its RL stage:\n"
+                "1. an **SFT warm-up** (`sft_warmup_steps`): a few supervised steps on the model's own answers "
+                "wrapped in the tags;\n2. a **completion prefix** (`completion_prefix = <intro>`): every answer "
+                "starts with the first tag (rewards see it);\n3. a **partial-credit** reward (`tag_layout`) next to "
+                "the strict one, so a nearly right answer beats a wrong one.\n\nFirst run the recipe with "
+                "`sft_warmup_steps = 0` and no prefix to see the flat line, then the full recipe. On the eval curve, "
+                "the point after the warm-up shows what SFT did, and the points after it what GRPO added."
+            ),
+            "zh": (
+                "文章中的格式奖励只有在回答恰好是 `<intro>…</intro><body>…</body><conclusion>…</conclusion>` 时"
+                "才给 1.0。小的基础模型几乎从不写这些标签，所以每组的得分都是 0：`frac_reward_zero_std` 为 1.0，"
+                "GRPO 什么也学不到。**GRPO 只能放大已经存在的信号。**\n\n解决办法是**冷启动**，就像 DeepSeek-R1 "
+                "在强化学习之前所做的：\n1. **SFT 预热**（`sft_warmup_steps`）：用模型自己的回答套上标签，"
+                "做几步监督训练；\n2. **回答前缀**（`completion_prefix = <intro>`）：每个回答都以第一个标签开头"
+                "（奖励函数能看到它）；\n3. **部分得分**奖励（`tag_layout`）与严格奖励并用，让接近正确的回答比错误的"
+                "得分更高。\n\n先用 `sft_warmup_steps = 0`、不加前缀运行，看到一条平线；再运行完整配方。"
+                "在评估曲线上，预热之后的那个点显示 SFT 的作用，之后的点显示 GRPO 额外带来的提升。"
+            ),
+        },
+        expected={
+            "en": "Strict format on the eval prompts: about 0 before, rising after the warm-up and again with GRPO "
+            "(to be measured).",
+            "zh": "评估提示上的严格格式得分：训练前约为 0，预热后上升，GRPO 之后再次上升（待测量）。",
+        },
+        preview_prompt="Write a short paragraph about why people keep pets.",
+        overrides=dict(FORMAT_RECIPE),
+        rewards=(RewardChoice("format", 1.0), RewardChoice("tag_layout", 1.0)),
+    ),
+    Lesson(
+        id="combine",
+        title={"en": "Combining rewards", "zh": "组合多个奖励"},
+        text={
+            "en": (
+                "The article adds rewards: `0.7 * length + 0.3 * format`. TRL does the same with several reward "
+                "functions and `reward_weights`, and logs each one as `rewards/<fn>/mean`.\n\n"
+                "Two traps: a reward on a large scale (length: -100) drowns one on a small scale (format: 0 or 1); "
+                "and a reward that never varies cannot be helped by any weight, because with `scale_rewards = group` "
+                "a constant term cancels out. Rescale rewards to similar ranges, or try TRL's "
+                "`multi_objective_aggregation` (normalize each reward before summing). A reward that is always 0 "
+                "needs a cold start (see the format lesson), not a bigger weight."
+            ),
+            "zh": (
+                "文章把奖励加在一起：`0.7 * length + 0.3 * format`。TRL 用多个奖励函数加 `reward_weights` 做同样的事，"
+                "并把每个奖励记录为 `rewards/<fn>/mean`。\n\n两个陷阱：数值范围大的奖励（长度：-100）会淹没范围小的"
+                "奖励（格式：0 或 1）；而一个从不变化的奖励，任何权重都救不了它"
+                "，因为在 `scale_rewards = group` 下常数项"
+                "会被抵消。把各个奖励缩放到相近的范围，或试试 TRL 的 `multi"
+                "_objective_aggregation`（先分别归一化再求和）。"
+                "总是 0 的奖励需要冷启动（见格式一课），而不是更大的权重。"
+            ),
+        },
+        expected={
+            "en": "With the article's weights the length reward carries almost all the signal; "
+            "rewards/tag_layout/mean moves only after the warm-up (to be measured).",
+            "zh": "按文章的权重，几乎全部信号来自长度奖励；rewards/tag_layout/mean 只在预热之后才会变化（待测量）。",
+        },
+        preview_prompt="Write a short paragraph about why people keep pets.",
+        overrides={**FORMAT_RECIPE, "max_steps": 10},
+        rewards=(RewardChoice("length", 0.01, {"ideal_length": 200}), RewardChoice("tag_layout", 1.0)),
+    ),
+    Lesson(
+        id="metrics",
+        title={"en": "Reading the metrics", "zh": "看懂训练指标"},
+        text={
+            "en": (
+                "- `reward`: the mean weighted reward of the step's answers; up is good, but it is noisy because "
+                "each step has new prompts. Trust `eval_reward` (held-out prompts, fixed seeds) more.\n"
+                "- `reward_std`: how much answers differ; near 0 means no signal.\n"
+                "- `frac_reward_zero_std`: share of groups where every answer scored the same; 1.0 means nothing "
+                "to learn.\n- `kl`: how far the model moved from the base model (only with `beta` > 0); a sudden "
+                "jump means too large a step.\n- `loss`: in GRPO the loss is near 0 by construction (advantages "
+                "average 0); it is not a progress bar.\n- `completions/clipped_ratio`: share of answers cut at "
+                "`max_completion_length`; high values mean answers never finish."
+            ),
+            "zh": (
+                "- `reward`：这一步回答的加权平均奖励；越高越好，但因为每一步的提示不同，所以波动很大。"
+                "更应相信 `eval_reward`（预留提示、固定种子）。\n- "
+                "`reward_std`：回答之间的差异；接近 0 表示没有信号。\n"
+                "- `frac_reward_zero_std`：所有回答得分相同的组所占比例；1.0 表示无从学习。\n"
+                "- `kl`：模型偏离基础模型的程度（仅当 `beta` > 0）；突然跳高说明步子太大。\n"
+                "- `loss`：GRPO 的损失按构造就接近 0（优势的平均值为 0），它不是进度条。\n"
+                "- `completions/clipped_ratio`：被 `max_completion_length` 截断的回答比例；偏高说明回答写不完。"
+            ),
+        },
+        expected={
+            "en": "10 steps in about 2 min on 2 CPU cores; loss stays within about ±0.05 while reward moves.",
+            "zh": "在 2 核 CPU 上 10 步约 2 分钟；奖励在变化，而损失一直在 ±0.05 左右。",
+        },
+        preview_prompt="Describe a rainy morning in a big city in about 100 characters.",
+        overrides={"dataset_name": "writing", "max_steps": 10, "beta": 0.04, "eval_every": 5},
+        rewards=(RewardChoice("length", 1.0, {"ideal_length": 50}),),
+    ),
+    Lesson(
+        id="troubleshooting",
+        title={"en": "Troubleshooting", "zh": "常见问题排查"},
+        text={
+            "en": (
+                "The playground raises alerts while training; each names its metric and what to try:\n"
+                "- **no_signal**: most groups gave all answers the same reward over a window of steps. Make the "
+                "reward graded, raise `temperature` or `num_generations`; if the reward never varied at all, no "
+                "weighting can help: use a cold start (`sft_warmup_steps`, `completion_prefix`, `tag_layout`).\n"
+                "- **flat_reward**: the eval reward did not move. Raise `learning_rate`, check the reward.\n"
+                "- **clipped**: answers hit `max_completion_length`.\n- **kl_spike** / **collapse**: steps too "
+                "large; lower `learning_rate`, raise `beta`.\n\nThis"
+                " recipe is the format reward alone, without a cold "
+                "start: it shows the no_signal alert."
+            ),
+            "zh": (
+                "训练时 playground 会发出提醒；每条提醒都写明相关指标和可以尝试的办法：\n"
+                "- **no_signal**：在一段步数内，大多数组里所有回答得分相同。让奖励更有梯度，提高 `temperature` 或 "
+                "`num_generations`；如果奖励从未变化，任何权重都无济于事：请用冷启动（`sft_warmup_steps`、"
+                "`completion_prefix`、`tag_layout`）。\n- **flat_reward**：评估奖励没有变化。提高 `learning_rate`，"
+                "检查奖励函数。\n- **clipped**：回答触到 `max_completion_length`。\n- **kl_spike** / **collapse**："
+                "步子太大；降低 `learning_rate`，提高 `beta`。\n"
+                "\n这个配方只用格式奖励、不做冷启动：它会触发 no_signal 提醒。"
+            ),
+        },
+        expected={
+            "en": "format/mean 0.0 at every step and a no_signal alert with the cold-start advice after 5 steps.",
+            "zh": "每一步 format/mean 都是 0.0，5 步后出现带冷启动建议的 no_signal 提醒。",
+        },
+        preview_prompt="Write a short paragraph about why people keep pets.",
+        overrides={"dataset_name": "writing", "max_steps": 8, "max_completion_length": 96},
+        rewards=(RewardChoice("format", 1.0),),
+    ),
+    Lesson(
+        id="arithmetic",
+        title={"en": "Arithmetic: think, then answer", "zh": "算术：先思考，再作答"},
+        text={
+            "en": (
+                "DeepSeek-R1's recipe in miniature: the answer must be `<think>…</think><answer>…</answer>` "
+                "(format) and the number in it must be right (`correctness`, against the prompt set's `answer` "
+                "column). The base model writes neither, so the lesson uses the same cold start as the format "
+                "lesson: a warm-up on its own answers wrapped in think/answer tags and the prefix `<think>`.\n\n"
+                "The arithmetic prompt set was made easier (one operation on small numbers) so that a 135M model "
+                "sometimes gets the number right; without that, correctness would have no signal either."
+            ),
+            "zh": (
+                "DeepSeek-R1 配方的缩小版：回答必须是 `<think>…</think><answer>…</answer>`（格式），其中的数字必须"
+                "正确（`correctness`，与提示集的 `answer` "
+                "列比对）。基础模型两样都不会，所以本课使用与格式课相同的冷启动："
+                "用模型自己的回答套上 think/answer 标签做预热，并加上前缀 `<think>`。\n\n算术提示集被调得更简单"
+                "（一步运算、小数字），让 135M 的小模型有时能算对；否则正确性奖励也没有信号。"
+            ),
+        },
+        expected={
+            "en": "think/answer format on the eval prompts rises above 0.6; correctness stays near the base model's "
+            "(to be measured).",
+            "zh": "评估提示上的 think/answer 格式得分升到 0.6 以上；正确率与基础模型接近（待测量）。",
+        },
+        preview_prompt="Tom has 12 apples and buys 7 more. How many apples does he have now?",
+        overrides={
+            **FORMAT_RECIPE,
+            "dataset_name": "arithmetic",
+            "sft_tags": ["think", "answer"],
+            "completion_prefix": "<think>",
+            "max_steps": 30,
+        },
+        rewards=(
+            RewardChoice("think_answer_soft", 1.0),
+            RewardChoice("tag_layout", 1.0, {"tags": ["think", "answer"]}),
+            RewardChoice("correctness", 1.0),
+        ),
+    ),
+)
