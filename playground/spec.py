@@ -11,7 +11,7 @@ import math
 from dataclasses import MISSING, asdict, dataclass, field, fields
 from typing import Any
 
-from playground.data import PromptSource
+from playground.data import PromptSource, parse_column_map
 from playground.errors import SpecError
 from playground.scoring import RewardChoice
 
@@ -45,6 +45,15 @@ class ModelArgs:
     load_in_8bit: bool = field(default=False, metadata={"help": "Load the base model in 8-bit (bitsandbytes)."})
     bnb_4bit_quant_type: str = field(default="nf4", metadata={"help": "4-bit quantization type: 'nf4' or 'fp4'."})
     device: str = field(default="auto", metadata={"help": "'auto' (CUDA when present, else CPU), 'cpu' or 'cuda'."})
+    # Scale-out (issue 16): more than one process goes through `accelerate launch` (playground/training/launcher.py)
+    num_processes: int = field(
+        default=1,
+        metadata={
+            "help": "Training processes. 1: in the app's own thread; N > 1: `accelerate launch --num_processes N` "
+            "(one per GPU, or CPU processes over gloo). Each process takes per_device_train_batch_size "
+            "completions, so a step uses per_device_train_batch_size × N × gradient_accumulation_steps."
+        },
+    )
 
 
 @dataclass
@@ -211,7 +220,7 @@ class RunSpec:
             if key == "max_rows":
                 value = _convert(next(f for f in fields(PromptSource) if f.name == key), value)
             elif key == "column_map" and isinstance(value, str):
-                value = dict(item.split("=", 1) for item in value.split(",") if "=" in item)
+                value = parse_column_map(value)  # question=prompt, solution=answer (a dict literal is read too)
             data[key] = value
             self.data = PromptSource.from_dict(data)
             return
@@ -225,8 +234,15 @@ class RunSpec:
     # --- validation and TRL objects --------------------------------------------------------------------------------
 
     def generation_batch_size(self) -> int:
+        """Completions generated per round, over all processes (TRL's `generation_batch_size`)."""
         g = self.grpo
-        return g.per_device_train_batch_size * (g.steps_per_generation or g.gradient_accumulation_steps)
+        steps = g.steps_per_generation or g.gradient_accumulation_steps
+        return g.per_device_train_batch_size * self.model.num_processes * steps
+
+    def completions_per_step(self) -> int:
+        """Completions one optimizer step learns from: per-device batch × processes × accumulation."""
+        g = self.grpo
+        return g.per_device_train_batch_size * self.model.num_processes * g.gradient_accumulation_steps
 
     def resolved_device(self) -> str:
         if self.model.device != "auto":
