@@ -70,7 +70,7 @@ def test_unsupported_options_and_models_fall_back(tiny_llama, tiny_model_dir):
 
 def test_rollout_decoder_follows_lora_updates(tiny_model_dir):
     from playground.fastpath.trainer import RolloutModel
-    from tests.playground.test_fast import peft_model
+    from tests.playground.fastpath.test_fast import peft_model
 
     model = peft_model(tiny_model_dir)
     rollout = RolloutModel(model)

@@ -54,7 +54,7 @@ def _train(char_model_dir, tmp_path, fast_rollout, beta=0.0):
     from playground.spec import RunSpec
     from playground.training.job import JobManager
     from playground.training.store import RunStore
-    from tests.playground.test_job import vowel_fraction
+    from tests.playground.training.test_job import vowel_fraction
 
     spec = RunSpec()
     spec.model.model_name_or_path = str(char_model_dir)
