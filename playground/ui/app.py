@@ -11,6 +11,7 @@ from playground.ui.compare_tab import create_compare_tab
 from playground.ui.context import AppContext, create_session
 from playground.ui.custom_code import wire_unload
 from playground.ui.i18n import I18N, t
+from playground.ui.learn_tab import create_learn_tab, wire_learn_tab
 from playground.ui.preview_tab import create_preview_tab
 from playground.ui.rewards_tab import create_rewards_tab
 from playground.ui.runs_tab import create_runs_tab
@@ -43,11 +44,13 @@ def build_app(settings: UISettings | None = None, *, ctx: AppContext | None = No
         gr.Markdown(t("app.subtitle"))
         with gr.Tabs():
             rewards = create_rewards_tab(ctx, session)
-            create_preview_tab(ctx, session, rewards)
+            learn = create_learn_tab()
+            preview = create_preview_tab(ctx, session, rewards)
             train = create_train_tab(ctx, session, rewards)
             create_compare_tab(ctx)
             create_runs_tab(ctx)
         wire_page_load(demo, ctx, session, train)
+        wire_learn_tab(demo, ctx, session, learn, rewards, preview, train)
         wire_unload(demo, ctx)
     demo.queue(default_concurrency_limit=1)
     return demo

@@ -19,6 +19,10 @@ CHARTS: tuple[str | None, ...] = (
     "completions/clipped_ratio",  # completions cut at max_completion_length (the "clipped" health alert)
 )
 PER_FUNCTION = "rewards/{fn}/mean"
+# The held-out eval curve (TRL's eval metric name, logged with its `step`): drawn on the reward chart as a second line.
+EVAL_REWARD = "eval_reward"
+SERIES = "series"  # the column naming the line on the reward chart: "reward" (training) or "eval_reward"
+COLOURED: tuple[str | None, ...] = ("reward", None)  # charts with one line per series: recolour them after an update
 PER_ROW = 4
 # Line colours of the charts with one line per reward function or per run (Tableau 10).
 PALETTE = ("#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f")
@@ -32,10 +36,10 @@ def create_charts(height: int = 220) -> list[gr.LinePlot]:
             for key in CHARTS[start : start + PER_ROW]:
                 plots.append(
                     gr.LinePlot(
-                        _frame([], key),
+                        _typed([], SERIES) if key == "reward" else _frame([], key),
                         x="step",
                         y="value",
-                        color="function" if key is None else None,
+                        color="function" if key is None else SERIES if key == "reward" else None,
                         label=PER_FUNCTION.format(fn="<fn>") if key is None else key,
                         x_title="step",
                         y_title="",
@@ -53,7 +57,31 @@ def step_rows(metrics: list[dict]) -> list[dict]:
 
 def chart_frames(metrics: list[dict]) -> list[pd.DataFrame]:
     rows = step_rows(metrics)
-    return [_frame(rows, key) for key in CHARTS]
+    return [reward_frame(metrics) if key == "reward" else _frame(rows, key) for key in CHARTS]
+
+
+def eval_rows(metrics: list[dict]) -> list[dict]:
+    """The held-out eval rows (`eval_reward`, `eval_rewards/<fn>/mean`, with the `step` they were scored at)."""
+    return [
+        row for row in metrics if _number(row.get(EVAL_REWARD)) is not None and _number(row.get("step")) is not None
+    ]
+
+
+def reward_frame(metrics: list[dict]) -> pd.DataFrame:
+    """The training reward at every step and the eval reward at its points, one line each (column `series`)."""
+    points = [(int(r["step"]), float(r["reward"]), "reward") for r in step_rows(metrics)]
+    points += [(int(r["step"]), float(r[EVAL_REWARD]), EVAL_REWARD) for r in eval_rows(metrics)]
+    return _typed(points, SERIES)
+
+
+def coloured(plots: list[gr.LinePlot]) -> list[gr.LinePlot]:
+    """The charts among `plots` (laid out by `create_charts`) that draw one line per series."""
+    return [plots[CHARTS.index(key)] for key in COLOURED]
+
+
+def recolour_all(*plots) -> list:
+    """`recolour` for several charts in one event."""
+    return [recolour(plot) for plot in plots]
 
 
 def recolour(plot) -> gr.LinePlot:

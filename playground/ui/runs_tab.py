@@ -13,7 +13,7 @@ import pandas as pd
 from playground.errors import PlaygroundError
 from playground.export import export_recipe, zip_folder
 from playground.spec import RunSpec
-from playground.ui.charts import CHARTS, chart_frames, overlay_frame, recolour
+from playground.ui.charts import chart_frames, coloured, overlay_frame, recolour, recolour_all
 from playground.ui.common import bind, lang_of
 from playground.ui.context import AppContext
 from playground.ui.custom_code import custom_names
@@ -134,9 +134,9 @@ def create_runs_tab(ctx: AppContext) -> None:
 
     lists = [table, run, chosen]
     gr.on([tab.select, reload.click], bind(refresh, ctx), run, lists, api_name="list_runs", show_progress="hidden")
-    per_function = plots[CHARTS.index(None)]
+    lines = coloured(plots)
     show.click(bind(show_run, ctx), run, [*plots, samples, alerts], api_name="show_run").then(
-        recolour, per_function, per_function, **HIDDEN
+        recolour_all, lines, lines, **HIDDEN
     )
     chosen.change(bind(overlay, ctx), chosen, curves, api_name="overlay_runs").then(recolour, curves, curves, **HIDDEN)
     download.click(bind(download_adapter, ctx), run, zipped, api_name="download_adapter").success(

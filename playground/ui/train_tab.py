@@ -16,11 +16,11 @@ from playground.errors import PlaygroundError
 from playground.spec import RunSpec
 from playground.training.health import health_alerts
 from playground.training.store import ACTIVE, Run
-from playground.ui.charts import CHARTS, chart_frames, create_charts, recolour, step_rows
+from playground.ui.charts import CHARTS, chart_frames, coloured, create_charts, recolour_all, step_rows
 from playground.ui.common import GOOD_MARK, bind, empty_frame, lang_of, short, styled
 from playground.ui.context import AppContext, Session, new_session_id
 from playground.ui.custom_code import attach_to_spec
-from playground.ui.i18n import t, tr
+from playground.ui.i18n import EN, t, tr
 from playground.ui.rewards_tab import RewardsTab, selection_summary, selection_summary_for
 from playground.ui.train_form import check_data_file, create_form, spec_from_form, use_uploaded_file
 from rewards.registry import metric_name
@@ -36,7 +36,7 @@ class TrainTab:
     timer: gr.Timer
     status_inputs: list[gr.Component]
     status_outputs: list[gr.Component]
-    per_function: gr.LinePlot
+    coloured: list[gr.LinePlot]  # the charts with one line per series (`charts.COLOURED`)
     form: dict[str, gr.Component]  # flat run spec field name -> its input (train_form.Form)
 
 
@@ -82,7 +82,8 @@ def train_status(ctx: AppContext, request: gr.Request, session_id: str | None, s
     snap = job.snapshot()
     owner = job.owner is not None and job.owner == session_id
     metrics = job.run.metrics()
-    key = f"{snap['run_id']}:{len(step_rows(metrics))}:{snap['status']}"
+    snap["phase"] = snap.get("phase") or job.run.status().get("phase")
+    key = f"{snap['run_id']}:{len(metrics)}:{snap['status']}:{snap['phase']}"
     active = snap["status"] in ACTIVE
     head = [gr.Timer(active=active), status_text(snap, owner, lang), progress_html(snap, lang)]
     if key == seen:
@@ -118,14 +119,28 @@ def status_text(snap: dict, owner: bool, lang: str) -> str:
     )
     status = snap["status"]
     if status in ACTIVE and not owner:
-        return tr(lang, "train.status.other_session", **values)
-    return tr(lang, f"train.status.{status}", **values)
+        text = tr(lang, "train.status.other_session", **values)
+    else:
+        text = tr(lang, f"train.status.{status}", **values)
+    phase = phase_label(snap, lang)
+    return f"**{phase}** · {text}" if phase and status in ACTIVE else text
+
+
+def phase_label(snap: dict, lang: str) -> str:
+    """The run's phase ("Phase: warm-up (SFT)", "Phase: GRPO") when the engine reports one, else ""."""
+    phase = snap.get("phase")
+    if not phase:
+        return ""
+    key = f"train.phase.{phase}"
+    return tr(lang, "train.phase.label", phase=tr(lang, key) if key in EN else str(phase))
 
 
 def progress_html(snap: dict, lang: str) -> str:
     total = max(int(snap["max_steps"] or 1), 1)
     percent = min(100.0, 100.0 * snap["step"] / total)
     label = tr(lang, "train.progress", step=snap["step"], total=total, eta=_duration(snap["eta"]))
+    if phase := phase_label(snap, lang):
+        label = f"{phase} · {label}"
     return (
         f'<div class="pg-progress" role="progressbar" aria-valuenow="{snap["step"]}" aria-valuemax="{total}">'
         f'<div class="pg-progress-fill" style="width:{percent:.1f}%"></div></div>'
@@ -211,7 +226,7 @@ def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> 
         timer=timer,
         status_inputs=[session.id, seen],
         status_outputs=[timer, status, progress, *plots, samples, alerts, start, stop, seen],
-        per_function=plots[CHARTS.index(None)],
+        coloured=coloured(plots),
         form=form,
     )
     timer.tick(
@@ -221,7 +236,7 @@ def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> 
         api_name="train_status",
         show_progress="hidden",
         concurrency_limit=None,
-    ).then(recolour, view.per_function, view.per_function, **HIDDEN)
+    ).then(recolour_all, view.coloured, view.coloured, **HIDDEN)
     data_source = [form["dataset_kind"], form["dataset_name"]]
     upload.upload(bind(use_uploaded_file), upload, data_source, api_name="upload_prompts", show_progress="hidden")
     session.selection.change(bind(selection_summary_for), session.selection, rewards_md, **HIDDEN)
@@ -235,9 +250,9 @@ def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> 
 
 
 def refresh_after(event, ctx: AppContext, view: TrainTab) -> None:
-    """After `event`: paint the live view, then colour the per-function chart (see `charts.recolour`)."""
+    """After `event`: paint the live view, then colour the charts of several lines (see `charts.recolour`)."""
     event.then(bind(train_status, ctx), view.status_inputs, view.status_outputs, **HIDDEN).then(
-        recolour, view.per_function, view.per_function, **HIDDEN
+        recolour_all, view.coloured, view.coloured, **HIDDEN
     )
 
 
