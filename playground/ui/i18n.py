@@ -195,6 +195,7 @@ EN: dict[str, str] = {
     "train.phase.label": "Phase: {phase}",
     "train.phase.warmup": "warm-up (SFT)",
     "train.phase.grpo": "GRPO",
+    "train.phase.eval": "scoring the eval prompts",
 }
 
 ZH: dict[str, str] = {
@@ -368,6 +369,7 @@ ZH: dict[str, str] = {
     "train.phase.label": "阶段：{phase}",
     "train.phase.warmup": "热身（SFT）",
     "train.phase.grpo": "GRPO 强化学习",
+    "train.phase.eval": "正在为评估提示词打分",
 }
 
 TRANSLATIONS = {"en": EN, "zh": ZH}
