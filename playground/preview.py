@@ -49,17 +49,23 @@ class Group:
     seconds: float
 
 
-def generate_group(model, tokenizer, prompt: str | list[dict], settings: GenerationSettings) -> Group:
-    """Sample `settings.num_generations` completions of `prompt` in one `generate` call. Same seed, same group."""
+def generate_group(
+    model, tokenizer, prompt: str | list[dict], settings: GenerationSettings, prefix: str = ""
+) -> Group:
+    """Sample `settings.num_generations` completions of `prompt` in one `generate` call. Same seed, same group.
+
+    With a completion `prefix` the model continues after it, and `completions` hold the prefix plus the continuation
+    (what rewards see; see `playground.completion_prefix`); `completion_ids` are the sampled tokens only.
+    """
     import torch
 
-    from playground.data import render_prompt
+    from playground.completion_prefix import prompt_with_prefix
     from playground.fastpath.decode import sample
 
     settings.validate()
     if isinstance(prompt, str) and not prompt.strip():
         raise PlaygroundError("The prompt is empty; type a prompt or pick one from a prompt set.")
-    text = render_prompt(tokenizer, prompt)
+    text = prompt_with_prefix(tokenizer, prompt, prefix)
     input_ids = tokenizer([text], return_tensors="pt", add_special_tokens=False)["input_ids"].to(model.device)
     input_ids = input_ids.expand(settings.num_generations, -1)
     start = time.perf_counter()
@@ -78,7 +84,7 @@ def generate_group(model, tokenizer, prompt: str | list[dict], settings: Generat
     seconds = time.perf_counter() - start
     new = out[:, input_ids.shape[1] :]
     ids = [_until_eos(row.tolist(), tokenizer) for row in new]
-    texts = tokenizer.batch_decode(ids, skip_special_tokens=True)
+    texts = [prefix + t for t in tokenizer.batch_decode(ids, skip_special_tokens=True)]
     logger.info("Generated %d x %d tokens in %.1f s", settings.num_generations, new.shape[1], seconds)
     return Group(prompt_text=text, completions=texts, completion_ids=ids, seconds=seconds)
 
@@ -113,9 +119,13 @@ def preview_group(
     *,
     columns: dict[str, Any] | None = None,
     scale_rewards: str = "group",
+    prefix: str = "",
 ) -> PreviewResult:
-    """Generate a group for `prompt` and score it. `columns` holds this prompt's dataset columns (one value each)."""
-    group = generate_group(model, tokenizer, prompt, settings)
+    """Generate a group for `prompt` and score it. `columns` holds this prompt's dataset columns (one value each).
+
+    `prefix` is the run spec's `completion_prefix`: rewards score the prefix plus the continuation.
+    """
+    group = generate_group(model, tokenizer, prompt, settings, prefix)
     g = settings.num_generations
     conversational = not isinstance(prompt, str)
     completions: list[Any] = (

@@ -101,7 +101,10 @@ def _compare(run, spec, prompts, num_samples, seed, custom_rewards, progress) ->
     )
     progress(0.0, "Loading the base model")
     model, tokenizer = load_model(spec.model.model_name_or_path, inference=True)
-    base = _sample_all(model, tokenizer, rows, settings, seed, lambda f: progress(0.05 + 0.45 * f, "Sampling base"))
+    prefix = spec.grpo.completion_prefix
+    base = _sample_all(
+        model, tokenizer, rows, settings, seed, lambda f: progress(0.05 + 0.45 * f, "Sampling base"), prefix
+    )
     progress(0.5, "Loading the adapter")
     del model
     model, _ = load_model(spec.model.model_name_or_path)
@@ -109,7 +112,7 @@ def _compare(run, spec, prompts, num_samples, seed, custom_rewards, progress) ->
     if model.device.type == "cpu":
         prepare_for_sampling(model)
     trained = _sample_all(
-        model, tokenizer, rows, settings, seed, lambda f: progress(0.5 + 0.45 * f, "Sampling trained")
+        model, tokenizer, rows, settings, seed, lambda f: progress(0.5 + 0.45 * f, "Sampling trained"), prefix
     )
     result = Comparison(run.id)
     for i, (prompt, columns) in enumerate(rows):
@@ -147,11 +150,14 @@ def _prompt_rows(spec: RunSpec, prompts: list[str] | None) -> list[tuple[Any, di
     return rows
 
 
-def _sample_all(model, tokenizer, rows, settings: GenerationSettings, seed: int, progress) -> list[list[Any]]:
+def _sample_all(
+    model, tokenizer, rows, settings: GenerationSettings, seed: int, progress, prefix: str = ""
+) -> list[list[Any]]:
+    """Completions as rewards see them (with the run's completion prefix), one list per prompt."""
     out = []
     for i, (prompt, _) in enumerate(rows):
         settings.seed = seed + i
-        group = generate_group(model, tokenizer, prompt, settings)
+        group = generate_group(model, tokenizer, prompt, settings, prefix)
         conversational = not isinstance(prompt, str)
         out.append(
             [[{"role": "assistant", "content": c}] for c in group.completions] if conversational else group.completions

@@ -37,16 +37,24 @@ class PlaygroundCallback(TrainerCallback):
         self.trainer = None  # set once the trainer exists; `_logs` holds the latest generation batch
         self._last_samples: tuple | None = None
 
+    def on_train_begin(self, args, state, control, **kwargs):
+        self.job.evaluate(kwargs["model"], 0, "warmup" if self.job.warmed_up else "base")
+
     def on_step_end(self, args, state, control, **kwargs):
         self.job.step = state.global_step
+        self.job.step_at = time.time()
         if self.job.stop_requested.is_set():
             control.should_training_stop = True
-        elif state.global_step % self.job.spec.grpo.save_steps == 0 and state.global_step < state.max_steps:
+            return control
+        if state.global_step % self.job.spec.grpo.save_steps == 0 and state.global_step < state.max_steps:
             self.job.save_adapter(kwargs["model"])
+        every = self.job.spec.grpo.eval_every
+        if every and (state.global_step % every == 0 or state.global_step == state.max_steps):
+            self.job.evaluate(kwargs["model"], state.global_step, "grpo")
         return control
 
     def on_log(self, args, state, control, logs=None, **kwargs):
-        row = {"step": state.global_step}
+        row = {"step": state.global_step, "phase": "grpo"}
         row.update({k: _clean(v) for k, v in (logs or {}).items()})
         self.job.run.append_metrics(row)
         if self.trainer is not None:
@@ -57,7 +65,8 @@ class PlaygroundCallback(TrainerCallback):
         from rewards._text import completion_text
 
         logs = self.trainer._logs
-        completions = [completion_text(c) for c in logs["completion"]]
+        prefix = self.job.spec.grpo.completion_prefix  # the samples show what rewards scored: prefix + continuation
+        completions = [prefix + completion_text(c) for c in logs["completion"]]
         key = tuple(completions)
         if not completions or key == self._last_samples:  # with steps_per_generation > 1 a batch spans steps
             return
@@ -76,6 +85,34 @@ class PlaygroundCallback(TrainerCallback):
             for i in range(len(completions))
         ]
         self.job.run.append_samples(rows)
+
+
+def eta_seconds(elapsed: float, step: int, total: int, since_step: float) -> float | None:
+    """Time left: the mean time of the finished steps times the steps left, less the time since the latest step
+    ended (so it counts down within a step instead of growing with it); None before the first step."""
+    if not step:
+        return None
+    per_step = (elapsed - since_step) / step
+    return max(0.0, per_step * (total - step) - since_step)
+
+
+class WarmupCallback(TrainerCallback):
+    """The SFT warm-up's rows (`phase: "warmup"`, TRL's SFT names under `warmup/`), progress and Stop."""
+
+    def __init__(self, job: TrainingJob):
+        self.job = job
+
+    def on_step_end(self, args, state, control, **kwargs):
+        self.job.warmup_step = state.global_step
+        if self.job.stop_requested.is_set():
+            control.should_training_stop = True
+        return control
+
+    def on_log(self, args, state, control, logs=None, **kwargs):
+        row = {"step": state.global_step, "phase": "warmup"}
+        row.update({f"warmup/{k}": _clean(v) for k, v in (logs or {}).items()})
+        self.job.run.append_metrics(row)
+        self.job.on_log(row)
 
 
 def _clean(value: Any) -> Any:
@@ -101,8 +138,17 @@ class TrainingJob:
         self.max_steps = spec.grpo.max_steps
         self.error: str | None = None
         self.started_at: float | None = None
+        self.step_at: float | None = None  # when the latest step ended (the ETA counts down from there)
         self.stop_requested = threading.Event()
         self.listeners: list[Callable[[dict], None]] = []
+        self.phase: str | None = None  # "warmup", then "grpo" (status.json's phase)
+        self.warmup_step = 0
+        self.warmed_up = False
+        self.alerts: list[dict] = []  # the health alerts as of the last logged row (also in status.json)
+        self._rows: list[dict] = []
+        self._evaluator = None
+        self._eval_rollout = None
+        self._evaluated: set[tuple[int, str]] = set()
         self._thread = threading.Thread(target=self._main, name=f"grpo-{run.id}", daemon=True)
         self.run.write_status(status="queued", step=0, max_steps=self.max_steps, owner=owner)
 
@@ -126,8 +172,10 @@ class TrainingJob:
         return self.status in ACTIVE
 
     def snapshot(self) -> dict[str, Any]:
-        elapsed = time.time() - self.started_at if self.started_at else 0.0
-        eta = elapsed / self.step * (self.max_steps - self.step) if self.step else None
+        now = time.time()
+        elapsed = now - self.started_at if self.started_at else 0.0
+        since_step = now - self.step_at if self.step_at else elapsed
+        eta = eta_seconds(elapsed, self.step, self.max_steps, since_step)
         return {
             "run_id": self.run.id,
             "status": self.status,
@@ -137,6 +185,10 @@ class TrainingJob:
             "eta": eta,
             "error": self.error,
             "reward_errors": self.reward_errors(),
+            "phase": self.phase,
+            "warmup_step": self.warmup_step,
+            "warmup_steps": self.spec.grpo.sft_warmup_steps,
+            "alerts": list(self.alerts),
         }
 
     # --- thread ----------------------------------------------------------------------------------------------------
@@ -156,11 +208,71 @@ class TrainingJob:
         return {"reward_errors": self.reward_errors(), "last_reward_error": last}
 
     def on_log(self, row: dict) -> None:
+        self._rows.append(row)
+        if row.get("phase") in ("grpo", "eval"):
+            self.alerts = self._health()
         self.run.write_status(
-            step=self.step, elapsed=round(time.time() - (self.started_at or time.time()), 1), **self._error_fields()
+            step=self.step,
+            elapsed=round(time.time() - (self.started_at or time.time()), 1),
+            phase=self.phase,
+            warmup_step=self.warmup_step,
+            warmup_steps=self.spec.grpo.sft_warmup_steps,
+            alerts=self.alerts,
+            **self._error_fields(),
         )
         for listener in list(self.listeners):
             listener(row)
+
+    def _health(self) -> list[dict]:
+        from dataclasses import asdict
+
+        from playground.scoring import metric_weights
+        from playground.training.health import health_alerts
+
+        try:
+            weights = metric_weights(self.spec.rewards)
+        except PlaygroundError:  # custom rewards without a registry entry: no dominance check
+            weights = None
+        return [asdict(a) for a in health_alerts(self._rows, weights=weights)]
+
+    def _set_phase(self, phase: str) -> None:
+        self.phase = phase
+        self.run.write_status(phase=phase, warmup_steps=self.spec.grpo.sft_warmup_steps)
+
+    # --- held-out eval -----------------------------------------------------------------------------------------------
+
+    def evaluate(self, model, step: int, eval_of: str) -> None:
+        """Score the held-out prompts with the model as it is now; the row goes to metrics.jsonl and the listeners."""
+        if self._evaluator is None or (step, eval_of) in self._evaluated:
+            return
+        self._evaluated.add((step, eval_of))
+        phase = self.phase
+        self.run.write_status(phase="eval")
+        sampler = self._eval_model(model)
+        try:
+            row = self._evaluator.evaluate(sampler, step, eval_of)
+        finally:
+            if sampler is model:
+                model.train()
+        self.run.append_metrics(row)
+        self.phase = phase
+        self.on_log(row)
+
+    def _eval_model(self, model):
+        """A sampling copy with the adapter merged (the fast path's rollout copy) on CPU, else the model itself."""
+        import torch
+
+        from playground.fastpath.trainer import RolloutModel
+
+        if self.spec.grpo.fast_rollout == "off" or next(model.parameters()).device.type != "cpu":
+            return model.eval()
+        if self._eval_rollout is None:
+            self._eval_rollout = RolloutModel(model, torch.float32)
+            if self._eval_rollout.decoder is not None:
+                self._eval_rollout.model.playground_sampler = self._eval_rollout.decoder
+        else:
+            self._eval_rollout.sync()
+        return self._eval_rollout.model
 
     def save_adapter(self, model) -> None:
         """Write the adapter atomically: a temporary folder, then a rename over the old one."""
@@ -182,7 +294,8 @@ class TrainingJob:
             trainer = self._build_trainer()
             model = trainer.model
             if not self.stop_requested.is_set():
-                self._set_status("running")
+                self.phase = "grpo"
+                self._set_status("running", phase="grpo")
                 trainer.train()
             self.save_adapter(trainer.model)
             self.step = trainer.state.global_step
@@ -212,9 +325,11 @@ class TrainingJob:
             logger.exception("Could not save the adapter of failed run %s", self.run.id)
 
     def _build_trainer(self):
+        from playground.completion_prefix import with_prefix
         from playground.data import load_prompts
         from playground.fastpath.trainer import FastGRPOTrainer
         from playground.scoring import GuardedReward, build_rewards
+        from playground.training.evaluation import Evaluator, split_eval
 
         spec = self.spec
         data = load_prompts(spec.data)
@@ -223,12 +338,29 @@ class TrainingJob:
 
             self.custom_rewards = self._own_rewards = custom_rewards_for(spec)
         validate_spec(spec, columns=data.dataset.column_names, custom_rewards=set(self.custom_rewards) or None)
-        funcs, _ = build_rewards(spec.rewards, self.custom_rewards)
+        g = spec.grpo
+        funcs, weights = build_rewards(spec.rewards, self.custom_rewards)
         # A failing reward fails the run with its name in the message, or scores None under reward_error_policy=none.
-        self.guarded = [GuardedReward(f, on_error=spec.grpo.reward_error_policy) for f in funcs]
-        funcs = list(self.guarded)
+        # With a completion prefix, rewards see the prefix plus the sampled continuation (see completion_prefix.py).
+        self.guarded = [
+            GuardedReward(f, on_error=g.reward_error_policy) for f in with_prefix(funcs, g.completion_prefix)
+        ]
         model, tokenizer = load_training_model(spec)
-        dataset = as_chat(data.dataset, tokenizer)
+        train_rows, eval_rows = split_eval(data.dataset, g.eval_prompts) if g.eval_every else (data.dataset, None)
+        if eval_rows is not None:
+            self._evaluator = Evaluator(spec, eval_rows, funcs, weights, tokenizer)
+        peft_config = spec.lora_config()
+        if g.sft_warmup_steps:
+            # The warm-up trains the adapter GRPO goes on with, so the adapter exists before the GRPO trainer does.
+            # With beta > 0, TRL copies it as the reference (the "ref" adapter): KL is measured to the warmed-up model.
+            from peft import get_peft_model
+            from transformers import set_seed
+
+            set_seed(g.seed)
+            model, peft_config = get_peft_model(model, peft_config), None
+            self.evaluate(model, 0, "base")
+            self._warmup(model, tokenizer, train_rows)
+        dataset = as_chat(train_rows, tokenizer, g.completion_prefix)
         callback = PlaygroundCallback(self)
         fast = spec.grpo.fast_rollout
         trainer = FastGRPOTrainer(
@@ -236,22 +368,44 @@ class TrainingJob:
             rollout=fast != "off",
             tune_allocator=fast != "off",
             rollout_dtype=fast if fast != "off" else "auto",
-            reward_funcs=funcs,
+            reward_funcs=list(self.guarded),
             args=spec.grpo_config(output_dir=str(self.run.path / "trainer")),
             train_dataset=dataset,
             processing_class=tokenizer,
-            peft_config=spec.lora_config(),
+            peft_config=peft_config,
             callbacks=[callback],
         )
         callback.trainer = trainer
         trainer.remove_callback(PrinterCallback)  # the run folder and our listeners carry the logs
         return trainer
 
+    def _warmup(self, model, tokenizer, train_rows) -> None:
+        """The SFT warm-up phase: examples (built or read), then `sft_warmup_steps` SFTTrainer steps on `model`."""
+        from playground.training.warmup import EXAMPLES_FILE, examples_for, run_warmup, write_examples
 
-def as_chat(dataset, tokenizer):
-    """Plain prompts become one user message when the model has a chat template, as the preview renders them."""
+        self._set_phase("warmup")
+        examples = examples_for(self.spec, list(train_rows["prompt"]), tokenizer)
+        write_examples(self.run.path / EXAMPLES_FILE, examples)
+        if self.stop_requested.is_set():
+            return
+        started = time.time()
+        run_warmup(self.spec, model, tokenizer, examples, str(self.run.path / "warmup"), [WarmupCallback(self)])
+        self.warmed_up = True
+        self.run.write_status(warmup_seconds=round(time.time() - started, 1), warmup_examples=len(examples))
+        self.evaluate(model, 0, "warmup")
+
+
+def as_chat(dataset, tokenizer, prefix: str = ""):
+    """Plain prompts become one user message when the model has a chat template, as the preview renders them.
+
+    With a completion prefix every prompt becomes the rendered text plus the prefix, so generation continues after it.
+    """
     from playground.data import to_messages
 
+    if prefix:
+        from playground.completion_prefix import prompt_with_prefix
+
+        return dataset.map(lambda row: {"prompt": prompt_with_prefix(tokenizer, row["prompt"], prefix)})
     if not getattr(tokenizer, "chat_template", None) or not isinstance(dataset[0]["prompt"], str):
         return dataset
     return dataset.map(lambda row: {"prompt": to_messages(row["prompt"])})
@@ -284,6 +438,20 @@ def _free_memory() -> None:
         pass
 
 
+def _backend(spec: RunSpec, custom_rewards: dict | None = None):
+    """This process's thread for one process; `accelerate launch` in a subprocess for several (issue 16)."""
+    if spec.model.num_processes == 1:
+        return TrainingJob
+    if custom_rewards:
+        raise PlaygroundError(
+            "Rewards compiled in this process cannot reach other processes: pass their code as the spec's "
+            "custom_code, or train with num_processes 1."
+        )
+    from playground.training.launcher import LaunchedJob
+
+    return LaunchedJob
+
+
 class JobManager:
     """At most one active job per process. Shared by all sessions; guarded by a lock."""
 
@@ -302,8 +470,9 @@ class JobManager:
                     f"A training run is already in progress ({job.run.id}, step {job.step} of {job.max_steps}); "
                     "wait for it to finish or stop it first."
                 )
+            backend = _backend(spec, custom_rewards)
             run = self.store.create(spec.to_dict())
-            self.current = TrainingJob(spec, run, owner=owner, custom_rewards=custom_rewards).start()
+            self.current = backend(spec, run, owner=owner, custom_rewards=custom_rewards).start()
             return self.current
 
     def stop(self, owner: str | None = None) -> TrainingJob:

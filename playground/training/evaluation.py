@@ -1,0 +1,102 @@
+"""The held-out eval curve: the same K prompts, sampled with the same seeds, scored at every eval point.
+
+The training reward of a step comes from that step's prompts, so it swings with them; this curve does not. Rows go
+into metrics.jsonl under TRL's eval names (`eval_reward`, `eval_reward_std`, `eval_rewards/<fn>/mean`,
+`eval_rewards/<fn>/std`) with the GRPO `step` they were taken at, and `phase: "eval"`. `eval_of` says which model
+was scored: "base" (before anything), "warmup" (right after the SFT warm-up) or "grpo".
+
+TRL's own `eval_dataset`/`eval_steps` was not used: it samples with the training RNG (different draws at every point),
+also runs a loss forward pass per batch, cannot score before the warm-up, and needs an eval split in every export.
+Here each prompt i is sampled with seed `seed + i` in a forked RNG, so training's randomness is not disturbed.
+"""
+
+from __future__ import annotations
+
+import logging
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from playground.preview import GenerationSettings, generate_group
+from playground.scoring import reward_name, score_group
+from playground.spec import RunSpec
+
+
+logger = logging.getLogger(__name__)
+
+
+def split_eval(dataset, k: int):
+    """(train, eval): the last `k` rows are held out, unless that would leave fewer than `k` rows to train on."""
+    n = len(dataset)
+    k = min(k, n // 2)
+    if k < 1:
+        return dataset, None
+    return dataset.select(range(n - k)), dataset.select(range(n - k, n))
+
+
+class Evaluator:
+    """Scores the eval rows with the run's (prefixed) reward functions. `model_for_sampling()` gives the model now."""
+
+    def __init__(self, spec: RunSpec, rows, funcs: Sequence[Callable], weights: Sequence[float], tokenizer):
+        self.spec = spec
+        self.rows = [dict(r) for r in rows]
+        self.funcs = list(funcs)
+        self.weights = list(weights)
+        self.tokenizer = tokenizer
+
+    def evaluate(self, model, step: int, eval_of: str) -> dict[str, Any]:
+        g = self.spec.grpo
+        start = time.perf_counter()
+        settings = GenerationSettings(
+            num_generations=g.eval_num_generations,
+            max_new_tokens=g.max_completion_length,
+            temperature=g.temperature,
+            top_p=g.top_p,
+        )
+        names = [reward_name(f) for f in self.funcs]
+        per_fn: dict[str, list[float]] = {n: [] for n in names}
+        totals: list[float] = []
+        stds: list[float] = []
+        for i, row in enumerate(self.rows):
+            prompt = row["prompt"]
+            columns = {k: v for k, v in row.items() if k != "prompt"}
+            settings.seed = g.seed + i
+            group = generate_group(model, self.tokenizer, prompt, settings, g.completion_prefix)
+            n = len(group.completions)
+            conversational = not isinstance(prompt, str)
+            completions = (
+                [[{"role": "assistant", "content": c}] for c in group.completions]
+                if conversational
+                else group.completions
+            )
+            score = score_group(
+                completions,
+                self.funcs,
+                self.weights,
+                prompts=[prompt] * n,
+                columns={k: [v] * n for k, v in columns.items()},
+                completion_ids=group.completion_ids,
+                scale_rewards=g.scale_rewards,
+            )
+            stds.append(score.std)
+            for c in score.completions:
+                if c.total is not None:
+                    totals.append(c.total)
+                for name in names:
+                    value = c.rewards.get(name)
+                    if value is not None:
+                        per_fn[name].append(value)
+        row_out: dict[str, Any] = {"step": step, "phase": "eval", "eval_of": eval_of}
+        row_out["eval_reward"] = _mean(totals)
+        row_out["eval_reward_std"] = _mean(stds)
+        for name, values in per_fn.items():
+            row_out[f"eval_rewards/{name}/mean"] = _mean(values)
+            row_out[f"eval_rewards/{name}/std"] = statistics.pstdev(values) if len(values) > 1 else 0.0
+        row_out["eval_seconds"] = round(time.perf_counter() - start, 2)
+        logger.info("Eval at step %d (%s): reward %.4g", step, eval_of, row_out["eval_reward"] or 0.0)
+        return row_out
+
+
+def _mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None

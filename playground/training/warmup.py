@@ -1,0 +1,189 @@
+"""The SFT warm-up: a few steps of TRL's `SFTTrainer` on the run's own LoRA adapter, right before GRPO.
+
+GRPO only amplifies a signal that exists: when the base model never earns a reward (the article's strict format on
+SmolLM2-135M), every group scores the same and nothing is learned. A short supervised stage on answers in the target
+layout (DeepSeek-R1's "cold start") makes the reward reachable; GRPO then takes over on the same adapter.
+
+Examples come from a .jsonl file (prompt and completion columns) or are built here: the base model's own answers to
+the training prompts, cut into sentences and wrapped in the tags of `sft_tags` (first sentence in the first tag, last
+sentence in the last tag, the rest spread over the tags between).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from playground.errors import DataError
+from playground.spec import RunSpec
+
+
+logger = logging.getLogger(__name__)
+
+EXAMPLES_FILE = "warmup_examples.jsonl"  # written into the run folder, so the warm-up can be exported and repeated
+SFT_BATCH_SIZE = 4
+CHARS_PER_TOKEN = 3.0  # a cautious English estimate: the wrapped answer must fit in max_completion_length
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+")
+
+
+def wrap_in_tags(text: str, tags: list[str] | tuple[str, ...], max_chars: int | None = None) -> str | None:
+    """`text` cut into sentences and laid out in `tags`, or None when there is too little text.
+
+    >>> wrap_in_tags("Cats purr. They sleep a lot. I like them.", ["intro", "body", "conclusion"])
+    '<intro>Cats purr.</intro>\\n<body>They sleep a lot.</body>\\n<conclusion>I like them.</conclusion>'
+    """
+    sentences = [s.strip() for s in _SENTENCE_END.split(" ".join(text.split())) if s.strip()]
+    if sentences and not re.search(r"[.!?。！？]$", sentences[-1]) and len(sentences) > 1:
+        sentences = sentences[:-1]  # a sentence cut by the length limit
+    overhead = sum(2 * len(t) + 6 for t in tags)
+    if max_chars is not None:
+        while len(sentences) > 1 and sum(len(s) + 1 for s in sentences) + overhead > max_chars:
+            sentences.pop()
+    parts = _spread(sentences, len(tags))
+    if parts is None:
+        return None
+    return "\n".join(f"<{tag}>{part}</{tag}>" for tag, part in zip(tags, parts, strict=True))
+
+
+def _spread(sentences: list[str], n: int) -> list[str] | None:
+    if n == 1:
+        return [" ".join(sentences)] if sentences else None
+    if len(sentences) < n:  # too few sentences: split the words instead
+        words = " ".join(sentences).split()
+        if len(words) < n:
+            return None
+        size = -(-len(words) // n)
+        chunks = [" ".join(words[i * size : (i + 1) * size]) for i in range(n)]
+        return chunks if all(chunks) else None
+    first, last, middle = sentences[0], sentences[-1], sentences[1:-1]
+    inner = n - 2
+    size = -(-len(middle) // inner) if inner else 0
+    groups = [" ".join(middle[i * size : (i + 1) * size]) for i in range(inner)]
+    return [first, *groups, last] if all(groups) else None
+
+
+def build_examples(spec: RunSpec, prompts: list[Any], tokenizer) -> list[dict[str, str]]:
+    """`sft_num_examples` prompt/completion rows: the base model's answers to `prompts`, wrapped in `sft_tags`."""
+    from playground.fastpath.decode import prepare_for_sampling
+    from playground.models import load_model
+    from playground.preview import GenerationSettings, generate_group
+
+    g = spec.grpo
+    model, _ = load_model(spec.model.model_name_or_path, inference=True)
+    if model.device.type == "cpu":
+        prepare_for_sampling(model)
+    budget = int(CHARS_PER_TOKEN * g.max_completion_length)
+    settings = GenerationSettings(num_generations=2, max_new_tokens=g.max_completion_length, temperature=0.7)
+    examples: list[dict[str, str]] = []
+    for i in range(max(len(prompts), 1) * 3):  # up to three passes over the prompts
+        if len(examples) >= g.sft_num_examples or not prompts:
+            break
+        prompt = prompts[i % len(prompts)]
+        settings.seed = g.seed + i
+        for text in generate_group(model, tokenizer, prompt, settings).completions:
+            wrapped = wrap_in_tags(text, g.sft_tags, budget)
+            if wrapped is not None:
+                examples.append({"prompt": prompt, "completion": wrapped})
+                break
+    del model
+    if len(examples) < 2:
+        raise DataError("The SFT warm-up could not build examples from the model's answers; give a .jsonl file.")
+    return examples
+
+
+def load_examples(path: str) -> list[dict[str, Any]]:
+    """Rows of a .jsonl file with `prompt` and `completion` columns."""
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise DataError(f"Cannot read the warm-up examples {path}: {exc.strerror}.") from None
+    rows = []
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise DataError(f"{path} line {n} is not valid JSON ({exc.msg}).") from None
+        if not isinstance(row, dict) or not row.get("prompt") or not isinstance(row.get("completion"), str):
+            raise DataError(f"{path} line {n} needs a prompt and a completion (text).")
+        rows.append({"prompt": row["prompt"], "completion": row["completion"]})
+    if len(rows) < 2:
+        raise DataError(f"{path} holds {len(rows)} warm-up example(s); give at least 2.")
+    return rows
+
+
+def sft_dataset(examples: list[dict[str, Any]], tokenizer, prefix: str = ""):
+    """Plain-text prompt/completion rows for `SFTTrainer`: the prompt rendered as in training, with the completion
+    prefix moved from the completion to the prompt, so the warm-up learns the same continuation GRPO samples."""
+    from datasets import Dataset
+
+    from playground.completion_prefix import prompt_with_prefix
+
+    rows = []
+    for ex in examples:
+        completion = ex["completion"]
+        start = prefix if prefix and completion.startswith(prefix) else ""
+        rows.append(
+            {
+                "prompt": prompt_with_prefix(tokenizer, ex["prompt"], start),
+                "completion": completion[len(start) :],
+            }
+        )
+    return Dataset.from_list(rows)
+
+
+def run_warmup(spec: RunSpec, model, tokenizer, examples: list[dict[str, Any]], output_dir: str, callbacks: list):
+    """Train `model` (a PeftModel: its adapter is trained in place) for `sft_warmup_steps` SFT steps."""
+    from transformers import PrinterCallback
+    from trl import SFTConfig, SFTTrainer
+
+    g = spec.grpo
+    on_cpu = spec.resolved_device() == "cpu"
+    args = SFTConfig(
+        output_dir=output_dir,
+        max_steps=g.sft_warmup_steps,
+        learning_rate=g.sft_learning_rate,
+        per_device_train_batch_size=min(SFT_BATCH_SIZE, len(examples)),
+        logging_steps=1,
+        save_strategy="no",
+        report_to=[],
+        seed=g.seed,
+        bf16=not on_cpu,
+        use_cpu=on_cpu,
+        disable_tqdm=True,
+        gradient_checkpointing=g.gradient_checkpointing,  # SFTConfig turns it on by default; GRPO's setting rules
+        max_length=None,
+        completion_only_loss=True,
+    )
+    trainer = SFTTrainer(
+        model=model,
+        args=args,
+        train_dataset=sft_dataset(examples, tokenizer, g.completion_prefix),
+        processing_class=tokenizer,
+        callbacks=callbacks,
+    )
+    trainer.remove_callback(PrinterCallback)
+    trainer.train()
+    model.train()  # GRPO expects the policy in training mode
+    model.config.use_cache = True
+    return trainer.state.global_step
+
+
+def write_examples(path: Path, examples: list[dict[str, Any]]) -> None:
+    with path.open("w", encoding="utf-8") as fh:
+        for ex in examples:
+            fh.write(json.dumps(ex, ensure_ascii=False) + "\n")
+
+
+def examples_for(spec: RunSpec, prompts: list[Any], tokenizer, progress: Callable[[str], None] | None = None):
+    """The warm-up examples of `spec`: read from `sft_examples`, or built from the model's answers to `prompts`."""
+    if spec.grpo.sft_examples != "auto":
+        return load_examples(spec.grpo.sft_examples)
+    if progress:
+        progress("Building warm-up examples from the base model's answers")
+    return build_examples(spec, prompts, tokenizer)
