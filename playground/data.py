@@ -9,11 +9,13 @@ Prompts are either standard (a string) or conversational (a list of `{"role", "c
 
 from __future__ import annotations
 
+import ast
 import csv
 import io
 import json
 import logging
 import os
+import re
 from dataclasses import asdict, dataclass, field, fields
 from importlib import resources
 from pathlib import Path
@@ -47,6 +49,46 @@ def list_builtin_sets() -> list[str]:
     return list(BUILTIN_SETS)
 
 
+def parse_column_map(text: str | dict | None) -> dict[str, str]:
+    """`column_map` as typed: `question=prompt, solution=answer` (the documented form); a JSON or Python dict such as
+    `{'question': 'prompt'}` is read too. Raises `DataError` on anything else."""
+    if isinstance(text, dict):
+        return text
+    text = (text or "").strip()
+    if not text:
+        return {}
+    if text.startswith("{"):
+        try:
+            value = ast.literal_eval(text)
+        except (ValueError, SyntaxError):
+            value = None
+        if not isinstance(value, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
+            raise DataError(f"column_map {text!r} is not readable; write it as existing=new, e.g. question=prompt.")
+        return {k.strip(): v.strip() for k, v in value.items()}
+    pairs = [item.split("=", 1) for item in text.split(",") if item.strip()]
+    if not all(len(pair) == 2 and pair[0].strip() and pair[1].strip() for pair in pairs):
+        raise DataError(f"column_map {text!r} is not readable; write it as existing=new, e.g. question=prompt.")
+    return {k.strip(): v.strip() for k, v in pairs}
+
+
+_HUB_DATASET_ID = re.compile(r"[A-Za-z0-9][\w.-]*/[\w.-]+")
+
+
+def guess_kind(name: str, public: bool = False) -> str | None:
+    """The source kind that `name`, as typed into `dataset_name`, most likely means: 'builtin' for a built-in set,
+    'file' for an existing file or a name ending in a prompt-file type (never in public mode, where files must be
+    uploaded), 'hub' for an `org/name` id; None when it reads as none of these."""
+    name = (name or "").strip()
+    if name in BUILTIN_SETS:
+        return "builtin"
+    path = Path(name).expanduser()
+    if not public and (path.is_file() or path.suffix.lower() in FILE_TYPES):
+        return "file"
+    if _HUB_DATASET_ID.fullmatch(name) and not name.startswith((".", "/", "~")):
+        return "hub"
+    return None
+
+
 @dataclass
 class PromptSource:
     """Where the prompts come from and how to read them."""
@@ -65,8 +107,8 @@ class PromptSource:
     column_map: dict[str, str] = field(
         default_factory=dict,
         metadata={
-            "help": "Renames applied to the data, as {existing_column: new_name}; e.g. {'solution': 'answer'} makes "
-            "an `answer` column out of `solution`, for rewards that read `answer`."
+            "help": "Column renames, as existing=new pairs separated by commas: solution=answer makes an `answer` "
+            "column of `solution` (for rewards that read `answer`); question=prompt makes `question` the prompt."
         },
     )
     system_prompt: str | None = field(
@@ -84,9 +126,7 @@ class PromptSource:
         if not isinstance(self.column_map, dict) or not all(
             isinstance(k, str) and isinstance(v, str) and k and v for k, v in self.column_map.items()
         ):
-            raise DataError(
-                "The column mapping must map existing column names to new names, e.g. {'solution': 'answer'}."
-            )
+            raise DataError("The column mapping must map existing column names to new names, e.g. solution=answer.")
         if self.system_prompt is not None and not self.system_prompt.strip():
             self.system_prompt = None
 
@@ -359,8 +399,8 @@ def _rename(
     if source.prompt_column not in columns and not mapped_to_prompt:
         guess = next((c for c in _LIKELY_PROMPT_COLUMNS if c in columns), columns[0])
         raise DataError(
-            f"The {what} has no {source.prompt_column!r} column (its columns are: {listed}); choose the prompt column "
-            f"or map one to 'prompt', e.g. {{{guess!r}: 'prompt'}}."
+            f"The {what} has no {source.prompt_column!r} column (its columns are: {listed}); set prompt_column to the "
+            f"column that holds the prompts, e.g. prompt_column={guess}, or map it: column_map {guess}=prompt."
         )
     mapping = dict(source.column_map)
     if source.prompt_column != "prompt":

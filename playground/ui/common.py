@@ -14,9 +14,12 @@ import pandas as pd
 from playground.errors import PlaygroundError
 from playground.scoring import GroupScore
 from playground.ui.i18n import tr
+from playground.ui.messages_zh import translate_error
 
 
 logger = logging.getLogger(__name__)
+
+REQUEST = "pg_request"  # the request parameter `bind` adds to a handler that has none
 
 # Marks drawn from plain fonts (a bare Linux box has no emoji font); coloured by the app's CSS.
 GOOD_MARK = '<span class="pg-good">✓</span>'
@@ -27,24 +30,40 @@ def bind(fn: Callable, *bound: Any) -> Callable:
     """`fn` with its first arguments bound (usually the `AppContext`), for use as an event handler.
 
     Unlike `functools.partial`, the result keeps `fn`'s annotations and defaults, so that Gradio still injects
-    `gr.Request` and `gr.Progress`. A `PlaygroundError` becomes a `gr.Error` with its one-sentence message; anything
-    else is logged with its traceback and shown as one line, never as a traceback in the page.
+    `gr.Request` and `gr.Progress`. A `PlaygroundError` becomes a `gr.Error` with its one-sentence message, in the
+    browser's language and under a translated title; anything else is logged with its traceback and shown as one
+    line, never as a traceback in the page. The wrapper always takes the request (for the language), whether `fn`
+    does or not.
     """
+    signature = inspect.signature(fn)
+    params = list(signature.parameters.values())[len(bound) :]
+    hints = inspect.get_annotations(fn)
+    own = next((i for i, p in enumerate(params) if hints.get(p.name) in (gr.Request, gr.Request | None)), None)
+    if own is None:
+        params = [inspect.Parameter(REQUEST, inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=gr.Request), *params]
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
+        if own is None:
+            request, args = args[0], args[1:]
+        else:
+            request = args[own] if len(args) > own else kwargs.get(params[own].name)
+        lang = lang_of(request)
         try:
             return fn(*bound, *args, **kwargs)
         except gr.Error:
             raise
         except PlaygroundError as exc:
-            raise gr.Error(str(exc), print_exception=False) from None
+            message = translate_error(lang, str(exc))
+            raise gr.Error(message, title=tr(lang, "app.error_title"), print_exception=False) from None
         except Exception as exc:
             logger.exception("Handler %s failed", fn.__name__)
-            raise gr.Error(f"{type(exc).__name__}: {first_line(exc)}", print_exception=False) from None
+            message = f"{type(exc).__name__}: {first_line(exc)}"
+            raise gr.Error(message, title=tr(lang, "app.error_title"), print_exception=False) from None
 
-    signature = inspect.signature(fn)
-    wrapper.__signature__ = signature.replace(parameters=list(signature.parameters.values())[len(bound) :])
+    wrapper.__signature__ = signature.replace(parameters=params)
+    if own is None:
+        wrapper.__annotations__ = {**hints, REQUEST: gr.Request}
     return wrapper
 
 

@@ -196,6 +196,11 @@ EN: dict[str, str] = {
     "train.phase.warmup": "warm-up (SFT)",
     "train.phase.grpo": "GRPO",
     "train.phase.eval": "scoring the eval prompts",
+    # --- issue 12: first session, charts, Chinese page ---
+    "app.error_title": "Error",
+    "app.warning_title": "Warning",
+    "app.info_title": "Note",
+    "train.data.kind_taken": "dataset_name {name} is read as dataset_kind {kind}.",
 }
 
 ZH: dict[str, str] = {
@@ -370,6 +375,11 @@ ZH: dict[str, str] = {
     "train.phase.warmup": "热身（SFT）",
     "train.phase.grpo": "GRPO 强化学习",
     "train.phase.eval": "正在为评估提示词打分",
+    # --- issue 12: first session, charts, Chinese page ---
+    "app.error_title": "出错了",
+    "app.warning_title": "注意",
+    "app.info_title": "提示",
+    "train.data.kind_taken": "dataset_name {name} 按 dataset_kind {kind} 读取。",
 }
 
 TRANSLATIONS = {"en": EN, "zh": ZH}

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import gradio as gr
 
-from playground.data import BUILTIN_SETS, FILE_TYPES, KINDS, PromptSource, load_prompts
-from playground.errors import PlaygroundError
+from playground.data import BUILTIN_SETS, FILE_TYPES, KINDS, PromptSource, guess_kind, load_prompts, parse_column_map
+from playground.errors import ModelLoadError, PlaygroundError
+from playground.models import ModelSource, describe_load_error, resolve_path
 from playground.spec import (
     DATA_FLAGS,
     LOSS_TYPES,
@@ -23,6 +24,7 @@ from playground.spec import (
 from playground.ui.common import lang_of
 from playground.ui.context import parse_selection
 from playground.ui.i18n import t, tr
+from playground.ui.messages_zh import translate_error
 from playground.ui.preview_tab import model_choices
 
 
@@ -38,6 +40,9 @@ CHOICES = {
     "fast_rollout": ("auto", "bfloat16", "float32", "off"),  # as checked in playground/validation.py
 }
 OPTIONAL_TEXT = ("dataset_config", "system_prompt")  # an empty box means None
+# Numbers whose default is "unset" (None): the browser shows an empty number box as 0 once its section has opened, so
+# 0 means unset too (it is never a valid value for these).
+OPTIONAL_NUMBERS = tuple(f.name for _, f in flat_fields() if "None" in str(f.type))
 PER_ROW = 4
 
 Form = dict[str, gr.Component]
@@ -60,7 +65,7 @@ def _field_input(name: str, kind: str, value, info: str) -> gr.Component:
         return gr.Textbox(", ".join(value), label=name, info=info, max_lines=1)
     if kind.startswith("dict"):
         text = ", ".join(f"{k}={v}" for k, v in value.items())
-        return gr.Textbox(text, label=name, info=info, placeholder="solution=answer", max_lines=1)
+        return gr.Textbox(text, label=name, info=info, placeholder="question=prompt, solution=answer", max_lines=1)
     return gr.Textbox(value or "", label=name, info=info, max_lines=1)
 
 
@@ -137,24 +142,74 @@ def check_data_file(spec: RunSpec) -> None:
         )
 
 
-def use_uploaded_file(request: gr.Request, path: str | None):
-    """An uploaded prompt file becomes the data source (kind 'file') once it reads as prompts; else the engine's
-    message says why (no prompt column, a broken line, over the size limit)."""
+def use_uploaded_file(request: gr.Request, path: str | None, prompt_column: str, column_map: str):
+    """An uploaded prompt file becomes the data source (kind 'file'), read with the form's prompt_column and
+    column_map. When it does not read as prompts yet (no prompt column, a broken line), a warning says why; the file
+    stays chosen, so setting prompt_column or column_map is enough (Start checks the data again)."""
     if not path:
         return gr.skip(), gr.skip()
-    data = load_prompts(PromptSource(kind="file", name=path))
-    gr.Info(tr(lang_of(request), "train.data.checked", rows=len(data.dataset)))
-    for warning in data.warnings:
-        gr.Warning(warning)
+    lang = lang_of(request)
+    try:
+        source = PromptSource(
+            kind="file", name=path, prompt_column=prompt_column or "prompt", column_map=parse_column_map(column_map)
+        )
+        data = load_prompts(source)
+    except PlaygroundError as exc:
+        gr.Warning(translate_error(lang, str(exc)), title=tr(lang, "app.warning_title"))
+    else:
+        gr.Info(tr(lang, "train.data.checked", rows=len(data.dataset)), title=tr(lang, "app.info_title"))
+        for warning in data.warnings:
+            gr.Warning(translate_error(lang, warning), title=tr(lang, "app.warning_title"))
     return "file", gr.Dropdown(value=path)
 
 
+def take_dataset_name(request: gr.Request, name: str, kind: str):
+    """What is typed into dataset_name sets dataset_kind (built-in name, file, `org/name` Hub id), and says so."""
+    from playground.sandbox.settings import is_public
+
+    guessed = guess_kind(name, public=is_public())
+    if guessed is None or guessed == kind:
+        return gr.skip()
+    lang = lang_of(request)
+    gr.Info(tr(lang, "train.data.kind_taken", name=name, kind=guessed), title=tr(lang, "app.info_title"))
+    return guessed
+
+
 def spec_from_form(names: tuple[str, ...], values: tuple, selection: list[dict]) -> RunSpec:
-    """The run spec for the form's values (in `names` order) and the session's reward selection."""
+    """The run spec for the form's values (in `names` order) and the session's reward selection.
+
+    A dataset_name that is not a built-in set while dataset_kind says 'builtin' (the default, untouched) is read as
+    what it looks like: a file path or an `org/name` Hub id.
+    """
+    from playground.sandbox.settings import is_public
+
     spec = demo_spec()
     for name, value in zip(names, values, strict=True):
         if name in OPTIONAL_TEXT and isinstance(value, str) and not value.strip():
             value = None
+        if name in OPTIONAL_NUMBERS and not value:
+            value = None
         spec.set(name, value)
+    if spec.data.kind == "builtin" and spec.data.name not in BUILTIN_SETS:
+        guessed = guess_kind(spec.data.name, public=is_public())
+        if guessed is not None:
+            spec.set("dataset_kind", guessed)
     spec.rewards = parse_selection(selection)
     return spec
+
+
+def check_sources(spec: RunSpec) -> None:
+    """Before a run is created: the prompts load, with the columns the rewards need, and the model's config loads,
+    so that a typo leaves a message and no failed run behind."""
+    from transformers import AutoConfig
+
+    from playground.validation import validate_spec
+
+    data = load_prompts(spec.data)
+    validate_spec(spec, columns=list(data.dataset.column_names))
+    source = ModelSource.parse(spec.model.model_name_or_path)
+    path = resolve_path(source)
+    try:
+        AutoConfig.from_pretrained(path)
+    except Exception as exc:  # OSError, ValueError, HF Hub errors: one sentence naming the model and the cause
+        raise ModelLoadError(describe_load_error(source, exc)) from exc

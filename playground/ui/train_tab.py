@@ -22,7 +22,14 @@ from playground.ui.context import AppContext, Session, new_session_id
 from playground.ui.custom_code import attach_to_spec
 from playground.ui.i18n import EN, t, tr
 from playground.ui.rewards_tab import RewardsTab, selection_summary, selection_summary_for
-from playground.ui.train_form import check_data_file, create_form, spec_from_form, use_uploaded_file
+from playground.ui.train_form import (
+    check_data_file,
+    check_sources,
+    create_form,
+    spec_from_form,
+    take_dataset_name,
+    use_uploaded_file,
+)
 from rewards.registry import metric_name
 
 
@@ -52,6 +59,7 @@ def start_training(ctx: AppContext, names: tuple[str, ...], session_id: str | No
     spec = spec_from_form(names, values, selection)
     check_data_file(spec)
     attach_to_spec(spec, code)
+    check_sources(spec)  # a bad model or dataset is refused here, before a run folder exists
     ctx.jobs.start(spec, owner=session_id)
     return session_id, session_id, gr.Timer(active=True)
 
@@ -238,7 +246,11 @@ def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> 
         concurrency_limit=None,
     ).then(recolour_all, view.coloured, view.coloured, **HIDDEN)
     data_source = [form["dataset_kind"], form["dataset_name"]]
-    upload.upload(bind(use_uploaded_file), upload, data_source, api_name="upload_prompts", show_progress="hidden")
+    upload_inputs = [upload, form["prompt_column"], form["column_map"]]
+    upload.upload(
+        bind(use_uploaded_file), upload_inputs, data_source, api_name="upload_prompts", show_progress="hidden"
+    )
+    form["dataset_name"].input(bind(take_dataset_name), data_source[::-1], form["dataset_kind"], **HIDDEN)
     session.selection.change(bind(selection_summary_for), session.selection, rewards_md, **HIDDEN)
     start_inputs = [session.id, session.selection, rewards.editor, *form.values()]
     started = [session.id, session.browser_id, timer]

@@ -1,0 +1,218 @@
+"""Chinese for the engine's messages: the engine raises one English sentence (`PlaygroundError`), and the UI shows it
+in the visitor's language. Each entry is an English template, with `{name}` where the message carries a value, and
+its Chinese; `translate_error` matches a message against the templates and fills the Chinese in. A message that
+matches none is shown as it is (the test in tests/ui/test_i18n.py lists the messages a first session meets).
+"""
+
+import re
+from functools import lru_cache
+
+
+MESSAGES: tuple[tuple[str, str], ...] = (
+    # playground/validation.py
+    (
+        "reward_error_policy must be fail or none, got {value}.",
+        "reward_error_policy 必须是 fail 或 none，实际为 {value}。",
+    ),
+    (
+        "num_generations must be at least 2 (GRPO compares completions within a group), got {value}.",
+        "num_generations 至少为 2（GRPO 在组内比较生成结果），实际为 {value}。",
+    ),
+    ("per_device_train_batch_size must be at least 1.", "per_device_train_batch_size 至少为 1。"),
+    ("gradient_accumulation_steps must be at least 1.", "gradient_accumulation_steps 至少为 1。"),
+    ("steps_per_generation must be at least 1 or empty.", "steps_per_generation 至少为 1，或留空。"),
+    (
+        "The generation batch (per_device_train_batch_size × steps_per_generation = {batch}) must be divisible by "
+        "num_generations ({g}); per_device_train_batch_size counts completions, not prompts.",
+        "生成批量（per_device_train_batch_size × steps_per_generation = {batch}）必须能被 num_generations（{g}）"
+        "整除；per_device_train_batch_size 计的是生成结果数，不是提示词数。",
+    ),
+    ("max_steps must be at least 1, got {value}.", "max_steps 至少为 1，实际为 {value}。"),
+    (
+        "max_completion_length must be between 1 and {max}, got {value}.",
+        "max_completion_length 必须在 1 到 {max} 之间，实际为 {value}。",
+    ),
+    (
+        "learning_rate must be above 0 and at most 0.01, got {value}.",
+        "learning_rate 必须大于 0 且不超过 0.01，实际为 {value}。",
+    ),
+    (
+        "beta (the KL weight) must be between 0 and 10, got {value}.",
+        "beta（KL 权重）必须在 0 到 10 之间，实际为 {value}。",
+    ),
+    (
+        "epsilon (the clipping range) must be between 0 and 1, got {value}.",
+        "epsilon（裁剪范围）必须在 0 到 1 之间，实际为 {value}。",
+    ),
+    ("temperature must be above 0 and at most 5, got {value}.", "temperature 必须大于 0 且不超过 5，实际为 {value}。"),
+    ("top_p must be above 0 and at most 1, got {value}.", "top_p 必须大于 0 且不超过 1，实际为 {value}。"),
+    ("Unknown loss_type {value}; TRL supports {valid}.", "未知的 loss_type {value}；TRL 支持：{valid}。"),
+    ("scale_rewards must be one of {valid}, got {value}.", "scale_rewards 必须是 {valid} 之一，实际为 {value}。"),
+    ("save_steps must be at least 1.", "save_steps 至少为 1。"),
+    ("lora_r must be at least 1, got {value}.", "lora_r 至少为 1，实际为 {value}。"),
+    ("lora_alpha must be above 0, got {value}.", "lora_alpha 必须大于 0，实际为 {value}。"),
+    ("lora_dropout must be in [0, 1), got {value}.", "lora_dropout 必须在 [0, 1) 范围内，实际为 {value}。"),
+    ("lora_target_modules must name at least one module.", "lora_target_modules 至少要指定一个模块。"),
+    ("Choose 4-bit or 8-bit quantization, not both.", "4 位和 8 位量化只能选一种。"),
+    (
+        "device is cuda but no CUDA GPU is available here; use auto or cpu.",
+        "device 为 cuda，但这里没有可用的 CUDA GPU；请使用 auto 或 cpu。",
+    ),
+    ("Pick at least one reward.", "请至少选择一个奖励。"),
+    ("The weight of reward {name} must be a finite number.", "奖励 {name} 的权重必须是有限的数。"),
+    (
+        "Reward {name} needs the dataset column {column}, but the data has only: {columns}. Map a column to "
+        "{column2} or pick another prompt set.",
+        "奖励 {name} 需要数据集列 {column}，但数据中只有：{columns}。请把某一列映射为 {column2}，或换一个提示词集。",
+    ),
+    # rewards/registry.py
+    ("Unknown reward {name}. Valid rewards: {valid}.", "未知的奖励 {name}。可用的奖励：{valid}。"),
+    (
+        "Reward {name}: parameter {param} must be >= {min}, got {value}.",
+        "奖励 {name}：参数 {param} 必须 >= {min}，实际为 {value}。",
+    ),
+    (
+        "Reward {name}: parameter {param} must be <= {max}, got {value}.",
+        "奖励 {name}：参数 {param} 必须 <= {max}，实际为 {value}。",
+    ),
+    (
+        "Reward {name}: parameter {param} must be one of {valid}, got {value}.",
+        "奖励 {name}：参数 {param} 必须是 {valid} 之一，实际为 {value}。",
+    ),
+    (
+        "Reward {name}: parameter {param} must be {type}, got {value}.",
+        "奖励 {name}：参数 {param} 的类型必须是 {type}，实际为 {value}。",
+    ),
+    # playground/preview.py
+    (
+        "num_generations must be between 2 and {max} (GRPO compares completions within a group), got {value}.",
+        "num_generations 必须在 2 到 {max} 之间（GRPO 在组内比较生成结果），实际为 {value}。",
+    ),
+    (
+        "max_new_tokens must be between 1 and {max}, got {value}.",
+        "max_new_tokens 必须在 1 到 {max} 之间，实际为 {value}。",
+    ),
+    # playground/models.py
+    ("Model folder {name} does not exist.", "模型文件夹 {name} 不存在。"),
+    (
+        "Model {name} is neither an existing folder nor a valid Hugging Face Hub id.",
+        "模型 {name} 既不是已有的文件夹，也不是有效的 Hugging Face Hub id。",
+    ),
+    (
+        "Folder {name} has no config.json, so it is not a transformers model folder.",
+        "文件夹 {name} 中没有 config.json，所以不是 transformers 模型文件夹。",
+    ),
+    (
+        "Could not load model {name}: it is gated; accept its licence on the Hub and set HF_TOKEN.",
+        "无法加载模型 {name}：它需要授权；请在 Hub 上接受其许可协议并设置 HF_TOKEN。",
+    ),
+    (
+        "Could not load model {name}: no such model on the Hugging Face Hub (check the id, or set HF_TOKEN).",
+        "无法加载模型 {name}：Hugging Face Hub 上没有这个模型（请检查 id，或设置 HF_TOKEN）。",
+    ),
+    (
+        "Could not load model {name}: it is not a valid Hub id or an existing folder.",
+        "无法加载模型 {name}：它既不是有效的 Hub id，也不是已有的文件夹。",
+    ),
+    (
+        "Could not load model {name}: the Hugging Face Hub cannot be reached (HF_HUB_OFFLINE is set) and the model "
+        "is not in the local cache.",
+        "无法加载模型 {name}：无法连接 Hugging Face Hub（已设置 HF_HUB_OFFLINE），且本地缓存中没有该模型。",
+    ),
+    (
+        "Could not load model {name}: the Hugging Face Hub cannot be reached and the model is not in the local cache.",
+        "无法加载模型 {name}：无法连接 Hugging Face Hub，且本地缓存中没有该模型。",
+    ),
+    ("Could not load the model in folder {name}: {detail}", "无法加载文件夹 {name} 中的模型：{detail}"),
+    ("Could not load model {name}: {detail}", "无法加载模型 {name}：{detail}"),
+    # playground/data.py
+    ("Unknown built-in prompt set {name}; valid sets: {valid}.", "未知的内置提示词集 {name}；可用的有：{valid}。"),
+    ("File {name} does not exist.", "文件 {name} 不存在。"),
+    (
+        "The {what} has no {column} column (its columns are: {columns}); set prompt_column to the column that holds "
+        "the prompts, e.g. prompt_column={guess}, or map it: column_map {guess2}=prompt.",
+        "{what} 中没有 {column} 列（现有的列：{columns}）；请把 prompt_column 设为存放提示词的列，"
+        "例如 prompt_column={guess}，或用 column_map 映射：{guess2}=prompt。",
+    ),
+    (
+        "The column mapping renames {names}, but the {what} only has: {columns}.",
+        "列映射要重命名 {names}，但 {what} 中只有：{columns}。",
+    ),
+    (
+        "column_map {text} is not readable; write it as existing=new, e.g. question=prompt.",
+        "无法读取 column_map {text}；请写成 原列名=新列名，例如 question=prompt。",
+    ),
+    (
+        "Dataset {name} was not found on the Hugging Face Hub; check the id, or log in if it is private.",
+        "在 Hugging Face Hub 上找不到数据集 {name}；请检查 id，如果是私有数据集请先登录。",
+    ),
+    (
+        "Could not load dataset {name} from the Hugging Face Hub: offline mode is on (HF_HUB_OFFLINE) and it is not "
+        "cached.",
+        "无法从 Hugging Face Hub 加载数据集 {name}：已开启离线模式（HF_HUB_OFFLINE），且本地没有缓存。",
+    ),
+    (
+        "Could not load dataset {name} from the Hugging Face Hub: the network is unreachable.",
+        "无法从 Hugging Face Hub 加载数据集 {name}：网络不可达。",
+    ),
+    ("Could not load dataset {name} (split {split}): {detail}.", "无法加载数据集 {name}（划分 {split}）：{detail}。"),
+    ("The {what} has {count} rows; only the first {max} are used.", "{what} 有 {count} 行；只使用前 {max} 行。"),
+    ("Column {new} was replaced by column {old}.", "列 {new} 已被列 {old} 替换。"),
+    (
+        "This app is public, so a prompt file must be uploaded through the page; paths on the server are not read.",
+        "这是公开的应用，提示词文件必须通过页面上传；不会读取服务器上的路径。",
+    ),
+    # playground/training/job.py
+    (
+        "A training run is already in progress ({run}, step {step} of {total}); wait for it to finish or stop it "
+        "first.",
+        "已有训练正在进行（{run}，第 {step} / {total} 步）；请等它结束，或先停止它。",
+    ),
+    ("Run {run} is still {status}; stop it before deleting it.", "训练 {run} 仍处于 {status} 状态；请先停止再删除。"),
+    ("Custom code needs a session; reload the page.", "自定义代码需要会话；请刷新页面。"),
+)
+
+# The phrases {what} stands for in data messages.
+WHAT = (
+    (re.compile(r"^file '(.+)'$"), "文件 '{0}'"),
+    (re.compile(r"^built-in set '(.+)'$"), "内置提示词集 '{0}'"),
+    (re.compile(r"^dataset '(.+)'$"), "数据集 '{0}'"),
+)
+
+
+@lru_cache(maxsize=1)
+def _compiled() -> tuple[tuple[re.Pattern, str, tuple[str, ...]], ...]:
+    out = []
+    for english, chinese in MESSAGES:
+        names: list[str] = []
+        pattern = ""
+        for part in re.split(r"(\{[a-z0-9_]+\})", english):
+            if part.startswith("{") and part.endswith("}"):
+                names.append(part[1:-1])
+                pattern += f"(?P<{part[1:-1]}>.+?)"
+            else:
+                pattern += re.escape(part)
+        out.append((re.compile(pattern + r"\Z", re.DOTALL), chinese, tuple(names)))
+    return tuple(out)
+
+
+def _what(text: str) -> str:
+    for pattern, chinese in WHAT:
+        match = pattern.match(text)
+        if match:
+            return chinese.format(*match.groups())
+    return text
+
+
+def translate_error(lang: str | None, message: str) -> str:
+    """`message` (an engine sentence) in `lang`: Chinese when a template matches, else unchanged."""
+    if lang != "zh":
+        return message
+    for pattern, chinese, _ in _compiled():
+        match = pattern.match(message)
+        if match:
+            values = match.groupdict()
+            if "what" in values:
+                values["what"] = _what(values["what"])
+            return chinese.format(**values)
+    return message

@@ -1,0 +1,95 @@
+"""What breaks a first session, driven over HTTP with gradio_client (issue 12): the form's defaults train whatever
+section was opened, a CSV without a `prompt` column, a Hub id typed as dataset_name, bad models and datasets refused
+before a run exists, and errors in the browser's language."""
+
+import pytest
+from gradio_client import Client, handle_file
+from gradio_client.exceptions import AppError
+
+from tests.ui.test_client import LENGTH_5, TINY_RUN, client, form_kwargs
+
+
+def run_ids(app) -> list[str]:
+    return [info.id for info in app.ctx.store.list()]
+
+
+def wait_done(app, timeout: float = 180) -> str:
+    job = app.ctx.jobs.current
+    job.join(timeout)
+    return job.status
+
+
+def test_an_opened_advanced_section_still_trains(app):
+    """The browser sends steps_per_generation=0 once "Advanced GRPO settings" has opened: it means unset."""
+    c = client(app)
+    c.predict(LENGTH_5, api_name="/set_rewards")
+    c.predict(**form_kwargs(c, **{**TINY_RUN, "max_steps": 1, "steps_per_generation": 0}), api_name="/start_training")
+    assert wait_done(app) == "finished", app.ctx.jobs.current.error
+    assert app.ctx.jobs.current.spec.grpo.steps_per_generation is None
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("dataset_name", "someuser/no-such-dataset", "Could not load dataset 'someuser/no-such-dataset'"),
+        ("dataset_name", "no such set", "Unknown built-in prompt set 'no such set'"),
+        ("model_name_or_path", "someuser/no-such-model", "Could not load model 'someuser/no-such-model'"),
+        ("model_name_or_path", "./no/such/folder", "does not exist"),
+    ],
+)
+def test_a_bad_model_or_dataset_is_refused_before_a_run_exists(app, field, value, message):
+    c = client(app)
+    c.predict(LENGTH_5, api_name="/set_rewards")
+    before = run_ids(app)
+    with pytest.raises(AppError, match=message):
+        c.predict(**form_kwargs(c, **TINY_RUN, **{field: value}), api_name="/start_training")
+    assert run_ids(app) == before
+
+
+def test_a_hub_id_typed_as_dataset_name_is_read_as_hub(app):
+    """dataset_kind stays 'builtin' (untouched): the org/name id is still read as a Hub dataset, not a built-in set."""
+    c = client(app)
+    with pytest.raises(AppError) as caught:
+        c.predict(**form_kwargs(c, **TINY_RUN, dataset_name="someuser/no-such-dataset"), api_name="/start_training")
+    assert "Hugging Face Hub" in str(caught.value) and "built-in" not in str(caught.value)
+
+
+def test_a_csv_without_a_prompt_column_is_read_with_prompt_column_or_column_map(app, tmp_path):
+    path = tmp_path / "questions.csv"
+    path.write_text("question,answer\nWhat is 2+2?,4\nWhat is 3+3?,6\n", encoding="utf-8")
+    c = client(app)
+    kind, name = c.predict(handle_file(str(path)), "question", "", api_name="/upload_prompts")
+    name = name["value"] if isinstance(name, dict) else name  # the dropdown's update
+    assert kind == "file" and name.endswith("questions.csv")
+    c.predict(LENGTH_5, api_name="/set_rewards")
+    before = run_ids(app)
+    fields = dict(TINY_RUN, max_steps=1, dataset_kind="file", dataset_name=name, prompt_column="question")
+    c.predict(**form_kwargs(c, **fields), api_name="/start_training")
+    assert wait_done(app) == "finished", app.ctx.jobs.current.error
+    assert len(run_ids(app)) == len(before) + 1
+    # The data is checked before the model, so a bad model after good data shows the mapping was understood.
+    for column_map in ["question=prompt", "{'question': 'prompt'}"]:
+        fields = dict(TINY_RUN, dataset_kind="file", dataset_name=name, column_map=column_map)
+        with pytest.raises(AppError, match="does not exist"):
+            c.predict(**form_kwargs(c, **fields, model_name_or_path="./no/such/folder"), api_name="/start_training")
+    with pytest.raises(AppError, match="set prompt_column to the column that holds the prompts"):
+        c.predict(**form_kwargs(c, **TINY_RUN, dataset_kind="file", dataset_name=name), api_name="/start_training")
+
+
+def test_errors_follow_the_browser_language(app):
+    c = Client(app.url, verbose=False, download_files=False, headers={"Accept-Language": "zh-CN,zh;q=0.9"})
+    with pytest.raises(AppError) as caught:
+        c.predict(**form_kwargs(c, **TINY_RUN, dataset_name="no such set"), api_name="/start_training")
+    assert str(caught.value).startswith("未知的内置提示词集 'no such set'")
+    assert caught.value.title == "出错了"
+
+
+def test_eta_counts_down_within_a_step():
+    from playground.training.job import eta_seconds
+
+    # 2 of 10 steps done, the second finished at 20 s: 8 steps of 10 s are left at that moment.
+    assert eta_seconds(elapsed=20.0, step=2, total=10, since_step=0.0) == pytest.approx(80.0)
+    assert eta_seconds(elapsed=25.0, step=2, total=10, since_step=5.0) == pytest.approx(75.0)
+    assert eta_seconds(elapsed=60.0, step=2, total=10, since_step=40.0) == pytest.approx(40.0)  # never grows
+    assert eta_seconds(elapsed=500.0, step=2, total=10, since_step=480.0) == 0.0
+    assert eta_seconds(elapsed=5.0, step=0, total=10, since_step=5.0) is None
