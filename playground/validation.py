@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import math
+import os
 from typing import TYPE_CHECKING
 
 from playground.errors import PlaygroundError, SpecError
@@ -57,13 +58,17 @@ def validate_spec(spec: RunSpec, columns: list[str] | None = None, custom_reward
         "steps_per_generation",
         "steps_per_generation must be at least 1 or empty.",
     )
+    _check(m.num_processes >= 1, "num_processes", f"num_processes must be at least 1, got {m.num_processes}.")
     batch = spec.generation_batch_size()
-    _check(
-        batch % g.num_generations == 0,
-        "per_device_train_batch_size",
-        f"The generation batch (per_device_train_batch_size × steps_per_generation = {batch}) must be divisible by "
-        f"num_generations ({g.num_generations}); per_device_train_batch_size counts completions, not prompts.",
-    )
+    if m.num_processes == 1:
+        _check(
+            batch % g.num_generations == 0,
+            "per_device_train_batch_size",
+            f"The generation batch (per_device_train_batch_size × steps_per_generation = {batch}) must be divisible "
+            f"by num_generations ({g.num_generations}); per_device_train_batch_size counts completions, not prompts.",
+        )
+    else:
+        _validate_processes(spec)
     _check(g.max_steps >= 1, "max_steps", f"max_steps must be at least 1, got {g.max_steps}.")
     _check(
         1 <= g.max_completion_length <= MAX_COMPLETION_LENGTH,
@@ -175,6 +180,36 @@ def _validate_device(spec: RunSpec) -> None:
         reason = bitsandbytes_unavailable(spec.resolved_device(), eight_bit=m.load_in_8bit)
         _check(
             reason is None, field_name, f"{'4' if m.load_in_4bit else '8'}-bit quantization is not available: {reason}"
+        )
+
+
+def _validate_processes(spec: RunSpec) -> None:
+    """Several processes (issue 16): whole groups in the global generation batch, and a device for each process."""
+    g, n = spec.grpo, spec.model.num_processes
+    steps = g.steps_per_generation or g.gradient_accumulation_steps
+    batch = spec.generation_batch_size()
+    fits = g.num_generations // math.gcd(g.num_generations, n * steps)  # the smallest per-device batch that divides
+    _check(
+        batch % g.num_generations == 0,
+        "num_processes",
+        f"The generation batch over {n} processes (per_device_train_batch_size {g.per_device_train_batch_size} × "
+        f"num_processes {n} × steps_per_generation {steps} = {batch}) must be divisible by num_generations "
+        f"({g.num_generations}); use a multiple of {fits} as per_device_train_batch_size, or another process count.",
+    )
+    if spec.resolved_device() == "cuda":
+        import torch
+
+        gpus = torch.cuda.device_count()
+        _check(
+            n <= gpus, "num_processes", f"num_processes is {n} but this machine has {gpus} GPU(s); use at most {gpus}."
+        )
+    else:
+        cores = os.cpu_count() or 1
+        _check(
+            n <= cores,
+            "num_processes",
+            f"num_processes is {n} but this machine has {cores} CPU core(s); each process needs one, use at most "
+            f"{cores}.",
         )
 
 

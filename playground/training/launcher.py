@@ -1,0 +1,223 @@
+"""The second job backend: a run spec trained by N processes under `accelerate launch`, watched from this process.
+
+`LaunchedJob` has the thread job's interface (`start`, `stop`, `join`, `active`, `snapshot`, `listeners`), so the
+Train tab, the CLI and `JobManager` treat both alike. The processes run `playground.training.rank`, which builds the
+thread job's own trainer from the run's spec.json; rank 0 writes the same run folder (status.json, metrics.jsonl,
+samples.jsonl, adapter/) and this process only reads it:
+
+- progress, listeners: new rows of metrics.jsonl and the status rank 0 writes, polled every `POLL_SECONDS`;
+- Stop: the file `stop` in the run folder; the ranks agree on it at the next step end and save the adapter;
+- output of every rank goes to `launch.log` in the run folder; when the processes die without a final status, the run
+  is marked failed with the log's last lines, as a failure in the thread is marked with its traceback.
+
+On a CPU the processes talk over gloo (accelerate's `--multi_gpu` launcher is the one that starts several processes;
+with `use_cpu` each becomes a CPU rank), on GPUs over NCCL, one process per GPU.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import playground
+from playground.spec import RunSpec
+from playground.training.store import ACTIVE, FINAL, Run
+
+
+logger = logging.getLogger(__name__)
+
+STOP_FILE = "stop"
+LOG_FILE = "launch.log"
+POLL_SECONDS = 0.5
+LOG_TAIL_LINES = 15
+
+
+def batch_summary(spec: RunSpec) -> str:
+    """The global batch in words, e.g. '8 completions per step = 4 per process × 2 processes × 1 accumulation
+    (2 groups of num_generations=4)'."""
+    g, n = spec.grpo, spec.model.num_processes
+    total = spec.completions_per_step()
+    groups = total / g.num_generations
+    return (
+        f"{total} completions per step = {g.per_device_train_batch_size} per process × {n} "
+        f"process{'es' if n != 1 else ''} × {g.gradient_accumulation_steps} accumulation "
+        f"({groups:g} group{'s' if groups != 1 else ''} of num_generations={g.num_generations})"
+    )
+
+
+def launch_command(run: Run, num_processes: int, config_file: str | Path | None = None) -> list[str]:
+    """`accelerate launch` of `playground.training.rank` for `run`, with a free port of this machine."""
+    cmd = [sys.executable, "-m", "accelerate.commands.launch", "--num_machines", "1", "--dynamo_backend", "no"]
+    if config_file is not None:
+        cmd += ["--config_file", str(config_file)]
+    else:
+        cmd += ["--mixed_precision", "no"]
+        if num_processes > 1:
+            cmd.append("--multi_gpu")  # accelerate's multi-process launcher; CPU ranks use gloo (see module doc)
+    cmd += ["--num_processes", str(num_processes), "--main_process_port", str(_free_port())]
+    return [*cmd, "-m", "playground.training.rank", str(run.path)]
+
+
+def launch_env(num_processes: int) -> dict[str, str]:
+    """The ranks' environment: this checkout importable, and the CPU cores shared out between the processes."""
+    env = dict(os.environ)
+    root = str(Path(playground.__file__).resolve().parents[1])
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+    env.setdefault("OMP_NUM_THREADS", str(max(1, (os.cpu_count() or 1) // num_processes)))
+    env.setdefault("TOKENIZERS_PARALLELISM", "false")
+    return env
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class LaunchedJob:
+    """One run in `spec.model.num_processes` processes. `start()` returns at once; poll `snapshot()`."""
+
+    def __init__(
+        self,
+        spec: RunSpec,
+        run: Run,
+        owner: str | None = None,
+        custom_rewards: dict | None = None,
+        config_file: str | Path | None = None,
+    ):
+        self.spec = spec
+        self.run = run
+        self.owner = owner
+        self.custom_rewards: dict = {}  # the ranks compile spec.custom_code themselves (JobManager refuses others)
+        self.num_processes = spec.model.num_processes
+        self.config_file = config_file
+        self.status = "queued"
+        self.step = 0
+        self.max_steps = spec.grpo.max_steps
+        self.error: str | None = None
+        self.started_at: float | None = None
+        self.listeners: list = []
+        self.process: subprocess.Popen | None = None
+        self._stop_asked = False
+        self._rows_seen = 0
+        self._status: dict = {}
+        self._thread = threading.Thread(target=self._watch, name=f"launch-{run.id}", daemon=True)
+        self.run.write_status(
+            status="queued",
+            step=0,
+            max_steps=self.max_steps,
+            owner=owner,
+            num_processes=self.num_processes,
+            completions_per_step=spec.completions_per_step(),
+        )
+
+    # --- control ---------------------------------------------------------------------------------------------------
+
+    def start(self) -> LaunchedJob:
+        self.started_at = time.time()
+        cmd = launch_command(self.run, self.num_processes, self.config_file)
+        logger.info("Run %s: %s; %s", self.run.id, " ".join(cmd), batch_summary(self.spec))
+        with open(self.run.path / LOG_FILE, "ab") as log:
+            # A session of its own: Ctrl-C in a terminal reaches this process, which asks the ranks to stop.
+            self.process = subprocess.Popen(
+                cmd, stdout=log, stderr=subprocess.STDOUT, env=launch_env(self.num_processes), start_new_session=True
+            )
+        self.run.write_status(status="loading", pid=self.process.pid)
+        self.status = "loading"
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        if not self.active:
+            return
+        self._stop_asked = True
+        (self.run.path / STOP_FILE).touch()
+        self.status = "stopping"
+        self.run.write_status(status="stopping", pid=self._status.get("pid", self.process.pid))
+
+    def join(self, timeout: float | None = None) -> None:
+        self._thread.join(timeout)
+
+    @property
+    def active(self) -> bool:
+        return self.status in ACTIVE
+
+    def reward_errors(self) -> int:
+        return int(self._status.get("reward_errors") or 0)
+
+    def snapshot(self) -> dict[str, Any]:
+        elapsed = time.time() - self.started_at if self.started_at else 0.0
+        eta = elapsed / self.step * (self.max_steps - self.step) if self.step else None
+        return {
+            "run_id": self.run.id,
+            "status": self.status,
+            "step": self.step,
+            "max_steps": self.max_steps,
+            "elapsed": elapsed,
+            "eta": eta,
+            "error": self.error,
+            "reward_errors": self.reward_errors(),
+            "num_processes": self.num_processes,
+            "completions_per_step": self.spec.completions_per_step(),
+        }
+
+    # --- watcher thread --------------------------------------------------------------------------------------------
+
+    def _watch(self) -> None:
+        while True:
+            code = self.process.poll()
+            self._read_status()
+            self._read_metrics()
+            if code is not None:
+                break
+            time.sleep(POLL_SECONDS)
+        self._finish(code)
+
+    def _read_status(self) -> None:
+        status = self.run._read_status()
+        if not status:
+            return
+        self._status = status
+        self.step = int(status.get("step") or 0)
+        self.error = status.get("error") or self.error
+        if status.get("status") in ACTIVE:
+            # status.json may still say running for a moment after Stop (rank 0 rewrote it): Stop was asked.
+            self.status = "stopping" if self._stop_asked else status["status"]
+
+    def _read_metrics(self) -> None:
+        rows = self.run.metrics()
+        for row in rows[self._rows_seen :]:
+            for listener in list(self.listeners):
+                listener(row)
+        self._rows_seen = max(self._rows_seen, len(rows))
+
+    def _finish(self, code: int) -> None:
+        status = self._status.get("status")
+        if status in FINAL:
+            self.status = status
+            return
+        tail = log_tail(self.run.path / LOG_FILE)
+        last = next((line for line in reversed(tail) if line.strip()), "no output")
+        self.error = f"The {self.num_processes} training processes exited with code {code}: {last.strip()}"[:500]
+        logger.error("Run %s failed: %s", self.run.id, self.error)
+        self.status = "failed"
+        self.run.write_status(status="failed", error=self.error, traceback="\n".join(tail))
+
+
+def log_tail(path: Path, lines: int = LOG_TAIL_LINES) -> list[str]:
+    """The last `lines` lines of a log file (the end of it only, however long it grew)."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            f.seek(max(0, f.tell() - 64_000))
+            text = f.read().decode("utf-8", errors="replace")
+    except OSError:
+        return []
+    return text.splitlines()[-lines:]
