@@ -3,7 +3,8 @@
 A `Sandbox` owns at most one worker at a time. A worker that times out, dies or breaks the protocol is killed, its
 temporary folder removed, and a fresh one (with the same source loaded) starts on the next call. Calls are serialised
 by a lock, and timeouts use `poll`, not signals, so rewards can be called from any thread (TRL calls them from the
-training thread).
+training thread). While a worker runs, and after each call, its folder is held to the disk quota (`disk_mb`,
+`disk_files`): past it the worker is stopped and its folder removed, with a message that says so.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ import signal
 import site
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import weakref
@@ -29,6 +29,7 @@ from typing import Any
 from playground.errors import RewardError
 from playground.sandbox import protocol
 from playground.sandbox.settings import SandboxLimits, require_custom_code
+from playground.tempdirs import folder_usage, make_temp_dir
 
 
 logger = logging.getLogger(__name__)
@@ -112,6 +113,7 @@ class Sandbox:
         self._proc: subprocess.Popen | None = None
         self._workdir: str | None = None
         self._finalizer: weakref.finalize | None = None
+        self._kept: set[str] = set()  # what the folder held once the code was loaded: kept between calls
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
@@ -147,7 +149,7 @@ class Sandbox:
     def _start(self) -> None:
         self._stop()
         require_custom_code()
-        workdir = tempfile.mkdtemp(prefix="playground-sandbox-")
+        workdir = make_temp_dir("sandbox")
         with open(os.path.join(workdir, "worker.log"), "wb") as log:
             proc = subprocess.Popen(
                 [sys.executable, "-B", "-m", WORKER_MODULE],
@@ -164,7 +166,7 @@ class Sandbox:
         self.starts += 1
         for pipe in (proc.stdin, proc.stdout):
             os.set_blocking(pipe.fileno(), False)
-        read_paths = [*self.limits.read_paths, hub_cache()]
+        read_paths = [*self.limits.read_paths, *([hub_cache()] if self.limits.shared_reads else [])]
         init = {"op": "init", "repo_root": REPO_ROOT, "limits": {**self.limits.to_dict(), "read_paths": read_paths}}
         try:
             reply = self._request(init, STARTUP_TIMEOUT, "The sandbox worker")
@@ -180,6 +182,41 @@ class Sandbox:
             if not reply.get("ok"):
                 self._stop()
                 raise self._error(reply, "Loading the custom code", loading=True)
+        if over := self._over_quota():
+            self._stop()
+            raise SandboxError(f"Loading the custom code {over}.")
+        self._kept = set(os.listdir(workdir))
+
+    def disk_usage(self) -> tuple[int, int]:
+        """(bytes, files and folders) the worker's folder holds now; (0, 0) without a worker."""
+        workdir = self._workdir
+        return folder_usage(workdir, self.limits.disk_files) if workdir else (0, 0)
+
+    def _over_quota(self) -> str | None:
+        used, files = self.disk_usage()
+        limits = self.limits
+        if used <= limits.disk_mb << 20 and files <= limits.disk_files:
+            return None
+        return (
+            f"wrote more than the sandbox's disk quota ({limits.disk_mb} MB and {limits.disk_files} files in its "
+            f"folder; it held {used / 2**20:.0f} MB in {files}{'+' if files > limits.disk_files else ''} files); "
+            "the worker was stopped and its folder removed"
+        )
+
+    def _clean(self) -> None:
+        """Remove what the last call wrote in the worker's folder (what loading the code wrote stays)."""
+        workdir = self._workdir
+        if not workdir:
+            return
+        for name in set(os.listdir(workdir)) - self._kept:
+            path = os.path.join(workdir, name)
+            if os.path.isdir(path) and not os.path.islink(path):
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                try:
+                    os.unlink(path)
+                except OSError:
+                    pass
 
     def _warn_missing(self) -> None:
         for step in ("seccomp", "landlock"):
@@ -213,6 +250,11 @@ class Sandbox:
             if self.pid is None:
                 self._start()
             reply = self._request(message, self.limits.timeout, what)
+            if self._workdir and (over := self._over_quota()):
+                self._stop()
+                raise SandboxError(f"{what} {over}.", output=self.last_output)
+            if self.limits.clean_between_calls:
+                self._clean()
         seconds = time.perf_counter() - start
         if "values" not in reply and not any(k in reply for k in ("bad_type", "bad_length", "bad_item")):
             raise self._error(reply, what)
@@ -229,7 +271,7 @@ class Sandbox:
         deadline = time.monotonic() + timeout
         try:
             protocol.send(proc.stdin.fileno(), message, deadline)
-            reply = protocol.receive(proc.stdout.fileno(), deadline)
+            reply = protocol.receive(proc.stdout.fileno(), deadline, watch=self._over_quota)
         except protocol.ProtocolError as exc:
             raise self._failure(what, exc, timeout) from None
         self.last_output = str(reply.get("output") or "")[: self.limits.output_bytes + 200]
@@ -246,6 +288,9 @@ class Sandbox:
         if exc.timed_out:
             self._stop()
             return SandboxError(f"{what} timed out after {timeout:g} s.", output=log)
+        if exc.watched:  # over the disk quota
+            self._stop()
+            return SandboxError(f"{what} {exc}.", output=log)
         try:
             code = proc.wait(EXIT_WAIT) if exc.closed else proc.poll()  # a closed pipe: the worker is exiting
         except subprocess.TimeoutExpired:

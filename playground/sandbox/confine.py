@@ -2,12 +2,17 @@
 
 - rlimits: address space, CPU time, file size, no core files.
 - Capabilities dropped, so a worker started as root cannot raise its own limits again.
-- seccomp (a BPF filter, through ctypes): no fork, vfork, non-thread clone, exec, ptrace, or signals to other
-  processes. Threads still work: `clone3` answers ENOSYS, so glibc falls back to `clone` with `CLONE_THREAD`.
-  Where seccomp is refused, `RLIMIT_NPROC=0` stops new processes instead (and threads with them; root ignores it).
+- seccomp (a BPF filter, through ctypes): no fork, vfork, non-thread clone, exec, ptrace; signals (kill, tgkill,
+  rt_sigqueueinfo, rt_tgsigqueueinfo), limits (prlimit64) and scheduling only on the worker itself, on every kernel;
+  no io_uring (it would bypass this filter), mounts, namespaces, bpf, userfaultfd, perf events or keyrings. Without
+  network (public mode) `socket()` is refused for every family. Threads still work: `clone3` answers ENOSYS, so glibc
+  falls back to `clone` with `CLONE_THREAD`. Where seccomp is refused, `RLIMIT_NPROC=0` stops new processes instead
+  (and threads with them; root ignores it).
 - Landlock (Linux >= 5.13, through ctypes): writes only inside the temporary folder; reads only from Python's install
   and import path, system folders (/usr, /lib, /etc, /dev, /sys), `/proc/self` and the temporary folder. That keeps
-  `/proc/<app pid>/environ` (the app's secrets) out of reach. With Landlock ABI >= 6, signals outside are blocked too.
+  `/proc/<app pid>/environ` (the app's secrets) out of reach. With Landlock ABI >= 6, signals outside are blocked too
+  (seccomp blocks them on older kernels). In public mode /dev is narrowed to a few devices (no /dev/shm), the Hub
+  cache is not readable, and with ABI >= 4 TCP bind and connect are refused as well.
 
 Each step is best effort: `confine()` reports what it could apply, and the rest of the sandbox still works (timeouts,
 memory limit, scrubbed environment, fresh temporary folder) where a kernel or container refuses seccomp or Landlock.
@@ -84,6 +89,8 @@ def drop_capabilities() -> str | None:
 
 # --- seccomp --------------------------------------------------------------------------------------------------------
 
+# Numbers from the kernel's syscall tables (arch/x86/entry/syscalls/syscall_64.tbl, include/uapi/asm-generic/unistd.h);
+# tests/sandbox/test_confine.py checks them against this machine's headers.
 SYSCALLS = {
     "x86_64": {
         "arch": 0xC000003E,
@@ -96,15 +103,52 @@ SYSCALLS = {
         "kill": 62,
         "tkill": 200,
         "tgkill": 234,
+        "rt_sigqueueinfo": 129,
+        "rt_tgsigqueueinfo": 297,
         "ptrace": 101,
         "process_vm_readv": 310,
         "process_vm_writev": 311,
+        "process_madvise": 440,
+        "process_mrelease": 448,
         "pidfd_open": 434,
         "pidfd_send_signal": 424,
         "pidfd_getfd": 438,
+        "kcmp": 312,
         "unshare": 272,
         "setns": 308,
         "capset": 126,
+        "prlimit64": 302,
+        "setpriority": 141,
+        "ioprio_set": 251,
+        "sched_setaffinity": 203,
+        "sched_setscheduler": 144,
+        "sched_setparam": 142,
+        "sched_setattr": 314,
+        "migrate_pages": 256,
+        "move_pages": 279,
+        "io_uring_setup": 425,
+        "io_uring_enter": 426,
+        "io_uring_register": 427,
+        "bpf": 321,
+        "userfaultfd": 323,
+        "perf_event_open": 298,
+        "keyctl": 250,
+        "add_key": 248,
+        "request_key": 249,
+        "mount": 165,
+        "umount2": 166,
+        "pivot_root": 155,
+        "chroot": 161,
+        "open_tree": 428,
+        "move_mount": 429,
+        "fsopen": 430,
+        "fsconfig": 431,
+        "fsmount": 432,
+        "fspick": 433,
+        "mount_setattr": 442,
+        "kexec_load": 246,
+        "quotactl": 179,
+        "socket": 41,
     },
     "aarch64": {
         "arch": 0xC00000B7,
@@ -115,17 +159,58 @@ SYSCALLS = {
         "kill": 129,
         "tkill": 130,
         "tgkill": 131,
+        "rt_sigqueueinfo": 138,
+        "rt_tgsigqueueinfo": 240,
         "ptrace": 117,
         "process_vm_readv": 270,
         "process_vm_writev": 271,
+        "process_madvise": 440,
+        "process_mrelease": 448,
         "pidfd_open": 434,
         "pidfd_send_signal": 424,
         "pidfd_getfd": 438,
+        "kcmp": 272,
         "unshare": 97,
         "setns": 268,
         "capset": 91,
+        "prlimit64": 261,
+        "setpriority": 140,
+        "ioprio_set": 30,
+        "sched_setaffinity": 122,
+        "sched_setscheduler": 119,
+        "sched_setparam": 118,
+        "sched_setattr": 274,
+        "migrate_pages": 238,
+        "move_pages": 239,
+        "io_uring_setup": 425,
+        "io_uring_enter": 426,
+        "io_uring_register": 427,
+        "bpf": 280,
+        "userfaultfd": 282,
+        "perf_event_open": 241,
+        "keyctl": 219,
+        "add_key": 217,
+        "request_key": 218,
+        "mount": 40,
+        "umount2": 39,
+        "pivot_root": 41,
+        "chroot": 51,
+        "open_tree": 428,
+        "move_mount": 429,
+        "fsopen": 430,
+        "fsconfig": 431,
+        "fsmount": 432,
+        "fspick": 433,
+        "mount_setattr": 442,
+        "kexec_load": 104,
+        "quotactl": 60,
+        "socket": 198,
     },
 }
+# Denied outright (EPERM). Everything that creates processes, runs programs, reaches into another process (signals,
+# memory, scheduling, limits), changes namespaces or mounts, or bypasses seccomp (io_uring runs socket, connect and
+# open without passing this filter); plus bpf, userfaultfd, perf_event_open and the keyrings, which rewards never need
+# and exploits often do.
 DENIED = (
     "fork",
     "vfork",
@@ -135,12 +220,48 @@ DENIED = (
     "ptrace",
     "process_vm_readv",
     "process_vm_writev",
+    "process_madvise",
+    "process_mrelease",
     "pidfd_open",
     "pidfd_send_signal",
     "pidfd_getfd",
+    "kcmp",
     "unshare",
     "setns",
+    "setpriority",  # PRIO_USER would renice every process of the account, the app included
+    "ioprio_set",
+    "migrate_pages",
+    "move_pages",
+    "io_uring_setup",
+    "io_uring_enter",
+    "io_uring_register",
+    "bpf",
+    "userfaultfd",
+    "perf_event_open",
+    "keyctl",
+    "add_key",
+    "request_key",
+    "mount",
+    "umount2",
+    "pivot_root",
+    "chroot",
+    "open_tree",
+    "move_mount",
+    "fsopen",
+    "fsconfig",
+    "fsmount",
+    "fspick",
+    "mount_setattr",
+    "kexec_load",
+    "quotactl",
 )
+# Allowed only when their first argument names this process: signals (kill, tgkill and both sigqueue calls take the
+# target pid or thread group first; 0 would mean "my process group", which is refused too).
+SELF_ONLY = ("kill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo")
+# Allowed on this process, named by its pid or by 0 ("myself"): its own limits and scheduling. Another process of the
+# same user (the app) would otherwise accept new limits (prlimit64) or a CPU mask from the worker.
+SELF_OR_ZERO = ("prlimit64", "sched_setaffinity", "sched_setscheduler", "sched_setparam", "sched_setattr")
+NETWORK = ("socket",)  # denied when the worker has no network (public mode); socketpair stays (asyncio needs it)
 
 CLONE_THREAD = 0x00010000
 EPERM, ENOSYS = 1, 38
@@ -155,8 +276,9 @@ def _insn(code: int, k: int, jt: int = 0, jf: int = 0) -> bytes:
     return struct.pack("HBBI", code, jt, jf, k)
 
 
-def seccomp_program(table: dict[str, int], pid: int) -> list[bytes]:
-    """A BPF program: deny the calls in `DENIED`, allow clone only for threads, kill/tgkill only to `pid`."""
+def seccomp_program(table: dict[str, int], pid: int, network: bool = True) -> list[bytes]:
+    """A BPF program: deny the calls in `DENIED` (and `NETWORK` unless `network`), allow clone only for threads, and
+    the calls in `SELF_ONLY` / `SELF_OR_ZERO` only on `pid`."""
     deny, nosys = RET_ERRNO | EPERM, RET_ERRNO | ENOSYS
     prog = [
         _insn(LD_W_ABS, OFFSET_ARCH),
@@ -166,11 +288,11 @@ def seccomp_program(table: dict[str, int], pid: int) -> list[bytes]:
         _insn(JSET, X32_SYSCALL_BIT, jf=1),
         _insn(RET, deny),
     ]
-    for name in DENIED:
+    for name in (*DENIED, *(() if network else NETWORK)):
         if name in table:
             prog += [_insn(JEQ, table[name], jf=1), _insn(RET, deny)]
     prog += [_insn(JEQ, table["clone3"], jf=1), _insn(RET, nosys)]
-    # clone: allowed with CLONE_THREAD only. kill and tgkill: allowed only when the target is this process.
+    # clone: allowed with CLONE_THREAD only.
     prog += [
         _insn(JEQ, table["clone"], jf=4),
         _insn(LD_W_ABS, OFFSET_ARG0),
@@ -178,10 +300,12 @@ def seccomp_program(table: dict[str, int], pid: int) -> list[bytes]:
         _insn(RET, RET_ALLOW),
         _insn(RET, deny),
     ]
-    for name in ("kill", "tgkill"):
+    for name in (*SELF_ONLY, *SELF_OR_ZERO):
+        zero_too = name in SELF_OR_ZERO
         prog += [
-            _insn(JEQ, table[name], jf=4),
+            _insn(JEQ, table[name], jf=5 if zero_too else 4),
             _insn(LD_W_ABS, OFFSET_ARG0),
+            *([_insn(JEQ, 0, jt=1)] if zero_too else []),
             _insn(JEQ, pid, jf=1),
             _insn(RET, RET_ALLOW),
             _insn(RET, deny),
@@ -195,12 +319,12 @@ class _SockFprog(ctypes.Structure):
     _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
 
 
-def install_seccomp() -> str | None:
+def install_seccomp(network: bool = True) -> str | None:
     """Install the filter on this (single-threaded) process. None on success, else the reason."""
     table = SYSCALLS.get(platform.machine())
     if table is None:
         return f"seccomp: no syscall table for {platform.machine()}"
-    code = b"".join(seccomp_program(table, os.getpid()))
+    code = b"".join(seccomp_program(table, os.getpid(), network))
     buffer = ctypes.create_string_buffer(code, len(code))
     prog = _SockFprog(len(code) // 8, ctypes.cast(buffer, ctypes.c_void_p))
     if _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
@@ -220,6 +344,10 @@ WRITE_DIR = sum(1 << b for b in range(4, 13))  # remove dir/file, make char/dir/
 REFER = 1 << 13
 SCOPE_ABSTRACT_UNIX_SOCKET, SCOPE_SIGNAL = 1, 2
 SYSTEM_READ = ("/usr", "/lib", "/lib64", "/lib32", "/bin", "/etc", "/dev", "/sys", "/opt")
+# Without shared reads (public mode) /dev is narrowed to these devices: /dev/shm (other programs' shared memory) and
+# the rest of /dev stay out of reach.
+DEVICES = ("/dev/zero", "/dev/full", "/dev/random", "/dev/urandom")
+NET_BIND_TCP, NET_CONNECT_TCP = 1, 2
 PROC_FILES = ("/proc/cpuinfo", "/proc/meminfo", "/proc/stat", "/proc/loadavg", "/proc/sys")
 
 
@@ -229,32 +357,51 @@ def landlock_abi() -> int:
     return max(abi, 0)
 
 
-def read_roots(repo_root: str, extra: Iterable[str] = ()) -> list[str]:
+def read_roots(repo_root: str, extra: Iterable[str] = (), shared: bool = True) -> list[str]:
     """Folders the worker may read: Python's install and import path, system folders, and `extra`.
 
     The repository root itself is not included (its `runs/` hold other sessions' data), only its code packages.
+    Without `shared` (public mode), neither /dev (only the devices in `DEVICES`) nor the Hugging Face Hub cache.
     """
-    roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix, *SYSTEM_READ, *extra}
+    system = SYSTEM_READ if shared else tuple(p for p in SYSTEM_READ if p != "/dev")
+    roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix, *system, *extra}
     roots |= {os.path.join(repo_root, "playground"), os.path.join(repo_root, "rewards")}
     for entry in sys.path:
         path = os.path.abspath(entry) if entry else ""
         if path and path not in ("/", repo_root) and os.path.isdir(path):
             roots.add(path)
-    hf_home = os.environ.get("HF_HOME") or os.path.expanduser("~/.cache/huggingface")
-    roots.add(os.path.join(hf_home, "hub"))  # cached models and tokenizers; not HF_HOME itself, which holds `token`
+    if shared:
+        hf_home = os.environ.get("HF_HOME") or os.path.expanduser("~/.cache/huggingface")
+        roots.add(
+            os.path.join(hf_home, "hub")
+        )  # cached models and tokenizers; not HF_HOME itself, which holds `token`
     return sorted(r for r in roots if os.path.exists(r))
 
 
-def install_landlock(workdir: str, repo_root: str, extra_read: Iterable[str] = ()) -> str | int:
-    """Restrict this process's file access; returns the ABI version applied, or the reason it was not."""
+def install_landlock(
+    workdir: str,
+    repo_root: str,
+    extra_read: Iterable[str] = (),
+    *,
+    max_abi: int = 0,
+    network: bool = True,
+    shared: bool = True,
+) -> str | int:
+    """Restrict this process's file access; returns the ABI version applied, or the reason it was not.
+
+    `max_abi` (a test setting) applies no more than that ABI version, as an older kernel would. Without `network`,
+    TCP bind and connect are refused too (ABI >= 4); without `shared`, /dev/shm and the Hub cache are not readable.
+    """
     abi = landlock_abi()
     if abi < 1:
         return _error("landlock")
+    if max_abi > 0:
+        abi = min(abi, max_abi)
     write = WRITE_FILE | WRITE_DIR | (REFER if abi >= 2 else 0) | (TRUNCATE if abi >= 3 else 0)
     handled = READ_FILE | READ_DIR | write
     attr = struct.pack("Q", handled)
     if abi >= 4:
-        attr += struct.pack("Q", 0)  # network access is not restricted
+        attr += struct.pack("Q", 0 if network else NET_BIND_TCP | NET_CONNECT_TCP)  # no rules: none allowed
     if abi >= 6:
         attr += struct.pack("Q", SCOPE_SIGNAL | SCOPE_ABSTRACT_UNIX_SOCKET)
     ruleset = _libc.syscall(LANDLOCK_CREATE_RULESET, ctypes.c_char_p(attr), len(attr), 0)
@@ -262,7 +409,8 @@ def install_landlock(workdir: str, repo_root: str, extra_read: Iterable[str] = (
         return _error("landlock_create_ruleset")
     try:
         rules = [("/", READ_DIR)]  # listing names anywhere is harmless, and some libraries walk folders
-        rules += [(path, READ_FILE | READ_DIR) for path in read_roots(repo_root, extra_read)]
+        rules += [(path, READ_FILE | READ_DIR) for path in read_roots(repo_root, extra_read, shared)]
+        rules += [] if shared else [(path, READ_FILE) for path in DEVICES]
         rules += [(f"/proc/{os.getpid()}", READ_FILE | READ_DIR)]
         rules += [(path, READ_FILE) for path in PROC_FILES if os.path.isfile(path)]
         rules += [("/dev/null", READ_FILE | WRITE_FILE | (TRUNCATE if abi >= 3 else 0))]
@@ -297,12 +445,23 @@ def _add_rule(ruleset: int, path: str, access: int) -> str | None:
     return None
 
 
-def confine(workdir: str, repo_root: str, memory_mb: int, cpu_seconds: int, file_mb: int, extra_read=()) -> dict:
+def confine(
+    workdir: str,
+    repo_root: str,
+    memory_mb: int,
+    cpu_seconds: int,
+    file_mb: int,
+    extra_read=(),
+    *,
+    max_abi: int = 0,
+    network: bool = True,
+    shared: bool = True,
+) -> dict:
     """Apply every confinement step; returns {step: True or the reason it is missing}."""
     set_rlimits(memory_mb, cpu_seconds, file_mb)
     caps = drop_capabilities()
-    landlock = install_landlock(workdir, repo_root, extra_read)
-    seccomp = install_seccomp()
+    landlock = install_landlock(workdir, repo_root, extra_read, max_abi=max_abi, network=network, shared=shared)
+    seccomp = install_seccomp(network)
     return {
         "rlimits": True,
         "capabilities": caps or True,

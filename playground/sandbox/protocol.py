@@ -11,20 +11,23 @@ import os
 import select
 import struct
 import time
+from collections.abc import Callable
 from typing import Any
 
 
 HEADER = struct.Struct(">I")
 MAX_REPLY_BYTES = 16 * 1024 * 1024  # values and capped output fit in far less; more means a broken or hostile worker
+WATCH_SECONDS = 0.1  # how often `receive` runs its `watch` while it waits (the disk quota check)
 
 
 class ProtocolError(Exception):
     """The worker closed the pipe, was too slow, or sent something that is not a message."""
 
-    def __init__(self, reason: str, timed_out: bool = False, closed: bool = False):
+    def __init__(self, reason: str, timed_out: bool = False, closed: bool = False, watched: bool = False):
         super().__init__(reason)
         self.timed_out = timed_out
         self.closed = closed
+        self.watched = watched  # the `watch` given to `receive` stopped the wait; `reason` is its message
 
 
 def _json_default(value: Any) -> Any:
@@ -90,9 +93,14 @@ def send(fd: int, message: dict, deadline: float) -> None:
             raise ProtocolError("the worker closed its input", closed=True) from None
 
 
-def receive(fd: int, deadline: float, max_bytes: int = MAX_REPLY_BYTES) -> dict:
-    """Read one message from a non-blocking pipe before `deadline`; it must be a JSON object."""
-    (size,) = HEADER.unpack(_read_exact(fd, HEADER.size, deadline))
+def receive(
+    fd: int, deadline: float, max_bytes: int = MAX_REPLY_BYTES, watch: Callable[[], str | None] | None = None
+) -> dict:
+    """Read one message from a non-blocking pipe before `deadline`; it must be a JSON object.
+
+    While it waits for the reply to start, `watch()` runs every `WATCH_SECONDS`; a message from it ends the wait.
+    """
+    (size,) = HEADER.unpack(_read_exact(fd, HEADER.size, deadline, watch))
     if size > max_bytes:
         raise ProtocolError(f"the worker sent a reply of {size} bytes (more than {max_bytes})")
     body = _read_exact(fd, size, deadline)
@@ -105,10 +113,10 @@ def receive(fd: int, deadline: float, max_bytes: int = MAX_REPLY_BYTES) -> dict:
     return message
 
 
-def _read_exact(fd: int, n: int, deadline: float) -> bytes:
+def _read_exact(fd: int, n: int, deadline: float, watch: Callable[[], str | None] | None = None) -> bytes:
     chunks, left = [], n
     while left:
-        _wait(fd, deadline, write=False)
+        _wait(fd, deadline, write=False, watch=watch)
         try:
             chunk = os.read(fd, min(left, 1 << 20))
         except BlockingIOError:
@@ -120,11 +128,15 @@ def _read_exact(fd: int, n: int, deadline: float) -> bytes:
     return b"".join(chunks)
 
 
-def _wait(fd: int, deadline: float, write: bool) -> None:
-    remaining = deadline - time.monotonic()
-    if remaining <= 0:
-        raise ProtocolError("timed out", timed_out=True)
+def _wait(fd: int, deadline: float, write: bool, watch: Callable[[], str | None] | None = None) -> None:
     poller = select.poll()  # not select.select: a busy app can hold file descriptors above 1024
     poller.register(fd, select.POLLOUT if write else select.POLLIN)
-    if not poller.poll(remaining * 1000):
-        raise ProtocolError("timed out", timed_out=True)
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise ProtocolError("timed out", timed_out=True)
+        if poller.poll(min(remaining, WATCH_SECONDS if watch else remaining) * 1000):
+            return
+        reason = watch() if watch else None
+        if reason:
+            raise ProtocolError(reason, watched=True)

@@ -3,7 +3,8 @@
 `PLAYGROUND_CUSTOM_CODE=off` disables custom reward code. `PLAYGROUND_PUBLIC=1` selects the public limits; unset, it
 defaults to on where `SPACE_ID` is set (a Hugging Face Space). `PLAYGROUND_SANDBOX_TIMEOUT` (seconds per call) and
 `PLAYGROUND_SANDBOX_MEMORY_MB` override the chosen limits; `PLAYGROUND_SANDBOX_READ_PATHS` (separated by `:`) adds
-folders the sandbox may read.
+folders the sandbox may read; `PLAYGROUND_SANDBOX_DISK_MB` and `PLAYGROUND_SANDBOX_DISK_FILES` set the disk quota of
+the worker's folder.
 """
 
 from __future__ import annotations
@@ -37,6 +38,21 @@ class SandboxLimits:
             Largest file the worker may write (`RLIMIT_FSIZE`), in its temporary folder.
         read_paths (`tuple[str, ...]`, *optional*, defaults to `()`):
             Extra folders the worker may read, besides Python's install, system folders and its temporary folder.
+        disk_mb (`int`, *optional*, defaults to `512`):
+            Disk quota of the worker's folder, in MB (blocks really used). Checked every 0.1 s while the worker runs
+            and after each call; past it the worker is stopped and its folder removed.
+        disk_files (`int`, *optional*, defaults to `2000`):
+            Most files and folders the worker's folder may hold; enforced like `disk_mb`.
+        clean_between_calls (`bool`, *optional*, defaults to `False`):
+            Remove what a call wrote in the worker's folder once it returns (what loading the code wrote stays).
+        network (`bool`, *optional*, defaults to `True`):
+            Whether the worker may open sockets. Off, `socket()` is refused for every family (seccomp), with a clear
+            message from Python; socket pairs (asyncio's) still work.
+        shared_reads (`bool`, *optional*, defaults to `True`):
+            Whether the worker may read /dev/shm (and the rest of /dev) and the Hugging Face Hub cache.
+        landlock_abi (`int`, *optional*, defaults to `0`):
+            Apply at most this Landlock ABI version (0: the kernel's). A test setting: ABI 5 behaves like a kernel
+            before 6.12, where Landlock does not scope signals, so that seccomp alone must stop them.
     """
 
     timeout: float = 5.0
@@ -46,19 +62,39 @@ class SandboxLimits:
     output_bytes: int = 64 * 1024
     file_mb: int = 64
     read_paths: tuple[str, ...] = ()
+    disk_mb: int = 512
+    disk_files: int = 2000
+    clean_between_calls: bool = False
+    network: bool = True
+    shared_reads: bool = True
+    landlock_abi: int = 0
 
     def __post_init__(self):
         if not (0 < self.timeout and 0 < self.load_timeout):
             raise ValueError("Sandbox timeouts must be above 0 seconds.")
         if self.memory_mb < 64:  # the interpreter alone maps about 20 MB; below 64 MB nothing useful runs
             raise ValueError(f"The sandbox memory limit must be at least 64 MB, got {self.memory_mb}.")
+        if self.disk_mb < 1 or self.disk_files < 10:  # the folder holds the worker's log and Python's caches
+            raise ValueError(f"The sandbox disk quota must be at least 1 MB and 10 files, got {self.disk_mb} MB.")
 
     def to_dict(self) -> dict:
         return {**asdict(self), "read_paths": list(self.read_paths)}
 
 
 DEFAULT_LIMITS = SandboxLimits()
-PUBLIC_LIMITS = SandboxLimits(timeout=2.0, load_timeout=10.0, memory_mb=512, cpu_seconds=1800)
+# Public mode: strangers share the machine and the app's user account, so the worker gets no network, no shared memory
+# or Hub cache, a small disk quota, and a folder emptied after every call.
+PUBLIC_LIMITS = SandboxLimits(
+    timeout=2.0,
+    load_timeout=10.0,
+    memory_mb=512,
+    cpu_seconds=1800,
+    disk_mb=128,
+    disk_files=500,
+    clean_between_calls=True,
+    network=False,
+    shared_reads=False,
+)
 
 
 @dataclass(frozen=True)
@@ -95,6 +131,10 @@ def code_policy(public: bool | None = None) -> CodePolicy:
             overrides["timeout"] = float(os.environ["PLAYGROUND_SANDBOX_TIMEOUT"])
         if os.environ.get("PLAYGROUND_SANDBOX_MEMORY_MB"):
             overrides["memory_mb"] = int(os.environ["PLAYGROUND_SANDBOX_MEMORY_MB"])
+        if os.environ.get("PLAYGROUND_SANDBOX_DISK_MB"):
+            overrides["disk_mb"] = int(os.environ["PLAYGROUND_SANDBOX_DISK_MB"])
+        if os.environ.get("PLAYGROUND_SANDBOX_DISK_FILES"):
+            overrides["disk_files"] = int(os.environ["PLAYGROUND_SANDBOX_DISK_FILES"])
         if os.environ.get("PLAYGROUND_SANDBOX_READ_PATHS"):
             overrides["read_paths"] = tuple(p for p in os.environ["PLAYGROUND_SANDBOX_READ_PATHS"].split(":") if p)
         limits = replace(limits, **overrides)

@@ -175,6 +175,27 @@ class Worker:
         return reply
 
 
+NETWORK_OFF = (
+    "Network access is off in the public sandbox: a reward cannot open sockets or look up hosts "
+    "(seccomp refuses socket() for every family)."
+)
+NETWORK_EVENTS = ("socket.getaddrinfo", "socket.gethostbyname", "socket.gethostbyaddr", "socket.sethostname")
+
+
+def refuse_network(event: str, args: tuple) -> None:
+    """An audit hook: the clear message for what seccomp refuses anyway (a bare EPERM otherwise).
+
+    Wrapping an existing descriptor (the socket pair asyncio makes) passes: `socket.socket.__init__` gets a fileno.
+    """
+    if event == "socket.__new__":
+        caller = sys._getframe(1)
+        if caller.f_code.co_name == "__init__" and caller.f_locals.get("fileno") is not None:
+            return
+        raise PermissionError(NETWORK_OFF)
+    if event in NETWORK_EVENTS:
+        raise PermissionError(NETWORK_OFF)
+
+
 async def _await(awaitable):
     return await awaitable
 
@@ -200,9 +221,14 @@ def main() -> None:
         init["repo_root"],
         limits["memory_mb"],
         limits["cpu_seconds"],
-        limits["file_mb"],
+        min(limits["file_mb"], limits.get("disk_mb", limits["file_mb"])),
         limits.get("read_paths", ()),
+        max_abi=limits.get("landlock_abi", 0),
+        network=limits.get("network", True),
+        shared=limits.get("shared_reads", True),
     )
+    if not limits.get("network", True):
+        sys.addaudithook(refuse_network)
     protocol.write_blocking(proto_out, {"ok": True, "pid": os.getpid(), "features": features})
     worker = Worker(limits)
     while (message := protocol.read_blocking(proto_in)) is not None:

@@ -1,7 +1,6 @@
 """What the tabs share: built once in the composition root and handed to every `create_<tab>_tab(ctx)`."""
 
 import secrets
-import tempfile
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -14,6 +13,7 @@ from playground.models import ModelCache
 from playground.sandbox import CodeSession
 from playground.scoring import RewardChoice
 from playground.spec import demo_spec
+from playground.tempdirs import make_temp_dir, sweep_orphans
 from playground.training.job import JobManager
 from playground.training.store import RunStore
 from playground.ui.settings import UISettings
@@ -81,13 +81,15 @@ class AppContext:
 
     @classmethod
     def create(cls, settings: UISettings) -> "AppContext":
+        """The app's objects. First removes the temporary folders a killed app process left behind."""
+        sweep_orphans()
         store = RunStore(settings.runs)
         return cls(
             settings=settings,
             store=store,
             jobs=JobManager(store),
             models=ModelCache(),
-            downloads=Path(tempfile.mkdtemp(prefix="playground-downloads-")),
+            downloads=Path(make_temp_dir("downloads")),
         )
 
 

@@ -13,6 +13,7 @@ import pandas as pd
 from playground.errors import PlaygroundError
 from playground.export import export_recipe, zip_folder
 from playground.spec import RunSpec
+from playground.tempdirs import expire_files
 from playground.ui.charts import chart_frames, coloured, overlay_frame, recolour, recolour_all
 from playground.ui.common import bind, lang_of
 from playground.ui.context import AppContext
@@ -22,6 +23,7 @@ from playground.ui.train_tab import HIDDEN, alerts_markdown, create_run_view, sa
 
 
 COLUMNS = ("run", "status", "step", "created", "model", "rewards", "final reward", "error")
+DOWNLOAD_SECONDS = 3600  # a zip stays this long in the app's download folder (Gradio serves its own copy)
 
 
 def runs_frame(ctx: AppContext) -> pd.DataFrame:
@@ -77,6 +79,7 @@ def download_adapter(ctx: AppContext, request: gr.Request, run_id: str | None) -
     run = ctx.store.get(run_id)
     if not run.has_adapter:
         raise PlaygroundError(tr(lang, "runs.no_adapter", run=run_id))
+    expire_files(ctx.downloads, DOWNLOAD_SECONDS)
     target = ctx.downloads / f"{run_id}-adapter.zip"
     partial = shutil.make_archive(str(ctx.downloads / f".{uuid.uuid4().hex}"), "zip", run.adapter_dir)
     os.replace(partial, target)  # atomic, so two sessions zipping the same run never see a half-written file
@@ -88,6 +91,7 @@ def download_recipe(ctx: AppContext, request: gr.Request, run_id: str | None) ->
     if not run_id:
         raise PlaygroundError(tr(lang_of(request), "runs.none_selected"))
     run = ctx.store.get(run_id)
+    expire_files(ctx.downloads, DOWNLOAD_SECONDS)
     scratch = Path(tempfile.mkdtemp(dir=ctx.downloads))
     try:
         folder = export_recipe(run, scratch / f"{run_id}-recipe")

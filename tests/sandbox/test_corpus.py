@@ -3,17 +3,21 @@
 Header lines: `# expect:` a fragment of the message (or `ok`), `# category:`, `# phase: load` when the failure happens
 while loading, `# restart: yes` when the worker must be replaced, `# needs: seccomp|landlock`, `# absent: PATH` (a
 file that must not exist afterwards), `# output:` a fragment of the captured output, `# values:` the values of an ok
-case. Each case also checks that the next good call works and that another session's sandbox is untouched.
+case, `# mode: public` for the public limits (no network, no /dev/shm or Hub cache, folder cleaned between calls),
+`# landlock-abi: 5` to apply Landlock as a kernel before 6.12 would (no signal scoping, so seccomp alone must hold),
+`# disk: MB,FILES` for a small disk quota, `# plant: PATH` (a file written before, removed after; `$HF_HUB_CACHE` is
+a test folder). Each case also checks that the next good call works and that another session's sandbox is untouched.
 """
 
+import dataclasses
 import os
 import resource
 from pathlib import Path
 
 import pytest
 
-from playground.sandbox import SandboxError
-from tests.sandbox.conftest import PROBE
+from playground.sandbox import PUBLIC_LIMITS, SandboxError
+from tests.sandbox.conftest import LIMITS, PROBE
 
 
 CORPUS = Path(__file__).parent / "corpus"
@@ -46,16 +50,47 @@ def test_corpus_is_complete():
         "files": 2,
         "output": 3,
         "values": 7,
+        "signals": 5,
+        "disk": 2,
+        "network": 6,
+        "shared": 2,
     }
 
 
+def limits_for(meta: dict[str, str]):
+    """The test limits, with the case's mode, Landlock ABI and disk quota."""
+    limits = LIMITS
+    if meta.get("mode") == "public":
+        public = ("network", "shared_reads", "clean_between_calls", "disk_mb", "disk_files")
+        limits = dataclasses.replace(limits, **{name: getattr(PUBLIC_LIMITS, name) for name in public})
+    if meta.get("landlock-abi"):
+        limits = dataclasses.replace(limits, landlock_abi=int(meta["landlock-abi"]))
+    if meta.get("disk"):
+        mb, files = meta["disk"].split(",")
+        limits = dataclasses.replace(limits, disk_mb=int(mb), disk_files=int(files))
+    return limits
+
+
 @pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
-def test_bad_reward(path, make_sandbox, bystander, monkeypatch):
+def test_bad_reward(path, make_sandbox, bystander, monkeypatch, tmp_path):
     meta = header(path)
     monkeypatch.setenv("HF_TOKEN", "hf_corpus_secret")  # in the app's environment, before the worker starts
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
     if meta.get("absent"):
         Path(meta["absent"]).unlink(missing_ok=True)
-    sandbox = make_sandbox(path.read_text() + PROBE, ["reward", "probe"])
+    planted = Path(os.path.expandvars(meta["plant"])) if meta.get("plant") else None
+    if planted:
+        planted.parent.mkdir(parents=True, exist_ok=True)
+        planted.write_text("a secret of another program")
+    try:
+        run_case(path, meta, make_sandbox, bystander)
+    finally:
+        if planted:
+            planted.unlink(missing_ok=True)
+
+
+def run_case(path, meta, make_sandbox, bystander):
+    sandbox = make_sandbox(path.read_text() + PROBE, ["reward", "probe"], limits_for(meta))
     completions = ["alpha", "beta"]
     peak_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     if meta.get("phase") == "load":
@@ -71,6 +106,9 @@ def test_bad_reward(path, make_sandbox, bystander, monkeypatch):
         if needs and sandbox.features.get(needs) is not True:
             pytest.skip(f"{needs} is unavailable here: {sandbox.features.get(needs)}")
         first_pid = sandbox.pid
+        workdir = sandbox.workdir
+        if meta.get("landlock-abi"):
+            assert sandbox.features["landlock"] is not True or sandbox.features["landlock_abi"] <= 5
         if meta["expect"] == "ok":
             result = sandbox.call("reward", completions)
             assert result.values == [float(v) for v in meta["values"].split(",")]
@@ -82,6 +120,7 @@ def test_bad_reward(path, make_sandbox, bystander, monkeypatch):
             assert meta["expect"] in str(err.value)
         restarted = meta.get("restart") == "yes"
         assert sandbox.pid == (None if restarted else first_pid)
+        assert os.path.isdir(workdir) != restarted  # a replaced worker's folder is removed with it
     assert completions == ["alpha", "beta"]
     assert sandbox.call("probe", ["abc", "de"]).values == [3.0, 2.0]  # the next good call works
     assert sandbox.pid is not None and (meta.get("restart") != "yes" or sandbox.pid != first_pid)

@@ -1,6 +1,7 @@
-# expect: Reward 'reward' raised PermissionError: [Errno 1] Operation not permitted (line 9).
+# expect: Reward 'reward' raised PermissionError: [Errno 1] Operation not permitted (line 10).
 # category: processes
 # needs: seccomp
+# landlock-abi: 5
 # Signal 0 only checks that the app process exists; the same filter stops SIGKILL.
 import os
 
