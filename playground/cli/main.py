@@ -137,6 +137,7 @@ def _setup_preview(p: argparse.ArgumentParser) -> None:
     p.add_argument("--temperature", type=float, default=1.0)
     p.add_argument("--top-p", type=float, default=1.0)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--completion-prefix", default="", help="pre-filled start of every answer; rewards see it")
 
 
 def _run_preview(args: argparse.Namespace) -> int:
@@ -153,7 +154,15 @@ def _run_preview(args: argparse.Namespace) -> int:
     model, tokenizer = load_model(source, inference=True)
     prompt = to_messages(args.prompt, args.system_prompt) if args.system_prompt else args.prompt
     result = preview_group(
-        model, tokenizer, prompt, funcs, weights, settings, columns=columns, scale_rewards=args.scale_rewards
+        model,
+        tokenizer,
+        prompt,
+        funcs,
+        weights,
+        settings,
+        columns=columns,
+        scale_rewards=args.scale_rewards,
+        prefix=args.completion_prefix,
     )
     if not args.json:
         print(f"{source.label}: {settings.num_generations} completions in {result.group.seconds:.1f} s")
@@ -168,6 +177,11 @@ COMMANDS.update(
         "preview": (_setup_preview, _run_preview, "generate a group for a prompt, then score it"),
         "train": (cli_train.setup_train, cli_train.run_train, "train with GRPO (default: the demo recipe)"),
         "compare": (cli_train.setup_compare, cli_train.run_compare, "before/after samples of a run's adapter"),
+        "lessons": (
+            cli_train.setup_lessons,
+            cli_train.run_lessons,
+            "list the guided lessons (train one: train --lesson)",
+        ),
         "export": (cli_export.setup_export, cli_export.run_export, "a run as trl-recipe, script, adapter or merged"),
         "push": (cli_export.setup_push, cli_export.run_push, "upload a run's model to the Hugging Face Hub"),
         "check-reward": (cli_check.setup_check, cli_check.run_check, "check a custom reward file and run its cases"),

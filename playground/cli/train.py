@@ -14,6 +14,9 @@ from playground.spec import DATA_FLAGS, RunSpec, flat_fields
 
 def setup_train(p: argparse.ArgumentParser) -> None:
     p.add_argument("--spec", help="a run spec JSON file (default: the demo recipe)")
+    p.add_argument(
+        "--lesson", metavar="ID", help="a lesson's recipe, warm-up included (see `python -m playground lessons`)"
+    )
     p.add_argument("--out", default=None, help="runs folder (default: $PLAYGROUND_RUNS or ./runs)")
     p.add_argument("--json-log", action="store_true", help="print one JSON object per log step")
     p.add_argument("--reward", action="append", metavar="NAME[:WEIGHT]", help="replace the spec's rewards; repeat")
@@ -28,7 +31,13 @@ def spec_from_args(args: argparse.Namespace) -> RunSpec:
     from playground.scoring import RewardChoice
     from playground.spec import demo_spec
 
-    if args.spec:
+    if getattr(args, "lesson", None):
+        from playground.lessons import get_lesson
+
+        if args.spec:
+            raise PlaygroundError("Give --spec or --lesson, not both.")
+        spec = get_lesson(args.lesson).run_spec()
+    elif args.spec:
         try:
             spec = RunSpec.from_json(Path(args.spec).read_text(encoding="utf-8"))
         except OSError as exc:
@@ -52,7 +61,8 @@ def run_train(args: argparse.Namespace) -> int:
     spec = spec_from_args(args)
     manager = JobManager(RunStore(args.out))
     job = manager.start(spec)
-    job.listeners.append(_printer(job, args.json_log))
+    printer = LivePrinter(job, args.json_log)
+    job.listeners.append(printer)
     if not args.json_log:
         print(f"run {job.run.id} in {job.run.path}", file=sys.stderr)
     # Poll rather than Thread.join(): a join interrupted by Ctrl-C can return early on the next call.
@@ -65,34 +75,81 @@ def run_train(args: argparse.Namespace) -> int:
         while job.active:
             time.sleep(0.5)
     job.join()
-    _print_alerts(job)
+    _print_alerts(job, printer)
     status = job.status
     print(f"run {job.run.id} {status}" + (f": {job.error}" if job.error else ""), file=sys.stderr)
     return {"finished": 0, "stopped": 130}.get(status, 1)
 
 
-def _print_alerts(job) -> None:
-    from playground.scoring import metric_weights
-    from playground.training.health import health_alerts
+def _print_alerts(job, printer=None) -> None:
+    """The alerts of the finished run that were not printed while it ran."""
+    shown = printer.shown if printer is not None else set()
+    for alert in job.alerts:
+        if alert["code"] not in shown:
+            print(f"! {alert['message']} {alert['advice']}", file=sys.stderr)
 
-    for alert in health_alerts(job.run.metrics(), weights=metric_weights(job.spec.rewards)):
-        print(f"! {alert.message} {alert.advice}", file=sys.stderr)
 
+class LivePrinter:
+    """Prints each logged row (warm-up, GRPO and eval rows; JSON with --json-log) and every new alert as it appears."""
 
-def _printer(job, as_json: bool):
-    def on_log(row: dict) -> None:
-        if "reward" not in row:  # TRL's end-of-training summary row
+    def __init__(self, job, as_json: bool):
+        self.job = job
+        self.as_json = as_json
+        self.shown: set[str] = set()  # alert codes on screen; a code that clears and returns is printed again
+
+    def __call__(self, row: dict) -> None:
+        self._print_row(row)
+        codes = {a["code"] for a in self.job.alerts}
+        for alert in self.job.alerts:
+            if alert["code"] not in self.shown:
+                print(f"! step {alert['step']}: {alert['message']} {alert['advice']}", file=sys.stderr, flush=True)
+        self.shown = codes
+
+    def _print_row(self, row: dict) -> None:
+        phase = row.get("phase")
+        if self.as_json:
+            if phase in ("warmup", "eval") or "reward" in row:
+                print(json.dumps(row, ensure_ascii=False), flush=True)
             return
-        if as_json:
-            print(json.dumps(row), flush=True)
-            return
-        snap = job.snapshot()
-        eta = f" eta {snap['eta']:.0f}s" if snap["eta"] is not None else ""
-        shown = ("reward", "reward_std", "kl", "loss", "completions/mean_length")
-        values = " ".join(f"{k}={row[k]:.4g}" for k in shown if isinstance(row.get(k), int | float))
-        print(f"step {row['step']}/{job.max_steps} {values}{eta}", flush=True)
+        if phase == "warmup" and "warmup/loss" in row:
+            total = self.job.spec.grpo.sft_warmup_steps
+            print(f"warmup {row['step']}/{total} loss={row['warmup/loss']:.4g}", flush=True)
+        elif phase == "eval":
+            means = " ".join(
+                f"{k.split('/')[1]}={v:.3g}"
+                for k, v in row.items()
+                if k.startswith("eval_rewards/") and k.endswith("/mean") and isinstance(v, int | float)
+            )
+            reward = row.get("eval_reward")
+            shown = f"{reward:.4g}" if isinstance(reward, int | float) else "None"
+            print(f"eval @ step {row['step']} ({row.get('eval_of')}): eval_reward={shown} {means}", flush=True)
+        elif "reward" in row:
+            snap = self.job.snapshot()
+            eta = f" eta {snap['eta']:.0f}s" if snap["eta"] is not None else ""
+            keys = ("reward", "reward_std", "kl", "loss", "completions/mean_length")
+            values = " ".join(f"{k}={row[k]:.4g}" for k in keys if isinstance(row.get(k), int | float))
+            print(f"step {row['step']}/{self.job.max_steps} {values}{eta}", flush=True)
 
-    return on_log
+
+def setup_lessons(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def run_lessons(args: argparse.Namespace) -> int:
+    from playground.lessons import LESSONS
+
+    if args.json:
+        data = [
+            {"id": lesson.id, "title": lesson.title, "expected": lesson.expected, "overrides": lesson.overrides}
+            for lesson in LESSONS
+        ]
+        print(json.dumps(data, ensure_ascii=False, indent=2))
+        return 0
+    width = max(len(lesson.id) for lesson in LESSONS)
+    for lesson in LESSONS:
+        print(f"{lesson.id:<{width}}  {lesson.title['en']} / {lesson.title['zh']}")
+        print(f"{'':<{width}}  expected: {lesson.expected['en']}")
+    return 0
 
 
 def setup_compare(p: argparse.ArgumentParser) -> None:
