@@ -34,10 +34,14 @@ register(
         description="Closeness to a target length: -abs(ideal_length - number of characters).",
         family="length",
         params=(_IDEAL_LENGTH,),
-        good=Example(
-            "Plants use sunlight, water and carbon dioxide to make sugar and oxygen; we call it photosynthesis."
+        # About 70 characters: the good one at the demo's ideal_length=50 and at the default 100, the rambling bad
+        # one far from both, so the card's scores agree with its marks whichever of the two is set.
+        good=Example("Plants use sunlight, water and carbon dioxide to make sugar and oxygen."),
+        bad=Example(
+            "Plants, you see, are living things, and living things need food, and so plants, which are living things "
+            "that need food, make food, and the food they make, which is sugar, is made from light, which they get "
+            "from the sun, mostly."
         ),
-        bad=Example("Plants eat light."),
     )
 )
 register(
