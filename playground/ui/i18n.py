@@ -197,6 +197,7 @@ EN: dict[str, str] = {
     "train.phase.grpo": "GRPO",
     "train.phase.eval": "scoring the eval prompts",
     # --- issue 12: first session, charts, Chinese page ---
+    "train.status.other_done": "No run of yours is going. The latest run, `{run}`, was started in another session; it is on the Runs tab.",
     "app.error_title": "Error",
     "app.warning_title": "Warning",
     "app.info_title": "Note",
@@ -376,6 +377,7 @@ ZH: dict[str, str] = {
     "train.phase.grpo": "GRPO 强化学习",
     "train.phase.eval": "正在为评估提示词打分",
     # --- issue 12: first session, charts, Chinese page ---
+    "train.status.other_done": "你目前没有正在进行的训练。最近一次训练 `{run}` 由另一个会话启动；可在“训练记录”页查看。",
     "app.error_title": "出错了",
     "app.warning_title": "注意",
     "app.info_title": "提示",

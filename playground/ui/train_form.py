@@ -143,23 +143,19 @@ def check_data_file(spec: RunSpec) -> None:
 
 
 def use_uploaded_file(request: gr.Request, path: str | None, prompt_column: str, column_map: str):
-    """An uploaded prompt file becomes the data source (kind 'file'), read with the form's prompt_column and
-    column_map. When it does not read as prompts yet (no prompt column, a broken line), a warning says why; the file
-    stays chosen, so setting prompt_column or column_map is enough (Start checks the data again)."""
+    """An uploaded prompt file becomes the data source (kind 'file') once it reads as prompts with the form's
+    prompt_column and column_map; else the engine's message says why (no prompt column, a broken line, over the size
+    limit), and setting prompt_column or column_map then uploading again is enough."""
     if not path:
         return gr.skip(), gr.skip()
     lang = lang_of(request)
-    try:
-        source = PromptSource(
-            kind="file", name=path, prompt_column=prompt_column or "prompt", column_map=parse_column_map(column_map)
-        )
-        data = load_prompts(source)
-    except PlaygroundError as exc:
-        gr.Warning(translate_error(lang, str(exc)), title=tr(lang, "app.warning_title"))
-    else:
-        gr.Info(tr(lang, "train.data.checked", rows=len(data.dataset)), title=tr(lang, "app.info_title"))
-        for warning in data.warnings:
-            gr.Warning(translate_error(lang, warning), title=tr(lang, "app.warning_title"))
+    source = PromptSource(
+        kind="file", name=path, prompt_column=prompt_column or "prompt", column_map=parse_column_map(column_map)
+    )
+    data = load_prompts(source)
+    gr.Info(tr(lang, "train.data.checked", rows=len(data.dataset)), title=tr(lang, "app.info_title"))
+    for warning in data.warnings:
+        gr.Warning(translate_error(lang, warning), title=tr(lang, "app.warning_title"))
     return "file", gr.Dropdown(value=path)
 
 

@@ -34,6 +34,7 @@ from rewards.registry import metric_name
 
 
 TICK_SECONDS = 1.0
+WATCH_SECONDS = 5.0  # how often an idle page looks for a run started in another session
 HIDDEN = dict(api_visibility="private", show_progress="hidden")  # UI glue: no API endpoint, no spinner
 
 
@@ -80,15 +81,22 @@ def watch(ctx: AppContext):
     return gr.Timer(active=ctx.jobs.active_job() is not None)
 
 
+def look_for_run(ctx: AppContext):
+    """The slow watcher's tick: wake the live view when a run has started (from this session or another)."""
+    return gr.Timer(active=True) if ctx.jobs.active_job() is not None else gr.skip()
+
+
 def train_status(ctx: AppContext, request: gr.Request, session_id: str | None, seen: str | None):
     """The live view. Charts, samples and alerts are re-sent only when a new step was logged or the status changed."""
     lang = lang_of(request)
     job = ctx.jobs.current
-    if job is None:
-        idle = [gr.Timer(active=False), tr(lang, "train.status.none"), ""]
+    owner = job is not None and job.owner is not None and job.owner == session_id
+    if job is None or not (job.active or owner):
+        # No run, or another session's finished one: that is not this visitor's run (it is on the Runs tab).
+        text = tr(lang, "train.status.none") if job is None else tr(lang, "train.status.other_done", run=job.run.id)
+        idle = [gr.Timer(active=False), text, ""]
         return idle + [gr.skip()] * (len(CHARTS) + 2) + [gr.Button(interactive=True)] * 2 + [seen]
     snap = job.snapshot()
-    owner = job.owner is not None and job.owner == session_id
     metrics = job.run.metrics()
     snap["phase"] = snap.get("phase") or job.run.status().get("phase")
     key = f"{snap['run_id']}:{len(metrics)}:{snap['status']}:{snap['phase']}"
@@ -96,6 +104,8 @@ def train_status(ctx: AppContext, request: gr.Request, session_id: str | None, s
     head = [gr.Timer(active=active), status_text(snap, owner, lang), progress_html(snap, lang)]
     if key == seen:
         live = [gr.skip()] * (len(CHARTS) + 2)
+    elif not ctx.may_watch(job, session_id):  # public mode: another visitor's run shows its status and step only
+        live = [*chart_frames([]), empty_frame(lang, "table.prompt", "table.completion"), ""]
     else:
         alerts = alerts_markdown(job.spec, metrics, lang, job.custom_rewards)
         live = [*chart_frames(metrics), samples_frame(job.run, lang), alerts]
@@ -226,6 +236,7 @@ def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> 
         progress = gr.HTML()
         alerts, plots, samples = create_run_view(max_height=420)
         timer = gr.Timer(TICK_SECONDS, active=False)
+        watcher = gr.Timer(WATCH_SECONDS)  # always on, cheap: a run started elsewhere shows without a tab switch
         seen = gr.State(None)  # inside the tab: a gr.Tabs must hold only tabs, or the frontend mixes up their labels
 
     names = tuple(form)
@@ -258,6 +269,7 @@ def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> 
     refresh_after(started_run, ctx, view)
     stop.click(bind(stop_training, ctx), session.id, status, api_name="stop_training")
     tab.select(bind(watch, ctx), None, timer, **HIDDEN)
+    watcher.tick(bind(look_for_run, ctx), None, timer, **HIDDEN, concurrency_limit=None)
     return view
 
 

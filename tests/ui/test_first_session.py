@@ -28,6 +28,15 @@ def test_an_opened_advanced_section_still_trains(app):
     assert app.ctx.jobs.current.spec.grpo.steps_per_generation is None
 
 
+def test_a_new_session_does_not_take_another_sessions_run_as_its_own(app):
+    """After the run above (another session's), a new visitor is told so, with no progress bar of that run."""
+    assert app.ctx.jobs.current is not None and not app.ctx.jobs.current.active
+    out = client(app).predict(api_name="/train_status")
+    status, progress = out[1], out[2]
+    assert "started in another session" in status and app.ctx.jobs.current.run.id in status
+    assert progress == ""
+
+
 @pytest.mark.parametrize(
     ("field", "value", "message"),
     [

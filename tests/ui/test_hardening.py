@@ -109,7 +109,7 @@ def test_code_that_fails_while_loading_gives_one_line(app, bystander):
 
 
 def upload(c, path: Path):
-    return c.predict(handle_file(str(path)), api_name="/upload_prompts")
+    return c.predict(handle_file(str(path)), "prompt", "", api_name="/upload_prompts")
 
 
 def test_a_good_prompt_file_becomes_the_data_source(app, tmp_path):
