@@ -6,6 +6,9 @@
 - std is Bessel-corrected and NaN-aware (the formula of `trl.trainer.utils.nanstd`, repeated here because importing
   that module costs 5 s), and advantages are divided by `std + 1e-4`.
 - `scale_rewards`: "group" (std within each group), "batch" (std over the whole batch) or "none" (no division).
+- `multi_objective_aggregation` (TRL's `GRPOConfig` field): "sum_then_normalize" (the default: weighted sum, then
+  the group baseline above) or "normalize_then_sum" (each function normalized within its group first, then the
+  weighted sum normalized over the whole batch; `scale_rewards` is not used, as in TRL).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ if TYPE_CHECKING:
 
 
 SCALE_REWARDS = ("group", "batch", "none")
+AGGREGATIONS = ("sum_then_normalize", "normalize_then_sum")
 EPSILON = 1e-4  # TRL's constant; keeps a zero-std group from dividing by zero
 
 
@@ -32,7 +36,7 @@ class Advantages:
     is_std_zero: torch.Tensor  # bool per completion, as TRL logs frac_reward_zero_std
 
 
-def nanstd(tensor: torch.Tensor, dim: int | None = None) -> torch.Tensor:
+def nanstd(tensor: torch.Tensor, dim: int | None = None, keepdim: bool = False) -> torch.Tensor:
     """Bessel-corrected std ignoring NaNs, as `trl.trainer.utils.nanstd`."""
     import torch
 
@@ -42,6 +46,8 @@ def nanstd(tensor: torch.Tensor, dim: int | None = None) -> torch.Tensor:
     correction = count / (count - 1)
     correction = torch.where(count > 1, correction, torch.full_like(correction, float("nan")))
     std = torch.sqrt(variance * correction)
+    if keepdim:
+        return std
     return std.squeeze() if dim is None else std.squeeze(dim)
 
 
@@ -58,17 +64,24 @@ def compute_advantages(
     weights: Sequence[float],
     num_generations: int,
     scale_rewards: str = "group",
+    multi_objective_aggregation: str = "sum_then_normalize",
 ) -> Advantages:
     import torch
 
     if scale_rewards not in SCALE_REWARDS:
         raise ValueError(f"Invalid value for scale_rewards: {scale_rewards}. Must be one of {SCALE_REWARDS}.")
+    if multi_objective_aggregation not in AGGREGATIONS:
+        raise ValueError(
+            f"Invalid multi_objective_aggregation: {multi_objective_aggregation}. Must be one of {AGGREGATIONS}."
+        )
     if not isinstance(rewards_per_func, torch.Tensor):
         rewards_per_func = to_tensor(rewards_per_func)
     if rewards_per_func.shape[0] % num_generations:
         raise ValueError(f"{rewards_per_func.shape[0]} completions do not split into groups of {num_generations}.")
     weights_t = torch.tensor(list(weights), dtype=rewards_per_func.dtype)
     unscorable = torch.isnan(rewards_per_func).all(dim=1)
+    if multi_objective_aggregation == "normalize_then_sum":
+        return _normalize_then_sum(rewards_per_func, weights_t, num_generations, unscorable)
     rewards = (rewards_per_func * weights_t.unsqueeze(0)).nansum(dim=1)
     rewards[unscorable] = torch.nan
     mean = torch.nanmean(rewards.view(-1, num_generations), dim=1).repeat_interleave(num_generations, dim=0)
@@ -84,4 +97,21 @@ def compute_advantages(
         advantages = advantages / (std + EPSILON)
     is_std_zero = torch.isclose(std, torch.zeros_like(std))
     advantages = torch.nan_to_num(advantages, nan=0.0)
+    return Advantages(rewards=rewards, mean=mean, std=std, advantages=advantages, is_std_zero=is_std_zero)
+
+
+def _normalize_then_sum(rewards_per_func, weights_t, num_generations: int, unscorable) -> Advantages:
+    """TRL's "normalize_then_sum": per-function group z-scores, weighted sum, then z-scored over the whole batch."""
+    import torch
+
+    grouped = rewards_per_func.view(-1, num_generations, rewards_per_func.shape[1])
+    mean_k = torch.nanmean(grouped, dim=1, keepdim=True)
+    std_k = nanstd(grouped, dim=1, keepdim=True) if num_generations > 1 else torch.zeros_like(mean_k)
+    reward_k = ((grouped - mean_k) / (std_k + EPSILON)).view(-1, rewards_per_func.shape[1])
+    rewards = (reward_k * weights_t.unsqueeze(0)).nansum(dim=1)
+    rewards[unscorable] = torch.nan
+    std = nanstd(rewards).expand_as(rewards) if rewards.numel() > 1 else torch.zeros_like(rewards)
+    mean = torch.nanmean(rewards).expand_as(rewards)
+    advantages = torch.nan_to_num((rewards - mean) / (std + EPSILON), nan=0.0)
+    is_std_zero = torch.isclose(std, torch.zeros_like(std))
     return Advantages(rewards=rewards, mean=mean, std=std, advantages=advantages, is_std_zero=is_std_zero)

@@ -192,6 +192,7 @@ def score_group(
     columns: dict[str, Sequence[Any]] | None = None,
     completion_ids: Sequence[Sequence[int]] | None = None,
     scale_rewards: str = "group",
+    multi_objective_aggregation: str = "sum_then_normalize",
 ) -> GroupScore:
     """Score one group. `completions` are str or conversational; `columns` are dataset columns, one value each."""
     from rewards._text import completion_text
@@ -223,7 +224,13 @@ def score_group(
                 ("none", f"Reward {name!r} returned None for {nones} of {n} completions, so they are skipped for it.")
             )
     rows = [[table[f][i] for f in range(len(funcs))] for i in range(n)]
-    adv = compute_advantages(rows, weights, num_generations=n, scale_rewards=scale_rewards)
+    adv = compute_advantages(
+        rows,
+        weights,
+        num_generations=n,
+        scale_rewards=scale_rewards,
+        multi_objective_aggregation=multi_objective_aggregation,
+    )
     totals = adv.rewards.tolist()
     unscorable = sum(not math.isfinite(t) for t in totals)
     if unscorable:

@@ -36,10 +36,25 @@ TABLE = [
     ),
     ("none", [[-90.0, 1.0], [-10.0, 0.0], [-50.0, 1.0], [-20.0, 0.0]], [0.7, 0.3], 4),
 ]
+# TRL's multi_objective_aggregation="normalize_then_sum" (scale_rewards is not used there): a group where one
+# function is constant, a None, and an unscorable completion.
+NORMALIZE_THEN_SUM = [
+    (
+        "group",
+        [[1.0, 0.0], [2.0, 1.0], [0.5, None], [3.0, 1.0], [0.0, 1.0], [0.0, 1.0], [None, None], [4.0, 1.0]],
+        [0.7, 0.3],
+        4,
+        "normalize_then_sum",
+    ),
+    ("none", [[-90.0, 1.0], [-10.0, 0.0], [-50.0, 1.0], [-20.0, 0.0]], [1.0, 2.0], 4, "normalize_then_sum"),
+]
 
 
-@pytest.mark.parametrize("scale_rewards,rows,weights,g", TABLE)
-def test_equals_trl_grpo_trainer(tiny_model_dir, tmp_path, scale_rewards, rows, weights, g):
+@pytest.mark.parametrize(
+    "scale_rewards,rows,weights,g,aggregation",
+    [(*case, "sum_then_normalize") for case in TABLE] + NORMALIZE_THEN_SUM,
+)
+def test_equals_trl_grpo_trainer(tiny_model_dir, tmp_path, scale_rewards, rows, weights, g, aggregation):
     from datasets import Dataset
     from trl import GRPOConfig, GRPOTrainer
 
@@ -52,6 +67,7 @@ def test_equals_trl_grpo_trainer(tiny_model_dir, tmp_path, scale_rewards, rows, 
         max_completion_length=4,
         scale_rewards=scale_rewards,
         reward_weights=weights,
+        multi_objective_aggregation=aggregation,
         use_cpu=True,
         bf16=False,
         report_to=[],
@@ -61,7 +77,9 @@ def test_equals_trl_grpo_trainer(tiny_model_dir, tmp_path, scale_rewards, rows, 
     inputs = [{"prompt": p} for p in ["a"] * g + ["b"] * (n - g)]
     trl_adv = trainer._generate_and_score_completions(inputs)["advantages"]
 
-    ours = compute_advantages(rows, weights, num_generations=g, scale_rewards=scale_rewards)
+    ours = compute_advantages(
+        rows, weights, num_generations=g, scale_rewards=scale_rewards, multi_objective_aggregation=aggregation
+    )
     torch.testing.assert_close(ours.advantages, trl_adv.float(), rtol=1e-5, atol=1e-5)
     assert trl_adv.abs().sum() > 0  # the case is not trivially all-zero
 
