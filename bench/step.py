@@ -53,7 +53,7 @@ def run_playground(spec, out: Path) -> list[dict]:
 BARE_OVERRIDES: dict = {}  # GRPOConfig fields a caller wants to differ from TRL's defaults
 
 
-def run_bare(spec, out: Path, allocator: bool = False) -> list[dict]:
+def run_bare(spec, out: Path, allocator: bool = False, device: str = "cpu") -> list[dict]:
     """A plain TRL script: GRPOTrainer with TRL's defaults, except what the spec sets and CPU needs.
 
     `allocator`: run it under the playground's glibc settings
@@ -92,8 +92,8 @@ def run_bare(spec, out: Path, allocator: bool = False) -> list[dict]:
         seed=g.seed,
         reward_weights=[r.weight for r in spec.rewards],
         logging_steps=1,
-        use_cpu=True,
-        bf16=False,
+        use_cpu=device == "cpu",
+        bf16=device == "cuda",  # TRL's default on a GPU; the playground trains in bf16 there too
         report_to=[],
         save_strategy="no",
         **BARE_OVERRIDES,
