@@ -202,6 +202,8 @@ EN: dict[str, str] = {
     "app.warning_title": "Warning",
     "app.info_title": "Note",
     "train.data.kind_taken": "dataset_name {name} is read as dataset_kind {kind}.",
+    "preview.g.range": "The group size G must be a whole number from {low} to {high}, got {g}.",
+    "preview.advantage.help": "**Advantage**: how much better (green) or worse (red) a completion scored than the mean of its group, divided by the group's std (TRL's `scale_rewards=\"group\"`). Training makes green completions more likely and red ones less likely; the stronger the colour, the larger the push. A group where all scores are equal has advantage 0 everywhere: nothing to learn.",
 }
 
 ZH: dict[str, str] = {
@@ -382,6 +384,8 @@ ZH: dict[str, str] = {
     "app.warning_title": "注意",
     "app.info_title": "提示",
     "train.data.kind_taken": "dataset_name {name} 按 dataset_kind {kind} 读取。",
+    "preview.g.range": "组大小 G 必须是 {low} 到 {high} 之间的整数，实际为 {g}。",
+    "preview.advantage.help": "**优势（advantage）**：某个生成结果的得分比组内平均分高多少（绿色）或低多少（红色），再除以组内标准差（TRL 的 `scale_rewards=\"group\"`）。训练会让绿色的生成结果更可能出现、红色的更少出现；颜色越深，推动越大。如果一组的得分全都相同，优势全为 0：没有可学的信号。",
 }
 
 TRANSLATIONS = {"en": EN, "zh": ZH}

@@ -18,6 +18,7 @@ from playground.ui.rewards_tab import RewardsTab, selection_summary, selection_s
 
 
 ROWS_SHOWN = 100  # prompts listed per set in the row picker
+G_RANGE = (2, 16)  # group sizes the Preview offers: GRPO needs 2; 16 keeps a CPU Space's preview under a minute
 
 
 @dataclass
@@ -89,6 +90,8 @@ def generate(
     if not (prompt or "").strip():
         raise PlaygroundError(tr(lang, "preview.empty_prompt"))
     funcs, weights = build_rewards(parse_selection(selection), custom_rewards(ctx, request, code, selection))
+    if num_generations is None or not G_RANGE[0] <= num_generations <= G_RANGE[1] or num_generations % 1:
+        raise PlaygroundError(tr(lang, "preview.g.range", low=G_RANGE[0], high=G_RANGE[1], g=num_generations))
     settings = GenerationSettings(
         num_generations=int(num_generations),
         max_new_tokens=int(max_new_tokens),
@@ -98,7 +101,7 @@ def generate(
     )
     settings.validate()
     loaded, tokenizer = ctx.models.get(model, progress=progress_callback(progress))
-    progress(0.95, desc=tr(lang, "preview.generating", g=settings.num_generations))
+    progress(None, desc=tr(lang, "preview.generating", g=settings.num_generations))  # no fraction to report
     columns = row["columns"] if row and row.get("prompt") == prompt else {}
     result = preview_group(loaded, tokenizer, prompt, funcs, weights, settings, columns=columns)
     timing = tr(lang, "preview.timing", g=settings.num_generations, seconds=f"{result.group.seconds:.1f}")
@@ -129,7 +132,8 @@ def create_preview_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -
                 )
                 rewards_md = gr.Markdown(selection_summary(session.selection.value, None))
             with gr.Column(scale=2):
-                num_generations = gr.Slider(2, 16, value=8, step=1, label=t("preview.g"), info=t("preview.g.info"))
+                # A number box, not a slider: a typed 1 or 17 is refused with a message instead of being clamped.
+                num_generations = gr.Number(8, precision=0, label=t("preview.g"), info=t("preview.g.info"))
                 temperature = gr.Slider(0.1, 2.0, value=1.0, step=0.05, label="temperature")
                 top_p = gr.Slider(0.05, 1.0, value=1.0, step=0.05, label="top_p")
                 max_new_tokens = gr.Slider(4, 512, value=64, step=4, label="max_new_tokens")
@@ -137,7 +141,9 @@ def create_preview_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -
                 run = gr.Button(t("preview.generate"), variant="primary")
         headers = ("table.completion", "table.total", "table.advantage")
         table = gr.Dataframe(empty_frame("en", *headers), label=t("preview.table"), wrap=True, interactive=False)
-        summary = gr.Markdown()
+        # The progress (and an error's badge) show here, never over the table: an error keeps the last group.
+        summary = gr.Markdown(elem_classes="pg-preview-summary")
+        gr.Markdown(t("preview.advantage.help"))
         row = gr.State(first_row)  # the picked row's dataset columns, for rewards that read them
 
     # .input, not .change: a set put there by the Learn tab's Load comes with its own row and prompt.
@@ -148,5 +154,6 @@ def create_preview_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -
     )
     inputs = [model, prompt, row, session.selection, rewards.editor, num_generations, temperature, top_p]
     inputs += [max_new_tokens, seed]
-    run.click(bind(generate, ctx), inputs, [table, summary, session.preview], api_name="generate_group")
+    outputs = [table, summary, session.preview]
+    run.click(bind(generate, ctx), inputs, outputs, api_name="generate_group", show_progress_on=[summary])
     return PreviewTab(model, prompt_set, prompt_row, prompt, row, num_generations, temperature, top_p, max_new_tokens)

@@ -23,6 +23,7 @@ from playground.ui.custom_code import (
     selected_choices,
 )
 from playground.ui.i18n import t, tr
+from playground.ui.messages_zh import translate_error
 from rewards.registry import Param, RewardSpec, build_reward, get_spec, list_specs, resolve_params
 
 
@@ -189,6 +190,16 @@ def try_on_text(
     return score_text(lang_of(request), text, prompt, columns, selection, custom)
 
 
+def rescore(ctx: AppContext, request: gr.Request, text: str, prompt: str, columns: str, selection, code: str):
+    """Try on text again after the selection (or a parameter) changed, and on page load (in the page's language).
+    Quiet: a problem is shown under the table, not as a toast, since the visitor did not press Score."""
+    lang = lang_of(request)
+    try:
+        return try_on_text(ctx, request, text, prompt, columns, selection, code)
+    except PlaygroundError as exc:
+        return gr.skip(), f"⚠ {html.escape(translate_error(lang, str(exc)))}"
+
+
 def score_text(lang: str, text: str, prompt: str, columns: str, selection: list[dict], custom: dict):
     completions = [block.strip() for block in SEPARATOR.split(text or "") if block.strip()]
     if len(completions) < 2:
@@ -298,4 +309,15 @@ def create_rewards_tab(ctx: AppContext, session: Session) -> RewardsTab:
     apply.click(bind(apply_selection, layout), apply_inputs, apply_outputs, api_name="set_rewards")
     try_inputs = [text, prompt, columns, session.selection, custom.editor]
     score.click(bind(try_on_text, ctx), try_inputs, [table, details], api_name="try_on_text", concurrency_limit=8)
+    # The composition root's page load: the first scores in the page's language, then again on each selection change.
+    page_load = gr.context.Context.root_block.load
+    gr.on(
+        [page_load, session.selection.change],
+        bind(rescore, ctx),
+        try_inputs,
+        [table, details],
+        api_visibility="private",
+        trigger_mode="always_last",
+        show_progress="hidden",
+    )
     return tab

@@ -102,3 +102,9 @@ def test_eta_counts_down_within_a_step():
     assert eta_seconds(elapsed=60.0, step=2, total=10, since_step=40.0) == pytest.approx(40.0)  # never grows
     assert eta_seconds(elapsed=500.0, step=2, total=10, since_step=480.0) == 0.0
     assert eta_seconds(elapsed=5.0, step=0, total=10, since_step=5.0) is None
+
+
+@pytest.mark.parametrize("g", [1, 0, -3, 17])
+def test_preview_refuses_a_group_size_outside_2_to_16(app, g):
+    with pytest.raises(AppError, match=f"from 2 to 16, got {g}"):
+        client(app).predict(num_generations=g, max_new_tokens=4, api_name="/generate_group")
