@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 
 from playground.cli import check as cli_check
 from playground.cli import export as cli_export
+from playground.cli import lab as cli_lab
 from playground.cli import train as cli_train
 from playground.errors import PlaygroundError
 
@@ -185,6 +186,8 @@ COMMANDS.update(
         "export": (cli_export.setup_export, cli_export.run_export, "a run as trl-recipe, script, adapter or merged"),
         "push": (cli_export.setup_push, cli_export.run_push, "upload a run's model to the Hugging Face Hub"),
         "check-reward": (cli_check.setup_check, cli_check.run_check, "check a custom reward file and run its cases"),
+        "dryrun": (cli_lab.setup_dryrun, cli_lab.run_dryrun, "sample N prompts x G, report the learning signal"),
+        "probe": (cli_lab.setup_probe, cli_lab.run_probe, "score degenerate texts: can the reward be gamed?"),
     }
 )
 

@@ -1,0 +1,134 @@
+"""`python -m playground dryrun` and `python -m playground probe`: the reward lab on the command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from pathlib import Path
+
+from playground.errors import PlaygroundError
+
+
+def _add_rewards(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--reward", action="append", required=True, metavar="NAME[:WEIGHT]", help="a library reward; repeat it"
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _choices(args: argparse.Namespace):
+    from playground.scoring import RewardChoice, build_rewards
+
+    choices = [RewardChoice.parse(r) for r in args.reward]
+    funcs, weights = build_rewards(choices)
+    return choices, funcs, weights
+
+
+def prompt_source(name: str):
+    """A built-in set name, an existing file, or else a Hub dataset id."""
+    from playground.data import BUILTIN_SETS, PromptSource
+
+    if name in BUILTIN_SETS:
+        return PromptSource(kind="builtin", name=name)
+    if os.path.exists(os.path.expanduser(name)):
+        return PromptSource(kind="file", name=str(Path(name).expanduser()))
+    return PromptSource(kind="hub", name=name)
+
+
+# --- dryrun --------------------------------------------------------------------------------------------------------
+
+
+def setup_dryrun(p: argparse.ArgumentParser) -> None:
+    _add_rewards(p)
+    p.add_argument("--dataset_name", "--dataset-name", dest="dataset_name", default="writing", metavar="SET")
+    p.add_argument("--model", default="embedded", help="'embedded' (default), a Hub id or a local folder")
+    p.add_argument("--num-prompts", type=int, default=16)
+    p.add_argument("--num-generations", type=int, default=8)
+    p.add_argument("--max-new-tokens", type=int, default=64)
+    p.add_argument("--temperature", type=float, default=1.0)
+    p.add_argument("--top-p", type=float, default=1.0)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--scale-rewards", default="group", choices=["group", "batch", "none"])
+    p.add_argument(
+        "--multi-objective-aggregation",
+        default="sum_then_normalize",
+        choices=["sum_then_normalize", "normalize_then_sum"],
+    )
+    p.add_argument("--export", metavar="PATH", help="write the prompts that give a signal to this JSONL file")
+
+
+def run_dryrun(args: argparse.Namespace) -> int:
+    from playground.lab.dryrun import dry_run, load_rows
+    from playground.models import ModelSource, load_model
+
+    _, funcs, weights = _choices(args)
+    rows = load_rows(prompt_source(args.dataset_name), args.num_prompts)
+    model, tokenizer = load_model(ModelSource.parse(args.model), inference=True)
+    run = dry_run(
+        model,
+        tokenizer,
+        rows,
+        funcs,
+        weights,
+        num_generations=args.num_generations,
+        max_new_tokens=args.max_new_tokens,
+        temperature=args.temperature,
+        top_p=args.top_p,
+        seed=args.seed,
+    )
+    summary = run.summarize(
+        scale_rewards=args.scale_rewards, multi_objective_aggregation=args.multi_objective_aggregation
+    )
+    if args.export:
+        Path(args.export).write_text(run.signal_jsonl(summary), encoding="utf-8")
+    if args.json:
+        print(json.dumps(summary.to_json(), ensure_ascii=False))
+        return 0
+    print(f"{len(rows)} prompts x {run.num_generations} completions sampled in {run.seconds:.1f} s")
+    print(f"reward={summary.reward:.4f} reward_std={summary.reward_std:.4f} ")
+    print(f"frac_reward_zero_std={summary.frac_reward_zero_std:.3f}")
+    for name, stats in summary.rewards.items():
+        print(f"rewards/{name}/mean={stats['mean']:.4f} rewards/{name}/std={stats['std']:.4f}")
+    for p in summary.prompts:
+        mark = "NO SIGNAL" if p["zero_std"] else "signal"
+        print(f"  [{mark:>9}] mean={p['mean']:.3f} std={p['std']:.3f}  {p['prompt'][:70]}")
+    for pair, rho in summary.correlations.items():
+        print(f"spearman({pair}) = {'n/a (constant)' if rho is None else f'{rho:+.2f}'}")
+    for name, share in summary.shares.items():
+        print(f"share of spread: {name} {share:.0%}")
+    if args.export:
+        print(f"{summary.signal_count} prompts with a signal written to {args.export}")
+    print(summary.verdict)
+    return 0
+
+
+# --- probe ---------------------------------------------------------------------------------------------------------
+
+
+def setup_probe(p: argparse.ArgumentParser) -> None:
+    _add_rewards(p)
+    p.add_argument("--prompt", default="", help="the prompt the completions answer (for copy-the-prompt probes)")
+    p.add_argument("--column", action="append", default=[], metavar="NAME=VALUE", help="a dataset column value")
+    p.add_argument("--completion", action="append", default=[], metavar="TEXT", help="a real completion; repeat it")
+
+
+def run_probe(args: argparse.Namespace) -> int:
+    from playground.lab.probe import probe
+
+    choices, funcs, _ = _choices(args)
+    columns = {}
+    for item in args.column:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise PlaygroundError(f"Malformed --column {item!r}; use NAME=VALUE.")
+        columns[key] = value
+    report = probe(choices, funcs, prompt=args.prompt, columns=columns, completions=args.completion or None)
+    if args.json:
+        print(json.dumps(report.to_json(), ensure_ascii=False))
+        return 0
+    if not report.findings:
+        print(f"No degenerate text of {report.tried} scored at or above the real completions.")
+    for f in report.findings:
+        print(f"! {f.reward}: {f.why}\n    score={f.score:.3f} text={f.text[:120]!r}")
+    return 0

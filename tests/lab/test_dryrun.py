@@ -1,0 +1,62 @@
+"""Dry run: batched sampling equals per-prompt greedy decoding; the embedded model's signal per reward."""
+
+import pytest
+import torch
+from transformers import GenerationConfig
+
+from playground.data import PromptSource, render_prompt
+from playground.lab.dryrun import dry_run, load_rows
+from playground.lab.sampling import _sample_chunk, sample_prompts
+from playground.models import load_model
+from playground.scoring import RewardChoice, build_rewards
+
+
+@pytest.fixture(scope="module")
+def tiny_sampler(tiny_model_dir):
+    return load_model(str(tiny_model_dir), inference=True)
+
+
+def test_batched_prompts_decode_like_each_prompt_alone(tiny_sampler):
+    model, tokenizer = tiny_sampler
+    assert model.playground_sampler is not None  # the lean decoder path is the one under test
+    texts = [render_prompt(tokenizer, "Hi."), render_prompt(tokenizer, "Why is the sky blue? Answer at length.")]
+    prompts = [tokenizer(t, return_tensors="pt", add_special_tokens=False)["input_ids"][0] for t in texts]
+    assert prompts[0].numel() != prompts[1].numel()  # left padding is exercised
+    config = GenerationConfig(
+        max_new_tokens=10, do_sample=False, pad_token_id=tokenizer.pad_token_id, eos_token_id=None
+    )
+    got = _sample_chunk(model, prompts, 2, config)
+    for p, prompt in enumerate(prompts):
+        alone = model.generate(
+            input_ids=prompt[None], attention_mask=torch.ones_like(prompt[None]), generation_config=config
+        )
+        assert torch.equal(got[2 * p], alone[0, prompt.numel() :])
+        assert torch.equal(got[2 * p + 1], alone[0, prompt.numel() :])
+
+
+def test_same_seed_same_completions_whatever_the_chunking(tiny_sampler):
+    model, tokenizer = tiny_sampler
+    texts = [render_prompt(tokenizer, p) for p in ("One.", "Two, longer prompt.", "Three")]
+    a = sample_prompts(model, tokenizer, texts, 2, max_new_tokens=6, seed=3)
+    b = sample_prompts(model, tokenizer, texts, 2, max_new_tokens=6, seed=3)
+    assert a.ids == b.ids and len(a.texts) == 3 and all(len(g) == 2 for g in a.texts)
+
+
+def test_embedded_format_gives_no_signal_and_length_gives_signal_everywhere(embedded_dir):
+    model, tokenizer = load_model(str(embedded_dir), inference=True)
+    rows = load_rows(PromptSource(kind="builtin", name="writing"), 4)
+    funcs, weights = build_rewards([RewardChoice("format"), RewardChoice("length")])
+    run = dry_run(model, tokenizer, rows, funcs, weights, num_generations=4, max_new_tokens=24, seed=0)
+    assert run.names == ["format", "length"] and len(run.table) == 16
+
+    fmt = run.summarize(enabled=[True, False])
+    assert [p["zero_std"] for p in fmt.prompts] == [True] * 4
+    assert fmt.frac_reward_zero_std == 1.0 and fmt.rewards == {"format": {"mean": 0.0, "std": 0.0}}
+    assert fmt.verdict.startswith("No signal")
+    assert run.signal_jsonl(fmt) == ""
+
+    length = run.summarize(enabled=[False, True])
+    assert [p["zero_std"] for p in length.prompts] == [False] * 4
+    assert length.frac_reward_zero_std == 0.0 and length.verdict.startswith("Good signal")
+    assert run.signal_jsonl(length).count("\n") == 4
+    assert length.reward == pytest.approx(sum(r[1] for r in run.table) / 16, abs=1e-4)
