@@ -157,7 +157,7 @@ def progress_html(snap: dict, lang: str) -> str:
     total = max(int(snap["max_steps"] or 1), 1)
     percent = min(100.0, 100.0 * snap["step"] / total)
     label = tr(lang, "train.progress", step=snap["step"], total=total, eta=_duration(snap["eta"]))
-    if phase := phase_label(snap, lang):
+    if snap["status"] in ACTIVE and (phase := phase_label(snap, lang)):
         label = f"{phase} · {label}"
     return (
         f'<div class="pg-progress" role="progressbar" aria-valuenow="{snap["step"]}" aria-valuemax="{total}">'
