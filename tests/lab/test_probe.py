@@ -1,0 +1,58 @@
+"""Reward-hacking probe: degenerate texts that score at or above the real completions are reported."""
+
+import json
+
+from playground.cli.main import main
+from playground.lab.probe import battery, probe
+from playground.scoring import RewardChoice, build_rewards
+
+
+def _probe(*names, **kwargs):
+    choices = [RewardChoice(n) for n in names]
+    funcs, _ = build_rewards(choices)
+    return probe(choices, funcs, **kwargs)
+
+
+def test_strict_format_gives_full_marks_to_empty_sections():
+    report = _probe("format")
+    empty = [f for f in report.findings if f.text == "<intro></intro><body></body><conclusion></conclusion>"]
+    assert empty and empty[0].score == 1.0 and empty[0].reward == "format"
+    assert "checks the tags" in empty[0].why
+    assert not any(f.text == "" for f in report.findings)  # the empty text scores 0 < 1
+
+
+def test_accuracy_reward_flags_the_bare_answer_and_not_the_wrong_one():
+    report = _probe("correctness", columns={"answer": "72"}, completions=["48 + 24 = 72, so #### 72"])
+    texts = {f.text for f in report.findings}
+    assert "72" in texts
+    assert not any("73" in t for t in texts)  # a wrong answer, well formatted, scores 0
+
+
+def constant_reward(completions, **kwargs):
+    return [0.5] * len(completions)
+
+
+def test_a_reward_that_scores_everything_alike_is_one_finding():
+    report = probe([RewardChoice("constant_reward")], [constant_reward], completions=["a real answer"])
+    assert len(report.findings) == 1
+    assert "cannot tell them apart" in report.findings[0].why and report.findings[0].score == 0.5
+
+
+def test_custom_reward_without_real_completions_is_skipped():
+    assert probe([RewardChoice("constant_reward")], [constant_reward]).findings == []
+
+
+def test_battery_uses_prompt_answer_and_best_completion():
+    labels = [
+        label for label, _ in battery("Say hi.", "4", "<intro>a</intro><body>b</body><conclusion>c</conclusion>")
+    ]
+    assert "a copy of the prompt" in labels and "the answer alone" in labels
+    assert "the best completion with its sections emptied" in labels
+
+
+def test_cli_probe_json(capsys):
+    assert main(["probe", "--reward", "format", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data) == {"findings"}
+    assert {"reward", "text", "score", "why"} == set(data["findings"][0])
+    assert any(f["text"] == "<intro></intro><body></body><conclusion></conclusion>" for f in data["findings"])
