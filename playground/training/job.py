@@ -20,6 +20,7 @@ from transformers import PrinterCallback, TrainerCallback
 
 from playground.errors import PlaygroundError
 from playground.spec import RunSpec
+from playground.training.queue import PublicCaps, Waiting, custom_reward_names, estimate_wait
 from playground.training.store import ACTIVE, Run, RunStore
 from playground.validation import validate_spec
 
@@ -453,27 +454,111 @@ def _backend(spec: RunSpec, custom_rewards: dict | None = None):
 
 
 class JobManager:
-    """At most one active job per process. Shared by all sessions; guarded by a lock."""
+    """At most one active job per process. Shared by all sessions; guarded by a lock.
 
-    def __init__(self, store: RunStore):
+    Outside public mode a start while a run goes is refused. In public mode (`public=True`) it joins a FIFO queue
+    instead, at most one queued run per owner, and each run is held to `caps` (`playground.training.queue`): the
+    next queued run starts when the current one ends, and a run past its wall time is stopped.
+    """
+
+    def __init__(self, store: RunStore, public: bool = False, caps: PublicCaps | None = None):
         self.store = store
+        self.public = public
+        self.caps = caps or (PublicCaps.from_env() if public else PublicCaps())
         self._lock = threading.Lock()
         self.current: TrainingJob | None = None
+        self.waiting: list[Waiting] = []
+        self.last_pace: float | None = None  # seconds per step of the last run that took a step
 
-    def start(self, spec: RunSpec, owner: str | None = None, custom_rewards: dict | None = None) -> TrainingJob:
+    def start(self, spec: RunSpec, owner: str | None = None, custom_rewards: dict | None = None) -> TrainingJob | None:
+        """Start a run now; in public mode, queue it while another goes (returns None then: see `position`)."""
         # The fast checks, before a run folder exists (custom_rewards=None: the names in spec.custom_code, by parsing).
         validate_spec(spec, custom_rewards=set(custom_rewards) if custom_rewards else None)
+        if self.public:
+            from playground.sandbox.settings import code_policy
+
+            self.caps.check(spec, custom_reward_names(spec, custom_rewards), code_policy(True).limits.timeout)
         with self._lock:
             job = self.current
             if job is not None and job.active:
-                raise PlaygroundError(
-                    f"A training run is already in progress ({job.run.id}, step {job.step} of {job.max_steps}); "
-                    "wait for it to finish or stop it first."
-                )
-            backend = _backend(spec, custom_rewards)
-            run = self.store.create(spec.to_dict())
-            self.current = backend(spec, run, owner=owner, custom_rewards=custom_rewards).start()
-            return self.current
+                if not self.public:
+                    raise PlaygroundError(
+                        f"A training run is already in progress ({job.run.id}, step {job.step} of {job.max_steps}); "
+                        "wait for it to finish or stop it first."
+                    )
+                return self._enqueue(spec, owner, custom_rewards)
+            return self._launch(Waiting(spec, owner, custom_rewards))
+
+    def _enqueue(self, spec: RunSpec, owner: str | None, custom_rewards: dict | None) -> None:
+        if owner is None:
+            raise PlaygroundError("A run is in progress; a queued run needs a session. Reload the page.")
+        mine = [i for i, w in enumerate(self.waiting) if w.owner == owner]
+        if mine:
+            raise PlaygroundError(
+                f"You already have a run waiting in the queue (position {mine[0] + 1}); cancel it before queueing "
+                "another, or wait for it to start."
+            )
+        if len(self.waiting) >= self.caps.max_queued:
+            raise PlaygroundError(
+                f"The training queue is full ({self.caps.max_queued} runs waiting, PLAYGROUND_MAX_QUEUED); "
+                "try again when one has started."
+            )
+        self.waiting.append(Waiting(spec, owner, custom_rewards))
+        logger.info("Queued a run (position %d)", len(self.waiting))
+        return None
+
+    def _launch(self, waiting: Waiting) -> TrainingJob:
+        """Create the run folder and start the job (the lock is held)."""
+        backend = _backend(waiting.spec, waiting.custom_rewards)
+        run = self.store.create(waiting.spec.to_dict())
+        job = backend(waiting.spec, run, owner=waiting.owner, custom_rewards=waiting.custom_rewards).start()
+        self.current = job
+        if self.public:
+            threading.Thread(target=self._after, args=(job,), name=f"queue-{run.id}", daemon=True).start()
+        return job
+
+    def _after(self, job: TrainingJob) -> None:
+        """Public mode: stop `job` at its wall time, then start the next queued run."""
+        job.join(self.caps.max_minutes * 60)
+        if job.active:
+            logger.warning("Run %s reached the public wall-time limit; stopping it", job.run.id)
+            job.run.write_status(
+                wall_time_error=f"Stopped after the public limit of {self.caps.max_minutes:g} minutes per run "
+                "(PLAYGROUND_MAX_RUN_MINUTES)."
+            )
+            job.stop()
+            job.join()
+        if job.step and job.started_at:
+            self.last_pace = (time.time() - job.started_at) / job.step
+        with self._lock:
+            while self.waiting and (self.current is None or not self.current.active):
+                waiting = self.waiting.pop(0)
+                try:
+                    self._launch(waiting)
+                except Exception as exc:  # its spec was checked when queued; a failure here must not stall the queue
+                    logger.error("A queued run could not start: %s", exc)
+
+    def position(self, owner: str | None) -> dict[str, Any] | None:
+        """The owner's queued run: {"position": 1-based, "waiting": total, "eta": seconds or None}, or None."""
+        with self._lock:
+            index = next((i for i, w in enumerate(self.waiting) if owner is not None and w.owner == owner), None)
+            if index is None:
+                return None
+            job = self.current
+            snap = job.snapshot() if job is not None and job.active else None
+            pace = self.last_pace
+            if snap and snap.get("step") and snap.get("elapsed"):
+                pace = snap["elapsed"] / snap["step"]
+            ahead = [w.spec for w in self.waiting[:index]]
+            return {"position": index + 1, "waiting": len(self.waiting), "eta": estimate_wait(snap, ahead, pace)}
+
+    def cancel(self, owner: str | None) -> Waiting:
+        """Remove the owner's queued run (before it starts; a started run is stopped with `stop`)."""
+        with self._lock:
+            for i, waiting in enumerate(self.waiting):
+                if owner is not None and waiting.owner == owner:
+                    return self.waiting.pop(i)
+        raise PlaygroundError("You have no run waiting in the queue.")
 
     def stop(self, owner: str | None = None) -> TrainingJob:
         with self._lock:

@@ -221,6 +221,8 @@ class RunInfo:
     rewards: list[str] = field(default_factory=list)
     final_reward: float | None = None
     error: str | None = None
+    owner: str | None = field(default=None, repr=False)  # the starter's browser token (see training/access.py)
+    published: bool = False  # the owner made it readable by everyone (public mode)
 
 
 class Run:
@@ -342,7 +344,17 @@ class Run:
             rewards=_reward_names(spec),
             final_reward=_final_reward(metrics),
             error=_str(status.get("error")),
+            owner=_str(status.get("owner")),
+            published=bool(status.get("published")),
         )
+
+    def publish(self, published: bool = True) -> dict:
+        """Make the run readable by everyone in public mode (read-only), or private again."""
+        return self.write_status(published=published, **({"pid": self.status().get("pid")} if self.active else {}))
+
+    @property
+    def active(self) -> bool:
+        return self.status().get("status") in ACTIVE
 
 
 def _get(data: Any, *keys: str) -> Any:

@@ -13,6 +13,7 @@ from playground.ui.custom_code import wire_unload
 from playground.ui.i18n import I18N, t
 from playground.ui.learn_tab import create_learn_tab, wire_learn_tab
 from playground.ui.preview_tab import create_preview_tab
+from playground.ui.queue_view import create_queue_view
 from playground.ui.rewards_tab import create_rewards_tab
 from playground.ui.runs_tab import create_runs_tab
 from playground.ui.settings import UISettings
@@ -47,8 +48,10 @@ def build_app(settings: UISettings | None = None, *, ctx: AppContext | None = No
             learn = create_learn_tab()
             preview = create_preview_tab(ctx, session, rewards)
             train = create_train_tab(ctx, session, rewards)
+            with train.tab:
+                create_queue_view(ctx, session, train.timer)
             create_compare_tab(ctx)
-            create_runs_tab(ctx)
+            create_runs_tab(ctx, session)
         wire_page_load(demo, ctx, session, train)
         wire_learn_tab(demo, ctx, session, learn, rewards, preview, train)
         wire_unload(demo, ctx)

@@ -11,11 +11,13 @@ import gradio as gr
 from playground.errors import PlaygroundError
 from playground.models import ModelCache
 from playground.sandbox import CodeSession
+from playground.sandbox.settings import is_public
 from playground.scoring import RewardChoice
 from playground.spec import demo_spec
 from playground.tempdirs import make_temp_dir, sweep_orphans
+from playground.training import access
 from playground.training.job import JobManager
-from playground.training.store import RunStore
+from playground.training.store import Run, RunInfo, RunStore
 from playground.ui.settings import UISettings
 
 
@@ -87,10 +89,43 @@ class AppContext:
         return cls(
             settings=settings,
             store=store,
-            jobs=JobManager(store),
+            jobs=JobManager(store, public=is_public()),
             models=ModelCache(),
             downloads=Path(make_temp_dir("downloads")),
         )
+
+    # --- runs, as one visitor may see them (training/access.py) ----------------------------------------------------
+
+    @property
+    def public(self) -> bool:
+        return self.jobs.public
+
+    def runs_for(self, viewer: str | None) -> list[tuple[RunInfo, bool]]:
+        """(run, readable) for each run this viewer may list, newest first. Outside public mode: all, readable."""
+        listed = []
+        for info in self.store.list():
+            status = {"owner": info.owner, "published": info.published, "status": info.status}
+            if access.can_list(status, viewer, self.public):
+                listed.append((info, access.can_read(status, viewer, self.public)))
+        return listed
+
+    def open_run(self, run_id: str, viewer: str | None, *, change: bool = False) -> Run:
+        """The run, if this viewer may read it (or, with `change`, delete or publish it); else a PlaygroundError."""
+        run = self.store.get(run_id)
+        status = run.status()
+        allowed = access.can_change if change else access.can_read
+        if not allowed(status, viewer, self.public):
+            if change and access.can_read(status, viewer, self.public):
+                raise PlaygroundError(f"Run '{run_id}' was published by another visitor; it is read-only for you.")
+            raise PlaygroundError(
+                f"Run '{run_id}' belongs to another visitor of this public app; only its owner can open, download "
+                "or delete it (unless they publish it)."
+            )
+        return run
+
+    def may_watch(self, job, viewer: str | None) -> bool:
+        """Whether this viewer sees the live charts and samples of `job` (everyone sees its status and step)."""
+        return access.can_read(job.run.status() if self.public else {}, viewer, self.public)
 
 
 def new_session_id() -> str:

@@ -204,6 +204,13 @@ EN: dict[str, str] = {
     "train.data.kind_taken": "dataset_name {name} is read as dataset_kind {kind}.",
     "preview.g.range": "The group size G must be a whole number from {low} to {high}, got {g}.",
     "preview.advantage.help": "**Advantage**: how much better (green) or worse (red) a completion scored than the mean of its group, divided by the group's std (TRL's `scale_rewards=\"group\"`). Training makes green completions more likely and red ones less likely; the stronger the colour, the larger the push. A group where all scores are equal has advantage 0 everywhere: nothing to learn.",
+    # --- issue 13: public mode (run ownership, training queue) ---
+    "runs.publish": "Publish (read-only)",
+    "runs.published": "Run {run} is now visible to every visitor, read-only.",
+    "queue.cancel": "Cancel my queued run",
+    "queue.cancelled": "Your queued run was cancelled.",
+    "queue.position": "Your run is queued: position {position} of {waiting}; it starts in about {eta}.",
+    "queue.position_no_eta": "Your run is queued: position {position} of {waiting}; it starts when the runs ahead end.",
 }
 
 ZH: dict[str, str] = {
@@ -386,6 +393,13 @@ ZH: dict[str, str] = {
     "train.data.kind_taken": "dataset_name {name} 按 dataset_kind {kind} 读取。",
     "preview.g.range": "组大小 G 必须是 {low} 到 {high} 之间的整数，实际为 {g}。",
     "preview.advantage.help": "**优势（advantage）**：某个生成结果的得分比组内平均分高多少（绿色）或低多少（红色），再除以组内标准差（TRL 的 `scale_rewards=\"group\"`）。训练会让绿色的生成结果更可能出现、红色的更少出现；颜色越深，推动越大。如果一组的得分全都相同，优势全为 0：没有可学的信号。",
+    # --- issue 13: public mode (run ownership, training queue) ---
+    "runs.publish": "公开（只读）",
+    "runs.published": "训练 {run} 已公开：所有访客都能查看，但不能修改或删除。",
+    "queue.cancel": "取消我排队中的训练",
+    "queue.cancelled": "已取消你排队中的训练。",
+    "queue.position": "你的训练正在排队：第 {position} 位（共 {waiting} 个）；大约 {eta} 后开始。",
+    "queue.position_no_eta": "你的训练正在排队：第 {position} 位（共 {waiting} 个）；前面的训练结束后开始。",
 }
 
 TRANSLATIONS = {"en": EN, "zh": ZH}

@@ -16,7 +16,7 @@ from playground.spec import RunSpec
 from playground.tempdirs import expire_files
 from playground.ui.charts import chart_frames, coloured, overlay_frame, recolour, recolour_all
 from playground.ui.common import bind, lang_of
-from playground.ui.context import AppContext
+from playground.ui.context import AppContext, Session
 from playground.ui.custom_code import custom_names
 from playground.ui.i18n import t, tr
 from playground.ui.train_tab import HIDDEN, alerts_markdown, create_run_view, samples_frame
@@ -26,37 +26,39 @@ COLUMNS = ("run", "status", "step", "created", "model", "rewards", "final reward
 DOWNLOAD_SECONDS = 3600  # a zip stays this long in the app's download folder (Gradio serves its own copy)
 
 
-def runs_frame(ctx: AppContext) -> pd.DataFrame:
+def runs_frame(ctx: AppContext, viewer: str | None = None) -> pd.DataFrame:
+    """The runs this viewer may list (all, outside public mode). Another visitor's private run shows only its id,
+    status, step and time (in public mode it is listed while it is queued or going)."""
     rows = [
         [
             info.id,
-            info.status,
+            info.status + (" · published" if info.published else ""),
             f"{info.step}/{info.max_steps or '?'}",
             info.created_at[:19].replace("T", " "),
-            info.model,
-            ", ".join(info.rewards),
-            info.final_reward,
-            info.error or "",
+            info.model if readable else "",
+            ", ".join(info.rewards) if readable else "",
+            info.final_reward if readable else None,
+            (info.error or "") if readable else "",
         ]
-        for info in ctx.store.list()
+        for info, readable in ctx.runs_for(viewer)
     ]
     return pd.DataFrame(rows, columns=list(COLUMNS))
 
 
-def refresh(ctx: AppContext, current: str | None = None):
+def refresh(ctx: AppContext, session_id: str | None = None, current: str | None = None):
     """The run list, and the run pickers (keeping the current pick when it still exists)."""
-    frame = runs_frame(ctx)
+    frame = runs_frame(ctx, session_id)
     ids = frame["run"].tolist()
     value = current if current in ids else (ids[0] if ids else None)
     return frame, gr.Dropdown(choices=ids, value=value), gr.Dropdown(choices=ids)
 
 
-def show_run(ctx: AppContext, request: gr.Request, run_id: str | None):
-    """A past (or live) run's charts, latest samples and alerts."""
+def show_run(ctx: AppContext, request: gr.Request, session_id: str | None, run_id: str | None):
+    """A past (or live) run's charts, latest samples and alerts (public mode: the viewer's or a published run)."""
     lang = lang_of(request)
     if not run_id:
         raise PlaygroundError(tr(lang, "runs.none_selected"))
-    run = ctx.store.get(run_id)
+    run = ctx.open_run(run_id, session_id)
     metrics = run.metrics()
     try:
         spec = RunSpec.from_dict(run.spec())
@@ -66,17 +68,17 @@ def show_run(ctx: AppContext, request: gr.Request, run_id: str | None):
     return [*chart_frames(metrics), samples_frame(run, lang), alerts_markdown(spec, metrics, lang, custom)]
 
 
-def overlay(ctx: AppContext, run_ids: list[str] | None) -> pd.DataFrame:
+def overlay(ctx: AppContext, session_id: str | None, run_ids: list[str] | None) -> pd.DataFrame:
     """The reward curves of the chosen runs on one chart."""
-    return overlay_frame([(run_id, ctx.store.get(run_id).metrics()) for run_id in run_ids or []])
+    return overlay_frame([(run_id, ctx.open_run(run_id, session_id).metrics()) for run_id in run_ids or []])
 
 
-def download_adapter(ctx: AppContext, request: gr.Request, run_id: str | None) -> str:
+def download_adapter(ctx: AppContext, request: gr.Request, session_id: str | None, run_id: str | None) -> str:
     """Zip the run's adapter folder (into the app's download folder) and return the zip."""
     lang = lang_of(request)
     if not run_id:
         raise PlaygroundError(tr(lang, "runs.none_selected"))
-    run = ctx.store.get(run_id)
+    run = ctx.open_run(run_id, session_id)
     if not run.has_adapter:
         raise PlaygroundError(tr(lang, "runs.no_adapter", run=run_id))
     expire_files(ctx.downloads, DOWNLOAD_SECONDS)
@@ -86,11 +88,11 @@ def download_adapter(ctx: AppContext, request: gr.Request, run_id: str | None) -
     return str(target)
 
 
-def download_recipe(ctx: AppContext, request: gr.Request, run_id: str | None) -> str:
+def download_recipe(ctx: AppContext, request: gr.Request, session_id: str | None, run_id: str | None) -> str:
     """The run as a `trl grpo` recipe folder (its custom reward code included), zipped."""
     if not run_id:
         raise PlaygroundError(tr(lang_of(request), "runs.none_selected"))
-    run = ctx.store.get(run_id)
+    run = ctx.open_run(run_id, session_id)
     expire_files(ctx.downloads, DOWNLOAD_SECONDS)
     scratch = Path(tempfile.mkdtemp(dir=ctx.downloads))
     try:
@@ -105,17 +107,28 @@ def reveal() -> gr.File:
     return gr.File(visible=True)
 
 
-def delete_run(ctx: AppContext, request: gr.Request, run_id: str | None):
+def delete_run(ctx: AppContext, request: gr.Request, session_id: str | None, run_id: str | None):
     lang = lang_of(request)
     if not run_id:
         raise PlaygroundError(tr(lang, "runs.none_selected"))
+    ctx.open_run(run_id, session_id, change=True)
     ctx.store.delete(run_id)
     gr.Info(tr(lang, "runs.deleted", run=run_id))
-    return refresh(ctx)
+    return refresh(ctx, session_id)
 
 
-def create_runs_tab(ctx: AppContext) -> None:
-    frame = runs_frame(ctx)
+def publish_run(ctx: AppContext, request: gr.Request, session_id: str | None, run_id: str | None):
+    """Public mode: the owner makes the run readable by every visitor (read-only: only the owner may delete it)."""
+    lang = lang_of(request)
+    if not run_id:
+        raise PlaygroundError(tr(lang, "runs.none_selected"))
+    ctx.open_run(run_id, session_id, change=True).publish()
+    gr.Info(tr(lang, "runs.published", run=run_id))
+    return refresh(ctx, session_id, run_id)
+
+
+def create_runs_tab(ctx: AppContext, session: Session) -> None:
+    frame = runs_frame(ctx, None)
     ids = frame["run"].tolist()
     with gr.Tab(t("runs.tab"), id="runs") as tab:
         gr.Markdown(t("runs.intro"))
@@ -129,6 +142,7 @@ def create_runs_tab(ctx: AppContext) -> None:
             download = gr.Button(t("runs.download"), scale=1)
             recipe = gr.Button(t("runs.export"), scale=1)
             delete = gr.Button(t("runs.delete"), variant="stop", scale=1)
+            publish = gr.Button(t("runs.publish"), scale=1, visible=ctx.public)
         zipped = gr.File(label=t("runs.zip"), interactive=False, visible=False)
         recipe_zip = gr.File(label=t("runs.recipe"), interactive=False, visible=False)
         alerts, plots, samples = create_run_view(max_height=360)
@@ -137,16 +151,22 @@ def create_runs_tab(ctx: AppContext) -> None:
         curves = gr.LinePlot(overlay_frame([]), x="step", y="value", color="run", label="reward", height=260)
 
     lists = [table, run, chosen]
-    gr.on([tab.select, reload.click], bind(refresh, ctx), run, lists, api_name="list_runs", show_progress="hidden")
+    me = session.id  # the visitor's browser token: what public mode's ownership checks (training/access.py)
+    gr.on(
+        [tab.select, reload.click], bind(refresh, ctx), [me, run], lists, api_name="list_runs", show_progress="hidden"
+    )
     lines = coloured(plots)
-    show.click(bind(show_run, ctx), run, [*plots, samples, alerts], api_name="show_run").then(
+    show.click(bind(show_run, ctx), [me, run], [*plots, samples, alerts], api_name="show_run").then(
         recolour_all, lines, lines, **HIDDEN
     )
-    chosen.change(bind(overlay, ctx), chosen, curves, api_name="overlay_runs").then(recolour, curves, curves, **HIDDEN)
-    download.click(bind(download_adapter, ctx), run, zipped, api_name="download_adapter").success(
+    chosen.change(bind(overlay, ctx), [me, chosen], curves, api_name="overlay_runs").then(
+        recolour, curves, curves, **HIDDEN
+    )
+    download.click(bind(download_adapter, ctx), [me, run], zipped, api_name="download_adapter").success(
         reveal, None, zipped, **HIDDEN
     )
-    recipe.click(bind(download_recipe, ctx), run, recipe_zip, api_name="download_recipe").success(
+    recipe.click(bind(download_recipe, ctx), [me, run], recipe_zip, api_name="download_recipe").success(
         reveal, None, recipe_zip, **HIDDEN
     )
-    delete.click(bind(delete_run, ctx), run, lists, api_name="delete_run")
+    delete.click(bind(delete_run, ctx), [me, run], lists, api_name="delete_run")
+    publish.click(bind(publish_run, ctx), [me, run], lists, api_name="publish_run")

@@ -110,7 +110,7 @@ def train_status(ctx: AppContext, request: gr.Request, session_id: str | None, s
         alerts = alerts_markdown(job.spec, metrics, lang, job.custom_rewards)
         live = [*chart_frames(metrics), samples_frame(job.run, lang), alerts]
     buttons = [
-        gr.Button(interactive=not active),
+        gr.Button(interactive=not active or (ctx.public and not owner)),  # public mode: others may queue a run
         gr.Button(interactive=active and owner and snap["status"] != "stopping"),
     ]
     return head + live + buttons + [key]
