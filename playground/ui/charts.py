@@ -1,10 +1,13 @@
 """Training charts: native `gr.LinePlot`s fed from a run's logged metrics, under TRL's metric names."""
 
 import math
+from collections import Counter
 from typing import Any
 
 import gradio as gr
 import pandas as pd
+
+from playground.ui.i18n import t, tr
 
 
 # One chart per metric, in page order; None marks the chart of every reward function's mean (one line each).
@@ -21,33 +24,85 @@ CHARTS: tuple[str | None, ...] = (
 PER_FUNCTION = "rewards/{fn}/mean"
 # The held-out eval curve (TRL's eval metric name, logged with its `step`): drawn on the reward chart as a second line.
 EVAL_REWARD = "eval_reward"
+FUNCTION = "function"  # the column naming the line on the other charts: the reward function, or the metric itself
 SERIES = "series"  # the column naming the line on the reward chart: "reward" (training) or "eval_reward"
-COLOURED: tuple[str | None, ...] = ("reward", None)  # charts with one line per series: recolour them after an update
+COLOURED: tuple[str | None, ...] = CHARTS  # every chart names its lines: recolour each after an update
 PER_ROW = 4
 # Line colours of the charts with one line per reward function or per run (Tableau 10).
 PALETTE = ("#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f")
 
 
-def create_charts(height: int = 220) -> list[gr.LinePlot]:
-    """The empty charts, laid out in rows; fill them with `chart_frames(metrics)`."""
+# Per chart: the key of its texts in i18n.py (`chart.<slug>.title`, `.y`, `.caption`), by TRL metric name.
+SLUGS: dict[str | None, str] = {
+    "reward": "reward",
+    None: "per_function",
+    "reward_std": "reward_std",
+    "frac_reward_zero_std": "zero_std",
+    "kl": "kl",
+    "loss": "loss",
+    "completions/mean_length": "mean_length",
+    "completions/clipped_ratio": "clipped",
+}
+
+
+def axis_titles(slug: str, lang: str, color: str | None) -> dict:
+    """A chart's axis and legend titles in `lang`: y with its unit (tokens, fractions, ...), x in steps. Sent with each
+    data update: the page is built once for every language, and the browser translates only whole labels."""
+    titles = dict(x_title=tr(lang, "chart.step"), y_title=tr(lang, f"chart.{slug}.y"))
+    return titles | ({"color_title": tr(lang, f"chart.series.{color}")} if color else {})
+
+
+def line_plot(value: pd.DataFrame, slug: str, color: str, metric: str, height: int | None = None) -> gr.LinePlot:
+    """One chart, titled in the page's language with its TRL metric name; whole-number steps on x; a legend that
+    names each line (reward function, run, metric). Until data comes the axes carry the TRL names only."""
+    return gr.LinePlot(
+        value,
+        x="step",
+        y="value",
+        color=color,
+        label=t(f"chart.{slug}.title"),
+        x_title="step",
+        y_title=metric,
+        color_title=metric,
+        x_axis_format="d",  # steps are whole numbers: no 1.2, 1.4 ticks
+        height=height,
+        min_width=280,
+    )
+
+
+def create_charts(height: int | None = None) -> list[gr.LinePlot]:
+    """The empty charts, laid out in rows, each with a caption (what it measures, which way is good); fill them with
+    `chart_updates(metrics, lang)`."""
     plots = []
     for start in range(0, len(CHARTS), PER_ROW):
-        with gr.Row():
+        with gr.Row(equal_height=True):
             for key in CHARTS[start : start + PER_ROW]:
-                plots.append(
-                    gr.LinePlot(
-                        _typed([], SERIES) if key == "reward" else _frame([], key),
-                        x="step",
-                        y="value",
-                        color="function" if key is None else SERIES if key == "reward" else None,
-                        label=PER_FUNCTION.format(fn="<fn>") if key is None else key,
-                        x_title="step",
-                        y_title="",
-                        height=height,
-                        min_width=240,
-                    )
-                )
+                empty = _typed([], SERIES) if key == "reward" else _frame([], key)
+                with gr.Column(min_width=280):
+                    plots.append(line_plot(empty, SLUGS[key], _color(key), _metric(key), height))
+                    gr.Markdown(t(f"chart.{SLUGS[key]}.caption"), elem_classes="pg-chart-caption")
     return plots
+
+
+def _color(key: str | None) -> str:
+    return SERIES if key == "reward" else FUNCTION
+
+
+def _legend(key: str | None) -> str:
+    """What a chart's lines are: curves (reward and eval_reward), reward functions, or the one metric."""
+    return "series" if key == "reward" else "function" if key is None else "metric"
+
+
+def _metric(key: str | None) -> str:
+    return PER_FUNCTION.format(fn="<fn>") if key is None else key
+
+
+def chart_updates(metrics: list[dict], lang: str) -> list[gr.LinePlot]:
+    """Every chart's data, with its axis and legend titles in `lang`."""
+    return [
+        gr.LinePlot(frame, **axis_titles(SLUGS[key], lang, _legend(key)))
+        for key, frame in zip(CHARTS, chart_frames(metrics), strict=True)
+    ]
 
 
 def step_rows(metrics: list[dict]) -> list[dict]:
@@ -71,7 +126,7 @@ def reward_frame(metrics: list[dict]) -> pd.DataFrame:
     """The training reward at every step and the eval reward at its points, one line each (column `series`)."""
     points = [(int(r["step"]), float(r["reward"]), "reward") for r in step_rows(metrics)]
     points += [(int(r["step"]), float(r[EVAL_REWARD]), EVAL_REWARD) for r in eval_rows(metrics)]
-    return _typed(points, SERIES)
+    return _typed(_drawable(points), SERIES)
 
 
 def coloured(plots: list[gr.LinePlot]) -> list[gr.LinePlot]:
@@ -107,14 +162,23 @@ def _typed(points: list[tuple], series: str | None = None) -> pd.DataFrame:
 
 
 def _frame(rows: list[dict], key: str | None) -> pd.DataFrame:
+    """One chart's points: (step, value, line name). Every chart names its line(s), so each has a legend; a line of a
+    single point is left out until its second point (a lone point draws no line, only an empty crosshair)."""
     if key is not None:
-        return _typed([(int(r["step"]), v) for r in rows if (v := _number(r.get(key))) is not None])
+        points = [(int(r["step"]), v, key) for r in rows if (v := _number(r.get(key))) is not None]
+        return _typed(_drawable(points), FUNCTION)
     points = []
     for r in rows:
         for name, value in r.items():
             if name.startswith("rewards/") and name.endswith("/mean") and (v := _number(value)) is not None:
                 points.append((int(r["step"]), v, name[len("rewards/") : -len("/mean")]))
-    return _typed(points, "function")
+    return _typed(_drawable(points), FUNCTION)
+
+
+def _drawable(points: list[tuple]) -> list[tuple]:
+    """The points of the lines that have at least two."""
+    counts = Counter(point[-1] for point in points)
+    return [point for point in points if counts[point[-1]] >= 2]
 
 
 def overlay_frame(runs: list[tuple[str, list[dict]]], key: str = "reward") -> pd.DataFrame:
@@ -125,7 +189,19 @@ def overlay_frame(runs: list[tuple[str, list[dict]]], key: str = "reward") -> pd
         for r in step_rows(metrics)
         if (v := _number(r.get(key))) is not None
     ]
-    return _typed(points, "run")
+    return _typed(_drawable(points), "run")
+
+
+def create_overlay(height: int | None = None) -> gr.LinePlot:
+    """The Runs tab's chart of several runs' rewards, one line per run; its caption follows it."""
+    with gr.Column():
+        plot = line_plot(overlay_frame([]), "overlay", "run", "reward", height)
+        gr.Markdown(t("chart.overlay.caption"), elem_classes="pg-chart-caption")
+    return plot
+
+
+def overlay_update(runs: list[tuple[str, list[dict]]], lang: str) -> gr.LinePlot:
+    return gr.LinePlot(overlay_frame(runs), **axis_titles("overlay", lang, "run"))
 
 
 def _number(value: Any) -> float | None:

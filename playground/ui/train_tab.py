@@ -195,7 +195,7 @@ def samples_frame(run: Run, lang: str):
     rows = run.samples(last_step_only=True)
     names = list(rows[0]["rewards"]) if rows else []
     advantage = tr(lang, "table.advantage")
-    columns = ["step", *names, advantage, tr(lang, "table.prompt"), tr(lang, "table.completion")]
+    columns = [tr(lang, "table.step"), *names, advantage, tr(lang, "table.prompt"), tr(lang, "table.completion")]
     data = [
         [r.get("step"), *(r.get("rewards", {}).get(n) for n in names), r.get("advantage")]
         + [short(r.get("prompt", ""), 60), r.get("completion", "")]

@@ -42,6 +42,8 @@ def table(value: dict) -> list[dict]:
 
 
 def plot_points(value) -> int:
+    if isinstance(value, dict) and value.get("__type__") == "update":  # data sent with its axis titles
+        value = value.get("value")
     return len(value["data"]) if isinstance(value, dict) and value.get("data") else 0
 
 

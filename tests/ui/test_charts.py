@@ -1,0 +1,59 @@
+"""The training charts (issue 12): titled in the page's language with TRL's metric names, y axes with units, whole
+steps on x, a named line for every series, a caption each, and no lone point drawn as an empty crosshair."""
+
+import gradio as gr
+
+from playground.ui.charts import CHARTS, SLUGS, chart_frames, chart_updates, create_charts, overlay_update
+from playground.ui.i18n import EN, ZH
+
+
+def rows(steps: int) -> list[dict]:
+    return [
+        {
+            "step": s,
+            "reward": -40.0 + s,
+            "rewards/length/mean": -40.0 + s,
+            "rewards/format/mean": 0.5,
+            "completions/mean_length": 30.0 + s,
+            "kl": 0.01 * s,
+        }
+        for s in range(1, steps + 1)
+    ]
+
+
+def test_every_chart_has_a_title_unit_and_caption_in_both_languages():
+    for slug in SLUGS.values():
+        for part in ("title", "y", "caption"):
+            key = f"chart.{slug}.{part}"
+            assert EN[key] and ZH[key] and EN[key] != ZH[key], key
+    assert EN["chart.mean_length.y"] == "tokens" and "characters" in EN["chart.mean_length.caption"]
+    assert "tokens" not in EN["chart.reward.y"]
+
+
+def test_charts_are_built_with_whole_steps_titles_and_captions():
+    with gr.Blocks() as demo:
+        plots = create_charts()
+    assert len(plots) == len(CHARTS)
+    assert {p.x_axis_format for p in plots} == {"d"}
+    assert [p.label.key for p in plots] == [f"chart.{SLUGS[k]}.title" for k in CHARTS]
+    captions = [b.value for b in demo.blocks.values() if "pg-chart-caption" in (getattr(b, "elem_classes", None) or [])]
+    assert len(captions) == len(CHARTS)
+
+
+def test_a_lone_point_is_not_drawn_and_two_are():
+    assert all(frame.empty for frame in chart_frames(rows(1)))
+    frames = dict(zip(CHARTS, chart_frames(rows(2)), strict=True))
+    assert frames["kl"]["step"].tolist() == [1, 2] and set(frames["kl"]["function"]) == {"kl"}
+    assert sorted(set(frames[None]["function"])) == ["format", "length"]  # one named line per reward function
+    assert frames["reward"]["step"].dtype.kind == "i"
+
+
+def test_updates_carry_axis_and_legend_titles_in_the_page_language():
+    updates = dict(zip(CHARTS, chart_updates(rows(3), "zh"), strict=True))
+    length = updates["completions/mean_length"]
+    assert length.y_title == "token 数" and length.x_title == ZH["chart.step"]
+    assert updates[None].color_title == "奖励函数" and updates["kl"].color_title == "指标"
+    assert len(length.value["data"]) == 3
+    overlay = overlay_update([("run-a", rows(2)), ("run-b", rows(3))], "en")
+    assert overlay.color_title == "run" and overlay.y_title == EN["chart.overlay.y"]
+    assert sorted({row[-1] for row in overlay.value["data"]}) == ["run-a", "run-b"]
