@@ -16,7 +16,7 @@ from playground.errors import PlaygroundError
 from playground.spec import RunSpec
 from playground.training.health import health_alerts
 from playground.training.store import ACTIVE, Run
-from playground.ui.charts import CHARTS, chart_frames, coloured, create_charts, recolour_all, step_rows
+from playground.ui.charts import CHARTS, chart_updates, coloured, create_charts, recolour_all, step_rows
 from playground.ui.common import GOOD_MARK, bind, empty_frame, lang_of, short, styled
 from playground.ui.context import AppContext, Session, new_session_id
 from playground.ui.custom_code import attach_to_spec
@@ -105,10 +105,10 @@ def train_status(ctx: AppContext, request: gr.Request, session_id: str | None, s
     if key == seen:
         live = [gr.skip()] * (len(CHARTS) + 2)
     elif not ctx.may_watch(job, session_id):  # public mode: another visitor's run shows its status and step only
-        live = [*chart_frames([]), empty_frame(lang, "table.prompt", "table.completion"), ""]
+        live = [*chart_updates([], lang), empty_frame(lang, "table.prompt", "table.completion"), ""]
     else:
         alerts = alerts_markdown(job.spec, metrics, lang, job.custom_rewards)
-        live = [*chart_frames(metrics), samples_frame(job.run, lang), alerts]
+        live = [*chart_updates(metrics, lang), samples_frame(job.run, lang), alerts]
     buttons = [
         gr.Button(interactive=not active or (ctx.public and not owner)),  # public mode: others may queue a run
         gr.Button(interactive=active and owner and snap["status"] != "stopping"),
