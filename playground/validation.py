@@ -196,6 +196,11 @@ def _validate_processes(spec: RunSpec) -> None:
         f"num_processes {n} × steps_per_generation {steps} = {batch}) must be divisible by num_generations "
         f"({g.num_generations}); use a multiple of {fits} as per_device_train_batch_size, or another process count.",
     )
+    _check(
+        not g.sft_warmup_steps,
+        "num_processes",
+        "The SFT warm-up runs in the app's own process only: set sft_warmup_steps to 0, or num_processes to 1.",
+    )
     if spec.resolved_device() == "cuda":
         import torch
 

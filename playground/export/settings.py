@@ -33,7 +33,14 @@ def export_overrides(spec: RunSpec) -> dict[str, Any]:
 def exported_grpo_config(spec: RunSpec, output_dir: str = OUTPUT_DIR):
     """The `GRPOConfig` an export reproduces (on this machine's device): `spec.grpo_config` with `export_overrides`."""
     reporters = report_to(spec)
-    return spec.grpo_config(output_dir, **export_overrides(spec), **({"report_to": reporters} if reporters else {}))
+    overrides = {**export_overrides(spec), **({"report_to": reporters} if reporters else {})}
+    per_device, processes = spec.grpo.per_device_train_batch_size, spec.model.num_processes
+    if processes == 1:
+        return spec.grpo_config(output_dir, **overrides)
+    # GRPOConfig checks the generation batch against this one process; check it against the N processes' instead.
+    config = spec.grpo_config(output_dir, **overrides, per_device_train_batch_size=per_device * processes)
+    config.per_device_train_batch_size = per_device
+    return config
 
 
 def training_args(spec: RunSpec) -> dict[str, Any]:

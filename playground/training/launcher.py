@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import logging
 import os
+import re
+import signal
 import socket
 import subprocess
 import sys
@@ -37,6 +39,8 @@ STOP_FILE = "stop"
 LOG_FILE = "launch.log"
 POLL_SECONDS = 0.5
 LOG_TAIL_LINES = 15
+# After rank 0 wrote a final status; a rank can hang in gloo's teardown (seen with TRL's trainer.end() on CPU).
+EXIT_GRACE_SECONDS = 30
 
 
 def batch_summary(spec: RunSpec) -> str:
@@ -171,12 +175,19 @@ class LaunchedJob:
     # --- watcher thread --------------------------------------------------------------------------------------------
 
     def _watch(self) -> None:
+        done_at = None
         while True:
             code = self.process.poll()
             self._read_status()
             self._read_metrics()
             if code is not None:
                 break
+            if self._status.get("status") in FINAL:
+                done_at = done_at or time.monotonic()
+                if time.monotonic() - done_at > EXIT_GRACE_SECONDS:
+                    # Rank 0 saved and reported; a rank stuck on its way out must not hold the run open.
+                    logger.warning("Run %s: the processes did not exit after the run ended; ending them.", self.run.id)
+                    os.killpg(self.process.pid, signal.SIGKILL)
             time.sleep(POLL_SECONDS)
         self._finish(code)
 
@@ -203,20 +214,35 @@ class LaunchedJob:
         if status in FINAL:
             self.status = status
             return
-        tail = log_tail(self.run.path / LOG_FILE)
-        last = next((line for line in reversed(tail) if line.strip()), "no output")
-        self.error = f"The {self.num_processes} training processes exited with code {code}: {last.strip()}"[:500]
+        error, lines = crash_report(log_tail(self.run.path / LOG_FILE))
+        self.error = f"The {self.num_processes} training processes exited with code {code}: {error}"[:500]
         logger.error("Run %s failed: %s", self.run.id, self.error)
         self.status = "failed"
-        self.run.write_status(status="failed", error=self.error, traceback="\n".join(tail))
+        self.run.write_status(status="failed", error=self.error, traceback="\n".join(lines))
 
 
-def log_tail(path: Path, lines: int = LOG_TAIL_LINES) -> list[str]:
-    """The last `lines` lines of a log file (the end of it only, however long it grew)."""
+# An exception's last line, e.g. "playground.errors.PlaygroundError: ..." or "torch.OutOfMemoryError: ...".
+ERROR_LINE = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Interrupt|Exit)\b(:.*)?$")
+LAUNCHER_SUMMARY = "torch.distributed.elastic"  # torch's launcher repeats that a child failed, after the child's own
+
+
+def crash_report(lines: list[str]) -> tuple[str, list[str]]:
+    """(the error line, the `LOG_TAIL_LINES` lines ending with it) of a failed launch's log: the rank's own exception,
+    not the launcher's summary of it that follows; else the log's last line and lines."""
+    for i in range(len(lines) - 1, -1, -1):
+        line = lines[i].strip()
+        if ERROR_LINE.match(line) and not line.startswith(LAUNCHER_SUMMARY):
+            return line, lines[max(0, i + 1 - LOG_TAIL_LINES) : i + 1]
+    last = next((line.strip() for line in reversed(lines) if line.strip()), "no output")
+    return last, lines[-LOG_TAIL_LINES:]
+
+
+def log_tail(path: Path, lines: int = 400) -> list[str]:
+    """The last `lines` lines of a log file (read from its end, however long it grew)."""
     try:
         with open(path, "rb") as f:
             f.seek(0, os.SEEK_END)
-            f.seek(max(0, f.tell() - 64_000))
+            f.seek(max(0, f.tell() - 256_000))
             text = f.read().decode("utf-8", errors="replace")
     except OSError:
         return []

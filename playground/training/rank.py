@@ -135,6 +135,11 @@ class RankJob(TrainingJob):
         if self.rank == 0:
             super().save_adapter(model)
 
+    def evaluate(self, model, step: int, eval_of: str) -> None:
+        """The held-out eval samples without collectives: rank 0 alone runs it, the others go on to the next step."""
+        if self.rank == 0:
+            super().evaluate(model, step, eval_of)
+
     def _build_trainer(self):
         trainer = super()._build_trainer()
         trainer.add_callback(RanksCallback(self))
