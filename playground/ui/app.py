@@ -50,7 +50,7 @@ def build_app(settings: UISettings | None = None, *, ctx: AppContext | None = No
             train = create_train_tab(ctx, session, rewards)
             with train.tab:
                 create_queue_view(ctx, session, train.timer)
-            create_compare_tab(ctx)
+            create_compare_tab(ctx, session)
             create_runs_tab(ctx, session)
         wire_page_load(demo, ctx, session, train)
         wire_learn_tab(demo, ctx, session, learn, rewards, preview, train)

@@ -6,7 +6,7 @@ import pandas as pd
 from playground.errors import PlaygroundError
 from playground.training.compare import compare_run
 from playground.ui.common import advantage_style, bind, empty_frame, lang_of, progress_callback, short
-from playground.ui.context import AppContext
+from playground.ui.context import AppContext, Session
 from playground.ui.i18n import t, tr
 
 
@@ -20,22 +20,25 @@ COLUMNS = (
 )
 
 
-def comparable_runs(ctx: AppContext) -> tuple[list[tuple[str, str]], str | None]:
-    """(label, run id) of the runs with a saved adapter, newest first, and the default: the latest finished one."""
-    runs = [info for info in ctx.store.list() if ctx.store.get(info.id).has_adapter]
+def comparable_runs(ctx: AppContext, viewer: str | None = None) -> tuple[list[tuple[str, str]], str | None]:
+    """(label, run id) of the runs with a saved adapter, newest first, and the default: the latest finished one.
+
+    In public mode only the viewer's own runs and published ones (`AppContext.runs_for`)."""
+    runs = [info for info, readable in ctx.runs_for(viewer) if readable and ctx.store.get(info.id).has_adapter]
     choices = [(f"{info.id} · {info.status}", info.id) for info in runs]
     finished = [info.id for info in runs if info.status == "finished"]
     return choices, (finished or [c for _, c in choices] or [None])[0]
 
 
-def refresh_runs(ctx: AppContext):
-    choices, default = comparable_runs(ctx)
+def refresh_runs(ctx: AppContext, session_id: str | None = None):
+    choices, default = comparable_runs(ctx, session_id)
     return gr.Dropdown(choices=choices, value=default)
 
 
 def compare(
     ctx: AppContext,
     request: gr.Request,
+    session_id: str | None,
     run_id: str | None,
     prompts: str,
     num_samples: int,
@@ -48,7 +51,7 @@ def compare(
         raise PlaygroundError(tr(lang, "compare.no_run"))
     chosen = [line.strip() for line in (prompts or "").splitlines() if line.strip()]
     result = compare_run(
-        ctx.store.get(run_id),
+        ctx.open_run(run_id, session_id),  # public mode: the visitor's own or a published run
         chosen or None,
         num_samples=int(num_samples),
         seed=int(seed or 0),
@@ -66,7 +69,7 @@ def compare(
     return summary, table
 
 
-def create_compare_tab(ctx: AppContext) -> None:
+def create_compare_tab(ctx: AppContext, session: Session) -> None:
     choices, default = comparable_runs(ctx)
     with gr.Tab(t("compare.tab"), id="compare") as tab:
         gr.Markdown(t("compare.intro"))
@@ -94,5 +97,5 @@ def create_compare_tab(ctx: AppContext) -> None:
             column_widths=["18%", "9%", "9%", "8%", "28%", "28%"],  # the two completions side by side, in view
         )
 
-    gr.on([tab.select, refresh.click], bind(refresh_runs, ctx), None, run, api_visibility="private")
-    go.click(bind(compare, ctx), [run, prompts, num_samples, seed], [summary, table], api_name="compare")
+    gr.on([tab.select, refresh.click], bind(refresh_runs, ctx), session.id, run, api_visibility="private")
+    go.click(bind(compare, ctx), [session.id, run, prompts, num_samples, seed], [summary, table], api_name="compare")

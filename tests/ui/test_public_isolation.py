@@ -49,6 +49,8 @@ def test_others_see_status_not_content_and_queue_behind(public_app):
     for endpoint in ("/show_run", "/download_adapter", "/download_recipe", "/delete_run"):
         with pytest.raises(AppError, match=NOT_YOURS):
             bob.predict(run_id, api_name=endpoint)
+    with pytest.raises(AppError, match=NOT_YOURS):
+        bob.predict(run_id, "Say hi.", 2, 0, api_name="/compare")  # sampling its adapter is reading it too
     assert listed(alice)[run_id]["rewards"] != ""
 
     bob.predict(**form_kwargs(bob, **{**TINY_RUN, "max_steps": 1}), api_name="/start_training")  # queued, no error
