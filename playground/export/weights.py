@@ -11,6 +11,7 @@ from pathlib import Path
 
 from playground.errors import PlaygroundError
 from playground.export.common import export_model, zip_folder
+from playground.export.model_card import KIND_ADAPTER, build_model_card
 from playground.spec import RunSpec
 from playground.training.store import Run
 
@@ -27,7 +28,8 @@ def _require_adapter(run: Run) -> None:
 
 def copy_adapter(run: Run, out_dir: str | Path) -> Path:
     """Copy the run's adapter files into `out_dir`, naming the base model as exports do (the Hub id, not the
-    playground's cache folder of the embedded model) in `adapter_config.json`."""
+    playground's cache folder of the embedded model) in `adapter_config.json`, with the model card of a Hub push as
+    `README.md` (rewards and their code, spec, metrics, samples, how to load it)."""
     _require_adapter(run)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -38,6 +40,9 @@ def copy_adapter(run: Run, out_dir: str | Path) -> Path:
     config = json.loads(config_path.read_text(encoding="utf-8"))
     config["base_model_name_or_path"] = export_model(RunSpec.from_dict(run.spec())).name
     config_path.write_text(json.dumps(config, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    # The model card of a Hub push, for the folder as unzipped (PEFT's own README is an empty template).
+    card = build_model_card(run, repo_id=f"./{out.name}", kind=KIND_ADAPTER)
+    (out / "README.md").write_text(card, encoding="utf-8")
     return out
 
 
