@@ -5,8 +5,12 @@ from __future__ import annotations
 from rewards import accuracy as accuracy_rewards
 from rewards import content as content_rewards
 from rewards import format as format_rewards
+from rewards import formula as formula_rewards
+from rewards import judge as judge_rewards
 from rewards import length as length_rewards
+from rewards import model as model_rewards
 from rewards import other as other_rewards
+from rewards import similarity as similarity_rewards
 from rewards.registry import Example, Param, RewardFunc, RewardSpec, register
 
 
@@ -250,5 +254,67 @@ register(
         ),
         good=Example("A short answer: 42."),
         bad=Example("This sentence keeps going. " * 20),
+    )
+)
+
+
+# --- reward lab: reference similarity, formula, reward model, LLM judge ----------------------------------------------
+register(
+    RewardSpec(
+        name="similarity",
+        factory=similarity_rewards.get_similarity_reward,
+        description="Similarity in [0, 1] to a reference column: ROUGE-L, BLEU, chrF or fuzzy (CJK by character).",
+        family="accuracy",
+        params=(
+            Param("column", str, "reference", "Dataset column with the reference text."),
+            Param("metric", str, "rouge_l", "rouge_l, bleu, chrf or fuzzy.", choices=similarity_rewards.METRICS),
+        ),
+        columns=("reference",),
+        good=Example("Plants turn sunlight into food.", {"reference": "Plants turn sunlight into their food."}),
+        bad=Example("The stock market fell today.", {"reference": "Plants turn sunlight into their food."}),
+    )
+)
+register(
+    RewardSpec(
+        name="formula",
+        factory=formula_rewards.get_formula_reward,
+        description="Combine named rewards with an expression (min, max, clip, gates such as `a if b == 1 else 0`).",
+        family="other",
+        params=(
+            Param("expression", str, "length if format == 1 else -100", "Arithmetic over reward names; never eval'd."),
+            Param("terms", str, "", 'Optional JSON {"a": {"name": "similarity", "params": {...}}}.'),
+        ),
+        good=Example(_SECTIONS),
+        bad=Example("Plants eat light."),
+    )
+)
+register(
+    RewardSpec(
+        name="reward_model",
+        factory=model_rewards.get_reward_model_reward,
+        description="A one-label sequence-classification reward model scores prompt + completion, as TRL runs it.",
+        family="other",
+        params=(
+            Param("model", str, "", "Hub id or local folder of the reward model."),
+            Param("batch_size", int, 8, "Completions per forward pass.", minimum=1),
+        ),
+        good=Example("Plants use sunlight, water and carbon dioxide to make sugar."),
+        bad=Example("no"),
+    )
+)
+register(
+    RewardSpec(
+        name="judge",
+        factory=judge_rewards.get_judge_reward,
+        description="A local LLM judges a rubric: P(yes) from its logits. Weak on the embedded 135M model.",
+        family="other",
+        params=(
+            Param("rubric", str, "The answer is polite, on topic and helpful.", "What a good answer does."),
+            Param("model", str, "embedded", "'embedded', a Hub id or a local folder of a causal LM."),
+            Param("batch_size", int, 8, "Completions per forward pass.", minimum=1),
+            Param("time_limit", float, 120.0, "Seconds per call; the rest get None.", minimum=1.0),
+        ),
+        good=Example("Thank you for asking! Plants use sunlight, water and air to make their own food."),
+        bad=Example("Go away, I will not answer that."),
     )
 )

@@ -1,0 +1,147 @@
+"""LLM-judge reward: a local causal LM reads a rubric and the completion, and the reward is its probability of "yes".
+
+Deterministic (one forward pass, no sampling), batched (left-padded), and time-limited: completions not scored when
+`time_limit` seconds have passed get `None` (TRL then skips them). It runs in-process, not in the sandbox, because it
+is library code that only reads text. On the embedded SmolLM2-135M the judgement is weak: it follows surface cues
+(length, politeness words) more than the rubric; use a larger instruction-tuned model for real work.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+from playground.errors import RewardError
+from rewards._text import completion_text
+
+
+logger = logging.getLogger(__name__)
+
+TEMPLATE = (
+    "You are a strict grader. Criteria: {rubric}\n\nQuestion: {prompt}\n\nAnswer: {completion}\n\n"
+    "Does the answer meet the criteria? Reply with yes or no."
+)
+_YES = ("yes", "Yes", " yes", " Yes", "YES")
+_NO = ("no", "No", " no", " No", "NO")
+_LOCK = threading.Lock()
+_LOADED: dict[str, tuple] = {}
+
+
+def load_judge(model_id: str):
+    """(model, tokenizer) of the judge; "embedded" is the app's embedded model. One judge model per process."""
+    with _LOCK:
+        if model_id not in _LOADED:
+            # The engine's loader knows the embedded model and turns load failures into one sentence.
+            from playground.models import load_model
+
+            try:
+                model, tokenizer = load_model(model_id)
+            except Exception as exc:  # ModelLoadError and friends: name the judge in the message
+                raise RewardError(f"Could not load the judge model {model_id!r}: {exc}") from exc
+            _LOADED.clear()
+            _LOADED[model_id] = (model, tokenizer)
+        return _LOADED[model_id]
+
+
+def _token_ids(tokenizer, words: tuple[str, ...]) -> list[int]:
+    ids = set()
+    for word in words:
+        encoded = tokenizer.encode(word, add_special_tokens=False)
+        if len(encoded) == 1:
+            ids.add(encoded[0])
+    return sorted(ids)
+
+
+def get_judge_reward(
+    rubric: str = "The answer is polite, on topic and helpful.",
+    model: str = "embedded",
+    batch_size: int = 8,
+    time_limit: float = 120.0,
+):
+    r"""
+    Reward function that asks a local causal LM whether each completion meets a rubric.
+
+    Args:
+        rubric (`str`, *optional*, defaults to `"The answer is polite, on topic and helpful."`):
+            What a good answer does, in one or two sentences.
+        model (`str`, *optional*, defaults to `"embedded"`):
+            The judge: `"embedded"` (SmolLM2-135M, weak), a Hub id or a local folder of a causal LM.
+        batch_size (`int`, *optional*, defaults to `8`):
+            Completions judged per forward pass.
+        time_limit (`float`, *optional*, defaults to `120.0`):
+            Seconds per call; completions not judged in time get `None`.
+
+    Returns:
+        `Callable`: A reward function returning P(yes) / (P(yes) + P(no)) in [0, 1] per completion.
+
+    Example:
+    ```python
+    >>> polite = ["Thank you for asking! Plants use sunlight, water and air to make food.", "Go away."]
+    >>> get_judge_reward()(polite, prompts=["How do plants make food?"] * 2)  # embedded model
+    [0.238903, 0.174205]
+    ```
+    """
+    if not isinstance(rubric, str) or not rubric.strip():
+        raise RewardError("The judge needs a rubric: one or two sentences saying what a good answer does.")
+    if not isinstance(model, str) or not model.strip():
+        raise RewardError("The judge needs a model: 'embedded', a Hub id or a local folder.")
+    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+        raise RewardError(f"batch_size must be a whole number of at least 1, got {batch_size!r}.")
+    if not time_limit > 0:
+        raise RewardError(f"time_limit must be a positive number of seconds, got {time_limit!r}.")
+    return _JudgeReward(rubric.strip(), model.strip(), batch_size, float(time_limit))
+
+
+class _JudgeReward:
+    __name__ = "judge_reward"
+
+    def __init__(self, rubric: str, model: str, batch_size: int, time_limit: float):
+        self.rubric = rubric
+        self.model = model
+        self.batch_size = batch_size
+        self.time_limit = time_limit
+
+    def __call__(self, completions: list, **kwargs) -> list[float | None]:
+        import torch
+
+        model, tokenizer = load_judge(self.model)
+        yes, no = _token_ids(tokenizer, _YES), _token_ids(tokenizer, _NO)
+        if not yes or not no:
+            raise RewardError(f"The judge model {self.model!r} has no single token for 'yes' and 'no'.")
+        prompts = kwargs.get("prompts") or [""] * len(completions)
+        texts = [self._render(tokenizer, p, c) for p, c in zip(prompts, completions, strict=True)]
+        out: list[float | None] = []
+        start = time.monotonic()
+        side = tokenizer.padding_side
+        tokenizer.padding_side = "left"
+        try:
+            for first in range(0, len(texts), self.batch_size):
+                if time.monotonic() - start > self.time_limit:
+                    logger.warning(
+                        "Judge time limit (%.0f s) reached; %d completions unscored",
+                        self.time_limit,
+                        len(texts) - first,
+                    )
+                    out += [None] * (len(texts) - first)
+                    break
+                batch = tokenizer(
+                    texts[first : first + self.batch_size], return_tensors="pt", padding=True, add_special_tokens=False
+                ).to(model.device)
+                with torch.inference_mode():
+                    logits = model(**batch).logits[:, -1].float()
+                p_yes = torch.logsumexp(logits[:, yes], dim=-1)
+                p_no = torch.logsumexp(logits[:, no], dim=-1)
+                out += [round(float(x), 6) for x in torch.sigmoid(p_yes - p_no)]
+        finally:
+            tokenizer.padding_side = side
+        return out
+
+    def _render(self, tokenizer, prompt, completion) -> str:
+        question = prompt if isinstance(prompt, str) else "\n".join(m["content"] for m in prompt)
+        content = TEMPLATE.format(rubric=self.rubric, prompt=question, completion=completion_text(completion))
+        if getattr(tokenizer, "chat_template", None):
+            return tokenizer.apply_chat_template(
+                [{"role": "user", "content": content}], add_generation_prompt=True, tokenize=False
+            )
+        return content + "\nAnswer:"

@@ -1,0 +1,98 @@
+"""Reference-similarity rewards: how close the completion is to a reference text in a dataset column.
+
+The metrics are those of OpenAI's `text_similarity` grader, from well-kept packages: ROUGE-L (`rouge-score`), BLEU
+and chrF (`sacrebleu`), and the fuzzy ratio (`rapidfuzz`). Chinese, Japanese and Korean have no spaces between
+words, so text with CJK characters is compared character by character (ROUGE-L on characters, BLEU with sacrebleu's
+`zh` tokenizer); chrF and the fuzzy ratio work on characters anyway.
+"""
+
+from __future__ import annotations
+
+import re
+
+from playground.errors import RewardError
+from rewards._text import column, completion_texts
+
+
+METRICS = ("rouge_l", "bleu", "chrf", "fuzzy")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+_WORD = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]|[^\W_]+", re.UNICODE)
+
+
+def has_cjk(text: str) -> bool:
+    return bool(_CJK.search(text))
+
+
+class _Tokens:
+    """rouge-score tokenizer: lower-cased words, each CJK character a word of its own (rouge-score's default
+    tokenizer drops every non-ASCII character, which would make any two Chinese texts score 0)."""
+
+    def tokenize(self, text: str) -> list[str]:
+        return _WORD.findall(text.lower())
+
+
+def similarity(prediction: str, reference: str, metric: str) -> float:
+    """Similarity in [0, 1] between two texts; `metric` is one of METRICS."""
+    if not prediction.strip() or not reference.strip():
+        return 0.0
+    if metric == "rouge_l":
+        from rouge_score.rouge_scorer import RougeScorer
+
+        return float(RougeScorer(["rougeL"], tokenizer=_Tokens()).score(reference, prediction)["rougeL"].fmeasure)
+    if metric == "bleu":
+        from sacrebleu.metrics import BLEU
+
+        tokenize = "zh" if has_cjk(reference) or has_cjk(prediction) else "13a"
+        bleu = BLEU(tokenize=tokenize, effective_order=True)
+        return float(bleu.sentence_score(prediction, [reference]).score) / 100
+    if metric == "chrf":
+        from sacrebleu.metrics import CHRF
+
+        return float(CHRF().sentence_score(prediction, [reference]).score) / 100
+    if metric == "fuzzy":
+        from rapidfuzz import fuzz
+
+        return float(fuzz.ratio(prediction, reference)) / 100
+    raise RewardError(f"Unknown similarity metric {metric!r}; use one of {list(METRICS)}.")
+
+
+def get_similarity_reward(column: str = "reference", metric: str = "rouge_l"):
+    r"""
+    Reward function that scores the completion's similarity to the reference text in a dataset column.
+
+    Args:
+        column (`str`, *optional*, defaults to `"reference"`):
+            Dataset column holding the reference texts.
+        metric (`str`, *optional*, defaults to `"rouge_l"`):
+            `"rouge_l"` (longest common subsequence F-measure), `"bleu"` (sentence BLEU), `"chrf"` (character
+            n-gram F-score) or `"fuzzy"` (normalized Levenshtein ratio).
+
+    Returns:
+        `Callable`: A reward function returning a similarity in [0, 1], or `None` when the reference is missing.
+
+    Example:
+    ```python
+    >>> get_similarity_reward(metric="fuzzy")(["the cat sat", "a dog"], reference=["the cat sat", "the cat sat"])
+    [1.0, 0.25]
+    ```
+    """
+    if not isinstance(column, str) or not column.strip():
+        raise RewardError(f"The similarity reward needs the name of a dataset column, got {column!r}.")
+    if metric not in METRICS:
+        raise RewardError(f"The similarity metric must be one of {list(METRICS)}, got {metric!r}.")
+    return _SimilarityReward(column.strip(), metric)
+
+
+class _SimilarityReward:
+    __name__ = "similarity_reward"
+
+    def __init__(self, column: str, metric: str):
+        self.column = column
+        self.metric = metric
+
+    def __call__(self, completions: list, **kwargs) -> list[float | None]:
+        references = column("similarity", self.column, kwargs, len(completions))
+        return [
+            None if ref is None else round(similarity(text, str(ref), self.metric), 6)
+            for text, ref in zip(completion_texts(completions), references, strict=True)
+        ]
