@@ -44,10 +44,11 @@ def run_lesson(lesson_id: str, overrides: dict[str, str], out: str) -> dict:
     from playground.training.store import RunStore
 
     spec = get_lesson(lesson_id).run_spec(**overrides)
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     job = JobManager(RunStore(out)).start(spec)
     job.join()
     wall = time.perf_counter() - start
+    cpu = time.process_time() - cpu_start  # this process's CPU seconds: less sensitive to other load than wall time
     rows = job.run.metrics()
     status = job.run.status()
     evals = []
@@ -68,6 +69,8 @@ def run_lesson(lesson_id: str, overrides: dict[str, str], out: str) -> dict:
         "status": job.status,
         "error": job.error,
         "wall_s": round(wall, 1),
+        "cpu_s": round(cpu, 1),
+        "load_avg_1min": round(os.getloadavg()[0], 1),
         "warmup_s": status.get("warmup_seconds"),
         "max_steps": spec.grpo.max_steps,
         "overrides": overrides,

@@ -28,6 +28,11 @@ KL_SPIKE_MIN = 0.05
 KL_HISTORY = 3  # previous kl values needed before a spike can be called
 DOMINANT_SHARE = 0.9
 WINDOW = 5  # first / last steps compared by flat_reward and length_hacking
+SIGNAL_WINDOW = 10  # no_signal also holds while the mean over this many latest steps stays high (one lucky step)
+COLD_START = (
+    "No weighting can help a reward that never varies; use a cold start: an SFT warm-up (sft_warmup_steps), a "
+    "completion prefix such as the first tag (completion_prefix) or a partial-credit reward (tag_layout)."
+)
 LENGTH_GROWTH = 1.5  # length_hacking: last-window length over first-window length
 REWARD_FLAT = 0.05  # length_hacking: a non-length reward mean moving less than this is flat
 LENGTH_REWARD_PREFIXES = ("length", "soft_overlong")
@@ -96,16 +101,60 @@ def _share(values: list[float]) -> str:
 
 
 def _no_signal(metrics: list[dict], k: int, **_: Any) -> Alert | None:
-    last = _series(metrics, "frac_reward_zero_std")[-k:]
-    if len(last) < k or any(v < HIGH_FRACTION for _, v in last):
+    """Most groups without spread: in each of the last `k` steps, or on average over the last `SIGNAL_WINDOW`."""
+    series = _series(metrics, "frac_reward_zero_std")
+    last = series[-k:]
+    window = series[-SIGNAL_WINDOW:]
+    recent = len(last) >= k and all(v >= HIGH_FRACTION for _, v in last)
+    sustained = len(window) >= SIGNAL_WINDOW and _mean(_values(window)) >= HIGH_FRACTION
+    if not (recent or sustained):
         return None
+    constant = _constant_rewards(metrics, k)
+    everything_constant = bool(constant) and set(constant) == set(_reward_functions(metrics))
+    if recent:
+        message = (
+            f"In the last {k} steps, {_share(_values(last))} of the groups gave every completion the same "
+            "reward, so GRPO has no advantage to learn from."
+        )
+    else:
+        message = (
+            f"Over the last {len(window)} steps, {_pct(_mean(_values(window)))} of the groups on average gave every "
+            "completion the same reward, so GRPO has almost no advantage to learn from."
+        )
+    advice = (
+        COLD_START
+        if everything_constant
+        else "Make the reward more graded (partial credit instead of pass/fail), or raise temperature or "
+        "num_generations so the completions of a group differ."
+    )
+    return Alert("no_signal", message, advice, series[-1][0])
+
+
+def _constant_rewards(metrics: list[dict], k: int) -> list[str]:
+    """Reward functions whose `rewards/<fn>/std` was 0 at every one of at least `k` logged steps, and whose mean
+    never changed: each completion of each group got the same score from them."""
+    out = []
+    for fn in _reward_functions(metrics):
+        stds = _values(_series(metrics, f"rewards/{fn}/std"))
+        means = _values(_series(metrics, f"rewards/{fn}/mean"))
+        if len(stds) >= k and max(stds) == 0.0 and means and max(means) == min(means):
+            out.append(fn)
+    return out
+
+
+def _constant_reward(metrics: list[dict], k: int, **_: Any) -> Alert | None:
+    constant = _constant_rewards(metrics, k)
+    if not constant:
+        return None
+    steps = len(_series(metrics, f"rewards/{constant[0]}/std"))
+    listed = ", ".join(f"'{fn}'" for fn in constant)
+    value = _values(_series(metrics, f"rewards/{constant[0]}/mean"))[-1]
     return Alert(
-        "no_signal",
-        f"In the last {k} steps, {_share(_values(last))} of the groups gave every completion the same "
-        "reward, so GRPO has no advantage to learn from.",
-        "Make the reward more graded (partial credit instead of pass/fail), or raise temperature or num_generations "
-        "so the completions of a group differ.",
-        last[-1][0],
+        "constant_reward",
+        f"{listed} gave every completion the same score ({value:.3g}) in all {steps} steps, so it adds nothing to "
+        "the advantages, whatever its weight.",
+        COLD_START,
+        _series(metrics, f"rewards/{constant[0]}/std")[-1][0],
     )
 
 
@@ -157,7 +206,10 @@ def _kl_spike(metrics: list[dict], **_: Any) -> Alert | None:
     )
 
 
-def _dominant_reward(metrics: list[dict], weights: dict[str, float] | None, **_: Any) -> Alert | None:
+def _dominant_reward(metrics: list[dict], weights: dict[str, float] | None, k: int = 3, **_: Any) -> Alert | None:
+    if weights:  # a reward that never varied is constant_reward's case: no weight would make it count
+        constant = set(_constant_rewards(metrics, k))
+        weights = {fn: w for fn, w in weights.items() if fn not in constant}
     if not weights or len(weights) < 2:
         return None
     keys = [f"rewards/{fn}/{stat}" for fn in weights for stat in ("mean", "std")]
@@ -199,6 +251,10 @@ def _weighted(row: dict, weights: dict[str, float], stat: str) -> dict[str, floa
 
 
 def _flat_reward(metrics: list[dict], flat_after: int, **_: Any) -> Alert | None:
+    """Judged on the held-out eval curve when the run has one (same prompts and seeds at every point); else on the
+    training reward, whose steps draw different prompts."""
+    if _series(metrics, "eval_reward"):
+        return _flat_eval(metrics, flat_after)
     reward = _series(metrics, "reward")
     if len(reward) < max(flat_after, WINDOW + 1):
         return None
@@ -216,6 +272,29 @@ def _flat_reward(metrics: list[dict], flat_after: int, **_: Any) -> Alert | None
         "Raise learning_rate, check that the reward function tells good completions from bad ones, or raise "
         "num_generations for more varied groups.",
         step,
+    )
+
+
+def _flat_eval(metrics: list[dict], flat_after: int) -> Alert | None:
+    """The latest eval point against the one GRPO started from (the last eval at step 0: after any warm-up)."""
+    evals = [row for row in metrics if isinstance(row, dict) and _number(row.get("eval_reward")) is not None]
+    start = [row for row in evals if _number(row.get("step")) == 0] or evals[:1]
+    first, latest = start[-1], evals[-1]
+    trained = _number(latest.get("step")) or 0
+    if trained < flat_after or latest is first:
+        return None
+    spread = [v for row in evals if (v := _number(row.get("eval_reward_std"))) is not None]
+    tolerance = 0.5 * _mean(spread) if spread else 0.0
+    before, after = float(first["eval_reward"]), float(latest["eval_reward"])
+    if abs(after - before) >= max(tolerance, 1e-6):
+        return None
+    return Alert(
+        "flat_reward",
+        f"After {int(trained)} steps the eval reward on the held-out prompts is {after:.3g}, about what it was when "
+        f"GRPO started ({before:.3g}): the policy is not learning.",
+        "Raise learning_rate, check that the reward function tells good completions from bad ones, or raise "
+        "num_generations for more varied groups; a reward that never varies needs a cold start.",
+        int(trained),
     )
 
 
@@ -250,6 +329,7 @@ def _flat(metrics: list[dict], key: str) -> bool:
 
 CHECKS: tuple[Callable[..., Alert | None], ...] = (
     _no_signal,
+    _constant_reward,
     _clipped,
     _collapse,
     _kl_spike,

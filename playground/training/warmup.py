@@ -84,11 +84,10 @@ def build_examples(spec: RunSpec, prompts: list[Any], tokenizer) -> list[dict[st
             break
         prompt = prompts[i % len(prompts)]
         settings.seed = g.seed + i
-        for text in generate_group(model, tokenizer, prompt, settings).completions:
+        for text in generate_group(model, tokenizer, prompt, settings).completions:  # two answers per prompt
             wrapped = wrap_in_tags(text, g.sft_tags, budget)
-            if wrapped is not None:
+            if wrapped is not None and len(examples) < g.sft_num_examples:
                 examples.append({"prompt": prompt, "completion": wrapped})
-                break
     del model
     if len(examples) < 2:
         raise DataError("The SFT warm-up could not build examples from the model's answers; give a .jsonl file.")

@@ -56,13 +56,25 @@ CASES = {
     "dominant_reward_std": (history(rewards__length__std=lambda s: 10.0), {"dominant_reward"}),
     "dominant_reward_mean_when_no_spread": (
         history(
-            rewards__length__std=lambda s: 0.0,
-            rewards__accuracy__std=lambda s: 0.0,
+            rewards__length__std=last(1, 0.0, lambda s: 0.3),
+            rewards__accuracy__std=last(1, 0.0, lambda s: 0.3),
             rewards__length__mean=lambda s: 50.0,
         ),
         {"dominant_reward"},
     ),
     "flat_reward": (history(reward=lambda s: 0.5), {"flat_reward"}),
+    # one lucky step after a run of zero-signal steps does not clear no_signal (the window mean stays >= 0.9)
+    "no_signal_lucky_step": (history(frac_reward_zero_std=lambda s: 0.0 if s == 12 else 1.0), {"no_signal"}),
+    "no_signal_cleared_by_a_real_change": (history(frac_reward_zero_std=last(3, 0.0, lambda s: 1.0)), set()),
+    # 'accuracy' scored every completion alike at every step: no weight can help (and no dominance advice either)
+    "constant_reward": (
+        history(
+            rewards__length__std=lambda s: 10.0,
+            rewards__accuracy__std=lambda s: 0.0,
+            rewards__accuracy__mean=lambda s: 0.0,
+        ),
+        {"constant_reward"},
+    ),
     "flat_reward_within_noise": (history(reward=lambda s: 0.5 + 0.01 * (s % 3)), {"flat_reward"}),
     "too_early_to_call_flat": (history(n=8, reward=lambda s: 0.5), set()),
     "length_hacking": (
@@ -96,6 +108,7 @@ ADVICE_WORDS = {
     "kl_spike": ("learning_rate", "beta"),
     "dominant_reward_std": ("'length'", "weight"),
     "flat_reward": ("learning_rate", "reward function", "num_generations"),
+    "constant_reward": ("No weighting can help", "sft_warmup_steps", "completion_prefix", "tag_layout"),
     "length_hacking": ("length penalty", "max_completion_length"),
 }
 
@@ -176,3 +189,38 @@ def test_steps_default_to_row_positions():
     metrics = [{k: v for k, v in r.items() if k != "step"} for r in CASES["clipped"][0]]
     [alert] = health_alerts(metrics)
     assert (alert.code, alert.step) == ("clipped", 12)
+
+
+def test_no_signal_with_every_reward_constant_points_at_the_cold_start():
+    metrics = history(
+        frac_reward_zero_std=lambda s: 1.0,
+        rewards__length__std=lambda s: 0.0,
+        rewards__length__mean=lambda s: 0.0,
+        rewards__accuracy__std=lambda s: 0.0,
+        rewards__accuracy__mean=lambda s: 0.0,
+        reward=lambda s: 0.2 + 0.05 * s,
+    )
+    alerts = {a.code: a for a in health_alerts(metrics, weights=WEIGHTS)}
+    assert set(alerts) == {"no_signal", "constant_reward"}
+    assert "No weighting can help" in alerts["no_signal"].advice and "sft_warmup_steps" in alerts["no_signal"].advice
+    assert "'length', 'accuracy' gave every completion the same score (0) in all 12 steps" in (
+        alerts["constant_reward"].message
+    )
+
+
+def eval_row(step, reward, of="grpo", std=0.2):
+    return {"step": step, "phase": "eval", "eval_of": of, "eval_reward": reward, "eval_reward_std": std}
+
+
+def test_flat_reward_is_judged_on_the_eval_curve_when_there_is_one():
+    # the per-step training reward looks flat (different prompts each step) but the eval curve rose: no alert
+    rising = history(reward=lambda s: 0.5) + [eval_row(0, 0.0, "warmup"), eval_row(6, 0.3), eval_row(12, 0.6)]
+    assert "flat_reward" not in {a.code for a in health_alerts(rising)}
+    # a training reward that rises while the eval curve stays put: the alert, with the eval numbers
+    flat = history() + [eval_row(0, 0.0, "base"), eval_row(0, 0.3, "warmup"), eval_row(6, 0.31), eval_row(12, 0.32)]
+    [alert] = [a for a in health_alerts(flat) if a.code == "flat_reward"]
+    assert alert.step == 12
+    assert "eval reward on the held-out prompts is 0.32" in alert.message and "(0.3)" in alert.message
+    # too few GRPO steps to call it
+    early = history(n=4) + [eval_row(0, 0.3, "warmup"), eval_row(4, 0.3)]
+    assert "flat_reward" not in {a.code for a in health_alerts(early)}

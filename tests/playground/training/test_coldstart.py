@@ -1,0 +1,151 @@
+"""Cold start on real tiny models: the completion prefix (what rewards see), the SFT warm-up phase, the eval curve, and
+the CLI's `lessons` and `train --lesson`."""
+
+import json
+
+import pytest
+
+from playground.cli.main import main
+from playground.completion_prefix import PrefixedReward, add_prefix
+from playground.training.warmup import wrap_in_tags
+from rewards.format import tag_layout_score
+
+
+def test_rewards_see_the_prefix_plus_the_continuation():
+    seen = []
+
+    def starts_with_intro(completions, **kwargs):
+        seen.extend(completions)
+        return [
+            1.0 if (c if isinstance(c, str) else c[0]["content"]).startswith("<intro>") else 0.0 for c in completions
+        ]
+
+    reward = PrefixedReward(starts_with_intro, "<intro>")
+    assert reward.__name__ == "starts_with_intro"  # the metric name stays the wrapped reward's
+    assert reward(["Hi</intro>", [{"role": "assistant", "content": "Yo"}]]) == [1.0, 1.0]
+    assert seen == ["<intro>Hi</intro>", [{"role": "assistant", "content": "<intro>Yo"}]]
+    assert add_prefix(["a"], "") == ["a"]
+
+
+@pytest.mark.parametrize(
+    ("text", "tags", "expected"),
+    [
+        (
+            "Cats purr. They sleep a lot. I like them.",
+            ["intro", "body", "conclusion"],
+            "<intro>Cats purr.</intro>\n<body>They sleep a lot.</body>\n<conclusion>I like them.</conclusion>",
+        ),
+        # the sentence cut by the length limit is dropped; the middle sentences share the body
+        (
+            "One. Two. Three. Four. Fi",
+            ["intro", "body", "conclusion"],
+            "<intro>One.</intro>\n<body>Two. Three.</body>\n<conclusion>Four.</conclusion>",
+        ),
+        (
+            "Two plus two is four. So 4.",
+            ["think", "answer"],
+            "<think>Two plus two is four.</think>\n<answer>So 4.</answer>",
+        ),
+        # too few sentences: the words are split instead
+        (
+            "alpha beta gamma",
+            ["intro", "body", "conclusion"],
+            "<intro>alpha</intro>\n<body>beta</body>\n<conclusion>gamma</conclusion>",
+        ),
+        ("one", ["intro", "body", "conclusion"], None),
+    ],
+)
+def test_warmup_examples_wrap_the_answer_in_the_tags(text, tags, expected):
+    assert wrap_in_tags(text, tags) == expected
+
+
+def test_lessons_json_lists_ids_titles_and_expected_figures(capsys):
+    assert main(["lessons", "--json"]) == 0
+    lessons = json.loads(capsys.readouterr().out)
+    ids = [lesson["id"] for lesson in lessons]
+    assert ids[:6] == ["groups", "length", "format", "combine", "metrics", "troubleshooting"]
+    assert "arithmetic" in ids
+    for lesson in lessons:
+        assert lesson["title"]["en"] and lesson["title"]["zh"] != lesson["title"]["en"]
+        assert lesson["expected"]["en"] and lesson["expected"]["zh"]
+
+
+def test_unknown_lesson_lists_the_valid_ones(capsys):
+    assert main(["train", "--lesson", "nope"]) == 2
+    assert "the lessons are: groups, length, format" in capsys.readouterr().err
+
+
+def test_train_lesson_runs_warmup_then_grpo_with_eval_rows_and_compare_agrees(tmp_path, tiny_model_dir, capsys):
+    """The format lesson's recipe on the tiny model: warm-up, prefix, eval points, then compare with that prefix."""
+    from playground.models import load_model
+    from playground.preview import GenerationSettings, preview_group
+    from playground.scoring import build_rewards
+    from playground.spec import RunSpec
+    from playground.training.compare import compare_run
+    from playground.training.store import RunStore
+
+    flags = dict(
+        model_name_or_path=str(tiny_model_dir),
+        max_steps=3,
+        num_generations=4,
+        per_device_train_batch_size=4,
+        max_completion_length=8,
+        sft_warmup_steps=2,
+        sft_num_examples=4,
+        eval_every=3,
+        eval_prompts=2,
+        eval_num_generations=2,
+    )
+    argv = ["train", "--lesson", "format", "--json-log", "--out", str(tmp_path)]
+    for key, value in flags.items():
+        argv += [f"--{key}", str(value)]
+    assert main(argv) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    phases = [(r["phase"], r.get("eval_of")) for r in rows if "warmup/loss" in r or r["phase"] != "warmup"]
+    assert phases == [
+        ("eval", "base"),
+        ("warmup", None),
+        ("warmup", None),
+        ("eval", "warmup"),
+        ("grpo", None),
+        ("grpo", None),
+        ("eval", "grpo"),
+        ("grpo", None),
+    ]
+    evals = [r for r in rows if r["phase"] == "eval"]
+    assert [r["step"] for r in evals] == [0, 0, 3]
+    for r in evals:
+        assert r["eval_rewards/format/mean"] == 0.0  # a random model never writes the layout
+        # every answer starts with the "<intro>" prefix, and the partial credit sees it: opened and first, 2 of 9
+        assert r["eval_rewards/tag_layout/mean"] == pytest.approx(2 / 9, abs=1e-6)
+    grpo = [r for r in rows if r["phase"] == "grpo" and "reward" in r]
+    assert [r["rewards/tag_layout/mean"] for r in grpo] == pytest.approx([2 / 9] * 3, abs=1e-6)
+
+    [info] = RunStore(tmp_path).list()
+    run = RunStore(tmp_path).get(info.id)
+    status = run.status()
+    assert (status["status"], status["phase"], status["warmup_step"], status["warmup_examples"]) == (
+        "finished",
+        "grpo",
+        2,
+        4,
+    )
+    assert {a["code"] for a in status["alerts"]} >= {"constant_reward"}  # format never varied: the cold-start advice
+    examples = [json.loads(line) for line in (run.path / "warmup_examples.jsonl").read_text().splitlines()]
+    assert len(examples) == 4
+    assert all(e["completion"].startswith("<intro>") and e["completion"].endswith("</conclusion>") for e in examples)
+    assert all(s["completion"].startswith("<intro>") for s in run.samples())
+
+    # compare samples with the run's prefix, and the preview with the same prefix, prompt and seed draws the same group
+    result = compare_run(run, ["Write a haiku about rain."], num_samples=2, seed=5)
+    [item] = result.items
+    for side in (item.base, item.trained):
+        for c in side.completions:
+            assert c.text.startswith("<intro>")
+            assert c.rewards["tag_layout"] == tag_layout_score(c.text, ["intro", "body", "conclusion"])
+    spec = RunSpec.from_dict(run.spec())
+    funcs, weights = build_rewards(spec.rewards)
+    model, tokenizer = load_model(str(tiny_model_dir), inference=True)
+    settings = GenerationSettings(num_generations=2, max_new_tokens=8, temperature=1.0, seed=5)
+    preview = preview_group(model, tokenizer, "Write a haiku about rain.", funcs, weights, settings, prefix="<intro>")
+    assert [c.text for c in preview.score.completions] == [c.text for c in item.base.completions]
