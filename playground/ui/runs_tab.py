@@ -11,44 +11,71 @@ import gradio as gr
 import pandas as pd
 
 from playground.errors import PlaygroundError
-from playground.export import export_recipe, zip_folder
+from playground.export import export_adapter_zip, export_recipe, zip_folder
 from playground.spec import RunSpec
 from playground.tempdirs import expire_files
-from playground.ui.charts import chart_frames, coloured, overlay_frame, recolour, recolour_all
-from playground.ui.common import bind, lang_of
+from playground.ui.charts import chart_updates, coloured, create_overlay, overlay_update, recolour, recolour_all
+from playground.ui.common import bind, empty_frame, lang_of
 from playground.ui.context import AppContext, Session
 from playground.ui.custom_code import custom_names
 from playground.ui.i18n import t, tr
+from playground.ui.messages_zh import translate_error
 from playground.ui.train_tab import HIDDEN, alerts_markdown, create_run_view, samples_frame
 
 
-COLUMNS = ("run", "status", "step", "created", "model", "rewards", "final reward", "error")
+COLUMNS = ("run", "status", "step", "created", "model", "rewards", "final_reward", "error")  # keys: runs.col.<name>
 DOWNLOAD_SECONDS = 3600  # a zip stays this long in the app's download folder (Gradio serves its own copy)
+# One click downloads: once the zip is made, the browser saves it (the file box stays, for a second copy).
+SAVE_FILE = """(file) => {
+    if (file && file.url) {
+        const link = document.createElement("a");
+        link.href = file.url;
+        link.download = file.orig_name || "";
+        document.body.appendChild(link);
+        link.click();
+        link.remove();
+    }
+}"""
 
 
-def runs_frame(ctx: AppContext, viewer: str | None = None) -> pd.DataFrame:
+def runs_frame(ctx: AppContext, viewer: str | None = None, lang: str = "en") -> pd.DataFrame:
     """The runs this viewer may list (all, outside public mode). Another visitor's private run shows only its id,
-    status, step and time (in public mode it is listed while it is queued or going)."""
+    status, step and time (in public mode it is listed while it is queued or going). Headers, statuses and errors in
+    `lang`; the rewards with their parameters and weights; the final reward to 3 decimals."""
     rows = [
         [
             info.id,
-            info.status + (" · published" if info.published else ""),
+            tr(lang, f"train.state.{info.status}")
+            + (f" · {tr(lang, 'runs.published_mark')}" if info.published else ""),
             f"{info.step}/{info.max_steps or '?'}",
             info.created_at[:19].replace("T", " "),
             info.model if readable else "",
-            ", ".join(info.rewards) if readable else "",
-            info.final_reward if readable else None,
-            (info.error or "") if readable else "",
+            _rewards_text(ctx, info.id, info.rewards) if readable else "",
+            round(info.final_reward, 3) if readable and info.final_reward is not None else None,
+            translate_error(lang, info.error or "") if readable else "",
         ]
         for info, readable in ctx.runs_for(viewer)
     ]
-    return pd.DataFrame(rows, columns=list(COLUMNS))
+    return pd.DataFrame(rows, columns=[tr(lang, f"runs.col.{c}") for c in COLUMNS])
 
 
-def refresh(ctx: AppContext, session_id: str | None = None, current: str | None = None):
+def _rewards_text(ctx: AppContext, run_id: str, names: list[str]) -> str:
+    """`length(ideal_length=50) × 1, format × 0.5`: the run's rewards as chosen, parameters and weights included."""
+    try:
+        choices = RunSpec.from_dict(ctx.store.get(run_id).spec()).rewards
+    except PlaygroundError:  # an old or broken spec: the names are all there is
+        return ", ".join(names)
+    items = []
+    for choice in choices:
+        params = ", ".join(f"{k}={v!r}" for k, v in choice.params.items())
+        items.append(choice.name + (f"({params})" if params else "") + f" × {choice.weight:g}")
+    return ", ".join(items)
+
+
+def refresh(ctx: AppContext, request: gr.Request, session_id: str | None = None, current: str | None = None):
     """The run list, and the run pickers (keeping the current pick when it still exists)."""
-    frame = runs_frame(ctx, session_id)
-    ids = frame["run"].tolist()
+    frame = runs_frame(ctx, session_id, lang_of(request))
+    ids = frame.iloc[:, 0].tolist()
     value = current if current in ids else (ids[0] if ids else None)
     return frame, gr.Dropdown(choices=ids, value=value), gr.Dropdown(choices=ids)
 
@@ -65,12 +92,17 @@ def show_run(ctx: AppContext, request: gr.Request, session_id: str | None, run_i
     except PlaygroundError:
         spec = RunSpec(rewards=[])
     custom = custom_names(choice.name for choice in spec.rewards)
-    return [*chart_frames(metrics), samples_frame(run, lang), alerts_markdown(spec, metrics, lang, custom)]
+    hide = gr.File(value=None, visible=False)  # the downloads of the run shown before
+    return [*chart_updates(metrics, lang), samples_frame(run, lang), alerts_markdown(spec, metrics, lang, custom)] + [
+        hide,
+        hide,
+    ]
 
 
-def overlay(ctx: AppContext, session_id: str | None, run_ids: list[str] | None) -> pd.DataFrame:
+def overlay(ctx: AppContext, request: gr.Request, session_id: str | None, run_ids: list[str] | None) -> gr.LinePlot:
     """The reward curves of the chosen runs on one chart."""
-    return overlay_frame([(run_id, ctx.open_run(run_id, session_id).metrics()) for run_id in run_ids or []])
+    runs = [(run_id, ctx.open_run(run_id, session_id).metrics()) for run_id in run_ids or []]
+    return overlay_update(runs, lang_of(request))
 
 
 def download_adapter(ctx: AppContext, request: gr.Request, session_id: str | None, run_id: str | None) -> str:
@@ -83,8 +115,9 @@ def download_adapter(ctx: AppContext, request: gr.Request, session_id: str | Non
         raise PlaygroundError(tr(lang, "runs.no_adapter", run=run_id))
     expire_files(ctx.downloads, DOWNLOAD_SECONDS)
     target = ctx.downloads / f"{run_id}-adapter.zip"
-    partial = shutil.make_archive(str(ctx.downloads / f".{uuid.uuid4().hex}"), "zip", run.adapter_dir)
-    os.replace(partial, target)  # atomic, so two sessions zipping the same run never see a half-written file
+    # The portable zip (Hub id of the base model, model card); atomic, so two sessions never see a half-written one.
+    partial = export_adapter_zip(run, ctx.downloads / f".{uuid.uuid4().hex}.zip")
+    os.replace(partial, target)
     return str(target)
 
 
@@ -107,14 +140,31 @@ def reveal() -> gr.File:
     return gr.File(visible=True)
 
 
+def ask_delete(request: gr.Request, run_id: str | None):
+    """The first click on Delete: ask, naming the run (nothing is deleted yet)."""
+    lang = lang_of(request)
+    if not run_id:
+        raise PlaygroundError(tr(lang, "runs.none_selected"))
+    return gr.Row(visible=True), tr(lang, "runs.delete.confirm", run=run_id)
+
+
+def cancel_delete():
+    return gr.Row(visible=False)
+
+
 def delete_run(ctx: AppContext, request: gr.Request, session_id: str | None, run_id: str | None):
+    """Delete the run; the picker is emptied and the run's charts, samples, alerts and downloads cleared with it."""
     lang = lang_of(request)
     if not run_id:
         raise PlaygroundError(tr(lang, "runs.none_selected"))
     ctx.open_run(run_id, session_id, change=True)
     ctx.store.delete(run_id)
-    gr.Info(tr(lang, "runs.deleted", run=run_id))
-    return refresh(ctx, session_id)
+    gr.Info(tr(lang, "runs.deleted", run=run_id), title=tr(lang, "app.info_title"))
+    frame, _, chosen = refresh(ctx, request, session_id)
+    ids = frame.iloc[:, 0].tolist()
+    hide = gr.File(value=None, visible=False)
+    empty = [*chart_updates([], lang), empty_frame(lang, "table.step", "table.advantage", "table.prompt"), ""]
+    return [frame, gr.Dropdown(choices=ids, value=None), chosen, *empty, hide, hide, gr.Row(visible=False)]
 
 
 def publish_run(ctx: AppContext, request: gr.Request, session_id: str | None, run_id: str | None):
@@ -124,12 +174,12 @@ def publish_run(ctx: AppContext, request: gr.Request, session_id: str | None, ru
         raise PlaygroundError(tr(lang, "runs.none_selected"))
     ctx.open_run(run_id, session_id, change=True).publish()
     gr.Info(tr(lang, "runs.published", run=run_id))
-    return refresh(ctx, session_id, run_id)
+    return refresh(ctx, request, session_id, run_id)
 
 
 def create_runs_tab(ctx: AppContext, session: Session) -> None:
     frame = runs_frame(ctx, None)
-    ids = frame["run"].tolist()
+    ids = frame.iloc[:, 0].tolist()
     with gr.Tab(t("runs.tab"), id="runs") as tab:
         gr.Markdown(t("runs.intro"))
         with gr.Row():
@@ -143,12 +193,16 @@ def create_runs_tab(ctx: AppContext, session: Session) -> None:
             recipe = gr.Button(t("runs.export"), scale=1)
             delete = gr.Button(t("runs.delete"), variant="stop", scale=1)
             publish = gr.Button(t("runs.publish"), scale=1, visible=ctx.public)
+        with gr.Row(visible=False, equal_height=True) as confirm_row:  # Delete asks first
+            question = gr.Markdown()
+            confirm = gr.Button(t("runs.delete.yes"), variant="stop", scale=0, min_width=160)
+            cancel = gr.Button(t("runs.delete.no"), scale=0, min_width=120)
         zipped = gr.File(label=t("runs.zip"), interactive=False, visible=False)
         recipe_zip = gr.File(label=t("runs.recipe"), interactive=False, visible=False)
         alerts, plots, samples = create_run_view(max_height=360)
         gr.Markdown("### " + t("runs.overlay"))
         chosen = gr.Dropdown(ids, multiselect=True, allow_custom_value=True, label=t("runs.overlay.pick"))
-        curves = gr.LinePlot(overlay_frame([]), x="step", y="value", color="run", label="reward", height=260)
+        curves = create_overlay()
 
     lists = [table, run, chosen]
     me = session.id  # the visitor's browser token: what public mode's ownership checks (training/access.py)
@@ -156,17 +210,21 @@ def create_runs_tab(ctx: AppContext, session: Session) -> None:
         [tab.select, reload.click], bind(refresh, ctx), [me, run], lists, api_name="list_runs", show_progress="hidden"
     )
     lines = coloured(plots)
-    show.click(bind(show_run, ctx), [me, run], [*plots, samples, alerts], api_name="show_run").then(
-        recolour_all, lines, lines, **HIDDEN
-    )
+    shown = [*plots, samples, alerts, zipped, recipe_zip]
+    show.click(bind(show_run, ctx), [me, run], shown, api_name="show_run").then(recolour_all, lines, lines, **HIDDEN)
+    # Picking a run shows it: the charts and the downloads always belong to the run in the picker.
+    run.input(bind(show_run, ctx), [me, run], shown, **HIDDEN).then(recolour_all, lines, lines, **HIDDEN)
     chosen.change(bind(overlay, ctx), [me, chosen], curves, api_name="overlay_runs").then(
         recolour, curves, curves, **HIDDEN
     )
     download.click(bind(download_adapter, ctx), [me, run], zipped, api_name="download_adapter").success(
         reveal, None, zipped, **HIDDEN
-    )
+    ).success(None, zipped, None, js=SAVE_FILE)
     recipe.click(bind(download_recipe, ctx), [me, run], recipe_zip, api_name="download_recipe").success(
         reveal, None, recipe_zip, **HIDDEN
-    )
-    delete.click(bind(delete_run, ctx), [me, run], lists, api_name="delete_run")
+    ).success(None, recipe_zip, None, js=SAVE_FILE)
+    delete.click(bind(ask_delete), run, [confirm_row, question], **HIDDEN)
+    cancel.click(cancel_delete, None, confirm_row, **HIDDEN)
+    cleared = [*lists, *plots, samples, alerts, zipped, recipe_zip, confirm_row]
+    confirm.click(bind(delete_run, ctx), [me, run], cleared, api_name="delete_run")
     publish.click(bind(publish_run, ctx), [me, run], lists, api_name="publish_run")

@@ -36,7 +36,8 @@ def test_charts_are_built_with_whole_steps_titles_and_captions():
     assert len(plots) == len(CHARTS)
     assert {p.x_axis_format for p in plots} == {"d"}
     assert [p.label.key for p in plots] == [f"chart.{SLUGS[k]}.title" for k in CHARTS]
-    captions = [b.value for b in demo.blocks.values() if "pg-chart-caption" in (getattr(b, "elem_classes", None) or [])]
+    blocks = demo.blocks.values()
+    captions = [b.value for b in blocks if "pg-chart-caption" in (getattr(b, "elem_classes", None) or [])]
     assert len(captions) == len(CHARTS)
 
 

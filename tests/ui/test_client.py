@@ -150,14 +150,14 @@ def test_training_run_end_to_end(app):
 
     zipped = owner.predict(run_id, api_name="/download_adapter")
     with zipfile.ZipFile(zipped["path"] if isinstance(zipped, dict) else zipped) as z:
-        assert "adapter_config.json" in z.namelist()
+        assert f"{run_id}-adapter/adapter_config.json" in z.namelist()
 
     summary, comparison = owner.predict(run_id, "Say hi.", 2, 0, api_name="/compare")
     assert "Mean reward delta" in summary
     (row,) = table(comparison)
     assert row["delta"] == pytest.approx(row["after: mean reward"] - row["before: mean reward"])
 
-    runs, _, _ = owner.predict(run_id, api_name="/delete_run")
+    runs = owner.predict(run_id, api_name="/delete_run")[0]
     assert run_id not in [r["run"] for r in table(runs)]
 
 

@@ -6,6 +6,7 @@ import pytest
 from gradio_client import Client, handle_file
 from gradio_client.exceptions import AppError
 
+from playground.ui.charts import CHARTS
 from tests.ui.test_client import LENGTH_5, TINY_RUN, client, form_kwargs
 
 
@@ -35,6 +36,22 @@ def test_a_new_session_does_not_take_another_sessions_run_as_its_own(app):
     status, progress = out[1], out[2]
     assert "started in another session" in status and app.ctx.jobs.current.run.id in status
     assert progress == ""
+
+
+def test_runs_table_in_the_page_language_and_delete_clears_the_run_everywhere(app):
+    zh = Client(app.url, verbose=False, download_files=False, headers={"Accept-Language": "zh-CN"})
+    run_id = app.ctx.jobs.current.run.id
+    runs, picker, _ = zh.predict(None, api_name="/list_runs")
+    assert runs["headers"] == ["训练", "状态", "步数", "创建时间", "模型", "奖励", "最终奖励", "错误"]
+    row = next(dict(zip(runs["headers"], r, strict=True)) for r in runs["data"] if r[0] == run_id)
+    assert row["状态"] == "已完成" and row["奖励"] == "length(ideal_length=5) × 1"
+    assert row["最终奖励"] == round(row["最终奖励"], 3)
+    out = zh.predict(run_id, api_name="/delete_run")
+    assert run_id not in [r[0] for r in out[0]["data"]]
+    assert out[1]["value"] is None  # the picker is emptied, not moved to another run
+    charts = out[3 : 3 + len(CHARTS)]
+    assert all(not c["value"]["data"] for c in charts)  # the deleted run's charts are cleared
+    assert out[3 + len(CHARTS) + 2]["visible"] is False  # and its download hidden
 
 
 @pytest.mark.parametrize(
