@@ -19,7 +19,10 @@ from typing import Any
 
 logger = logging.getLogger(__name__)
 
-HIGH_FRACTION = 0.9  # no_signal, clipped: fraction of groups / completions
+HIGH_FRACTION = 0.9  # no_signal: fraction of groups
+# clipped: half the completions cut off in every one of the last steps is already a problem worth a look (a run at
+# 75-88% went unflagged at 0.9), and most rewards then score truncated text.
+CLIPPED_FRACTION = 0.5
 COLLAPSE_RATIO = 0.1  # collapse: mean length below this share of its first value...
 COLLAPSE_TOKENS = 3.0  # ...and below this many tokens
 ONE_TOKEN = 1.5  # collapse: a mean length at or below this is "about one token"
@@ -160,7 +163,7 @@ def _constant_reward(metrics: list[dict], k: int, **_: Any) -> Alert | None:
 
 def _clipped(metrics: list[dict], k: int, **_: Any) -> Alert | None:
     last = _series(metrics, "completions/clipped_ratio")[-k:]
-    if len(last) < k or any(v < HIGH_FRACTION for _, v in last):
+    if len(last) < k or any(v < CLIPPED_FRACTION for _, v in last):
         return None
     return Alert(
         "clipped",

@@ -44,7 +44,7 @@ CASES = {
     "no_signal_only_two_steps": (history(frac_reward_zero_std=last(2, 1.0, lambda s: 0.2)), set()),
     "clipped": (history(completions__clipped_ratio=last(3, 1.0, lambda s: 0.1)), {"clipped"}),
     "clipped_dips_once": (
-        history(completions__clipped_ratio=lambda s: 0.8 if s == 11 else (1.0 if s > 9 else 0.1)),
+        history(completions__clipped_ratio=lambda s: 0.3 if s == 11 else (1.0 if s > 9 else 0.1)),
         set(),
     ),
     "collapse_to_one_token": (history(completions__mean_length=last(3, 1.0, lambda s: 40.0)), {"collapse"}),
