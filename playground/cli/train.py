@@ -65,6 +65,10 @@ def run_train(args: argparse.Namespace) -> int:
     job.listeners.append(printer)
     if not args.json_log:
         print(f"run {job.run.id} in {job.run.path}", file=sys.stderr)
+        if spec.model.num_processes > 1:  # issue 16: the accelerate backend, and the global batch it trains on
+            from playground.training.launcher import batch_summary
+
+            print(f"{spec.model.num_processes} processes (accelerate launch): {batch_summary(spec)}", file=sys.stderr)
     # Poll rather than Thread.join(): a join interrupted by Ctrl-C can return early on the next call.
     try:
         while job.active:
