@@ -182,12 +182,16 @@ def alerts_markdown(spec: RunSpec, metrics: list[dict], lang: str, custom: Colle
     alerts = health_alerts(metrics, weights=reward_weights(spec, custom))
     if not alerts:
         return f"{GOOD_MARK} {tr(lang, 'train.alerts.none')}" if step_rows(metrics) else ""
-    lines = [
-        f"- ⚠ **{html.escape(a.message)}** {html.escape(a.advice)} <small>({tr(lang, 'train.alerts.step')} {a.step})"
-        "</small>"
-        for a in alerts
-    ]
+    lines = [f"- ⚠ {_alert_text(a, lang)} <small>({tr(lang, 'train.alerts.step')} {a.step})</small>" for a in alerts]
     return "\n".join(lines)
+
+
+def _alert_text(alert, lang: str) -> str:
+    """The engine's sentence (with its figures) in English; in Chinese the alert's translated text, by its code."""
+    key = f"train.alert.{alert.code}"
+    if lang != "en" and key in EN:
+        return tr(lang, key)
+    return f"**{html.escape(alert.message)}** {html.escape(alert.advice)}"
 
 
 def samples_frame(run: Run, lang: str):
