@@ -3,6 +3,7 @@
 import logging
 
 from playground.ui.app import build_app, launch_kwargs
+from playground.ui.mcp_server import keep_only_mcp_tools
 from playground.ui.settings import parse_settings
 
 
@@ -10,7 +11,10 @@ def main(argv: list[str] | None = None) -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     settings = parse_settings(argv)
     kwargs = launch_kwargs(settings)  # fails fast on an impossible flag, before the UI is built
-    build_app(settings).launch(**kwargs)
+    demo = build_app(settings)
+    demo.launch(prevent_thread_lock=True, **kwargs)
+    keep_only_mcp_tools(demo)  # the MCP server offers only the stateless tools (playground/ui/mcp_server.py)
+    demo.block_thread()
 
 
 if __name__ == "__main__":

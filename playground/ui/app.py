@@ -12,6 +12,7 @@ from playground.ui.context import AppContext, create_session
 from playground.ui.custom_code import wire_unload
 from playground.ui.i18n import I18N, t
 from playground.ui.learn_tab import create_learn_tab, wire_learn_tab
+from playground.ui.mcp_server import add_mcp_tools
 from playground.ui.preview_tab import create_preview_tab
 from playground.ui.queue_view import create_queue_view
 from playground.ui.rewards_tab import create_rewards_tab
@@ -55,6 +56,7 @@ def build_app(settings: UISettings | None = None, *, ctx: AppContext | None = No
         wire_page_load(demo, ctx, session, train)
         wire_learn_tab(demo, ctx, session, learn, rewards, preview, train)
         wire_unload(demo, ctx)
+        add_mcp_tools(ctx)
     demo.queue(default_concurrency_limit=1)
     return demo
 

@@ -1,0 +1,163 @@
+"""MCP tools (`python app.py --mcp`): four stateless functions, and nothing else of the page's API.
+
+Gradio's MCP server runs every tool call through one shared Gradio session (its Streamable HTTP transport is
+stateless, so MCP clients cannot be told apart), and the page's handlers keep per-session state (the reward selection,
+the custom code's sandbox worker, the owner of a run). Exposed as tools, they let one MCP client change another's
+scores or stop its run. So the MCP server offers only tools whose whole input is their arguments:
+
+- `list_rewards()`: the library's rewards, their parameters and defaults;
+- `score_completions(completions, rewards, prompt, code)`: score a group with TRL's advantages;
+- `preview_group(prompt, rewards, num_generations, max_new_tokens, seed, code)`: sample a group with the app's
+  model, then score it;
+- `check_reward(code)`: check custom reward code and run each function once on sample completions.
+
+Custom code runs in a fresh sandbox worker per call, closed before the call returns: two MCP clients share nothing.
+Training, runs and downloads stay on the page (and its gradio_client API), where each visitor is a session.
+"""
+
+import json
+from typing import Any
+
+import gradio as gr
+
+from playground.errors import PlaygroundError
+from playground.preview import GenerationSettings
+from playground.preview import preview_group as sample_and_score
+from playground.sandbox import close_rewards, compile_rewards, inspect_code, trial_run
+from playground.scoring import build_rewards, score_group
+from playground.ui.common import bind
+from playground.ui.context import AppContext, default_selection, parse_selection
+from rewards.registry import list_specs
+
+
+TOOLS = ("list_rewards", "score_completions", "preview_group", "check_reward")
+
+
+def _selection(rewards: str) -> list[dict]:
+    if not (rewards or "").strip():
+        return default_selection()
+    try:
+        data = json.loads(rewards)
+    except json.JSONDecodeError as exc:
+        raise PlaygroundError(f"rewards must be a JSON list: line {exc.lineno}: {exc.msg}") from None
+    if not isinstance(data, list) or not all(isinstance(item, dict) and "name" in item for item in data):
+        raise PlaygroundError('rewards must be a JSON list like [{"name": "length", "weight": 1.0, "params": {}}].')
+    return data
+
+
+def _custom(code: str) -> dict:
+    return compile_rewards(code) if (code or "").strip() else {}
+
+
+def list_rewards() -> list[dict]:
+    """The library's reward functions: name, description, required dataset columns, and parameters with defaults.
+
+    Returns:
+        One entry per reward, as used in the `rewards` argument of the other tools.
+    """
+    return [
+        {
+            "name": spec.name,
+            "description": spec.description,
+            "columns": list(spec.columns),
+            "params": {p.name: {"default": p.default, "help": p.help} for p in spec.params},
+        }
+        for spec in list_specs()
+    ]
+
+
+def score_completions(completions: list[str], rewards: str = "", prompt: str = "", code: str = "") -> dict:
+    """Score completions as one GRPO group: each reward, the weighted total and TRL's advantage per completion.
+
+    Args:
+        completions: Two or more completions of one prompt, scored as a group.
+        rewards: JSON list of rewards, e.g. [{"name": "length", "weight": 1.0, "params": {"ideal_length": 50}}]; empty
+            for the demo recipe's rewards. Names come from list_rewards or from functions defined in `code`.
+        prompt: The prompt the completions answer (some rewards read it).
+        code: Optional Python source defining custom reward functions, run in a sandbox for this call only.
+
+    Returns:
+        The completions with their rewards, totals and advantages, the group's mean and std, and warnings.
+    """
+    completions = [str(c) for c in completions or []]
+    if len(completions) < 2:
+        raise PlaygroundError("A GRPO group needs at least two completions.")
+    custom = _custom(code)
+    try:
+        funcs, weights = build_rewards(parse_selection(_selection(rewards)), custom)
+        return score_group(completions, funcs, weights, prompts=[prompt or ""] * len(completions)).to_json()
+    finally:
+        close_rewards(custom)
+
+
+def preview_group(
+    ctx: AppContext,
+    prompt: str,
+    rewards: str = "",
+    num_generations: int = 4,
+    max_new_tokens: int = 32,
+    seed: int = 0,
+    code: str = "",
+) -> dict:
+    """Sample a group of completions for a prompt with the app's model, then score it as score_completions does.
+
+    Args:
+        prompt: The prompt to complete (sent as a user message when the model has a chat template).
+        rewards: JSON list of rewards, as in score_completions; empty for the demo recipe's rewards.
+        num_generations: Completions in the group (2-16).
+        max_new_tokens: Most tokens per completion.
+        seed: Sampling seed: the same seed gives the same group.
+        code: Optional Python source defining custom reward functions, run in a sandbox for this call only.
+
+    Returns:
+        The prompt, the scored completions and the group's statistics.
+    """
+    settings = GenerationSettings(num_generations=int(num_generations), max_new_tokens=int(max_new_tokens), seed=seed)
+    settings.validate()
+    custom = _custom(code)
+    try:
+        funcs, weights = build_rewards(parse_selection(_selection(rewards)), custom)
+        model, tokenizer = ctx.models.get(ctx.settings.model)
+        return sample_and_score(model, tokenizer, prompt, funcs, weights, settings).to_json()
+    finally:
+        close_rewards(custom)
+
+
+def check_reward(code: str) -> dict:
+    """Check custom reward code: static checks, then each function run once on sample completions in a sandbox.
+
+    Args:
+        code: Python source defining one or more reward functions `f(completions, **kwargs) -> list[float]`.
+
+    Returns:
+        The functions found, static issues, and for each function its values, error (with line) and output.
+    """
+    report = inspect_code(code or "")
+    result: dict[str, Any] = {"functions": list(report.functions), "errors": [e.to_json() for e in report.errors]}
+    if report.ok:
+        custom = _custom(code)
+        try:
+            result["trial"] = [r.to_json() for r in trial_run(custom)]
+        finally:
+            close_rewards(custom)
+    return result
+
+
+def add_mcp_tools(ctx: AppContext) -> None:
+    """Register the tools as API endpoints (inside the Blocks); `keep_only_mcp_tools` then hides the rest from MCP.
+
+    Through `bind`, an error reaches the MCP client as its one-sentence message."""
+    gr.api(bind(list_rewards), api_name="list_rewards")
+    gr.api(bind(score_completions), api_name="score_completions")
+    gr.api(bind(preview_group, ctx), api_name="preview_group")
+    gr.api(bind(check_reward), api_name="check_reward")
+
+
+def keep_only_mcp_tools(demo: gr.Blocks) -> list[str]:
+    """After launch: the MCP server lists and calls only `TOOLS`; returns the tool names it keeps."""
+    server = getattr(demo, "mcp_server_obj", None)
+    if server is None:
+        return []
+    wanted = {f"/{name}" for name in TOOLS}
+    server.tool_to_endpoint = {k: v for k, v in server.tool_to_endpoint.items() if v in wanted}
+    return sorted(server.tool_to_endpoint)
