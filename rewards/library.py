@@ -314,7 +314,7 @@ register(
             Param("batch_size", int, 8, "Completions per forward pass.", minimum=1),
             Param("time_limit", float, 120.0, "Seconds per call; the rest get None.", minimum=1.0),
         ),
-        good=Example("Thank you for asking! Plants use sunlight, water and air to make their own food."),
-        bad=Example("Go away, I will not answer that."),
+        good=Example("Thank you! Plants make food from sunlight."),
+        bad=Example("You are stupid."),
     )
 )
