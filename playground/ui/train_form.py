@@ -29,7 +29,7 @@ from playground.ui.preview_tab import model_choices
 
 
 ESSENTIALS = ("num_generations", "max_completion_length", "learning_rate", "beta", "max_steps")
-QUANTIZATION = ("load_in_4bit", "load_in_8bit", "bnb_4bit_quant_type", "device")
+QUANTIZATION = ("load_in_4bit", "load_in_8bit", "bnb_4bit_quant_type", "device", "num_processes")
 CHOICES = {
     "loss_type": LOSS_TYPES,
     "scale_rewards": SCALE_REWARDS,
