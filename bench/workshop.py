@@ -1,0 +1,166 @@
+"""Workshop load test: N simulated visitors (gradio_client, 127.0.0.1 only) against one public-mode app.
+
+Each visitor scores text three times (Try on text), previews a group, queues a one-step training run of a tiny random
+model, waits for it to start and end, then tries to open every other visitor's run. It prints the errors, Try on text
+latency (median, p95), preview latency, queue waits, and how many times a visitor saw another's run content (target 0).
+
+    HF_HUB_OFFLINE=1 python bench/workshop.py --visitors 30
+
+Everything runs on this machine (the app, its training runs and the visitors): figures from a shared or loaded
+machine are slower than on an idle Space, and the printout says which CPU and load they came from.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+LENGTH_5 = json.dumps([{"name": "length", "weight": 1.0, "params": {"ideal_length": 5}}])
+TEXT = "abcde\n---\nabcdefghij\n---\nabc"
+RUN = {"max_steps": 1, "num_generations": 4, "per_device_train_batch_size": 4, "max_completion_length": 8}
+NOT_YOURS = "belongs to another visitor"
+
+
+def tiny_model(folder: str) -> str:
+    """A 2-layer random Llama with the embedded model's tokenizer (as tests/conftest.py's tiny_model_dir)."""
+    import torch
+    from transformers import AutoTokenizer, LlamaConfig, LlamaForCausalLM
+
+    from playground.models import ensure_embedded_model
+
+    tokenizer = AutoTokenizer.from_pretrained(ensure_embedded_model())
+    pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
+    config = LlamaConfig(
+        vocab_size=len(tokenizer),
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        max_position_embeddings=512,
+        tie_word_embeddings=True,
+        bos_token_id=tokenizer.bos_token_id,
+        eos_token_id=tokenizer.eos_token_id,
+        pad_token_id=pad,
+    )
+    torch.manual_seed(0)
+    LlamaForCausalLM(config).save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder
+
+
+def p95(values: list[float]) -> float:
+    return sorted(values)[max(0, round(0.95 * len(values)) - 1)] if values else float("nan")
+
+
+class Visitor:
+    def __init__(self, url: str, index: int, stats: dict, lock: threading.Lock, deadline: float):
+        self.url, self.index, self.stats, self.lock, self.deadline = url, index, stats, lock, deadline
+
+    def record(self, key: str, value) -> None:
+        with self.lock:
+            self.stats.setdefault(key, []).append(value)
+
+    def own_runs(self, c) -> dict[str, dict]:
+        frame, _, _ = c.predict(None, api_name="/list_runs")
+        rows = [dict(zip(frame["headers"], row, strict=True)) for row in frame["data"]]
+        return {row["run"]: row for row in rows}
+
+    def __call__(self) -> None:
+        from gradio_client import Client
+
+        from bench.common import start_run
+
+        try:
+            c = Client(self.url, verbose=False, download_files=False)
+            c.predict(LENGTH_5, api_name="/set_rewards")
+            for _ in range(3):
+                start = time.perf_counter()
+                scores, _ = c.predict(TEXT, api_name="/try_on_text")
+                self.record("try", time.perf_counter() - start)
+                column = scores["headers"].index("length(ideal_length=5)")
+                assert [row[column] for row in scores["data"]] == [0.0, -5.0, -2.0], scores["data"]
+            start = time.perf_counter()
+            c.predict(num_generations=4, max_new_tokens=8, seed=self.index, api_name="/generate_group")
+            self.record("preview", time.perf_counter() - start)
+            queued_at = time.perf_counter()
+            start_run(c, RUN)
+            mine = None
+            while time.monotonic() < self.deadline:  # until this visitor's run (its content readable) has ended
+                rows = self.own_runs(c)
+                readable = [r for r in rows.values() if r["rewards"]]
+                if readable and mine is None:
+                    mine = readable[0]["run"]
+                    self.record("wait", time.perf_counter() - queued_at)
+                if mine and rows.get(mine, {}).get("status") in ("finished", "stopped", "failed", "interrupted"):
+                    if rows[mine]["status"] != "finished":
+                        self.record("errors", f"visitor {self.index}: run {rows[mine]['status']}")
+                    break
+                time.sleep(1.0)
+            else:
+                self.record("errors", f"visitor {self.index}: run not done before the deadline")
+                return
+            self.record("runs", mine)
+            for run_id, row in self.own_runs(c).items():  # others' runs: listed without content, never opened
+                if run_id == mine:
+                    continue
+                if row["rewards"] or row["model"]:
+                    self.record("leaks", f"visitor {self.index} saw the content of {run_id} in the list")
+                try:
+                    c.predict(run_id, api_name="/show_run")
+                    self.record("leaks", f"visitor {self.index} opened {run_id}")
+                except Exception as exc:  # the expected refusal
+                    if NOT_YOURS not in str(exc):
+                        self.record("errors", f"visitor {self.index}: show_run {run_id}: {exc}")
+        except Exception as exc:
+            self.record("errors", f"visitor {self.index}: {type(exc).__name__}: {str(exc)[:200]}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--visitors", type=int, default=30)
+    parser.add_argument("--timeout", type=float, default=1800, help="seconds for the whole test")
+    args = parser.parse_args()
+    os.environ.update(PLAYGROUND_PUBLIC="1", PLAYGROUND_MAX_QUEUED=str(args.visitors), HF_HUB_OFFLINE="1")
+    from bench.common import launched_app
+
+    stats: dict[str, list] = {}
+    lock = threading.Lock()
+    with tempfile.TemporaryDirectory() as folder, launched_app(tiny_model(folder)) as (url, ctx):
+        assert ctx.public, "the app must run in public mode"
+        began = time.perf_counter()
+        deadline = time.monotonic() + args.timeout
+        with ThreadPoolExecutor(max_workers=args.visitors) as pool:
+            for future in [pool.submit(Visitor(url, i, stats, lock, deadline)) for i in range(args.visitors)]:
+                future.result()
+        total = time.perf_counter() - began
+    cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "?")
+    waits, tries, previews = stats.get("wait", []), stats.get("try", []), stats.get("preview", [])
+    print(f"machine: {cpu}, {os.cpu_count()} cores, {platform.system()}, load {os.getloadavg()[0]:.1f} at the end")
+    print(f"visitors: {args.visitors}; runs finished: {len(stats.get('runs', []))}; total {total:.0f} s")
+    print(f"errors: {len(stats.get('errors', []))}")
+    for line in stats.get("errors", [])[:10]:
+        print("  ", line)
+    print(f"Try on text: n={len(tries)} median {statistics.median(tries):.3f} s, p95 {p95(tries):.3f} s")
+    print(f"preview (tiny model, G=4): median {statistics.median(previews):.2f} s, p95 {p95(previews):.2f} s")
+    if waits:
+        print(f"queue wait until the run started: median {statistics.median(waits):.0f} s, max {max(waits):.0f} s")
+    print(f"runs whose content another visitor saw: {len(stats.get('leaks', []))}")
+    for line in stats.get("leaks", [])[:10]:
+        print("  ", line)
+
+
+if __name__ == "__main__":
+    main()
