@@ -48,6 +48,7 @@ from playground.export.settings import (
     training_args,
 )
 from playground.spec import RunSpec
+from playground.training.launcher import batch_summary
 from playground.training.store import Run
 
 
@@ -119,6 +120,7 @@ def recipe_yaml(spec: RunSpec, code: RewardsCode, data: ExportedData, run_id: st
         "# --- GRPO (TRL GRPOConfig) ---",
         _line("output_dir", OUTPUT_DIR, "the adapter and checkpoints"),
         *(_line(k, v) for k, v in targs.items()),
+        f"# Global batch with the {_processes(spec)} the playground used: {batch_summary(spec)}.",
         "",
         f"# --- Precision: this recipe targets a {'GPU' if gpu else 'CPU'} ---",
         *(
@@ -218,7 +220,15 @@ def _readme(template: str, spec: RunSpec, code: RewardsCode, data: ExportedData,
         rewards_table=rows,
         cpu_flags=CPU_FLAGS,
         max_steps=spec.grpo.max_steps,
+        processes=_processes(spec),
+        num_processes=spec.model.num_processes,
+        batch=batch_summary(spec),
     )
+
+
+def _processes(spec: RunSpec) -> str:
+    n = spec.model.num_processes
+    return f"{n} process" + ("es" if n != 1 else "")
 
 
 def _write_folder(out_dir: str | Path, write) -> Path:

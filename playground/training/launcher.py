@@ -65,7 +65,7 @@ def launch_command(run: Run, num_processes: int, config_file: str | Path | None 
         cmd += ["--mixed_precision", "no"]
         if num_processes > 1:
             cmd.append("--multi_gpu")  # accelerate's multi-process launcher; CPU ranks use gloo (see module doc)
-    cmd += ["--num_processes", str(num_processes), "--main_process_port", str(_free_port())]
+    cmd += ["--num_processes", str(num_processes), "--main_process_port", str(free_port())]
     return [*cmd, "-m", "playground.training.rank", str(run.path)]
 
 
@@ -79,7 +79,7 @@ def launch_env(num_processes: int) -> dict[str, str]:
     return env
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]

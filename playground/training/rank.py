@@ -143,6 +143,10 @@ class RankJob(TrainingJob):
     def _build_trainer(self):
         trainer = super()._build_trainer()
         trainer.add_callback(RanksCallback(self))
+        state = trainer.accelerator.state
+        kind = getattr(state.distributed_type, "value", str(state.distributed_type))
+        logger.info("Rank %d: %s over %s on %s", self.rank, kind, state.backend, state.device)
+        self.run.write_status(distributed_type=kind, backend=state.backend)
         return trainer
 
     def _set_status(self, status: str, **fields) -> None:
