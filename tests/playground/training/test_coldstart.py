@@ -149,3 +149,46 @@ def test_train_lesson_runs_warmup_then_grpo_with_eval_rows_and_compare_agrees(tm
     settings = GenerationSettings(num_generations=2, max_new_tokens=8, temperature=1.0, seed=5)
     preview = preview_group(model, tokenizer, "Write a haiku about rain.", funcs, weights, settings, prefix="<intro>")
     assert [c.text for c in preview.score.completions] == [c.text for c in item.base.completions]
+
+
+def test_cold_start_turns_a_reward_the_base_model_never_earns_into_one_it_earns(tmp_path, char_model_dir):
+    """The random character model never starts an answer with "ok." (about 1 in 45^3 draws): GRPO alone has no
+    signal. Ten SFT warm-up steps on user-given examples make the reward reachable, at a fixed seed."""
+    from playground.scoring import RewardChoice
+    from playground.spec import RunSpec
+    from playground.training.job import JobManager
+    from playground.training.store import RunStore
+
+    examples = tmp_path / "examples.jsonl"
+    prompts = ["say ok", "answer me", "what now", "tell me more"]
+    examples.write_text("".join(json.dumps({"prompt": p, "completion": "ok."}) + "\n" for p in prompts))
+    spec = RunSpec()
+    spec.model.model_name_or_path = str(char_model_dir)
+    # the character tokenizer decodes "ok." as "o k ."
+    spec.rewards = [RewardChoice("regex", 1.0, {"pattern": r"^o k \.", "mode": "search"})]
+    settings = dict(
+        max_steps=2,
+        num_generations=4,
+        per_device_train_batch_size=4,
+        max_completion_length=8,
+        learning_rate=1e-3,
+        beta=0.0,
+        sft_warmup_steps=20,
+        sft_examples=str(examples),
+        sft_learning_rate=1e-2,
+        eval_every=2,
+        eval_prompts=2,
+        eval_num_generations=8,
+    )
+    for name, value in settings.items():
+        spec.set(name, value)
+    job = JobManager(RunStore(tmp_path / "runs")).start(spec)
+    job.join(600)
+    assert job.status == "finished", job.error
+    key = "eval_rewards/regex(pattern=_o_k__.~34dec3)/mean"
+    evals = {(r["step"], r["eval_of"]): r[key] for r in job.run.metrics() if r.get("phase") == "eval"}
+    # measured at this seed: never earned by the base model, 13 of 16 eval answers after the warm-up, 15 of 16 after
+    # two GRPO steps (the warm-up gave GRPO groups with a spread to learn from)
+    assert evals == {(0, "base"): 0.0, (0, "warmup"): 0.8125, (2, "grpo"): 0.9375}
+    grpo = [r for r in job.run.metrics() if r.get("phase") == "grpo" and "frac_reward_zero_std" in r]
+    assert len(grpo) == 2 and all(r["rewards/regex(pattern=_o_k__.~34dec3)/mean"] > 0 for r in grpo)
