@@ -8,6 +8,8 @@ Field names of the run spec and metric names stay TRL's, untranslated, so that u
 
 import gradio as gr
 
+from playground.ui.help_zh import generated_keys
+
 
 EN: dict[str, str] = {
     # app
@@ -197,44 +199,57 @@ EN: dict[str, str] = {
     "train.phase.grpo": "GRPO",
     "train.phase.eval": "scoring the eval prompts",
     # --- issue 12: first session, charts, Chinese page ---
-    "train.status.other_done": "No run of yours is going. The latest run, `{run}`, was started in another session; it is on the Runs tab.",
     "app.error_title": "Error",
     "app.warning_title": "Warning",
     "app.info_title": "Note",
     "train.data.kind_taken": "dataset_name {name} is read as dataset_kind {kind}.",
+    "train.status.other_done": "No run of yours is going. The latest run, `{run}`, was started in another session; "
+    "it is on the Runs tab.",
     "preview.g.range": "The group size G must be a whole number from {low} to {high}, got {g}.",
-    "preview.advantage.help": "**Advantage**: how much better (green) or worse (red) a completion scored than the mean of its group, divided by the group's std (TRL's `scale_rewards=\"group\"`). Training makes green completions more likely and red ones less likely; the stronger the colour, the larger the push. A group where all scores are equal has advantage 0 everywhere: nothing to learn.",
+    "preview.advantage.help": "**Advantage**: how much better (green) or worse (red) a completion scored than the "
+    "mean of its group, divided by the group's std (TRL's `scale_rewards=group`). Training makes green completions "
+    "more likely and red ones less likely; the stronger the colour, the larger the push. A group where all scores "
+    "are equal has advantage 0 everywhere: nothing to learn.",
     "chart.step": "step (optimizer step)",
     "chart.series.function": "reward function",
     "chart.series.run": "run",
     "chart.series.series": "curve",
     "chart.reward.title": "reward: mean total reward",
     "chart.reward.y": "reward (weighted sum)",
-    "chart.reward.caption": "The weighted sum of the selected rewards, averaged over the step's completions. Up is good. eval_reward, when set, is the same on held-out prompts.",
+    "chart.reward.caption": "The weighted sum of the selected rewards, averaged over the step's completions. Up is "
+    "good. eval_reward, when set, is the same on held-out prompts.",
     "chart.per_function.title": "rewards/<fn>/mean: each reward function",
     "chart.per_function.y": "reward (unweighted)",
-    "chart.per_function.caption": "Each reward function's mean score before weighting, one line per function. Up is good; one line rising while another falls is a trade-off.",
+    "chart.per_function.caption": "Each reward function's mean score before weighting, one line per function. Up "
+    "is good; one line rising while another falls is a trade-off.",
     "chart.reward_std.title": "reward_std: spread of rewards",
     "chart.reward_std.y": "std of reward",
-    "chart.reward_std.caption": "How much the rewards of a group's completions differ. It must stay above 0: GRPO learns only from differences within a group.",
+    "chart.reward_std.caption": "How much the rewards of a group's completions differ. It must stay above 0: GRPO "
+    "learns only from differences within a group.",
     "chart.zero_std.title": "frac_reward_zero_std: groups without signal",
     "chart.zero_std.y": "fraction of groups (0-1)",
-    "chart.zero_std.caption": "Share of groups whose completions all scored the same, so they teach nothing. Down is good.",
+    "chart.zero_std.caption": "Share of groups whose completions all scored the same, so they teach nothing. Down "
+    "is good.",
     "chart.kl.title": "kl: drift from the base model",
     "chart.kl.y": "KL divergence (per token)",
-    "chart.kl.caption": "How far the trained model has moved from the base model (logged when beta > 0). Small and slowly rising is healthy; a sudden jump is a warning.",
+    "chart.kl.caption": "How far the trained model has moved from the base model (logged when beta > 0). Small and "
+    "slowly rising is healthy; a sudden jump is a warning.",
     "chart.loss.title": "loss: GRPO loss",
     "chart.loss.y": "loss",
-    "chart.loss.caption": "The objective the optimizer minimises. Not a quality score: it stays near 0 and moves either way; watch the reward instead.",
+    "chart.loss.caption": "The objective the optimizer minimises. Not a quality score: it stays near 0 and moves "
+    "either way; watch the reward instead.",
     "chart.mean_length.title": "completions/mean_length: completion length",
     "chart.mean_length.y": "tokens",
-    "chart.mean_length.caption": "Mean completion length in tokens (the length reward counts characters; an English token is about 4 characters). Neither way is good in itself: compare it with your target.",
+    "chart.mean_length.caption": "Mean completion length in tokens (the length reward counts characters; an "
+    "English token is about 4 characters). Neither way is good in itself: compare it with your target.",
     "chart.clipped.title": "completions/clipped_ratio: cut-off completions",
     "chart.clipped.y": "fraction of completions (0-1)",
-    "chart.clipped.caption": "Share of completions cut off at max_completion_length before they finished. Down is good; near 1, raise max_completion_length or reward shorter answers.",
+    "chart.clipped.caption": "Share of completions cut off at max_completion_length before they finished. Down is "
+    "good; near 1, raise max_completion_length or reward shorter answers.",
     "chart.overlay.title": "reward of each run",
     "chart.overlay.y": "reward (weighted sum)",
-    "chart.overlay.caption": "The mean total reward per step, one line per run (runs with different rewards are not comparable). Up is good.",
+    "chart.overlay.caption": "The mean total reward per step, one line per run (runs with different rewards are "
+    "not comparable). Up is good.",
     "chart.series.metric": "metric",
     "table.step": "step",
     "runs.col.run": "run",
@@ -257,14 +272,22 @@ EN: dict[str, str] = {
     "train.state.failed": "failed",
     "train.state.stopped": "stopped",
     "train.state.interrupted": "interrupted",
-    "train.alert.no_signal": "**Most groups gave every completion the same reward, so GRPO has nothing to learn from.** Make the reward more graded, or raise temperature or num_generations.",
-    "train.alert.constant_reward": "**A reward function gives every completion the same score.** Check the reward and its parameters; it adds no signal.",
-    "train.alert.clipped": "**Most completions hit max_completion_length and were cut off.** Raise max_completion_length, or reward shorter answers.",
-    "train.alert.collapse": "**Completions collapsed to a few tokens.** Lower learning_rate, raise beta, and check that the reward does not pay for empty answers.",
-    "train.alert.kl_spike": "**kl jumped: the model moved suddenly away from the base model.** Lower learning_rate or raise beta.",
-    "train.alert.dominant_reward": "**One reward function dominates the total.** Rescale the weights so each reward can move the total.",
-    "train.alert.flat_reward": "**The reward has not improved for many steps.** Check the reward on Preview, raise learning_rate a little, or try more steps.",
-    "train.alert.length_hacking": "**Completions grow longer while the other rewards stay flat: the model may be gaming a length reward.** Lower the length reward's weight or cap the length.",
+    "train.alert.no_signal": "**Most groups gave every completion the same reward, so GRPO has nothing to learn "
+    "from.** Make the reward more graded, or raise temperature or num_generations.",
+    "train.alert.constant_reward": "**A reward function gives every completion the same score.** Check the reward "
+    "and its parameters; it adds no signal.",
+    "train.alert.clipped": "**Most completions hit max_completion_length and were cut off.** Raise "
+    "max_completion_length, or reward shorter answers.",
+    "train.alert.collapse": "**Completions collapsed to a few tokens.** Lower learning_rate, raise beta, and check "
+    "that the reward does not pay for empty answers.",
+    "train.alert.kl_spike": "**kl jumped: the model moved suddenly away from the base model.** Lower learning_rate "
+    "or raise beta.",
+    "train.alert.dominant_reward": "**One reward function dominates the total.** Rescale the weights so each "
+    "reward can move the total.",
+    "train.alert.flat_reward": "**The reward has not improved for many steps.** Check the reward on Preview, raise "
+    "learning_rate a little, or try more steps.",
+    "train.alert.length_hacking": "**Completions grow longer while the other rewards stay flat: the model may be "
+    "gaming a length reward.** Lower the length reward's weight or cap the length.",
     # --- issue 13: public mode (run ownership, training queue) ---
     "runs.publish": "Publish (read-only)",
     "runs.published": "Run {run} is now visible to every visitor, read-only.",
@@ -447,23 +470,28 @@ ZH: dict[str, str] = {
     "train.phase.grpo": "GRPO 强化学习",
     "train.phase.eval": "正在为评估提示词打分",
     # --- issue 12: first session, charts, Chinese page ---
-    "train.status.other_done": "你目前没有正在进行的训练。最近一次训练 `{run}` 由另一个会话启动；可在“训练记录”页查看。",
     "app.error_title": "出错了",
     "app.warning_title": "注意",
     "app.info_title": "提示",
     "train.data.kind_taken": "dataset_name {name} 按 dataset_kind {kind} 读取。",
+    "train.status.other_done": "你目前没有正在进行的训练。最近一次训练 `{run}` 由另一个会话启动；可在“训练记录”页查"
+    "看。",
     "preview.g.range": "组大小 G 必须是 {low} 到 {high} 之间的整数，实际为 {g}。",
-    "preview.advantage.help": "**优势（advantage）**：某个生成结果的得分比组内平均分高多少（绿色）或低多少（红色），再除以组内标准差（TRL 的 `scale_rewards=\"group\"`）。训练会让绿色的生成结果更可能出现、红色的更少出现；颜色越深，推动越大。如果一组的得分全都相同，优势全为 0：没有可学的信号。",
+    "preview.advantage.help": "**优势（advantage）**：某个生成结果的得分比组内平均分高多少（绿色）或低多少（红色）"
+    "，再除以组内标准差（TRL 的 `scale_rewards=group`）。训练会让绿色的生成结果更可能出现、红色的更少出现；颜色越深"
+    "，推动越大。如果一组的得分全都相同，优势全为 0：没有可学的信号。",
     "chart.step": "步（优化器步数）",
     "chart.series.function": "奖励函数",
     "chart.series.run": "训练",
     "chart.series.series": "曲线",
     "chart.reward.title": "reward：平均总奖励",
     "chart.reward.y": "奖励（加权和）",
-    "chart.reward.caption": "所选奖励的加权和，在该步所有生成结果上取平均。越高越好。若开启评估，eval_reward 是在预留提示词上的同一指标。",
+    "chart.reward.caption": "所选奖励的加权和，在该步所有生成结果上取平均。越高越好。若开启评估，eval_reward 是在预"
+    "留提示词上的同一指标。",
     "chart.per_function.title": "rewards/<fn>/mean：各奖励函数",
     "chart.per_function.y": "奖励（未加权）",
-    "chart.per_function.caption": "各奖励函数加权前的平均分，每个函数一条线。越高越好；一条上升而另一条下降说明二者此消彼长。",
+    "chart.per_function.caption": "各奖励函数加权前的平均分，每个函数一条线。越高越好；一条上升而另一条下降说明二者"
+    "此消彼长。",
     "chart.reward_std.title": "reward_std：奖励的离散程度",
     "chart.reward_std.y": "奖励标准差",
     "chart.reward_std.caption": "同一组生成结果的奖励差异有多大。必须保持大于 0：GRPO 只能从组内差异中学习。",
@@ -472,16 +500,19 @@ ZH: dict[str, str] = {
     "chart.zero_std.caption": "所有生成结果得分都相同（因此学不到东西）的组所占比例。越低越好。",
     "chart.kl.title": "kl：偏离基础模型的程度",
     "chart.kl.y": "KL 散度（每个 token）",
-    "chart.kl.caption": "训练后的模型偏离基础模型有多远（beta > 0 时记录）。数值小且缓慢上升是健康的；突然跳升需要警惕。",
+    "chart.kl.caption": "训练后的模型偏离基础模型有多远（beta > 0 时记录）。数值小且缓慢上升是健康的；突然跳升需要"
+    "警惕。",
     "chart.loss.title": "loss：GRPO 损失",
     "chart.loss.y": "损失",
     "chart.loss.caption": "优化器最小化的目标。它不是质量分数：通常在 0 附近上下波动；请以奖励曲线为准。",
     "chart.mean_length.title": "completions/mean_length：生成长度",
     "chart.mean_length.y": "token 数",
-    "chart.mean_length.caption": "生成结果的平均长度，单位是 token（长度奖励按字符计；一个英文 token 约 4 个字符）。本身无所谓高低：请与你的目标对比。",
+    "chart.mean_length.caption": "生成结果的平均长度，单位是 token（长度奖励按字符计；一个英文 token 约 4 个字符）"
+    "。本身无所谓高低：请与你的目标对比。",
     "chart.clipped.title": "completions/clipped_ratio：被截断的生成结果",
     "chart.clipped.y": "生成结果的比例（0-1）",
-    "chart.clipped.caption": "在写完之前就被 max_completion_length 截断的生成结果所占比例。越低越好；接近 1 时，请调大 max_completion_length 或奖励更短的回答。",
+    "chart.clipped.caption": "在写完之前就被 max_completion_length 截断的生成结果所占比例。越低越好；接近 1 时，请"
+    "调大 max_completion_length 或奖励更短的回答。",
     "chart.overlay.title": "各次训练的奖励",
     "chart.overlay.y": "奖励（加权和）",
     "chart.overlay.caption": "每步的平均总奖励，每次训练一条线（奖励设置不同的训练不可直接比较）。越高越好。",
@@ -507,14 +538,20 @@ ZH: dict[str, str] = {
     "train.state.failed": "失败",
     "train.state.stopped": "已停止",
     "train.state.interrupted": "已中断",
-    "train.alert.no_signal": "**大多数组中每个生成结果得分都相同，GRPO 无从学习。** 让奖励更有层次（给部分分），或调高 temperature 或 num_generations。",
-    "train.alert.constant_reward": "**某个奖励函数给所有生成结果打同样的分。** 请检查该奖励及其参数；它没有提供任何学习信号。",
-    "train.alert.clipped": "**大多数生成结果达到 max_completion_length 被截断。** 请调大 max_completion_length，或奖励更短的回答。",
-    "train.alert.collapse": "**生成结果塌缩到只有几个 token。** 请降低 learning_rate、调高 beta，并检查奖励是否在给空回答加分。",
+    "train.alert.no_signal": "**大多数组中每个生成结果得分都相同，GRPO 无从学习。** 让奖励更有层次（给部分分），或"
+    "调高 temperature 或 num_generations。",
+    "train.alert.constant_reward": "**某个奖励函数给所有生成结果打同样的分。** 请检查该奖励及其参数；它没有提供任何"
+    "学习信号。",
+    "train.alert.clipped": "**大多数生成结果达到 max_completion_length 被截断。** 请调大 max_completion_length，或"
+    "奖励更短的回答。",
+    "train.alert.collapse": "**生成结果塌缩到只有几个 token。** 请降低 learning_rate、调高 beta，并检查奖励是否在给"
+    "空回答加分。",
     "train.alert.kl_spike": "**kl 突然跳升：模型突然偏离基础模型。** 请降低 learning_rate 或调高 beta。",
     "train.alert.dominant_reward": "**某一个奖励函数主导了总分。** 请调整权重，让每个奖励都能影响总分。",
-    "train.alert.flat_reward": "**奖励已经很多步没有提升。** 请在“预览”页检查奖励，稍微调高 learning_rate，或增加训练步数。",
-    "train.alert.length_hacking": "**生成结果越来越长而其他奖励没有变化：模型可能在钻长度奖励的空子。** 请降低长度奖励的权重，或限制长度。",
+    "train.alert.flat_reward": "**奖励已经很多步没有提升。** 请在“预览”页检查奖励，稍微调高 learning_rate，或增加训"
+    "练步数。",
+    "train.alert.length_hacking": "**生成结果越来越长而其他奖励没有变化：模型可能在钻长度奖励的空子。** 请降低长度"
+    "奖励的权重，或限制长度。",
     # --- issue 13: public mode (run ownership, training queue) ---
     "runs.publish": "公开（只读）",
     "runs.published": "训练 {run} 已公开：所有访客都能查看，但不能修改或删除。",
@@ -523,6 +560,11 @@ ZH: dict[str, str] = {
     "queue.position": "你的训练正在排队：第 {position} 位（共 {waiting} 个）；大约 {eta} 后开始。",
     "queue.position_no_eta": "你的训练正在排队：第 {position} 位（共 {waiting} 个）；前面的训练结束后开始。",
 }
+
+# issue 12: reward descriptions and parameter help, Train field help and prompt sets (English from their one source).
+_GENERATED = generated_keys()
+EN.update(_GENERATED[0])
+ZH.update(_GENERATED[1])
 
 TRANSLATIONS = {"en": EN, "zh": ZH}
 

@@ -124,7 +124,7 @@ def create_preview_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -
                 )
                 with gr.Row():
                     prompt_set = gr.Dropdown(
-                        [(f"{n} — {d}", n) for n, d in BUILTIN_SETS.items()], value=first_set, label=t("preview.set")
+                        [(t(f"preview.set.{n}"), n) for n in BUILTIN_SETS], value=first_set, label=t("preview.set")
                     )
                     prompt_row = gr.Dropdown(row_choices(first_set), value=0, label=t("preview.row"))
                 prompt = gr.Textbox(

@@ -221,8 +221,8 @@ def score_text(lang: str, text: str, prompt: str, columns: str, selection: list[
 # --- layout --------------------------------------------------------------------------------------------------------
 
 
-def _param_input(p: Param, value) -> gr.Component:
-    label, info = p.name, p.help
+def _param_input(reward: str, p: Param, value) -> gr.Component:
+    label, info = p.name, t(f"rewards.param.{reward}.{p.name}")
     if p.type is bool:
         return gr.Checkbox(value=value, label=label, info=info)
     if p.choices is not None:
@@ -236,17 +236,20 @@ def _param_input(p: Param, value) -> gr.Component:
 def _card(spec: RewardSpec, choice: dict | None) -> RewardCard:
     params = {**spec.defaults(), **(choice or {}).get("params", {})}
     with gr.Group(elem_classes="pg-card"):
-        header = f"#### `{spec.name}`\n{html.escape(spec.description)}"
+        # One text per Markdown: the browser translates a whole key, never a key inside other text.
+        gr.Markdown(f"#### `{spec.name}`", padding=True)
+        gr.Markdown(t(f"rewards.desc.{spec.name}"), padding=True)
         if spec.columns:
-            header += "\n\n" + t("rewards.needs_columns") + " " + ", ".join(f"`{c}`" for c in spec.columns)
-        gr.Markdown(header, padding=True)
+            with gr.Row():
+                gr.Markdown(t("rewards.needs_columns"), padding=True)
+                gr.Markdown(", ".join(f"`{c}`" for c in spec.columns), padding=True)
         with gr.Row():
             use = gr.Checkbox(value=choice is not None, label=t("rewards.use"), min_width=100)
             weight = gr.Number(value=(choice or {}).get("weight", 1.0), label=t("rewards.weight"), min_width=100)
         inputs = []
         if spec.params:
             with gr.Row():
-                inputs = [_param_input(p, params[p.name]) for p in spec.params]
+                inputs = [_param_input(spec.name, p, params[p.name]) for p in spec.params]
         examples = gr.Markdown(example_scores(spec.name, *(params[p.name] for p in spec.params)), padding=True)
     return RewardCard(spec, use, weight, inputs, examples)
 

@@ -74,10 +74,11 @@ def _spec_fields(default_model: str) -> dict[str, tuple[str, object, str]]:
     spec = demo_spec()
     spec.model.model_name_or_path = default_model or spec.model.model_name_or_path
     sections = {"model": spec.model, "grpo": spec.grpo, "lora": spec.lora}
-    out = {f.name: (_kind(f), getattr(sections[s], f.name), f.metadata.get("help", "")) for s, f in flat_fields()}
+    # The help is the field's metadata, shown in the page's language (keys `train.help.<field>`, see help_zh.py).
+    out = {f.name: (_kind(f), getattr(sections[s], f.name), t(f"train.help.{f.name}")) for s, f in flat_fields()}
     data = {f.name: f for f in fields(PromptSource)}
     for flag, key in DATA_FLAGS.items():
-        out[flag] = (_kind(data[key]), getattr(spec.data, key), data[key].metadata.get("help", ""))
+        out[flag] = (_kind(data[key]), getattr(spec.data, key), t(f"train.help.{flag}"))
     return out
 
 

@@ -7,13 +7,19 @@ from pathlib import Path
 
 import pytest
 
+from playground.data import BUILTIN_SETS
 from playground.training.store import STATUSES
+from playground.ui.charts import SLUGS
+from playground.ui.help_zh import field_help
 from playground.ui.i18n import EN, I18N, ZH, t, tr
+from playground.ui.messages_zh import translate_error
 from playground.ui.rewards_tab import FAMILIES
+from playground.ui.runs_tab import COLUMNS as RUNS_COLUMNS
+from rewards.registry import list_specs
 
 
 UI = Path(__file__).resolve().parents[2] / "playground" / "ui"
-NAMESPACES = ("app", "table", "score", "flag", "rewards", "preview", "train", "compare", "runs", "learn")
+NAMESPACES = ("app", "table", "score", "flag", "rewards", "preview", "train", "compare", "runs", "learn", "chart")
 KEY = re.compile(rf"^({'|'.join(NAMESPACES)})\.[a-z0-9_]+(\.[a-z0-9_]+)*$")
 # Keys built at run time from a value: f"rewards.family.{family}", f"flag.{code}", f"train.status.{status}".
 FLAG_CODES = ("non_finite", "none", "unscorable", "zero_std", "dominates")
@@ -34,7 +40,85 @@ def dynamic_keys() -> set[str]:
         {f"rewards.family.{f}" for f in FAMILIES}
         | {f"flag.{code}" for code in FLAG_CODES}
         | {f"train.status.{status}" for status in STATUSES}
+        | {f"train.state.{status}" for status in STATUSES}
+        | {f"runs.col.{column}" for column in RUNS_COLUMNS}
+        | {f"chart.{slug}.{part}" for slug in [*SLUGS.values(), "overlay"] for part in ("title", "y", "caption")}
+        | {f"chart.series.{series}" for series in ("series", "function", "metric", "run")}
+        | {f"train.alert.{code}" for code in ALERT_CODES}
+        | generated_text_keys()
     )
+
+
+# Codes of the alerts playground/training/health.py raises (each has a translated text).
+ALERT_CODES = ("no_signal", "constant_reward", "clipped", "collapse", "kl_spike", "dominant_reward", "flat_reward")
+ALERT_CODES += ("length_hacking",)
+
+
+def generated_text_keys() -> set[str]:
+    """Every reward description and parameter help, Train field help and built-in prompt set."""
+    keys = {f"rewards.desc.{s.name}" for s in list_specs()}
+    keys |= {f"rewards.param.{s.name}.{p.name}" for s in list_specs() for p in s.params}
+    keys |= {f"train.help.{name}" for name in field_help()}
+    return keys | {f"preview.set.{name}" for name in BUILTIN_SETS}
+
+
+@pytest.mark.parametrize("key", sorted(generated_text_keys()))
+def test_every_reward_field_and_prompt_set_text_has_chinese(key):
+    assert key in EN and EN[key].strip()
+    assert ZH.get(key, "").strip() and ZH[key] != EN[key], f"{key} has no Chinese: add it to playground/ui/help_zh.py"
+
+
+def test_every_alert_code_in_the_engine_has_a_text():
+    source = (Path(__file__).resolve().parents[2] / "playground" / "training" / "health.py").read_text()
+    codes = set(re.findall(r'Alert\(\s*"([a-z_]+)"', source))
+    assert codes and codes <= set(ALERT_CODES), sorted(codes - set(ALERT_CODES))
+
+
+ENGINE_MESSAGES = [  # what a first session meets, raised by the engine; each must read as Chinese on the zh page
+    ("num_generations", 1),
+    ("max_steps", 0),
+    ("learning_rate", 1.0),
+    ("beta", -1.0),
+    ("temperature", 0.0),
+    ("top_p", 2.0),
+    ("lora_r", 0),
+    ("steps_per_generation", -1),
+    ("per_device_train_batch_size", 3),
+]
+
+
+@pytest.mark.parametrize(("field", "value"), ENGINE_MESSAGES)
+def test_validation_messages_are_translated(field, value):
+    from playground.errors import SpecError
+    from playground.spec import demo_spec
+    from playground.validation import validate_spec
+
+    spec = demo_spec()
+    spec.set(field, value)
+    with pytest.raises(SpecError) as caught:
+        validate_spec(spec)
+    english = str(caught.value)
+    chinese = translate_error("zh", english)
+    assert chinese != english and re.search(r"[\u4e00-\u9fff]", chinese), english
+    assert translate_error("en", english) == english
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        {"kind": "builtin", "name": "no such set"},
+        {"kind": "file", "name": "/no/such/file.csv"},
+        {"kind": "hub", "name": "someuser/no-such-dataset"},
+    ],
+)
+def test_data_messages_are_translated(source, monkeypatch):
+    from playground.data import PromptSource, load_prompts
+    from playground.errors import DataError
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    with pytest.raises(DataError) as caught:
+        load_prompts(PromptSource(**source))
+    assert re.search(r"[\u4e00-\u9fff]", translate_error("zh", str(caught.value))), str(caught.value)
 
 
 def test_both_languages_have_the_same_keys():

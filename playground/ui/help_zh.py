@@ -1,0 +1,164 @@
+"""Chinese for the help written once in English elsewhere: reward descriptions and parameter help (the reward
+registry), Train field help (the run spec's field metadata) and the built-in prompt sets (playground.data).
+
+`generated_keys()` makes i18n keys of them: the English comes from its one source, the Chinese from here, so the
+page can show either. A name without Chinese here gets no Chinese key, and tests/ui/test_i18n.py fails on it.
+"""
+
+from dataclasses import fields
+
+from playground.data import BUILTIN_SETS, PromptSource
+from playground.spec import DATA_FLAGS, flat_fields
+from rewards.registry import list_specs
+
+
+REWARDS: dict[str, str] = {
+    "length": "与目标长度的接近程度：-abs(ideal_length - 字符数)。",
+    "format": "文本恰好是 <intro>…</intro><body>…</body><conclusion>…</conclusion> 时为 1.0，否则为 0.0。",
+    "tag_layout": "按标签给部分分（是否打开、关闭、顺序正确），0.0 到 1.0；严格格式奖励的冷启动版本。",
+    "combined": "加权和 length_weight * length + format_weight * format（种子文章中的奖励）。",
+    "think_format": "TRL 的 think_format_reward：文本以一个 <think>…</think> 块开头时为 1.0，否则为 0.0。",
+    "think_answer_strict": "整段文本恰好是 <think>\\n…\\n</think>\\n<answer>\\n…\\n</answer> 时为 1.0，否则为 0.0。",
+    "think_answer_soft": "出现一个 <think>…</think> 块且其后跟着 <answer>…</answer> 块时为 1.0，否则为 0.0。",
+    "xml_count": "每个位置正确的 <think>/<answer> 标签得 0.125，</answer> 之后每多一个字符扣 0.001。",
+    "correctness": "最终答案与参考答案列一致（数字或 LaTeX）时为 1.0，否则为 0.0。",
+    "accuracy": "TRL 的 accuracy_reward：用 math_verify 将 boxed/LaTeX 答案与 solution 比对。",
+    "keywords": "出现的 include 关键词比例，减去出现的 exclude 关键词比例。",
+    "regex": "文本匹配正则表达式时为 1.0，否则为 0.0。",
+    "json_valid": "文本（或其中唯一的 ```json 代码块）是合法 JSON 时为 1.0，否则为 0.0。",
+    "language": "足够多的字母属于目标语言的文字（中日韩文字或拉丁字母）时为 1.0，否则为 0.0。",
+    "repetition_penalty": "TRL 的重复惩罚：max_penalty 乘以重复 n-gram（token 或词）所占比例。",
+    "soft_overlong": "TRL 的软超长惩罚（DAPO）：较短时为 0，长度接近 max_completion_len 个 token 时降到 -1.0。",
+    "similarity": "与参考列的相似度，范围 [0, 1]：ROUGE-L、BLEU、chrF 或模糊匹配（中日韩文本按字符）。",
+    "formula": "用表达式组合多个命名奖励（min、max、clip，以及 `a if b == 1 else 0` 这样的门控）。",
+    "reward_model": "用单标签序列分类奖励模型给“提示词 + 生成结果”打分，与 TRL 的做法相同。",
+    "judge": "由本地大模型按评分标准判定：取其 logits 中“是”的概率。在内置的 135M 模型上效果较弱。",
+}
+
+PARAMS: dict[str, str] = {  # "<reward>.<param>"
+    "length.ideal_length": "目标生成长度，单位是字符。",
+    "tag_layout.tags": "按顺序排列的标签名（逗号分隔），例如 think,answer。",
+    "combined.length_weight": "长度奖励的权重。",
+    "combined.format_weight": "格式奖励的权重。",
+    "combined.ideal_length": "目标生成长度，单位是字符。",
+    "correctness.column": "存放参考答案的数据集列。",
+    "correctness.mode": "numeric 比较数字，math_verify 比较 LaTeX，auto 根据参考答案自动选择。",
+    "keywords.include": "应该出现的关键词（逗号分隔）。",
+    "keywords.exclude": "不应出现的关键词（逗号分隔）。",
+    "keywords.case_sensitive": "匹配关键词时区分大小写。",
+    "regex.pattern": "Python 正则表达式。",
+    "regex.mode": "search：任意位置匹配；fullmatch：整段文本匹配。",
+    "json_valid.require_object": "要求是 JSON 对象（{...}），而不是任意 JSON 值。",
+    "language.language": "目标语言。",
+    "language.threshold": "属于目标文字的字母所占的最低比例。",
+    "repetition_penalty.ngram_size": "n-gram 的大小。",
+    "repetition_penalty.max_penalty": "完全重复的生成结果所受的惩罚。",
+    "soft_overlong.max_completion_len": "最大生成长度，单位是 token（没有 token id 时按词计）。",
+    "soft_overlong.soft_punish_cache": "最大长度之前线性惩罚区的长度。",
+    "similarity.column": "存放参考文本的数据集列。",
+    "similarity.metric": "rouge_l、bleu、chrf 或 fuzzy。",
+    "formula.expression": "对奖励名做算术运算的表达式；不会被 eval 执行。",
+    "formula.terms": '可选的 JSON，例如 {"a": {"name": "similarity", "params": {...}}}。',
+    "reward_model.model": "奖励模型的 Hub id 或本地文件夹。",
+    "reward_model.batch_size": "每次前向计算的生成结果数。",
+    "judge.rubric": "好答案应该做到什么。",
+    "judge.model": "'embedded'、因果语言模型的 Hub id 或本地文件夹。",
+    "judge.batch_size": "每次前向计算的生成结果数。",
+    "judge.time_limit": "每次调用的秒数上限；超时的得到 None。",
+}
+
+FIELDS: dict[str, str] = {
+    "model_name_or_path": "'embedded'（SmolLM2-135M-Instruct，离线可用）、Hugging Face Hub 模型 id，或本地文件夹。",
+    "load_in_4bit": "QLoRA：以 4 位加载基础模型（bitsandbytes）。",
+    "load_in_8bit": "以 8 位加载基础模型（bitsandbytes）。",
+    "bnb_4bit_quant_type": "4 位量化类型：'nf4' 或 'fp4'。",
+    "device": "'auto'（有 CUDA 时用 CUDA，否则用 CPU）、'cpu' 或 'cuda'。",
+    "num_processes": "训练进程数。1：在应用自己的线程中训练；N > 1：`accelerate launch --num_processes N`"
+    "（每个 GPU 一个进程，或通过 gloo 使用多个 CPU 进程）。每个进程取 "
+    "per_device_train_batch_size 个生成结果，所以一步共用 "
+    "per_device_train_batch_size × N × gradient_accumulation_steps 个。",
+    "num_generations": "每个提示词的生成结果数（组大小 G）。",
+    "per_device_train_batch_size": "每个设备每步的生成结果数；生成批量必须能被 G 整除。",
+    "gradient_accumulation_steps": "每个优化器步累积的批次数。",
+    "steps_per_generation": "每轮生成对应的优化器步数（留空或 0：等于 gradient_accumulation_steps）。",
+    "max_completion_length": "每个生成结果最多的新 token 数。",
+    "temperature": "采样生成时的温度。",
+    "top_p": "核采样：只保留累计概率达到该值的 token。",
+    "learning_rate": "AdamW 的初始学习率（LoRA 比全量微调需要更高的学习率）。",
+    "beta": "KL 惩罚权重。TRL 默认是 0.0（不用参考模型，也不记录 kl）；大于 0 时记录 kl。",
+    "epsilon": "重要性比率的 PPO 式裁剪范围。",
+    "loss_type": "损失的聚合方式：grpo、dr_grpo、dapo、bnpo、cispo、sapo、luspo、vespo 之一。",
+    "scale_rewards": "优势除以哪个标准差：'group'（组内）、'batch'（整批）或 'none'（不除）。",
+    "max_steps": "训练的优化器步数。",
+    "seed": "随机种子（数据顺序、采样、LoRA 初始化）。",
+    "save_steps": "每隔这么多步保存一次适配器。",
+    "gradient_checkpointing": "用计算换内存；默认关闭，它会让小模型变慢。",
+    "reward_error_policy": "奖励函数出错、超时或返回无效值时：'fail' 停止训练并显示原因；'none' 让这一批的该奖励记为 "
+    "None（TRL 会跳过 None），并在训练状态中计数。",
+    "sft_warmup_steps": "在 GRPO 之前，用 TRL 的 SFTTrainer 在同一个 LoRA 适配器上预热的步数（0：不预热）。"
+    "适用于基础模型从来拿不到的奖励（冷启动）。",
+    "sft_examples": "预热样本：'auto'（基础模型自己的回答，套上 sft_tags），"
+    "或含 prompt 和 completion 列的 .jsonl 文件。",
+    "sft_tags": "'auto' 预热样本所套的标签结构，例如 intro,body,conclusion。",
+    "sft_num_examples": "要构造多少个 'auto' 预热样本。",
+    "sft_learning_rate": "SFT 预热的学习率。",
+    "completion_prefix": "每个回答预先填好的开头（例如 '<intro>'）：从它之后继续生成，"
+    "奖励看到的是前缀加上生成的文本。",
+    "eval_every": "在训练前、预热后以及每隔这么多步，给预留的评估提示词打分（0：不评估）。记录为 eval_reward 和 "
+    "eval_rewards/<fn>/mean。",
+    "eval_prompts": "预留的评估提示词数（取提示词集的最后几行，不参与训练）。",
+    "eval_num_generations": "每个评估提示词的生成结果数（固定随机种子）。",
+    "use_vllm": "用 vLLM 的 colocate 模式生成（仅限 CUDA，需要 `pip install vllm`；可选）。",
+    "fast_rollout": "CPU 快速路径（合并并预打包的采样副本、共享提示词、内存分配设置）："
+    "'auto' 或 'float32'（结果完全一致）、"
+    "'bfloat16'（在原生支持 bf16 的 CPU 上采样更快，略微偏离策略），或 'off' 使用 TRL 自己的代码。",
+    "lora_r": "LoRA 的秩。",
+    "lora_alpha": "LoRA 的 alpha（更新量按 alpha / r 缩放）。",
+    "lora_dropout": "LoRA 层上的 dropout。",
+    "lora_target_modules": "加 LoRA 适配器的模块，例如 q_proj,v_proj；'all-linear' 表示所有线性层。",
+    "dataset_kind": "提示词来源：'builtin'（内置）、'file'（文件）或 'hub'（Hugging Face 数据集）。",
+    "dataset_name": "内置提示词集名称、本地文件路径，或 Hugging Face 数据集 id（org/name）。",
+    "dataset_config": "Hub 数据集的配置（子集）名。",
+    "dataset_split": "Hub 数据集的划分。",
+    "prompt_column": "存放提示词的列；它会被重命名为 `prompt`。",
+    "column_map": "列重命名，写成用逗号分隔的 原列名=新列名：solution=answer 会用 `solution` 生成 `answer` 列（供读取 "
+    "`answer` 的奖励使用）；question=prompt 让 `question` 成为提示词。",
+    "system_prompt": "加到每个提示词前的系统消息（提示词会变成对话格式）。",
+    "max_rows": "只使用前 `max_rows` 行。",
+}
+
+SETS: dict[str, str] = {
+    "writing": "简短的英文写作题；有些要求 <intro>/<body>/<conclusion> 结构。",
+    "arithmetic": "简单的算术应用题，数字答案在 `answer` 列中。",
+    "chinese": "简体中文的简短问题和指令。",
+}
+
+
+def field_help() -> dict[str, str]:
+    """English help of every Train field (flat run spec fields and prompt-source flags), from the field metadata."""
+    out = {f.name: f.metadata.get("help", "") for _, f in flat_fields()}
+    data = {f.name: f for f in fields(PromptSource)}
+    out |= {flag: data[key].metadata.get("help", "") for flag, key in DATA_FLAGS.items()}
+    return out
+
+
+def generated_keys() -> tuple[dict[str, str], dict[str, str]]:
+    """(EN, ZH) keys: `rewards.desc.<reward>`, `rewards.param.<reward>.<param>`, `train.help.<field>`,
+    `preview.set.<name>`."""
+    en: dict[str, str] = {}
+    zh: dict[str, str] = {}
+
+    def add(key: str, english: str, chinese: str | None) -> None:
+        en[key] = english
+        if chinese:
+            zh[key] = chinese
+
+    for spec in list_specs():
+        add(f"rewards.desc.{spec.name}", spec.description, REWARDS.get(spec.name))
+        for p in spec.params:
+            add(f"rewards.param.{spec.name}.{p.name}", p.help, PARAMS.get(f"{spec.name}.{p.name}"))
+    for name, text in field_help().items():
+        add(f"train.help.{name}", text, FIELDS.get(name))
+    for name, text in BUILTIN_SETS.items():
+        add(f"preview.set.{name}", f"{name} — {text}", f"{name} — {SETS[name]}" if name in SETS else None)
+    return en, zh
