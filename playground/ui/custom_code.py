@@ -31,6 +31,7 @@ from playground.spec import RunSpec
 from playground.ui.common import BAD_MARK, GOOD_MARK, bind, lang_of, short
 from playground.ui.context import AppContext, Session
 from playground.ui.i18n import t, tr
+from playground.ui.messages_zh import translate_error
 from rewards.registry import build_reward, list_specs
 
 
@@ -214,9 +215,9 @@ def check_markdown(report: CodeReport, trials: list[TrialResult], problem: str |
     lines = []
     if report.functions:
         lines.append(tr(lang, "rewards.custom.found", names=", ".join(f"`{name}`" for name in report.functions)))
-    lines += [f"- {BAD_MARK} {_escape(issue_text(issue))}" for issue in report.errors]
+    lines += [f"- {BAD_MARK} {_escape(translate_error(lang, issue_text(issue)))}" for issue in report.errors]
     if problem:
-        lines.append(f"- {BAD_MARK} {_escape(short(problem, 500))}")
+        lines.append(f"- {BAD_MARK} {_escape(short(translate_error(lang, problem), 500))}")
     if trials:
         lines += ["", f"**{tr(lang, 'rewards.custom.trial')}**", "", trial_table(trials, lang), ""]
         for result in trials:
@@ -248,8 +249,8 @@ def trial_lines(result: TrialResult, lang: str) -> list[str]:
     if result.ok:
         lines = [f"- {GOOD_MARK} {name}: {tr(lang, 'rewards.custom.trial_ok', ms=f'{result.seconds * 1000:.0f}')}"]
     else:
-        lines = [f"- {BAD_MARK} {name}: {_escape(short(result.error or '', 500))}"]
-    lines += [f"  - ⚠ {_escape(flag)}" for flag in result.flags]
+        lines = [f"- {BAD_MARK} {name}: {_escape(short(translate_error(lang, result.error or ''), 500))}"]
+    lines += [f"  - ⚠ {_escape(translate_error(lang, flag))}" for flag in result.flags]
     output = result.output.strip("\n")
     if output:
         shown = output[:OUTPUT_SHOWN] + ("…" if len(output) > OUTPUT_SHOWN else "")

@@ -170,8 +170,22 @@ MESSAGES: tuple[tuple[str, str], ...] = (
     ),
     ("Run {run} is still {status}; stop it before deleting it.", "训练 {run} 仍处于 {status} 状态；请先停止再删除。"),
     ("Custom code needs a session; reload the page.", "自定义代码需要会话；请刷新页面。"),
+    # playground/sandbox/checks.py
+    ("Custom code: {message}", "自定义代码：{message}"),
+    ("The code is empty; define a reward like {example}.", "代码为空；请像这样定义一个奖励：{example}。"),
+    ("No function found; define a reward like {example}.", "没有找到函数；请像这样定义一个奖励：{example}。"),
+    ("Syntax error at line {line}, column {column}: {detail}.", "第 {line} 行第 {column} 列有语法错误：{detail}。"),
+    ("Syntax error at line {line}: {detail}.", "第 {line} 行有语法错误：{detail}。"),
+    ("The code cannot be parsed: {detail}.", "代码无法解析：{detail}。"),
+    (
+        "found {signature}: a reward must accept `completions` and `**kwargs` (TRL passes prompts, completion_ids, "
+        "trainer_state and the dataset columns as keywords too).{where}",
+        "找到的是 {signature}：奖励函数必须接受 `completions` 和 `**kwargs`（TRL 还会以关键字参数传入 prompts、"
+        "completion_ids、trainer_state 和数据集各列）。{where}",
+    ),
 )
 
+LINE = re.compile(r" \(line (\d+)\)")
 # The phrases {what} stands for in data messages.
 WHAT = (
     (re.compile(r"^file '(.+)'$"), "文件 '{0}'"),
@@ -189,7 +203,7 @@ def _compiled() -> tuple[tuple[re.Pattern, str, tuple[str, ...]], ...]:
         for part in re.split(r"(\{[a-z0-9_]+\})", english):
             if part.startswith("{") and part.endswith("}"):
                 names.append(part[1:-1])
-                pattern += f"(?P<{part[1:-1]}>.+?)"
+                pattern += f"(?P<{part[1:-1]}>.*?)"
             else:
                 pattern += re.escape(part)
         out.append((re.compile(pattern + r"\Z", re.DOTALL), chinese, tuple(names)))
@@ -208,6 +222,7 @@ def translate_error(lang: str | None, message: str) -> str:
     """`message` (an engine sentence) in `lang`: Chinese when a template matches, else unchanged."""
     if lang != "zh":
         return message
+    message = LINE.sub(r"（第 \1 行）", message)  # " (line 3)", added to a code issue, in any message
     for pattern, chinese, _ in _compiled():
         match = pattern.match(message)
         if match:

@@ -21,6 +21,7 @@ from playground.ui.common import GOOD_MARK, bind, empty_frame, lang_of, short, s
 from playground.ui.context import AppContext, Session, new_session_id
 from playground.ui.custom_code import attach_to_spec
 from playground.ui.i18n import EN, t, tr
+from playground.ui.messages_zh import translate_error
 from playground.ui.rewards_tab import RewardsTab, selection_summary, selection_summary_for
 from playground.ui.train_form import (
     check_data_file,
@@ -133,7 +134,7 @@ def status_text(snap: dict, owner: bool, lang: str) -> str:
         total=snap["max_steps"],
         elapsed=_duration(snap["elapsed"]),
         eta=_duration(snap["eta"]),
-        error=html.escape(snap["error"] or ""),
+        error=html.escape(translate_error(lang, snap["error"] or "")),
     )
     status = snap["status"]
     if status in ACTIVE and not owner:

@@ -153,3 +153,13 @@ def test_runtime_texts_follow_the_language():
     assert tr("fr", "train.start") == EN["train.start"]  # unknown languages fall back to English
     with pytest.raises(KeyError):
         t("train.no_such_key")
+
+
+@pytest.mark.parametrize("code", ["", "x = 1\n", "def f(:\n    pass\n", "def f(x):\n    return [1.0]\n"])
+def test_custom_code_check_messages_are_translated(code):
+    from playground.sandbox import inspect_code
+    from playground.ui.custom_code import issue_text
+
+    (issue, *_) = inspect_code(code).errors
+    english = issue_text(issue)
+    assert re.search(r"[\u4e00-\u9fff]", translate_error("zh", english)), english
