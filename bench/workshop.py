@@ -1,10 +1,12 @@
 """Workshop load test: N simulated visitors (gradio_client, 127.0.0.1 only) against one public-mode app.
 
-Each visitor scores text three times (Try on text), previews a group, queues a one-step training run of a tiny random
-model, waits for it to start and end, then tries to open every other visitor's run. It prints the errors, Try on text
-latency (median, p95), preview latency, queue waits, and how many times a visitor saw another's run content (target 0).
+The app runs as its own process (`app.py`, public mode, a tiny random model); the visitors arrive over `--arrival`
+seconds, as a class opening the page. Each scores text three times (Try on text), previews a group, queues a one-step
+training run, waits for it to start and end, then tries to open every other visitor's run. It prints the errors,
+Try on text latency (median, p95), preview latency, queue waits, and how many times a visitor saw another's run
+content (target 0).
 
-    HF_HUB_OFFLINE=1 python bench/workshop.py --visitors 30
+    HF_HUB_OFFLINE=1 python bench/workshop.py --visitors 30 --arrival 30
 
 Everything runs on this machine (the app, its training runs and the visitors): figures from a shared or loaded
 machine are slower than on an idle Space, and the printout says which CPU and load they came from.
@@ -13,10 +15,12 @@ machine are slower than on an idle Space, and the printout says which CPU and lo
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -61,13 +65,45 @@ def tiny_model(folder: str) -> str:
     return folder
 
 
+@contextlib.contextmanager
+def public_app(model: str, folder: str, visitors: int):
+    """`python app.py` in public mode on a free port of 127.0.0.1, in its own process; yields its URL."""
+    import httpx
+
+    from bench.common import free_port
+
+    port = free_port()
+    env = {**os.environ, "PLAYGROUND_PUBLIC": "1", "PLAYGROUND_MAX_QUEUED": str(visitors), "HF_HUB_OFFLINE": "1"}
+    command = [sys.executable, "app.py", "--host", "127.0.0.1", "--port", str(port), "--model", model]
+    command += ["--runs", os.path.join(folder, "runs")]
+    root = Path(__file__).resolve().parents[1]
+    with open(os.path.join(folder, "app.log"), "wb") as log:
+        app = subprocess.Popen(command, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        for _ in range(600):
+            try:
+                if httpx.get(url, timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if app.poll() is not None:
+                raise RuntimeError(f"app.py exited with {app.returncode}; see {folder}/app.log")
+            time.sleep(0.5)
+        yield url
+    finally:
+        app.terminate()
+        app.wait(60)
+
+
 def p95(values: list[float]) -> float:
     return sorted(values)[max(0, round(0.95 * len(values)) - 1)] if values else float("nan")
 
 
 class Visitor:
-    def __init__(self, url: str, index: int, stats: dict, lock: threading.Lock, deadline: float):
+    def __init__(self, url: str, index: int, stats: dict, lock: threading.Lock, deadline: float, delay: float):
         self.url, self.index, self.stats, self.lock, self.deadline = url, index, stats, lock, deadline
+        self.delay = delay
 
     def record(self, key: str, value) -> None:
         with self.lock:
@@ -83,8 +119,9 @@ class Visitor:
 
         from bench.common import start_run
 
+        time.sleep(self.delay)
         try:
-            c = Client(self.url, verbose=False, download_files=False)
+            c = Client(self.url, verbose=False, download_files=False, httpx_kwargs={"timeout": 120})
             c.predict(LENGTH_5, api_name="/set_rewards")
             for _ in range(3):
                 start = time.perf_counter()
@@ -131,19 +168,19 @@ class Visitor:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--visitors", type=int, default=30)
+    parser.add_argument("--arrival", type=float, default=30, help="seconds over which the visitors arrive")
     parser.add_argument("--timeout", type=float, default=1800, help="seconds for the whole test")
     args = parser.parse_args()
-    os.environ.update(PLAYGROUND_PUBLIC="1", PLAYGROUND_MAX_QUEUED=str(args.visitors), HF_HUB_OFFLINE="1")
-    from bench.common import launched_app
-
     stats: dict[str, list] = {}
     lock = threading.Lock()
-    with tempfile.TemporaryDirectory() as folder, launched_app(tiny_model(folder)) as (url, ctx):
-        assert ctx.public, "the app must run in public mode"
+    with tempfile.TemporaryDirectory() as folder, public_app(tiny_model(folder), folder, args.visitors) as url:
         began = time.perf_counter()
         deadline = time.monotonic() + args.timeout
+        visitors = [
+            Visitor(url, i, stats, lock, deadline, i * args.arrival / args.visitors) for i in range(args.visitors)
+        ]
         with ThreadPoolExecutor(max_workers=args.visitors) as pool:
-            for future in [pool.submit(Visitor(url, i, stats, lock, deadline)) for i in range(args.visitors)]:
+            for future in [pool.submit(visitor) for visitor in visitors]:
                 future.result()
         total = time.perf_counter() - began
     cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "?")
