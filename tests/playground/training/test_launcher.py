@@ -141,3 +141,13 @@ def test_a_batch_that_divides_only_over_all_processes_is_accepted_and_described(
         spec.set("num_processes", 2)
         JobManager(RunStore(tiny_model_dir / "no-runs")).start(spec, custom_rewards={"mine": len})
     assert not (tiny_model_dir / "no-runs").exists()  # refused before a run folder was made
+
+
+def test_the_cli_flag_reaches_the_process_check(tmp_path, capsys):
+    from playground.cli.main import main
+
+    argv = ["train", "--num_processes", "2", "--per_device_train_batch_size", "3", "--num_generations", "4"]
+    assert main([*argv, "--device", "cpu", "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "(per_device_train_batch_size 3 × num_processes 2 × steps_per_generation 1 = 6)" in err
+    assert not list(tmp_path.iterdir())  # refused before a run folder was made
