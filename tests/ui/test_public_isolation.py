@@ -1,7 +1,9 @@
 """Public mode through the page (two gradio_client sessions): a visitor's run is theirs; others see that it goes, not
 what it holds, and a start while it goes joins the queue instead of being refused."""
 
+import json
 import time
+from pathlib import Path
 
 import pytest
 from gradio_client.exceptions import AppError
@@ -14,12 +16,13 @@ from tests.ui.test_client import TINY_RUN, client, form_kwargs, table
 
 
 NOT_YOURS = "belongs to another visitor of this public app"
+ENV = {"PLAYGROUND_PUBLIC": "1", "PLAYGROUND_MAX_STEPS": "40", "PLAYGROUND_SANDBOX_DISK_MB": "16"}
 
 
 @pytest.fixture(scope="module")
 def public_app(tiny_model_dir, tmp_path_factory):
     runs = str(tmp_path_factory.mktemp("runs"))
-    with running_app(str(tiny_model_dir), runs, env={"PLAYGROUND_PUBLIC": "1", "PLAYGROUND_MAX_STEPS": "40"}) as live:
+    with running_app(str(tiny_model_dir), runs, env=ENV) as live:
         yield live
 
 
@@ -91,3 +94,20 @@ def test_ownership_survives_a_page_reload(public_app, tmp_path):
     assert ctx.open_run(run.id, session_id).id == run.id
     with pytest.raises(Exception, match=NOT_YOURS):
         ctx.open_run(run.id, "token-of-bob")
+
+
+@pytest.mark.parametrize(
+    "name, message",
+    [
+        ("net_tcp_localhost.py", "Network access is off in the public sandbox"),
+        ("net_udp.py", "Network access is off in the public sandbox"),
+        ("disk_fill.py", "wrote more than the sandbox's disk quota (16 MB and 500 files in its folder"),
+    ],
+)
+def test_a_public_reward_cannot_reach_the_app_or_fill_the_disk(public_app, name, message):
+    source = (Path(__file__).resolve().parents[1] / "sandbox" / "corpus" / name).read_text()
+    c = client(public_app)
+    c.predict(json.dumps([{"name": "reward", "weight": 1.0}]), code=source, api_name="/set_rewards")
+    with pytest.raises(AppError) as err:
+        c.predict("abc\n---\nabcdef", code=source, api_name="/try_on_text")
+    assert message in str(err.value) and "Traceback" not in str(err.value)
