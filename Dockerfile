@@ -2,6 +2,11 @@
 #   docker build -t grpo-playground . && docker run -p 7860:7860 grpo-playground
 FROM python:3.11-slim
 
+# A CJK font, so that the Chinese page (zh-CN browsers) and its screenshots show Chinese, not boxes. Not pinned:
+# the base image's Debian release decides the version, and any version draws the same glyphs.
+# hadolint ignore=DL3008
+RUN apt-get update && apt-get install -y --no-install-recommends fonts-noto-cjk && rm -rf /var/lib/apt/lists/*
+
 # Spaces run the container as user 1000; everything the app writes (venv, caches, runs) lives in its home.
 RUN useradd --create-home --uid 1000 user
 USER 1000

