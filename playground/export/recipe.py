@@ -25,7 +25,7 @@ from typing import Any
 
 import yaml
 
-from playground.errors import PlaygroundError
+from playground.errors import PlaygroundError, SpecError
 from playground.export.common import (
     DATA_FILE,
     OUTPUT_DIR,
@@ -55,6 +55,7 @@ from playground.training.store import Run
 logger = logging.getLogger(__name__)
 
 RECIPE, REWARDS_MODULE, SCRIPT, README = "recipe.yaml", "rewards_module.py", "train_grpo.py", "README.md"
+WARMUP_FILE = "data/warmup.jsonl"  # the SFT warm-up's prompt/completion rows
 ACCELERATE_CONFIGS = {"zero2.yaml": "zero2.yaml", "fsdp.yaml": "fsdp2.yaml"}  # ours -> TRL's shipped file
 CPU_FLAGS = "--use_cpu true --bf16 false --dtype float32"
 
@@ -62,6 +63,7 @@ CPU_FLAGS = "--use_cpu true --bf16 false --dtype float32"
 def export_recipe(source: Run | RunSpec, out_dir: str | Path) -> Path:
     """Write a `trl grpo` recipe folder for a run (or a bare spec) into `out_dir`, which must be new or empty."""
     spec, run_id = spec_of(source)
+    _refuse_cold_start(spec)
     code = rewards_code(spec.rewards, custom_code(spec))
 
     def write(folder: Path) -> None:
@@ -82,6 +84,7 @@ def export_script(source: Run | RunSpec, out_dir: str | Path) -> Path:
 
     def write(folder: Path) -> None:
         data = write_prompts(spec, folder / DATA_FILE)
+        _write_warmup_examples(source, spec, folder)
         (folder / SCRIPT).write_text(script_source(spec, code, data, run_id), encoding="utf-8")
         _write_accelerate_configs(folder)
         (folder / README).write_text(_readme("script_README.md", spec, code, data, run_id), encoding="utf-8")
@@ -165,8 +168,48 @@ def script_source(spec: RunSpec, code: RewardsCode, data: ExportedData, run_id: 
         training=_py_dict(training_args(spec), comments=True),
         lora=_py_dict(lora_args(spec)),
         quantization=_py_dict(q) if (q := quantization_args(spec)) else "None",
+        completion_prefix=py_literal(spec.grpo.completion_prefix),
+        warmup=_warmup_settings(spec),
         rewards=_script_rewards(code),
     )
+
+
+def _warmup_settings(spec: RunSpec) -> str:
+    g = spec.grpo
+    if not g.sft_warmup_steps:
+        return "None"
+    return _py_dict({"steps": g.sft_warmup_steps, "learning_rate": g.sft_learning_rate, "examples": WARMUP_FILE})
+
+
+def _write_warmup_examples(source: Run | RunSpec, spec: RunSpec, folder: Path) -> None:
+    """The warm-up's examples: the run's own (built or given), or the spec's file ('auto' needs a started run)."""
+    from playground.training.warmup import EXAMPLES_FILE
+
+    if not spec.grpo.sft_warmup_steps:
+        return
+    if isinstance(source, Run) and (source.path / EXAMPLES_FILE).is_file():
+        origin = source.path / EXAMPLES_FILE
+    elif spec.grpo.sft_examples != "auto":
+        origin = Path(spec.grpo.sft_examples)
+    else:
+        raise SpecError(
+            "sft_examples",
+            "sft_examples is 'auto': the examples are built when the run starts, so export the run after it started "
+            "(or give a .jsonl file of prompt/completion rows).",
+        )
+    (folder / WARMUP_FILE).parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(origin, folder / WARMUP_FILE)
+
+
+def _refuse_cold_start(spec: RunSpec) -> None:
+    """`trl grpo` has no SFT warm-up and no completion prefix: say so instead of exporting a different recipe."""
+    g = spec.grpo
+    for name, value in (("sft_warmup_steps", g.sft_warmup_steps), ("completion_prefix", g.completion_prefix)):
+        if value:
+            raise SpecError(
+                name,
+                f"The trl grpo recipe cannot run {name} (a playground cold-start tool); export as a script instead.",
+            )
 
 
 def _py_dict(values: dict[str, Any], comments: bool = False) -> str:
