@@ -111,3 +111,36 @@ def test_a_public_reward_cannot_reach_the_app_or_fill_the_disk(public_app, name,
     with pytest.raises(AppError) as err:
         c.predict("abc\n---\nabcdef", code=source, api_name="/try_on_text")
     assert message in str(err.value) and "Traceback" not in str(err.value)
+
+
+def test_public_mode_messages_have_chinese(tmp_path):
+    from playground.errors import PlaygroundError
+    from playground.spec import RunSpec
+    from playground.training.queue import PublicCaps
+    from playground.ui.messages_zh import translate_error
+
+    spec = RunSpec()
+    spec.set("max_steps", 1000)
+    messages = []
+    for check in (
+        lambda: PublicCaps().check(spec, [], 2.0),
+        lambda: PublicCaps().check(RunSpec(), ["a", "b", "c", "d"], 2.0),
+        lambda: PublicCaps(max_reward_seconds=5).check(RunSpec(), ["a", "b", "c"], 2.0),
+    ):
+        with pytest.raises(PlaygroundError) as err:
+            check()
+        messages.append(str(err.value))
+    ctx = AppContext.create(UISettings(runs=str(tmp_path)))
+    ctx.jobs.public = True
+    run = ctx.store.create({})
+    run.write_status(status="finished", owner="a")
+    for viewer in ("b",):
+        with pytest.raises(PlaygroundError) as err:
+            ctx.open_run(run.id, viewer)
+        messages.append(str(err.value))
+    run.publish()
+    with pytest.raises(PlaygroundError) as err:
+        ctx.open_run(run.id, "b", change=True)
+    messages.append(str(err.value))
+    translated = [translate_error("zh", m) for m in messages]
+    assert all(t != m and "公开" in t for t, m in zip(translated, messages, strict=True)), translated
