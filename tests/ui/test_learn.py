@@ -1,0 +1,152 @@
+"""The Learn tab: each lesson's recipe survives the trip through the Train form, and over HTTP (gradio_client) Load
+fills Rewards, Preview and Train; a lesson run started from what Load filled reports its phases and eval rows."""
+
+import json
+import time
+
+import gradio as gr
+import pytest
+from gradio_client import Client
+
+from playground.lessons import LESSONS, get_lesson
+from playground.ui.charts import reward_frame
+from playground.ui.learn_tab import form_value, lesson_choices, lesson_views, preview_values
+from playground.ui.train_form import create_form, spec_from_form
+from playground.validation import validate_spec
+
+
+# A lesson run small enough for the tiny model: one warm-up step, two GRPO steps (a chart draws a line from two
+# points), and the eval curve's three points (the base model, after the warm-up, after GRPO step 2).
+TINY_LESSON = {
+    "max_steps": 2,
+    "num_generations": 4,
+    "per_device_train_batch_size": 4,
+    "max_completion_length": 4,
+    "sft_warmup_steps": 1,
+    "sft_num_examples": 2,
+    "eval_every": 2,
+    "eval_prompts": 1,
+    "eval_num_generations": 2,
+}
+
+
+@pytest.fixture(scope="module")
+def form_names() -> tuple[str, ...]:
+    with gr.Blocks():
+        form, _, _ = create_form("embedded", "")
+    return tuple(form)
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.id)
+def test_load_fills_a_form_that_starts_the_lessons_run(lesson, form_names):
+    """The form values Load sends come back, through Start's `spec_from_form`, as the lesson's run spec, and it is
+    valid (Load never leaves the form in a state Start refuses)."""
+    spec = lesson.run_spec()
+    values = tuple(form_value(spec, name) for name in form_names)
+    selection = [choice.to_dict() for choice in spec.rewards]
+    started = spec_from_form(form_names, values, selection)
+    assert started.to_dict() == spec.to_dict()
+    validate_spec(started)
+
+
+def test_picker_and_texts_follow_the_language():
+    zh = dict((value, label) for label, value in lesson_choices("zh"))
+    en = dict((value, label) for label, value in lesson_choices("en"))
+    assert list(zh) == [lesson.id for lesson in LESSONS]
+    assert zh["format"] == "3. " + get_lesson("format").title["zh"]
+    assert en["format"] == "3. " + get_lesson("format").title["en"]
+    text, expected, recipe = lesson_views(get_lesson("format"), "zh")
+    assert get_lesson("format").title["zh"] in text and get_lesson("format").text["zh"] in text
+    assert expected.startswith("**预期结果：**") and get_lesson("format").expected["zh"] in expected
+    assert "`tag_layout`" in recipe and "sft_warmup_steps=30" in recipe
+
+
+def test_preview_picks_the_lessons_row_so_rewards_see_its_columns():
+    lesson = get_lesson("arithmetic")
+    model, prompt_set, prompt_row, prompt, row, g, temperature, top_p, max_new_tokens = preview_values(
+        lesson.run_spec(), lesson.preview_prompt
+    )
+    assert prompt_set == "arithmetic" and prompt == lesson.preview_prompt == row["prompt"]
+    assert prompt_row.value == 0 and "answer" in row["columns"]  # `correctness` reads the answer column
+    grpo = lesson.run_spec().grpo
+    assert (g, temperature, top_p) == (grpo.num_generations, grpo.temperature, grpo.top_p)
+    assert max_new_tokens == grpo.max_completion_length
+
+
+# --- over HTTP -----------------------------------------------------------------------------------------------------
+
+
+def client(app) -> Client:
+    return Client(app.url, verbose=False, download_files=False)
+
+
+def load(c: Client, lesson_id: str) -> dict:
+    """/load_lesson's outputs by their labels (the Train form's inputs are labelled with the run spec's names)."""
+    returns = c.view_api(return_format="dict", print_info=False)["named_endpoints"]["/load_lesson"]["returns"]
+    out = c.predict(lesson_id, api_name="/load_lesson")
+    assert len(out) == len(returns)
+    named = {}
+    for spec, value in zip(returns, out, strict=True):
+        named.setdefault(spec["label"] if isinstance(spec["label"], str) else spec["component"], value)
+    named["message"] = out[0]
+    return named
+
+
+def start_kwargs(c: Client, loaded: dict, **fields) -> dict:
+    """/start_training's keyword arguments: the form values Load returned, then `fields`."""
+    params = c.view_api(return_format="dict", print_info=False)["named_endpoints"]["/start_training"]["parameters"]
+    by_label = {p["label"]: p["parameter_name"] for p in params if isinstance(p["label"], str)}
+    values = {name: loaded[name] for name in by_label if name in loaded} | fields
+    return {by_label[name]: value for name, value in values.items()}
+
+
+def test_load_fills_rewards_preview_and_train(app, tiny_model_dir):
+    c = client(app)
+    lesson = get_lesson("format")
+    loaded = load(c, "format")
+    assert lesson.title["en"] in loaded["message"]
+    # Train: the lesson's recipe, on the app's model
+    assert loaded["model_name_or_path"] == str(tiny_model_dir)
+    grpo = lesson.run_spec().grpo
+    assert loaded["sft_warmup_steps"] == grpo.sft_warmup_steps > 0 and loaded["completion_prefix"] == "<intro>"
+    assert loaded["eval_every"] == grpo.eval_every > 0 and loaded["beta"] == grpo.beta
+    assert loaded["max_completion_length"] == grpo.max_completion_length
+    assert loaded["sft_tags"] == "intro, body, conclusion" and loaded["dataset_name"] == "writing"
+    # Rewards: the selection JSON and the cards
+    selection = json.loads(next(v for v in loaded.values() if isinstance(v, str) and v.lstrip().startswith("[")))
+    assert [(s["name"], s["weight"]) for s in selection] == [("format", 1.0), ("tag_layout", 1.0)]
+    # Preview: the lesson's prompt
+    assert lesson.preview_prompt in [v for v in loaded.values() if isinstance(v, str)]
+
+    other = load(c, "length")  # a second Load replaces the first
+    assert other["sft_warmup_steps"] == 0 and other["completion_prefix"] == ""
+    selection = json.loads(next(v for v in other.values() if isinstance(v, str) and v.lstrip().startswith("[")))
+    assert [s["name"] for s in selection] == ["length"]
+
+
+def test_a_lesson_run_reports_its_phases_and_eval_rows(app):
+    c = client(app)
+    loaded = load(c, "format")
+    c.predict(**start_kwargs(c, loaded, **TINY_LESSON), api_name="/start_training")
+    statuses, deadline = [], time.monotonic() + 180
+    while time.monotonic() < deadline:
+        out = c.predict(api_name="/train_status")
+        statuses.append(out[1] + "\n" + out[2])
+        if "finished" in out[1] or "failed" in out[1]:
+            break
+        time.sleep(0.05)
+    assert "finished" in out[1], out[1]
+    seen = "\n".join(statuses)
+    assert "Phase: warm-up (SFT)" in seen and "Phase: GRPO" in seen
+
+    run = app.ctx.jobs.current.run
+    assert run.spec()["grpo"]["sft_warmup_steps"] == 1 and run.spec()["grpo"]["completion_prefix"] == "<intro>"
+    metrics = run.metrics()
+    evals = [r for r in metrics if "eval_reward" in r]
+    assert [r["step"] for r in evals] == [0, 0, 2]  # the base model, after the warm-up, after GRPO step 2
+    assert all("eval_rewards/format/mean" in r and "eval_rewards/tag_layout/mean" in r for r in evals)
+    assert {r.get("phase") for r in metrics} >= {"warmup", "grpo", "eval"}
+
+    # The reward chart draws the eval points beside the training reward (the browser test sees both lines drawn).
+    series = list(reward_frame(metrics)["series"])
+    assert series.count("reward") == 2 and series.count("eval_reward") == 3

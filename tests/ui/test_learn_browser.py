@@ -1,0 +1,119 @@
+"""The Learn tab in a real headless Chromium (see test_browser.py for the harness): load every lesson, start the
+format lesson's run shrunk for the tiny model, see its phases and eval points appear; the zh-CN page shows the
+lessons in Chinese."""
+
+from pathlib import Path
+
+import pytest
+
+from playground.lessons import LESSONS, get_lesson
+from tests.ui.live_app import running_app
+from tests.ui.test_browser import (
+    ARGS,
+    CHROMIUM,
+    VIEWPORT,
+    assert_no_error_toast,
+    coloured_lines,
+    open_tab,
+    shoot,
+    wait_for,
+)
+
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM}")
+
+# The format lesson, shrunk: one warm-up step, two GRPO steps, an eval of the base model, after the warm-up and after
+# step 2. Essentials first, then the fields under "Advanced GRPO settings".
+TINY = {"max_steps": "2", "num_generations": "4", "max_completion_length": "4"}
+TINY_ADVANCED = {
+    "per_device_train_batch_size": "4",
+    "sft_warmup_steps": "1",
+    "sft_num_examples": "2",
+    "eval_every": "2",
+    "eval_prompts": "1",
+    "eval_num_generations": "2",
+}
+
+
+@pytest.fixture(scope="module")
+def app(tiny_model_dir, tmp_path_factory):
+    with running_app(str(tiny_model_dir), str(tmp_path_factory.mktemp("runs"))) as live:
+        yield live
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield browser
+        browser.close()
+
+
+def pick_lesson(page, label: str, lesson_label: str) -> None:
+    page.get_by_label(label, exact=True).click()
+    page.get_by_role("option", name=lesson_label, exact=True).click()
+
+
+def progress_text(page) -> str:
+    return " ".join(page.locator(".pg-progress-label").all_inner_texts())
+
+
+def test_load_every_lesson_then_run_one(app, browser):
+    context = browser.new_context(locale="en-US", viewport=VIEWPORT)
+    page = context.new_page()
+    page.goto(app.url)
+    open_tab(page, "Learn")
+    loaded = page.locator(".prose.pg-status").first
+    fmt = get_lesson("format")
+    for lesson in [*(lesson for lesson in LESSONS if lesson is not fmt), fmt]:  # the format lesson last: it runs
+        pick_lesson(page, "Lesson", f"{LESSONS.index(lesson) + 1}. {lesson.title['en']}")
+        page.get_by_role("heading", name=lesson.title["en"]).wait_for(timeout=20_000)
+        page.get_by_role("button", name="Load into Rewards, Preview and Train").click()
+        wait_for(lambda t=lesson.title["en"]: f"Loaded “{t}”" in loaded.inner_text(), 20, f"Load of {lesson.id}")
+    assert_no_error_toast(page)
+    shoot(page, "learn")
+
+    # The last Load wins: the Preview holds the format lesson's prompt, the Train form its recipe.
+    open_tab(page, "Preview")
+    texts = page.locator("textarea:visible").evaluate_all("nodes => nodes.map(n => n.value)")
+    assert fmt.preview_prompt in texts
+    open_tab(page, "Train")
+    assert page.get_by_label("dataset_name").input_value() == "writing"
+    for name, value in TINY.items():
+        page.get_by_label(name, exact=True).fill(value)
+    page.get_by_text("Advanced GRPO settings").click()
+    assert page.get_by_label("completion_prefix").input_value() == "<intro>"
+    assert page.get_by_label("sft_warmup_steps", exact=True).input_value() == str(fmt.run_spec().grpo.sft_warmup_steps)
+    for name, value in TINY_ADVANCED.items():
+        page.get_by_label(name, exact=True).fill(value)
+    page.get_by_role("button", name="Start training").click()
+    wait_for(lambda: "Phase: warm-up (SFT)" in progress_text(page), 120, "the warm-up phase in the progress line")
+    status = page.locator(".prose.pg-status").last
+    wait_for(lambda: "finished" in status.inner_text(), 180, "the run to finish")
+    assert app.ctx.jobs.current.status == "finished"
+    # The reward chart (the one whose legend names eval_reward) draws both lines, each in its own colour.
+    wait_for(lambda: coloured_lines(page, "eval_reward") == 2, 30, "the eval line beside the training reward")
+    assert_no_error_toast(page)
+    shoot(page, "learn-run")
+    context.close()
+
+
+def test_chinese_page_shows_the_lessons_in_chinese(app, browser):
+    context = browser.new_context(locale="zh-CN", viewport=VIEWPORT)
+    page = context.new_page()
+    page.goto(app.url)
+    open_tab(page, "学习")
+    first, fmt = LESSONS[0], get_lesson("format")
+    page.get_by_role("heading", name=first.title["zh"]).wait_for(timeout=30_000)
+    pick_lesson(page, "课程", f"3. {fmt.title['zh']}")
+    page.get_by_role("heading", name=fmt.title["zh"]).wait_for(timeout=20_000)
+    body = page.locator(".prose", has=page.get_by_role("heading", name=fmt.title["zh"])).first.inner_text()
+    first_line = fmt.text["zh"].strip().splitlines()[0].strip("*# ")
+    assert first_line[:12] in body
+    assert page.get_by_text("预期结果：").count() >= 1
+    page.get_by_role("button", name="载入到奖励、预览和训练页").click()
+    wait_for(lambda: page.get_by_text(f"已载入“{fmt.title['zh']}”").count() > 0, 20, "the Chinese Load message")
+    shoot(page, "learn-zh")
+    context.close()
