@@ -4,24 +4,26 @@ A user's source is parsed in the app (`inspect_code`) and run only in a separate
 (`Sandbox`), never in the app's process. The worker gets:
 
 - a per-call wall-clock timeout (the app kills and replaces the worker), an address-space limit, a CPU-time backstop,
-  a cap on file size and on the printed output it sends back;
+  a cap on file size, a disk quota on its folder (bytes and files) and a cap on the printed output it sends back;
 - an environment without secrets (only PATH, locale and Python settings pass; `HF_TOKEN` and every `*_TOKEN`, `*_KEY`,
   `*_SECRET`, `*_PASSWORD` are dropped), and a fresh temporary folder as its cwd and HOME, removed afterwards;
-- no child processes and no exec (seccomp; `RLIMIT_NPROC=0` where seccomp is refused), no signals or ptrace to
-  other processes;
+- no child processes and no exec (seccomp; `RLIMIT_NPROC=0` where seccomp is refused), no signals, ptrace, limits or
+  scheduling changes to other processes, no io_uring;
 - file writes only in its temporary folder and file reads only from Python's install and import path and system
   folders (Landlock), so `/proc/<app pid>/environ` and the run folders stay out of reach.
 
 seccomp and Landlock are applied where the kernel and container allow them (`Sandbox.features` says which); the
 timeouts, limits, scrubbed environment and separate process always apply. This limits the damage a reward can do, but
-it is not a boundary like a virtual machine: the worker shares the kernel, the network, and the user account.
+it is not a boundary like a virtual machine: the worker shares the kernel and the user account (and, outside public
+mode, the network).
 
 Modes, from the environment (see `settings.py`):
 
 - local (the default off a Space): 5 s per call, 20 s to load, 1024 MB.
 - public (`PLAYGROUND_PUBLIC=1`; **the default on a Space**, where `SPACE_ID` is set, unless `PLAYGROUND_PUBLIC=0`):
-  2 s per call, 10 s to load, 512 MB. Strangers share the machine, so the stricter limits keep one user's reward from
-  holding the training loop or memory for long. Importing torch needs about 600 MB, so it fails under these limits.
+  2 s per call, 10 s to load, 512 MB, 128 MB of disk cleaned after each call, no sockets, no /dev/shm or Hub cache.
+  Strangers share the machine, so the stricter limits keep one user's reward from holding the training loop, memory
+  or disk, or reaching the app. Importing torch needs about 600 MB, so it fails under these limits.
 - `PLAYGROUND_CUSTOM_CODE=off` disables custom code entirely, with a message that says so.
 """
 
