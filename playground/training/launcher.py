@@ -156,6 +156,11 @@ class LaunchedJob:
     def reward_errors(self) -> int:
         return int(self._status.get("reward_errors") or 0)
 
+    @property
+    def alerts(self) -> list[dict]:
+        """The health alerts rank 0 wrote with its last logged row."""
+        return list(self._status.get("alerts") or [])
+
     def snapshot(self) -> dict[str, Any]:
         elapsed = time.time() - self.started_at if self.started_at else 0.0
         eta = elapsed / self.step * (self.max_steps - self.step) if self.step else None
@@ -168,6 +173,10 @@ class LaunchedJob:
             "eta": eta,
             "error": self.error,
             "reward_errors": self.reward_errors(),
+            "phase": self._status.get("phase"),
+            "warmup_step": self._status.get("warmup_step", 0),
+            "warmup_steps": self.spec.grpo.sft_warmup_steps,
+            "alerts": self.alerts,
             "num_processes": self.num_processes,
             "completions_per_step": self.spec.completions_per_step(),
         }
@@ -211,7 +220,7 @@ class LaunchedJob:
 
     def _finish(self, code: int) -> None:
         status = self._status.get("status")
-        if status in FINAL:
+        if status in FINAL and status != "interrupted":  # interrupted: a reader saw rank 0 gone; say why below
             self.status = status
             return
         error, lines = crash_report(log_tail(self.run.path / LOG_FILE))

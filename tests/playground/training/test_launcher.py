@@ -151,3 +151,17 @@ def test_the_cli_flag_reaches_the_process_check(tmp_path, capsys):
     err = capsys.readouterr().err.strip()
     assert "(per_device_train_batch_size 3 × num_processes 2 × steps_per_generation 1 = 6)" in err
     assert not list(tmp_path.iterdir())  # refused before a run folder was made
+
+
+def test_the_launched_job_answers_what_the_thread_job_answers(tmp_path, tiny_model_dir):
+    """The Train tab and the CLI read either backend through the same attributes and snapshot keys."""
+    from playground.training.job import TrainingJob
+
+    store = RunStore(tmp_path / "runs")
+    spec = tiny_spec(tiny_model_dir, num_processes=2, per_device_train_batch_size=2)
+    thread = TrainingJob(spec, store.create(spec.to_dict()), owner="me")  # neither is started
+    launched = LaunchedJob(spec, store.create(spec.to_dict()), owner="me")
+    assert set(thread.snapshot()) <= set(launched.snapshot())
+    for name in ("spec", "run", "owner", "custom_rewards", "max_steps", "listeners", "alerts", "status", "error"):
+        assert type(getattr(launched, name)) is type(getattr(thread, name)), name
+    assert launched.run.status()["completions_per_step"] == 4 and launched.active
