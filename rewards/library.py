@@ -276,6 +276,21 @@ register(
 )
 register(
     RewardSpec(
+        name="string_check",
+        factory=similarity_rewards.get_string_check_reward,
+        description="1.0 when the text matches a reference column: eq, ne, like, ilike (OpenAI string_check).",
+        family="accuracy",
+        params=(
+            Param("column", str, "reference", "Dataset column with the reference string."),
+            Param("operation", str, "eq", "eq, ne, like or ilike.", choices=similarity_rewards.STRING_OPERATIONS),
+        ),
+        columns=("reference",),
+        good=Example("Paris", {"reference": "Paris"}),
+        bad=Example("Lyon", {"reference": "Paris"}),
+    )
+)
+register(
+    RewardSpec(
         name="formula",
         factory=formula_rewards.get_formula_reward,
         description="Combine named rewards with an expression (min, max, clip, gates such as `a if b == 1 else 0`).",

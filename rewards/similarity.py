@@ -96,3 +96,57 @@ class _SimilarityReward:
             None if ref is None else round(similarity(text, str(ref), self.metric), 6)
             for text, ref in zip(completion_texts(completions), references, strict=True)
         ]
+
+
+STRING_OPERATIONS = ("eq", "ne", "like", "ilike")
+
+
+def get_string_check_reward(column: str = "reference", operation: str = "eq"):
+    r"""
+    Reward function that compares the completion with a reference string, as OpenAI's `string_check` grader does.
+
+    Args:
+        column (`str`, *optional*, defaults to `"reference"`):
+            Dataset column holding the reference strings.
+        operation (`str`, *optional*, defaults to `"eq"`):
+            `"eq"` (equal), `"ne"` (not equal), `"like"` (contains the reference) or `"ilike"` (contains it, ignoring
+            case). The completion is stripped of surrounding whitespace first.
+
+    Returns:
+        `Callable`: A reward function returning 1.0 or 0.0, or `None` when the reference is missing.
+
+    Example:
+    ```python
+    >>> get_string_check_reward(operation="ilike")(["The answer is PARIS.", "Lyon"], reference=["paris", "paris"])
+    [1.0, 0.0]
+    ```
+    """
+    if not isinstance(column, str) or not column.strip():
+        raise RewardError(f"The string_check reward needs the name of a dataset column, got {column!r}.")
+    if operation not in STRING_OPERATIONS:
+        raise RewardError(f"The string_check operation must be one of {list(STRING_OPERATIONS)}, got {operation!r}.")
+    return _StringCheckReward(column.strip(), operation)
+
+
+class _StringCheckReward:
+    __name__ = "string_check_reward"
+
+    def __init__(self, column: str, operation: str):
+        self.column = column
+        self.operation = operation
+
+    def __call__(self, completions: list, **kwargs) -> list[float | None]:
+        references = column("string_check", self.column, kwargs, len(completions))
+        return [
+            None if ref is None else float(self._check(text.strip(), str(ref)))
+            for text, ref in zip(completion_texts(completions), references, strict=True)
+        ]
+
+    def _check(self, text: str, ref: str) -> bool:
+        if self.operation == "eq":
+            return text == ref
+        if self.operation == "ne":
+            return text != ref
+        if self.operation == "like":
+            return ref in text
+        return ref.lower() in text.lower()
