@@ -114,7 +114,8 @@ def form_value(spec: RunSpec, name: str) -> Any:
 
 
 def preview_values(spec: RunSpec, prompt: str) -> list:
-    """Model, prompt set, row, prompt, the row's columns, G, temperature, top_p and max_new_tokens for Preview.
+    """Model, prompt set, row, prompt, the row's columns, G, temperature, top_p, max_new_tokens and the completion
+    prefix for Preview.
 
     When the prompt is a row of the recipe's built-in set, that row is picked, so rewards that read dataset columns
     (e.g. `answer`) score the preview as they will score training.
@@ -134,7 +135,7 @@ def preview_values(spec: RunSpec, prompt: str) -> list:
         g.top_p,
         min(max(4 * round(g.max_completion_length / 4), 4), 512),  # the slider's range and step
     ]
-    return [spec.model.model_name_or_path, *source, *sampling]
+    return [spec.model.model_name_or_path, *source, *sampling, g.completion_prefix]
 
 
 def load_lesson(
@@ -186,6 +187,7 @@ def wire_learn_tab(
     outputs = [learn.loaded, session.selection, *rewards.apply_outputs]
     outputs += [preview.model, preview.prompt_set, preview.prompt_row, preview.prompt, preview.row]
     outputs += [preview.num_generations, preview.temperature, preview.top_p, preview.max_new_tokens]
+    outputs += [preview.completion_prefix]
     outputs += list(train.form.values())
     inputs = [learn.picker, rewards.editor, rewards.custom.choices]
     learn.load.click(bind(load_lesson, ctx, rewards.layout, names), inputs, outputs, api_name="load_lesson")

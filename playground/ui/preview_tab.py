@@ -30,10 +30,11 @@ class PreviewTab:
     prompt_row: gr.Dropdown
     prompt: gr.Textbox
     row: gr.State
-    num_generations: gr.Slider
+    num_generations: gr.Number
     temperature: gr.Slider
     top_p: gr.Slider
     max_new_tokens: gr.Slider
+    completion_prefix: gr.Textbox
 
 
 def model_choices(default: str) -> list[tuple[str, str]]:
@@ -83,9 +84,14 @@ def generate(
     top_p: float,
     max_new_tokens: int,
     seed: int,
+    completion_prefix: str = "",
     progress=gr.Progress(),
 ):
-    """Load the model (kept loaded between previews), sample G completions in one batch, score them."""
+    """Load the model (kept loaded between previews), sample G completions in one batch, score them.
+
+    With a `completion_prefix` (the run spec's field) the model continues after it and rewards score the prefix plus
+    the continuation, as in training.
+    """
     lang = lang_of(request)
     if not (prompt or "").strip():
         raise PlaygroundError(tr(lang, "preview.empty_prompt"))
@@ -103,7 +109,8 @@ def generate(
     loaded, tokenizer = ctx.models.get(model, progress=progress_callback(progress))
     progress(None, desc=tr(lang, "preview.generating", g=settings.num_generations))  # no fraction to report
     columns = row["columns"] if row and row.get("prompt") == prompt else {}
-    result = preview_group(loaded, tokenizer, prompt, funcs, weights, settings, columns=columns)
+    prefix = completion_prefix or ""
+    result = preview_group(loaded, tokenizer, prompt, funcs, weights, settings, columns=columns, prefix=prefix)
     timing = tr(lang, "preview.timing", g=settings.num_generations, seconds=f"{result.group.seconds:.1f}")
     return score_frame(result.score, lang), f"{timing}\n\n{score_summary(result.score, lang)}", result.to_json()
 
@@ -138,6 +145,7 @@ def create_preview_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -
                 top_p = gr.Slider(0.05, 1.0, value=1.0, step=0.05, label="top_p")
                 max_new_tokens = gr.Slider(4, 512, value=64, step=4, label="max_new_tokens")
                 seed = gr.Number(0, precision=0, label="seed")
+                prefix = gr.Textbox("", label="completion_prefix", info=t("train.help.completion_prefix"), max_lines=1)
                 run = gr.Button(t("preview.generate"), variant="primary")
         headers = ("table.completion", "table.total", "table.advantage")
         table = gr.Dataframe(empty_frame("en", *headers), label=t("preview.table"), wrap=True, interactive=False)
@@ -153,7 +161,9 @@ def create_preview_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -
         bind(selection_summary_for), session.selection, rewards_md, show_progress="hidden", api_visibility="private"
     )
     inputs = [model, prompt, row, session.selection, rewards.editor, num_generations, temperature, top_p]
-    inputs += [max_new_tokens, seed]
+    inputs += [max_new_tokens, seed, prefix]
     outputs = [table, summary, session.preview]
     run.click(bind(generate, ctx), inputs, outputs, api_name="generate_group", show_progress_on=[summary])
-    return PreviewTab(model, prompt_set, prompt_row, prompt, row, num_generations, temperature, top_p, max_new_tokens)
+    return PreviewTab(
+        model, prompt_set, prompt_row, prompt, row, num_generations, temperature, top_p, max_new_tokens, prefix
+    )

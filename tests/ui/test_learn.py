@@ -9,11 +9,14 @@ import pytest
 from gradio_client import Client
 
 from playground.lessons import LESSONS, get_lesson
+from playground.spec import DATA_FLAGS, flat_fields
 from playground.ui.charts import reward_frame
 from playground.ui.learn_tab import form_value, lesson_choices, lesson_views, preview_values
 from playground.ui.train_form import create_form, spec_from_form
 from playground.validation import validate_spec
 
+
+FIELDS = {f.name for _, f in flat_fields()} | set(DATA_FLAGS)
 
 # A lesson run small enough for the tiny model: one warm-up step, two GRPO steps (a chart draws a line from two
 # points), and the eval curve's three points (the base model, after the warm-up, after GRPO step 2).
@@ -58,19 +61,22 @@ def test_picker_and_texts_follow_the_language():
     text, expected, recipe = lesson_views(get_lesson("format"), "zh")
     assert get_lesson("format").title["zh"] in text and get_lesson("format").text["zh"] in text
     assert expected.startswith("**预期结果：**") and get_lesson("format").expected["zh"] in expected
-    assert "`tag_layout`" in recipe and "sft_warmup_steps=30" in recipe
+    assert (
+        "`tag_layout`" in recipe
+        and f"sft_warmup_steps={get_lesson('format').run_spec().grpo.sft_warmup_steps}" in recipe
+    )
 
 
 def test_preview_picks_the_lessons_row_so_rewards_see_its_columns():
     lesson = get_lesson("arithmetic")
-    model, prompt_set, prompt_row, prompt, row, g, temperature, top_p, max_new_tokens = preview_values(
+    model, prompt_set, prompt_row, prompt, row, g, temperature, top_p, max_new_tokens, prefix = preview_values(
         lesson.run_spec(), lesson.preview_prompt
     )
     assert prompt_set == "arithmetic" and prompt == lesson.preview_prompt == row["prompt"]
     assert prompt_row.value == 0 and "answer" in row["columns"]  # `correctness` reads the answer column
     grpo = lesson.run_spec().grpo
     assert (g, temperature, top_p) == (grpo.num_generations, grpo.temperature, grpo.top_p)
-    assert max_new_tokens == grpo.max_completion_length
+    assert max_new_tokens == grpo.max_completion_length and prefix == grpo.completion_prefix == "<think>"
 
 
 # --- over HTTP -----------------------------------------------------------------------------------------------------
@@ -87,7 +93,10 @@ def load(c: Client, lesson_id: str) -> dict:
     assert len(out) == len(returns)
     named = {}
     for spec, value in zip(returns, out, strict=True):
-        named.setdefault(spec["label"] if isinstance(spec["label"], str) else spec["component"], value)
+        name = spec["label"] if isinstance(spec["label"], str) else spec["component"]
+        if name in FIELDS and name in named:  # e.g. temperature, completion_prefix: on Preview and on Train
+            assert named[name] == value, name
+        named.setdefault(name, value)
     named["message"] = out[0]
     return named
 
