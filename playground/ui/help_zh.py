@@ -30,6 +30,8 @@ REWARDS: dict[str, str] = {
     "repetition_penalty": "TRL 的重复惩罚：max_penalty 乘以重复 n-gram（token 或词）所占比例。",
     "soft_overlong": "TRL 的软超长惩罚（DAPO）：较短时为 0，长度接近 max_completion_len 个 token 时降到 -1.0。",
     "similarity": "与参考列的相似度，范围 [0, 1]：ROUGE-L、BLEU、chrF 或模糊匹配（中日韩文本按字符）。",
+    "string_check": "文本与参考列匹配时为 1.0：eq（相等）、ne（不等）、like（包含）、ilike（包含，不区分大小写）"
+    "（OpenAI string_check）。",
     "formula": "用表达式组合多个命名奖励（min、max、clip，以及 `a if b == 1 else 0` 这样的门控）。",
     "reward_model": "用单标签序列分类奖励模型给“提示词 + 生成结果”打分，与 TRL 的做法相同。",
     "judge": "由本地大模型按评分标准判定：取其 logits 中“是”的概率。在内置的 135M 模型上效果较弱。",
@@ -58,6 +60,8 @@ PARAMS: dict[str, str] = {  # "<reward>.<param>"
     "similarity.column": "存放参考文本的数据集列。",
     "similarity.metric": "rouge_l、bleu、chrf 或 fuzzy。",
     "formula.expression": "对奖励名做算术运算的表达式；不会被 eval 执行。",
+    "string_check.column": "存放参考字符串的数据集列。",
+    "string_check.operation": "eq、ne、like 或 ilike。",
     "formula.terms": '可选的 JSON，例如 {"a": {"name": "similarity", "params": {...}}}。',
     "reward_model.model": "奖励模型的 Hub id 或本地文件夹。",
     "reward_model.batch_size": "每次前向计算的生成结果数。",
