@@ -53,8 +53,9 @@ LESSONS: tuple[Lesson, ...] = (
             ),
         },
         expected={
-            "en": "A group of 8 answers in about 5-10 s on 2 CPU cores; advantages sum to 0 in every group.",
-            "zh": "在 2 核 CPU 上生成一组 8 个回答约需 5-10 秒；每组的优势之和为 0。",
+            "en": "Advantages sum to 0 in every group; a group whose answers all score the same has every advantage "
+            "at 0. (Generation time: see the README's Performance section.)",
+            "zh": "每组的优势之和都是 0；所有回答得分相同的组，每个优势都是 0。（生成耗时见 README 的性能一节。）",
         },
         preview_prompt="In two short sentences, explain why the sky looks blue.",
         overrides={"dataset_name": "writing", "num_generations": 8, "max_completion_length": 64},
@@ -78,8 +79,11 @@ LESSONS: tuple[Lesson, ...] = (
             ),
         },
         expected={
-            "en": "Eval reward from about -110 to about -60 in 20 steps (3-5 min on 2 CPU cores, to be re-measured).",
-            "zh": "20 步内评估奖励约从 -110 升到 -60（2 核 CPU 上 3-5 分钟，待重新测量）。",
+            "en": "The same recipe without the eval curve (the demo recipe) went from a mean reward of -137 (steps "
+            "1-5) to -93 (steps 16-20) in 150 s of training on 2 quiet CPU cores; the eval curve's own figures were "
+            "not measured yet (the shared machine was overloaded).",
+            "zh": "同样的配方（不含评估曲线，即演示配方）在 2 核空闲 CPU 上训练 150 秒，平均奖励从 -137（第 1-5 步）"
+            "升到 -93（第 16-20 步）；评估曲线本身的数字尚未测量（共享机器负载过高）。",
         },
         preview_prompt="Describe a rainy morning in a big city in about 100 characters.",
         overrides={"dataset_name": "writing", "max_steps": 20, "eval_every": 5, "eval_prompts": 4},
@@ -145,9 +149,10 @@ LESSONS: tuple[Lesson, ...] = (
             ),
         },
         expected={
-            "en": "With the article's weights the length reward carries almost all the signal; "
-            "rewards/tag_layout/mean moves only after the warm-up (to be measured).",
-            "zh": "按文章的权重，几乎全部信号来自长度奖励；rewards/tag_layout/mean 只在预热之后才会变化（待测量）。",
+            "en": "Not measured yet. What to look for: with length at weight 0.01 its spread (tens of characters) is "
+            "still comparable to tag_layout's (0 to 1); the dominant_reward alert says when one reward takes over.",
+            "zh": "尚未测量。观察要点：长度奖励权重为 0.01 时，它的差异（几十个字符）仍与 tag_layout（0 到 1）相当；"
+            "当某个奖励占据主导时，dominant_reward 提醒会指出来。",
         },
         preview_prompt="Write a short paragraph about why people keep pets.",
         overrides={**FORMAT_RECIPE, "max_steps": 10},
@@ -178,8 +183,10 @@ LESSONS: tuple[Lesson, ...] = (
             ),
         },
         expected={
-            "en": "10 steps in about 2 min on 2 CPU cores; loss stays within about ±0.05 while reward moves.",
-            "zh": "在 2 核 CPU 上 10 步约 2 分钟；奖励在变化，而损失一直在 ±0.05 左右。",
+            "en": "Not measured as a lesson: at the demo recipe's 7.5 s a step (2 quiet CPU cores) 10 steps train in "
+            "about 75 s, plus the eval points; loss stays near 0 while reward moves.",
+            "zh": "未作为课程单独测量：按演示配方每步 7.5 秒（2 核空闲 CPU），10 步训练约 75 秒，"
+            "另加评估时间；奖励在变化，而损失一直接近 0。",
         },
         preview_prompt="Describe a rainy morning in a big city in about 100 characters.",
         overrides={"dataset_name": "writing", "max_steps": 10, "beta": 0.04, "eval_every": 5},
@@ -211,8 +218,10 @@ LESSONS: tuple[Lesson, ...] = (
             ),
         },
         expected={
-            "en": "format/mean 0.0 at every step and a no_signal alert with the cold-start advice after 5 steps.",
-            "zh": "每一步 format/mean 都是 0.0，5 步后出现带冷启动建议的 no_signal 提醒。",
+            "en": "rewards/format/mean 0.0 at every step (30 steps, 240 answers, measured); from step 3 the no_signal "
+            "and constant_reward alerts say no weighting can help and point at the cold-start tools.",
+            "zh": "每一步 rewards/format/mean 都是 0.0（实测 30 步、240 个回答）；从第 3 步起，no_signal 和 "
+            "constant_reward 提醒指出任何权重都无济于事，并指向冷启动工具。",
         },
         preview_prompt="Write a short paragraph about why people keep pets.",
         overrides={"dataset_name": "writing", "max_steps": 8, "max_completion_length": 96},
@@ -227,21 +236,22 @@ LESSONS: tuple[Lesson, ...] = (
                 "(format) and the number in it must be right (`correctness`, against the prompt set's `answer` "
                 "column). The base model writes neither, so the lesson uses the same cold start as the format "
                 "lesson: a warm-up on its own answers wrapped in think/answer tags and the prefix `<think>`.\n\n"
-                "The arithmetic prompt set was made easier (one operation on small numbers) so that a 135M model "
-                "sometimes gets the number right; without that, correctness would have no signal either."
+                "The arithmetic prompt set is one operation on small numbers, so that a 135M model sometimes gets "
+                "the number right; without that, correctness would have no signal either."
             ),
             "zh": (
                 "DeepSeek-R1 配方的缩小版：回答必须是 `<think>…</think><answer>…</answer>`（格式），其中的数字必须"
                 "正确（`correctness`，与提示集的 `answer` "
                 "列比对）。基础模型两样都不会，所以本课使用与格式课相同的冷启动："
-                "用模型自己的回答套上 think/answer 标签做预热，并加上前缀 `<think>`。\n\n算术提示集被调得更简单"
-                "（一步运算、小数字），让 135M 的小模型有时能算对；否则正确性奖励也没有信号。"
+                "用模型自己的回答套上 think/answer 标签做预热，并加上前缀 `<think>`。\n\n算术提示集只有"
+                "一步运算和小数字，让 135M 的小模型有时能算对；否则正确性奖励也没有信号。"
             ),
         },
         expected={
-            "en": "think/answer format on the eval prompts rises above 0.6; correctness stays near the base model's "
-            "(to be measured).",
-            "zh": "评估提示上的 think/answer 格式得分升到 0.6 以上；正确率与基础模型接近（待测量）。",
+            "en": "Not measured yet (the shared machine was overloaded); the target is think/answer format above 0.6 "
+            "on the eval prompts and correctness above the base model's.",
+            "zh": "尚未测量（共享机器负载过高）；目标是评估提示上的 think/answer 格式得分高于 0.6，"
+            "正确率高于基础模型。",
         },
         preview_prompt="Tom has 12 apples and buys 7 more. How many apples does he have now?",
         overrides={
