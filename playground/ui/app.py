@@ -11,6 +11,7 @@ from playground.ui.compare_tab import create_compare_tab
 from playground.ui.context import AppContext, create_session
 from playground.ui.custom_code import wire_unload
 from playground.ui.i18n import I18N, t
+from playground.ui.lab_tab import create_lab_tab
 from playground.ui.learn_tab import create_learn_tab, wire_learn_tab
 from playground.ui.mcp_server import add_mcp_tools
 from playground.ui.preview_tab import create_preview_tab
@@ -52,6 +53,7 @@ def build_app(settings: UISettings | None = None, *, ctx: AppContext | None = No
             rewards = create_rewards_tab(ctx, session)
             learn = create_learn_tab()
             preview = create_preview_tab(ctx, session, rewards)
+            create_lab_tab(ctx, session, rewards)
             train = create_train_tab(ctx, session, rewards)
             with train.tab:
                 create_queue_view(ctx, session, train.timer)

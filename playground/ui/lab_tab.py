@@ -1,0 +1,250 @@
+"""Reward lab tab: dry run over a prompt set, instant re-scoring, the reward-hacking probe, OpenAI grader import.
+
+Handlers are short adapters over `playground.lab`; the dry run's reward table is kept in a `gr.State`, so the
+re-score controls recompute totals and advantages without generating again.
+"""
+
+import json
+import tempfile
+from pathlib import Path
+
+import gradio as gr
+import pandas as pd
+
+from playground.data import BUILTIN_SETS, PromptSource
+from playground.errors import PlaygroundError
+from playground.lab.dryrun import DryRun, dry_run, load_rows
+from playground.lab.graders import export_grader, import_grader
+from playground.lab.probe import probe
+from playground.scoring import build_rewards
+from playground.ui.common import bind, lang_of, progress_callback, short
+from playground.ui.context import AppContext, Session, parse_selection
+from playground.ui.custom_code import custom_rewards
+from playground.ui.i18n import t, tr
+from playground.ui.rewards_tab import RewardsTab
+
+
+WEIGHT_HEADERS = ["reward", "weight", "on"]
+
+
+def _prompt_frame(summary, lang: str) -> pd.DataFrame:
+    rows = [
+        [short(p["prompt"], 90), p["mean"], p["std"], tr(lang, "lab.no_signal") if p["zero_std"] else ""]
+        for p in summary.prompts
+    ]
+    return pd.DataFrame(rows, columns=["prompt", "mean", "std", "zero_std"])
+
+
+def _metrics(summary, lang: str, seconds: float | None = None) -> str:
+    lines = [f"**{summary.verdict}**", ""]
+    lines.append(
+        f"`reward` {summary.reward:.4f} · `reward_std` {summary.reward_std:.4f} · "
+        f"`frac_reward_zero_std` {summary.frac_reward_zero_std:.3f}"
+    )
+    for name, stats in summary.rewards.items():
+        lines.append(f"- `rewards/{name}/mean` {stats['mean']:.4f} · `rewards/{name}/std` {stats['std']:.4f}")
+    if summary.correlations:
+        pairs = ", ".join(
+            f"{pair}: {'—' if rho is None else f'{rho:+.2f}'}" for pair, rho in summary.correlations.items()
+        )
+        lines.append(tr(lang, "lab.correlation", pairs=pairs))
+    if summary.shares:
+        lines.append(tr(lang, "lab.shares", shares=", ".join(f"{k} {v:.0%}" for k, v in summary.shares.items())))
+    timing = tr(lang, "lab.rescored", ms=f"{summary.milliseconds:.1f}")
+    if seconds is not None:
+        timing = tr(lang, "lab.timing", seconds=f"{seconds:.1f}") + " " + timing
+    lines += ["", timing]
+    return "\n".join(lines)
+
+
+def _signal_file(run: DryRun, summary) -> str | None:
+    text = run.signal_jsonl(summary)
+    if not text:
+        return None
+    path = Path(tempfile.mkdtemp(prefix="playground-lab-")) / "signal_prompts.jsonl"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def _weights_frame(run: DryRun) -> pd.DataFrame:
+    return pd.DataFrame([[n, w, True] for n, w in zip(run.names, run.weights, strict=True)], columns=WEIGHT_HEADERS)
+
+
+def run_dry_run(
+    ctx: AppContext,
+    request: gr.Request,
+    model: str,
+    prompt_set: str,
+    selection: list[dict],
+    code: str,
+    num_prompts: int,
+    num_generations: int,
+    max_new_tokens: int,
+    seed: int,
+    scale_rewards: str,
+    aggregation: str,
+    progress=gr.Progress(),
+):
+    """Sample G completions for each of the first N prompts of a set in batches, score them as GRPO's first step."""
+    lang = lang_of(request)
+    funcs, weights = build_rewards(parse_selection(selection), custom_rewards(ctx, request, code, selection))
+    rows = load_rows(PromptSource(kind="builtin", name=prompt_set), int(num_prompts))
+    loaded, tokenizer = ctx.models.get(model or ctx.settings.model, progress=progress_callback(progress))
+    progress(0.0, desc=tr(lang, "lab.sampling", n=len(rows), g=int(num_generations)))
+    run = dry_run(
+        loaded,
+        tokenizer,
+        rows,
+        funcs,
+        weights,
+        num_generations=int(num_generations),
+        max_new_tokens=int(max_new_tokens),
+        seed=int(seed or 0),
+        progress=lambda f: progress(f, desc=tr(lang, "lab.sampling", n=len(rows), g=int(num_generations))),
+    )
+    summary = run.summarize(scale_rewards=scale_rewards, multi_objective_aggregation=aggregation)
+    return (
+        _metrics(summary, lang, run.seconds),
+        _prompt_frame(summary, lang),
+        _weights_frame(run),
+        _signal_file(run, summary),
+        run.to_state(),
+        summary.to_json(),
+    )
+
+
+def rescore(request: gr.Request, state: dict, weights: pd.DataFrame, scale_rewards: str, aggregation: str):
+    """Totals and advantages again with these weights / switches / settings, from the cached table (no generation)."""
+    lang = lang_of(request)
+    if not state:
+        return gr.skip(), gr.skip(), gr.skip(), gr.skip()
+    run = DryRun.from_state(state)
+    table = weights.to_dict("records") if isinstance(weights, pd.DataFrame) else []
+    by_name = {str(r["reward"]): r for r in table}
+    w = [float(by_name.get(n, {}).get("weight", 1.0) or 0.0) for n in run.names]
+    on = [bool(by_name.get(n, {}).get("on", True)) for n in run.names]
+    summary = run.summarize(
+        weights=w, enabled=on, scale_rewards=scale_rewards, multi_objective_aggregation=aggregation
+    )
+    return _metrics(summary, lang), _prompt_frame(summary, lang), _signal_file(run, summary), summary.to_json()
+
+
+def run_probe(ctx: AppContext, request: gr.Request, selection: list[dict], code: str, state: dict):
+    """Score degenerate texts with the selected rewards; real completions come from the last dry run if any."""
+    lang = lang_of(request)
+    choices = parse_selection(selection)
+    funcs, _ = build_rewards(choices, custom_rewards(ctx, request, code, selection))
+    completions, columns, prompt = None, None, ""
+    if state:
+        run = DryRun.from_state(state)
+        completions = run.completions[0]
+        columns = {k: v for k, v in run.rows[0].items() if k != "prompt"}
+        prompt = run.prompt_texts[0]
+    report = probe(choices, funcs, prompt=prompt, columns=columns, completions=completions)
+    rows = [[f.reward, f.score, short(f.text, 120) or "∅", f.why] for f in report.findings]
+    frame = pd.DataFrame(rows, columns=["reward", "score", "text", "why"])
+    note = tr(lang, "lab.probe.none", n=report.tried) if not rows else tr(lang, "lab.probe.found", n=len(rows))
+    return frame, note, report.to_json()
+
+
+def import_openai_grader(request: gr.Request, text: str, code: str):
+    """Turn an OpenAI grader JSON into the reward selection (and custom code for python graders)."""
+    lang = lang_of(request)
+    if not (text or "").strip():
+        raise PlaygroundError(tr(lang, "lab.grader.empty"))
+    got = import_grader(text)
+    new_code = (
+        (code or "").rstrip() + ("\n\n" if (code or "").strip() else "") + got.code.lstrip() if got.code else code
+    )
+    notes = [tr(lang, "lab.grader.imported", n=len(got.selection))]
+    if got.columns:
+        notes.append(tr(lang, "lab.grader.columns", columns=", ".join(f"`{c}`" for c in got.columns)))
+    notes += [f"- {m}" for m in got.messages]
+    return got.selection, json.dumps(got.selection, indent=1), new_code, "\n".join(notes)
+
+
+def export_openai_grader(request: gr.Request, selection: list[dict]):
+    """The selection as an OpenAI grader JSON, where the rewards map."""
+    grader, messages = export_grader(selection or [])
+    text = json.dumps(grader, indent=2, ensure_ascii=False) if grader else ""
+    return text, "\n".join(f"- {m}" for m in messages)
+
+
+def create_lab_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> None:
+    with gr.Tab(t("lab.tab"), id="lab"):
+        gr.Markdown(t("lab.intro"))
+        with gr.Row(equal_height=False):
+            with gr.Column(scale=2):
+                model = gr.Textbox(ctx.settings.model or "embedded", label=t("lab.model"), max_lines=1)
+                prompt_set = gr.Dropdown(
+                    [(f"{n} — {d}", n) for n, d in BUILTIN_SETS.items()], value="writing", label=t("lab.set")
+                )
+                with gr.Row():
+                    num_prompts = gr.Slider(2, 64, value=16, step=1, label=t("lab.num_prompts"))
+                    num_generations = gr.Slider(2, 16, value=8, step=1, label="num_generations")
+                with gr.Row():
+                    max_new_tokens = gr.Slider(8, 256, value=64, step=8, label="max_new_tokens")
+                    seed = gr.Number(0, precision=0, label="seed")
+                run = gr.Button(t("lab.run"), variant="primary")
+            with gr.Column(scale=3):
+                metrics = gr.Markdown()
+                prompts = gr.Dataframe(label=t("lab.prompts"), wrap=True, interactive=False)
+                signal = gr.File(label=t("lab.signal_file"), interactive=False)
+        gr.Markdown("### " + t("lab.rescore.title"))
+        with gr.Row():
+            weights = gr.Dataframe(
+                headers=WEIGHT_HEADERS,
+                datatype=["str", "number", "bool"],
+                label=t("lab.weights"),
+                interactive=True,
+                scale=2,
+            )
+            with gr.Column(scale=1):
+                scale_rewards = gr.Radio(["group", "batch", "none"], value="group", label="scale_rewards")
+                aggregation = gr.Radio(
+                    ["sum_then_normalize", "normalize_then_sum"],
+                    value="sum_then_normalize",
+                    label="multi_objective_aggregation",
+                )
+        gr.Markdown("### " + t("lab.probe.title"))
+        probe_button = gr.Button(t("lab.probe.run"))
+        probe_note = gr.Markdown()
+        findings = gr.Dataframe(label=t("lab.probe.findings"), wrap=True, interactive=False)
+        gr.Markdown("### " + t("lab.grader.title"))
+        with gr.Row():
+            grader_in = gr.Code("", language="json", label=t("lab.grader.paste"))
+            grader_out = gr.Code("", language="json", label=t("lab.grader.export"), interactive=False)
+        with gr.Row():
+            import_button = gr.Button(t("lab.grader.import"))
+            export_button = gr.Button(t("lab.grader.export_run"))
+        grader_note = gr.Markdown()
+        state = gr.State({})
+        result = gr.JSON(visible=False)
+
+    settings = [scale_rewards, aggregation]
+    inputs = [model, prompt_set, session.selection, rewards.editor, num_prompts, num_generations, max_new_tokens, seed]
+    outputs = [metrics, prompts, weights, signal, state, result]
+    run.click(bind(run_dry_run, ctx), [*inputs, *settings], outputs, api_name="dry_run")
+    for control in (weights, scale_rewards, aggregation):
+        control.input(
+            bind(rescore),
+            [state, weights, *settings],
+            [metrics, prompts, signal, result],
+            show_progress="hidden",
+            **({"api_name": "rescore"} if control is weights else {"api_visibility": "private"}),
+        )
+    probe_button.click(
+        bind(run_probe, ctx),
+        [session.selection, rewards.editor, state],
+        [findings, probe_note, result],
+        api_name="probe_rewards",
+    )
+    import_button.click(
+        bind(import_openai_grader),
+        [grader_in, rewards.editor],
+        [session.selection, rewards.selection_json, rewards.editor, grader_note],
+        api_name="import_grader",
+    )
+    export_button.click(
+        bind(export_openai_grader), [session.selection], [grader_out, grader_note], api_name="export_grader"
+    )
