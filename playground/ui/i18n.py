@@ -198,6 +198,9 @@ EN: dict[str, str] = {
     "train.phase.warmup": "warm-up (SFT)",
     "train.phase.grpo": "GRPO",
     "train.phase.eval": "scoring the eval prompts",
+    "train.status.warmup": "Run `{run}` is warming up with SFT: step {step} of {total}, {elapsed} elapsed; GRPO "
+    "starts after it.",
+    "train.progress.warmup": "SFT step {step} of {total}",
     # --- issue 12: first session, charts, Chinese page ---
     "app.error_title": "Error",
     "app.warning_title": "Warning",
@@ -501,6 +504,9 @@ ZH: dict[str, str] = {
     "train.phase.warmup": "热身（SFT）",
     "train.phase.grpo": "GRPO 强化学习",
     "train.phase.eval": "正在为评估提示词打分",
+    "train.status.warmup": "训练 `{run}` 正在做 SFT 热身：第 {step} / {total} 步，已用时 {elapsed}；"
+    "热身结束后开始 GRPO。",
+    "train.progress.warmup": "SFT 热身第 {step} / {total} 步",
     # --- issue 12: first session, charts, Chinese page ---
     "app.error_title": "出错了",
     "app.warning_title": "注意",

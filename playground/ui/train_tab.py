@@ -139,6 +139,8 @@ def status_text(snap: dict, owner: bool, lang: str) -> str:
     status = snap["status"]
     if status in ACTIVE and not owner:
         text = tr(lang, "train.status.other_session", **values)
+    elif warming_up(snap) and status != "stopping":
+        text = tr(lang, "train.status.warmup", **values | dict(step=snap["warmup_step"], total=snap["warmup_steps"]))
     else:
         text = tr(lang, f"train.status.{status}", **values)
     phase = phase_label(snap, lang)
@@ -154,14 +156,24 @@ def phase_label(snap: dict, lang: str) -> str:
     return tr(lang, "train.phase.label", phase=tr(lang, key) if key in EN else str(phase))
 
 
+def warming_up(snap: dict) -> bool:
+    """The run is in its SFT warm-up (the thread job reports its steps; other backends show the GRPO steps)."""
+    return snap["status"] in ACTIVE and snap.get("phase") == "warmup" and bool(snap.get("warmup_steps"))
+
+
 def progress_html(snap: dict, lang: str) -> str:
-    total = max(int(snap["max_steps"] or 1), 1)
-    percent = min(100.0, 100.0 * snap["step"] / total)
-    label = tr(lang, "train.progress", step=snap["step"], total=total, eta=_duration(snap["eta"]))
+    """The bar and its label: the warm-up's SFT steps while it runs, then the GRPO steps with their ETA."""
+    if warming_up(snap):
+        step, total = int(snap.get("warmup_step") or 0), int(snap["warmup_steps"])
+        label = tr(lang, "train.progress.warmup", step=step, total=total)
+    else:
+        step, total = snap["step"], max(int(snap["max_steps"] or 1), 1)
+        label = tr(lang, "train.progress", step=step, total=total, eta=_duration(snap["eta"]))
+    percent = min(100.0, 100.0 * step / total)
     if snap["status"] in ACTIVE and (phase := phase_label(snap, lang)):
         label = f"{phase} · {label}"
     return (
-        f'<div class="pg-progress" role="progressbar" aria-valuenow="{snap["step"]}" aria-valuemax="{total}">'
+        f'<div class="pg-progress" role="progressbar" aria-valuenow="{step}" aria-valuemax="{total}">'
         f'<div class="pg-progress-fill" style="width:{percent:.1f}%"></div></div>'
         f'<div class="pg-progress-label">{html.escape(label)}</div>'
     )

@@ -13,6 +13,7 @@ from playground.spec import DATA_FLAGS, flat_fields
 from playground.ui.charts import reward_frame
 from playground.ui.learn_tab import form_value, lesson_choices, lesson_views, preview_values
 from playground.ui.train_form import create_form, spec_from_form
+from playground.ui.train_tab import progress_html, status_text
 from playground.validation import validate_spec
 
 
@@ -77,6 +78,22 @@ def test_preview_picks_the_lessons_row_so_rewards_see_its_columns():
     grpo = lesson.run_spec().grpo
     assert (g, temperature, top_p) == (grpo.num_generations, grpo.temperature, grpo.top_p)
     assert max_new_tokens == grpo.max_completion_length and prefix == grpo.completion_prefix == "<think>"
+
+
+def test_the_train_tab_shows_the_phase_and_the_warm_up_steps():
+    snap = dict(run_id="r", status="loading", step=0, max_steps=20, elapsed=12.0, eta=None, error=None)
+    warmup = snap | dict(phase="warmup", warmup_step=3, warmup_steps=30)
+    assert "Phase: warm-up (SFT) · SFT step 3 of 30" in progress_html(warmup, "en")
+    assert 'aria-valuenow="3" aria-valuemax="30"' in progress_html(warmup, "en")
+    assert status_text(warmup, True, "en").startswith(
+        "**Phase: warm-up (SFT)** · Run `r` is warming up with SFT: step 3"
+    )
+    assert "阶段：热身（SFT） · SFT 热身第 3 / 30 步" in progress_html(warmup, "zh")
+    grpo = snap | dict(status="running", step=2, eta=30.0, phase="grpo", warmup_step=30, warmup_steps=30)
+    assert "Phase: GRPO · Step 2 of 20" in progress_html(grpo, "en")
+    assert "Phase:" not in progress_html(grpo | dict(status="finished"), "en")  # only while the run is active
+    assert "Phase:" not in status_text(grpo | dict(status="finished"), True, "en")
+    assert progress_html(snap | dict(status="running", step=1), "en").count("Phase") == 0  # a run without phases
 
 
 # --- over HTTP -----------------------------------------------------------------------------------------------------
