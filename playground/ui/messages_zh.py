@@ -225,6 +225,33 @@ MESSAGES: tuple[tuple[str, str], ...] = (
         "这是公开的应用：每一步的自定义奖励最多可用 {cap} 秒（PLAYGROUND_MAX_REWARD_SECONDS）；{count} 个函数 × "
         "每次调用 {timeout} 秒，可能需要 {seconds} 秒。",
     ),
+    # Scale-out (issue 16): playground/validation.py's process checks and JobManager's backend choice
+    ("num_processes must be at least 1, got {value}.", "num_processes 至少为 1，实际为 {value}。"),
+    (
+        "The generation batch over {n} processes (per_device_train_batch_size {size} × num_processes {n2} × "
+        "steps_per_generation {steps} = {batch}) must be divisible by num_generations ({g}); use a multiple of "
+        "{fits} as per_device_train_batch_size, or another process count.",
+        "{n} 个进程的生成批量（per_device_train_batch_size {size} × num_processes {n2} × steps_per_generation "
+        "{steps} = {batch}）必须能被 num_generations（{g}）整除；请把 per_device_train_batch_size 设为 {fits} "
+        "的倍数，或换一个进程数。",
+    ),
+    (
+        "num_processes is {n} but this machine has {cores} CPU core(s); each process needs one, use at most {most}.",
+        "num_processes 为 {n}，但这台机器只有 {cores} 个 CPU 核；每个进程需要一个核，最多用 {most} 个。",
+    ),
+    (
+        "num_processes is {n} but this machine has {gpus} GPU(s); use at most {most}.",
+        "num_processes 为 {n}，但这台机器只有 {gpus} 块 GPU；最多用 {most} 个。",
+    ),
+    (
+        "The SFT warm-up runs in the app's own process only: set sft_warmup_steps to 0, or num_processes to 1.",
+        "SFT 预热只在应用自己的进程中运行：请把 sft_warmup_steps 设为 0，或把 num_processes 设为 1。",
+    ),
+    (
+        "Rewards compiled in this process cannot reach other processes: pass their code as the spec's custom_code, "
+        "or train with num_processes 1.",
+        "在本进程中编译的奖励函数无法传给其他进程：请把代码放进运行规格的 custom_code，或用 num_processes 1 训练。",
+    ),
 )
 
 LINE = re.compile(r" \(line (\d+)\)")
