@@ -150,12 +150,12 @@ def _constant_reward(metrics: list[dict], k: int, **_: Any) -> Alert | None:
     if not constant:
         return None
     steps = len(_series(metrics, f"rewards/{constant[0]}/std"))
-    listed = ", ".join(f"'{fn}'" for fn in constant)
-    value = _values(_series(metrics, f"rewards/{constant[0]}/mean"))[-1]
+    listed = ", ".join(f"'{fn}' ({_values(_series(metrics, f'rewards/{fn}/mean'))[-1]:.3g})" for fn in constant)
+    verb = "it adds" if len(constant) == 1 else "they add"
     return Alert(
         "constant_reward",
-        f"{listed} gave every completion the same score ({value:.3g}) in all {steps} steps, so it adds nothing to "
-        "the advantages, whatever its weight.",
+        f"{listed} gave every completion the same score in all {steps} steps, so {verb} nothing to the advantages, "
+        "whatever the weights.",
         COLD_START,
         _series(metrics, f"rewards/{constant[0]}/std")[-1][0],
     )

@@ -100,7 +100,11 @@ def test_train_lesson_runs_warmup_then_grpo_with_eval_rows_and_compare_agrees(tm
     for key, value in flags.items():
         argv += [f"--{key}", str(value)]
     assert main(argv) == 0
-    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    captured = capsys.readouterr()
+    rows = [json.loads(line) for line in captured.out.splitlines()]
+    # the alert is printed live, as the step that raised it is logged, before the run's closing line
+    assert "! step 3: 'format' (0), 'tag_layout' (0.222) gave every completion the same score in all 3" in captured.err
+    assert captured.err.index("! step 3:") < captured.err.index(" finished")
     phases = [(r["phase"], r.get("eval_of")) for r in rows if "warmup/loss" in r or r["phase"] != "warmup"]
     assert phases == [
         ("eval", "base"),

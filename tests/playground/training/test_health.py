@@ -203,7 +203,7 @@ def test_no_signal_with_every_reward_constant_points_at_the_cold_start():
     alerts = {a.code: a for a in health_alerts(metrics, weights=WEIGHTS)}
     assert set(alerts) == {"no_signal", "constant_reward"}
     assert "No weighting can help" in alerts["no_signal"].advice and "sft_warmup_steps" in alerts["no_signal"].advice
-    assert "'length', 'accuracy' gave every completion the same score (0) in all 12 steps" in (
+    assert "'length' (0), 'accuracy' (0) gave every completion the same score in all 12 steps, so they add" in (
         alerts["constant_reward"].message
     )
 
