@@ -20,6 +20,7 @@ from rewards.registry import (
 NAMES = {
     "length",
     "format",
+    "tag_layout",
     "combined",
     "think_format",
     "think_answer_strict",
