@@ -69,9 +69,9 @@ def test_load_every_lesson_then_run_one(app, browser):
     fmt = get_lesson("format")
     for lesson in [*(lesson for lesson in LESSONS if lesson is not fmt), fmt]:  # the format lesson last: it runs
         pick_lesson(page, "Lesson", f"{LESSONS.index(lesson) + 1}. {lesson.title['en']}")
-        page.get_by_role("heading", name=lesson.title["en"]).wait_for(timeout=20_000)
+        page.get_by_role("heading", name=lesson.title["en"]).wait_for(timeout=60_000)
         page.get_by_role("button", name="Load into Rewards, Preview and Train").click()
-        wait_for(lambda t=lesson.title["en"]: f"Loaded “{t}”" in loaded.inner_text(), 20, f"Load of {lesson.id}")
+        wait_for(lambda t=lesson.title["en"]: f"Loaded “{t}”" in loaded.inner_text(), 60, f"Load of {lesson.id}")
     assert_no_error_toast(page)
     shoot(page, "learn")
 
@@ -95,7 +95,7 @@ def test_load_every_lesson_then_run_one(app, browser):
     wait_for(lambda: "finished" in status.inner_text(), 180, "the run to finish")
     assert app.ctx.jobs.current.status == "finished"
     # The reward chart (the one whose legend names eval_reward) draws both lines, each in its own colour.
-    wait_for(lambda: coloured_lines(page, "eval_reward") == 2, 30, "the eval line beside the training reward")
+    wait_for(lambda: coloured_lines(page, "eval_reward") == 2, 60, "the eval line beside the training reward")
     assert_no_error_toast(page)
     shoot(page, "learn-run")
     context.close()
@@ -109,12 +109,12 @@ def test_chinese_page_shows_the_lessons_in_chinese(app, browser):
     first, fmt = LESSONS[0], get_lesson("format")
     page.get_by_role("heading", name=first.title["zh"]).wait_for(timeout=30_000)
     pick_lesson(page, "课程", f"3. {fmt.title['zh']}")
-    page.get_by_role("heading", name=fmt.title["zh"]).wait_for(timeout=20_000)
+    page.get_by_role("heading", name=fmt.title["zh"]).wait_for(timeout=60_000)
     body = page.locator(".prose", has=page.get_by_role("heading", name=fmt.title["zh"])).first.inner_text()
     first_line = fmt.text["zh"].strip().splitlines()[0].strip("*# ")
     assert first_line[:12] in body
     assert page.get_by_text("预期结果：").count() >= 1
     page.get_by_role("button", name="载入到奖励、预览和训练页").click()
-    wait_for(lambda: page.get_by_text(f"已载入“{fmt.title['zh']}”").count() > 0, 20, "the Chinese Load message")
+    wait_for(lambda: page.get_by_text(f"已载入“{fmt.title['zh']}”").count() > 0, 60, "the Chinese Load message")
     shoot(page, "learn-zh")
     context.close()
