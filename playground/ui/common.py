@@ -128,7 +128,7 @@ def score_summary(score: GroupScore, lang: str) -> str:
     """Group mean and std, then each flag with a plain-words title and the engine's explanation."""
     lines = [tr(lang, "score.group", mean=f"{score.mean:.3f}", std=f"{score.std:.3f}", n=len(score.completions))]
     for code, message in zip(score.flag_codes, score.flags, strict=True):
-        lines.append(f"- ⚠ **{tr(lang, f'flag.{code}')}**: {html.escape(message)}")
+        lines.append(f"- ⚠ **{tr(lang, f'flag.{code}')}**: {html.escape(translate_error(lang, message))}")
     if not score.flags:
         lines.append(f"- {GOOD_MARK} {tr(lang, 'score.no_flags')}")
     return "\n".join(lines)

@@ -170,6 +170,33 @@ MESSAGES: tuple[tuple[str, str], ...] = (
     ),
     ("Run {run} is still {status}; stop it before deleting it.", "训练 {run} 仍处于 {status} 状态；请先停止再删除。"),
     ("Custom code needs a session; reload the page.", "自定义代码需要会话；请刷新页面。"),
+    # playground/scoring.py (the flags of a scored group)
+    (
+        "Reward {name} makes up {share} of the spread of the weighted total, so {others} barely move the advantage; "
+        "rescale it or lower its weight.",
+        "奖励 {name} 占加权总分离散程度的 {share}，所以 {others} 几乎影响不了优势；请调整它的尺度或降低它的权重。",
+    ),
+    (
+        "Reward {name} makes up {share} of the size of the weighted total, so {others} barely move the advantage; "
+        "rescale it or lower its weight.",
+        "奖励 {name} 占加权总分大小的 {share}，所以 {others} 几乎影响不了优势；请调整它的尺度或降低它的权重。",
+    ),
+    (
+        "Reward {name} returned NaN or inf for {bad} of {n} completions; treated as None.",
+        "奖励 {name} 对 {n} 个生成结果中的 {bad} 个返回了 NaN 或无穷大；按 None 处理。",
+    ),
+    (
+        "Reward {name} returned None for {count} of {n} completions, so they are skipped for it.",
+        "奖励 {name} 对 {n} 个生成结果中的 {count} 个返回了 None，这些结果在该奖励上被跳过。",
+    ),
+    (
+        "{count} of {n} completions got None from every reward; their advantage is 0.",
+        "{n} 个生成结果中有 {count} 个在所有奖励上都是 None；它们的优势为 0。",
+    ),
+    (
+        "All {n} completions scored the same, so this group gives no learning signal (every advantage is 0).",
+        "全部 {n} 个生成结果得分相同，所以这一组没有学习信号（所有优势都是 0）。",
+    ),
     # playground/sandbox/checks.py
     ("Custom code: {message}", "自定义代码：{message}"),
     ("The code is empty; define a reward like {example}.", "代码为空；请像这样定义一个奖励：{example}。"),
