@@ -157,9 +157,11 @@ ARTICLE_TAGS = ("intro", "body", "conclusion")
 def get_tag_layout_reward(tags: list[str] | tuple[str, ...] = ARTICLE_TAGS):
     r"""
     Partial-credit reward for a tag layout, next to the strict `format_reward`: each tag earns up to `1 / len(tags)`,
-    a third each for being opened (`<tag>`), being closed after it opens (`</tag>`), and coming in order (opened after
-    the previous tag was closed). Only the first `<tag>` and the first `</tag>` after it count. Text around or between
-    the sections costs nothing, so a perfect layout scores 1.0 here and may still score 0.0 on the strict reward.
+    a third each for being opened (`<tag>`), being closed after it opens (`</tag>`), and coming in order (opened once,
+    after the previous tag was closed). Only the first `<tag>` and the first `</tag>` after it count; a tag opened
+    twice loses its "in order" third (measured: GRPO on the format lesson otherwise learned to repeat `<body>`
+    sections). Text around or between the sections costs nothing, so a perfect layout scores 1.0 here and may still
+    score 0.0 on the strict reward.
 
     Args:
         tags (`list[str]`, *optional*, defaults to `["intro", "body", "conclusion"]`):
@@ -208,7 +210,7 @@ def tag_layout_score(text: str, tags: tuple[str, ...] | list[str]) -> float:
         end = text.find(f"</{tag}>", start + len(tag) + 2)
         if end >= 0:
             credit += 1.0
-        if previous_end is not None and start >= previous_end:
-            credit += 1.0
+        if previous_end is not None and start >= previous_end and text.count(f"<{tag}>") == 1:
+            credit += 1.0  # a repeated tag is not "in order": partial credit must not pay for padding sections
         previous_end = end + len(tag) + 3 if end >= 0 else None
     return round(credit / (3 * len(tags)), 6)

@@ -23,9 +23,14 @@ PERFECT = "<intro>Hi.</intro>\n<body>Text.</body>\n<conclusion>Bye.</conclusion>
         ("<intro>a</intro><body>b</body>", 0.666667),
         ("<intro>a</intro><body>b", 0.555556),  # body opened and in order, not closed
         ("<body>b</body><intro>a</intro>", 0.555556),  # intro 3, body opened and closed but before intro's end: 2
-        ("<intro>a</intro><conclusion>c</conclusion>", 0.555556),  # conclusion comes after a missing body: not in order
+        (
+            "<intro>a</intro><conclusion>c</conclusion>",
+            0.555556,
+        ),  # conclusion comes after a missing body: not in order
         ("</intro><intro>a", 0.222222),  # a closing tag before the opening one does not count
         ("<INTRO>a</INTRO>", 0.0),  # tags are case-sensitive
+        # a repeated section loses its "in order" third: padding with <body> sections does not pay
+        ("<intro>a</intro><body>b</body><body>c</body><conclusion>d</conclusion>", 0.888889),
     ],
 )
 def test_article_layout_partial_credit(text, expected):
