@@ -190,4 +190,6 @@ def wire_learn_tab(
     outputs += [preview.completion_prefix]
     outputs += list(train.form.values())
     inputs = [learn.picker, rewards.editor, rewards.custom.choices]
-    learn.load.click(bind(load_lesson, ctx, rewards.layout, names), inputs, outputs, api_name="load_lesson")
+    load = bind(load_lesson, ctx, rewards.layout, names)
+    # The spinner shows by the message only, not over every input of three tabs.
+    learn.load.click(load, inputs, outputs, api_name="load_lesson", show_progress_on=[learn.loaded])
