@@ -20,18 +20,20 @@ COLUMNS = (
 )
 
 
-def comparable_runs(ctx: AppContext, viewer: str | None = None) -> tuple[list[tuple[str, str]], str | None]:
+def comparable_runs(
+    ctx: AppContext, viewer: str | None = None, lang: str = "en"
+) -> tuple[list[tuple[str, str]], str | None]:
     """(label, run id) of the runs with a saved adapter, newest first, and the default: the latest finished one.
 
     In public mode only the viewer's own runs and published ones (`AppContext.runs_for`)."""
     runs = [info for info, readable in ctx.runs_for(viewer) if readable and ctx.store.get(info.id).has_adapter]
-    choices = [(f"{info.id} · {info.status}", info.id) for info in runs]
+    choices = [(f"{info.id} · {tr(lang, f'train.state.{info.status}')}", info.id) for info in runs]
     finished = [info.id for info in runs if info.status == "finished"]
     return choices, (finished or [c for _, c in choices] or [None])[0]
 
 
-def refresh_runs(ctx: AppContext, session_id: str | None = None):
-    choices, default = comparable_runs(ctx, session_id)
+def refresh_runs(ctx: AppContext, request: gr.Request, session_id: str | None = None):
+    choices, default = comparable_runs(ctx, session_id, lang_of(request))
     return gr.Dropdown(choices=choices, value=default)
 
 

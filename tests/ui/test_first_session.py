@@ -7,6 +7,7 @@ from gradio_client import Client, handle_file
 from gradio_client.exceptions import AppError
 
 from playground.ui.charts import CHARTS
+from playground.ui.compare_tab import comparable_runs
 from tests.ui.test_client import LENGTH_5, TINY_RUN, client, form_kwargs
 
 
@@ -46,6 +47,8 @@ def test_runs_table_in_the_page_language_and_delete_clears_the_run_everywhere(ap
     row = next(dict(zip(runs["headers"], r, strict=True)) for r in runs["data"] if r[0] == run_id)
     assert row["状态"] == "已完成" and row["奖励"] == "length(ideal_length=5) × 1"
     assert row["最终奖励"] == round(row["最终奖励"], 3)
+    choices, default = comparable_runs(app.ctx, None, "zh")  # the Compare tab's picker
+    assert default == run_id and (f"{run_id} · 已完成", run_id) in choices
     out = zh.predict(run_id, api_name="/delete_run")
     assert run_id not in [r[0] for r in out[0]["data"]]
     assert out[1]["value"] is None  # the picker is emptied, not moved to another run
