@@ -510,7 +510,7 @@ class JobManager:
     def _launch(self, waiting: Waiting) -> TrainingJob:
         """Create the run folder and start the job (the lock is held)."""
         backend = _backend(waiting.spec, waiting.custom_rewards)
-        run = self.store.create(waiting.spec.to_dict())
+        run = self.store.create(waiting.spec.to_dict(), owner=waiting.owner)
         job = backend(waiting.spec, run, owner=waiting.owner, custom_rewards=waiting.custom_rewards).start()
         self.current = job
         if self.public:

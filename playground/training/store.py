@@ -405,13 +405,16 @@ class RunStore:
     def __repr__(self) -> str:
         return f"RunStore({str(self.root)!r})"
 
-    def create(self, spec: dict, name: str | None = None) -> Run:
-        """Make a new run folder with spec.json and a "queued" status.json; its id is `<UTC time>-<slug>`."""
+    def create(self, spec: dict, name: str | None = None, owner: str | None = None) -> Run:
+        """Make a new run folder with spec.json and a "queued" status.json; its id is `<UTC time>-<slug>`.
+
+        `owner` is in the first status.json, so that a public app never lists the run as ownerless (readable by all).
+        """
         self.root.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(dir=self.root, prefix=f"{_TMP_PREFIX}creating-"))
         try:
             _write_atomic(tmp / SPEC, _dumps(spec, indent=2))
-            Run(tmp).write_status(status="queued", created_at=_now(), step=0)
+            Run(tmp).write_status(status="queued", created_at=_now(), step=0, owner=owner)
             return Run(self._move_into_place(tmp, name))
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)

@@ -115,3 +115,12 @@ def test_access_rules(status, viewer, public, read, change, listed):
         access.can_list(status, viewer, public),
     )
     assert got == (read, change, listed)
+
+
+def test_a_new_run_is_never_ownerless(tmp_path):
+    """The first status.json already names the owner: no moment in which a public app lists it as readable by all
+    (bench/workshop.py caught a visitor reading another's run in that window)."""
+    run = RunStore(tmp_path).create({"grpo": {"max_steps": 1}}, owner="alice")
+    status = run.status()
+    assert (status["status"], status["owner"]) == ("queued", "alice")
+    assert not access.can_read(status, "bob", True) and access.can_list(status, "bob", True)
