@@ -3,8 +3,8 @@
 One flow through the tabs with the tiny model: score text, generate a group, start a run and watch the chart gain
 points and the progress move, reload the page and stop the run (the starter keeps control), compare, show the run;
 and a custom reward typed into the editor, checked, selected and scored.
-Screenshots go to tests/artifacts/ (gitignored). The tiny model writes random tokens, so the screenshots of the docs
-(one per tab, docs/screenshots/) are taken on a real model, and only when asked for (about 2.5 minutes on 2 cores):
+Screenshots go to tests/artifacts/ (gitignored). The docs' screenshots of the tabs (docs/screenshots/, en and zh)
+are taken by tests/ui/test_first_visit.py; this file adds custom.png, on a real model, when asked for:
 
     PLAYGROUND_SCREENSHOT_MODEL=embedded HF_HUB_OFFLINE=1 python -m pytest tests/ui/test_browser.py
 """
@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from playground.ui.i18n import EN
 from tests.ui.live_app import running_app
 
 
@@ -36,6 +37,8 @@ ARTIFACTS = ROOT / "tests" / "artifacts"
 DOCS = ROOT / "docs" / "screenshots"
 VIEWPORT = {"width": 1400, "height": 900}
 SCREENSHOT_MODEL = os.environ.get("PLAYGROUND_SCREENSHOT_MODEL")  # e.g. "embedded": take the docs' screenshots
+# Charts are found by their titles (the TRL metric name and what it measures).
+REWARD, PER_FUNCTION = EN["chart.reward.title"], EN["chart.per_function.title"]
 CUSTOM_CODE = """def short_answer(completions, **kwargs):
     print("scoring", len(completions))
     return [1.0 if len(c) < 20 else 0.0 for c in completions]
@@ -91,7 +94,7 @@ def chart_last_step(page, title: str) -> int:
         "nodes => nodes.map(n => n.getAttribute('aria-label'))"
     )
     for label in labels:
-        match = re.search(r"X-axis titled 'step' .* to ([\d.]+)", label or "")
+        match = re.search(r"X-axis titled '[^']*' .* to ([\d.]+)", label or "")
         if match:
             return int(float(match.group(1)))
     return 0
@@ -127,29 +130,29 @@ def test_flow_through_every_tab(app, browser):
     page.get_by_role("button", name="Score", exact=True).click()
     page.get_by_role("columnheader", name="format").first.wait_for(timeout=20_000)
     assert_no_error_toast(page)
-    shoot(page, "rewards", docs=True)
+    shoot(page, "rewards")  # the docs' copy: tests/ui/test_first_visit.py
 
     # Preview: a group of 8 from the tiny model.
     open_tab(page, "Preview")
     page.get_by_role("button", name="Generate group").click()
     page.get_by_text("Generated 8 completions").wait_for(timeout=120_000)
     assert page.get_by_role("grid").last.get_by_role("row").count() == 1 + 8  # the header row and G rows
-    shoot(page, "preview", docs=True)
+    shoot(page, "preview")
 
     # Train: a short run; the reward chart gains points and the progress moves.
     open_tab(page, "Train")
-    page.get_by_label("max_steps").fill("40")
+    page.get_by_label("max_steps").fill("200")  # stopped after the reload; never finishes first
     page.get_by_label("num_generations").fill("4")
     page.get_by_label("max_completion_length").fill("8")
     page.get_by_role("button", name="Start training").click()
-    first = wait_for(lambda: chart_last_step(page, "reward"), 180, "the first point on the reward chart")
+    first = wait_for(lambda: chart_last_step(page, REWARD), 180, "the first point on the reward chart")
     step = progress_step(page)
-    wait_for(lambda: chart_last_step(page, "reward") > first + 1, 120, "more points on the reward chart")
+    wait_for(lambda: chart_last_step(page, REWARD) > first + 1, 120, "more points on the reward chart")
     wait_for(lambda: progress_step(page) > step, 60, "the progress bar to move")
     assert "is running" in page.locator(".prose.pg-status").inner_text()
-    wait_for(lambda: coloured_lines(page, "rewards/<fn>/mean") == 2, 30, "a line per reward function")
+    wait_for(lambda: coloured_lines(page, PER_FUNCTION) == 2, 30, "a line per reward function")
     assert_no_error_toast(page)
-    shoot(page, "train", docs=True)
+    shoot(page, "train")
 
     # After a reload the starter regains control: Stop is enabled again and stops the run.
     page.reload()
@@ -172,23 +175,23 @@ def test_flow_through_every_tab(app, browser):
     page.get_by_text("Mean reward delta").wait_for(timeout=180_000)
     time.sleep(1.0)  # let the table's "updating" fade finish before the screenshot
     assert_no_error_toast(page)
-    shoot(page, "compare", docs=True)
+    shoot(page, "compare")
 
     # Runs: the run is listed; show its charts and overlay its reward curve.
     open_tab(page, "Runs")
     run_id = app.ctx.jobs.current.run.id
     page.get_by_role("gridcell", name=run_id).first.wait_for(timeout=30_000)
     page.get_by_role("button", name="Show charts").click()
-    wait_for(lambda: chart_last_step(page, "loss") > 1, 30, "the stored run's charts")
+    wait_for(lambda: chart_last_step(page, EN["chart.loss.title"]) > 1, 30, "the stored run's charts")
     overlay = page.get_by_label("Runs to overlay")
     overlay.click()
     page.get_by_role("option", name=run_id).click()
     page.keyboard.press("Escape")
-    wait_for(lambda: chart_last_step(page, "reward") > 1, 30, "the overlay chart")  # the last "reward" chart
-    wait_for(lambda: coloured_lines(page, "reward") == 1, 30, "the run's line on the overlay chart")
-    assert coloured_lines(page, "rewards/<fn>/mean") == 2
+    wait_for(lambda: chart_last_step(page, EN["chart.overlay.title"]) > 1, 30, "the overlay chart")
+    wait_for(lambda: coloured_lines(page, EN["chart.overlay.title"]) == 1, 30, "the run's line on the overlay chart")
+    assert coloured_lines(page, PER_FUNCTION) == 2
     assert_no_error_toast(page)
-    shoot(page, "runs", docs=True)
+    shoot(page, "runs")
     context.close()
 
 
