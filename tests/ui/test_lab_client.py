@@ -1,0 +1,46 @@
+"""The Reward lab over HTTP with gradio_client: dry run, re-score from the cached table, probe, graders."""
+
+import json
+
+from gradio_client import Client
+
+from tests.lab.test_graders import STRING_CHECK
+
+
+LENGTH_AND_FORMAT = json.dumps(
+    [{"name": "length", "weight": 1.0, "params": {}}, {"name": "format", "weight": 1.0, "params": {}}]
+)
+
+
+def test_dry_run_then_rescore_probe_and_graders(app):
+    c = Client(app.url, verbose=False, download_files=False)
+    c.predict(LENGTH_AND_FORMAT, api_name="/set_rewards")
+    metrics, prompts, weights, signal, result = c.predict(
+        str(app.ctx.settings.model), "arithmetic", "", 3, 2, 8, 0, "group", "sum_then_normalize", api_name="/dry_run"
+    )
+    assert set(result) == {"reward", "reward_std", "frac_reward_zero_std", "rewards", "prompts", "verdict"}
+    assert set(result["rewards"]) == {"length", "format"} and len(result["prompts"]) == 3
+    assert result["rewards"]["format"] == {"mean": 0.0, "std": 0.0}  # random tokens never make the sections
+    assert result["verdict"] in metrics and "`frac_reward_zero_std`" in metrics
+    assert weights["data"] == [["length", 1.0, True], ["format", 1.0, True]]
+
+    # Re-score: length switched off leaves format alone, which gives no signal anywhere (the session keeps the table).
+    off = {"headers": ["reward", "weight", "on"], "data": [["length", 1.0, False], ["format", 1.0, True]]}
+    _, frame, signal_file, rescored = c.predict(off, "group", "sum_then_normalize", api_name="/rescore")
+    assert list(rescored["rewards"]) == ["format"] and rescored["frac_reward_zero_std"] == 1.0
+    assert all(p["zero_std"] for p in rescored["prompts"]) and signal_file is None
+    assert rescored["prompts"][0]["prompt"] == result["prompts"][0]["prompt"]
+
+    findings, note, report = c.predict("", api_name="/probe_rewards")
+    texts = [f["text"] for f in report["findings"] if f["reward"] == "format"]
+    assert "<intro></intro><body></body><conclusion></conclusion>" in texts
+    assert str(len(report["findings"])) in note
+
+    selection, selection_json, code, grader_note = c.predict(json.dumps(STRING_CHECK), "", api_name="/import_grader")
+    assert selection == [
+        {"name": "string_check", "weight": 1.0, "params": {"column": "reference_answer", "operation": "eq"}}
+    ]
+    assert "`reference_answer`" in grader_note
+    exported, _ = c.predict(api_name="/export_grader")
+    assert json.loads(exported)["type"] == "string_check"
+    assert json.loads(exported)["reference"] == "{{item.reference_answer}}"
