@@ -117,9 +117,13 @@ LESSONS: tuple[Lesson, ...] = (
             ),
         },
         expected={
-            "en": "Strict format on the eval prompts: about 0 before, rising after the warm-up and again with GRPO "
-            "(to be measured).",
-            "zh": "评估提示上的严格格式得分：训练前约为 0，预热后上升，GRPO 之后再次上升（待测量）。",
+            "en": "Measured on a shared, loaded 2-core CPU: strict format on the 4 held-out prompts 0.00 before, "
+            "0.25 right after the warm-up, 0.50 after 5 GRPO steps and 0.56 after 10 (GRPO's own share: +0.31). "
+            "17 min on that loaded machine (393 CPU seconds on one thread) plus building the examples; a quiet "
+            "machine is several times faster.",
+            "zh": "在负载很高的共享 2 核 CPU 上实测：4 个预留提示上的严格格式得分训练前 0.00，预热后 0.25，"
+            "GRPO 第 5 步后 0.50，第 10 步后 0.56（GRPO 自身贡献 +0.31）。在那台高负载机器上用时 17 分钟"
+            "（单线程 393 CPU 秒），另加构建示例的时间；空闲机器会快好几倍。",
         },
         preview_prompt="Write a short paragraph about why people keep pets.",
         overrides=dict(FORMAT_RECIPE),
