@@ -231,7 +231,7 @@ def create_lab_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> No
             [state, weights, *settings],
             [metrics, prompts, signal, result],
             show_progress="hidden",
-            **({"api_name": "rescore"} if control is weights else {"api_visibility": "private"}),
+            **({"api_name": "lab_rescore"} if control is weights else {"api_visibility": "private"}),
         )
     probe_button.click(
         bind(run_probe, ctx),

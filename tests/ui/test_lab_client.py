@@ -26,7 +26,7 @@ def test_dry_run_then_rescore_probe_and_graders(app):
 
     # Re-score: length switched off leaves format alone, which gives no signal anywhere (the session keeps the table).
     off = {"headers": ["reward", "weight", "on"], "data": [["length", 1.0, False], ["format", 1.0, True]]}
-    _, frame, signal_file, rescored = c.predict(off, "group", "sum_then_normalize", api_name="/rescore")
+    _, frame, signal_file, rescored = c.predict(off, "group", "sum_then_normalize", api_name="/lab_rescore")
     assert list(rescored["rewards"]) == ["format"] and rescored["frac_reward_zero_std"] == 1.0
     assert all(p["zero_std"] for p in rescored["prompts"]) and signal_file is None
     assert rescored["prompts"][0]["prompt"] == result["prompts"][0]["prompt"]
