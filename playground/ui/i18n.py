@@ -326,10 +326,12 @@ EN: dict[str, str] = {
     # --- issue 13: public mode (run ownership, training queue) ---
     "runs.publish": "Publish (read-only)",
     "runs.published": "Run {run} is now visible to every visitor, read-only.",
-    "queue.cancel": "Cancel my queued run",
-    "queue.cancelled": "Your queued run was cancelled.",
-    "queue.position": "Your run is queued: position {position} of {waiting}; it starts in about {eta}.",
-    "queue.position_no_eta": "Your run is queued: position {position} of {waiting}; it starts when the runs ahead end.",
+    "train.queue.cancel": "Cancel my queued run",
+    "train.queue.cancelled": "Your queued run was cancelled.",
+    "train.queue.position": "Your run is queued: position {position} of {waiting}; it starts in about {eta}.",
+    "train.queue.position_no_eta": (
+        "Your run is queued: position {position} of {waiting}; it starts when the runs ahead end."
+    ),
 }
 
 ZH: dict[str, str] = {
@@ -624,10 +626,10 @@ ZH: dict[str, str] = {
     # --- issue 13: public mode (run ownership, training queue) ---
     "runs.publish": "公开（只读）",
     "runs.published": "训练 {run} 已公开：所有访客都能查看，但不能修改或删除。",
-    "queue.cancel": "取消我排队中的训练",
-    "queue.cancelled": "已取消你排队中的训练。",
-    "queue.position": "你的训练正在排队：第 {position} 位（共 {waiting} 个）；大约 {eta} 后开始。",
-    "queue.position_no_eta": "你的训练正在排队：第 {position} 位（共 {waiting} 个）；前面的训练结束后开始。",
+    "train.queue.cancel": "取消我排队中的训练",
+    "train.queue.cancelled": "已取消你排队中的训练。",
+    "train.queue.position": "你的训练正在排队：第 {position} 位（共 {waiting} 个）；大约 {eta} 后开始。",
+    "train.queue.position_no_eta": "你的训练正在排队：第 {position} 位（共 {waiting} 个）；前面的训练结束后开始。",
 }
 
 # issue 12: reward descriptions and parameter help, Train field help and prompt sets (English from their one source).

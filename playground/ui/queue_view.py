@@ -23,22 +23,22 @@ def queue_status(ctx: AppContext, request: gr.Request, session_id: str | None):
     lang = lang_of(request)
     values = dict(position=place["position"], waiting=place["waiting"])
     if place["eta"] is None:
-        text = tr(lang, "queue.position_no_eta", **values)
+        text = tr(lang, "train.queue.position_no_eta", **values)
     else:
-        text = tr(lang, "queue.position", eta=_minutes(place["eta"]), **values)
+        text = tr(lang, "train.queue.position", eta=_minutes(place["eta"]), **values)
     return text, gr.Button(visible=True)
 
 
 def cancel_queued(ctx: AppContext, request: gr.Request, session_id: str | None):
     ctx.jobs.cancel(session_id)
-    return tr(lang_of(request), "queue.cancelled"), gr.Button(visible=False)
+    return tr(lang_of(request), "train.queue.cancelled"), gr.Button(visible=False)
 
 
 def create_queue_view(ctx: AppContext, session: Session, timer: gr.Timer) -> None:
     """Inside the Train tab: the queue box, refreshed on each tick of the live view's timer (on while a run goes)."""
     with gr.Row(visible=ctx.public):
         place = gr.Markdown(elem_classes="pg-status")
-        cancel = gr.Button(t("queue.cancel"), variant="stop", size="sm", visible=False, scale=0, min_width=200)
+        cancel = gr.Button(t("train.queue.cancel"), variant="stop", size="sm", visible=False, scale=0, min_width=200)
     outputs = [place, cancel]
     timer.tick(bind(queue_status, ctx), session.id, outputs, api_name="queue_status", show_progress="hidden")
     cancel.click(bind(cancel_queued, ctx), session.id, outputs, api_name="cancel_queued")
