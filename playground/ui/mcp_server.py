@@ -27,10 +27,11 @@ from playground.sandbox import close_rewards, compile_rewards, inspect_code, tri
 from playground.scoring import build_rewards, score_group
 from playground.ui.common import bind
 from playground.ui.context import AppContext, default_selection, parse_selection
+from playground.ui.lab_mcp import LAB_TOOLS, add_lab_tools
 from rewards.registry import list_specs
 
 
-TOOLS = ("list_rewards", "score_completions", "preview_group", "check_reward")
+TOOLS = ("list_rewards", "score_completions", "preview_group", "check_reward", *LAB_TOOLS)
 
 
 def _selection(rewards: str) -> list[dict]:
@@ -151,6 +152,7 @@ def add_mcp_tools(ctx: AppContext) -> None:
     gr.api(bind(score_completions), api_name="score_completions")
     gr.api(bind(preview_group, ctx), api_name="preview_group")
     gr.api(bind(check_reward), api_name="check_reward")
+    add_lab_tools(ctx)  # the reward lab's dry run, probe and grader import
 
 
 def keep_only_mcp_tools(demo: gr.Blocks) -> list[str]:

@@ -1,0 +1,106 @@
+"""The reward lab's stateless MCP tools: a dry run, the reward-hacking probe and the OpenAI grader import.
+
+Their whole input is their arguments (see playground/ui/mcp_server.py for why MCP tools must be stateless).
+"""
+
+import json
+
+import gradio as gr
+
+from playground.cli.lab import prompt_source
+from playground.errors import PlaygroundError
+from playground.lab.dryrun import dry_run, load_rows
+from playground.lab.graders import import_grader
+from playground.lab.probe import probe
+from playground.scoring import build_rewards
+from playground.ui.common import bind
+from playground.ui.context import AppContext, default_selection, parse_selection
+
+
+LAB_TOOLS = ("lab_dry_run", "lab_probe", "lab_import_grader")
+
+
+def _choices(rewards: str):
+    if not (rewards or "").strip():
+        return parse_selection(default_selection())
+    try:
+        data = json.loads(rewards)
+    except json.JSONDecodeError as exc:
+        raise PlaygroundError(f"rewards must be a JSON list: line {exc.lineno}: {exc.msg}") from None
+    if not isinstance(data, list) or not all(isinstance(item, dict) and "name" in item for item in data):
+        raise PlaygroundError('rewards must be a JSON list like [{"name": "length", "weight": 1.0, "params": {}}].')
+    return parse_selection(data)
+
+
+def lab_dry_run(
+    ctx: AppContext,
+    rewards: str = "",
+    dataset_name: str = "writing",
+    num_prompts: int = 8,
+    num_generations: int = 4,
+    max_new_tokens: int = 32,
+    seed: int = 0,
+) -> dict:
+    """Sample G completions for each of the first N prompts of a built-in set with the app's model and report what TRL
+    would log at step 0, the prompts whose group gives no learning signal, and a one-sentence verdict.
+
+    Args:
+        rewards: JSON list of rewards, as in score_completions; empty for the demo recipe's rewards.
+        dataset_name: A built-in prompt set: writing, arithmetic or chinese.
+        num_prompts: Prompts to sample (N).
+        num_generations: Completions per prompt (G).
+        max_new_tokens: Most tokens per completion.
+        seed: Sampling seed.
+
+    Returns:
+        {"reward", "reward_std", "frac_reward_zero_std", "rewards", "prompts", "verdict"}.
+    """
+    funcs, weights = build_rewards(_choices(rewards))
+    rows = load_rows(prompt_source(dataset_name), int(num_prompts))
+    model, tokenizer = ctx.models.get(ctx.settings.model)
+    run = dry_run(
+        model,
+        tokenizer,
+        rows,
+        funcs,
+        weights,
+        num_generations=int(num_generations),
+        max_new_tokens=int(max_new_tokens),
+        seed=int(seed),
+    )
+    return run.summarize().to_json()
+
+
+def lab_probe(rewards: str = "", prompt: str = "", columns: str = "") -> dict:
+    """Score degenerate completions (empty, tags with empty sections, repetition, the answer alone, ...) with the
+    rewards and report those that score at or above a real completion (each library reward's good example).
+
+    Args:
+        rewards: JSON list of library rewards, as in score_completions.
+        prompt: The prompt, for the copy-the-prompt probe.
+        columns: JSON object of dataset columns, e.g. {"answer": "72"}.
+
+    Returns:
+        {"findings": [{"reward", "text", "score", "why"}]}.
+    """
+    choices = _choices(rewards)
+    funcs, _ = build_rewards(choices)
+    return probe(choices, funcs, prompt=prompt, columns=json.loads(columns) if columns.strip() else None).to_json()
+
+
+def lab_import_grader(grader: str) -> dict:
+    """Turn an OpenAI grader JSON (string_check, text_similarity, score_model, python, multi) into playground rewards.
+
+    Args:
+        grader: The grader as JSON text.
+
+    Returns:
+        {"selection": rewards for the other tools, "code": custom code for python graders, "columns", "messages"}.
+    """
+    return import_grader(grader).to_json()
+
+
+def add_lab_tools(ctx: AppContext) -> None:
+    gr.api(bind(lab_dry_run, ctx), api_name="lab_dry_run")
+    gr.api(bind(lab_probe), api_name="lab_probe")
+    gr.api(bind(lab_import_grader), api_name="lab_import_grader")
