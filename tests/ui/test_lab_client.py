@@ -36,8 +36,9 @@ def test_dry_run_then_rescore_probe_and_graders(app):
     assert "<intro></intro><body></body><conclusion></conclusion>" in texts
     assert str(len(report["findings"])) in note
 
-    selection, selection_json, code, grader_note = c.predict(json.dumps(STRING_CHECK), "", api_name="/import_grader")
-    assert selection == [
+    # The selection itself is session state (not returned to a client); its JSON on the Rewards tab is.
+    selection_json, code, grader_note = c.predict(json.dumps(STRING_CHECK), "", api_name="/import_grader")
+    assert json.loads(selection_json) == [
         {"name": "string_check", "weight": 1.0, "params": {"column": "reference_answer", "operation": "eq"}}
     ]
     assert "`reference_answer`" in grader_note
