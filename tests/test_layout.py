@@ -15,6 +15,8 @@ PACKAGES = (
     "playground.cli",
     "playground.export",
     "playground.fastpath",
+    "playground.lab",
+    "playground.lessons",
     "playground.sandbox",
     "playground.training",
     "playground.ui",

@@ -34,6 +34,11 @@ NAMES = {
     "language",
     "repetition_penalty",
     "soft_overlong",
+    "similarity",
+    "string_check",
+    "formula",
+    "reward_model",
+    "judge",
 }
 
 

@@ -19,7 +19,20 @@ from rewards.registry import list_specs
 
 
 UI = Path(__file__).resolve().parents[2] / "playground" / "ui"
-NAMESPACES = ("app", "table", "score", "flag", "rewards", "preview", "train", "compare", "runs", "learn", "chart", "lab")
+NAMESPACES = (
+    "app",
+    "table",
+    "score",
+    "flag",
+    "rewards",
+    "preview",
+    "train",
+    "compare",
+    "runs",
+    "learn",
+    "chart",
+    "lab",
+)
 KEY = re.compile(rf"^({'|'.join(NAMESPACES)})\.[a-z0-9_]+(\.[a-z0-9_]+)*$")
 # Keys built at run time from a value: f"rewards.family.{family}", f"flag.{code}", f"train.status.{status}".
 FLAG_CODES = ("non_finite", "none", "unscorable", "zero_std", "dominates")
