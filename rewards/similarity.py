@@ -15,12 +15,12 @@ from rewards._text import column, completion_texts
 
 
 METRICS = ("rouge_l", "bleu", "chrf", "fuzzy")
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+_EAST_ASIAN_SCRIPT = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 _WORD = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]|[^\W_]+", re.UNICODE)
 
 
 def has_cjk(text: str) -> bool:
-    return bool(_CJK.search(text))
+    return bool(_EAST_ASIAN_SCRIPT.search(text))
 
 
 class _Tokens:

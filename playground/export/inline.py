@@ -53,6 +53,10 @@ class RewardsCode:
         return "\n\n\n".join(p.strip("\n") for p in parts if p.strip()) + "\n"
 
 
+# Rewards that build their terms from the registry at call time: a standalone module has no registry to build from.
+COMPOSITE_REWARDS = frozenset({"formula"})
+
+
 def rewards_code(choices: list[RewardChoice], custom_code: str | None = None) -> RewardsCode:
     """The chosen rewards as standalone code. Raises `PlaygroundError` when a custom reward cannot be exported."""
     custom_code = (custom_code or "").strip("\n")
@@ -64,6 +68,11 @@ def rewards_code(choices: list[RewardChoice], custom_code: str | None = None) ->
         if choice.name in custom_defs:
             calls.append((choice, None))
             continue
+        if choice.name in COMPOSITE_REWARDS:
+            raise PlaygroundError(
+                f"The {choice.name!r} reward builds its terms from the playground's reward registry, so it cannot be "
+                "exported as standalone code yet; select the rewards it combines instead."
+            )
         module, name, call = _factory_call(choice)
         roots.append((module, name))
         calls.append((choice, call))
