@@ -221,7 +221,7 @@ BAD_FILES = [
     (
         "q.csv",
         "question,solution\nWhat is 2+2?,4\n",
-        ["no 'prompt' column", "its columns are: question, solution", "{'question': 'prompt'}"],
+        ["no 'prompt' column", "its columns are: question, solution", "column_map question=prompt"],
     ),
     ("h.csv", "prompt,answer\n", ["The file 'h.csv' has no rows."]),
     ("e.json", "[]", ["The file 'e.json' has no rows."]),
@@ -374,7 +374,8 @@ def test_column_map_replacing_a_column_warns(tmp_path):
         (
             {"prompt_column": "text"},
             "The file 'q.jsonl' has no 'text' column (its columns are: question, solution); "
-            "choose the prompt column or map one to 'prompt', e.g. {'question': 'prompt'}.",
+            "set prompt_column to the column that holds the prompts, e.g. prompt_column=question, "
+            "or map it: column_map question=prompt.",
         ),
         (
             {"prompt_column": "question", "column_map": {"answer": "solution_text"}},
