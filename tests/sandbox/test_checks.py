@@ -19,7 +19,7 @@ VALID = "def brevity(completions, **kwargs):\n    return [-len(c) for c in compl
             "def a(completions, **kw):\n    return []\n\ndef b(prompts, completions, answer, **kw):\n    return []\n",
             ["a", "b"],
         ),
-        ("async def judge(completions, **kwargs):\n    return []\n", ["judge"]),
+        ("async def critic(completions, **kwargs):\n    return []\n", ["critic"]),
         ("def kwonly(*, completions, **kwargs):\n    return []\n", ["kwonly"]),
         ("def helper(text):\n    return text\n\n" + VALID, ["brevity"]),  # helpers without `completions` are fine
         ("def _private(completions):\n    return []\n\n" + VALID, ["brevity"]),  # so are private helpers

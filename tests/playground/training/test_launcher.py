@@ -37,7 +37,8 @@ def test_two_processes_train_live_stop_and_save_the_adapter_both_ranks_hold(tmp_
 
     job.listeners.append(on_row)
     assert first_row.wait(300), job.run.path.joinpath("launch.log").read_text()[-3000:]
-    assert seen == [("running", [1])]
+    # The rows arrive while the processes train (how many are in by the time the poller calls back depends on load).
+    assert len(seen) == 1 and seen[0][0] == "running" and seen[0][1][:1] == [1]
     assert job.active and job.snapshot()["step"] >= 1
     with pytest.raises(PlaygroundError, match="Only the session that started"):
         manager.stop(owner="someone else")
