@@ -20,6 +20,7 @@ from transformers import PrinterCallback, TrainerCallback
 
 from playground.errors import PlaygroundError
 from playground.spec import RunSpec
+from playground.training.progress import eta_seconds
 from playground.training.queue import PublicCaps, Waiting, custom_reward_names, estimate_wait
 from playground.training.store import ACTIVE, Run, RunStore
 from playground.validation import validate_spec
@@ -86,15 +87,6 @@ class PlaygroundCallback(TrainerCallback):
             for i in range(len(completions))
         ]
         self.job.run.append_samples(rows)
-
-
-def eta_seconds(elapsed: float, step: int, total: int, since_step: float) -> float | None:
-    """Time left: the mean time of the finished steps times the steps left, less the time since the latest step
-    ended (so it counts down within a step instead of growing with it); None before the first step."""
-    if not step:
-        return None
-    per_step = (elapsed - since_step) / step
-    return max(0.0, per_step * (total - step) - since_step)
 
 
 class WarmupCallback(TrainerCallback):

@@ -30,6 +30,7 @@ from typing import Any
 
 import playground
 from playground.spec import RunSpec
+from playground.training.progress import eta_seconds
 from playground.training.store import ACTIVE, FINAL, Run
 
 
@@ -107,6 +108,7 @@ class LaunchedJob:
         self.max_steps = spec.grpo.max_steps
         self.error: str | None = None
         self.started_at: float | None = None
+        self.step_at: float | None = None  # when this process first read the latest step
         self.listeners: list = []
         self.process: subprocess.Popen | None = None
         self._stop_asked = False
@@ -162,8 +164,10 @@ class LaunchedJob:
         return list(self._status.get("alerts") or [])
 
     def snapshot(self) -> dict[str, Any]:
-        elapsed = time.time() - self.started_at if self.started_at else 0.0
-        eta = elapsed / self.step * (self.max_steps - self.step) if self.step else None
+        now = time.time()
+        elapsed = now - self.started_at if self.started_at else 0.0
+        since_step = now - self.step_at if self.step_at else elapsed
+        eta = eta_seconds(elapsed, self.step, self.max_steps, since_step)
         return {
             "run_id": self.run.id,
             "status": self.status,
@@ -205,7 +209,9 @@ class LaunchedJob:
         if not status:
             return
         self._status = status
-        self.step = int(status.get("step") or 0)
+        step = int(status.get("step") or 0)
+        if step != self.step:
+            self.step, self.step_at = step, time.time()
         self.error = status.get("error") or self.error
         if status.get("status") in ACTIVE:
             # status.json may still say running for a moment after Stop (rank 0 rewrote it): Stop was asked.
