@@ -157,30 +157,43 @@ class LlamaDecoder:
             device=prompt.device,
             model_kwargs={},
         )
-        eos = generation_config.eos_token_id
-        eos = torch.tensor([] if eos is None else [eos] if isinstance(eos, int) else list(eos))
-        pad = generation_config.pad_token_id
+        eos, pad = stop_tokens(generation_config)
         hidden, cache = self.prefill(prompt, rows, total)
         ids = prompt[None].expand(rows, -1)
         unfinished = torch.ones(rows, dtype=torch.long)
         for _ in range(new):
             scores = processors(ids, self.logits(hidden))
-            if generation_config.do_sample:
-                next_tokens = torch.multinomial(F.softmax(scores, dim=-1), num_samples=1).squeeze(1)
-            else:
-                next_tokens = torch.argmax(scores, dim=-1)
-            if eos.numel() and pad is not None:
-                next_tokens = next_tokens * unfinished + pad * (1 - unfinished)
+            next_tokens, unfinished = choose_next(scores, generation_config, eos, pad, unfinished)
             ids = torch.cat([ids, next_tokens[:, None]], dim=-1)
-            if eos.numel():
-                unfinished = unfinished & ~torch.isin(next_tokens, eos)
-                if not unfinished.any():
-                    break
+            if eos.numel() and not unfinished.any():
+                break
             if ids.size(1) == total:
                 break
             hidden = self.step(next_tokens[:, None], cache)
         self.samples += 1
         return ids
+
+
+def stop_tokens(generation_config) -> tuple[torch.Tensor, int | None]:
+    """`generate`'s end-of-sequence ids (as a tensor, possibly empty) and its pad id."""
+    eos = generation_config.eos_token_id
+    eos = torch.tensor([] if eos is None else [eos] if isinstance(eos, int) else list(eos))
+    return eos, generation_config.pad_token_id
+
+
+def choose_next(
+    scores: torch.Tensor, generation_config, eos: torch.Tensor, pad: int | None, unfinished: torch.Tensor
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """One token per row as `generate` draws it (same RNG call), padded after a row's EOS; and the rows still open."""
+    if generation_config.do_sample:
+        next_tokens = torch.multinomial(F.softmax(scores, dim=-1), num_samples=1).squeeze(1)
+    else:
+        next_tokens = torch.argmax(scores, dim=-1)
+    if eos.numel() and pad is not None:
+        next_tokens = next_tokens * unfinished + pad * (1 - unfinished)
+    if eos.numel():
+        unfinished = unfinished & ~torch.isin(next_tokens, eos)
+    return next_tokens, unfinished
 
 
 @dataclass

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 import torch
 from torch.nn import functional as F
 
+from playground.fastpath.decode import choose_next, stop_tokens
+
 
 logger = logging.getLogger(__name__)
 
@@ -143,24 +145,15 @@ def _decode(decoder, prompts: list[torch.Tensor], g: int, config) -> torch.Tenso
         device=hidden.device,
         model_kwargs={},
     )
-    eos = config.eos_token_id
-    eos = torch.tensor([] if eos is None else [eos] if isinstance(eos, int) else list(eos))
-    pad = config.pad_token_id
+    eos, pad = stop_tokens(config)
     ids = torch.stack([F.pad(p, (longest - p.numel(), 0), value=pad or 0) for p in prompts]).repeat_interleave(g, 0)
     unfinished = torch.ones(rows, dtype=torch.long)
     for step in range(new):
         scores = processors(ids, decoder.logits(hidden))
-        if config.do_sample:
-            next_tokens = torch.multinomial(F.softmax(scores, dim=-1), num_samples=1).squeeze(1)
-        else:
-            next_tokens = torch.argmax(scores, dim=-1)
-        if eos.numel() and pad is not None:
-            next_tokens = next_tokens * unfinished + pad * (1 - unfinished)
+        next_tokens, unfinished = choose_next(scores, config, eos, pad, unfinished)
         ids = torch.cat([ids, next_tokens[:, None]], dim=-1)
-        if eos.numel():
-            unfinished = unfinished & ~torch.isin(next_tokens, eos)
-            if not unfinished.any():
-                break
+        if eos.numel() and not unfinished.any():
+            break
         if step == new - 1:
             break
         hidden = _step(decoder, next_tokens, keys, values, longest + step, pads, valid)
