@@ -85,6 +85,7 @@ def test_load_every_lesson_then_run_one(app, browser):
         page.get_by_label(name, exact=True).fill(value)
     page.get_by_text("Advanced GRPO settings").click()
     prefixes = page.get_by_label("completion_prefix")  # on Preview (visited above, still in the page) and on Train
+    wait_for(lambda: prefixes.count() == 2, 60, "the Advanced section's completion_prefix")  # .all() does not wait
     assert [prefix.input_value() for prefix in prefixes.all()] == ["<intro>", "<intro>"]
     assert page.get_by_label("sft_warmup_steps", exact=True).input_value() == str(fmt.run_spec().grpo.sft_warmup_steps)
     for name, value in TINY_ADVANCED.items():
