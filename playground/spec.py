@@ -11,6 +11,7 @@ import math
 from dataclasses import MISSING, asdict, dataclass, field, fields
 from typing import Any
 
+from playground.advantages import AGGREGATIONS
 from playground.data import PromptSource, parse_column_map
 from playground.errors import SpecError
 from playground.scoring import RewardChoice
@@ -18,6 +19,7 @@ from playground.scoring import RewardChoice
 
 LOSS_TYPES = ("grpo", "dr_grpo", "dapo", "bnpo", "cispo", "sapo", "luspo", "vespo")
 SCALE_REWARDS = ("group", "batch", "none")
+MULTI_OBJECTIVE_AGGREGATIONS = AGGREGATIONS  # TRL's GRPOConfig.multi_objective_aggregation values
 REWARD_ERROR_POLICIES = ("fail", "none")
 MAX_COMPLETION_LENGTH = 4096  # beyond this a CPU or small GPU run will not finish in a session
 
@@ -93,6 +95,14 @@ class GRPOArgs:
     loss_type: str = field(default="dapo", metadata={"help": f"Loss aggregation: one of {', '.join(LOSS_TYPES)}."})
     scale_rewards: str = field(
         default="group", metadata={"help": "Divide advantages by the std of the 'group', the 'batch', or 'none'."}
+    )
+    multi_objective_aggregation: str = field(
+        default="sum_then_normalize",
+        metadata={
+            "help": "How several rewards combine: 'sum_then_normalize' (the weighted sum, then scale_rewards) or "
+            "'normalize_then_sum' (each reward normalized within its group, then the weighted sum, normalized over "
+            "the batch: GDPO)."
+        },
     )
     max_steps: int = field(default=20, metadata={"help": "Optimizer steps to train."})
     seed: int = field(default=42, metadata={"help": "Random seed (data order, sampling, LoRA init)."})
@@ -270,6 +280,7 @@ class RunSpec:
             epsilon=g.epsilon,
             loss_type=g.loss_type,
             scale_rewards=g.scale_rewards,
+            multi_objective_aggregation=g.multi_objective_aggregation,
             max_steps=g.max_steps,
             seed=g.seed,
             reward_weights=[r.weight for r in self.rewards],

@@ -9,7 +9,13 @@ from typing import TYPE_CHECKING
 
 from playground.errors import PlaygroundError, SpecError
 from playground.sandbox.custom import custom_reward_names
-from playground.spec import LOSS_TYPES, MAX_COMPLETION_LENGTH, REWARD_ERROR_POLICIES, SCALE_REWARDS
+from playground.spec import (
+    LOSS_TYPES,
+    MAX_COMPLETION_LENGTH,
+    MULTI_OBJECTIVE_AGGREGATIONS,
+    REWARD_ERROR_POLICIES,
+    SCALE_REWARDS,
+)
 
 
 if TYPE_CHECKING:
@@ -97,6 +103,12 @@ def validate_spec(spec: RunSpec, columns: list[str] | None = None, custom_reward
         g.scale_rewards in SCALE_REWARDS,
         "scale_rewards",
         f"scale_rewards must be one of {', '.join(SCALE_REWARDS)}, got {g.scale_rewards!r}.",
+    )
+    _check(
+        g.multi_objective_aggregation in MULTI_OBJECTIVE_AGGREGATIONS,
+        "multi_objective_aggregation",
+        f"multi_objective_aggregation must be one of {', '.join(MULTI_OBJECTIVE_AGGREGATIONS)}, "
+        f"got {g.multi_objective_aggregation!r}.",
     )
     _check(g.save_steps >= 1, "save_steps", "save_steps must be at least 1.")
     _check(

@@ -93,6 +93,8 @@ FIELDS: dict[str, str] = {
     "epsilon": "重要性比率的 PPO 式裁剪范围。",
     "loss_type": "损失的聚合方式：grpo、dr_grpo、dapo、bnpo、cispo、sapo、luspo、vespo 之一。",
     "scale_rewards": "优势除以哪个标准差：'group'（组内）、'batch'（整批）或 'none'（不除）。",
+    "multi_objective_aggregation": "多个奖励如何合并：'sum_then_normalize'（先加权求和，再按 scale_rewards 缩放）或 "
+    "'normalize_then_sum'（每个奖励先在组内归一化，再加权求和，最后在整批上归一化：GDPO）。",
     "max_steps": "训练的优化器步数。",
     "seed": "随机种子（数据顺序、采样、LoRA 初始化）。",
     "save_steps": "每隔这么多步保存一次适配器。",

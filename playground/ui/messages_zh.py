@@ -48,6 +48,10 @@ MESSAGES: tuple[tuple[str, str], ...] = (
     ("top_p must be above 0 and at most 1, got {value}.", "top_p 必须大于 0 且不超过 1，实际为 {value}。"),
     ("Unknown loss_type {value}; TRL supports {valid}.", "未知的 loss_type {value}；TRL 支持：{valid}。"),
     ("scale_rewards must be one of {valid}, got {value}.", "scale_rewards 必须是 {valid} 之一，实际为 {value}。"),
+    (
+        "multi_objective_aggregation must be one of {valid}, got {value}.",
+        "multi_objective_aggregation 必须是 {valid} 之一，实际为 {value}。",
+    ),
     ("save_steps must be at least 1.", "save_steps 至少为 1。"),
     ("lora_r must be at least 1, got {value}.", "lora_r 至少为 1，实际为 {value}。"),
     ("lora_alpha must be above 0, got {value}.", "lora_alpha 必须大于 0，实际为 {value}。"),

@@ -15,6 +15,7 @@ from playground.models import ModelSource, describe_load_error, resolve_path
 from playground.spec import (
     DATA_FLAGS,
     LOSS_TYPES,
+    MULTI_OBJECTIVE_AGGREGATIONS,
     REWARD_ERROR_POLICIES,
     SCALE_REWARDS,
     RunSpec,
@@ -33,6 +34,7 @@ QUANTIZATION = ("load_in_4bit", "load_in_8bit", "bnb_4bit_quant_type", "device",
 CHOICES = {
     "loss_type": LOSS_TYPES,
     "scale_rewards": SCALE_REWARDS,
+    "multi_objective_aggregation": MULTI_OBJECTIVE_AGGREGATIONS,
     "bnb_4bit_quant_type": ("nf4", "fp4"),
     "device": ("auto", "cpu", "cuda"),
     "dataset_kind": KINDS,
