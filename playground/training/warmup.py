@@ -117,20 +117,31 @@ def load_examples(path: str) -> list[dict[str, Any]]:
 
 
 def sft_dataset(examples: list[dict[str, Any]], tokenizer, prefix: str = ""):
-    """Plain-text prompt/completion rows for `SFTTrainer`: the prompt rendered as in training, with the completion
-    prefix moved from the completion to the prompt, so the warm-up learns the same continuation GRPO samples."""
+    """Pre-tokenized rows for `SFTTrainer`: the prompt tokens exactly as GRPO samples after them, then the completion.
+
+    The prompt is rendered as in training with the completion prefix moved from the completion to the prompt, and
+    tokenized alone, as TRL's GRPO tokenizes it (`tokenizer(text=prompt)`); the completion is tokenized on its own and
+    ends with EOS. Tokenizing prompt and completion together instead (what SFTTrainer does with text rows) merges the
+    prefix's last character with the completion's first ("<intro>" + "Cats" gives a ">C"-style token on some
+    vocabularies), so the warm-up would teach a continuation of a context GRPO never shows the model.
+    """
     from datasets import Dataset
 
     from playground.completion_prefix import prompt_with_prefix
 
+    eos = tokenizer.eos_token_id
     rows = []
     for ex in examples:
         completion = ex["completion"]
         start = prefix if prefix and completion.startswith(prefix) else ""
+        prompt_ids = tokenizer(text=prompt_with_prefix(tokenizer, ex["prompt"], start))["input_ids"]
+        completion_ids = tokenizer(text=completion[len(start) :], add_special_tokens=False)["input_ids"]
+        if eos is not None and (not completion_ids or completion_ids[-1] != eos):
+            completion_ids = [*completion_ids, eos]
         rows.append(
             {
-                "prompt": prompt_with_prefix(tokenizer, ex["prompt"], start),
-                "completion": completion[len(start) :],
+                "input_ids": prompt_ids + completion_ids,
+                "completion_mask": [0] * len(prompt_ids) + [1] * len(completion_ids),
             }
         )
     return Dataset.from_list(rows)

@@ -196,3 +196,31 @@ def test_cold_start_turns_a_reward_the_base_model_never_earns_into_one_it_earns(
     assert evals == {(0, "base"): 0.0, (0, "warmup"): 0.8125, (2, "grpo"): 0.9375}
     grpo = [r for r in job.run.metrics() if r.get("phase") == "grpo" and "frac_reward_zero_std" in r]
     assert len(grpo) == 2 and all(r["rewards/regex(pattern=_o_k__.~34dec3)/mean"] > 0 for r in grpo)
+
+
+def test_warmup_rows_continue_the_exact_prompt_tokens_grpo_samples_after(embedded_dir):
+    """The warm-up trains on the prompt tokens GRPO generates after (prompt and prefix tokenized alone), not on a
+    tokenization of prompt + completion where the prefix's '>' merges with the answer's first characters."""
+    from transformers import AutoTokenizer
+
+    from playground.completion_prefix import prompt_with_prefix
+    from playground.training.warmup import sft_dataset
+
+    tok = AutoTokenizer.from_pretrained(embedded_dir)
+    answer = '"Cats purr," she said.</intro>\n<body>b</body>'  # '>"' is one token in SmolLM2's vocabulary
+    example = {"prompt": "Why keep pets?", "completion": "<intro>" + answer}
+    prompt_text = prompt_with_prefix(tok, example["prompt"], "<intro>")
+    joint = tok(text=prompt_text + answer)["input_ids"]
+    grpo_prompt = tok(text=prompt_text)["input_ids"]
+    assert joint[: len(grpo_prompt)] != grpo_prompt  # the trap: tokenized together, the boundary token differs
+
+    (row,) = sft_dataset([example], tok, "<intro>").to_list()
+    n = row["completion_mask"].index(1)
+    assert row["input_ids"][:n] == grpo_prompt
+    assert set(row["completion_mask"][n:]) == {1} and len(row["completion_mask"]) == len(row["input_ids"])
+    assert tok.decode(row["input_ids"][n:]) == answer + tok.eos_token
+
+    # without the prefix in the completion, the prompt has no prefix either
+    (plain,) = sft_dataset([{"prompt": "Why keep pets?", "completion": "Hi."}], tok, "<intro>").to_list()
+    m = plain["completion_mask"].index(1)
+    assert plain["input_ids"][:m] == tok(text=prompt_with_prefix(tok, "Why keep pets?", ""))["input_ids"]
