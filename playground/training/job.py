@@ -18,7 +18,7 @@ from typing import Any
 
 from transformers import PrinterCallback, TrainerCallback
 
-from playground.errors import PlaygroundError
+from playground.errors import PlaygroundError, RewardError
 from playground.spec import RunSpec
 from playground.training.progress import eta_seconds
 from playground.training.queue import PublicCaps, Waiting, custom_reward_names, estimate_wait
@@ -321,7 +321,7 @@ class TrainingJob:
         from playground.completion_prefix import with_prefix
         from playground.data import load_prompts
         from playground.fastpath.trainer import FastGRPOTrainer
-        from playground.scoring import GuardedReward, build_rewards
+        from playground.scoring import GuardedReward, build_rewards, reward_name
         from playground.training.evaluation import Evaluator, split_eval
 
         spec = self.spec
@@ -335,9 +335,11 @@ class TrainingJob:
         funcs, weights = build_rewards(spec.rewards, self.custom_rewards)
         # A failing reward fails the run with its name in the message, or scores None under reward_error_policy=none.
         # With a completion prefix, rewards see the prefix plus the sampled continuation (see completion_prefix.py).
-        self.guarded = [
-            GuardedReward(f, on_error=g.reward_error_policy) for f in with_prefix(funcs, g.completion_prefix)
-        ]
+        guarded = [GuardedReward(f, on_error=g.reward_error_policy) for f in with_prefix(funcs, g.completion_prefix)]
+        # A reward model goes to TRL as its id or folder: TRL loads it and scores prompt + completion itself.
+        models = [trl_reward_model(f) for f in funcs]
+        reward_funcs = [m if m is not None else f for m, f in zip(models, guarded, strict=True)]
+        self.guarded = [f for m, f in zip(models, guarded, strict=True) if m is None]
         model, tokenizer = load_training_model(spec)
         train_rows, eval_rows = split_eval(data.dataset, g.eval_prompts) if g.eval_every else (data.dataset, None)
         if eval_rows is not None:
@@ -361,13 +363,16 @@ class TrainingJob:
             rollout=fast != "off",
             tune_allocator=fast != "off",
             rollout_dtype=fast if fast != "off" else "auto",
-            reward_funcs=list(self.guarded),
+            reward_funcs=reward_funcs,
             args=spec.grpo_config(output_dir=str(self.run.path / "trainer")),
             train_dataset=dataset,
             processing_class=tokenizer,
             peft_config=peft_config,
             callbacks=[callback],
         )
+        # TRL names a reward model's metrics after its folder; keep the playground's names (rewards/<name>/mean, as
+        # the preview, dry run, health checks and Compare read them). Callables keep theirs: the same names.
+        trainer.reward_func_names = [reward_name(f) for f in funcs]
         callback.trainer = trainer
         trainer.remove_callback(PrinterCallback)  # the run folder and our listeners carry the logs
         return trainer
@@ -386,6 +391,17 @@ class TrainingJob:
         self.warmed_up = True
         self.run.write_status(warmup_seconds=round(time.time() - started, 1), warmup_examples=len(examples))
         self.evaluate(model, 0, "warmup")
+
+
+def trl_reward_model(func: Callable) -> str | None:
+    """The model id or folder to put in TRL's `reward_funcs` for a reward-model reward (its `trl_reward_func`), else
+    None: TRL then gets the callable."""
+    model = getattr(getattr(func, "func", func), "trl_reward_func", None)
+    if model is None:
+        return None
+    if not model:
+        raise RewardError("The reward_model reward needs a model: a Hub id or a local folder.")
+    return model
 
 
 def as_chat(dataset, tokenizer, prefix: str = ""):
