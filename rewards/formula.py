@@ -188,14 +188,15 @@ def get_formula_reward(expression: str = "length if format == 1 else -100", term
     return _FormulaReward(expression, {n: bound[n] for n in names})
 
 
-class _FormulaReward:
+class FormulaReward:
+    """The expression over already built rewards `funcs` ({variable: reward}); `None` where a term is `None`."""
+
     __name__ = "formula_reward"
 
-    def __init__(self, expression: str, terms: dict[str, dict[str, Any]]):
+    def __init__(self, expression: str, funcs: dict[str, Any]):
         self.expression = expression
-        self.terms = terms
-        self.tree = parse(expression, set(terms))
-        self.funcs = {var: build_reward(t["name"], t.get("params") or {}) for var, t in terms.items()}
+        self.funcs = dict(funcs)
+        self.tree = parse(expression, set(self.funcs))
 
     def __call__(self, completions: list, **kwargs) -> list[float | None]:
         columns = {var: f(completions, **kwargs) for var, f in self.funcs.items()}
@@ -211,6 +212,20 @@ class _FormulaReward:
                 raise RewardError(f"The formula {self.expression!r} failed: {exc}.") from exc
             out.append(round(value, 10) if math.isfinite(value) else None)
         return out
+
+    def __getstate__(self):
+        return {"expression": self.expression, "funcs": self.funcs}
+
+    def __setstate__(self, state):
+        self.__init__(state["expression"], state["funcs"])
+
+
+class _FormulaReward(FormulaReward):
+    """A formula whose terms are library rewards, built from the registry by name and parameters."""
+
+    def __init__(self, expression: str, terms: dict[str, dict[str, Any]]):
+        self.terms = terms
+        super().__init__(expression, {var: build_reward(t["name"], t.get("params") or {}) for var, t in terms.items()})
 
     def __getstate__(self):
         return {"expression": self.expression, "terms": self.terms}

@@ -18,9 +18,11 @@ import keyword
 import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 
 from playground.errors import PlaygroundError
 from playground.scoring import RewardChoice
+from rewards.formula import FormulaReward
 from rewards.registry import NamedReward, build_reward, get_spec, metric_name, resolve_params
 
 
@@ -53,8 +55,13 @@ class RewardsCode:
         return "\n\n\n".join(p.strip("\n") for p in parts if p.strip()) + "\n"
 
 
-# Rewards that build their terms from the registry at call time: a standalone module has no registry to build from.
-COMPOSITE_REWARDS = frozenset({"formula"})
+# Rewards an export cannot carry, and why. (A formula is carried: its terms are built here, see `_formula_call`.)
+NOT_EXPORTABLE = {
+    "judge": "The 'judge' reward cannot be exported as standalone code: it loads its judge model through the "
+    "playground's model loader ('embedded' is the playground's own converted copy of SmolLM2, loaded through the "
+    "playground), which an exported script or recipe does not have. Export without it, or score with a reward model "
+    "(a sequence classifier, which TRL loads itself).",
+}
 
 
 def rewards_code(choices: list[RewardChoice], custom_code: str | None = None) -> RewardsCode:
@@ -64,17 +71,22 @@ def rewards_code(choices: list[RewardChoice], custom_code: str | None = None) ->
     custom_defs, custom_imported = _bound_names(custom_tree) if custom_tree else (set(), set())
     roots: list[tuple[str, str]] = [(NamedReward.__module__, NamedReward.__name__)]
     calls: list[tuple[RewardChoice, str | None]] = []  # (choice, call expression) — None for a custom function
+    models: dict[int, str] = {}  # index of a reward model's choice -> the id or folder TRL loads
     for choice in choices:
         if choice.name in custom_defs:
             calls.append((choice, None))
             continue
-        if choice.name in COMPOSITE_REWARDS:
-            raise PlaygroundError(
-                f"The {choice.name!r} reward builds its terms from the playground's reward registry, so it cannot be "
-                "exported as standalone code yet; select the rewards it combines instead."
-            )
-        module, name, call = _factory_call(choice)
-        roots.append((module, name))
+        _refuse(choice)
+        model = reward_model_id(choice)
+        if model is not None:
+            models[len(calls)] = model
+            calls.append((choice, py_literal(model)))
+            continue
+        if choice.name == "formula":
+            call = _formula_call(choice, roots)
+        else:
+            module, name, call = _factory_call(choice)
+            roots.append((module, name))
         calls.append((choice, call))
     custom_imports = _internal_imports(custom_tree) if custom_tree else []
     roots += [(module, name) for module, name, _ in custom_imports]
@@ -89,7 +101,7 @@ def rewards_code(choices: list[RewardChoice], custom_code: str | None = None) ->
         )
     custom = _strip_lines(custom_code, [lines for _, _, lines in custom_imports] + _future_lines(custom_tree))
     used = library.defined | library.imported | custom_defs | custom_imported | _BUILTINS
-    names, wiring = _wiring(calls, used)
+    names, wiring = _wiring(calls, used, models)
     return RewardsCode(
         imports=library.imports,
         library=library.code,
@@ -97,14 +109,51 @@ def rewards_code(choices: list[RewardChoice], custom_code: str | None = None) ->
         wiring=wiring,
         names=names,
         weights=[float(c.weight) for c in choices],
-        metric_names=[c.name if call is None else metric_name(c.name, c.params) for c, call in calls],
+        metric_names=[
+            models[i].split("/")[-1] if i in models else c.name if call is None else metric_name(c.name, c.params)
+            for i, (c, call) in enumerate(calls)
+        ],
     )
 
 
-def _wiring(calls: list[tuple[RewardChoice, str | None]], used: set[str]) -> tuple[list[str], str]:
+def _refuse(choice: RewardChoice) -> None:
+    if choice.name in NOT_EXPORTABLE:
+        raise PlaygroundError(NOT_EXPORTABLE[choice.name])
+
+
+def reward_model_id(choice: RewardChoice) -> str | None:
+    """The id or folder TRL loads for a reward-model reward (an absolute path for a local folder), else None."""
+    model = getattr(build_reward(choice.name, choice.params).func, "trl_reward_func", None)
+    if model is None:
+        return None
+    if not model:
+        raise PlaygroundError("The reward_model reward needs a model (a Hub id or a local folder) to be exported.")
+    path = Path(model).expanduser()
+    return str(path.resolve()) if path.is_dir() else model
+
+
+def _formula_call(choice: RewardChoice, roots: list[tuple[str, str]]) -> str:
+    """`FormulaReward(expression, {variable: NamedReward(<factory call>, <metric>)})`: the formula's terms built from
+    their factories here, as the registry builds them in the app, and the formula's own evaluator inlined."""
+    formula = build_reward(choice.name, choice.params).func
+    roots.append((FormulaReward.__module__, FormulaReward.__name__))
+    terms = []
+    for var, term in formula.terms.items():
+        sub = RewardChoice(term["name"], 1.0, dict(term.get("params") or {}))
+        _refuse(sub)
+        module, name, call = _factory_call(sub)
+        roots.append((module, name))
+        terms.append(f"{py_literal(var)}: NamedReward({call}, {py_literal(metric_name(sub.name, sub.params))})")
+    body = "".join(f"            {term},\n" for term in terms)
+    return f"FormulaReward(\n        {py_literal(formula.expression)},\n        {{\n{body}        }},\n    )"
+
+
+def _wiring(
+    calls: list[tuple[RewardChoice, str | None]], used: set[str], models: dict[int, str]
+) -> tuple[list[str], str]:
     """(module attribute of each reward, the code that defines them and REWARD_FUNCS / REWARD_WEIGHTS)."""
     names, lines = [], []
-    for choice, call in calls:
+    for i, (choice, call) in enumerate(calls):
         if call is None:
             names.append(choice.name)
             lines.append(f"# {choice.name}: your custom function, weight {choice.weight:g}")
@@ -112,9 +161,17 @@ def _wiring(calls: list[tuple[RewardChoice, str | None]], used: set[str]) -> tup
         name = _free_name(f"reward_{choice.name}", used)
         used.add(name)
         names.append(name)
+        if i in models:
+            where = "a local folder of the machine that exported this" if Path(models[i]).is_absolute() else "a Hub id"
+            lines.append(
+                f"# A reward model ({where}): TRL loads it with AutoModelForSequenceClassification (num_labels=1),\n"
+                f"# scores prompt + completion and logs rewards/{models[i].split('/')[-1]}/mean.\n{name} = {call}"
+            )
+            continue
         metric = py_literal(metric_name(choice.name, choice.params))
         line = f"{name} = NamedReward({call}, {metric})"
-        lines.append(line if len(line) <= 119 else f"{name} = NamedReward(\n    {call},\n    {metric},\n)")
+        wrap = len(line) > 119 or "\n" in call
+        lines.append(f"{name} = NamedReward(\n    {call},\n    {metric},\n)" if wrap else line)
     lines.append("")
     lines.append(_assign_list("REWARD_FUNCS", names))
     lines.append(_assign_list("REWARD_WEIGHTS", [py_literal(float(c.weight)) for c, _ in calls]))

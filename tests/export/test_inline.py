@@ -50,18 +50,18 @@ def _cases(choices, names):
     return cases
 
 
-# The LLM judge loads a causal LM through the playground's model loader, and formula builds its terms from the
-# registry: an export refuses both with one sentence.
-NOT_INLINABLE = {"judge", "formula"}
-# reward_model scores with a classifier it is given (tests/rewards/test_contract.py runs it on a tiny one).
+# The LLM judge loads a causal LM through the playground's model loader: an export refuses it with one sentence.
+NOT_INLINABLE = {"judge"}
+# reward_model goes to TRL as its id (tests/export/test_lab_rewards_export.py); the formula is inlined with its terms.
 NEEDS_A_MODEL = {"reward_model"}
 
 
 def test_a_reward_that_needs_the_playground_is_refused_by_name():
-    with pytest.raises(PlaygroundError, match="rewards.judge imports playground code inside a function"):
+    with pytest.raises(PlaygroundError, match="'judge' reward cannot be exported.*model loader"):
         rewards_code([RewardChoice("judge")], "")
-    with pytest.raises(PlaygroundError, match="'formula' reward builds its terms from the"):
-        rewards_code([RewardChoice("formula")], "")
+    judged = {"expression": "j + length", "terms": '{"j": {"name": "judge"}, "length": {"name": "length"}}'}
+    with pytest.raises(PlaygroundError, match="'judge' reward cannot be exported"):  # inside a formula too
+        rewards_code([RewardChoice("formula", 1.0, judged)], "")
 
 
 def test_every_library_reward_runs_standalone_with_the_same_scores(tmp_path):
