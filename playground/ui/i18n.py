@@ -323,6 +323,11 @@ EN: dict[str, str] = {
     "lab.rescored": "Scored in {ms} ms.",
     "lab.timing": "Sampled in {seconds} s.",
     "lab.sampling": "Sampling {g} completions for each of {n} prompts…",
+    # --- issue 14: reward lab, headers of the probe's findings table ---
+    "lab.col.reward": "reward",
+    "lab.col.score": "score",
+    "lab.col.text": "degenerate text",
+    "lab.col.why": "why it is a finding",
     # --- issue 13: public mode (run ownership, training queue) ---
     "runs.publish": "Publish (read-only)",
     "runs.published": "Run {run} is now visible to every visitor, read-only.",
@@ -623,6 +628,11 @@ ZH: dict[str, str] = {
     "lab.rescored": "打分用时 {ms} 毫秒。",
     "lab.timing": "生成用时 {seconds} 秒。",
     "lab.sampling": "正在为 {n} 个提示词各生成 {g} 个结果…",
+    # --- issue 14: reward lab, headers of the probe's findings table ---
+    "lab.col.reward": "奖励",
+    "lab.col.score": "得分",
+    "lab.col.text": "退化文本",
+    "lab.col.why": "为什么是问题",
     # --- issue 13: public mode (run ownership, training queue) ---
     "runs.publish": "公开（只读）",
     "runs.published": "训练 {run} 已公开：所有访客都能查看，但不能修改或删除。",
