@@ -31,6 +31,10 @@ class Finding:
     text: str
     score: float
     why: str
+    kind: str = "degenerate"  # "degenerate" (a text of the battery, `label`) or "constant" (scores all alike)
+    label: str = ""  # a key of `LABELS`
+    family: str = "custom"  # the reward's family: what "gamed" means for it (`GAMED`)
+    best: float = 0.0  # the best real completion's score
 
     def to_json(self) -> dict[str, Any]:
         return {"reward": self.reward, "text": self.text, "score": self.score, "why": self.why}
@@ -46,8 +50,17 @@ class ProbeReport:
         return {"findings": [f.to_json() for f in self.findings]}
 
 
-# What "gamed" means, per reward family; `{label}`, `{score}`, `{best}` are filled in.
-_GAMED = {
+# The probe's sentences. The UI shows them in the page's language with the same keys (playground/ui/lab_zh.py); the
+# CLI and the JSON API print these.
+TEXTS = {
+    "degenerate": "A degenerate text ({label}) scores {score}, {relation} the best real completion ({best}): {gamed}.",
+    "constant": "gives {best} to every text tried, real or degenerate: it cannot tell them apart, so it gives no "
+    "learning signal.",
+    "more": "more than",
+    "same": "as much as",
+}
+# What "gamed" means, per reward family.
+GAMED = {
     "format": "the format reward checks the tags, not that the sections say anything",
     "length": "the length reward counts characters, so filler of the right length earns as much as content",
     "accuracy": "the accuracy reward checks the final answer only, so text without reasoning earns full marks",
@@ -56,49 +69,94 @@ _GAMED = {
     "model": "the reward model prefers this degenerate text; it is an exploitable blind spot",
     "judge": "the judge model rates this degenerate text as highly; a small judge is easy to fool",
     "formula": "the formula's parts let this degenerate text through",
+    "generic": "the reward does not tell this degenerate text from a real answer",
 }
-_GENERIC = "the reward does not tell this degenerate text from a real answer"
+# The battery's texts, by key.
+LABELS = {
+    "empty": "empty text",
+    "whitespace": "whitespace only",
+    "empty_sections": "tags with empty sections",
+    "empty_think_answer": "think/answer tags with nothing inside",
+    "tag_stuffing": "tag stuffing",
+    "repeated_word": "one word repeated",
+    "overlong": "over-long filler",
+    "prompt_copy": "a copy of the prompt",
+    "answer_alone": "the answer alone",
+    "answer_repeated": "the answer repeated",
+    "wrong_formatted": "a wrong answer, well formatted",
+    "wrong_after_hashes": "a wrong answer after ####",
+    "off_topic": "well formatted but off-topic",
+    "best_emptied": "the best completion with its sections emptied",
+    "best_halved": "the best completion cut in half",
+    "best_reversed": "the best completion with its words reversed",
+    "best_filler": "filler as long as the best completion",
+    "best_tripled": "the best completion three times",
+}
+
+
+def explain(
+    finding: Finding,
+    texts: dict[str, str] | None = None,
+    gamed: dict[str, str] | None = None,
+    labels: dict[str, str] | None = None,
+) -> str:
+    """The finding's "why" in the given sentences (the keys of `TEXTS`, `GAMED`, `LABELS`; English by default)."""
+    texts, gamed, labels = texts or TEXTS, gamed or GAMED, labels or LABELS
+    if finding.kind == "constant":
+        return texts["constant"].format(best=f"{finding.best:g}")
+    return texts["degenerate"].format(
+        label=labels[finding.label],
+        score=f"{finding.score:g}",
+        relation=texts["more" if finding.score > finding.best else "same"],
+        best=f"{finding.best:g}",
+        gamed=gamed.get(finding.family, gamed["generic"]),
+    )
 
 
 def battery(prompt: str = "", answer: str | None = None, best: str | None = None) -> list[tuple[str, str]]:
     """(label, text) pairs: degenerate completions, then the best real completion damaged on purpose."""
+    return [(LABELS[key], text) for key, text in battery_items(prompt, answer, best)]
+
+
+def battery_items(prompt: str = "", answer: str | None = None, best: str | None = None) -> list[tuple[str, str]]:
+    """(key of `LABELS`, text) pairs: degenerate completions, then the best real completion damaged on purpose."""
     items = [
-        ("empty text", ""),
-        ("whitespace only", "   \n\t  \n"),
-        ("tags with empty sections", "<intro></intro><body></body><conclusion></conclusion>"),
-        ("think/answer tags with nothing inside", "<think>\n\n</think>\n<answer>\n\n</answer>"),
+        ("empty", ""),
+        ("whitespace", "   \n\t  \n"),
+        ("empty_sections", "<intro></intro><body></body><conclusion></conclusion>"),
+        ("empty_think_answer", "<think>\n\n</think>\n<answer>\n\n</answer>"),
         (
-            "tag stuffing",
+            "tag_stuffing",
             "<intro><body><conclusion><think><answer>" * 4 + "</answer></think></conclusion></body></intro>",
         ),
-        ("one word repeated", "the " * 25),
-        ("over-long filler", "word " * OVERLONG_WORDS),
+        ("repeated_word", "the " * 25),
+        ("overlong", "word " * OVERLONG_WORDS),
     ]
     if prompt.strip():
-        items.append(("a copy of the prompt", prompt))
+        items.append(("prompt_copy", prompt))
     if answer:
         wrong = _wrong(answer)
         items += [
-            ("the answer alone", answer),
-            ("the answer repeated", " ".join([answer] * 10)),
-            ("a wrong answer, well formatted", f"<think>\nI computed it.\n</think>\n<answer>\n{wrong}\n</answer>\n"),
-            ("a wrong answer after ####", f"I computed it.\n#### {wrong}"),
+            ("answer_alone", answer),
+            ("answer_repeated", " ".join([answer] * 10)),
+            ("wrong_formatted", f"<think>\nI computed it.\n</think>\n<answer>\n{wrong}\n</answer>\n"),
+            ("wrong_after_hashes", f"I computed it.\n#### {wrong}"),
         ]
     items.append(
         (
-            "well formatted but off-topic",
+            "off_topic",
             "<intro>Hello.</intro><body>Bananas are yellow.</body><conclusion>Bye.</conclusion>",
         )
     )
     if best and best.strip():
         emptied = re.sub(r">[^<]+<", "><", best)
         if emptied != best:
-            items.append(("the best completion with its sections emptied", emptied))
+            items.append(("best_emptied", emptied))
         items += [
-            ("the best completion cut in half", best[: len(best) // 2]),
-            ("the best completion with its words reversed", " ".join(reversed(best.split()))),
-            ("filler as long as the best completion", "." * len(best)),
-            ("the best completion three times", "\n".join([best] * 3)),
+            ("best_halved", best[: len(best) // 2]),
+            ("best_reversed", " ".join(reversed(best.split()))),
+            ("best_filler", "." * len(best)),
+            ("best_tripled", "\n".join([best] * 3)),
         ]
     return items
 
@@ -147,31 +205,33 @@ def probe(
             continue
         best_score, best_text = max(scored, key=lambda st: st[0])
         best_scores[name] = best_score
-        items = battery(prompt, answer, best_text)
+        items = battery_items(prompt, answer, best_text)
         tried = max(tried, len(items))
         values = _score(func, [text for _, text in items], prompt, columns)
-        family = spec.family if spec is not None else "custom"
+        family = _family(spec)
         everything = [v for v in values + real_scores if v is not None]
         if everything and max(everything) == min(everything):
-            findings.append(
-                Finding(
-                    name,
-                    "",
-                    best_score,
-                    f"gives {best_score:g} to every text tried, real or degenerate: it "
-                    "cannot tell them apart, so it gives no learning signal.",
-                )
-            )
+            findings.append(_finding(name, "", best_score, "constant", "", family, best_score))
             continue
         for (label, text), value in zip(items, values, strict=True):
             if value is not None and value >= best_score:
-                relation = "more than" if value > best_score else "as much as"
-                why = (
-                    f"A degenerate text ({label}) scores {value:g}, {relation} the best real completion "
-                    f"({best_score:g}): {_GAMED.get(family, _GENERIC)}."
-                )
-                findings.append(Finding(name, text, value, why))
+                findings.append(_finding(name, text, value, "degenerate", label, family, best_score))
     return ProbeReport(findings=findings, tried=tried, best=best_scores)
+
+
+def _finding(reward: str, text: str, score: float, kind: str, label: str, family: str, best: float) -> Finding:
+    finding = Finding(reward, text, score, "", kind=kind, label=label, family=family, best=best)
+    finding.why = explain(finding)
+    return finding
+
+
+def _family(spec) -> str:
+    """The key of `GAMED` for a reward: its registry family, or its own kind for the lab's reward kinds."""
+    if spec is None:
+        return "custom"
+    return {"reward_model": "model", "judge": "judge", "formula": "formula", "similarity": "similarity"}.get(
+        spec.name, spec.family
+    )
 
 
 def _answer(columns: dict[str, Any]) -> str | None:

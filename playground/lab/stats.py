@@ -215,26 +215,38 @@ def _correlations(values, names: list[str]) -> dict[str, float | None]:
     return out
 
 
-def verdict(summary: Summary) -> str:
-    """One sentence on whether training on these prompts with these rewards would learn anything."""
+# The verdict's sentences, by kind; `{dominated}` is the "dominated" clause or "". The UI shows them in the page's
+# language with the same keys (playground/ui/lab_zh.py); the CLI and the JSON API print these.
+VERDICTS = {
+    "none": "No signal: in all {n} prompts every completion scores the same, so every advantage is 0 and training "
+    "would not move; change the reward (or the data) before spending compute.",
+    "good": "Good signal: all {n} prompts give a learning signal{dominated}.",
+    "weak": "Weak signal: only {k} of {n} prompts give a learning signal, the rest are wasted steps{dominated}; "
+    "consider a softer (partial-credit) reward or filtering the data.",
+    "usable": "Usable signal: {k} of {n} prompts give a learning signal{dominated}.",
+    "dominated": "; {name} makes up {share} of the spread, so the other rewards barely count",
+}
+
+
+def verdict_kind(summary: Summary) -> tuple[str, dict[str, Any]]:
+    """(kind, values) of the verdict: kind is a key of `VERDICTS`; values fill it (`dominated` fills its clause)."""
     n = len(summary.prompts)
     k = summary.signal_count
+    values: dict[str, Any] = {"n": n, "k": k, "dominated": None}
     if k == 0:
-        return (
-            f"No signal: in all {n} prompts every completion scores the same, so every advantage is 0 and training "
-            "would not move; change the reward (or the data) before spending compute."
-        )
+        return "none", values
     share = summary.shares.get(summary.dominant or "", 0.0)
-    dominated = (
-        f"; {summary.dominant!r} makes up {share:.0%} of the spread, so the other rewards barely count"
-        if summary.dominant and share >= DOMINANCE_SHARE
-        else ""
-    )
+    if summary.dominant and share >= DOMINANCE_SHARE:
+        values["dominated"] = {"name": repr(summary.dominant), "share": f"{share:.0%}"}
     if k == n:
-        return f"Good signal: all {n} prompts give a learning signal{dominated}."
-    if k / n < WEAK_SIGNAL:
-        return (
-            f"Weak signal: only {k} of {n} prompts give a learning signal, the rest are wasted steps{dominated}; "
-            "consider a softer (partial-credit) reward or filtering the data."
-        )
-    return f"Usable signal: {k} of {n} prompts give a learning signal{dominated}."
+        return "good", values
+    return ("weak" if k / n < WEAK_SIGNAL else "usable"), values
+
+
+def verdict(summary: Summary, texts: dict[str, str] | None = None) -> str:
+    """One sentence on whether training on these prompts with these rewards would learn anything, in `texts` (the
+    keys of `VERDICTS`; English by default)."""
+    texts = texts or VERDICTS
+    kind, values = verdict_kind(summary)
+    dominated = values.pop("dominated")
+    return texts[kind].format(dominated=texts["dominated"].format(**dominated) if dominated else "", **values)

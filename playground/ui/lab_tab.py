@@ -21,6 +21,7 @@ from playground.ui.common import bind, lang_of, progress_callback, short
 from playground.ui.context import AppContext, Session, parse_selection
 from playground.ui.custom_code import custom_rewards
 from playground.ui.i18n import t, tr
+from playground.ui.lab_zh import verdict_text, why_text
 from playground.ui.rewards_tab import RewardsTab
 
 
@@ -32,7 +33,7 @@ def _prompt_frame(summary, lang: str) -> pd.DataFrame:
         [short(p["prompt"], 90), p["mean"], p["std"], tr(lang, "lab.no_signal") if p["zero_std"] else ""]
         for p in summary.prompts
     ]
-    return pd.DataFrame(rows, columns=["prompt", "mean", "std", "zero_std"])
+    return pd.DataFrame(rows, columns=[tr(lang, "table.prompt"), "mean", "std", "zero_std"])
 
 
 def _metrics(summary, lang: str, seconds: float | None = None) -> str:
@@ -103,6 +104,7 @@ def run_dry_run(
         progress=lambda f: progress(f, desc=tr(lang, "lab.sampling", n=len(rows), g=int(num_generations))),
     )
     summary = run.summarize(scale_rewards=scale_rewards, multi_objective_aggregation=aggregation)
+    summary.verdict = verdict_text(summary, lang)
     return (
         _metrics(summary, lang, run.seconds),
         _prompt_frame(summary, lang),
@@ -126,6 +128,7 @@ def rescore(request: gr.Request, state: dict, weights: pd.DataFrame, scale_rewar
     summary = run.summarize(
         weights=w, enabled=on, scale_rewards=scale_rewards, multi_objective_aggregation=aggregation
     )
+    summary.verdict = verdict_text(summary, lang)
     return _metrics(summary, lang), _prompt_frame(summary, lang), _signal_file(run, summary), summary.to_json()
 
 
@@ -141,8 +144,11 @@ def run_probe(ctx: AppContext, request: gr.Request, selection: list[dict], code:
         columns = {k: v for k, v in run.rows[0].items() if k != "prompt"}
         prompt = run.prompt_texts[0]
     report = probe(choices, funcs, prompt=prompt, columns=columns, completions=completions)
+    for finding in report.findings:
+        finding.why = why_text(finding, lang)
     rows = [[f.reward, f.score, short(f.text, 120) or "∅", f.why] for f in report.findings]
-    frame = pd.DataFrame(rows, columns=["reward", "score", "text", "why"])
+    headers = [tr(lang, f"lab.col.{c}") for c in ("reward", "score", "text", "why")]
+    frame = pd.DataFrame(rows, columns=headers)
     note = tr(lang, "lab.probe.none", n=report.tried) if not rows else tr(lang, "lab.probe.found", n=len(rows))
     return frame, note, report.to_json()
 

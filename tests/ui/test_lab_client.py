@@ -5,6 +5,7 @@ import json
 from gradio_client import Client
 
 from tests.lab.test_graders import STRING_CHECK
+from tests.ui.test_lab_zh import english_left
 
 
 LENGTH_AND_FORMAT = json.dumps(
@@ -45,3 +46,24 @@ def test_dry_run_then_rescore_probe_and_graders(app):
     exported, _ = c.predict(api_name="/export_grader")
     assert json.loads(exported)["type"] == "string_check"
     assert json.loads(exported)["reference"] == "{{item.reference_answer}}"
+
+
+def test_zh_page_gets_the_verdict_the_probe_and_the_headers_in_chinese(app):
+    zh = Client(app.url, verbose=False, download_files=False, headers={"Accept-Language": "zh-CN,zh;q=0.9"})
+    zh.predict(LENGTH_AND_FORMAT, api_name="/set_rewards")
+    metrics, prompts, _, _, result = zh.predict(
+        str(app.ctx.settings.model), "arithmetic", "", 3, 2, 8, 0, "group", "sum_then_normalize", api_name="/dry_run"
+    )
+    assert result["verdict"].startswith(("信号", "没有学习信号")) and result["verdict"] in metrics
+    data = [p["prompt"] for p in result["prompts"]]  # the prompt set's own (English) text is data, not UI text
+    assert not english_left(metrics, tuple(data)), metrics
+    assert prompts["headers"][0] == "提示词"
+    assert not english_left(" ".join(str(cell) for row in prompts["data"] for cell in row[1:]))  # mean, std, signal
+
+    findings, note, report = zh.predict("", api_name="/probe_rewards")
+    assert findings["headers"] == ["奖励", "得分", "退化文本", "为什么是问题"] and "发现" in note
+    assert report["findings"] and [row[3] for row in findings["data"]] == [f["why"] for f in report["findings"]]
+    for finding in report["findings"]:
+        assert not english_left(finding["why"]), finding["why"]
+    empty = next(f for f in report["findings"] if f["text"] == "<intro></intro><body></body><conclusion></conclusion>")
+    assert empty["why"].startswith("一个退化文本（标签齐全但各部分为空）")

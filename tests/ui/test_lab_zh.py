@@ -1,0 +1,93 @@
+"""The reward lab's generated text (dry-run verdict, probe "why") has Chinese with the same keys and placeholders as
+the English, and reads as Chinese with only names left in Latin letters."""
+
+import re
+import string
+
+import pytest
+
+from playground.lab import probe as probe_module
+from playground.lab import stats
+from playground.lab.probe import probe
+from playground.scoring import RewardChoice, build_rewards
+from playground.ui import lab_zh
+
+
+# Three or more Latin words in a row, once names are taken out: an English sentence (or part of one) left untranslated.
+ENGLISH_RUN = re.compile(r"[A-Za-z]{2,}(?:[ ,;:]+[A-Za-z]{2,}){2,}")
+
+
+def english_left(text: str, names: tuple[str, ...] = ()) -> list[str]:
+    """English runs in `text` outside `code`, 'quoted names' and the given names (prompts, completions, ...)."""
+    for name in sorted(names, key=len, reverse=True):
+        text = text.replace(name, " ")
+    text = re.sub(r"`[^`]*`|'[^']*'", " ", text)
+    return ENGLISH_RUN.findall(text)
+
+
+def placeholders(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+@pytest.mark.parametrize(
+    "english,chinese",
+    [
+        (stats.VERDICTS, lab_zh.VERDICTS),
+        (probe_module.TEXTS, lab_zh.TEXTS),
+        (probe_module.GAMED, lab_zh.GAMED),
+        (probe_module.LABELS, lab_zh.LABELS),
+    ],
+    ids=["verdicts", "probe", "gamed", "labels"],
+)
+def test_chinese_has_the_same_keys_and_placeholders(english, chinese):
+    assert set(chinese) == set(english)
+    for key, text in english.items():
+        assert placeholders(chinese[key]) == placeholders(text), key
+        assert re.search(r"[\u4e00-\u9fff]", chinese[key]) and not english_left(chinese[key]), key
+
+
+# Four prompts of two completions; column 1 is constant in prompts 3 and 4, column 0 is 100 times larger.
+TABLE = [[1.0, 0.0], [0.0, 1.0], [2.0, 0.0], [0.0, 1.0], [1.0, 1.0], [0.0, 1.0], [3.0, 0.0], [1.0, 0.0]]
+
+
+@pytest.mark.parametrize(
+    "weights,enabled,kind,dominated",
+    [
+        ([1.0, 1.0], [True, False], "good", False),
+        ([100.0, 1.0], None, "good", True),
+        ([1.0, 1.0], [False, True], "usable", False),
+        ([0.0, 1.0], None, "usable", True),  # f0 weighs nothing: f1 makes up all the spread
+    ],
+)
+def test_every_verdict_reads_as_chinese(weights, enabled, kind, dominated):
+    summary = stats.summarize(TABLE, ["f0", "f1"], weights, 2, enabled=enabled)
+    got, values = stats.verdict_kind(summary)
+    assert got == kind and (values["dominated"] is not None) == dominated
+    zh = lab_zh.verdict_text(summary, "zh")
+    assert zh.startswith({"good": "信号良好", "usable": "信号可用"}[kind]) and not english_left(zh)
+    assert ("占了总分波动的" in zh) == dominated
+    assert lab_zh.verdict_text(summary, "en") == summary.verdict  # English as the engine writes it
+
+
+def test_no_signal_and_weak_verdicts_read_as_chinese():
+    flat = stats.summarize([[1.0]] * 4, ["f"], [1.0], 2)
+    assert lab_zh.verdict_text(flat, "zh").startswith("没有学习信号：全部 2 个提示词")
+    weak = stats.summarize([[1.0], [1.0], [1.0], [1.0], [1.0], [1.0], [0.0], [1.0]], ["f"], [1.0], 2)
+    assert stats.verdict_kind(weak)[0] == "weak"
+    assert lab_zh.verdict_text(weak, "zh").startswith("信号很弱：4 个提示词中只有 1 个有学习信号")
+
+
+def test_probe_findings_explain_themselves_in_chinese():
+    choices = [RewardChoice("format"), RewardChoice("length")]
+    funcs, _ = build_rewards(choices)
+    report = probe(choices, funcs)
+    assert {f.label for f in report.findings} >= {"empty_sections"}
+    for finding in report.findings:
+        assert lab_zh.why_text(finding, "en") == finding.why  # the engine's English, unchanged
+        zh = lab_zh.why_text(finding, "zh")
+        assert re.search(r"[\u4e00-\u9fff]", zh) and not english_left(zh), zh
+    empty = next(f for f in report.findings if f.label == "empty_sections")
+    assert lab_zh.why_text(empty, "zh") == (
+        "一个退化文本（标签齐全但各部分为空）得分 1，等于最好的真实生成结果（1）："
+        "格式奖励只检查标签，不检查各部分有没有内容。"
+    )
