@@ -21,6 +21,8 @@ LOSS_TYPES = ("grpo", "dr_grpo", "dapo", "bnpo", "cispo", "sapo", "luspo", "vesp
 SCALE_REWARDS = ("group", "batch", "none")
 MULTI_OBJECTIVE_AGGREGATIONS = AGGREGATIONS  # TRL's GRPOConfig.multi_objective_aggregation values
 REWARD_ERROR_POLICIES = ("fail", "none")
+FAST_ROLLOUTS = ("auto", "bfloat16", "float32", "off")
+IMPORTANCE_SAMPLING_MODES = ("token_truncate", "token_mask", "sequence_truncate", "sequence_mask")  # TRL's
 MAX_COMPLETION_LENGTH = 4096  # beyond this a CPU or small GPU run will not finish in a session
 
 
@@ -166,8 +168,37 @@ class GRPOArgs:
         default="auto",
         metadata={
             "help": "The CPU fast path (merged pre-packed rollout copy, shared prompts, allocator settings): 'auto' "
-            "or 'float32' (exact), 'bfloat16' (faster rollout where the CPU has native bf16, slightly off-policy), "
-            "or 'off' for TRL's own code."
+            "or 'float32' (exact), 'bfloat16' (faster rollout where the CPU has native bf16, slightly off-policy, "
+            "corrected by TRL's importance sampling below), or 'off' for TRL's own code."
+        },
+    )
+    # TRL's importance-sampling correction of a sampler that is not exactly the policy (vLLM's, or the bf16 rollout)
+    vllm_importance_sampling_correction: bool = field(
+        default=True,
+        metadata={
+            "help": "With fast_rollout=bfloat16 (or use_vllm): weight the loss by the policy's over the sampler's "
+            "probability of each sampled token (TRL's correction for a sampler that is not exactly the policy); logs "
+            "sampling/importance_sampling_ratio/*. Off: the samples are used as if drawn from the policy."
+        },
+    )
+    vllm_importance_sampling_mode: str = field(
+        default="sequence_mask",
+        metadata={
+            "help": "How TRL bounds that ratio: per token or per sequence, clipped ('*_truncate') or dropped when "
+            f"out of bounds ('*_mask'): one of {', '.join(IMPORTANCE_SAMPLING_MODES)}."
+        },
+    )
+    vllm_importance_sampling_clip_max: float | None = field(
+        default=3.0,
+        metadata={
+            "help": "Upper bound of the importance-sampling ratio (TRL's; it replaces vllm_importance_sampling_cap)."
+        },
+    )
+    off_policy_mask_threshold: float | None = field(
+        default=None,
+        metadata={
+            "help": "Drop sequences with a negative advantage whose mean sampler-to-policy KL exceeds this "
+            "(DeepSeek-V3.2's off-policy mask, e.g. 0.5); empty: off."
         },
     )
 
@@ -291,6 +322,10 @@ class RunSpec:
             bf16=not on_cpu,  # TRL defaults to bf16=True, which fails on CPU
             use_cpu=on_cpu,
             disable_tqdm=True,
+            vllm_importance_sampling_correction=g.vllm_importance_sampling_correction,
+            vllm_importance_sampling_mode=g.vllm_importance_sampling_mode,
+            vllm_importance_sampling_clip_max=g.vllm_importance_sampling_clip_max,
+            off_policy_mask_threshold=g.off_policy_mask_threshold,
         )
         if g.use_vllm:
             kwargs.update(use_vllm=True, vllm_mode="colocate")

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 from playground.errors import PlaygroundError, SpecError
 from playground.sandbox.custom import custom_reward_names
 from playground.spec import (
+    FAST_ROLLOUTS,
+    IMPORTANCE_SAMPLING_MODES,
     LOSS_TYPES,
     MAX_COMPLETION_LENGTH,
     MULTI_OBJECTIVE_AGGREGATIONS,
@@ -112,10 +114,11 @@ def validate_spec(spec: RunSpec, columns: list[str] | None = None, custom_reward
     )
     _check(g.save_steps >= 1, "save_steps", "save_steps must be at least 1.")
     _check(
-        g.fast_rollout in ("auto", "bfloat16", "float32", "off"),
+        g.fast_rollout in FAST_ROLLOUTS,
         "fast_rollout",
         f"fast_rollout must be auto, bfloat16, float32 or off, got {g.fast_rollout!r}.",
     )
+    _validate_rollout_correction(spec)
     _validate_cold_start(g)
     _check(lo.lora_r >= 1, "lora_r", f"lora_r must be at least 1, got {lo.lora_r}.")
     _check(lo.lora_alpha > 0, "lora_alpha", f"lora_alpha must be above 0, got {lo.lora_alpha}.")
@@ -176,6 +179,44 @@ def _validate_cold_start(g) -> None:
         2 <= g.eval_num_generations <= 64,
         "eval_num_generations",
         f"eval_num_generations must be 2 to 64, got {g.eval_num_generations}.",
+    )
+
+
+def _validate_rollout_correction(spec: RunSpec) -> None:
+    """The bf16 rollout (where the CPU computes bf16 natively) and TRL's importance-sampling fields (issue 15)."""
+    g = spec.grpo
+    if g.fast_rollout == "bfloat16" and spec.resolved_device() == "cpu":
+        from playground.fastpath.packing import cpu_has_native_bf16
+
+        _check(
+            cpu_has_native_bf16(),
+            "fast_rollout",
+            "fast_rollout bfloat16 needs a CPU with native bf16 (AVX512-BF16 or AMX); here it would be slower than "
+            "float32: use auto.",
+        )
+    _check(
+        g.vllm_importance_sampling_mode in IMPORTANCE_SAMPLING_MODES,
+        "vllm_importance_sampling_mode",
+        f"vllm_importance_sampling_mode must be one of {', '.join(IMPORTANCE_SAMPLING_MODES)}, "
+        f"got {g.vllm_importance_sampling_mode!r}.",
+    )
+    clip = g.vllm_importance_sampling_clip_max
+    _check(
+        clip is None or clip > 1,
+        "vllm_importance_sampling_clip_max",
+        f"vllm_importance_sampling_clip_max must be above 1 or empty, got {clip}.",
+    )
+    threshold = g.off_policy_mask_threshold
+    _check(
+        threshold is None or threshold > 0,
+        "off_policy_mask_threshold",
+        f"off_policy_mask_threshold must be above 0 or empty, got {threshold}.",
+    )
+    corrected = g.vllm_importance_sampling_correction and (g.fast_rollout == "bfloat16" or g.use_vllm)
+    _check(
+        not (corrected and g.loss_type == "vespo" and g.vllm_importance_sampling_mode.startswith("sequence")),
+        "vllm_importance_sampling_mode",
+        "The vespo loss needs a token-level vllm_importance_sampling_mode (token_truncate or token_mask).",
     )
 
 

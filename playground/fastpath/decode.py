@@ -12,6 +12,12 @@ and samples with the logits processors `generate` would build from the same `Gen
 same RNG in the same order, so a fixed seed gives the same tokens (tests/playground/fastpath/test_decode.py checks it).
 Anything it does not cover (other architectures, biases, other dtypes, generation options such as beams) is left
 to `generate`: `supports` says no, or `LlamaDecoder.generate` returns None.
+
+A bf16 model (the bf16 rollout copy, where oneDNN has bf16 kernels) runs the same loop in bf16 as `generate` on that
+model would: bf16 weights, activations and KV cache, logits cast to fp32 before the logits processors. With
+`with_logps=True` it also returns each sampled token's log-probability under the distribution it was drawn from (the
+processed scores: after temperature, top-k/top-p), which is what TRL's importance-sampling correction expects of a
+sampler (vLLM's `processed_logprobs`).
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ from dataclasses import dataclass
 import torch
 from torch.nn import functional as F
 
-from playground.fastpath.packing import PackedLinear, pack_linears, packed_linear_available
+from playground.fastpath.packing import PackedLinear, bf16_matmul_is_native, pack_linears, packed_linear_available
 from playground.fastpath.prefix import shared_prefix_generate
 
 
@@ -35,15 +41,17 @@ _OFF = {"num_beams": 1, "num_beam_groups": 1, "num_return_sequences": 1, "length
 
 
 def supports(model) -> bool:
-    """True for a plain fp32 Llama-architecture causal LM this sampler reproduces exactly."""
+    """True for a plain Llama-architecture causal LM in fp32 (which this sampler reproduces exactly) or in bf16 where
+    oneDNN has bf16 kernels."""
     config = model.config
+    dtypes = {p.dtype for p in model.parameters()}
     return (
         packed_linear_available()
         and config.model_type == "llama"
         and not getattr(config, "attention_bias", False)
         and not getattr(config, "mlp_bias", False)
         and config.hidden_act == "silu"
-        and all(p.dtype == torch.float32 for p in model.parameters())
+        and (dtypes == {torch.float32} or (dtypes == {torch.bfloat16} and bf16_matmul_is_native()))
     )
 
 
@@ -77,6 +85,7 @@ class LlamaDecoder:
         config = model.config
         self.heads, self.kv_heads = config.num_attention_heads, config.num_key_value_heads
         self.head_dim = getattr(config, "head_dim", None) or config.hidden_size // self.heads
+        self.dtype = model.lm_head.weight.dtype
         # pack key -> the module names whose weights it holds, stacked
         self.groups = {"lm_head": ("lm_head",)}
         for i in range(len(self.layers)):
@@ -99,8 +108,8 @@ class LlamaDecoder:
         Returns the prompt's last hidden state per row (the input of the LM head) and the cache.
         """
         shape = (1, self.kv_heads, total, self.head_dim)
-        keys = [torch.empty(shape) for _ in self.layers]
-        values = [torch.empty(shape) for _ in self.layers]
+        keys = [torch.empty(shape, dtype=self.dtype) for _ in self.layers]
+        values = [torch.empty(shape, dtype=self.dtype) for _ in self.layers]
         cos, sin = self.model.model.rotary_emb(keys[0], torch.arange(total)[None])
         cache = _Cache(keys, values, cos, sin)
         hidden = self.step(prompt[None], cache)
@@ -144,8 +153,12 @@ class LlamaDecoder:
         return self.packs["lm_head"](hidden).to(copy=True, dtype=torch.float32)
 
     @torch.no_grad()
-    def generate(self, prompt: torch.Tensor, rows: int, generation_config) -> torch.Tensor | None:
-        """Sample `rows` continuations of the 1-D `prompt`; (rows, len(prompt) + new) like `generate`, or None."""
+    def generate(self, prompt: torch.Tensor, rows: int, generation_config, with_logps: bool = False):
+        """Sample `rows` continuations of the 1-D `prompt`; (rows, len(prompt) + new) like `generate`, or None.
+
+        With `with_logps`, returns `(ids, logps)`: `logps` (rows, new) holds each new token's log-probability under
+        the processed scores it was sampled from (rows past their EOS hold the pad token's, to be masked).
+        """
         if prompt.numel() < 1 or not _generation_options_supported(generation_config):
             return None
         new = generation_config.max_new_tokens
@@ -161,17 +174,20 @@ class LlamaDecoder:
         hidden, cache = self.prefill(prompt, rows, total)
         ids = prompt[None].expand(rows, -1)
         unfinished = torch.ones(rows, dtype=torch.long)
+        logps = []
         for _ in range(new):
             scores = processors(ids, self.logits(hidden))
             next_tokens, unfinished = choose_next(scores, generation_config, eos, pad, unfinished)
             ids = torch.cat([ids, next_tokens[:, None]], dim=-1)
+            if with_logps:
+                logps.append(scores.log_softmax(dim=-1).gather(1, next_tokens[:, None]))
             if eos.numel() and not unfinished.any():
                 break
             if ids.size(1) == total:
                 break
             hidden = self.step(next_tokens[:, None], cache)
         self.samples += 1
-        return ids
+        return (ids, torch.cat(logps, dim=1)) if with_logps else ids
 
 
 def stop_tokens(generation_config) -> tuple[torch.Tensor, int | None]:

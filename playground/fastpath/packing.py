@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import functools
+from pathlib import Path
+
 import torch
 
 
@@ -9,23 +12,50 @@ def packed_linear_available() -> bool:
     return hasattr(torch.ops.mkldnn, "_reorder_linear_weight") and torch.backends.mkldnn.is_available()
 
 
+@functools.cache
+def cpu_has_native_bf16() -> bool:
+    """True when the CPU computes bf16 natively (x86 AVX512-BF16 or AMX-BF16, Arm BF16), read from /proc/cpuinfo.
+
+    Elsewhere bf16 would be emulated, and slower than fp32.
+    """
+    try:
+        text = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    flags = set()
+    for line in text.splitlines():
+        if line.startswith(("flags", "Features")):
+            flags.update(line.partition(":")[2].split())
+    return bool(flags & {"avx512_bf16", "amx_bf16", "bf16"})
+
+
+def bf16_matmul_is_native() -> bool:
+    """True when oneDNN has bf16 kernels and the CPU runs them natively (see `cpu_has_native_bf16`)."""
+    try:
+        return bool(torch.ops.mkldnn._is_mkldnn_bf16_supported()) and cpu_has_native_bf16()
+    except (AttributeError, RuntimeError):
+        return False
+
+
 class PackedLinear(torch.nn.Module):
-    """An fp32 linear layer whose weight is pre-packed for oneDNN's GEMM.
+    """An fp32 (or bf16) linear layer whose weight is pre-packed for oneDNN's GEMM.
 
     At decode batch sizes a CPU linear layer is bound by reading its weight; oneDNN's blocked layout reads it about
-    twice as fast as the plain row-major one (4x for the 49152x576 `lm_head`), with the same fp32 arithmetic.
+    twice as fast as the plain row-major one (4x for the 49152x576 `lm_head`), with the same fp32 arithmetic. A bf16
+    weight stays bf16 (the lean sampler's bf16 rollout copy); `set_weight` keeps the dtype the layer was built with.
     """
 
     def __init__(self, weight: torch.Tensor, bias: torch.Tensor | None, batch_hint: int = 8):
         super().__init__()
         self.out_features, self.in_features = weight.shape
         self.batch_hint = batch_hint
-        self.bias = None if bias is None else bias.detach().to(torch.float32).contiguous()
+        self.dtype = torch.bfloat16 if weight.dtype == torch.bfloat16 else torch.float32
+        self.bias = None if bias is None else bias.detach().to(self.dtype).contiguous()
         self.set_weight(weight)
 
     def set_weight(self, weight: torch.Tensor) -> None:
         self.packed = torch.ops.mkldnn._reorder_linear_weight(
-            weight.detach().to(torch.float32).contiguous(), self.batch_hint
+            weight.detach().to(self.dtype).contiguous(), self.batch_hint
         )
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:

@@ -81,24 +81,48 @@ def shared_prefix_logps(model, input_ids, attention_mask, logits_to_keep, comput
 
 
 @torch.no_grad()
-def shared_prefix_generate(model, input_ids, attention_mask, generation_config, decoder=None) -> torch.Tensor | None:
+def shared_prefix_generate(model, input_ids, attention_mask, generation_config, decoder=None, with_logps=False):
     """`model.generate` on left-padded prompts that are all the same prompt, prefilling it once; else None.
 
     With a `decoder` (playground/fastpath/decode.py) that covers the generation options, it samples instead of
     `generate`.
-    Returns the full sequences (prompt + new tokens), as `generate` does.
+    Returns the full sequences (prompt + new tokens), as `generate` does; with `with_logps`, `(sequences, logps)`
+    where `logps` (rows, new) are the sampled tokens' log-probabilities under the processed scores (see
+    `generate_with_logps`).
     """
     groups = prompt_groups(input_ids, attention_mask)
     if len(groups) != 1 or groups[0][1].numel() < 2:
         return None
     prompt = groups[0][1]
     rows = input_ids.size(0)
-    out = decoder.generate(prompt, rows, generation_config) if decoder is not None else None
+    out = decoder.generate(prompt, rows, generation_config, with_logps) if decoder is not None else None
     if out is None:
         cache = _prefill(model, prompt, rows)
         ids = prompt.expand(rows, -1)
-        out = model.generate(
-            input_ids=ids, attention_mask=torch.ones_like(ids), cache=cache, generation_config=generation_config
-        )
+        run = generate_with_logps if with_logps else _generate
+        out = run(model, generation_config, input_ids=ids, attention_mask=torch.ones_like(ids), cache=cache)
+    out, logps = out if with_logps else (out, None)
     pad = input_ids.size(1) - prompt.numel()
-    return torch.cat([input_ids[:, :pad], out], dim=1) if pad else out
+    out = torch.cat([input_ids[:, :pad], out], dim=1) if pad else out
+    return (out, logps) if with_logps else out
+
+
+def _generate(model, generation_config, **inputs) -> torch.Tensor:
+    return model.generate(**inputs, generation_config=generation_config)
+
+
+@torch.no_grad()
+def generate_with_logps(model, generation_config, **inputs) -> tuple[torch.Tensor, torch.Tensor]:
+    """`model.generate`, and each new token's log-probability under the processed scores it was sampled from.
+
+    `generate`'s `scores` are the logits after the logits processors (temperature, top-k, top-p): the distribution
+    the token was drawn from, as vLLM's `processed_logprobs` that TRL's importance-sampling correction expects.
+    """
+    import copy
+
+    config = copy.deepcopy(generation_config)
+    config.update(output_scores=True, return_dict_in_generate=True)
+    out = model.generate(**inputs, generation_config=config)
+    new = out.sequences[:, inputs["input_ids"].size(1) :]
+    logps = [s.float().log_softmax(dim=-1).gather(1, new[:, i, None]) for i, s in enumerate(out.scores)]
+    return out.sequences, torch.cat(logps, dim=1)

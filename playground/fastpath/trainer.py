@@ -14,8 +14,15 @@ Where the time of a CPU step goes, and what this module does about it (each meas
 
 The loss, the gradients and the optimizer are TRL's. A test checks that the job reproduces bare TRL's reward curve
 step for step and its kl within 1e-3. The rollout copy is fp32 by default; `bfloat16` halves its bytes where the
-CPU has native bf16, but then samples come from a slightly different distribution than the policy's, and on the
-tiny test model that measurably slowed learning, so it is opt-in.
+CPU has native bf16, but then samples come from a slightly different distribution than the policy's. TRL corrects
+exactly that mismatch for vLLM with importance sampling (`vllm_importance_sampling_correction`, on by default in
+`GRPOConfig`): the sampler hands over the log-probability of each sampled token, TRL recomputes the policy's, and
+weights the loss by their ratio (truncated or masked per `vllm_importance_sampling_mode`), logging
+`sampling/importance_sampling_ratio/*` and `sampling/sampling_logp_difference/*`. With a bf16 copy this trainer
+returns the lean sampler's log-probs where TRL's vLLM path puts them and sets `use_vllm` after TRL's `__init__`
+(which it only reads there to start vLLM): TRL's own code then computes the correction. It costs one gradient-free
+forward of the policy per generation round (TRL's `old_per_token_logps`). bf16 stays opt-in until a learning
+comparison (bench/bf16_learning.py) shows it matches fp32.
 
 `FastGRPOTrainer` overrides `_generate_single_turn` and `_get_per_token_logps_and_entropies` for plain-text prompts
 on CPU without vLLM (and `train`, for the allocator); every other case goes to TRL's own code.
@@ -33,18 +40,10 @@ from trl import GRPOTrainer
 from playground.fastpath import decode
 from playground.fastpath.allocator import training_allocator
 from playground.fastpath.packing import PackedLinear, pack_linears, packed_linear_available
-from playground.fastpath.prefix import shared_prefix_generate, shared_prefix_logps
+from playground.fastpath.prefix import generate_with_logps, shared_prefix_generate, shared_prefix_logps
 
 
 logger = logging.getLogger(__name__)
-
-
-def bf16_matmul_is_native() -> bool:
-    """True when oneDNN has native bf16 kernels on this CPU (else bf16 would be emulated, and slower than fp32)."""
-    try:
-        return bool(torch.ops.mkldnn._is_mkldnn_bf16_supported())
-    except (AttributeError, RuntimeError):
-        return False
 
 
 def rollout_dtype(setting: str = "auto") -> torch.dtype:
@@ -112,7 +111,7 @@ class RolloutModel:
                     param.copy_(src.to(dtype).reshape(param.shape))
         self.model.tie_weights()
         self.packed = dtype == torch.float32 and packed_linear_available()
-        lean = self.packed and sampling and decode.supports(self.model)
+        lean = sampling and decode.supports(self.model)  # fp32, or bf16 where oneDNN has bf16 kernels
         if self.packed and not lean:
             pack_linears(self.model, skip)
         self.decoder = None
@@ -164,8 +163,8 @@ CPU_LM_HEAD_CHUNK = 2048
 class FastGRPOTrainer(GRPOTrainer):
     """`GRPOTrainer` with the CPU fast path of the module docstring.
 
-    `rollout_dtype`: "auto" or "float32" (exact), or "bfloat16". `rollout=False` and `tune_allocator=False` give
-    bare TRL.
+    `rollout_dtype`: "auto" or "float32" (exact), or "bfloat16" (with TRL's importance-sampling correction unless
+    `vllm_importance_sampling_correction=False`). `rollout=False` and `tune_allocator=False` give bare TRL.
     """
 
     def __init__(
@@ -181,6 +180,15 @@ class FastGRPOTrainer(GRPOTrainer):
         self._rollout_dtype = globals()["rollout_dtype"](rollout_dtype)
         if rollout and not self._rollout_enabled:
             logger.info("Fast rollout is off here (needs a PEFT model on CPU without vLLM); using TRL's generate.")
+        # A rollout copy in another dtype samples from a slightly different distribution: hand TRL the sampler's
+        # log-probs as its vLLM path does, and let TRL's importance-sampling correction (gated on `use_vllm`) run.
+        self._sampler_logps = (
+            self._rollout_enabled
+            and self._rollout_dtype != torch.float32
+            and bool(self.args.vllm_importance_sampling_correction)
+        )
+        if self._sampler_logps:
+            self.use_vllm = True  # read by TRL's __init__ (done) to start vLLM, afterwards only to gate the correction
 
     def train(self, *args, **kwargs):
         try:
@@ -274,16 +282,19 @@ class FastGRPOTrainer(GRPOTrainer):
     def _generate_single_turn(self, prompt_ids, images, multimodal_fields, num_generations, has_tool_images=False):
         start = time.perf_counter()
         if not self._rollout_enabled or images or multimodal_fields or has_tool_images:
+            if self._sampler_logps:
+                raise ValueError("The bf16 rollout samples plain-text prompts only; use fast_rollout=float32.")
             result = super()._generate_single_turn(
                 prompt_ids, images, multimodal_fields, num_generations, has_tool_images
             )
         else:
-            result = self._rollout_generate(prompt_ids), None
+            result = self._rollout_generate(prompt_ids)
         mode = "train" if self.model.training else "eval"
         self._metrics[mode]["timing/rollout"].append(time.perf_counter() - start)
         return result
 
-    def _rollout_generate(self, prompt_ids) -> list[list[int]]:
+    def _rollout_generate(self, prompt_ids) -> tuple[list[list[int]], list[list[float]] | None]:
+        """The completions' token ids and, with a bf16 copy under TRL's correction, each token's sampling log-prob."""
         from trl.trainer.utils import pad
 
         if self._rollout is None:
@@ -297,16 +308,24 @@ class FastGRPOTrainer(GRPOTrainer):
         input_ids = pad(prompts, padding_value=pad_id, padding_side="left")
         attention_mask = pad([torch.ones_like(p) for p in prompts], padding_value=0, padding_side="left")
         model, config, decoder = self._rollout.model, self.generation_config, self._rollout.decoder
+        with_logps = self._sampler_logps
         out = None
         if self.share_prompts:
-            out = shared_prefix_generate(model, input_ids, attention_mask, config, decoder)
+            out = shared_prefix_generate(model, input_ids, attention_mask, config, decoder, with_logps)
         if out is None:
+            inputs = dict(input_ids=input_ids, attention_mask=attention_mask)
             with torch.no_grad():
-                out = model.generate(input_ids=input_ids, attention_mask=attention_mask, generation_config=config)
+                out = (
+                    generate_with_logps(model, config, **inputs)
+                    if with_logps
+                    else model.generate(**inputs, generation_config=config)
+                )
+        out, logps = out if with_logps else (out, None)
         completion_ids = out[:, input_ids.size(1) :]
         # Everything after the first EOS is masked, as in TRL.
         is_eos = torch.isin(completion_ids, torch.tensor(self.eos_token_ids))
         eos_idx = torch.full((is_eos.size(0),), is_eos.size(1), dtype=torch.long)
         eos_idx[is_eos.any(dim=1)] = is_eos.int().argmax(dim=1)[is_eos.any(dim=1)]
         keep = torch.arange(is_eos.size(1)).expand(is_eos.size(0), -1) <= eos_idx.unsqueeze(1)
-        return [c[m].tolist() for c, m in zip(completion_ids, keep, strict=True)]
+        ids = [c[m].tolist() for c, m in zip(completion_ids, keep, strict=True)]
+        return ids, None if logps is None else [lp[m].tolist() for lp, m in zip(logps, keep, strict=True)]

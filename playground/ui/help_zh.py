@@ -117,7 +117,17 @@ FIELDS: dict[str, str] = {
     "use_vllm": "用 vLLM 的 colocate 模式生成（仅限 CUDA，需要 `pip install vllm`；可选）。",
     "fast_rollout": "CPU 快速路径（合并并预打包的采样副本、共享提示词、内存分配设置）："
     "'auto' 或 'float32'（结果完全一致）、"
-    "'bfloat16'（在原生支持 bf16 的 CPU 上采样更快，略微偏离策略），或 'off' 使用 TRL 自己的代码。",
+    "'bfloat16'（在原生支持 bf16 的 CPU 上采样更快，略微偏离策略，由下面 TRL 的重要性采样校正），"
+    "或 'off' 使用 TRL 自己的代码。",
+    # bf16 rollout and TRL's importance-sampling correction (issue 15)
+    "vllm_importance_sampling_correction": "在 fast_rollout=bfloat16（或 use_vllm）时：按策略与采样器对每个采样词元的"
+    "概率之比为损失加权（TRL 对“采样器并非完全等同于策略”的校正），并记录 sampling/importance_sampling_ratio/*。"
+    "关闭时：这些样本被当作从策略本身采样。",
+    "vllm_importance_sampling_mode": "TRL 如何约束这个比率：按词元或按序列，超出范围时截断（'*_truncate'）或丢弃"
+    "（'*_mask'）：token_truncate、token_mask、sequence_truncate、sequence_mask 之一。",
+    "vllm_importance_sampling_clip_max": "重要性采样比率的上限（TRL 的字段；取代 vllm_importance_sampling_cap）。",
+    "off_policy_mask_threshold": "丢弃优势为负、且采样器到策略的平均 KL 超过此值的序列（DeepSeek-V3.2 的离策略掩码，"
+    "例如 0.5）；留空：关闭。",
     "lora_r": "LoRA 的秩。",
     "lora_alpha": "LoRA 的 alpha（更新量按 alpha / r 缩放）。",
     "lora_dropout": "LoRA 层上的 dropout。",

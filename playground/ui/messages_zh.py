@@ -52,6 +52,29 @@ MESSAGES: tuple[tuple[str, str], ...] = (
         "multi_objective_aggregation must be one of {valid}, got {value}.",
         "multi_objective_aggregation 必须是 {valid} 之一，实际为 {value}。",
     ),
+    # bf16 rollout and TRL's importance-sampling correction (issue 15)
+    (
+        "fast_rollout bfloat16 needs a CPU with native bf16 (AVX512-BF16 or AMX); here it would be slower than "
+        "float32: use auto.",
+        "fast_rollout 设为 bfloat16 需要原生支持 bf16 的 CPU（AVX512-BF16 或 AMX）；在这台机器上它会比 float32 "
+        "更慢：请用 auto。",
+    ),
+    (
+        "vllm_importance_sampling_mode must be one of {valid}, got {value}.",
+        "vllm_importance_sampling_mode 必须是 {valid} 之一，实际为 {value}。",
+    ),
+    (
+        "vllm_importance_sampling_clip_max must be above 1 or empty, got {value}.",
+        "vllm_importance_sampling_clip_max 必须大于 1，或留空，实际为 {value}。",
+    ),
+    (
+        "off_policy_mask_threshold must be above 0 or empty, got {value}.",
+        "off_policy_mask_threshold 必须大于 0，或留空，实际为 {value}。",
+    ),
+    (
+        "The vespo loss needs a token-level vllm_importance_sampling_mode (token_truncate or token_mask).",
+        "vespo 损失需要词元级的 vllm_importance_sampling_mode（token_truncate 或 token_mask）。",
+    ),
     ("save_steps must be at least 1.", "save_steps 至少为 1。"),
     ("lora_r must be at least 1, got {value}.", "lora_r 至少为 1，实际为 {value}。"),
     ("lora_alpha must be above 0, got {value}.", "lora_alpha 必须大于 0，实际为 {value}。"),

@@ -14,6 +14,8 @@ from playground.errors import ModelLoadError, PlaygroundError
 from playground.models import ModelSource, describe_load_error, resolve_path
 from playground.spec import (
     DATA_FLAGS,
+    FAST_ROLLOUTS,
+    IMPORTANCE_SAMPLING_MODES,
     LOSS_TYPES,
     MULTI_OBJECTIVE_AGGREGATIONS,
     REWARD_ERROR_POLICIES,
@@ -39,7 +41,8 @@ CHOICES = {
     "device": ("auto", "cpu", "cuda"),
     "dataset_kind": KINDS,
     "reward_error_policy": REWARD_ERROR_POLICIES,
-    "fast_rollout": ("auto", "bfloat16", "float32", "off"),  # as checked in playground/validation.py
+    "fast_rollout": FAST_ROLLOUTS,
+    "vllm_importance_sampling_mode": IMPORTANCE_SAMPLING_MODES,
 }
 OPTIONAL_TEXT = ("dataset_config", "system_prompt")  # an empty box means None
 # Numbers whose default is "unset" (None): the browser shows an empty number box as 0 once its section has opened, so
