@@ -7,7 +7,9 @@ once per token per group. Here the N prompts are left-padded into one batch of N
 
 - each distinct prompt runs once through the decoder's fused, pre-packed layers (`LlamaDecoder.prefill`), and its
   K/V is copied right-aligned into a shared cache, to its G rows;
-- every row then decodes at its own rotary position (its token count so far), with a key mask hiding the padding.
+- every row then decodes at its own rotary position (its token count so far), with a key mask hiding the padding;
+- a row that has ended leaves the batch (once an eighth of it has ended, the rest move to a smaller cache), instead
+  of being decoded until the longest row ends; the random draws and every kept row's arithmetic are unchanged.
 
 Models the decoder does not cover go through `model.generate` with left padding and an attention mask.
 """
@@ -28,6 +30,7 @@ from playground.fastpath.decode import choose_next, stop_tokens
 logger = logging.getLogger(__name__)
 
 MAX_ROWS = 64  # rows decoded together; bounds the KV cache (about 7 MB per row of 150 positions for SmolLM2-135M)
+COMPACT_SHARE = 8  # finished rows leave the batch once they are at least 1/8 of it (each move copies the cache)
 
 
 @dataclass
@@ -118,8 +121,12 @@ def _sample_chunk(model, prompts: list[torch.Tensor], g: int, config) -> torch.T
     return out[:, longest:]
 
 
-def _decode(decoder, prompts: list[torch.Tensor], g: int, config) -> torch.Tensor:
-    """The decoder's loop for left-padded prompts: per-row positions and a padding mask."""
+def _decode(
+    decoder, prompts: list[torch.Tensor], g: int, config, compact: bool = True, counts: dict | None = None
+) -> torch.Tensor:
+    """The decoder's loop for left-padded prompts: per-row positions and a padding mask. With `compact`, rows that
+    have finished stop being decoded (`compact=False` keeps them, as a reference for the tests); `counts` gets the
+    number of row-steps decoded under "row_steps"."""
     model = decoder.model
     longest = max(p.numel() for p in prompts)
     new = config.max_new_tokens
@@ -148,15 +155,30 @@ def _decode(decoder, prompts: list[torch.Tensor], g: int, config) -> torch.Tenso
     eos, pad = stop_tokens(config)
     ids = torch.stack([F.pad(p, (longest - p.numel(), 0), value=pad or 0) for p in prompts]).repeat_interleave(g, 0)
     unfinished = torch.ones(rows, dtype=torch.long)
+    live = torch.arange(rows)  # the rows still decoded: finished ones leave the batch (see below)
     for step in range(new):
-        scores = processors(ids, decoder.logits(hidden))
+        logits = decoder.logits(hidden)
+        if live.numel() < rows:  # rows that left score zeros: choose_next pads them, and draws the same random numbers
+            logits = logits.new_zeros(rows, logits.shape[-1]).index_copy_(0, live, logits)
+        scores = processors(ids, logits)
         next_tokens, unfinished = choose_next(scores, config, eos, pad, unfinished)
         ids = torch.cat([ids, next_tokens[:, None]], dim=-1)
         if eos.numel() and not unfinished.any():
             break
         if step == new - 1:
             break
-        hidden = _step(decoder, next_tokens, keys, values, longest + step, pads, valid)
+        done = unfinished[live] == 0
+        if compact and int(done.sum()) * COMPACT_SHARE >= live.numel():
+            # A row past its EOS would be decoded to the end of the batch for nothing (completions of the embedded
+            # model end well before the cap on average); once an eighth of the batch is done, the rest move to a
+            # smaller cache. Each row's arithmetic is unchanged, so are its tokens (tests/lab/test_dryrun.py).
+            keep = (~done).nonzero().squeeze(1)
+            live, pads, valid = live[keep], pads[keep], valid[keep]
+            keys = [k[keep] for k in keys]
+            values = [v[keep] for v in values]
+        hidden = _step(decoder, next_tokens[live], keys, values, longest + step, pads, valid)
+        if counts is not None:
+            counts["row_steps"] = counts.get("row_steps", 0) + live.numel()
     return ids[:, longest:]
 
 

@@ -6,7 +6,7 @@ from transformers import GenerationConfig
 
 from playground.data import PromptSource, render_prompt
 from playground.lab.dryrun import dry_run, load_rows
-from playground.lab.sampling import _sample_chunk, sample_prompts
+from playground.lab.sampling import _decode, _sample_chunk, sample_prompts
 from playground.models import load_model
 from playground.scoring import RewardChoice, build_rewards
 
@@ -32,6 +32,36 @@ def test_batched_prompts_decode_like_each_prompt_alone(tiny_sampler):
         )
         assert torch.equal(got[2 * p], alone[0, prompt.numel() :])
         assert torch.equal(got[2 * p + 1], alone[0, prompt.numel() :])
+
+
+def test_rows_that_finish_leave_the_batch_and_no_token_changes(tiny_sampler):
+    model, tokenizer = tiny_sampler
+    decoder, pad = model.playground_sampler, tokenizer.pad_token_id
+    texts = ["Hi there", "Why is the sky blue? Answer at length", "Name a color:"]  # of different lengths
+    prompts = [tokenizer(t, return_tensors="pt", add_special_tokens=False)["input_ids"][0] for t in texts]
+    greedy = GenerationConfig(max_new_tokens=24, do_sample=False, pad_token_id=pad, eos_token_id=None)
+    first = _decode(decoder, prompts, 4, greedy)  # the random tiny model repeats one token per prompt
+    assert first[0, 0] not in first[4:]
+    # Sampling: an eighth of the vocabulary ends a row. Greedy: prompt 1's token ends its rows at once, not others'.
+    for do_sample, eos in ((True, list(range(3, len(tokenizer), 8))), (False, [int(first[0, 0])])):
+        config = GenerationConfig(max_new_tokens=24, do_sample=do_sample, pad_token_id=pad, eos_token_id=eos)
+        counts, reference_counts = {}, {}
+        with torch.random.fork_rng(devices=[]):
+            torch.manual_seed(5)
+            compacted = _decode(decoder, prompts, 4, config, counts=counts)
+            torch.manual_seed(5)
+            reference = _decode(decoder, prompts, 4, config, compact=False, counts=reference_counts)
+        assert torch.equal(compacted, reference)
+        assert counts["row_steps"] < reference_counts["row_steps"]  # finished rows were not decoded on
+        ended = [next((i for i, t in enumerate(row.tolist()) if t in eos), None) for row in compacted]
+        assert sum(e is not None for e in ended) >= 4 and len(set(ended)) >= 2, ended  # rows left at different steps
+    for p, prompt in enumerate(prompts):  # greedy: each prompt alone through transformers' generate, up to its EOS
+        alone = model.generate(
+            input_ids=prompt[None], attention_mask=torch.ones_like(prompt[None]), generation_config=config
+        )[0, prompt.numel() :]
+        assert torch.equal(compacted[4 * p, : alone.numel()], alone)
+        assert (compacted[4 * p, alone.numel() :] == pad).all()
+    assert alone.numel() == 24 and (compacted[0, 1:] == pad).all()
 
 
 def test_same_seed_same_completions_whatever_the_chunking(tiny_sampler):
