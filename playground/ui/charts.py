@@ -20,6 +20,7 @@ CHARTS: tuple[str | None, ...] = (
     "loss",
     "completions/mean_length",
     "completions/clipped_ratio",  # completions cut at max_completion_length (the "clipped" health alert)
+    "sampling/importance_sampling_ratio/mean",  # TRL's correction of the bf16 rollout (fast_rollout=bfloat16 only)
 )
 PER_FUNCTION = "rewards/{fn}/mean"
 # The held-out eval curve (TRL's eval metric name, logged with its `step`): drawn on the reward chart as a second line.
@@ -42,6 +43,7 @@ SLUGS: dict[str | None, str] = {
     "loss": "loss",
     "completions/mean_length": "mean_length",
     "completions/clipped_ratio": "clipped",
+    "sampling/importance_sampling_ratio/mean": "is_ratio",
 }
 
 

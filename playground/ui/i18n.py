@@ -337,6 +337,11 @@ EN: dict[str, str] = {
     "train.queue.position_no_eta": (
         "Your run is queued: position {position} of {waiting}; it starts when the runs ahead end."
     ),
+    # --- issue 15: the bf16 rollout's importance-sampling chart ---
+    "chart.is_ratio.title": "sampling/importance_sampling_ratio/mean: sampler vs policy",
+    "chart.is_ratio.y": "ratio (1 = same distribution)",
+    "chart.is_ratio.caption": "Only with fast_rollout=bfloat16: the policy's probability of a completion over the "
+    "bf16 sampler's, which TRL weights the loss by. Near 1 is good; far from 1, use float32.",
 }
 
 ZH: dict[str, str] = {
@@ -640,6 +645,11 @@ ZH: dict[str, str] = {
     "train.queue.cancelled": "已取消你排队中的训练。",
     "train.queue.position": "你的训练正在排队：第 {position} 位（共 {waiting} 个）；大约 {eta} 后开始。",
     "train.queue.position_no_eta": "你的训练正在排队：第 {position} 位（共 {waiting} 个）；前面的训练结束后开始。",
+    # --- issue 15: the bf16 rollout's importance-sampling chart ---
+    "chart.is_ratio.title": "sampling/importance_sampling_ratio/mean：采样器与策略之比",
+    "chart.is_ratio.y": "比率（1 = 分布相同）",
+    "chart.is_ratio.caption": "仅在 fast_rollout=bfloat16 时出现：策略生成某个结果的概率与 bf16 采样器的概率之比，"
+    "TRL 用它为损失加权。接近 1 为好；远离 1 时，请改用 float32。",
 }
 
 # issue 12: reward descriptions and parameter help, Train field help and prompt sets (English from their one source).
