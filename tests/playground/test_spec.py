@@ -32,6 +32,10 @@ def test_grpo_config_uses_trl_names_and_cpu_settings(tmp_path):
     assert config.logging_steps == 1 and config.beta == 0.04 and config.loss_type == "dapo"
     assert config.bf16 is False and config.use_cpu is True
     assert config.reward_weights == [1.0]
+    assert config.multi_objective_aggregation == "sum_then_normalize"  # TRL's default, the spec's too
+    spec.set("multi_objective_aggregation", "normalize_then_sum")
+    assert spec.grpo_config(str(tmp_path)).multi_objective_aggregation == "normalize_then_sum"
+    assert RunSpec.from_json(spec.to_json()).grpo.multi_objective_aggregation == "normalize_then_sum"  # spec.json
     assert spec.lora_config().target_modules == "all-linear"
     spec.set("load_in_4bit", True)
     bnb = spec.bnb_config()
@@ -50,6 +54,12 @@ def test_grpo_config_uses_trl_names_and_cpu_settings(tmp_path):
         ("max_completion_length", 10**6, "max_completion_length", "between 1 and 4096"),
         ("loss_type", "ppo", "loss_type", "Unknown loss_type 'ppo'"),
         ("scale_rewards", "rank", "scale_rewards", "one of group, batch, none"),
+        (
+            "multi_objective_aggregation",
+            "sum",
+            "multi_objective_aggregation",
+            "one of sum_then_normalize, normalize_then_sum, got 'sum'",
+        ),
         ("load_in_8bit", True, "load_in_8bit", "needs a CUDA GPU"),
         ("use_vllm", True, "use_vllm", "needs a CUDA GPU"),
         ("device", "cuda", "device", "no CUDA GPU"),
