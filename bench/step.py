@@ -6,6 +6,8 @@ for nf4), same seed, in one process, one after the other. Prints a table and one
     python bench/step.py --steps 5            # fp32
     python bench/step.py --steps 5 --four-bit # QLoRA
     python bench/step.py --steps 5 --bare-allocator  # also bare TRL under the playground's allocator settings
+    python bench/step.py --steps 5 --bf16-rollout    # also the playground with fast_rollout=bfloat16 (bf16 rollout
+                                                     # copy under TRL's importance-sampling correction)
 """
 
 from __future__ import annotations
@@ -132,7 +134,17 @@ def summarise(name: str, rows: list[dict], g: int) -> dict:
         "completions_per_s": round(g / step_s, 3),
         "tokens_per_s": round(tokens / step_s, 1),
         "rewards": [round(r["reward"], 2) for r in rows],
+        **_importance_sampling(rows),
     }
+
+
+def _importance_sampling(rows: list[dict]) -> dict:
+    """TRL's importance-sampling metrics averaged over the steps, where the run logged them (the bf16 rollout)."""
+    names = ("sampling/importance_sampling_ratio/mean", "sampling/sampling_logp_difference/mean")
+    if not all(name in rows[0] for name in names):
+        return {}
+    mean = {name: statistics.mean(r[name] for r in rows) for name in names}
+    return {"is_ratio_mean": round(mean[names[0]], 4), "logp_difference_mean": round(mean[names[1]], 4)}
 
 
 def run_one(name: str, steps: int, four_bit: bool, spec=None) -> dict:
@@ -140,9 +152,16 @@ def run_one(name: str, steps: int, four_bit: bool, spec=None) -> dict:
     import tempfile
 
     spec = spec or bench_spec(steps, four_bit)
-    labels = {"bare": "bare TRL", "bare-allocator": "bare+alloc", "playground": "playground"}
+    labels = {
+        "bare": "bare TRL",
+        "bare-allocator": "bare+alloc",
+        "playground": "playground",
+        "playground-bf16": "pg bf16+IS",
+    }
+    if name == "playground-bf16":
+        spec.set("fast_rollout", "bfloat16")  # TRL's correction is on by default (vllm_importance_sampling_*)
     with tempfile.TemporaryDirectory() as tmp:
-        if name == "playground":
+        if name.startswith("playground"):
             rows = run_playground(spec, Path(tmp))
         else:
             rows = run_bare(spec, Path(tmp), allocator=name == "bare-allocator")
@@ -160,14 +179,17 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=5)
     parser.add_argument("--four-bit", action="store_true")
     parser.add_argument("--bare-allocator", action="store_true", help="also run bare TRL with the allocator settings")
-    contenders = ["bare", "bare-allocator", "playground"]
+    parser.add_argument("--bf16-rollout", action="store_true", help="also run the playground with a bf16 rollout")
+    contenders = ["bare", "bare-allocator", "playground", "playground-bf16"]
     parser.add_argument("--only", choices=contenders, help="run one contender, print its JSON")
     args = parser.parse_args()
     if args.only:
         print(json.dumps(run_one(args.only, args.steps, args.four_bit)))
         return
     results = []
-    names = ("bare", "bare-allocator", "playground") if args.bare_allocator else ("bare", "playground")
+    names = (
+        ["bare"] + ["bare-allocator"] * args.bare_allocator + ["playground"] + ["playground-bf16"] * args.bf16_rollout
+    )
     for name in names:  # each in a fresh process, so peak RSS and warm-up are its own
         cmd = [sys.executable, __file__, "--only", name, "--steps", str(args.steps)] + ["--four-bit"] * args.four_bit
         out = subprocess.run(cmd, capture_output=True, text=True)
@@ -193,14 +215,30 @@ def main() -> None:
         print(f"{r['name']:12} " + " ".join(f"{r[k]:>11}" for k in keys))
     for r in results:
         print(f"{r['name']:12} reward per step: {r['rewards']}")
-    speedup = round(results[0]["s_per_step"] / results[-1]["s_per_step"], 2)
+    by_name = dict(zip(names, results, strict=True))
+    speedup = round(results[0]["s_per_step"] / by_name["playground"]["s_per_step"], 2)
     print(f"speed-up: {speedup}x")
+    extra = {}
+    if args.bf16_rollout:
+        bf16 = by_name["playground-bf16"]
+        extra["speedup_bf16"] = round(results[0]["s_per_step"] / bf16["s_per_step"], 2)
+        print(
+            f"speed-up with the bf16 rollout: {extra['speedup_bf16']}x (importance-sampling ratio "
+            f"{bf16.get('is_ratio_mean')}, mean per-token log-prob gap {bf16.get('logp_difference_mean')})"
+        )
     if args.bare_allocator:
         alone = results[0]["s_per_step"] / results[1]["s_per_step"]
         print(f"bare TRL with the allocator settings alone: {alone:.2f}x")
     print(
         json.dumps(
-            {"bench": "step", "four_bit": args.four_bit, "steps": args.steps, "results": results, "speedup": speedup}
+            {
+                "bench": "step",
+                "four_bit": args.four_bit,
+                "steps": args.steps,
+                "results": results,
+                "speedup": speedup,
+                **extra,
+            }
         )
     )
 
