@@ -382,7 +382,10 @@ class TrainingJob:
         from playground.training.warmup import EXAMPLES_FILE, examples_for, run_warmup, write_examples
 
         self._set_phase("warmup")
-        examples = examples_for(self.spec, list(train_rows["prompt"]), tokenizer)
+        # A run scored on correctness gets rejection-sampled examples (only right answers), when its column is there.
+        column = next((r.params.get("column", "answer") for r in self.spec.rewards if r.name == "correctness"), None)
+        answers = list(train_rows[column]) if column in train_rows.column_names else None
+        examples = examples_for(self.spec, list(train_rows["prompt"]), tokenizer, answers=answers)
         write_examples(self.run.path / EXAMPLES_FILE, examples)
         if self.stop_requested.is_set():
             return

@@ -27,6 +27,9 @@ logger = logging.getLogger(__name__)
 EXAMPLES_FILE = "warmup_examples.jsonl"  # written into the run folder, so the warm-up can be exported and repeated
 SFT_BATCH_SIZE = 4
 CHARS_PER_TOKEN = 3.0  # a cautious English estimate: the wrapped answer must fit in max_completion_length
+# Examples use at most this share of max_completion_length: sampled at GRPO's temperature, answers run longer than the
+# examples, and an answer cut by the length cap never closes its last tag.
+EXAMPLE_SHARE = 0.6
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+")
 
 
@@ -43,10 +46,26 @@ def wrap_in_tags(text: str, tags: list[str] | tuple[str, ...], max_chars: int | 
     if max_chars is not None:
         while len(sentences) > 1 and sum(len(s) + 1 for s in sentences) + overhead > max_chars:
             sentences.pop()
+    if max_chars is not None and len(sentences) == 1 and len(sentences[0]) + overhead > max_chars:
+        words = sentences[0].split()  # one long sentence: keep the words that fit
+        while len(words) > len(tags) and sum(len(w) + 1 for w in words) + overhead > max_chars:
+            words.pop()
+        sentences = [" ".join(words)]
     parts = _spread(sentences, len(tags))
     if parts is None:
         return None
     return "\n".join(f"<{tag}>{part}</{tag}>" for tag, part in zip(tags, parts, strict=True))
+
+
+def repetitive(text: str) -> bool:
+    """True for a degenerate answer (fewer than half of its words distinct, over at least 12 words): the warm-up
+    would teach the loop.
+
+    >>> repetitive("the ultimate in water, the ultimate in water, the ultimate in water, the ultimate in water")
+    True
+    """
+    words = text.lower().split()
+    return len(words) >= 12 and len(set(words)) < len(words) / 2
 
 
 def _spread(sentences: list[str], n: int) -> list[str] | None:
@@ -59,6 +78,8 @@ def _spread(sentences: list[str], n: int) -> list[str] | None:
         size = -(-len(words) // n)
         chunks = [" ".join(words[i * size : (i + 1) * size]) for i in range(n)]
         return chunks if all(chunks) else None
+    if n == 2:  # e.g. think/answer: the reasoning, then the last sentence
+        return [" ".join(sentences[:-1]), sentences[-1]]
     first, last, middle = sentences[0], sentences[-1], sentences[1:-1]
     inner = n - 2
     size = -(-len(middle) // inner) if inner else 0
@@ -66,29 +87,51 @@ def _spread(sentences: list[str], n: int) -> list[str] | None:
     return [first, *groups, last] if all(groups) else None
 
 
-def build_examples(spec: RunSpec, prompts: list[Any], tokenizer) -> list[dict[str, str]]:
-    """`sft_num_examples` prompt/completion rows: the base model's answers to `prompts`, wrapped in `sft_tags`."""
+def build_examples(
+    spec: RunSpec, prompts: list[Any], tokenizer, answers: list[Any] | None = None
+) -> list[dict[str, str]]:
+    """`sft_num_examples` prompt/completion rows: the base model's answers to `prompts`, wrapped in `sft_tags`.
+
+    With reference `answers` (the column the run's correctness reward reads), only wrapped answers the correctness
+    reward accepts are kept: rejection sampling, as DeepSeek-R1's cold-start data was filtered, so the warm-up does
+    not teach wrong numbers in the right layout. When fewer than two answers are right, every answer is used (and the
+    log says so).
+    """
     from playground.fastpath.decode import prepare_for_sampling
     from playground.models import load_model
     from playground.preview import GenerationSettings, generate_group
+    from rewards.accuracy import get_correctness_reward
 
     g = spec.grpo
     model, _ = load_model(spec.model.model_name_or_path, inference=True)
     if model.device.type == "cpu":
         prepare_for_sampling(model)
-    budget = int(CHARS_PER_TOKEN * g.max_completion_length)
+    budget = int(CHARS_PER_TOKEN * g.max_completion_length * EXAMPLE_SHARE)
+    check = get_correctness_reward() if answers is not None else None
+    passes = 6 if check else 3  # rejection sampling needs more draws
     settings = GenerationSettings(num_generations=2, max_new_tokens=g.max_completion_length, temperature=0.7)
     examples: list[dict[str, str]] = []
-    for i in range(max(len(prompts), 1) * 3):  # up to three passes over the prompts
+    rejected: list[dict[str, str]] = []
+    for i in range(max(len(prompts), 1) * passes):
         if len(examples) >= g.sft_num_examples or not prompts:
             break
         prompt = prompts[i % len(prompts)]
         settings.seed = g.seed + i
         for text in generate_group(model, tokenizer, prompt, settings).completions:  # two answers per prompt
-            wrapped = wrap_in_tags(text, g.sft_tags, budget)
-            if wrapped is not None and len(examples) < g.sft_num_examples:
-                examples.append({"prompt": prompt, "completion": wrapped})
+            wrapped = None if repetitive(text) else wrap_in_tags(text, g.sft_tags, budget)
+            if wrapped is None or len(examples) >= g.sft_num_examples:
+                continue
+            row = {"prompt": prompt, "completion": wrapped}
+            if check is None or check([wrapped], answer=[answers[i % len(prompts)]])[0] == 1.0:
+                examples.append(row)
+            else:
+                rejected.append(row)
     del model
+    if check is not None:
+        logger.info("Warm-up examples: %d right answers kept, %d wrong ones left out", len(examples), len(rejected))
+        if len(examples) < 2:
+            logger.warning("Fewer than 2 right answers: the warm-up uses the wrong ones too")
+            examples = (examples + rejected)[: g.sft_num_examples]
     if len(examples) < 2:
         raise DataError("The SFT warm-up could not build examples from the model's answers; give a .jsonl file.")
     return examples
@@ -190,10 +233,17 @@ def write_examples(path: Path, examples: list[dict[str, Any]]) -> None:
             fh.write(json.dumps(ex, ensure_ascii=False) + "\n")
 
 
-def examples_for(spec: RunSpec, prompts: list[Any], tokenizer, progress: Callable[[str], None] | None = None):
-    """The warm-up examples of `spec`: read from `sft_examples`, or built from the model's answers to `prompts`."""
+def examples_for(
+    spec: RunSpec,
+    prompts: list[Any],
+    tokenizer,
+    progress: Callable[[str], None] | None = None,
+    answers: list[Any] | None = None,
+):
+    """The warm-up examples of `spec`: read from `sft_examples`, or built from the model's answers to `prompts` (only
+    the right ones when reference `answers` are given)."""
     if spec.grpo.sft_examples != "auto":
         return load_examples(spec.grpo.sft_examples)
     if progress:
         progress("Building warm-up examples from the base model's answers")
-    return build_examples(spec, prompts, tokenizer)
+    return build_examples(spec, prompts, tokenizer, answers)

@@ -46,6 +46,12 @@ def test_rewards_see_the_prefix_plus_the_continuation():
             ["think", "answer"],
             "<think>Two plus two is four.</think>\n<answer>So 4.</answer>",
         ),
+        # two tags: all the reasoning goes in the first, the last sentence in the second
+        (
+            "Tom has 12. He buys 7. So he has 19.",
+            ["think", "answer"],
+            "<think>Tom has 12. He buys 7.</think>\n<answer>So he has 19.</answer>",
+        ),
         # too few sentences: the words are split instead
         (
             "alpha beta gamma",
@@ -224,3 +230,35 @@ def test_warmup_rows_continue_the_exact_prompt_tokens_grpo_samples_after(embedde
     (plain,) = sft_dataset([{"prompt": "Why keep pets?", "completion": "Hi."}], tok, "<intro>").to_list()
     m = plain["completion_mask"].index(1)
     assert plain["input_ids"][:m] == tok(text=prompt_with_prefix(tok, "Why keep pets?", ""))["input_ids"]
+
+
+def test_warmup_examples_fit_the_budget_and_skip_degenerate_answers():
+    from playground.training.warmup import repetitive
+
+    long = "word " * 40 + "end"
+    wrapped = wrap_in_tags(long, ["think", "answer"], max_chars=80)
+    assert wrapped is not None and len(wrapped) <= 80
+    assert wrapped.startswith("<think>word") and wrapped.endswith("</answer>")
+    assert repetitive("the best bottle, the best bottle, the best bottle, the best bottle, the best bottle")
+    assert not repetitive("Tom has twelve apples and buys seven more, so now he has nineteen apples in all.")
+
+
+def test_rejection_sampled_warmup_falls_back_to_every_answer_when_none_is_right(tiny_model_dir, caplog):
+    """With reference answers only right answers are kept; a random model gets none right, so all are used."""
+    from transformers import AutoTokenizer
+
+    from playground.spec import RunSpec
+    from playground.training.warmup import build_examples
+
+    spec = RunSpec()
+    spec.model.model_name_or_path = str(tiny_model_dir)
+    for name, value in dict(max_completion_length=8, sft_num_examples=3, sft_tags=["think", "answer"]).items():
+        spec.set(name, value)
+    tok = AutoTokenizer.from_pretrained(tiny_model_dir)
+    prompts = ["What is 2 + 2?", "What is 3 + 4?"]
+    with caplog.at_level("INFO", logger="playground.training.warmup"):
+        examples = build_examples(spec, prompts, tok, answers=["987654321", "987654321"])
+    assert len(examples) == 3
+    assert "0 right answers kept, 24 wrong ones left out" in caplog.text  # 6 passes x 2 prompts x 2 answers each
+    assert "Fewer than 2 right answers" in caplog.text
+    assert all(e["completion"].startswith("<think>") and e["completion"].endswith("</answer>") for e in examples)
