@@ -96,11 +96,15 @@ class LlamaDecoder:
         self.refresh()
 
     @torch.no_grad()
-    def refresh(self, changed: set[str] | None = None) -> None:
-        """Re-pack the fused weights; with `changed` (module names in the model), only the groups that hold one."""
+    def refresh(self, changed: set[str] | None = None, weights=None) -> None:
+        """Re-pack the fused weights; with `changed` (module names in the model), only the groups that hold one.
+
+        `weights(name)` gives a module's weight where the model no longer holds it (default: the model's own).
+        """
+        weight_of = weights or (lambda name: self.model.get_submodule(name).weight)
         for key, members in self.groups.items():
             if changed is None or changed.intersection(members):
-                self.packs[key] = _pack(*(self.model.get_submodule(name).weight for name in members))
+                self.packs[key] = _pack(*(weight_of(name).to(self.dtype) for name in members))
 
     def prefill(self, prompt: torch.Tensor, rows: int, total: int) -> tuple[torch.Tensor, _Cache]:
         """Run the 1-D `prompt` once into a KV cache for `total` positions, copied to `rows` rows.

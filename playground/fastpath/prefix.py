@@ -81,14 +81,17 @@ def shared_prefix_logps(model, input_ids, attention_mask, logits_to_keep, comput
 
 
 @torch.no_grad()
-def shared_prefix_generate(model, input_ids, attention_mask, generation_config, decoder=None, with_logps=False):
+def shared_prefix_generate(
+    model, input_ids, attention_mask, generation_config, decoder=None, with_logps=False, fallback=True
+):
     """`model.generate` on left-padded prompts that are all the same prompt, prefilling it once; else None.
 
     With a `decoder` (playground/fastpath/decode.py) that covers the generation options, it samples instead of
     `generate`.
     Returns the full sequences (prompt + new tokens), as `generate` does; with `with_logps`, `(sequences, logps)`
     where `logps` (rows, new) are the sampled tokens' log-probabilities under the processed scores (see
-    `generate_with_logps`).
+    `generate_with_logps`). With `fallback=False` it returns None where the decoder does not serve (before drawing
+    any random number), instead of running `generate`.
     """
     groups = prompt_groups(input_ids, attention_mask)
     if len(groups) != 1 or groups[0][1].numel() < 2:
@@ -96,6 +99,8 @@ def shared_prefix_generate(model, input_ids, attention_mask, generation_config, 
     prompt = groups[0][1]
     rows = input_ids.size(0)
     out = decoder.generate(prompt, rows, generation_config, with_logps) if decoder is not None else None
+    if out is None and not fallback:
+        return None
     if out is None:
         cache = _prefill(model, prompt, rows)
         ids = prompt.expand(rows, -1)

@@ -70,9 +70,15 @@ def _dense_weight(module: torch.nn.Module) -> torch.Tensor:
 class RolloutModel:
     """A plain (non-PEFT) copy of a PEFT causal LM, with the LoRA deltas merged in, for sampling only.
 
-    For a Llama-architecture model in fp32, `decoder` is a `LlamaDecoder` (playground/fastpath/decode.py) over the
-    copy's dense weights; otherwise the copy's own linears are pre-packed. `sampling=False` (the reference copy) never
-    builds one.
+    For a Llama-architecture model in fp32 (or bf16 where the CPU has it), `decoder` is a `LlamaDecoder`
+    (playground/fastpath/decode.py) over the copy's weights; otherwise the copy's own linears are pre-packed.
+    `sampling=False` (the reference copy) never builds one.
+
+    Memory: parameters the adapter never changes (embeddings, norms, a tied LM head, linears without LoRA) share the
+    policy's frozen storage where dtype and layout allow, instead of being copied. With `lean=True` (the trainer's
+    rollout copy) the decoder's packed matrices are the only copy of the layers' linear weights: the dense ones are
+    dropped once packed, and rebuilt by `ensure_dense()` if a rollout ever needs `generate` (options or a batch the
+    decoder does not cover).
     """
 
     def __init__(
@@ -82,6 +88,7 @@ class RolloutModel:
         merge_lora: bool = True,
         skip: tuple = (),
         sampling: bool = True,
+        lean: bool = False,
     ):
         from peft.tuners.lora import LoraLayer
         from transformers import AutoModelForCausalLM
@@ -98,7 +105,7 @@ class RolloutModel:
         self.lora_layers = {n: m for n, m in base.named_modules() if isinstance(m, LoraLayer)}
         self.adapter = peft_model.active_adapter
         self.merge_lora = merge_lora
-        source = dict(base.named_modules())
+        self.source = source = dict(base.named_modules())
         with torch.no_grad():
             for name, target in self.model.named_modules():
                 if name in self.lora_layers or name not in source:
@@ -106,33 +113,81 @@ class RolloutModel:
                 module = source[name]
                 if isinstance(module, LoraLayer):
                     continue
-                for pname, param in target.named_parameters(recurse=False):
-                    src = _dense_weight(module) if pname == "weight" else getattr(module, pname).data
+                for pname, param in list(target.named_parameters(recurse=False)):
+                    original = getattr(module, pname)
+                    if _shareable(original, param):
+                        setattr(target, pname, torch.nn.Parameter(original.data, requires_grad=False))
+                        continue
+                    src = _dense_weight(module) if pname == "weight" else original.data
                     param.copy_(src.to(dtype).reshape(param.shape))
         self.model.tie_weights()
         self.packed = dtype == torch.float32 and packed_linear_available()
-        lean = sampling and decode.supports(self.model)  # fp32, or bf16 where oneDNN has bf16 kernels
-        if self.packed and not lean:
+        sampler = sampling and decode.supports(self.model)  # fp32, or bf16 where oneDNN has bf16 kernels
+        if self.packed and not sampler:
             pack_linears(self.model, skip)
         self.decoder = None
+        self.dropped: list[str] = []  # linears whose dense weight is gone (the decoder's packs hold them)
         self.sync()
-        if lean:  # built after sync(), so its first packs already hold the merged weights
+        if sampler:  # built after sync(), so its first packs already hold the merged weights
             self.decoder = decode.LlamaDecoder(self.model)
+            if lean:
+                self._drop_dense()
+
+    def merged_weight(self, name: str) -> torch.Tensor:
+        """The fp32 weight module `name` has in the copy: the policy's base weight, plus the LoRA delta if merged."""
+        layer = self.lora_layers.get(name)
+        if layer is None:
+            return _dense_weight(self.source[name])
+        weight = _dense_weight(layer.get_base_layer())
+        if self.merge_lora and self.adapter in layer.lora_A:
+            weight = weight + layer.get_delta_weight(self.adapter).to(torch.float32)
+        return weight
+
+    def _drop_dense(self) -> None:
+        """Free the dense weights of the linears the decoder has packed (all but the LM head, tied or shared)."""
+        for key, members in self.decoder.groups.items():
+            if key == "lm_head":
+                continue
+            for name in members:
+                self.model.get_submodule(name).weight = torch.nn.Parameter(
+                    torch.empty(0, dtype=self.dtype), requires_grad=False
+                )
+                self.dropped.append(name)
+
+    @torch.no_grad()
+    def ensure_dense(self) -> None:
+        """Rebuild the dropped dense weights (for `generate`); they are then kept and synced like the others."""
+        for name in self.dropped:
+            weight = self.merged_weight(name).to(self.dtype)
+            self.model.get_submodule(name).weight = torch.nn.Parameter(weight, requires_grad=False)
+        self.dropped = []
 
     @torch.no_grad()
     def sync(self) -> None:
         """Copy `base + delta` of every LoRA layer into the rollout copy (after each optimizer step)."""
-        for name, layer in self.lora_layers.items():
-            weight = _dense_weight(layer.get_base_layer())
-            if self.merge_lora and self.adapter in layer.lora_A:
-                weight = weight + layer.get_delta_weight(self.adapter).to(torch.float32)
+        dropped = set(self.dropped)
+        for name in self.lora_layers:
+            if name in dropped:
+                continue  # the decoder packs it below, straight from the policy
             target = self.model.get_submodule(name)
             if isinstance(target, PackedLinear):
-                target.set_weight(weight)
+                target.set_weight(self.merged_weight(name))
             else:
-                target.weight.copy_(weight.to(self.dtype))
+                target.weight.copy_(self.merged_weight(name).to(self.dtype))
         if self.decoder is not None:
-            self.decoder.refresh(changed=set(self.lora_layers))
+            self.decoder.refresh(changed=set(self.lora_layers), weights=self.merged_weight if dropped else None)
+
+
+def _shareable(original: torch.Tensor, param: torch.Tensor) -> bool:
+    """Whether the copy can use the policy's tensor itself: frozen, plain (not quantized), same dtype and shape."""
+    return (
+        not original.requires_grad
+        and type(original) in (torch.Tensor, torch.nn.Parameter)
+        and getattr(original, "quant_state", None) is None
+        and original.dtype == param.dtype
+        and original.shape == param.shape
+        and original.device == param.device
+    )
 
 
 @contextmanager
@@ -298,7 +353,7 @@ class FastGRPOTrainer(GRPOTrainer):
         from trl.trainer.utils import pad
 
         if self._rollout is None:
-            self._rollout = RolloutModel(self.model, self._rollout_dtype)
+            self._rollout = RolloutModel(self.model, self._rollout_dtype, lean=True)
             self._rollout_step = self.state.global_step
         elif self._rollout_step != self.state.global_step:
             self._rollout.sync()
@@ -310,8 +365,12 @@ class FastGRPOTrainer(GRPOTrainer):
         model, config, decoder = self._rollout.model, self.generation_config, self._rollout.decoder
         with_logps = self._sampler_logps
         out = None
-        if self.share_prompts:
-            out = shared_prefix_generate(model, input_ids, attention_mask, config, decoder, with_logps)
+        if self.share_prompts and decoder is not None:
+            out = shared_prefix_generate(model, input_ids, attention_mask, config, decoder, with_logps, fallback=False)
+        if out is None:
+            self._rollout.ensure_dense()  # `generate` needs the dense weights the decoder's packs replaced
+        if out is None and self.share_prompts:
+            out = shared_prefix_generate(model, input_ids, attention_mask, config, None, with_logps)
         if out is None:
             inputs = dict(input_ids=input_ids, attention_mask=attention_mask)
             with torch.no_grad():

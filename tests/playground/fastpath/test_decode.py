@@ -164,3 +164,42 @@ def test_bf16_sampler_logps_are_a_bf16_forward_logps(tiny_model_dir):
     raw = _sampled_logps(bf16, ids, 9, 0.7)
     assert (logps - raw).min().item() > -0.02
     assert (logps - raw).max().item() > 0.1
+
+
+def test_lean_rollout_copy_keeps_one_copy_of_the_weights_and_rebuilds_them_for_generate(tiny_model_dir):
+    """The trainer's rollout copy: the packs are the only copy of the layers' linears, frozen tensors are the
+    policy's own, and it samples exactly what a full copy samples, before and after a LoRA update."""
+    from playground.fastpath.trainer import RolloutModel
+    from tests.playground.fastpath.test_fast import peft_model
+
+    model = peft_model(tiny_model_dir)
+    lean, full = RolloutModel(model, lean=True), RolloutModel(model)
+    base = model.get_base_model()
+    q_proj = "model.layers.0.self_attn.q_proj"
+    assert lean.dropped and lean.model.get_submodule(q_proj).weight.numel() == 0
+    assert full.model.get_submodule(q_proj).weight.numel() > 0
+    # Embedding (tied LM head) and norms: the policy's storage, not a copy.
+    assert lean.model.model.embed_tokens.weight.data_ptr() == base.model.embed_tokens.weight.data_ptr()
+    assert lean.model.lm_head.weight.data_ptr() == base.model.embed_tokens.weight.data_ptr()
+    assert lean.model.model.norm.weight.data_ptr() == base.model.norm.weight.data_ptr()
+    frozen = {n: p.clone() for n, p in base.named_parameters() if not p.requires_grad}
+    config = GenerationConfig(max_new_tokens=10, do_sample=True, top_k=0, pad_token_id=0, eos_token_id=None)
+    prompt = torch.randint(400, 2000, (6,))
+    for _ in range(2):
+        expected = lean_generate(full.decoder, prompt, 4, config, 3)
+        assert torch.equal(lean_generate(lean.decoder, prompt, 4, config, 3), expected)
+        with torch.no_grad():
+            for name, p in model.named_parameters():
+                if "lora_B" in name:
+                    p.add_(0.5)
+        lean.sync()
+        full.sync()
+    assert not torch.equal(lean_generate(lean.decoder, prompt, 4, config, 3), expected)  # it followed the update
+    # `generate` (a batch or options the decoder does not cover) gets the dense weights back, merged and current.
+    lean.ensure_dense()
+    assert not lean.dropped and lean.model.get_submodule(q_proj).weight.shape == (32, 32)
+    assert torch.equal(
+        hf_generate(lean.model, prompt, 4, config, 3), lean_generate(full.decoder, prompt, 4, config, 3)
+    )
+    lean.sync()  # dense again: synced in place like a full copy
+    assert all(torch.equal(p, frozen[n]) for n, p in base.named_parameters() if not p.requires_grad)
