@@ -180,9 +180,19 @@ def main() -> None:
     parser.add_argument("--four-bit", action="store_true")
     parser.add_argument("--bare-allocator", action="store_true", help="also run bare TRL with the allocator settings")
     parser.add_argument("--bf16-rollout", action="store_true", help="also run the playground with a bf16 rollout")
+    parser.add_argument(
+        "--reference",
+        choices=("packed", "policy"),
+        default="packed",
+        help="the playground's reference pass: its packed copy of the base, or the policy with the adapter disabled",
+    )
     contenders = ["bare", "bare-allocator", "playground", "playground-bf16"]
     parser.add_argument("--only", choices=contenders, help="run one contender, print its JSON")
     args = parser.parse_args()
+    if args.reference == "policy":
+        from playground.fastpath.trainer import FastGRPOTrainer
+
+        FastGRPOTrainer.pack_reference = False
     if args.only:
         print(json.dumps(run_one(args.only, args.steps, args.four_bit)))
         return
@@ -191,7 +201,8 @@ def main() -> None:
         ["bare"] + ["bare-allocator"] * args.bare_allocator + ["playground"] + ["playground-bf16"] * args.bf16_rollout
     )
     for name in names:  # each in a fresh process, so peak RSS and warm-up are its own
-        cmd = [sys.executable, __file__, "--only", name, "--steps", str(args.steps)] + ["--four-bit"] * args.four_bit
+        cmd = [sys.executable, __file__, "--only", name, "--steps", str(args.steps), "--reference", args.reference]
+        cmd += ["--four-bit"] * args.four_bit
         out = subprocess.run(cmd, capture_output=True, text=True)
         if out.returncode:
             raise SystemExit(f"{name} failed:\n{out.stderr[-3000:]}")
@@ -237,6 +248,8 @@ def main() -> None:
                 "steps": args.steps,
                 "results": results,
                 "speedup": speedup,
+                "reference": args.reference,
+                "load_avg_1min": round(os.getloadavg()[0], 2),
                 **extra,
             }
         )

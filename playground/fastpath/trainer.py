@@ -263,6 +263,9 @@ class FastGRPOTrainer(GRPOTrainer):
     # Completions in a batch have very different lengths, and TRL pads them all to the longest. Sorting the rows by
     # length and scoring them in this many chunks, each cut to its own longest row, skips most of the padding.
     unpad_chunks = 4
+    # The reference pass: a frozen pre-packed copy of the base (faster, one more copy of the linears), or False: the
+    # policy itself with its adapter disabled, as TRL runs it (no copy).
+    pack_reference = True
 
     def _get_per_token_logps_and_entropies(
         self, model, input_ids, attention_mask, logits_to_keep, batch_size=None, compute_entropy=False, **kwargs
@@ -272,7 +275,7 @@ class FastGRPOTrainer(GRPOTrainer):
             return super()._get_per_token_logps_and_entropies(
                 model, input_ids, attention_mask, logits_to_keep, batch_size, compute_entropy, **kwargs
             )
-        if self._is_reference_call(model):
+        if self.pack_reference and self._is_reference_call(model):
             model = self._reference_copy()
         with _cpu_lm_head():
             if self.share_prompts and not self.args.gradient_checkpointing:
