@@ -15,11 +15,11 @@ from playground.scoring import RewardChoice
 # the answer pre-filled with "<intro>", and the strict reward next to the partial-credit one.
 FORMAT_RECIPE = {
     "dataset_name": "writing",
-    "max_steps": 10,
+    "max_steps": 20,
     "max_completion_length": 80,
     "num_generations": 8,
     "per_device_train_batch_size": 8,
-    "learning_rate": 2e-4,  # 1e-3 undid the warm-up within two steps (measured; see the README)
+    "learning_rate": 5e-4,  # 2e-4: +0.19 over the warm-up by step 10; 1e-3 undid it within two steps (README)
     "beta": 0.04,  # KL to the warmed-up adapter (TRL copies it as the reference)
     "temperature": 0.9,
     "sft_warmup_steps": 20,
@@ -29,7 +29,7 @@ FORMAT_RECIPE = {
     "sft_learning_rate": 5e-4,
     "completion_prefix": "<intro>",
     "eval_every": 5,
-    "eval_prompts": 4,
+    "eval_prompts": 8,  # 8 held-out prompts x 4 samples: 4 prompts gave a curve too coarse to trust
     "eval_num_generations": 4,
 }
 
@@ -264,10 +264,11 @@ LESSONS: tuple[Lesson, ...] = (
             "dataset_name": "arithmetic",
             "sft_tags": ["think", "answer"],
             "completion_prefix": "<think>",
-            "max_steps": 30,
+            "learning_rate": 3e-4,  # 5e-4 drifted (kl 0.2-0.4) into repeated <answer> blocks that never stopped
+            "eval_every": 10,
         },
         rewards=(
-            RewardChoice("think_answer_soft", 1.0),
+            RewardChoice("think_answer_strict", 1.0),
             RewardChoice("tag_layout", 1.0, {"tags": ["think", "answer"]}),
             RewardChoice("correctness", 1.0),
         ),

@@ -30,6 +30,7 @@ CHARS_PER_TOKEN = 3.0  # a cautious English estimate: the wrapped answer must fi
 # Examples use at most this share of max_completion_length: sampled at GRPO's temperature, answers run longer than the
 # examples, and an answer cut by the length cap never closes its last tag.
 EXAMPLE_SHARE = 0.6
+OPEN_R1_TAGS = ("think", "answer")  # laid out with a newline inside each tag, as open-r1's format reward wants
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+")
 
 
@@ -54,6 +55,8 @@ def wrap_in_tags(text: str, tags: list[str] | tuple[str, ...], max_chars: int | 
     parts = _spread(sentences, len(tags))
     if parts is None:
         return None
+    if tuple(tags) == OPEN_R1_TAGS:  # DeepSeek-R1 / open-r1's layout, which `think_answer_strict` checks
+        return "\n".join(f"<{tag}>\n{part}\n</{tag}>" for tag, part in zip(tags, parts, strict=True))
     return "\n".join(f"<{tag}>{part}</{tag}>" for tag, part in zip(tags, parts, strict=True))
 
 
@@ -108,16 +111,18 @@ def build_examples(
         prepare_for_sampling(model)
     budget = int(CHARS_PER_TOKEN * g.max_completion_length * EXAMPLE_SHARE)
     check = get_correctness_reward() if answers is not None else None
-    passes = 6 if check else 3  # rejection sampling needs more draws
-    settings = GenerationSettings(num_generations=2, max_new_tokens=g.max_completion_length, temperature=0.7)
+    # Rejection sampling needs more draws: four answers a prompt instead of two (one batch decodes them at about the
+    # cost of two on a CPU, where decoding is bound by reading the weights).
+    draws = 4 if check else 2
+    settings = GenerationSettings(num_generations=draws, max_new_tokens=g.max_completion_length, temperature=0.7)
     examples: list[dict[str, str]] = []
     rejected: list[dict[str, str]] = []
-    for i in range(max(len(prompts), 1) * passes):
+    for i in range(max(len(prompts), 1) * 3):  # up to three passes over the prompts
         if len(examples) >= g.sft_num_examples or not prompts:
             break
         prompt = prompts[i % len(prompts)]
         settings.seed = g.seed + i
-        for text in generate_group(model, tokenizer, prompt, settings).completions:  # two answers per prompt
+        for text in generate_group(model, tokenizer, prompt, settings).completions:
             wrapped = None if repetitive(text) else wrap_in_tags(text, g.sft_tags, budget)
             if wrapped is None or len(examples) >= g.sft_num_examples:
                 continue

@@ -44,13 +44,13 @@ def test_rewards_see_the_prefix_plus_the_continuation():
         (
             "Two plus two is four. So 4.",
             ["think", "answer"],
-            "<think>Two plus two is four.</think>\n<answer>So 4.</answer>",
+            "<think>\nTwo plus two is four.\n</think>\n<answer>\nSo 4.\n</answer>",
         ),
         # two tags: all the reasoning goes in the first, the last sentence in the second
         (
             "Tom has 12. He buys 7. So he has 19.",
             ["think", "answer"],
-            "<think>Tom has 12. He buys 7.</think>\n<answer>So he has 19.</answer>",
+            "<think>\nTom has 12. He buys 7.\n</think>\n<answer>\nSo he has 19.\n</answer>",
         ),
         # too few sentences: the words are split instead
         (
@@ -234,11 +234,13 @@ def test_warmup_rows_continue_the_exact_prompt_tokens_grpo_samples_after(embedde
 
 def test_warmup_examples_fit_the_budget_and_skip_degenerate_answers():
     from playground.training.warmup import repetitive
+    from rewards.format import think_answer_strict_reward
 
     long = "word " * 40 + "end"
     wrapped = wrap_in_tags(long, ["think", "answer"], max_chars=80)
     assert wrapped is not None and len(wrapped) <= 80
-    assert wrapped.startswith("<think>word") and wrapped.endswith("</answer>")
+    assert wrapped.startswith("<think>\nword") and wrapped.endswith("\n</answer>")
+    assert think_answer_strict_reward([wrapped]) == [1.0]  # open-r1's layout for think/answer
     assert repetitive("the best bottle, the best bottle, the best bottle, the best bottle, the best bottle")
     assert not repetitive("Tom has twelve apples and buys seven more, so now he has nineteen apples in all.")
 
@@ -259,6 +261,6 @@ def test_rejection_sampled_warmup_falls_back_to_every_answer_when_none_is_right(
     with caplog.at_level("INFO", logger="playground.training.warmup"):
         examples = build_examples(spec, prompts, tok, answers=["987654321", "987654321"])
     assert len(examples) == 3
-    assert "0 right answers kept, 24 wrong ones left out" in caplog.text  # 6 passes x 2 prompts x 2 answers each
+    assert "0 right answers kept, 24 wrong ones left out" in caplog.text  # 3 passes x 2 prompts x 4 answers each
     assert "Fewer than 2 right answers" in caplog.text
     assert all(e["completion"].startswith("<think>") and e["completion"].endswith("</answer>") for e in examples)
