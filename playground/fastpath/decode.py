@@ -76,10 +76,23 @@ _GROUPS = {
 }
 
 
-class LlamaDecoder:
-    """Fused, pre-packed weights of a Llama model for sampling; `refresh()` after its weights change."""
+def layer_linears(model) -> list[str]:
+    """The names of the decoder layers' linear modules (what `LlamaDecoder` packs, besides the LM head)."""
+    return [
+        f"model.layers.{i}.{member}"
+        for i in range(len(model.model.layers))
+        for members in _GROUPS.values()
+        for member in members
+    ]
 
-    def __init__(self, model):
+
+class LlamaDecoder:
+    """Fused, pre-packed weights of a Llama model for sampling; `refresh()` after its weights change.
+
+    `weights(name)`: where the model does not hold its linears' weights, gives them (see `refresh`).
+    """
+
+    def __init__(self, model, weights=None):
         self.model = model
         self.layers = model.model.layers
         config = model.config
@@ -93,7 +106,7 @@ class LlamaDecoder:
                 self.groups[i, group] = tuple(f"model.layers.{i}.{member}" for member in members)
         self.samples = 0  # generate() calls it served (the rest fell back to `generate`)
         self.packs = {}
-        self.refresh()
+        self.refresh(weights=weights)
 
     @torch.no_grad()
     def refresh(self, changed: set[str] | None = None, weights=None) -> None:

@@ -74,11 +74,11 @@ class RolloutModel:
     (playground/fastpath/decode.py) over the copy's weights; otherwise the copy's own linears are pre-packed.
     `sampling=False` (the reference copy) never builds one.
 
-    Memory: parameters the adapter never changes (embeddings, norms, a tied LM head, linears without LoRA) share the
-    policy's frozen storage where dtype and layout allow, instead of being copied. With `lean=True` (the trainer's
-    rollout copy) the decoder's packed matrices are the only copy of the layers' linear weights: the dense ones are
-    dropped once packed, and rebuilt by `ensure_dense()` if a rollout ever needs `generate` (options or a batch the
-    decoder does not cover).
+    Memory: the copy is built on the meta device (no random init, no transient full-size copy); parameters the
+    adapter never changes (embeddings, norms, a tied LM head, linears without LoRA) are the policy's own frozen
+    tensors where dtype and layout allow. With `lean=True` (the trainer's rollout copy) the decoder's packed matrices
+    are the only copy of the layers' linear weights: their dense weights are never built (the decoder packs them from
+    the policy), unless a rollout needs `generate` (options or a batch the decoder does not cover): `ensure_dense()`.
     """
 
     def __init__(
@@ -98,40 +98,48 @@ class RolloutModel:
         self.dtype = dtype
         if getattr(config, "quantization_config", None) is not None:
             config = type(config).from_dict({k: v for k, v in config.to_dict().items() if k != "quantization_config"})
-        with torch.random.fork_rng(devices=[]):  # random init must not shift the sampling RNG of the run
+        from accelerate import init_empty_weights
+
+        # Parameters on the meta device (no random init, no transient full-size copy); buffers (rotary tables) real.
+        with init_empty_weights(include_buffers=False):
             self.model = AutoModelForCausalLM.from_config(config, dtype=dtype).eval()
-        self.model.requires_grad_(False)
         self.model.generation_config = base.generation_config
         self.lora_layers = {n: m for n, m in base.named_modules() if isinstance(m, LoraLayer)}
         self.adapter = peft_model.active_adapter
         self.merge_lora = merge_lora
-        self.source = source = dict(base.named_modules())
-        with torch.no_grad():
-            for name, target in self.model.named_modules():
-                if name in self.lora_layers or name not in source:
-                    continue
-                module = source[name]
-                if isinstance(module, LoraLayer):
-                    continue
-                for pname, param in list(target.named_parameters(recurse=False)):
-                    original = getattr(module, pname)
-                    if _shareable(original, param):
-                        setattr(target, pname, torch.nn.Parameter(original.data, requires_grad=False))
-                        continue
-                    src = _dense_weight(module) if pname == "weight" else original.data
-                    param.copy_(src.to(dtype).reshape(param.shape))
+        self.source = dict(base.named_modules())
+        sampler = sampling and decode.supports(self.model)  # fp32, or bf16 where oneDNN has bf16 kernels
+        # linears whose dense weight the copy does not hold (the decoder's packs do)
+        self.dropped: list[str] = decode.layer_linears(self.model) if sampler and lean else []
+        self._materialize(set(self.dropped))
         self.model.tie_weights()
         self.packed = dtype == torch.float32 and packed_linear_available()
-        sampler = sampling and decode.supports(self.model)  # fp32, or bf16 where oneDNN has bf16 kernels
         if self.packed and not sampler:
             pack_linears(self.model, skip)
         self.decoder = None
-        self.dropped: list[str] = []  # linears whose dense weight is gone (the decoder's packs hold them)
         self.sync()
         if sampler:  # built after sync(), so its first packs already hold the merged weights
-            self.decoder = decode.LlamaDecoder(self.model)
-            if lean:
-                self._drop_dense()
+            self.decoder = decode.LlamaDecoder(self.model, weights=self.merged_weight if self.dropped else None)
+
+    @torch.no_grad()
+    def _materialize(self, leave: set[str]) -> None:
+        """Give every parameter of the copy (but the weights of the modules in `leave`) its value: the policy's own
+        tensor where it is frozen and plain, else a converted copy (merged with the LoRA delta on LoRA layers)."""
+        for name, target in self.model.named_modules():
+            for pname, param in list(target.named_parameters(recurse=False)):
+                if pname == "weight" and name in leave:
+                    continue
+                if name not in self.source:
+                    raise RuntimeError(f"The rollout copy has a parameter the policy lacks: {name}.{pname}")
+                module = self.source[name]
+                original = getattr(module, pname)
+                if name not in self.lora_layers and _shareable(original, param):
+                    value = original.data
+                elif pname == "weight":
+                    value = self.merged_weight(name).to(self.dtype, copy=True).reshape(param.shape)
+                else:
+                    value = original.data.to(self.dtype, copy=True)
+                setattr(target, pname, torch.nn.Parameter(value, requires_grad=False))
 
     def merged_weight(self, name: str) -> torch.Tensor:
         """The fp32 weight module `name` has in the copy: the policy's base weight, plus the LoRA delta if merged."""
@@ -143,22 +151,11 @@ class RolloutModel:
             weight = weight + layer.get_delta_weight(self.adapter).to(torch.float32)
         return weight
 
-    def _drop_dense(self) -> None:
-        """Free the dense weights of the linears the decoder has packed (all but the LM head, tied or shared)."""
-        for key, members in self.decoder.groups.items():
-            if key == "lm_head":
-                continue
-            for name in members:
-                self.model.get_submodule(name).weight = torch.nn.Parameter(
-                    torch.empty(0, dtype=self.dtype), requires_grad=False
-                )
-                self.dropped.append(name)
-
     @torch.no_grad()
     def ensure_dense(self) -> None:
         """Rebuild the dropped dense weights (for `generate`); they are then kept and synced like the others."""
         for name in self.dropped:
-            weight = self.merged_weight(name).to(self.dtype)
+            weight = self.merged_weight(name).to(self.dtype, copy=True)  # sync() writes into it
             self.model.get_submodule(name).weight = torch.nn.Parameter(weight, requires_grad=False)
         self.dropped = []
 
@@ -186,7 +183,7 @@ def _shareable(original: torch.Tensor, param: torch.Tensor) -> bool:
         and getattr(original, "quant_state", None) is None
         and original.dtype == param.dtype
         and original.shape == param.shape
-        and original.device == param.device
+        and original.device.type == "cpu"
     )
 
 
