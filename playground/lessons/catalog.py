@@ -118,13 +118,15 @@ LESSONS: tuple[Lesson, ...] = (
             ),
         },
         expected={
-            "en": "Measured on a shared, loaded 2-core CPU: strict format on the 4 held-out prompts 0.00 before, "
-            "0.25 right after the warm-up, 0.50 after 5 GRPO steps and 0.56 after 10 (GRPO's own share: +0.31). "
-            "17 min on that loaded machine (393 CPU seconds on one thread) plus building the examples; a quiet "
-            "machine is several times faster.",
-            "zh": "在负载很高的共享 2 核 CPU 上实测：4 个预留提示上的严格格式得分训练前 0.00，预热后 0.25，"
-            "GRPO 第 5 步后 0.50，第 10 步后 0.56（GRPO 自身贡献 +0.31）。在那台高负载机器上用时 17 分钟"
-            "（单线程 393 CPU 秒），另加构建示例的时间；空闲机器会快好几倍。",
+            "en": "Measured on 2 CPU cores (8 held-out prompts x 4 samples): strict format 0.00 before, 0.44 right "
+            "after the warm-up, 0.69 after 5 GRPO steps, 0.84 after 10 and still 0.84 after 20 (GRPO's own share: "
+            "+0.41); tag_layout 0.29 -> 0.74 -> 0.95. 8.2 min in all, building the examples, the warm-up and the "
+            "eval points included. Without the cold start (sft_warmup_steps = 0, no prefix) the strict format "
+            "stays 0.00.",
+            "zh": "在 2 核 CPU 上实测（8 个预留提示 x 每个 4 个样本）：严格格式得分训练前 0.00，预热后 0.44，"
+            "GRPO 第 5 步后 0.69，第 10 步后 0.84，第 20 步后仍为 0.84（GRPO 自身贡献 +0.41）；tag_layout "
+            "0.29 -> 0.74 -> 0.95。含构建示例、预热和评估在内共 8.2 分钟。不做冷启动（sft_warmup_steps = 0、"
+            "不加前缀）时，严格格式一直是 0.00。",
         },
         preview_prompt="Write a short paragraph about why people keep pets.",
         overrides=dict(FORMAT_RECIPE),
@@ -237,26 +239,38 @@ LESSONS: tuple[Lesson, ...] = (
         title={"en": "Arithmetic: think, then answer", "zh": "算术：先思考，再作答"},
         text={
             "en": (
-                "DeepSeek-R1's recipe in miniature: the answer must be `<think>…</think><answer>…</answer>` "
-                "(format) and the number in it must be right (`correctness`, against the prompt set's `answer` "
-                "column). The base model writes neither, so the lesson uses the same cold start as the format "
-                "lesson: a warm-up on its own answers wrapped in think/answer tags and the prefix `<think>`.\n\n"
-                "The arithmetic prompt set is one operation on small numbers, so that a 135M model sometimes gets "
-                "the number right; without that, correctness would have no signal either."
+                "DeepSeek-R1's recipe in miniature: the answer must be open-r1's layout `<think>\\n…\\n</think>\\n"
+                "<answer>\\n…\\n</answer>` and nothing after it (`think_answer_strict`), and the number in the answer "
+                "must be right (`correctness`, against the prompt set's `answer` column). The base model writes "
+                "neither, so the lesson uses the format lesson's cold start: the prefix `<think>` and an SFT warm-up "
+                "on the model's own answers laid out in the tags. Because the run scores correctness, the warm-up "
+                "keeps only the answers whose number is right (**rejection sampling**, as R1's cold-start data was "
+                "filtered).\n\nThe arithmetic prompt set was re-graded for this model: one operation (+, -, x) on "
+                "small numbers. Harder problems give a 135M model almost no right answer, and then correctness has "
+                "no signal either. The strict layout matters: with a layout reward that accepts text after "
+                "`</answer>`, GRPO drifted into answers that repeat `<answer>` blocks and never stop."
             ),
             "zh": (
-                "DeepSeek-R1 配方的缩小版：回答必须是 `<think>…</think><answer>…</answer>`（格式），其中的数字必须"
-                "正确（`correctness`，与提示集的 `answer` "
-                "列比对）。基础模型两样都不会，所以本课使用与格式课相同的冷启动："
-                "用模型自己的回答套上 think/answer 标签做预热，并加上前缀 `<think>`。\n\n算术提示集只有"
-                "一步运算和小数字，让 135M 的小模型有时能算对；否则正确性奖励也没有信号。"
+                "DeepSeek-R1 配方的缩小版：回答必须是 open-r1 的格式 `<think>\\n…\\n</think>\\n<answer>\\n…\\n"
+                "</answer>`，之后不能再有别的内容（`think_answer_strict`），并且答案里的数字必须正确（`correctness`，"
+                "与提示集的 `answer` 列比对）。基础模型两样都不会，所以本课使用与格式课相同的冷启动：前缀 `<think>`，"
+                "以及用模型自己的回答套上标签做 SFT 预热。由于本次训练会给正确性打分，预热只保留数字算对的回答"
+                "（**拒绝采样**，R1 的冷启动数据也做过这样的筛选）。\n\n算术提示集已按这个模型重新调整了难度："
+                "只有一步运算（加、减、乘）和小数字。题目再难一些，135M 的小模型几乎答不对，正确性奖励也就没有信号。"
+                "严格的格式很重要：如果格式奖励允许 `</answer>` 之后还有文字，GRPO 会逐渐学会不停重复 `<answer>` "
+                "段落、停不下来。"
             ),
         },
         expected={
-            "en": "Not measured yet (the shared machine was overloaded); the target is think/answer format above 0.6 "
-            "on the eval prompts and correctness above the base model's.",
-            "zh": "尚未测量（共享机器负载过高）；目标是评估提示上的 think/answer 格式得分高于 0.6，"
-            "正确率高于基础模型。",
+            "en": "Measured on 2 quiet CPU cores (8 held-out problems x 4 samples): strict think/answer layout 0.00 "
+            "before, 0.88 after the warm-up, 0.78 at step 10 and 0.94 at step 20; correctness 9% before, 13% after "
+            "the warm-up, 28% at step 10 and 31% at step 20 (+22 points over the base model, +19 of them from GRPO). "
+            "8.2 min in all, warm-up and eval points included. 32 samples are a coarse measure: a few points either "
+            "way is noise.",
+            "zh": "在 2 核空闲 CPU 上实测（8 道预留题 x 每题 4 个样本）：严格的 think/answer 格式训练前 0.00，"
+            "预热后 0.88，第 10 步 0.78，第 20 步 0.94；正确率训练前 9%，预热后 13%，第 10 步 28%，第 20 步 31%"
+            "（比基础模型高 22 个百分点，其中 19 个来自 GRPO）。含预热和评估在内共 8.2 分钟。"
+            "32 个样本的测量比较粗：上下几个百分点属于噪声。",
         },
         preview_prompt="Tom has 12 apples and buys 7 more. How many apples does he have now?",
         overrides={
