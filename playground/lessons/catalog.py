@@ -156,10 +156,15 @@ LESSONS: tuple[Lesson, ...] = (
             ),
         },
         expected={
-            "en": "Not measured yet. What to look for: with length at weight 0.01 its spread (tens of characters) is "
-            "still comparable to tag_layout's (0 to 1); the dominant_reward alert says when one reward takes over.",
-            "zh": "尚未测量。观察要点：长度奖励权重为 0.01 时，它的差异（几十个字符）仍与 tag_layout（0 到 1）相当；"
-            "当某个奖励占据主导时，dominant_reward 提醒会指出来。",
+            "en": "Measured on 2 shared CPU cores (8 held-out prompts x 4 samples): length(200) -135 before, -91 "
+            "after the warm-up, -80 after 10 GRPO steps; tag_layout 0.29 -> 0.74 after the warm-up and still 0.74 "
+            "after 10 steps. With weight 0.01 the length spread (tens of characters) still outweighs tag_layout's "
+            "(0 to 1), so GRPO spent the run on length and the flat_reward alert fired. Try "
+            "multi_objective_aggregation = normalize_then_sum and compare. 10.7 min on that loaded machine.",
+            "zh": "在共享的 2 核 CPU 上实测（8 个预留提示 x 每个 4 个样本）：length(200) 训练前 -135，预热后 -91，"
+            "GRPO 10 步后 -80；tag_layout 从 0.29 到预热后 0.74，10 步后仍是 0.74。权重 0.01 时，长度奖励的差异"
+            "（几十个字符）仍然压过 tag_layout（0 到 1），所以 GRPO 整个训练都花在长度上，flat_reward 提醒也触发了。"
+            "试试 multi_objective_aggregation = normalize_then_sum 再比较。在那台高负载机器上用时 10.7 分钟。",
         },
         preview_prompt="Write a short paragraph about why people keep pets.",
         overrides={**FORMAT_RECIPE, "max_steps": 10},
@@ -175,9 +180,11 @@ LESSONS: tuple[Lesson, ...] = (
                 "- `reward_std`: how much answers differ; near 0 means no signal.\n"
                 "- `frac_reward_zero_std`: share of groups where every answer scored the same; 1.0 means nothing "
                 "to learn.\n- `kl`: how far the model moved from the base model (only with `beta` > 0); a sudden "
-                "jump means too large a step.\n- `loss`: in GRPO the loss is near 0 by construction (advantages "
-                "average 0); it is not a progress bar.\n- `completions/clipped_ratio`: share of answers cut at "
-                "`max_completion_length`; high values mean answers never finish."
+                "jump means too large a step.\n- `loss`: not a progress bar. With TRL's default `loss_type` (dapo) it "
+                "is the token-weighted mean of minus the advantage (plus `beta` x kl); advantages average 0 in a "
+                "group, so the loss is 0 when all answers have the same length and positive when the longer answers "
+                "are the worse ones, as with the length reward.\n- `completions/clipped_ratio`: share of answers cut "
+                "at `max_completion_length`; high values mean answers never finish."
             ),
             "zh": (
                 "- `reward`：这一步回答的加权平均奖励；越高越好，但因为每一步的提示不同，所以波动很大。"
@@ -185,15 +192,20 @@ LESSONS: tuple[Lesson, ...] = (
                 "`reward_std`：回答之间的差异；接近 0 表示没有信号。\n"
                 "- `frac_reward_zero_std`：所有回答得分相同的组所占比例；1.0 表示无从学习。\n"
                 "- `kl`：模型偏离基础模型的程度（仅当 `beta` > 0）；突然跳高说明步子太大。\n"
-                "- `loss`：GRPO 的损失按构造就接近 0（优势的平均值为 0），它不是进度条。\n"
+                "- `loss`：它不是进度条。在 TRL 默认的 `loss_type`（dapo）下，它是负优势按 token 数加权的平均值"
+                "（再加上 `beta` x kl）；组内优势的平均值为 0，所以所有回答一样长时损失为 0，较长的回答较差时"
+                "（比如长度奖励）损失为正。\n"
                 "- `completions/clipped_ratio`：被 `max_completion_length` 截断的回答比例；偏高说明回答写不完。"
             ),
         },
         expected={
-            "en": "Not measured as a lesson: at the demo recipe's 7.5 s a step (2 quiet CPU cores) 10 steps train in "
-            "about 75 s, plus the eval points; loss stays near 0 while reward moves.",
-            "zh": "未作为课程单独测量：按演示配方每步 7.5 秒（2 核空闲 CPU），10 步训练约 75 秒，"
-            "另加评估时间；奖励在变化，而损失一直接近 0。",
+            "en": "Measured on 2 shared CPU cores: eval reward -225 before, -171 at step 5, -175 at step 10, while "
+            "the step reward swung between -266 and -49; loss between 0.0006 and 0.38 (positive: the long answers had "
+            "the negative advantages); kl rose from 0 to 0.115 and raised the kl_spike alert; clipped_ratio 1.0 at "
+            "step 6 and 0 at the end. 2.7 min on that loaded machine.",
+            "zh": "在共享的 2 核 CPU 上实测：评估奖励训练前 -225，第 5 步 -171，第 10 步 -175，而每一步的奖励在 -266 "
+            "到 -49 之间跳动；损失在 0.0006 到 0.38 之间（为正：较长的回答优势为负）；kl 从 0 升到 0.115，"
+            "触发了 kl_spike 提醒；clipped_ratio 在第 6 步为 1.0，最后为 0。在那台高负载机器上用时 2.7 分钟。",
         },
         preview_prompt="Describe a rainy morning in a big city in about 100 characters.",
         overrides={"dataset_name": "writing", "max_steps": 10, "beta": 0.04, "eval_every": 5},

@@ -239,8 +239,8 @@ EN: dict[str, str] = {
     "slowly rising is healthy; a sudden jump is a warning.",
     "chart.loss.title": "loss: GRPO loss",
     "chart.loss.y": "loss",
-    "chart.loss.caption": "The objective the optimizer minimises. Not a quality score: it stays near 0 and moves "
-    "either way; watch the reward instead.",
+    "chart.loss.caption": "The objective the optimizer minimises. Not a quality score: it moves either way around 0 "
+    "(above 0 when the longer answers are the worse ones); watch the reward instead.",
     "chart.mean_length.title": "completions/mean_length: completion length",
     "chart.mean_length.y": "tokens",
     "chart.mean_length.caption": "Mean completion length in tokens (the length reward counts characters; an "
@@ -554,7 +554,8 @@ ZH: dict[str, str] = {
     "警惕。",
     "chart.loss.title": "loss：GRPO 损失",
     "chart.loss.y": "损失",
-    "chart.loss.caption": "优化器最小化的目标。它不是质量分数：通常在 0 附近上下波动；请以奖励曲线为准。",
+    "chart.loss.caption": "优化器最小化的目标。它不是质量分数：在 0 上下波动（较长的回答较差时会高于 0）；"
+    "请以奖励曲线为准。",
     "chart.mean_length.title": "completions/mean_length：生成长度",
     "chart.mean_length.y": "token 数",
     "chart.mean_length.caption": "生成结果的平均长度，单位是 token（长度奖励按字符计；一个英文 token 约 4 个字符）"
