@@ -80,7 +80,7 @@ def _train(char_model_dir, tmp_path, fast_rollout, beta=0.0):
 
 def test_fp32_rollout_reproduces_bare_trl_exactly(char_model_dir, tmp_path, caplog):
     """With an fp32 copy the fast path samples the very same completions as TRL's generate, step after step, and its
-    reference copy gives the same kl (up to float rounding)."""
+    reference pass gives the same kl (up to float rounding)."""
     import logging
     import re
 
@@ -97,6 +97,17 @@ def test_fp32_rollout_reproduces_bare_trl_exactly(char_model_dir, tmp_path, capl
     assert max(m["kl"] for m in fast) > 0
     assert all(m["timing/rollout"] > 0 for m in fast)
     assert not any(name.startswith("sampling/") for m in fast for name in m)  # no correction for an exact sampler
+
+
+def test_packed_reference_copy_gives_the_same_kl(char_model_dir, tmp_path, monkeypatch):
+    """`pack_reference=True` (a pre-packed copy of the base scores the reference) reproduces TRL's run as well."""
+    from playground.fastpath.trainer import FastGRPOTrainer
+
+    bare = _train(char_model_dir, tmp_path / "bare", "off", beta=0.04)
+    monkeypatch.setattr(FastGRPOTrainer, "pack_reference", True)
+    packed = _train(char_model_dir, tmp_path / "packed", "float32", beta=0.04)
+    assert [round(m["reward"], 4) for m in packed] == [round(m["reward"], 4) for m in bare]
+    assert [m["kl"] for m in packed] == pytest.approx([m["kl"] for m in bare], rel=1e-3, abs=1e-6)
 
 
 IS_METRICS = (
