@@ -183,16 +183,15 @@ def main() -> None:
     parser.add_argument(
         "--reference",
         choices=("packed", "policy"),
-        default="packed",
+        default="policy",
         help="the playground's reference pass: its packed copy of the base, or the policy with the adapter disabled",
     )
     contenders = ["bare", "bare-allocator", "playground", "playground-bf16"]
     parser.add_argument("--only", choices=contenders, help="run one contender, print its JSON")
     args = parser.parse_args()
-    if args.reference == "policy":
-        from playground.fastpath.trainer import FastGRPOTrainer
+    from playground.fastpath.trainer import FastGRPOTrainer
 
-        FastGRPOTrainer.pack_reference = False
+    FastGRPOTrainer.pack_reference = args.reference == "packed"
     if args.only:
         print(json.dumps(run_one(args.only, args.steps, args.four_bit)))
         return
