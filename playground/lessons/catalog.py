@@ -79,12 +79,12 @@ LESSONS: tuple[Lesson, ...] = (
             ),
         },
         expected={
-            "en": "Measured on a shared, loaded 2-core CPU: eval reward -225 before training, -157 after 5 steps, "
-            "-136 after 10, -131 after 15 and -122 after 20 (the training reward swung between -13 and -265 "
-            "meanwhile); 6.6 min on that machine, faster on a quiet one.",
-            "zh": "在负载很高的共享 2 核 CPU 上实测：评估奖励训练前 -225，第 5 步后 -157，第 10 步后 -136，"
-            "第 15 步后 -131，第 20 步后 -122（同期训练奖励在 -13 到 -265 之间跳动）；在那台机器上用时 6.6 分钟，"
-            "空闲机器更快。",
+            "en": "Measured on a shared 2-core CPU: eval reward -225 before training, -157 after 5 steps, -136 after "
+            "10, -131 after 15 and -122 after 20 (the training reward swung between -13 and -265 meanwhile); "
+            "4.7 min on one thread of that machine.",
+            "zh": "在共享的 2 核 CPU 上实测：评估奖励训练前 -225，第 5 步后 -157，第 10 步后 -136，"
+            "第 15 步后 -131，第 20 步后 -122（同期训练奖励在 -13 到 -265 之间跳动）；"
+            "在那台机器上单线程用时 4.7 分钟。",
         },
         preview_prompt="Describe a rainy morning in a big city in about 100 characters.",
         overrides={"dataset_name": "writing", "max_steps": 20, "eval_every": 5, "eval_prompts": 4},
