@@ -51,6 +51,7 @@ ALLOWED = {
     *"rouge_l bleu chrf fuzzy numeric fullmatch search DAPO logits solution question prompt org name".split(),
     *"builtin file hub fail none group batch dapo grpo dr_grpo bnpo cispo sapo luspo vespo all linear q_proj".split(),
     *"v_proj float32 bfloat16 off sft_tags eval NaN GPU ids id MCP".split(),
+    *"sampling importance_sampling_ratio bf16".split(),  # TRL's metric for the bf16 rollout's correction, the dtype
 }
 
 
