@@ -20,16 +20,22 @@ from playground.ui.context import AppContext, default_selection, parse_selection
 LAB_TOOLS = ("lab_dry_run", "lab_probe", "lab_import_grader")
 
 
-def _choices(rewards: str):
+def reward_selection(rewards: str) -> list[dict]:
+    """An MCP tool's `rewards` argument (a JSON list of {"name", "weight", "params"}) as a selection; empty gives the
+    demo recipe's rewards."""
     if not (rewards or "").strip():
-        return parse_selection(default_selection())
+        return default_selection()
     try:
         data = json.loads(rewards)
     except json.JSONDecodeError as exc:
         raise PlaygroundError(f"rewards must be a JSON list: line {exc.lineno}: {exc.msg}") from None
     if not isinstance(data, list) or not all(isinstance(item, dict) and "name" in item for item in data):
         raise PlaygroundError('rewards must be a JSON list like [{"name": "length", "weight": 1.0, "params": {}}].')
-    return parse_selection(data)
+    return data
+
+
+def _choices(rewards: str):
+    return parse_selection(reward_selection(rewards))
 
 
 def lab_dry_run(

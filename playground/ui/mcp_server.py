@@ -15,7 +15,6 @@ Custom code runs in a fresh sandbox worker per call, closed before the call retu
 Training, runs and downloads stay on the page (and its gradio_client API), where each visitor is a session.
 """
 
-import json
 from typing import Any
 
 import gradio as gr
@@ -26,24 +25,12 @@ from playground.preview import preview_group as sample_and_score
 from playground.sandbox import close_rewards, compile_rewards, inspect_code, trial_run
 from playground.scoring import build_rewards, score_group
 from playground.ui.common import bind
-from playground.ui.context import AppContext, default_selection, parse_selection
-from playground.ui.lab_mcp import LAB_TOOLS, add_lab_tools
+from playground.ui.context import AppContext, parse_selection
+from playground.ui.lab_mcp import LAB_TOOLS, add_lab_tools, reward_selection
 from rewards.registry import list_specs
 
 
 TOOLS = ("list_rewards", "score_completions", "preview_group", "check_reward", *LAB_TOOLS)
-
-
-def _selection(rewards: str) -> list[dict]:
-    if not (rewards or "").strip():
-        return default_selection()
-    try:
-        data = json.loads(rewards)
-    except json.JSONDecodeError as exc:
-        raise PlaygroundError(f"rewards must be a JSON list: line {exc.lineno}: {exc.msg}") from None
-    if not isinstance(data, list) or not all(isinstance(item, dict) and "name" in item for item in data):
-        raise PlaygroundError('rewards must be a JSON list like [{"name": "length", "weight": 1.0, "params": {}}].')
-    return data
 
 
 def _custom(code: str) -> dict:
@@ -85,7 +72,7 @@ def score_completions(completions: list[str], rewards: str = "", prompt: str = "
         raise PlaygroundError("A GRPO group needs at least two completions.")
     custom = _custom(code)
     try:
-        funcs, weights = build_rewards(parse_selection(_selection(rewards)), custom)
+        funcs, weights = build_rewards(parse_selection(reward_selection(rewards)), custom)
         return score_group(completions, funcs, weights, prompts=[prompt or ""] * len(completions)).to_json()
     finally:
         close_rewards(custom)
@@ -117,7 +104,7 @@ def preview_group(
     settings.validate()
     custom = _custom(code)
     try:
-        funcs, weights = build_rewards(parse_selection(_selection(rewards)), custom)
+        funcs, weights = build_rewards(parse_selection(reward_selection(rewards)), custom)
         model, tokenizer = ctx.models.get(ctx.settings.model)
         return sample_and_score(model, tokenizer, prompt, funcs, weights, settings).to_json()
     finally:
