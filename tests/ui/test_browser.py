@@ -54,15 +54,6 @@ def app(tiny_model_dir, tmp_path_factory):
         yield live
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        # launch() runs Chromium with a fresh temporary user-data dir; each test opens its own context in it.
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield browser
-        browser.close()
-
-
 def shoot(page, name: str, docs: bool = False) -> None:
     """A full-page screenshot in tests/artifacts/, copied to docs/screenshots/ when taken on the screenshot model."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)

@@ -20,7 +20,7 @@ from playground.ui.help_zh import field_help
 from playground.ui.i18n import EN, ZH
 from rewards.registry import list_specs
 from tests.ui.live_app import running_app
-from tests.ui.test_browser import ARGS, CHROMIUM, SCREENSHOT_MODEL, assert_no_error_toast, shoot, wait_for
+from tests.ui.test_browser import CHROMIUM, SCREENSHOT_MODEL, assert_no_error_toast, shoot, wait_for
 
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -59,14 +59,6 @@ ALLOWED = {
 def app(tiny_model_dir, tmp_path_factory):
     with running_app(SCREENSHOT_MODEL or str(tiny_model_dir), str(tmp_path_factory.mktemp("runs"))) as live:
         yield live
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield browser
-        browser.close()
 
 
 def english_words(page) -> list[str]:

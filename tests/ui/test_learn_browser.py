@@ -7,9 +7,7 @@ from pathlib import Path
 import pytest
 
 from playground.lessons import LESSONS, get_lesson
-from tests.ui.live_app import running_app
 from tests.ui.test_browser import (
-    ARGS,
     CHROMIUM,
     VIEWPORT,
     assert_no_error_toast,
@@ -35,20 +33,6 @@ TINY_ADVANCED = {
     "eval_prompts": "1",
     "eval_num_generations": "2",
 }
-
-
-@pytest.fixture(scope="module")
-def app(tiny_model_dir, tmp_path_factory):
-    with running_app(str(tiny_model_dir), str(tmp_path_factory.mktemp("runs"))) as live:
-        yield live
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield browser
-        browser.close()
 
 
 def pick_lesson(page, label: str, lesson_label: str) -> None:
