@@ -3,7 +3,8 @@
 Measures this machine's fp32 matmul rate (2048^3) and memory read bandwidth, computes the lower bound for one
 decode step (compute and weight reads), and times real decode steps: `transformers` with plain and with pre-packed
 linear layers, and the playground's lean sampler (playground/fastpath/decode.py: fused pre-packed projections,
-preallocated KV cache), each including the LM head.
+preallocated KV cache), each including the LM head; then the lean sampler's weight matmuls alone (the rest of its
+step is the small per-layer ops) and the lean sampler on a bf16 copy where the CPU has native bf16.
 
     python bench/roofline.py
 """
@@ -69,12 +70,31 @@ def main() -> None:
     del packed
 
     from playground.fastpath.decode import LlamaDecoder
+    from playground.fastpath.packing import bf16_matmul_is_native
 
-    decoder = LlamaDecoder(model)
-    with torch.inference_mode():
-        hidden, cache = decoder.prefill(ids["input_ids"][0], batch, ids["input_ids"].size(1) + 64)
-        nxt = decoder.logits(hidden).argmax(-1)[:, None]
-        lean_ms = 1000 * best(lambda: decoder.logits(decoder.step(nxt, cache)), 10)
+    def lean(decoder) -> tuple[float, float]:
+        """ms of one decode step (LM head included) at a fixed position, and of its weight matmuls alone."""
+        with torch.inference_mode():
+            hidden, cache = decoder.prefill(ids["input_ids"][0], batch, ids["input_ids"].size(1) + 64)
+            nxt = decoder.logits(hidden).argmax(-1)[:, None]
+            filled = cache.length
+
+            def step():
+                cache.length = filled  # every timed step writes the same position: the same attention length
+                decoder.logits(decoder.step(nxt, cache))
+
+            inputs = {
+                p.in_features: torch.randn(batch, 1, p.in_features, dtype=decoder.dtype)
+                for p in decoder.packs.values()
+            }
+            matmuls = [(p, inputs[p.in_features]) for p in decoder.packs.values()]
+            return 1000 * best(step, 10), 1000 * best(lambda: [p(x) for p, x in matmuls], 10)
+
+    lean_ms, matmul_ms = lean(LlamaDecoder(model))
+    gemm_gbps = bytes_read / (matmul_ms / 1000) / 1e9
+    bf16_ms = bf16_matmul_ms = None
+    if bf16_matmul_is_native():
+        bf16_ms, bf16_matmul_ms = lean(LlamaDecoder(load_model("embedded")[0].to(torch.bfloat16)))
     rows = {
         "matmul_gflops": round(gflops, 1),
         "read_gb_per_s": round(gbps, 1),
@@ -84,13 +104,21 @@ def main() -> None:
         "plain_ms": round(plain_ms, 1),
         "packed_ms": round(packed_ms, 1),
         "lean_sampler_ms": round(lean_ms, 1),
+        "lean_over_estimate": round(lean_ms / est_ms, 2),
+        "lean_matmuls_ms": round(matmul_ms, 1),
+        "matmul_read_gb_per_s": round(gemm_gbps, 1),
+        "bf16_lean_sampler_ms": None if bf16_ms is None else round(bf16_ms, 1),
+        "bf16_lean_matmuls_ms": None if bf16_matmul_ms is None else round(bf16_matmul_ms, 1),
     }
     print(f"\nDecode step, batch {batch}, SmolLM2-135M fp32, {torch.get_num_threads()} threads")
     print(f"machine: {gflops:.0f} GFLOP/s (2048^3 fp32 matmul), {gbps:.1f} GB/s read")
     print(f"estimate from FLOPs and bytes: {est_ms:.1f} ms per token")
     print(f"measured, plain nn.Linear:      {plain_ms:.1f} ms per token")
     print(f"measured, pre-packed (oneDNN):  {packed_ms:.1f} ms per token")
-    print(f"measured, lean sampler:         {lean_ms:.1f} ms per token")
+    print(f"measured, lean sampler:         {lean_ms:.1f} ms per token ({lean_ms / est_ms:.2f}x the estimate)")
+    print(f"  of which its weight matmuls:  {matmul_ms:.1f} ms ({gemm_gbps:.1f} GB/s of weights read)")
+    if bf16_ms is not None:
+        print(f"measured, lean sampler in bf16: {bf16_ms:.1f} ms per token (matmuls {bf16_matmul_ms:.1f} ms)")
     print(json.dumps({"bench": "roofline", **rows}))
 
 
