@@ -139,7 +139,7 @@ class LlamaDecoder:
         """Run `tokens` (rows, T) at the cache's next positions, writing their K/V; returns the last hidden states.
 
         The same arithmetic as the model's own forward, in fewer calls (a decode step is dozens of tiny ops a
-        layer): `torch.rms_norm` for the RMSNorm (bit-equal to `LlamaRMSNorm` in fp32, one call instead of six), and
+        layer): `torch.rms_norm` for the fp32 RMSNorm (see `_rms_norm`), and
         the rotary embedding applied to q and k at once as `x * cos + swap_halves(x) * signed_sin`, the same
         products and sum as `apply_rotary_pos_emb`'s `x * cos + rotate_half(x) * sin`.
         """
@@ -150,8 +150,7 @@ class LlamaDecoder:
         cos, sin = cache.cos[:, start:end, None], cache.signed_sin[:, start:end, None]  # (1, T, 1, head_dim)
         rotated = heads + kv_heads
         for i, layer in enumerate(self.layers):
-            norm = layer.input_layernorm
-            qkv = self.packs[i, "qkv"](torch.rms_norm(hidden, norm.weight.shape, norm.weight, norm.variance_epsilon))
+            qkv = self.packs[i, "qkv"](_rms_norm(layer.input_layernorm, hidden))
             qk = qkv[..., : rotated * head_dim].view(rows, length, rotated, head_dim)
             swapped = qk.view(rows, length, rotated, 2, head_dim // 2).flip(-2).view_as(qk)
             qk = qk * cos + swapped * sin
@@ -168,13 +167,10 @@ class LlamaDecoder:
                 enable_gqa=heads != kv_heads,
             )
             hidden = hidden + self.packs[i, "o"](out.transpose(1, 2).reshape(rows, length, heads * head_dim))
-            norm = layer.post_attention_layernorm
-            normed = torch.rms_norm(hidden, norm.weight.shape, norm.weight, norm.variance_epsilon)
-            gate, up = self.packs[i, "gate_up"](normed).chunk(2, dim=-1)
+            gate, up = self.packs[i, "gate_up"](_rms_norm(layer.post_attention_layernorm, hidden)).chunk(2, dim=-1)
             hidden = hidden + self.packs[i, "down"](F.silu(gate) * up)
         cache.length = end
-        norm = self.model.model.norm
-        return torch.rms_norm(hidden[:, -1], norm.weight.shape, norm.weight, norm.variance_epsilon)
+        return _rms_norm(self.model.model.norm, hidden[:, -1])
 
     def logits(self, hidden: torch.Tensor) -> torch.Tensor:
         return self.packs["lm_head"](hidden).to(copy=True, dtype=torch.float32)
@@ -237,6 +233,14 @@ def choose_next(
     if eos.numel():
         unfinished = unfinished & ~torch.isin(next_tokens, eos)
     return next_tokens, unfinished
+
+
+def _rms_norm(norm, hidden: torch.Tensor) -> torch.Tensor:
+    """`norm(hidden)` for a `LlamaRMSNorm`: in fp32 as one `torch.rms_norm` call (bit-equal, one call instead of six);
+    in bf16 the module itself, which rounds to bf16 before the weight product where `torch.rms_norm` does not."""
+    if hidden.dtype != torch.float32:
+        return norm(hidden)
+    return torch.rms_norm(hidden, norm.weight.shape, norm.weight, norm.variance_epsilon)
 
 
 @dataclass
