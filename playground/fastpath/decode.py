@@ -275,12 +275,19 @@ def sample(model, input_ids: torch.Tensor, **generate_kwargs) -> torch.Tensor:
     """`model.generate(input_ids=..., **generate_kwargs)` for unpadded rows, the same tokens for the same seed.
 
     Rows that repeat one prompt go through `shared_prefix_generate`: the model's `LlamaDecoder` (see
-    `prepare_for_sampling`) when it has one and it covers the options, else `generate` with the prompt run once.
+    `prepare_for_sampling`) when it has one and it covers the options, else `generate` with the prompt run once (after
+    `model.playground_ensure_dense()`, where a lean rollout copy sets it).
     """
     config = copy.deepcopy(model.generation_config)
     config.update(**generate_kwargs)
     mask = torch.ones_like(input_ids)
-    out = shared_prefix_generate(model, input_ids, mask, config, getattr(model, "playground_sampler", None))
+    decoder = getattr(model, "playground_sampler", None)
+    out = shared_prefix_generate(model, input_ids, mask, config, decoder, fallback=decoder is None)
+    if out is None and decoder is not None:
+        ensure_dense = getattr(model, "playground_ensure_dense", None)
+        if ensure_dense is not None:  # a lean copy (the trainer's rollout copy) holds its linears only packed
+            ensure_dense()
+        out = shared_prefix_generate(model, input_ids, mask, config)
     if out is None:
         out = model.generate(input_ids=input_ids, attention_mask=mask, generation_config=config)
     return out

@@ -351,16 +351,37 @@ class FastGRPOTrainer(GRPOTrainer):
         self._metrics[mode]["timing/rollout"].append(time.perf_counter() - start)
         return result
 
+    def _synced_rollout(self) -> RolloutModel:
+        """The rollout copy, built on first use and re-synced once after each optimizer step."""
+        if self._rollout is None:
+            self._rollout = RolloutModel(self.model, self._rollout_dtype, lean=True)
+        elif self._rollout_step != self.state.global_step:
+            self._rollout.sync()
+        self._rollout_step = self.state.global_step
+        return self._rollout
+
+    def sampling_model(self):
+        """The fp32 rollout copy as the policy is now, for sampling outside a rollout (the held-out eval); None where
+        the fast rollout is off or its copy is not fp32 (an eval samples the policy exactly).
+
+        One copy serves both: an eval between two steps syncs it, and the next rollout then has nothing to sync. The
+        returned model samples through its `LlamaDecoder` (`decode.sample`), and rebuilds its dense weights first if a
+        call needs `generate`.
+        """
+        if not self._rollout_enabled or self._rollout_dtype != torch.float32:
+            return None
+        rollout = self._synced_rollout()
+        model = rollout.model
+        if rollout.decoder is not None:
+            model.playground_sampler = rollout.decoder
+            model.playground_ensure_dense = rollout.ensure_dense
+        return model
+
     def _rollout_generate(self, prompt_ids) -> tuple[list[list[int]], list[list[float]] | None]:
         """The completions' token ids and, with a bf16 copy under TRL's correction, each token's sampling log-prob."""
         from trl.trainer.utils import pad
 
-        if self._rollout is None:
-            self._rollout = RolloutModel(self.model, self._rollout_dtype, lean=True)
-            self._rollout_step = self.state.global_step
-        elif self._rollout_step != self.state.global_step:
-            self._rollout.sync()
-            self._rollout_step = self.state.global_step
+        self._synced_rollout()
         pad_id = self._tokenizer.pad_token_id
         prompts = [torch.tensor(p) for p in prompt_ids]
         input_ids = pad(prompts, padding_value=pad_id, padding_side="left")

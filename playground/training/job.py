@@ -140,7 +140,8 @@ class TrainingJob:
         self.alerts: list[dict] = []  # the health alerts as of the last logged row (also in status.json)
         self._rows: list[dict] = []
         self._evaluator = None
-        self._eval_rollout = None
+        self._eval_rollout = None  # the evals' own sampling copy, before the trainer (and its rollout copy) exists
+        self._trainer = None
         self._evaluated: set[tuple[int, str]] = set()
         self._thread = threading.Thread(target=self._main, name=f"grpo-{run.id}", daemon=True)
         self.run.write_status(status="queued", step=0, max_steps=self.max_steps, owner=owner)
@@ -252,13 +253,22 @@ class TrainingJob:
         self.on_log(row)
 
     def _eval_model(self, model):
-        """A sampling copy with the adapter merged (the fast path's rollout copy) on CPU, else the model itself."""
+        """A sampling copy with the adapter merged on CPU, else the model itself.
+
+        Once the trainer exists, its fp32 rollout copy (synced to the policy as it is now) serves the evals too: one
+        copy of the weights, not two. Before (the base and warm-up evals of a run with an SFT warm-up), or where the
+        rollout copy is bf16, the evals build their own fp32 copy.
+        """
         import torch
 
         from playground.fastpath.trainer import RolloutModel
 
         if self.spec.grpo.fast_rollout == "off" or next(model.parameters()).device.type != "cpu":
             return model.eval()
+        shared = self._trainer.sampling_model() if self._trainer is not None else None
+        if shared is not None:
+            self._eval_rollout = None
+            return shared
         if self._eval_rollout is None:
             self._eval_rollout = RolloutModel(model, torch.float32)
             if self._eval_rollout.decoder is not None:
@@ -304,6 +314,7 @@ class TrainingJob:
                 from playground.sandbox import close_rewards
 
                 close_rewards(self._own_rewards)
+            self._trainer = self._eval_rollout = None
             del trainer, model
             _free_memory()
 
@@ -373,7 +384,7 @@ class TrainingJob:
         # TRL names a reward model's metrics after its folder; keep the playground's names (rewards/<name>/mean, as
         # the preview, dry run, health checks and Compare read them). Callables keep theirs: the same names.
         trainer.reward_func_names = [reward_name(f) for f in funcs]
-        callback.trainer = trainer
+        callback.trainer = self._trainer = trainer
         trainer.remove_callback(PrinterCallback)  # the run folder and our listeners carry the logs
         return trainer
 

@@ -174,3 +174,56 @@ def test_failure_mid_run_keeps_the_adapter_of_the_last_step(manager, tiny_model_
     assert job.status == "failed" and "Reward 'flaky' raised ValueError: boom" in job.error
     assert job.run.status()["step"] == 2
     assert job.run.has_adapter
+
+
+def test_evals_sample_the_trainers_rollout_copy_and_score_what_their_own_copy_scored(tmp_path, char_model_dir):
+    """While training, the held-out eval samples from the trainer's fp32 rollout copy (synced to the policy at that
+    step) instead of building a second copy: one copy of the weights, and the same eval rows, value for value."""
+    from playground.fastpath.trainer import FastGRPOTrainer, RolloutModel
+
+    built = []
+    original_init = RolloutModel.__init__
+
+    def counting_init(self, *args, **kwargs):
+        built.append(kwargs.get("lean", False))
+        original_init(self, *args, **kwargs)
+
+    def run(share: bool, folder: str) -> list[dict]:
+        spec = tiny_spec(
+            char_model_dir, max_steps=3, learning_rate=1e-2, beta=0.04, eval_every=1, eval_prompts=2
+        )
+        spec.rewards = [RewardChoice("vowels")]
+        built.clear()
+        job = JobManager(RunStore(tmp_path / folder)).start(spec, custom_rewards={"vowels": vowel_fraction})
+        wait(job)
+        assert job.status == "finished", job.error
+        return job.run.metrics()
+
+    RolloutModel.__init__ = counting_init
+    sampling_model = FastGRPOTrainer.sampling_model
+    try:
+        shared_rows = run(True, "shared")
+        shared_copies = list(built)
+        FastGRPOTrainer.sampling_model = lambda self: None  # the evals build their own copy, as before
+        own_rows = run(False, "own")
+        own_copies = list(built)
+    finally:
+        RolloutModel.__init__ = original_init
+        FastGRPOTrainer.sampling_model = sampling_model
+
+    assert shared_copies == [True]  # the trainer's lean rollout copy, nothing else
+    assert own_copies == [False, True]  # the evals' own full copy, then the trainer's
+
+    def evals(rows):
+        return [
+            {k: v for k, v in r.items() if k.startswith("eval_") and k != "eval_seconds"} | {"step": r["step"]}
+            for r in rows
+            if r.get("phase") == "eval"
+        ]
+
+    assert [r["step"] for r in evals(shared_rows)] == [0, 1, 2, 3]
+    assert evals(shared_rows) == evals(own_rows)
+    # the eval between two steps leaves training as it was: the same samples and rewards at every step
+    assert [r["reward"] for r in shared_rows if "reward" in r] == [r["reward"] for r in own_rows if "reward" in r]
+    # and the weights it scored moved: a stale copy would give step 0's score again
+    assert len({r["eval_reward"] for r in evals(shared_rows)}) > 1
