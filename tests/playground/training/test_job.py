@@ -189,9 +189,7 @@ def test_evals_sample_the_trainers_rollout_copy_and_score_what_their_own_copy_sc
         original_init(self, *args, **kwargs)
 
     def run(share: bool, folder: str) -> list[dict]:
-        spec = tiny_spec(
-            char_model_dir, max_steps=3, learning_rate=1e-2, beta=0.04, eval_every=1, eval_prompts=2
-        )
+        spec = tiny_spec(char_model_dir, max_steps=3, learning_rate=1e-2, beta=0.04, eval_every=1, eval_prompts=2)
         spec.rewards = [RewardChoice("vowels")]
         built.clear()
         job = JobManager(RunStore(tmp_path / folder)).start(spec, custom_rewards={"vowels": vowel_fraction})
