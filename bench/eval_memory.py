@@ -1,7 +1,7 @@
 """Peak memory of a run with held-out evals: the evals on the trainer's rollout copy against their own copy.
 
 During training the evals sample from the trainer's fp32 rollout copy, synced to the policy at that step
-(`FastGRPOTrainer.sampling_model`); `--own-copy` makes them build their own full copy instead, as they did before.
+(`FastGRPOTrainer.sampling_model`); the other variant makes them build their own full copy, as they did before.
 Each variant runs the demo spec in a fresh process; prints one JSON line each (peak RSS, wall time, the eval rewards
 and the training rewards, which must be equal) and a summary line.
 

@@ -152,6 +152,14 @@ class RolloutModel:
             weight = weight + layer.get_delta_weight(self.adapter).to(torch.float32)
         return weight
 
+    def for_sampling(self):
+        """The copy's model, ready for `decode.sample`: it samples through the decoder (where there is one), and
+        rebuilds the dense weights the decoder's packs replaced first if a call needs `generate`."""
+        if self.decoder is not None:
+            self.model.playground_sampler = self.decoder
+            self.model.playground_ensure_dense = self.ensure_dense
+        return self.model
+
     @torch.no_grad()
     def ensure_dense(self) -> None:
         """Rebuild the dropped dense weights (for `generate`); they are then kept and synced like the others."""
@@ -364,18 +372,11 @@ class FastGRPOTrainer(GRPOTrainer):
         """The fp32 rollout copy as the policy is now, for sampling outside a rollout (the held-out eval); None where
         the fast rollout is off or its copy is not fp32 (an eval samples the policy exactly).
 
-        One copy serves both: an eval between two steps syncs it, and the next rollout then has nothing to sync. The
-        returned model samples through its `LlamaDecoder` (`decode.sample`), and rebuilds its dense weights first if a
-        call needs `generate`.
+        One copy serves both: an eval between two steps syncs it, and the next rollout then has nothing to sync.
         """
         if not self._rollout_enabled or self._rollout_dtype != torch.float32:
             return None
-        rollout = self._synced_rollout()
-        model = rollout.model
-        if rollout.decoder is not None:
-            model.playground_sampler = rollout.decoder
-            model.playground_ensure_dense = rollout.ensure_dense
-        return model
+        return self._synced_rollout().for_sampling()
 
     def _rollout_generate(self, prompt_ids) -> tuple[list[list[int]], list[list[float]] | None]:
         """The completions' token ids and, with a bf16 copy under TRL's correction, each token's sampling log-prob."""

@@ -271,11 +271,9 @@ class TrainingJob:
             return shared
         if self._eval_rollout is None:
             self._eval_rollout = RolloutModel(model, torch.float32)
-            if self._eval_rollout.decoder is not None:
-                self._eval_rollout.model.playground_sampler = self._eval_rollout.decoder
         else:
             self._eval_rollout.sync()
-        return self._eval_rollout.model
+        return self._eval_rollout.for_sampling()
 
     def save_adapter(self, model) -> None:
         """Write the adapter atomically: a temporary folder, then a rename over the old one."""

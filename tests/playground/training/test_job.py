@@ -176,7 +176,9 @@ def test_failure_mid_run_keeps_the_adapter_of_the_last_step(manager, tiny_model_
     assert job.run.has_adapter
 
 
-def test_evals_sample_the_trainers_rollout_copy_and_score_what_their_own_copy_scored(tmp_path, char_model_dir):
+def test_evals_sample_the_trainers_rollout_copy_and_score_what_their_own_copy_scored(
+    tmp_path, char_model_dir, monkeypatch
+):
     """While training, the held-out eval samples from the trainer's fp32 rollout copy (synced to the policy at that
     step) instead of building a second copy: one copy of the weights, and the same eval rows, value for value."""
     from playground.fastpath.trainer import FastGRPOTrainer, RolloutModel
@@ -188,26 +190,19 @@ def test_evals_sample_the_trainers_rollout_copy_and_score_what_their_own_copy_sc
         built.append(kwargs.get("lean", False))
         original_init(self, *args, **kwargs)
 
-    def run(share: bool, folder: str) -> list[dict]:
+    def run(folder: str) -> tuple[list[dict], list[bool]]:
         spec = tiny_spec(char_model_dir, max_steps=3, learning_rate=1e-2, beta=0.04, eval_every=1, eval_prompts=2)
         spec.rewards = [RewardChoice("vowels")]
         built.clear()
         job = JobManager(RunStore(tmp_path / folder)).start(spec, custom_rewards={"vowels": vowel_fraction})
         wait(job)
         assert job.status == "finished", job.error
-        return job.run.metrics()
+        return job.run.metrics(), list(built)
 
-    RolloutModel.__init__ = counting_init
-    sampling_model = FastGRPOTrainer.sampling_model
-    try:
-        shared_rows = run(True, "shared")
-        shared_copies = list(built)
-        FastGRPOTrainer.sampling_model = lambda self: None  # the evals build their own copy, as before
-        own_rows = run(False, "own")
-        own_copies = list(built)
-    finally:
-        RolloutModel.__init__ = original_init
-        FastGRPOTrainer.sampling_model = sampling_model
+    monkeypatch.setattr(RolloutModel, "__init__", counting_init)
+    shared_rows, shared_copies = run("shared")
+    monkeypatch.setattr(FastGRPOTrainer, "sampling_model", lambda self: None)  # the evals build their own copy
+    own_rows, own_copies = run("own")
 
     assert shared_copies == [True]  # the trainer's lean rollout copy, nothing else
     assert own_copies == [False, True]  # the evals' own full copy, then the trainer's
