@@ -51,9 +51,19 @@ register(
 register(
     RewardSpec(
         name="format",
-        factory=_plain(format_rewards.format_reward),
-        description="1.0 if the text is exactly <intro>…</intro><body>…</body><conclusion>…</conclusion>, else 0.0.",
+        factory=format_rewards.get_format_reward,
+        description="1.0 if the text is exactly <intro>…</intro><body>…</body><conclusion>…</conclusion> with text in "
+        "every section (the article's .+), else 0.0; unlike the article's regex, whitespace between sections and "
+        "multi-line sections are accepted.",
         family="format",
+        params=(
+            Param(
+                "allow_empty",
+                bool,
+                False,
+                "Let empty sections (<conclusion></conclusion>) score 1.0: a loophole GRPO learns to exploit.",
+            ),
+        ),
         good=Example(_SECTIONS),
         bad=Example("Plants make their own food from sunlight."),
     )

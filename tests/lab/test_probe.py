@@ -13,12 +13,23 @@ def _probe(*names, **kwargs):
     return probe(choices, funcs, **kwargs)
 
 
-def test_strict_format_gives_full_marks_to_empty_sections():
-    report = _probe("format")
-    empty = [f for f in report.findings if f.text == "<intro></intro><body></body><conclusion></conclusion>"]
-    assert empty and empty[0].score == 1.0 and empty[0].reward == "format"
+EMPTY_SECTIONS = "<intro></intro><body></body><conclusion></conclusion>"
+
+
+def test_format_with_empty_sections_allowed_gives_them_full_marks():
+    choices = [RewardChoice("format", 1.0, {"allow_empty": True})]
+    funcs, _ = build_rewards(choices)
+    report = probe(choices, funcs)
+    empty = [f for f in report.findings if f.text == EMPTY_SECTIONS]
+    assert empty and empty[0].score == 1.0 and empty[0].reward == "format(allow_empty=True)"
     assert "checks the tags" in empty[0].why
     assert not any(f.text == "" for f in report.findings)  # the empty text scores 0 < 1
+
+
+def test_strict_format_wants_text_in_every_section_but_not_on_topic_text():
+    report = _probe("format")
+    assert not any(f.text == EMPTY_SECTIONS for f in report.findings)
+    assert [f.label for f in report.findings] == ["off_topic"] and report.findings[0].score == 1.0
 
 
 def test_accuracy_reward_flags_the_bare_answer_and_not_the_wrong_one():
@@ -55,4 +66,4 @@ def test_cli_probe_json(capsys):
     data = json.loads(capsys.readouterr().out)
     assert set(data) == {"findings"}
     assert {"reward", "text", "score", "why"} == set(data["findings"][0])
-    assert any(f["text"] == "<intro></intro><body></body><conclusion></conclusion>" for f in data["findings"])
+    assert [f["reward"] for f in data["findings"]] == ["format"] and "Bananas" in data["findings"][0]["text"]
