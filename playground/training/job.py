@@ -236,7 +236,10 @@ class TrainingJob:
     # --- held-out eval -----------------------------------------------------------------------------------------------
 
     def evaluate(self, model, step: int, eval_of: str) -> None:
-        """Score the held-out prompts with the model as it is now; the row goes to metrics.jsonl and the listeners."""
+        """Score the held-out prompts with the model as it is now; the row goes to metrics.jsonl and the listeners,
+        the completions to eval_samples.jsonl."""
+        from playground.training.evaluation import append_eval_samples
+
         if self._evaluator is None or (step, eval_of) in self._evaluated:
             return
         self._evaluated.add((step, eval_of))
@@ -249,6 +252,7 @@ class TrainingJob:
             if sampler is model:
                 model.train()
         self.run.append_metrics(row)
+        append_eval_samples(self.run.path, self._evaluator.samples)
         self.phase = phase
         self.on_log(row)
 

@@ -7,6 +7,7 @@ import pytest
 
 from playground.cli.main import main
 from playground.completion_prefix import PrefixedReward, add_prefix
+from playground.training.evaluation import read_eval_samples
 from playground.training.warmup import wrap_in_tags
 from rewards.format import tag_layout_score
 
@@ -141,6 +142,15 @@ def test_train_lesson_runs_warmup_then_grpo_with_eval_rows_and_compare_agrees(tm
         4,
     )
     assert {a["code"] for a in status["alerts"]} >= {"constant_reward"}  # format never varied: the cold-start advice
+    # every eval point's answers are kept: the same prompts and seeds before the warm-up, after it and after GRPO
+    answers = read_eval_samples(run.path)
+    assert [(r["step"], r["eval_of"]) for r in answers] == [(0, "base")] * 4 + [(0, "warmup")] * 4 + [(3, "grpo")] * 4
+    assert [(r["prompt"], r["seed"]) for r in answers[:4]] == [(r["prompt"], r["seed"]) for r in answers[4:8]]
+    assert [r["seed"] for r in answers[:4]] == [42, 42, 43, 43] and answers[0]["prompt"] != answers[2]["prompt"]
+    for r in answers:
+        assert r["completion"].startswith("<intro>") and r["rewards"]["format"] == 0.0
+        assert r["rewards"]["tag_layout"] == tag_layout_score(r["completion"], ["intro", "body", "conclusion"])
+        assert r["reward"] == pytest.approx(r["rewards"]["format"] + r["rewards"]["tag_layout"])
     examples = [json.loads(line) for line in (run.path / "warmup_examples.jsonl").read_text().splitlines()]
     assert len(examples) == 4
     assert all(e["completion"].startswith("<intro>") and e["completion"].endswith("</conclusion>") for e in examples)
