@@ -287,6 +287,9 @@ EN: dict[str, str] = {
     "or raise beta.",
     "train.alert.dominant_reward": "**One reward function dominates the total.** Rescale the weights so each "
     "reward can move the total.",
+    "train.alert.nothing_to_weigh": "**Only one reward varies; the others give every completion the same score, so "
+    "there is nothing to weigh yet.** No weight helps a reward that does not vary: give it a cold start "
+    "(sft_warmup_steps, completion_prefix, tag_layout).",
     "train.alert.flat_reward": "**The reward has not improved for many steps.** Check the reward on Preview, raise "
     "learning_rate a little, or try more steps.",
     "train.alert.length_hacking": "**Completions grow longer while the other rewards stay flat: the model may be "
@@ -599,6 +602,8 @@ ZH: dict[str, str] = {
     "空回答加分。",
     "train.alert.kl_spike": "**kl 突然跳升：模型突然偏离基础模型。** 请降低 learning_rate 或调高 beta。",
     "train.alert.dominant_reward": "**某一个奖励函数主导了总分。** 请调整权重，让每个奖励都能影响总分。",
+    "train.alert.nothing_to_weigh": "**只有一个奖励在变化，其他奖励给所有生成结果打同样的分，所以现在还谈不上权衡。** "
+    "任何权重都帮不了一个不变化的奖励：请先给它冷启动（sft_warmup_steps、completion_prefix、tag_layout）。",
     "train.alert.flat_reward": "**奖励已经很多步没有提升。** 请在“预览”页检查奖励，稍微调高 learning_rate，或增加训"
     "练步数。",
     "train.alert.length_hacking": "**生成结果越来越长而其他奖励没有变化：模型可能在钻长度奖励的空子。** 请降低长度"

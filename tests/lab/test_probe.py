@@ -67,3 +67,26 @@ def test_cli_probe_json(capsys):
     assert set(data) == {"findings"}
     assert {"reward", "text", "score", "why"} == set(data["findings"][0])
     assert [f["reward"] for f in data["findings"]] == ["format"] and "Bananas" in data["findings"][0]["text"]
+
+
+def test_ties_at_the_lowest_score_are_left_out():
+    """Untagged real answers score 0 on the strict format, like most degenerate texts: only what beats them is
+    reported, not a row per text that scores 0 "as much as the best (0)"."""
+    choices = [RewardChoice("format")]
+    funcs, _ = build_rewards(choices)
+    report = probe(choices, funcs, prompt="Write about cats.", completions=["Cats purr.", "Cats sleep a lot."])
+    [finding] = report.findings
+    assert (finding.label, finding.labels, finding.score, finding.best) == ("off_topic", ["off_topic"], 1.0, 0.0)
+    assert finding.why.startswith("A degenerate text (well formatted but off-topic) scores 1, more than the best")
+    assert report.tried == 13
+
+
+def test_what_beats_and_what_ties_the_best_are_one_finding_each():
+    choices = [RewardChoice("length", 1.0, {"ideal_length": 20})]
+    funcs, _ = build_rewards(choices)
+    report = probe(choices, funcs, completions=["A short real answer about cats and dogs, forty-five characters"])
+    beats, ties = report.findings
+    assert beats.score > beats.best and ties.score == ties.best == -42.0
+    assert ties.labels == ["best_reversed", "best_filler"] and ties.text.startswith("characters forty-five dogs")
+    assert ties.why.startswith("2 kinds of degenerate text (the best completion with its words reversed, filler as ")
+    assert beats.label in beats.labels and len(beats.labels) >= 2 and "more than the best real completion" in beats.why
