@@ -56,23 +56,8 @@ def run_lesson(lesson_id: str, overrides: dict[str, str], out: str) -> dict:
     job.join()
     wall = time.perf_counter() - start
     cpu = time.process_time() - cpu_start  # this process's CPU seconds: less sensitive to other load than wall time
-    rows = job.run.metrics()
     status = job.run.status()
     samples = read_eval_samples(job.run.path)
-    evals = []
-    for row in rows:
-        if row.get("phase") != "eval":
-            continue
-        point = {"step": row["step"], "of": row.get("eval_of"), "eval_reward": _round(row.get("eval_reward"))}
-        point.update(
-            {
-                k.split("/")[1]: _round(v)
-                for k, v in row.items()
-                if k.startswith("eval_rewards/") and k.endswith("/mean")
-            }
-        )
-        point.update(empty_section_rate(samples, row["step"], row.get("eval_of")))
-        evals.append(point)
     return {
         "lesson": lesson_id,
         "status": job.status,
@@ -83,7 +68,7 @@ def run_lesson(lesson_id: str, overrides: dict[str, str], out: str) -> dict:
         "warmup_s": status.get("warmup_seconds"),
         "max_steps": spec.grpo.max_steps,
         "overrides": overrides,
-        "eval": evals,
+        "eval": eval_points(job.run),
         "seed": spec.grpo.seed,
         "eval_samples": sum(1 for r in samples if (r.get("step"), r.get("eval_of")) == (0, "base")),
         "alerts": [a["code"] for a in status.get("alerts") or []],
@@ -93,13 +78,36 @@ def run_lesson(lesson_id: str, overrides: dict[str, str], out: str) -> dict:
     }
 
 
+def eval_points(run) -> list[dict]:
+    """The run's eval points: step, which model (`of`), eval_reward, each reward's mean under its own name, and for
+    tagged answers the empty-section rate."""
+    from playground.training.evaluation import read_eval_samples
+
+    samples = read_eval_samples(run.path)
+    points = []
+    for row in run.metrics():
+        if row.get("phase") != "eval":
+            continue
+        point = {"step": row["step"], "of": row.get("eval_of"), "eval_reward": _round(row.get("eval_reward"))}
+        point.update(
+            {
+                k[len("eval_rewards/") : -len("/mean")]: _round(v)
+                for k, v in row.items()
+                if k.startswith("eval_rewards/") and k.endswith("/mean")
+            }
+        )
+        point.update(empty_section_rate(samples, row["step"], row.get("eval_of")))
+        points.append(point)
+    return points
+
+
 def empty_section_rate(samples: list[dict], step: int, eval_of: str | None) -> dict:
     """{"empty_section_rate": share} of the eval answers at this point that close a tag with nothing inside, for runs
-    whose answers use tags; {} otherwise."""
+    whose answers use tags (the completion prefix counts); {} otherwise."""
     import re
 
     texts = [r["completion"] for r in samples if r.get("step") == step and r.get("eval_of") == eval_of]
-    if not texts or not any("</" in t for t in texts):
+    if not texts or not any(re.search(r"</?\w+>", t) for t in texts):
         return {}
     empty = sum(1 for t in texts if re.search(r"<(\w+)>\s*</\1>", t))
     return {"empty_section_rate": round(empty / len(texts), 4)}
@@ -126,7 +134,8 @@ def write_reference(result: dict, folder: Path, answers_per_point: int = 3) -> P
     from playground.training.store import Run
 
     run = Run(Path(result["run"]))
-    summary = {k: result[k] for k in ("lesson", "wall_s", "cpu_s", "load_avg_1min", "warmup_s", "max_steps", "seed")}
+    keys = ("lesson", "wall_s", "cpu_s", "load_avg_1min", "warmup_s", "max_steps", "seed", "overrides")
+    summary = {k: result.get(k) for k in keys}
     summary.update(cpu=result["cpu"], cores=result["cores"], eval_samples=result["eval_samples"])
     lines = [{"type": "run", **summary}]
     lines += [{"type": "metrics", **row} for row in metric_rows(run.metrics())]

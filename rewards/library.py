@@ -72,8 +72,8 @@ register(
     RewardSpec(
         name="tag_layout",
         factory=format_rewards.get_tag_layout_reward,
-        description="Partial credit per tag (opened, closed, in order), 0.0 to 1.0; the strict format reward's cold "
-        "start.",
+        description="Partial credit per tag (opened, closed, in order), 0.0 to 1.0, none for an empty section; the "
+        "strict format reward's cold start.",
         family="format",
         params=(
             Param(

@@ -96,8 +96,13 @@ LESSONS: tuple[Lesson, ...] = (
         text={
             "en": (
                 "The article's format reward pays 1.0 only for `<intro>…</intro><body>…</body>"
-                "<conclusion>…</conclusion>`. The small base model almost never writes these tags, so every group "
-                "scores all 0: `frac_reward_zero_std` is 1.0 and GRPO learns nothing. **GRPO can only amplify a "
+                "<conclusion>…</conclusion>` with text in every section (its regex uses `.+`). The playground's "
+                "`format` keeps that, and differs on purpose in two ways: a section may span several lines "
+                "(`re.DOTALL`; the article's `.` stops at a newline) and whitespace may sit between the sections "
+                "(the article gives 0 to `</intro>\\n<body>`); it also refuses a section tag inside a section. "
+                "`tag_layout` gives an empty section no credit either (see the reward-hacking lesson for why).\n\n"
+                "The small base model almost never writes these tags, so every group scores all 0: "
+                "`frac_reward_zero_std` is 1.0 and GRPO learns nothing. **GRPO can only amplify a "
                 "signal that exists.**\n\nThe fix is a **cold start**, as DeepSeek-R1 did before its RL stage:\n"
                 "1. an **SFT warm-up** (`sft_warmup_steps`): a few supervised steps on the model's own answers "
                 "wrapped in the tags;\n2. a **completion prefix** (`completion_prefix = <intro>`): every answer "
@@ -107,8 +112,12 @@ LESSONS: tuple[Lesson, ...] = (
                 "the point after the warm-up shows what SFT did, and the points after it what GRPO added."
             ),
             "zh": (
-                "文章中的格式奖励只有在回答恰好是 `<intro>…</intro><body>…</body><conclusion>…</conclusion>` 时"
-                "才给 1.0。小的基础模型几乎从不写这些标签，所以每组的得分都是 0：`frac_reward_zero_std` 为 1.0，"
+                "文章中的格式奖励只有在回答恰好是 `<intro>…</intro><body>…</body><conclusion>…</conclusion>`、"
+                "并且每个部分都有内容时才给 1.0（它的正则用的是 `.+`）。playground 的 `format` 保留了这一点，只在两处"
+                "有意不同：一个部分可以跨多行（`re.DOTALL`；文章里的 `.` 遇到换行就停），各部分之间可以有空白"
+                "（文章会给 `</intro>\\n<body>` 打 0 分）；此外，一个部分里不能再出现某个部分的标签。`tag_layout` "
+                "也不给空的部分任何分数（原因见“奖励投机”一课）。\n\n"
+                "小的基础模型几乎从不写这些标签，所以每组的得分都是 0：`frac_reward_zero_std` 为 1.0，"
                 "GRPO 什么也学不到。**GRPO 只能放大已经存在的信号。**\n\n解决办法是**冷启动**，就像 DeepSeek-R1 "
                 "在强化学习之前所做的：\n1. **SFT 预热**（`sft_warmup_steps`）：用模型自己的回答套上标签，"
                 "做几步监督训练；\n2. **回答前缀**（`completion_prefix = <intro>`）：每个回答都以第一个标签开头"
@@ -131,6 +140,50 @@ LESSONS: tuple[Lesson, ...] = (
         preview_prompt="Write a short paragraph about why people keep pets.",
         overrides=dict(FORMAT_RECIPE),
         rewards=(RewardChoice("format", 1.0), RewardChoice("tag_layout", 1.0)),
+        chart=("format", "tag_layout"),
+    ),
+    Lesson(
+        id="hacking",
+        title={"en": "Reward hacking: empty sections", "zh": "奖励投机：空的段落"},
+        text={
+            "en": (
+                "A policy learns whatever the reward pays for, not what you meant. This recipe is the format lesson "
+                "with one loophole: `format` with `allow_empty = true` (the regex `.*?` instead of the article's "
+                "`.+`) pays 1.0 for `<conclusion></conclusion>`. A second copy of `format`, strict and with weight "
+                "0, is scored and charted but never trained on: the gap between the two lines is the **hack rate**, "
+                "the answers that pass only because a section is empty.\n\n"
+                "1. Train it and watch the per-reward chart (`rewards/<fn>/mean`) and the held-out answers: the "
+                "loose line climbs, the strict one lags behind, and conclusions empty out.\n"
+                "2. Open the **Reward lab** and run the **probe** on this selection: it reports that tags with empty "
+                "sections score as much as the best real answer.\n"
+                "3. Fix the reward: load the **format** lesson (strict `format`, and `tag_layout`, which gives an "
+                "empty section no credit) and train it with the same seed.\n"
+                "4. Compare the two runs side by side on the **Runs** tab (and the answers on **Compare**)."
+            ),
+            "zh": (
+                "策略学到的是奖励付钱的东西，而不是你的本意。这个配方就是格式课的配方，只留了一个漏洞：`format` 设为 "
+                "`allow_empty = true`（正则用 `.*?`，而不是文章里的 `.+`），`<conclusion></conclusion>` 也能拿 1.0。"
+                "另一份严格的 `format` 权重为 0：它会被打分、画进图表，但不参与训练。两条线之间的差距就是"
+                "**投机率**，也就是只因为某个段落为空才通过的回答。\n\n"
+                "1. 训练并观察按奖励分开的图表（`rewards/<fn>/mean`）和预留提示的回答：宽松的那条线往上走，严格的那条"
+                "落在后面，结论段落渐渐变空。\n"
+                "2. 打开**奖励实验室**，对这组奖励运行**探测**：它会报告“标签齐全但各部分为空”的文本和最好的真实回答"
+                "得分一样。\n"
+                "3. 修好奖励：载入**格式**一课（严格的 `format`，以及不给空段落任何分数的 `tag_layout`），用同样的随机"
+                "种子训练。\n"
+                "4. 在**运行记录**页把两次运行放在一起比较（在**对比**页看回答）。"
+            ),
+        },
+        expected={
+            "en": "See the reference run below: the loose and the strict format on the same held-out answers, and "
+            "the share of answers with an empty section, at each eval point.",
+            "zh": "见下方的参考运行：同一批预留回答在每个评估点上的宽松格式得分、严格格式得分，"
+            "以及含空段落的回答所占比例。",
+        },
+        preview_prompt="Write a short paragraph about why people keep pets.",
+        overrides=dict(FORMAT_RECIPE),
+        rewards=(RewardChoice("format", 1.0, {"allow_empty": True}), RewardChoice("format", 0.0)),
+        chart=("format(allow_empty=True)", "format", "empty_section_rate"),
     ),
     Lesson(
         id="combine",
@@ -169,6 +222,7 @@ LESSONS: tuple[Lesson, ...] = (
         preview_prompt="Write a short paragraph about why people keep pets.",
         overrides={**FORMAT_RECIPE, "max_steps": 10},
         rewards=(RewardChoice("length", 0.01, {"ideal_length": 200}), RewardChoice("tag_layout", 1.0)),
+        chart=("tag_layout",),
     ),
     Lesson(
         id="metrics",
@@ -245,6 +299,7 @@ LESSONS: tuple[Lesson, ...] = (
         preview_prompt="Write a short paragraph about why people keep pets.",
         overrides={"dataset_name": "writing", "max_steps": 8, "max_completion_length": 96},
         rewards=(RewardChoice("format", 1.0),),
+        chart=("format",),
     ),
     Lesson(
         id="arithmetic",
@@ -298,5 +353,6 @@ LESSONS: tuple[Lesson, ...] = (
             RewardChoice("tag_layout", 1.0, {"tags": ["think", "answer"]}),
             RewardChoice("correctness", 1.0),
         ),
+        chart=("correctness", "think_answer_strict"),
     ),
 )
