@@ -80,11 +80,11 @@ LESSONS: tuple[Lesson, ...] = (
         },
         expected={
             "en": "Measured on a shared 2-core CPU: eval reward -225 before training, -157 after 5 steps, -136 after "
-            "10, -131 after 15 and -122 after 20 (the training reward swung between -13 and -265 meanwhile); "
-            "4.7 min on one thread of that machine.",
+            "10, -131 after 15 and -122 after 20 (the training reward swung between -13 and -265 meanwhile); no "
+            "warm-up, so all of the +103 came from GRPO. 4.7 min on one thread of that machine.",
             "zh": "在共享的 2 核 CPU 上实测：评估奖励训练前 -225，第 5 步后 -157，第 10 步后 -136，"
-            "第 15 步后 -131，第 20 步后 -122（同期训练奖励在 -13 到 -265 之间跳动）；"
-            "在那台机器上单线程用时 4.7 分钟。",
+            "第 15 步后 -131，第 20 步后 -122（同期训练奖励在 -13 到 -265 之间跳动）；没有预热，"
+            "+103 全部来自 GRPO。在那台机器上单线程用时 4.7 分钟。",
         },
         preview_prompt="Describe a rainy morning in a big city in about 100 characters.",
         overrides={"dataset_name": "writing", "max_steps": 20, "eval_every": 5, "eval_prompts": 4},
@@ -220,7 +220,7 @@ LESSONS: tuple[Lesson, ...] = (
             "试试 multi_objective_aggregation = normalize_then_sum 再比较。在那台高负载机器上用时 10.7 分钟。",
         },
         preview_prompt="Write a short paragraph about why people keep pets.",
-        overrides={**FORMAT_RECIPE, "max_steps": 10},
+        overrides={**FORMAT_RECIPE, "max_steps": 10, "max_completion_length": 80},  # as measured
         rewards=(RewardChoice("length", 0.01, {"ideal_length": 200}), RewardChoice("tag_layout", 1.0)),
         chart=("tag_layout",),
     ),
@@ -256,10 +256,12 @@ LESSONS: tuple[Lesson, ...] = (
             "en": "Measured on 2 shared CPU cores: eval reward -225 before, -171 at step 5, -175 at step 10, while "
             "the step reward swung between -266 and -49; loss between 0.0006 and 0.38 (positive: the long answers had "
             "the negative advantages); kl rose from 0 to 0.115 and raised the kl_spike alert; clipped_ratio 1.0 at "
-            "step 6 and 0 at the end. 2.7 min on that loaded machine.",
+            "step 6 and 0 at the end. No warm-up: the +50 came from GRPO's first 5 steps. 2.7 min on that loaded "
+            "machine.",
             "zh": "在共享的 2 核 CPU 上实测：评估奖励训练前 -225，第 5 步 -171，第 10 步 -175，而每一步的奖励在 -266 "
             "到 -49 之间跳动；损失在 0.0006 到 0.38 之间（为正：较长的回答优势为负）；kl 从 0 升到 0.115，"
-            "触发了 kl_spike 提醒；clipped_ratio 在第 6 步为 1.0，最后为 0。在那台高负载机器上用时 2.7 分钟。",
+            "触发了 kl_spike 提醒；clipped_ratio 在第 6 步为 1.0，最后为 0。没有预热：+50 来自 GRPO 的前 5 步。"
+            "在那台高负载机器上用时 2.7 分钟。",
         },
         preview_prompt="Describe a rainy morning in a big city in about 100 characters.",
         overrides={"dataset_name": "writing", "max_steps": 10, "beta": 0.04, "eval_every": 5},
@@ -292,9 +294,11 @@ LESSONS: tuple[Lesson, ...] = (
         },
         expected={
             "en": "rewards/format/mean 0.0 at every step (30 steps, 240 answers, measured); from step 3 the no_signal "
-            "and constant_reward alerts say no weighting can help and point at the cold-start tools.",
+            "and constant_reward alerts say no weighting can help and point at the cold-start tools. No warm-up and "
+            "nothing from GRPO: that is the lesson.",
             "zh": "每一步 rewards/format/mean 都是 0.0（实测 30 步、240 个回答）；从第 3 步起，no_signal 和 "
-            "constant_reward 提醒指出任何权重都无济于事，并指向冷启动工具。",
+            "constant_reward 提醒指出任何权重都无济于事，并指向冷启动工具。"
+            "没有预热，GRPO 也一无所获：这正是本课要讲的。",
         },
         preview_prompt="Write a short paragraph about why people keep pets.",
         overrides={"dataset_name": "writing", "max_steps": 8, "max_completion_length": 96},
@@ -332,17 +336,20 @@ LESSONS: tuple[Lesson, ...] = (
             "en": "Measured on 2 quiet CPU cores (8 held-out problems x 4 samples): strict think/answer layout 0.00 "
             "before, 0.88 after the warm-up, 0.78 at step 10 and 0.94 at step 20; correctness 9% before, 13% after "
             "the warm-up, 28% at step 10 and 31% at step 20 (+22 points over the base model, +19 of them from GRPO). "
-            "8.2 min in all, warm-up and eval points included. 32 samples are a coarse measure: a few points either "
-            "way is noise.",
+            "8.2 min in all, warm-up and eval points included. 32 samples are a coarse measure: with seed 11 the same "
+            "recipe went 12.5% -> 34.4% after the warm-up -> 28.1% after GRPO (on a loaded machine), so GRPO's share "
+            "is within the noise of 32 samples.",
             "zh": "在 2 核空闲 CPU 上实测（8 道预留题 x 每题 4 个样本）：严格的 think/answer 格式训练前 0.00，"
             "预热后 0.88，第 10 步 0.78，第 20 步 0.94；正确率训练前 9%，预热后 13%，第 10 步 28%，第 20 步 31%"
             "（比基础模型高 22 个百分点，其中 19 个来自 GRPO）。含预热和评估在内共 8.2 分钟。"
-            "32 个样本的测量比较粗：上下几个百分点属于噪声。",
+            "32 个样本的测量比较粗：随机种子 11 时同一配方从 12.5% 到预热后 34.4%，GRPO 后 28.1%（在高负载机器上），"
+            "所以 GRPO 的贡献在 32 个样本的噪声范围之内。",
         },
         preview_prompt="Tom has 12 apples and buys 7 more. How many apples does he have now?",
         overrides={
             **FORMAT_RECIPE,
             "dataset_name": "arithmetic",
+            "max_completion_length": 80,  # as measured
             "sft_tags": ["think", "answer"],
             "completion_prefix": "<think>",
             "learning_rate": 3e-4,  # 5e-4 drifted (kl 0.2-0.4) into repeated <answer> blocks that never stopped
