@@ -4,6 +4,7 @@ python bench/lessons.py                                  # every lesson that tra
 python bench/lessons.py --lesson format                  # one lesson
 python bench/lessons.py --lesson format --set sft_warmup_steps=0 --set completion_prefix=   # the cold-start failure
 python bench/lessons.py --lesson format --reference playground/lessons/reference   # refresh the shipped reference run
+python bench/lessons.py --lesson format --from-run runs/<id> --reference DIR      # a reference from a finished run
 
 The eval curve is the held-out prompts with fixed seeds (`eval_reward`, `eval_rewards/<fn>/mean`), scored before
 training ("base"), right after the SFT warm-up ("warmup") and every `eval_every` GRPO steps ("grpo"). Figures depend on
@@ -31,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-TRAINING_LESSONS = ("length", "format", "combine", "metrics", "troubleshooting", "arithmetic")
+TRAINING_LESSONS = ("length", "format", "hacking", "combine", "metrics", "troubleshooting", "arithmetic")
 
 
 def cpu_name() -> str:
@@ -73,6 +74,35 @@ def run_lesson(lesson_id: str, overrides: dict[str, str], out: str) -> dict:
         "eval_samples": sum(1 for r in samples if (r.get("step"), r.get("eval_of")) == (0, "base")),
         "alerts": [a["code"] for a in status.get("alerts") or []],
         "run": str(job.run.path),
+        "cpu": cpu_name(),
+        "cores": os.cpu_count(),
+    }
+
+
+def summary_of_run(lesson_id: str, path: str) -> dict:
+    """The JSON line of a run already in a folder (`--from-run`): its wall time is the status's elapsed seconds."""
+    from playground.spec import RunSpec
+    from playground.training.evaluation import read_eval_samples
+    from playground.training.store import Run
+
+    run = Run(Path(path))
+    status, spec = run.status(), RunSpec.from_dict(run.spec())
+    samples = read_eval_samples(run.path)
+    return {
+        "lesson": lesson_id,
+        "status": status.get("status"),
+        "error": status.get("error"),
+        "wall_s": status.get("elapsed"),
+        "cpu_s": None,
+        "load_avg_1min": None,
+        "warmup_s": status.get("warmup_seconds"),
+        "max_steps": spec.grpo.max_steps,
+        "overrides": {},
+        "eval": eval_points(run),
+        "seed": spec.grpo.seed,
+        "eval_samples": sum(1 for r in samples if (r.get("step"), r.get("eval_of")) == (0, "base")),
+        "alerts": [a["code"] for a in status.get("alerts") or []],
+        "run": str(run.path),
         "cpu": cpu_name(),
         "cores": os.cpu_count(),
     }
@@ -160,12 +190,16 @@ def main() -> None:
     p.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE", help="override a recipe field")
     p.add_argument("--out", default=None, help="runs folder (default: a temporary folder)")
     p.add_argument("--reference", default=None, metavar="DIR", help="also write DIR/<lesson>.jsonl (reference run)")
+    p.add_argument("--from-run", default=None, metavar="RUN_DIR", help="summarize this run folder instead of training")
     args = p.parse_args()
     overrides = dict(item.split("=", 1) for item in args.set)
     out = args.out or tempfile.mkdtemp(prefix="bench-lessons-")
     for lesson_id in args.lesson or TRAINING_LESSONS:
-        result = run_lesson(lesson_id, overrides, out)
-        if args.reference and result["status"] == "finished":
+        if args.from_run:
+            result = summary_of_run(lesson_id, args.from_run)
+        else:
+            result = run_lesson(lesson_id, overrides, out)
+        if args.reference and (result["status"] == "finished" or args.from_run):
             result["reference"] = str(write_reference(result, Path(args.reference)))
         print(json.dumps(result, ensure_ascii=False), flush=True)
 

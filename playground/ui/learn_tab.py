@@ -22,6 +22,7 @@ from playground.lessons import LESSONS, Lesson, get_lesson
 from playground.lessons.reference import Reference
 from playground.models import EMBEDDED
 from playground.spec import DATA_FLAGS, RunSpec, flat_fields
+from playground.ui.charts import recolour
 from playground.ui.common import bind, lang_of, short
 from playground.ui.context import AppContext, Session
 from playground.ui.i18n import t, tr
@@ -107,7 +108,7 @@ def reference_markdown(lesson: Lesson, lang: str, reference: Reference | None = 
             "learn.ref.summary",
             cores=run.get("cores", "?"),
             cpu=run.get("cpu", "?"),
-            load=run.get("load_avg_1min", "?"),
+            load=run.get("load_avg_1min") or "?",
             wall=f"{int(wall // 60)} min {int(wall % 60):02d} s",
             steps=run.get("max_steps", "?"),
             samples=run.get("eval_samples", "?"),
@@ -320,7 +321,12 @@ def create_learn_tab() -> LearnTab:
             elem_classes="pg-reference-curve",
         )
         answers = gr.Dataframe(
-            answers, label=t("learn.ref.answers"), wrap=True, interactive=False, elem_classes="pg-reference-answers"
+            answers,
+            label=t("learn.ref.answers"),
+            wrap=True,
+            interactive=False,
+            column_widths=["16%", "28%", "28%", "28%"],
+            elem_classes="pg-reference-answers",
         )
         timer = gr.Timer(LIVE_SECONDS, active=False)
     return LearnTab(
@@ -348,13 +354,17 @@ def wire_learn_tab(
     train: TrainTab,
 ) -> None:
     """The Learn tab's events; called once every tab exists, because Load fills inputs of the other tabs."""
-    demo.load(bind(show_page, ctx), [learn.picker, session.id], [learn.picker, *learn.views], **HIDDEN)
-    learn.picker.input(bind(show_lesson, ctx), [learn.picker, session.id], learn.views, **HIDDEN)
+    # Each curve update is followed by `recolour`: the browser keeps a chart's colour scale until its colour map
+    # changes (see charts.recolour), so new series would otherwise be drawn without a colour.
+    loaded = demo.load(bind(show_page, ctx), [learn.picker, session.id], [learn.picker, *learn.views], **HIDDEN)
+    picked = learn.picker.input(bind(show_lesson, ctx), [learn.picker, session.id], learn.views, **HIDDEN)
     seen = gr.State(None)
     learn.tab.select(bind(start_watching, ctx), None, learn.timer, **HIDDEN)
-    learn.timer.tick(
+    ticked = learn.timer.tick(
         bind(watch_live, ctx), [learn.picker, session.id, seen], [learn.timer, learn.curve, seen], **HIDDEN
     )
+    for event in (loaded, picked, ticked):
+        event.then(recolour, learn.curve, learn.curve, **HIDDEN)
     names = tuple(train.form)
     outputs = [learn.loaded, session.selection, *rewards.apply_outputs]
     outputs += [preview.model, preview.prompt_set, preview.prompt_row, preview.prompt, preview.row]
