@@ -19,7 +19,8 @@ from rewards._text import completion_text, completion_texts
 # loophole of the earlier `.*?` version: GRPO learned to leave `<conclusion></conclusion>` empty (the reward-hacking
 # lesson).
 _NO_SECTION_TAG = r"(?:(?!</?(?:intro|body|conclusion)>).)"
-_FILLED, _MAY_BE_EMPTY = rf"\s*\S{_NO_SECTION_TAG}*?", rf"{_NO_SECTION_TAG}*?"
+_FILLED = rf"\s*\S{_NO_SECTION_TAG}*?"  # at least one non-space character
+_MAY_BE_EMPTY = rf"{_NO_SECTION_TAG}*?"
 _LAYOUT = r"\s*<intro>{0}</intro>\s*<body>{0}</body>\s*<conclusion>{0}</conclusion>\s*"
 _SECTIONS = re.compile(_LAYOUT.format(_FILLED), re.DOTALL)
 _SECTIONS_MAY_BE_EMPTY = re.compile(_LAYOUT.format(_MAY_BE_EMPTY), re.DOTALL)
