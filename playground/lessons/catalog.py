@@ -175,10 +175,17 @@ LESSONS: tuple[Lesson, ...] = (
             ),
         },
         expected={
-            "en": "See the reference run below: the loose and the strict format on the same held-out answers, and "
-            "the share of answers with an empty section, at each eval point.",
-            "zh": "见下方的参考运行：同一批预留回答在每个评估点上的宽松格式得分、严格格式得分，"
-            "以及含空段落的回答所占比例。",
+            "en": "The same loophole measured on 2 CPU cores (format with empty sections allowed, next to a "
+            "tag_layout that still credited them; 30 writing prompts, seed 7): over the last 5 GRPO steps 37 of 40 "
+            "training answers scored 1.0, but only 23 of 40 had text in all three sections (19 of 40 over the first "
+            "5 steps), so GRPO's honest gain was about +0.1 while the loose eval format read 0.59 -> 0.91. A "
+            "typical answer: `<intro>Public Libraries:</intro> <body>A beacon of culture in the digital "
+            "age.</body> <conclusion></conclusion>`. This recipe's own run is not measured yet.",
+            "zh": "在 2 核 CPU 上实测过同一个漏洞（允许空段落的 format，加上当时仍给空段落打分的 tag_layout；"
+            "30 个写作提示，随机种子 7）：GRPO 最后 5 步里 40 个训练回答有 37 个得 1.0，但只有 23 个三个部分都有"
+            "内容（前 5 步是 19 个），所以 GRPO 真实的提升只有约 +0.1，而宽松的评估格式分从 0.59 升到 0.91。"
+            "典型回答：`<intro>Public Libraries:</intro> <body>A beacon of culture in the digital age.</body> "
+            "<conclusion></conclusion>`。这个配方本身的运行还没有实测。",
         },
         preview_prompt="Write a short paragraph about why people keep pets.",
         overrides=dict(FORMAT_RECIPE),
