@@ -18,6 +18,7 @@ import gradio as gr
 import pandas as pd
 
 from playground.data import BUILTIN_SETS
+from playground.errors import PlaygroundError
 from playground.lessons import LESSONS, Lesson, get_lesson
 from playground.lessons.reference import Reference
 from playground.models import EMBEDDED
@@ -30,6 +31,7 @@ from playground.ui.preview_tab import ROWS_SHOWN, PreviewTab, builtin_rows, pick
 from playground.ui.rewards_tab import Layout, RewardsTab, apply_selection
 from playground.ui.train_form import OPTIONAL_TEXT
 from playground.ui.train_tab import TrainTab
+from rewards.registry import metric_name
 
 
 HIDDEN = dict(api_visibility="private", show_progress="hidden")
@@ -190,10 +192,17 @@ def live_eval_rows(ctx: AppContext, lesson: Lesson, session_id: str | None) -> l
     job = ctx.jobs.current
     if job is None or not ctx.may_watch(job, session_id):
         return []
-    ours = [(r.name, r.weight, dict(r.params)) for r in lesson.run_spec().rewards]
-    if [(r.name, r.weight, dict(r.params)) for r in job.spec.rewards] != ours:
+    if _recipe_rewards(job.spec.rewards) != _recipe_rewards(lesson.run_spec().rewards):
         return []
     return [row for row in job.run.metrics() if row.get("phase") == "eval"]
+
+
+def _recipe_rewards(choices) -> list[tuple[str, float]] | None:
+    """(metric name, weight) of each reward: defaults written out or left out name the same reward."""
+    try:
+        return [(metric_name(c.name, c.params), float(c.weight)) for c in choices]
+    except PlaygroundError:  # a custom reward: not a lesson's recipe
+        return None
 
 
 # --- handlers ------------------------------------------------------------------------------------------------------
@@ -224,10 +233,6 @@ def watch_live(ctx: AppContext, request: gr.Request, lesson_id: str | None, sess
     if key == seen:
         return timer, gr.skip(), seen
     return timer, curve_frame(lesson, lang_of(request), lesson.reference(), live), key
-
-
-def start_watching(ctx: AppContext):
-    return gr.Timer(active=ctx.jobs.active_job() is not None)
 
 
 def lesson_spec(ctx: AppContext, lesson: Lesson) -> RunSpec:
@@ -359,11 +364,10 @@ def wire_learn_tab(
     loaded = demo.load(bind(show_page, ctx), [learn.picker, session.id], [learn.picker, *learn.views], **HIDDEN)
     picked = learn.picker.input(bind(show_lesson, ctx), [learn.picker, session.id], learn.views, **HIDDEN)
     seen = gr.State(None)
-    learn.tab.select(bind(start_watching, ctx), None, learn.timer, **HIDDEN)
-    ticked = learn.timer.tick(
-        bind(watch_live, ctx), [learn.picker, session.id, seen], [learn.timer, learn.curve, seen], **HIDDEN
-    )
-    for event in (loaded, picked, ticked):
+    live = ([learn.picker, session.id, seen], [learn.timer, learn.curve, seen])
+    selected = learn.tab.select(bind(watch_live, ctx), *live, **HIDDEN)  # a run may have ended meanwhile
+    ticked = learn.timer.tick(bind(watch_live, ctx), *live, **HIDDEN)
+    for event in (loaded, picked, selected, ticked):
         event.then(recolour, learn.curve, learn.curve, **HIDDEN)
     names = tuple(train.form)
     outputs = [learn.loaded, session.selection, *rewards.apply_outputs]

@@ -99,6 +99,10 @@ def test_load_every_lesson_then_run_one(app, browser):
     wait_for(lambda: answers.inner_text().count("<intro>") >= 3, 60, "the held-out answers of the three eval points")
     for model in ("Before training", "After the warm-up", "After GRPO"):
         assert model in answers.inner_text()
+    # Back on Learn, the format lesson's curve draws this run's eval points beside the reference run's.
+    open_tab(page, "Learn")
+    curve = page.locator(".block.pg-reference-curve")
+    wait_for(lambda: curve.locator("text", has_text="format · your run").count() == 1, 60, "the live run's curve")
     assert_no_error_toast(page)
     shoot(page, "learn-run")
     context.close()
