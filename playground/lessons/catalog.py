@@ -16,7 +16,9 @@ from playground.scoring import RewardChoice
 FORMAT_RECIPE = {
     "dataset_name": "writing",
     "max_steps": 20,
-    "max_completion_length": 80,
+    # 128: three sections with text each must fit; at 80 the held-out essays were cut before </conclusion> and the
+    # strict format fell from 0.44 after the warm-up to 0.22 at step 10 (80 only passed while empty sections paid)
+    "max_completion_length": 128,
     "num_generations": 8,
     "per_device_train_batch_size": 8,
     "learning_rate": 5e-4,  # 2e-4: +0.19 over the warm-up by step 10; 1e-3 undid it within two steps (README)
@@ -28,7 +30,7 @@ FORMAT_RECIPE = {
     "sft_num_examples": 16,
     "sft_learning_rate": 5e-4,
     "completion_prefix": "<intro>",
-    "eval_every": 5,
+    "eval_every": 10,  # each eval point costs about a GRPO step's generation x 4: two points after the warm-up
     "eval_prompts": 8,  # 8 held-out prompts x 4 samples: 4 prompts gave a curve too coarse to trust
     "eval_num_generations": 4,
 }
@@ -127,15 +129,16 @@ LESSONS: tuple[Lesson, ...] = (
             ),
         },
         expected={
-            "en": "Measured on 2 CPU cores (8 held-out prompts x 4 samples): strict format 0.00 before, 0.44 right "
-            "after the warm-up, 0.69 after 5 GRPO steps, 0.84 after 10 and still 0.84 after 20 (GRPO's own share: "
-            "+0.41); tag_layout 0.29 -> 0.74 -> 0.95. 8.2 min in all, building the examples, the warm-up and the "
-            "eval points included. Without the cold start (sft_warmup_steps = 0, no prefix) the strict format "
-            "stays 0.00.",
-            "zh": "在 2 核 CPU 上实测（8 个预留提示 x 每个 4 个样本）：严格格式得分训练前 0.00，预热后 0.44，"
-            "GRPO 第 5 步后 0.69，第 10 步后 0.84，第 20 步后仍为 0.84（GRPO 自身贡献 +0.41）；tag_layout "
-            "0.29 -> 0.74 -> 0.95。含构建示例、预热和评估在内共 8.2 分钟。不做冷启动（sft_warmup_steps = 0、"
-            "不加前缀）时，严格格式一直是 0.00。",
+            "en": "Measured on a 2-core AMD EPYC shared with other work (load 4-7), one thread, 8 held-out prompts "
+            "x 4 samples, seed 42: strict format (text in every section) 0.00 before, 0.41 after the warm-up, 0.41 at "
+            "GRPO step 10 and 0.66 at step 20: the warm-up added +0.41 and GRPO +0.25. tag_layout 0.31 -> 0.82 -> "
+            "0.93. 46.5 min of wall time on that loaded machine (835 CPU seconds). Without the cold start "
+            "(sft_warmup_steps = 0, no prefix) the strict format stays 0.00.",
+            "zh": "在一台与其他工作共享的 2 核 AMD EPYC 上实测（负载 4-7，单线程，8 个预留提示 x 每个 4 个样本，"
+            "随机种子 42）："
+            "严格格式（每个部分都有内容）训练前 0.00，预热后 0.41，GRPO 第 10 步 0.41，第 20 步 0.66："
+            "预热带来 +0.41，GRPO 带来 +0.25。tag_layout 0.31 -> 0.82 -> 0.93。在那台高负载机器上用时 46.5 分钟"
+            "（835 CPU 秒）。不做冷启动（sft_warmup_steps = 0、不加前缀）时，严格格式一直是 0.00。",
         },
         preview_prompt="Write a short paragraph about why people keep pets.",
         overrides=dict(FORMAT_RECIPE),
