@@ -164,7 +164,7 @@ def write_reference(result: dict, folder: Path, answers_per_point: int = 3) -> P
     from playground.training.store import Run
 
     run = Run(Path(result["run"]))
-    keys = ("lesson", "wall_s", "cpu_s", "load_avg_1min", "warmup_s", "max_steps", "seed", "overrides")
+    keys = ("lesson", "wall_s", "cpu_s", "load_avg_1min", "warmup_s", "max_steps", "seed", "overrides", "alerts")
     summary = {k: result.get(k) for k in keys}
     summary.update(cpu=result["cpu"], cores=result["cores"], eval_samples=result["eval_samples"])
     lines = [{"type": "run", **summary}]

@@ -198,6 +198,10 @@ EN: dict[str, str] = {
     "learn.ref.none": "This lesson has no reference run: it trains nothing, or it has not been measured yet.",
     "learn.ref.summary": "Measured with `bench/lessons.py` on {cores} cores of {cpu}, a machine shared with other "
     "work (load {load}): {wall} in all, {steps} GRPO steps, {samples} held-out answers per eval point.",
+    "learn.ref.summary_train": "Measured with `bench/lessons.py` on {cores} cores of {cpu}, a machine shared with "
+    "other work (load {load}): {wall} in all, {steps} GRPO steps, no held-out eval (the chart shows the training "
+    "reward of each step).",
+    "learn.ref.alerts": "Alerts the run raised: {alerts}.",
     "learn.ref.share": "`{metric}` on the held-out prompts: {base} before training → {warmup} after the warm-up → "
     "{final} after GRPO. The warm-up added {from_warmup}, GRPO {from_grpo}.",
     "learn.ref.share_grpo": "`{metric}` on the held-out prompts: {base} before training → {final} after GRPO "
@@ -538,6 +542,9 @@ ZH: dict[str, str] = {
     "learn.ref.none": "这一课没有参考运行：它不训练，或者还没有实测。",
     "learn.ref.summary": "用 `bench/lessons.py` 在 {cpu} 的 {cores} 个核心上实测，机器同时在做别的工作"
     "（负载 {load}）：共用时 {wall}，{steps} 步 GRPO，每个评估点 {samples} 个预留回答。",
+    "learn.ref.summary_train": "用 `bench/lessons.py` 在 {cpu} 的 {cores} 个核心上实测，机器同时在做别的工作"
+    "（负载 {load}）：共用时 {wall}，{steps} 步 GRPO，没有预留提示评估（图表显示每一步的训练奖励）。",
+    "learn.ref.alerts": "这次运行发出的提醒：{alerts}。",
     "learn.ref.share": "预留提示上的 `{metric}`：训练前 {base} → 预热后 {warmup} → GRPO 后 {final}。"
     "预热带来 {from_warmup}，GRPO 带来 {from_grpo}。",
     "learn.ref.share_grpo": "预留提示上的 `{metric}`：训练前 {base} → GRPO 后 {final}（{from_grpo}）。",

@@ -107,7 +107,7 @@ def reference_markdown(lesson: Lesson, lang: str, reference: Reference | None = 
     lines = [
         tr(
             lang,
-            "learn.ref.summary",
+            "learn.ref.summary" if reference.eval else "learn.ref.summary_train",
             cores=run.get("cores", "?"),
             cpu=run.get("cpu", "?"),
             load=run.get("load_avg_1min") or "?",
@@ -116,6 +116,8 @@ def reference_markdown(lesson: Lesson, lang: str, reference: Reference | None = 
             samples=run.get("eval_samples", "?"),
         )
     ]
+    if run.get("alerts"):
+        lines.append(tr(lang, "learn.ref.alerts", alerts=", ".join(f"`{code}`" for code in run["alerts"])))
     warmed = reference.point("warmup") is not None
     for metric in lesson.chart:
         shares = reference.shares(metric)
