@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import math
 import os
+from collections.abc import Collection, Iterable
 from typing import TYPE_CHECKING
 
 from playground.errors import PlaygroundError, SpecError
@@ -21,6 +22,7 @@ from playground.spec import (
 
 
 if TYPE_CHECKING:
+    from playground.data import Uploads
     from playground.spec import RunSpec
 
 
@@ -318,3 +320,65 @@ def _validate_rewards(spec: RunSpec, columns: list[str] | None, custom: set[str]
                     f"Reward {choice.name!r} needs the dataset column {missing[0]!r}, but the data has only: "
                     f"{', '.join(columns)}. Map a column to {missing[0]!r} or pick another prompt set.",
                 )
+
+
+# --- public mode: paths and sizes a stranger may ask for -------------------------------------------------------------
+
+# The parameters through which a library reward loads a model (reward_model, judge): a Hub id, never a server folder.
+MODEL_PARAMS = ("model",)
+
+
+def check_public_model(name: str | None, allowed: Collection[str] = ()) -> None:
+    """Public mode: a model is the embedded one, one the app was started with (`allowed`), or a Hub id; never a
+    folder of the server, which could hold another visitor's files or a folder made to look like a model."""
+    from playground.data import is_hub_id
+
+    name = (name or "").strip()
+    if name in ("", "embedded") or name in allowed:
+        return
+    if not is_hub_id(name):
+        raise PlaygroundError(
+            f"This app is public: the model must be the app's own or a Hugging Face Hub id (org/name), not {name!r}; "
+            "folders of the server are not read."
+        )
+
+
+def check_public_rewards(choices: Iterable) -> None:
+    """Public mode: no reward parameter names a model folder of the server (formula terms included)."""
+    for choice in choices:
+        _check_reward_params(choice.name, choice.params or {})
+
+
+def _check_reward_params(name: str, params: dict) -> None:
+    import json
+
+    for key, value in params.items():
+        if key in MODEL_PARAMS and isinstance(value, str) and value.strip():
+            check_public_model(value)
+    terms = params.get("terms") if name == "formula" else None
+    if isinstance(terms, str) and terms.strip():
+        try:
+            bound = json.loads(terms)
+        except ValueError:
+            return  # the formula reward refuses it when it is built
+        for term in bound.values() if isinstance(bound, dict) else ():
+            if isinstance(term, dict) and isinstance(term.get("params"), dict):
+                _check_reward_params(str(term.get("name")), term["params"])
+
+
+def check_public_paths(spec: RunSpec, uploads: Uploads, session: str | None, models: Collection[str] = ()) -> None:
+    """Public mode's one path rule for a run: every field that names a file (`dataset_name`, `sft_examples`) names
+    one this browser session uploaded; models and reward models are Hub ids or the app's own."""
+    from playground.data import check_public_source
+
+    try:
+        check_public_source(spec.data, uploads, session)
+    except PlaygroundError as exc:
+        raise SpecError("dataset_name", str(exc)) from None
+    if spec.grpo.sft_examples.strip() != "auto":
+        try:
+            uploads.check(session, spec.grpo.sft_examples)
+        except PlaygroundError as exc:
+            raise SpecError("sft_examples", f"sft_examples: {exc}") from None
+    check_public_model(spec.model.model_name_or_path, models)
+    check_public_rewards(spec.rewards)
