@@ -196,9 +196,9 @@ def render_prompt(tokenizer: Any, prompt: str | list[dict[str, str]], use_chat_t
 
 UPLOAD_QUOTA_MB = 100  # per browser session, all its uploads together; overridable with PLAYGROUND_UPLOAD_QUOTA_MB
 UPLOAD_FILES = 20  # most files one browser session may upload
+# The same sentence whether the path is another visitor's upload or any other file: nothing tells them apart.
 NOT_UPLOADED = (
-    "This app is public, so a file must be uploaded through the page in this browser session; "
-    "paths on the server are not read."
+    "This app is public, so a prompt file must be uploaded through the page; paths on the server are not read."
 )
 
 

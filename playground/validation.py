@@ -382,3 +382,30 @@ def check_public_paths(spec: RunSpec, uploads: Uploads, session: str | None, mod
             raise SpecError("sft_examples", f"sft_examples: {exc}") from None
     check_public_model(spec.model.model_name_or_path, models)
     check_public_rewards(spec.rewards)
+
+
+# Sampling a visitor may ask of the app's model outside a run (the preview, the reward lab's dry run): the preview's
+# group sizes, and tokens per completion and in all that keep one request to about a minute on a 2-core CPU Space.
+PUBLIC_GENERATIONS = (2, 16)
+PUBLIC_MAX_NEW_TOKENS = 512
+PUBLIC_SAMPLED_TOKENS = 16_384  # prompts × completions × max_new_tokens; the dry run's defaults take 16 × 8 × 64
+
+
+def check_public_sampling(prompts: int, num_generations: int, max_new_tokens: int) -> None:
+    """Public mode: G within `PUBLIC_GENERATIONS`, at most `PUBLIC_MAX_NEW_TOKENS` per completion, and at most
+    `PUBLIC_SAMPLED_TOKENS` in all (N × G × tokens)."""
+    low, high = PUBLIC_GENERATIONS
+    if not low <= num_generations <= high:
+        raise PlaygroundError(
+            f"This app is public: num_generations must be between {low} and {high}, got {num_generations}."
+        )
+    if not 1 <= max_new_tokens <= PUBLIC_MAX_NEW_TOKENS:
+        raise PlaygroundError(
+            f"This app is public: max_new_tokens must be between 1 and {PUBLIC_MAX_NEW_TOKENS}, got {max_new_tokens}."
+        )
+    total = prompts * num_generations * max_new_tokens
+    if total > PUBLIC_SAMPLED_TOKENS:
+        raise PlaygroundError(
+            f"This app is public: one request may sample at most {PUBLIC_SAMPLED_TOKENS:,} tokens; {prompts} "
+            f"prompt(s) × {num_generations} completions × {max_new_tokens} tokens = {total:,}. Ask for fewer."
+        )

@@ -22,7 +22,12 @@ from playground.training import access
 from playground.training.job import JobManager
 from playground.training.store import Run, RunInfo, RunStore
 from playground.ui.settings import UISettings
-from playground.validation import check_public_model, check_public_paths, check_public_rewards
+from playground.validation import (
+    check_public_model,
+    check_public_paths,
+    check_public_rewards,
+    check_public_sampling,
+)
 
 
 # Sessions that keep a sandbox worker (each a Python process of about 20 MB): a visitor beyond this closes the least
@@ -137,6 +142,11 @@ class AppContext:
     def check_source(self, source: PromptSource, request: gr.Request | None) -> None:
         if self.public:
             check_public_source(source, self.uploads, _session_of(request))
+
+    def check_sampling(self, prompts: int, num_generations: int, max_new_tokens: int) -> None:
+        """Public mode: the bounds of one preview or dry run (`validation.check_public_sampling`)."""
+        if self.public:
+            check_public_sampling(int(prompts), int(num_generations), int(max_new_tokens))
 
     def download_folder(self) -> Path:
         """A new folder for one download, with an unguessable name; folders older than `DOWNLOAD_SECONDS` go."""

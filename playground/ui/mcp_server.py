@@ -102,6 +102,7 @@ def preview_group(
     """
     settings = GenerationSettings(num_generations=int(num_generations), max_new_tokens=int(max_new_tokens), seed=seed)
     settings.validate()
+    ctx.check_sampling(1, settings.num_generations, settings.max_new_tokens)
     custom = _custom(code)
     try:
         funcs, weights = build_rewards(parse_selection(reward_selection(rewards)), custom)
