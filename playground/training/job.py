@@ -551,15 +551,18 @@ class JobManager:
     def _enqueue(self, waiting: Waiting) -> None:
         if waiting.owner is None:
             raise PlaygroundError("A run is in progress; a queued run needs a session. Reload the page.")
-        mine = [
-            i
-            for i, w in enumerate(self.waiting)
-            if w.owner == waiting.owner or (waiting.address is not None and w.address == waiting.address)
-        ]
+        mine = [i for i, w in enumerate(self.waiting) if w.owner == waiting.owner]
         if mine:
             raise PlaygroundError(
-                f"You already have a run waiting in the queue (position {mine[0] + 1}; one per browser and per "
-                "network address); cancel it before queueing another, or wait for it to start."
+                f"You already have a run waiting in the queue (position {mine[0] + 1}); cancel it before queueing "
+                "another, or wait for it to start."
+            )
+        here = [w for w in self.waiting if waiting.address is not None and w.address == waiting.address]
+        if len(here) >= self.caps.max_queued_per_address:
+            raise PlaygroundError(
+                f"Your network address already has {len(here)} run(s) waiting in the queue, the most one address may "
+                f"have (PLAYGROUND_MAX_QUEUED_PER_ADDRESS={self.caps.max_queued_per_address}); try again when it has "
+                "started."
             )
         if len(self.waiting) >= self.caps.max_queued:
             raise PlaygroundError(

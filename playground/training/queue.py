@@ -41,6 +41,9 @@ class PublicCaps:
             (`PLAYGROUND_MAX_STEP_TOKENS`). The demo recipe generates 8 × 64 = 512.
         max_lora_r (`int`, *optional*, defaults to `64`):
             Largest LoRA rank (`PLAYGROUND_MAX_LORA_R`).
+        max_queued_per_address (`int`, *optional*, defaults to `1`):
+            Most runs waiting from one client address, whatever the browser (`PLAYGROUND_MAX_QUEUED_PER_ADDRESS`). A
+            workshop whose visitors share one address (a campus network's) raises it to the class size.
     """
 
     max_steps: int = 200
@@ -50,6 +53,7 @@ class PublicCaps:
     max_queued: int = 10
     max_step_tokens: int = 8192
     max_lora_r: int = 64
+    max_queued_per_address: int = 1
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> PublicCaps:
@@ -62,6 +66,7 @@ class PublicCaps:
             "max_queued": ("PLAYGROUND_MAX_QUEUED", int),
             "max_step_tokens": ("PLAYGROUND_MAX_STEP_TOKENS", int),
             "max_lora_r": ("PLAYGROUND_MAX_LORA_R", int),
+            "max_queued_per_address": ("PLAYGROUND_MAX_QUEUED_PER_ADDRESS", int),
         }
         values: dict[str, Any] = {}
         for name, (variable, kind) in names.items():

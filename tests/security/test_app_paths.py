@@ -6,6 +6,7 @@ unguessable names. A real public app on 127.0.0.1 driven by gradio_client, and t
 import asyncio
 import json
 import os
+import re
 import tempfile
 from types import SimpleNamespace
 
@@ -16,14 +17,14 @@ from mcp import ClientSession
 from mcp.client.streamable_http import streamablehttp_client
 
 from playground.data import NOT_UPLOADED, Uploads, plain_file
-from playground.errors import DataError
+from playground.errors import DataError, PlaygroundError
 from tests.ui.live_app import running_app
 from tests.ui.test_client import TINY_RUN, client, form_kwargs
 
 
 PROMPTS = '{"prompt": "the admin password is hunter2"}\n{"prompt": "Say bye."}\n'
-NOT_A_HUB_ID = "is not a Hugging Face dataset id (org/name); folders of the server are not read"
-NOT_A_MODEL = "the model must be the app's own or a Hugging Face Hub id (org/name)"
+NOT_A_HUB_ID = re.escape("is not a Hugging Face dataset id (org/name); folders of the server are not read")
+NOT_A_MODEL = re.escape("the model must be the app's own or a Hugging Face Hub id (org/name)")
 # A quota of 1 KB: two small prompt files fit, a third does not.
 ENV = {"PLAYGROUND_PUBLIC": "1", "PLAYGROUND_UPLOAD_QUOTA_MB": str(1024 / 1024 / 1024)}
 
@@ -63,7 +64,7 @@ def test_another_visitors_upload_is_refused_in_every_path_field(public_app, vict
     # Bob's own upload passes the same rule (his session uploaded it).
     ctx, spec = public_app.ctx, _spec(dataset_kind="file", dataset_name=stolen, sft_examples=stolen)
     ctx.check_spec(spec, SimpleNamespace(session_hash=bob.session_hash))
-    with pytest.raises(DataError, match="prompt file must be uploaded"):
+    with pytest.raises(PlaygroundError, match="prompt file must be uploaded"):
         ctx.check_spec(spec, SimpleNamespace(session_hash=alice.session_hash))
 
 
@@ -94,9 +95,9 @@ def test_model_folders_of_the_server_are_refused(public_app, tiny_model_dir, tmp
     c = client(public_app)
     refused(c, NOT_A_MODEL, model_name_or_path=str(other))
     with pytest.raises(AppError, match=NOT_A_MODEL):
-        c.predict(model=str(other), num_generations=2, max_new_tokens=4, api_name="/generate_group")
+        c.predict(model=str(other), num_generations=2, max_new_tokens=8, api_name="/generate_group")
     with pytest.raises(AppError, match=NOT_A_MODEL):
-        c.predict(str(other), "arithmetic", "", 2, 2, 4, 0, "group", "sum_then_normalize", api_name="/dry_run")
+        c.predict(str(other), "arithmetic", "", 2, 2, 8, 0, "group", "sum_then_normalize", api_name="/dry_run")
     rewards = json.dumps([{"name": "reward_model", "weight": 1.0, "params": {"model": str(other)}}])
     with pytest.raises(AppError, match=NOT_A_MODEL):
         c.predict(["a", "b"], rewards, "", "", api_name="/score_completions")
@@ -105,22 +106,22 @@ def test_model_folders_of_the_server_are_refused(public_app, tiny_model_dir, tmp
     with pytest.raises(AppError, match=NOT_A_MODEL):
         c.predict(["a", "b"], rewards, "", "", api_name="/score_completions")
     # The app's own model still works.
-    group, _ = c.predict(num_generations=2, max_new_tokens=4, seed=1, api_name="/generate_group")
+    group, _ = c.predict(num_generations=2, max_new_tokens=8, seed=1, api_name="/generate_group")
     assert len(group["data"]) == 2
 
 
 def test_page_sampling_is_bounded_on_the_server(public_app):
     c = client(public_app)
-    with pytest.raises(AppError, match="between 2 and 16"):
+    with pytest.raises(AppError, match="from 2 to 16, got 64"):
         c.predict(num_generations=64, max_new_tokens=8, api_name="/generate_group")
-    with pytest.raises(AppError, match="max_new_tokens must be between 1 and 512, got 2048"):
+    with pytest.raises(AppError, match="Value 2048 is greater than maximum value 512"):  # Gradio's slider bound
         c.predict(num_generations=16, max_new_tokens=2048, api_name="/generate_group")
     model = str(public_app.ctx.settings.model)
-    with pytest.raises(AppError, match="num_generations must be between 2 and 16, got 64"):
+    with pytest.raises(AppError, match="Value 256 is greater than maximum value 64"):  # Gradio's slider bound
         c.predict(model, "arithmetic", "", 256, 64, 2048, 0, "group", "sum_then_normalize", api_name="/dry_run")
-    total = r"at most 16,384 tokens; 64 prompt\(s\) × 16 completions × 512 tokens = 524,288"
-    with pytest.raises(AppError, match=total):
-        c.predict(model, "arithmetic", "", 64, 16, 512, 0, "group", "sum_then_normalize", api_name="/dry_run")
+    total = r"at most 16,384 tokens; 64 prompt\(s\) × 16 completions × 256 tokens = 262,144"
+    with pytest.raises(AppError, match=total):  # within every slider, over the total
+        c.predict(model, "arithmetic", "", 64, 16, 256, 0, "group", "sum_then_normalize", api_name="/dry_run")
 
 
 def test_uploads_count_against_a_per_session_quota(public_app, tmp_path):
@@ -231,7 +232,7 @@ def test_mcp_tools_read_no_path_and_check_their_bounds(public_mcp, tmp_path):
         "num_generations must be between 2 and 16, got 64",
         "num_generations must be between 2 and 16, got 64",
         "max_new_tokens must be between 1 and 512, got 2048",
-        NOT_A_MODEL,
+        "the model must be the app's own or a Hugging Face Hub id (org/name)",
     ]
     for (error, text), message in zip(results, expected, strict=False):
         assert error and message in text, text
