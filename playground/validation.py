@@ -409,3 +409,23 @@ def check_public_sampling(prompts: int, num_generations: int, max_new_tokens: in
             f"This app is public: one request may sample at most {PUBLIC_SAMPLED_TOKENS:,} tokens; {prompts} "
             f"prompt(s) × {num_generations} completions × {max_new_tokens} tokens = {total:,}. Ask for fewer."
         )
+
+
+PUBLIC_MAX_COMPLETIONS = 64  # a scored group outside a run: 16 is the preview's largest, 64 leaves room
+PUBLIC_MAX_COMPLETION_CHARS = 20_000  # as a prompt (data.MAX_PROMPT_CHARS)
+
+
+def check_public_group(completions: list[str]) -> None:
+    """Public mode: a group of completions to score holds at most `PUBLIC_MAX_COMPLETIONS` of at most
+    `PUBLIC_MAX_COMPLETION_CHARS` characters each."""
+    if len(completions) > PUBLIC_MAX_COMPLETIONS:
+        raise PlaygroundError(
+            f"This app is public: a group may hold at most {PUBLIC_MAX_COMPLETIONS} completions, got "
+            f"{len(completions)}."
+        )
+    longest = max((len(c) for c in completions), default=0)
+    if longest > PUBLIC_MAX_COMPLETION_CHARS:
+        raise PlaygroundError(
+            f"This app is public: a completion may hold at most {PUBLIC_MAX_COMPLETION_CHARS:,} characters, got "
+            f"{longest:,}."
+        )

@@ -23,6 +23,7 @@ from playground.training.job import JobManager
 from playground.training.store import Run, RunInfo, RunStore
 from playground.ui.settings import UISettings
 from playground.validation import (
+    check_public_group,
     check_public_model,
     check_public_paths,
     check_public_rewards,
@@ -147,6 +148,11 @@ class AppContext:
         """Public mode: the bounds of one preview or dry run (`validation.check_public_sampling`)."""
         if self.public:
             check_public_sampling(int(prompts), int(num_generations), int(max_new_tokens))
+
+    def check_group(self, completions: list[str]) -> None:
+        """Public mode: the size of a group of completions to score (`validation.check_public_group`)."""
+        if self.public:
+            check_public_group(completions)
 
     def download_folder(self) -> Path:
         """A new folder for one download, with an unguessable name; folders older than `DOWNLOAD_SECONDS` go."""

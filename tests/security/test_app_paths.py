@@ -222,6 +222,8 @@ def test_mcp_tools_read_no_path_and_check_their_bounds(public_mcp, tmp_path):
                 ("preview_group", {"prompt": "Hi", "num_generations": 64, "max_new_tokens": 2048}),
                 ("preview_group", {"prompt": "Hi", "num_generations": 16, "max_new_tokens": 2048}),
                 ("score_completions", {"completions": ["a", "b"], "rewards": reward_model}),
+                ("score_completions", {"completions": ["a"] * 65}),
+                ("score_completions", {"completions": ["a", "b" * 20_001]}),
                 ("lab_dry_run", {"dataset_name": "arithmetic", "num_prompts": 2, "num_generations": 2}),
             ],
         )
@@ -233,6 +235,8 @@ def test_mcp_tools_read_no_path_and_check_their_bounds(public_mcp, tmp_path):
         "num_generations must be between 2 and 16, got 64",
         "max_new_tokens must be between 1 and 512, got 2048",
         "the model must be the app's own or a Hugging Face Hub id (org/name)",
+        "a group may hold at most 64 completions, got 65",
+        "a completion may hold at most 20,000 characters, got 20,001",
     ]
     for (error, text), message in zip(results, expected, strict=False):
         assert error and message in text, text
