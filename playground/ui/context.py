@@ -97,8 +97,8 @@ class AppModels(ModelCache):
 
 @dataclass
 class AppContext:
-    """Process-wide objects. Each guards its own state with a lock (JobManager, ModelCache, CodeSessions, Uploads,
-    Tokens keep no state but their secret); the store is files."""
+    """Process-wide objects. Each guards its own state with a lock (JobManager, ModelCache, CodeSessions, Uploads;
+    Tokens holds only its secret); the store is files."""
 
     settings: UISettings
     store: RunStore
