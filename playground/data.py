@@ -310,8 +310,7 @@ def load_prompts(source: PromptSource) -> PromptData:
         raise DataError(f"The {what} has no rows.")
     if total > source.max_rows:
         rows = rows[: source.max_rows]
-        read_capped = source.kind == "hub" or Path(source.name).suffix.lower() == ".parquet"  # read up to the cap
-        count = f"more than {source.max_rows:,}" if read_capped else f"{total:,}"
+        count = f"more than {source.max_rows:,}" if source.kind != "builtin" else f"{total:,}"  # read up to the cap
         warnings.append(f"The {what} has {count} rows; only the first {source.max_rows:,} are used.")
     columns = _columns(rows)
     rows, columns = _rename(rows, columns, source, what, warnings)
@@ -365,7 +364,8 @@ def _read_file(path: Path, max_rows: int | None = None) -> Rows:
     if kind == "parquet":
         return _read_parquet(path, max_rows)
     text = _decode(path.read_bytes(), label, kind)
-    return {"csv": _parse_csv, "json": _parse_json, "jsonl": _parse_jsonl}[kind](text, f"file {label}")
+    parse = {"csv": _parse_csv, "json": _parse_json, "jsonl": _parse_jsonl}[kind]
+    return parse(text, f"file {label}", max_rows)
 
 
 def _decode(raw: bytes, label: str, kind: str) -> str:
@@ -384,7 +384,7 @@ def _decode(raw: bytes, label: str, kind: str) -> str:
         ) from None
 
 
-def _parse_csv(text: str, what: str) -> Rows:
+def _parse_csv(text: str, what: str, max_rows: int | None = None) -> Rows:
     # The default 128 KiB field limit would reject a long prompt with a confusing message; the file size and
     # MAX_PROMPT_CHARS are the real limits. This only ever raises the process-wide csv limit.
     if csv.field_size_limit() < len(text) + 1:
@@ -414,14 +414,16 @@ def _parse_csv(text: str, what: str) -> Rows:
                 )
             rows.append(dict(zip(header, record, strict=True)))
             lines.append(start)
+            if max_rows is not None and len(rows) >= max_rows:
+                break
     except csv.Error as e:
         raise DataError(f"The {what} is not a valid CSV (line {reader.line_num}: {e}).") from None
     return rows, lines
 
 
-def _parse_json(text: str, what: str) -> Rows:
+def _parse_json(text: str, what: str, max_rows: int | None = None) -> Rows:
     try:
-        data = json.loads(text)
+        data = _json_list_head(text, max_rows) if text.lstrip().startswith("[") else json.loads(text)
     except json.JSONDecodeError as e:
         raise DataError(f"The {what} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg}).") from None
     if isinstance(data, dict) and isinstance(data.get("data"), list):
@@ -434,9 +436,41 @@ def _parse_json(text: str, what: str) -> Rows:
     return data, None
 
 
-def _parse_jsonl(text: str, what: str) -> Rows:
+def _json_list_head(text: str, max_rows: int | None) -> list:
+    """The items of a top-level JSON list, decoded one by one and only up to `max_rows`: a list of millions of `{}`
+    in a small file is not materialized. A malformed list raises what `json.loads` raises on it."""
+    decoder, items = json.JSONDecoder(), []
+    try:
+        i = _skip_space(text, text.index("[") + 1)
+        if text[i : i + 1] == "]":
+            return json.loads(text)  # an empty list (and whatever follows it) as json.loads reads it
+        while max_rows is None or len(items) < max_rows:
+            item, i = decoder.raw_decode(text, i)
+            items.append(item)
+            i = _skip_space(text, i)
+            if text[i : i + 1] == ",":
+                i = _skip_space(text, i + 1)
+            elif text[i : i + 1] == "]" and not text[i + 1 :].strip():
+                return items
+            else:
+                raise json.JSONDecodeError("malformed list", text, i)
+        return items
+    except json.JSONDecodeError:
+        return json.loads(text)  # raises the same error json.loads gives (the items before it are few)
+
+
+def _skip_space(text: str, i: int) -> int:
+    while i < len(text) and text[i] in " \t\n\r":
+        i += 1
+    return i
+
+
+def _parse_jsonl(text: str, what: str, max_rows: int | None = None) -> Rows:
     rows, lines = [], []
-    for lineno, line in enumerate(text.splitlines(), start=1):
+    for lineno, line in enumerate(io.StringIO(text, newline=None), start=1):  # lazily: \n, \r\n or \r
+        if max_rows is not None and len(rows) >= max_rows:
+            break
+        line = line.removesuffix("\n")
         if not line.strip():
             continue
         try:
