@@ -97,25 +97,52 @@ def expire_files(folder: str | Path, max_age: float, now: float | None = None) -
 def folder_usage(path: str, max_files: int) -> tuple[int, int]:
     """(bytes of disk blocks used, files and folders) under `path`; counting stops past `max_files` entries.
 
-    Symbolic links are counted, never followed; sparse files count what they really use.
+    Symbolic links are counted, never followed, even one swapped in for a folder while the walk runs (each folder is
+    opened from its parent with `O_NOFOLLOW`): the sandbox worker writes this folder as it is measured. Sparse files
+    count what they really use.
     """
     used, count = 0, 0
-    stack = [path]
+    stack: list[tuple[str, ...]] = [()]
     while stack and count <= max_files:
-        try:
-            entries = os.scandir(stack.pop())
-        except OSError:
+        names = stack.pop()
+        fd = _open_beneath(path, names)
+        if fd is None:
             continue
-        with entries:
-            for entry in entries:
-                count += 1
-                if count > max_files:
-                    break
-                try:
-                    info = entry.stat(follow_symlinks=False)
-                except OSError:
-                    continue
-                used += info.st_blocks * 512
-                if stat.S_ISDIR(info.st_mode):
-                    stack.append(entry.path)
+        try:
+            with os.scandir(fd) as entries:
+                for entry in entries:
+                    count += 1
+                    if count > max_files:
+                        break
+                    try:
+                        info = entry.stat(follow_symlinks=False)
+                    except OSError:
+                        continue
+                    used += info.st_blocks * 512
+                    if stat.S_ISDIR(info.st_mode):
+                        stack.append((*names, entry.name))
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
     return used, count
+
+
+def _open_beneath(path: str, names: tuple[str, ...]) -> int | None:
+    """A descriptor of the folder `path/names...`, each step opened from the last without following a link (a link,
+    a FIFO or a file in the way fails instead of being followed or blocking); None if it cannot be opened."""
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    for name in names:
+        try:
+            child = os.open(name, flags, dir_fd=fd)
+        except OSError:
+            child = None
+        os.close(fd)
+        if child is None:
+            return None
+        fd = child
+    return fd
