@@ -248,11 +248,27 @@ class Sandbox:
     def disk_usage(self) -> tuple[int, int]:
         """(bytes, files and folders) the worker holds now: its folder, plus the deleted files it keeps open (its log
         among them); (0, 0) without a worker."""
+        used, files, held = self._usage()
+        return used + held, files
+
+    def _usage(self) -> tuple[int, int, int]:
+        """(bytes, files and folders) in the worker's folder, and bytes in deleted files it keeps open."""
         workdir, proc = self._workdir, self._proc
         if not workdir or proc is None:
-            return 0, 0
-        used, files = folder_usage(workdir, self.limits.disk_files)
-        return used + held_files(proc.pid), files
+            return 0, 0, 0
+        return (*folder_usage(workdir, self.limits.disk_files), held_files(proc.pid))
+
+    def _over_quota(self) -> str | None:
+        used, files, held = self._usage()
+        limits = self.limits
+        if used + held <= limits.disk_mb << 20 and files <= limits.disk_files:
+            return None
+        held_text = f" and {held / 2**20:.0f} MB in deleted files it kept open" if held >= 1 << 20 else ""
+        return (
+            f"wrote more than the sandbox's disk quota ({limits.disk_mb} MB and {limits.disk_files} files in its "
+            f"folder; it held {used / 2**20:.0f} MB in {files}{'+' if files > limits.disk_files else ''} files"
+            f"{held_text}); the worker was stopped and its folder removed"
+        )
 
     def _threads_left(self) -> str | None:
         """A message when the worker runs more threads than its main one (after a grace for joined ones to go)."""
@@ -267,17 +283,6 @@ class Sandbox:
         return (
             f"left {count - 1} thread{'s' if count > 2 else ''} running after it returned, and the worker was "
             "stopped; join the threads you start (e.g. `with ThreadPoolExecutor() as pool:`) before returning"
-        )
-
-    def _over_quota(self) -> str | None:
-        used, files = self.disk_usage()
-        limits = self.limits
-        if used <= limits.disk_mb << 20 and files <= limits.disk_files:
-            return None
-        return (
-            f"wrote more than the sandbox's disk quota ({limits.disk_mb} MB and {limits.disk_files} files in its "
-            f"folder; it held {used / 2**20:.0f} MB in {files}{'+' if files > limits.disk_files else ''} files); "
-            "the worker was stopped and its folder removed"
         )
 
     def _clean(self) -> None:

@@ -4,12 +4,13 @@
 - Capabilities dropped, so a worker started as root cannot raise its own limits again.
 - seccomp (a BPF filter, through ctypes): no fork, vfork, non-thread clone, exec, ptrace; signals (kill, tgkill,
   rt_sigqueueinfo, rt_tgsigqueueinfo), limits (prlimit64) and scheduling only on the worker itself, on every kernel;
-  no io_uring (it would bypass this filter), mounts, namespaces, bpf, userfaultfd, perf events or keyrings; no memfd or
-  System V shared memory (memory outside the address-space limit); no owner or signal for a descriptor's SIGIO
-  (fcntl F_SETOWN, F_SETOWN_EX, F_SETSIG, O_ASYNC; ioctl FIOASYNC, FIOSETOWN, SIOCSPGRP), which would signal another
-  process on any kernel. Without network (public mode) `socket()` is refused for every family. Threads still work:
-  `clone3` answers ENOSYS, so glibc falls back to `clone` with `CLONE_THREAD`. Where seccomp is refused,
-  `RLIMIT_NPROC=0` stops new processes instead (and threads with them; root ignores it).
+  no io_uring (it would bypass this filter), mounts, namespaces, bpf, userfaultfd, perf events or keyrings; no memfd,
+  System V IPC or POSIX message queues (memory outside the address-space limit, or that outlives the worker); no
+  owner or signal for a descriptor's SIGIO (fcntl F_SETOWN, F_SETOWN_EX, F_SETSIG, O_ASYNC; ioctl FIOASYNC,
+  FIOSETOWN, SIOCSPGRP), which would signal another process on any kernel. Without network (public mode) `socket()`
+  is refused for every family. Threads still work: `clone3` answers ENOSYS, so glibc falls back to `clone` with
+  `CLONE_THREAD`. Where seccomp is refused, `RLIMIT_NPROC=0` stops new processes instead (and threads with them; root
+  ignores it).
 - Landlock (Linux >= 5.13, through ctypes): writes only inside the temporary folder; reads and listings only in
   Python's install and import path, `/proc/self` and the temporary folder, plus file reads (no listing) in system
   folders (/usr, /lib, /etc, /dev, /sys). That keeps `/proc/<app pid>/environ` (the app's secrets) out of reach, and
@@ -154,6 +155,9 @@ SYSCALLS = {
         "memfd_create": 319,
         "memfd_secret": 447,
         "shmget": 29,
+        "msgget": 68,
+        "semget": 64,
+        "mq_open": 240,
         "fcntl": 72,
         "ioctl": 16,
         "socket": 41,
@@ -215,6 +219,9 @@ SYSCALLS = {
         "memfd_create": 279,
         "memfd_secret": 447,
         "shmget": 194,
+        "msgget": 186,
+        "semget": 190,
+        "mq_open": 180,
         "fcntl": 25,
         "ioctl": 29,
         "socket": 198,
@@ -224,8 +231,8 @@ SYSCALLS = {
 # memory, scheduling, limits), changes namespaces or mounts, or bypasses seccomp (io_uring runs socket, connect and
 # open without passing this filter); plus bpf, userfaultfd, perf_event_open and the keyrings, which rewards never need
 # and exploits often do. Memory outside the address-space limit: memfd_create and memfd_secret (a memfd filled with
-# posix_fallocate holds memory no rlimit counts, for as long as the worker lives) and System V shared memory
-# (shmget: a segment outlives the worker).
+# posix_fallocate holds memory no rlimit counts, for as long as the worker lives) and the IPC objects that outlive
+# the worker: System V shared memory, message queues and semaphores, and POSIX message queues.
 DENIED = (
     "fork",
     "vfork",
@@ -272,6 +279,9 @@ DENIED = (
     "memfd_create",
     "memfd_secret",
     "shmget",
+    "msgget",
+    "semget",
+    "mq_open",
 )
 # Allowed only when their first argument names this process: signals (kill, tgkill and both sigqueue calls take the
 # target pid or thread group first; 0 would mean "my process group", which is refused too).

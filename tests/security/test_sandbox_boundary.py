@@ -209,6 +209,35 @@ def test_memfd_is_refused(sandboxes, abi):
     assert sandbox.call("probe", ["ab"]).values == [2.0]
 
 
+IPC = """
+import ctypes
+import os
+
+libc = ctypes.CDLL(None, use_errno=True)
+IPC_PRIVATE, IPC_CREAT = 0, 0o1000
+
+
+def errno_of(result):
+    return float(ctypes.get_errno()) if result == -1 else 0.0
+
+
+def reward(completions, **kwargs):
+    return [
+        errno_of(libc.shmget(IPC_PRIVATE, 1 << 30, IPC_CREAT | 0o600)),  # a segment outlives the worker
+        errno_of(libc.msgget(IPC_PRIVATE, IPC_CREAT | 0o600)),  # 32000 queues of 16 KB do too
+        errno_of(libc.semget(IPC_PRIVATE, 1, IPC_CREAT | 0o600)),
+        errno_of(libc.mq_open(b"/playground-hold", os.O_CREAT | os.O_RDWR, 0o600, None)),
+    ]
+"""
+
+
+@ABIS
+def test_ipc_objects_that_outlive_the_worker_are_refused(sandboxes, abi):
+    sandbox = sandboxes(IPC, abi=abi)
+    require(sandbox, "seccomp")
+    assert sandbox.call("reward", ["a"] * 4).values == [1.0] * 4  # EPERM from each
+
+
 def test_deleted_files_held_open_count_against_the_disk_quota(sandboxes):
     sandbox = sandboxes(TMPFILE)  # 240 MB against the public 128 MB
     pid = sandbox.pid
