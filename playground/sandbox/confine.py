@@ -158,6 +158,7 @@ SYSCALLS = {
         "msgget": 68,
         "semget": 64,
         "mq_open": 240,
+        "truncate": 76,
         "fcntl": 72,
         "ioctl": 16,
         "socket": 41,
@@ -222,6 +223,7 @@ SYSCALLS = {
         "msgget": 186,
         "semget": 190,
         "mq_open": 180,
+        "truncate": 45,
         "fcntl": 25,
         "ioctl": 29,
         "socket": 198,
@@ -290,6 +292,10 @@ SELF_ONLY = ("kill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo")
 # same user (the app) would otherwise accept new limits (prlimit64) or a CPU mask from the worker.
 SELF_OR_ZERO = ("prlimit64", "sched_setaffinity", "sched_setscheduler", "sched_setparam", "sched_setattr")
 NETWORK = ("socket",)  # denied when the worker has no network (public mode); socketpair stays (asyncio needs it)
+# Denied where Landlock cannot refuse it: before ABI 3 (Linux 6.2) truncate() by path is not a handled right, so it
+# would cut any file the user account can write (another visitor's run files); opening a file for writing (and
+# ftruncate on it) stays refused outside the worker's folder on every ABI.
+PATH_TRUNCATE = ("truncate",)
 # Denied for these second arguments (the fcntl command, the ioctl request): what names a process to receive SIGIO or
 # another signal when a descriptor becomes ready. With an owner set, a write to a pipe signals that process, and the
 # kernel checks only that both belong to the same user: a way around the signal rules above (Landlock scopes signals,
@@ -314,9 +320,10 @@ def _insn(code: int, k: int, jt: int = 0, jf: int = 0) -> bytes:
     return struct.pack("HBBI", code, jt, jf, k)
 
 
-def seccomp_program(table: dict[str, int], pid: int, network: bool = True) -> list[bytes]:
-    """A BPF program: deny the calls in `DENIED` (and `NETWORK` unless `network`), allow clone only for threads, the
-    calls in `SELF_ONLY` / `SELF_OR_ZERO` only on `pid`, and fcntl and ioctl except for `DENIED_ARGS` and O_ASYNC."""
+def seccomp_program(table: dict[str, int], pid: int, network: bool = True, truncate: bool = True) -> list[bytes]:
+    """A BPF program: deny the calls in `DENIED` (and `NETWORK` unless `network`, `PATH_TRUNCATE` unless `truncate`),
+    allow clone only for threads, the calls in `SELF_ONLY` / `SELF_OR_ZERO` only on `pid`, and fcntl and ioctl except
+    for `DENIED_ARGS` and O_ASYNC."""
     deny, nosys = RET_ERRNO | EPERM, RET_ERRNO | ENOSYS
     prog = [
         _insn(LD_W_ABS, OFFSET_ARCH),
@@ -326,7 +333,7 @@ def seccomp_program(table: dict[str, int], pid: int, network: bool = True) -> li
         _insn(JSET, X32_SYSCALL_BIT, jf=1),
         _insn(RET, deny),
     ]
-    for name in (*DENIED, *(() if network else NETWORK)):
+    for name in (*DENIED, *(() if network else NETWORK), *(() if truncate else PATH_TRUNCATE)):
         if name in table:
             prog += [_insn(JEQ, table[name], jf=1), _insn(RET, deny)]
     prog += [_insn(JEQ, table["clone3"], jf=1), _insn(RET, nosys)]
@@ -370,12 +377,12 @@ class _SockFprog(ctypes.Structure):
     _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
 
 
-def install_seccomp(network: bool = True) -> str | None:
+def install_seccomp(network: bool = True, truncate: bool = True) -> str | None:
     """Install the filter on this (single-threaded) process. None on success, else the reason."""
     table = SYSCALLS.get(platform.machine())
     if table is None:
         return f"seccomp: no syscall table for {platform.machine()}"
-    code = b"".join(seccomp_program(table, os.getpid(), network))
+    code = b"".join(seccomp_program(table, os.getpid(), network, truncate))
     buffer = ctypes.create_string_buffer(code, len(code))
     prog = _SockFprog(len(code) // 8, ctypes.cast(buffer, ctypes.c_void_p))
     if _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
@@ -521,7 +528,7 @@ def confine(
     set_rlimits(memory_mb, cpu_seconds, file_mb)
     caps = drop_capabilities()
     landlock = install_landlock(workdir, repo_root, extra_read, max_abi=max_abi, network=network, shared=shared)
-    seccomp = install_seccomp(network)
+    seccomp = install_seccomp(network, truncate=isinstance(landlock, int) and landlock >= 3)
     return {
         "rlimits": True,
         "capabilities": caps or True,

@@ -173,6 +173,26 @@ def test_another_visitors_file_in_the_temporary_folder_is_unreadable(sandboxes, 
         folder.rmdir()
 
 
+TRUNCATE = """
+import os
+
+def reward(completions, path, **kwargs):
+    os.truncate(path, 0)
+    return [0.0] * len(completions)
+"""
+
+
+@pytest.mark.parametrize("abi", [0, 5, 2], ids=["kernel_abi", "abi5", "abi2"])
+def test_another_visitors_file_cannot_be_truncated(sandboxes, abi, tmp_path):
+    """Before Landlock ABI 3 (Linux 6.2) truncate() by path is not a right Landlock handles; seccomp refuses it."""
+    victim = tmp_path / "status.json"
+    victim.write_text(SECRET)
+    sandbox = sandboxes(TRUNCATE, abi=abi)
+    require(sandbox, "landlock", "seccomp")
+    assert "raised PermissionError" in str(fails(sandbox, path=str(victim)))
+    assert victim.read_text() == SECRET
+
+
 # --- memory outside the limits ---------------------------------------------------------------------------------------
 
 MEMFD = """
