@@ -7,10 +7,10 @@
   no io_uring (it would bypass this filter), mounts, namespaces, bpf, userfaultfd, perf events or keyrings; no memfd,
   System V IPC or POSIX message queues (memory outside the address-space limit, or that outlives the worker); no
   owner or signal for a descriptor's SIGIO (fcntl F_SETOWN, F_SETOWN_EX, F_SETSIG, O_ASYNC; ioctl FIOASYNC,
-  FIOSETOWN, SIOCSPGRP), which would signal another process on any kernel. Without network (public mode) `socket()`
-  is refused for every family. Threads still work: `clone3` answers ENOSYS, so glibc falls back to `clone` with
-  `CLONE_THREAD`. Where seccomp is refused, `RLIMIT_NPROC=0` stops new processes instead (and threads with them; root
-  ignores it).
+  FIOSETOWN, SIOCSPGRP), which would signal another process on any kernel; no TIOCSTI; no truncate() by path where
+  Landlock (below ABI 3) cannot refuse it. Without network (public mode) `socket()` is refused for every family.
+  Threads still work: `clone3` answers ENOSYS, so glibc falls back to `clone` with `CLONE_THREAD`. Where seccomp is
+  refused, `RLIMIT_NPROC=0` stops new processes instead (and threads with them; root ignores it).
 - Landlock (Linux >= 5.13, through ctypes): writes only inside the temporary folder; reads and listings only in
   Python's install and import path, `/proc/self` and the temporary folder, plus file reads (no listing) in system
   folders (/usr, /lib, /etc, /dev, /sys). That keeps `/proc/<app pid>/environ` (the app's secrets) out of reach, and
@@ -303,7 +303,8 @@ PATH_TRUNCATE = ("truncate",)
 F_SETFL, F_SETOWN, F_SETSIG, F_SETOWN_EX = 4, 8, 10, 15
 O_ASYNC = 0o20000
 FIOASYNC, FIOSETOWN, SIOCSPGRP = 0x5452, 0x8901, 0x8902
-DENIED_ARGS = {"fcntl": (F_SETOWN, F_SETOWN_EX, F_SETSIG), "ioctl": (FIOASYNC, FIOSETOWN, SIOCSPGRP)}
+TIOCSTI = 0x5412  # types into a terminal, as if its user had: the app's, where a worker could open it
+DENIED_ARGS = {"fcntl": (F_SETOWN, F_SETOWN_EX, F_SETSIG), "ioctl": (FIOASYNC, FIOSETOWN, SIOCSPGRP, TIOCSTI)}
 # fcntl(F_SETFL) is allowed without O_ASYNC in its third argument (set non-blocking, append: what Python does).
 
 CLONE_THREAD = 0x00010000
