@@ -116,19 +116,18 @@ def held_files(pid: int) -> int:
     """Bytes of disk (or memory) used by deleted files process `pid` holds open: an unlinked file, an `O_TMPFILE`
     or a memfd stays allocated while open, out of sight of a walk of its folder. 0 where /proc is unavailable."""
     seen, used = set(), 0
-    folder = f"/proc/{pid}/fd"
     try:
-        names = os.listdir(folder)
+        with os.scandir(f"/proc/{pid}/fd") as entries:
+            for entry in entries:
+                try:
+                    info = entry.stat()  # stat only: never opens what the descriptor names
+                except OSError:
+                    continue
+                if stat.S_ISREG(info.st_mode) and info.st_nlink == 0 and (info.st_dev, info.st_ino) not in seen:
+                    seen.add((info.st_dev, info.st_ino))
+                    used += info.st_blocks * 512
     except OSError:
         return 0
-    for name in names:
-        try:
-            info = os.stat(os.path.join(folder, name))  # stat only: never opens what the descriptor names
-        except OSError:
-            continue
-        if stat.S_ISREG(info.st_mode) and info.st_nlink == 0 and (info.st_dev, info.st_ino) not in seen:
-            seen.add((info.st_dev, info.st_ino))
-            used += info.st_blocks * 512
     return used
 
 
