@@ -120,6 +120,21 @@ def test_the_quota_walk_and_cleaning_never_follow_links_or_block_on_fifos(sandbo
     assert (outside / "big.bin").stat().st_size == 3 << 20  # what the link pointed at is untouched
 
 
+DEEP = """
+import os
+
+def reward(completions, **kwargs):
+    os.makedirs("/".join(["deep"] * 40))  # data hidden below what the walk descends would go uncounted
+    return [0.0] * len(completions)
+"""
+
+
+def test_a_folder_nested_deeper_than_the_walk_is_over_the_quota(sandboxes):
+    sandbox = sandboxes(DEEP)
+    assert "wrote more than the sandbox's disk quota" in str(fails(sandbox))
+    assert sandbox.pid is None
+
+
 # --- listing --------------------------------------------------------------------------------------------------------
 
 LIST = """
