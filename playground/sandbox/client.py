@@ -293,7 +293,7 @@ class Sandbox:
             path = os.path.join(workdir, name)
             try:
                 if stat.S_ISDIR(os.lstat(path).st_mode):
-                    shutil.rmtree(path)  # never follows links, even one swapped in while it runs
+                    shutil.rmtree(path, ignore_errors=True)  # never follows links, even one swapped in meanwhile
                 else:
                     os.unlink(path)
             except OSError:
