@@ -61,6 +61,11 @@ def test_another_visitors_upload_is_refused_in_every_path_field(public_app, vict
     secret.write_text(PROMPTS)
     refused(alice, NOT_UPLOADED, dataset_kind="file", dataset_name=str(secret))
     assert public_app.ctx.jobs.current is None
+    model = str(public_app.ctx.settings.model)
+    for path in (stolen, str(secret)):  # the reward lab's dry run on the page takes a built-in set only
+        with pytest.raises(AppError, match="Unknown built-in prompt set|not in the list of choices") as err:
+            alice.predict(model, path, "", 2, 2, 8, 0, "group", "sum_then_normalize", api_name="/dry_run")
+        assert "hunter2" not in str(err.value)
     # Bob's own upload passes the same rule (his session uploaded it).
     ctx, spec = public_app.ctx, _spec(dataset_kind="file", dataset_name=stolen, sft_examples=stolen)
     ctx.check_spec(spec, SimpleNamespace(session_hash=bob.session_hash))
