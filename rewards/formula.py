@@ -3,7 +3,10 @@
 The expression is parsed with `ast` and walked by a small interpreter that knows only numbers, the named rewards,
 `+ - * / **`, comparisons, `and`/`or`/`not`, `x if cond else y` and the functions `min`, `max`, `abs`, `clip` and
 `gate`; anything else (attributes, subscripts, other calls, strings, lambdas) is refused when the reward is built.
-Nothing is ever passed to `eval`.
+Nothing is ever passed to `eval`. Every value is a float, so no expression builds a huge integer: a power has an
+exponent of at most 10 in absolute value, and one that overflows fails with a message (a product that overflows is
+infinite, and the reward `None`). Each completion's value thus costs one float operation per node of a tree of at
+most `MAX_LENGTH` characters.
 """
 
 from __future__ import annotations
@@ -110,9 +113,9 @@ def evaluate(node: ast.AST, values: dict[str, float]) -> float:
     if isinstance(node, ast.Expression):
         return evaluate(node.body, values)
     if isinstance(node, ast.Constant):
-        return node.value
+        return float(node.value)  # never a Python int: `9 ** 10 ** ...` would grow without bound
     if isinstance(node, ast.Name):
-        return values[node.id]
+        return float(values[node.id])
     if isinstance(node, ast.BinOp):
         left, right = evaluate(node.left, values), evaluate(node.right, values)
         if isinstance(node.op, ast.Div) and right == 0:
@@ -208,7 +211,9 @@ class FormulaReward:
                 continue
             try:
                 value = float(evaluate(self.tree, values))
-            except (OverflowError, TypeError, ValueError) as exc:
+            except OverflowError:
+                raise RewardError(f"The formula {self.expression!r} made a number too large for a reward.") from None
+            except (TypeError, ValueError) as exc:
                 raise RewardError(f"The formula {self.expression!r} failed: {exc}.") from exc
             out.append(round(value, 10) if math.isfinite(value) else None)
         return out

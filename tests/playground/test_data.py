@@ -401,7 +401,7 @@ def test_max_rows_keeps_first_rows_and_warns(tmp_path):
     rows = [{"prompt": f"p{i}"} for i in range(12)]
     result = load_file(tmp_path, "p.jsonl", jsonl(*rows), max_rows=5)
     assert result.dataset["prompt"] == ["p0", "p1", "p2", "p3", "p4"]
-    assert result.warnings == ["The file 'p.jsonl' has 12 rows; only the first 5 are used."]
+    assert result.warnings == ["The file 'p.jsonl' has more than 5 rows; only the first 5 are used."]
 
 
 def test_rows_past_max_rows_are_not_checked(tmp_path):
