@@ -20,7 +20,19 @@ REWARDS: dict[str, str] = {
     "think_format": "TRL 的 think_format_reward：文本以一个 <think>…</think> 块开头时为 1.0，否则为 0.0。",
     "think_answer_strict": "整段文本恰好是 <think>\\n…\\n</think>\\n<answer>\\n…\\n</answer> 时为 1.0，否则为 0.0。",
     "think_answer_soft": "出现一个 <think>…</think> 块且其后跟着 <answer>…</answer> 块时为 1.0，否则为 0.0。",
-    "xml_count": "每个位置正确的 <think>/<answer> 标签得 0.125，</answer> 之后每多一个字符扣 0.001。",
+    "xml_count": "willccbb 的 xmlcount（GRPO 示例）：每个只出现一次的 <think>/<answer> 标签得 0.125（最多 0.5），"
+    "</answer> 之后每多一个字符扣 0.001。",
+    "tag_count": "open-r1 的 tag_count_reward：每个恰好出现一次的 <think>/<answer> 标签得 0.25（最多 1.0）。",
+    "reasoning_steps": "open-r1 的 reasoning_steps_reward：min(1, 步骤标记数 / 3)，标记包括 Step N:、列表符号、"
+    "First, … Finally,。",
+    "code_format": "open-r1 的 code_format_reward：文本为 <think>…</think><answer>…```语言…```…</answer> 时为 1.0，"
+    "否则为 0.0。",
+    "reasoning_accuracy": "TRL 的 reasoning_accuracy_reward：用 math_verify 将 </think> 之后的答案与 solution 比对；"
+    "推理没有结束时为 0.0。",
+    "cosine_scaled": "按长度以余弦曲线缩放的正确性：TRL 的 get_cosine_scaled_reward（按 token）"
+    "或 open-r1 的版本（按字符）。",
+    "len_reward": "open-r1 的 len_reward（Kimi 1.5）：同一提示词下最短的生成结果得 0.5，最长的得 -0.5；"
+    "答错的最多得 0。",
     "correctness": "最终答案与参考答案列一致（数字或 LaTeX）时为 1.0，否则为 0.0。",
     "accuracy": "TRL 的 accuracy_reward：用 math_verify 将 boxed/LaTeX 答案与 solution 比对。",
     "keywords": "出现的 include 关键词比例，减去出现的 exclude 关键词比例。",
@@ -43,6 +55,14 @@ PARAMS: dict[str, str] = {  # "<reward>.<param>"
     "combined.length_weight": "长度奖励的权重。",
     "combined.format_weight": "格式奖励的权重。",
     "combined.ideal_length": "目标生成长度，单位是字符。",
+    "code_format.language": "代码块的语言标记（数据集的 language 列优先）。",
+    "reasoning_accuracy.reasoning_delimiters": "表示推理结束的字符串（逗号分隔）。",
+    "cosine_scaled.max_len": "余弦曲线到达长生成结果边界时的长度。",
+    "cosine_scaled.min_value_wrong": "空的错误生成结果的奖励。",
+    "cosine_scaled.max_value_wrong": "长度为 max_len 的错误生成结果的奖励。",
+    "cosine_scaled.min_value_correct": "长度为 max_len 的正确生成结果的奖励。",
+    "cosine_scaled.max_value_correct": "空的正确生成结果的奖励。",
+    "cosine_scaled.length_unit": "tokens（TRL；没有 token id 时按词计）或 characters（open-r1）。",
     "correctness.column": "存放参考答案的数据集列。",
     "correctness.mode": "numeric 比较数字，math_verify 比较 LaTeX，auto 根据参考答案自动选择。",
     "keywords.include": "应该出现的关键词（逗号分隔）。",

@@ -14,7 +14,7 @@ NAMES = [spec.name for spec in list_specs()]
 # has no preference between the examples; tests/rewards/test_reward_lab.py checks its values equal TRL's instead.
 NO_PREFERENCE = {"reward_model"}
 # Rewards that read the prompt (TRL's `prompts` kwarg), as a reward model or a judge must: it is not extra there.
-READS_PROMPTS = {"reward_model", "judge"}
+READS_PROMPTS = {"reward_model", "judge", "len_reward"}
 
 
 def _batch(spec):
