@@ -326,11 +326,19 @@ register(
     RewardSpec(
         name="repetition_penalty",
         factory=other_rewards.get_repetition_penalty_reward,
-        description="TRL's repetition penalty: max_penalty times the fraction of repeated n-grams (tokens or words).",
+        description="Repetition penalty (TRL on token ids, open-r1 on text): max_penalty times the fraction of "
+        "repeated n-grams.",
         family="other",
         params=(
             Param("ngram_size", int, 3, "Size of the n-grams.", minimum=1),
             Param("max_penalty", float, -1.0, "Penalty of a fully repetitive completion.", maximum=0.0),
+            Param(
+                "language",
+                str,
+                "auto",
+                "Text split without token ids: en (lower-cased words), zh (jieba words), ja (characters), auto.",
+                choices=other_rewards.REPETITION_LANGUAGES,
+            ),
         ),
         good=Example("The quick brown fox jumps over the lazy dog."),
         bad=Example("the cat the cat the cat the cat the cat"),

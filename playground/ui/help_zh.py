@@ -39,7 +39,7 @@ REWARDS: dict[str, str] = {
     "regex": "文本匹配正则表达式时为 1.0，否则为 0.0。",
     "json_valid": "文本（或其中唯一的 ```json 代码块）是合法 JSON 时为 1.0，否则为 0.0。",
     "language": "足够多的字母属于目标语言的文字（中日韩文字或拉丁字母）时为 1.0，否则为 0.0。",
-    "repetition_penalty": "TRL 的重复惩罚：max_penalty 乘以重复 n-gram（token 或词）所占比例。",
+    "repetition_penalty": "重复惩罚（有 token id 时按 TRL，文本按 open-r1）：max_penalty 乘以重复 n-gram 所占比例。",
     "soft_overlong": "TRL 的软超长惩罚（DAPO）：较短时为 0，长度接近 max_completion_len 个 token 时降到 -1.0。",
     "similarity": "与参考列的相似度，范围 [0, 1]：ROUGE-L、BLEU、chrF 或模糊匹配（中日韩文本按字符）。",
     "string_check": "文本与参考列匹配时为 1.0：eq（相等）、ne（不等）、like（包含）、ilike（包含，不区分大小写）"
@@ -75,6 +75,7 @@ PARAMS: dict[str, str] = {  # "<reward>.<param>"
     "language.threshold": "属于目标文字的字母所占的最低比例。",
     "repetition_penalty.ngram_size": "n-gram 的大小。",
     "repetition_penalty.max_penalty": "完全重复的生成结果所受的惩罚。",
+    "repetition_penalty.language": "无 token id 时如何切分文本：en（小写的词）、zh（jieba 分词）、ja（字符）、auto。",
     "soft_overlong.max_completion_len": "最大生成长度，单位是 token（没有 token id 时按词计）。",
     "soft_overlong.soft_punish_cache": "最大长度之前线性惩罚区的长度。",
     "similarity.column": "存放参考文本的数据集列。",

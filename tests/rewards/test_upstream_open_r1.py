@@ -62,10 +62,10 @@ class TestFormatReward:
             ("<think>Missing closing</think><answer>Missing closing", 0.0),
             ("<think>Wrong order</answer><answer>Wrong order</think>", 0.0),
             (
-                "<think>\nI will count each distinct object in the image:\n1. Purple scooter\n2. Red bicycle\n3. Green "
-                "motorcycle\n4. Gray sedan\n5. Yellow school bus\n6. Small green double-decker bus\n7. Small red car\n"
-                "8. Small purple car\n9. Small gray dirt bike\n\nThere are 9 distinct objects in total.\n</think>\n"
-                "<answer>\n9\n</answer>",
+                "<think>\nI will count each distinct object in the image:\n1. Purple scooter\n2. Red bicycle\n"
+                "3. Green motorcycle\n4. Gray sedan\n5. Yellow school bus\n6. Small green double-decker bus\n"
+                "7. Small red car\n8. Small purple car\n9. Small gray dirt bike\n\n"
+                "There are 9 distinct objects in total.\n</think>\n<answer>\n9\n</answer>",
                 1.0,
             ),
         ],
@@ -172,7 +172,10 @@ class TestSoftOverlongPunishment:
         assert reward(["x"], completion_ids=[[1] * length]) == [pytest.approx(expected, abs=1e-4)]
 
 
-_THINK_CODE = "<think>\nLet's solve this\nStep 1: First step\n</think>\n<answer>\n```python\ndef hello():\n    print('world')\n```\n</answer>"
+_THINK_CODE = (
+    "<think>\nLet's solve this\nStep 1: First step\n</think>\n<answer>\n```python\ndef hello():\n"
+    "    print('world')\n```\n</answer>"
+)
 
 
 class TestCodeFormat:
@@ -187,8 +190,8 @@ class TestCodeFormat:
             ("python", "<answer>```python\ndef hello(): pass\n```</answer><think>Analysis</think>", 0.0),
             (
                 "python",
-                "<think>\nHere's an example:\n```python\nx = 1\n```\nNow the solution:\n</think>\n<answer>\n```python\n"
-                "def solution():\n    return 42\n```\n</answer>",
+                "<think>\nHere's an example:\n```python\nx = 1\n```\nNow the solution:\n</think>\n<answer>\n"
+                "```python\ndef solution():\n    return 42\n```\n</answer>",
                 1.0,
             ),
             (
@@ -203,8 +206,9 @@ class TestCodeFormat:
             ),
             (
                 "python",
-                "<think>\nHere's the analysis\n</think>\n<answer>\n```python\nclass Solution:\n    def __init__(self):\n"
-                "        self.value = 42\n        \n    def get_value(self):\n        return self.value\n```\n</answer>",
+                "<think>\nHere's the analysis\n</think>\n<answer>\n```python\nclass Solution:\n"
+                "    def __init__(self):\n        self.value = 42\n        \n    def get_value(self):\n"
+                "        return self.value\n```\n</answer>",
                 1.0,
             ),
         ],
@@ -215,3 +219,47 @@ class TestCodeFormat:
     def test_language_column_overrides(self):
         text = "<think>\nAnalysis\n</think>\n<answer>\n```javascript\nconsole.log('hello');\n```\n</answer>"
         assert build_reward("code_format")(_chat(text, text), language=["javascript", "python"]) == [1.0, 0.0]
+
+
+class TestRepetitionPenaltyReward:
+    @pytest.mark.parametrize(
+        "ngram_size, max_penalty, texts, expected",
+        [
+            (2, -1.0, ["this is a test sentence"], [0.0]),
+            (2, -1.0, ["this this this this this"], [-0.75]),
+            (2, -1.0, ["this is a this is a test"], [-1 / 3]),
+            (3, -0.5, ["this is a test", "test test test test"], [0.0, -0.25]),
+            (2, -1.0, [""], [0.0]),
+            (3, -2.0, ["this is a this is a test"], [-0.4]),
+            (3, -1.0, ["word"], [0.0]),
+            (3, -1.0, ["two words"], [0.0]),
+            (3, -1.0, ["three different words"], [0.0]),
+            (3, -1.0, ["word word word word"], [-0.5]),
+            (3, -1.0, ["one two one two"], [0.0]),
+            (3, -0.5, ["A B C A B"], [0.0]),
+            (3, -1.0, ["A B C A B C"], [-0.25]),
+            (3, -1.0, ["A B C A B C E F G A B C A B C"], [-0.3846]),
+            (3, -1.0, ["A B C D E F G H I J K L"], [0.0]),
+            (2, -1.0, ["that that that that that"], [-0.75]),  # language="en"
+            (2, -1.0, ["这个这个这个这个这个"], [-0.75]),  # language="zh": jieba's words
+            (2, -1.0, ["The cat The cat the cat the cat"], [-5 / 7]),  # case folded: 2 unique of 7 bigrams
+        ],
+    )
+    def test_case(self, ngram_size, max_penalty, texts, expected):
+        reward = build_reward("repetition_penalty", {"ngram_size": ngram_size, "max_penalty": max_penalty})
+        assert reward(_chat(*texts)) == [pytest.approx(v, abs=1e-4) for v in expected]
+
+    def test_mixed_case(self):
+        reward = build_reward("repetition_penalty", {"ngram_size": 2})
+        first, second = reward(_chat("This is A Test", "this IS a test"))
+        assert first == second
+
+    @pytest.mark.parametrize("language", ["en", "zh"])
+    def test_explicit_language(self, language):
+        text = {"en": "that that that that that", "zh": "这个这个这个这个这个"}[language]
+        assert build_reward("repetition_penalty", {"ngram_size": 2, "language": language})(_chat(text)) == [-0.75]
+
+    @pytest.mark.parametrize("max_penalty", [1.0, 1.5])
+    def test_positive_max_penalty_raises(self, max_penalty):
+        with pytest.raises(RewardError, match="max_penalty"):
+            build_reward("repetition_penalty", {"max_penalty": max_penalty})
