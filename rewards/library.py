@@ -367,11 +367,17 @@ register(
     RewardSpec(
         name="similarity",
         factory=similarity_rewards.get_similarity_reward,
-        description="Similarity in [0, 1] to a reference column: ROUGE-L, BLEU, chrF or fuzzy (CJK by character).",
+        description="Similarity in [0, 1] to a reference column: ROUGE, BLEU, GLEU, chrF or fuzzy (CJK by character).",
         family="accuracy",
         params=(
             Param("column", str, "reference", "Dataset column with the reference text."),
-            Param("metric", str, "rouge_l", "rouge_l, bleu, chrf or fuzzy.", choices=similarity_rewards.METRICS),
+            Param(
+                "metric",
+                str,
+                "rouge_l",
+                "rouge_l, rouge_1..rouge_5, bleu, gleu, chrf, fuzzy_match (OpenAI's WRatio) or fuzzy (Levenshtein).",
+                choices=similarity_rewards.METRICS,
+            ),
         ),
         columns=("reference",),
         good=Example("Plants turn sunlight into food.", {"reference": "Plants turn sunlight into their food."}),
@@ -382,7 +388,7 @@ register(
     RewardSpec(
         name="string_check",
         factory=similarity_rewards.get_string_check_reward,
-        description="1.0 when the text matches a reference column: eq, ne, like, ilike (OpenAI string_check).",
+        description="1.0 when the text matches a reference column exactly: eq, ne, like, ilike (OpenAI string_check).",
         family="accuracy",
         params=(
             Param("column", str, "reference", "Dataset column with the reference string."),

@@ -41,8 +41,8 @@ REWARDS: dict[str, str] = {
     "language": "足够多的字母属于目标语言的文字（中日韩文字或拉丁字母）时为 1.0，否则为 0.0。",
     "repetition_penalty": "重复惩罚（有 token id 时按 TRL，文本按 open-r1）：max_penalty 乘以重复 n-gram 所占比例。",
     "soft_overlong": "TRL 的软超长惩罚（DAPO）：较短时为 0，长度接近 max_completion_len 个 token 时降到 -1.0。",
-    "similarity": "与参考列的相似度，范围 [0, 1]：ROUGE-L、BLEU、chrF 或模糊匹配（中日韩文本按字符）。",
-    "string_check": "文本与参考列匹配时为 1.0：eq（相等）、ne（不等）、like（包含）、ilike（包含，不区分大小写）"
+    "similarity": "与参考列的相似度，范围 [0, 1]：ROUGE、BLEU、GLEU、chrF 或模糊匹配（中日韩文本按字符）。",
+    "string_check": "文本与参考列精确匹配时为 1.0：eq（相等）、ne（不等）、like（包含）、ilike（包含，不区分大小写）"
     "（OpenAI string_check）。",
     "formula": "用表达式组合多个命名奖励（min、max、clip，以及 `a if b == 1 else 0` 这样的门控）。",
     "reward_model": "用单标签序列分类奖励模型给“提示词 + 生成结果”打分，与 TRL 的做法相同。",
@@ -79,7 +79,8 @@ PARAMS: dict[str, str] = {  # "<reward>.<param>"
     "soft_overlong.max_completion_len": "最大生成长度，单位是 token（没有 token id 时按词计）。",
     "soft_overlong.soft_punish_cache": "最大长度之前线性惩罚区的长度。",
     "similarity.column": "存放参考文本的数据集列。",
-    "similarity.metric": "rouge_l、bleu、chrf 或 fuzzy。",
+    "similarity.metric": "rouge_l、rouge_1..rouge_5、bleu、gleu、chrf、fuzzy_match（OpenAI 的 WRatio）"
+    "或 fuzzy（编辑距离）。",
     "formula.expression": "对奖励名做算术运算的表达式；不会被 eval 执行。",
     "string_check.column": "存放参考字符串的数据集列。",
     "string_check.operation": "eq、ne、like 或 ilike。",
