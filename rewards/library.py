@@ -260,6 +260,23 @@ register(
         ),
     )
 )
+_ADD_TESTS = [{"input": "2\n3\n", "output": "5"}, {"input": "-4\n10\n", "output": "6"}]
+register(
+    RewardSpec(
+        name="code_tests",
+        factory=code_rewards.get_code_tests_reward,
+        description="open-r1's code reward, offline: the completion's ```python block runs against the tests column "
+        "in the sandbox; the pass rate.",
+        family="accuracy",
+        params=(
+            Param("column", str, "tests", "Dataset column with the test cases (stdin/stdout pairs or asserts)."),
+            Param("time_limit", float, 1.0, "Seconds per test.", minimum=0.01, maximum=60.0),
+        ),
+        columns=("tests",),
+        good=Example("```python\nprint(int(input()) + int(input()))\n```", {"tests": _ADD_TESTS}),
+        bad=Example("```python\nprint(int(input()) - int(input()))\n```", {"tests": _ADD_TESTS}),
+    )
+)
 register(
     RewardSpec(
         name="keywords",

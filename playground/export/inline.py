@@ -61,6 +61,9 @@ NOT_EXPORTABLE = {
     "playground's model loader ('embedded' is the playground's own converted copy of SmolLM2, loaded through the "
     "playground), which an exported script or recipe does not have. Export without it, or score with a reward model "
     "(a sequence classifier, which TRL loads itself).",
+    "code_tests": "The 'code_tests' reward cannot be exported as standalone code: it runs the completions' programs "
+    "in the playground's sandbox, which an exported script or recipe does not have. Export without it, or use "
+    "open-r1's code reward (E2B or Morph) in the exported script.",
 }
 
 

@@ -330,6 +330,7 @@ class TrainingJob:
         from playground.completion_prefix import with_prefix
         from playground.data import load_prompts
         from playground.fastpath.trainer import FastGRPOTrainer
+        from playground.sandbox import programs  # noqa: F401  (installs the code_tests reward's sandbox runner)
         from playground.scoring import GuardedReward, build_rewards, reward_name
         from playground.training.evaluation import Evaluator, split_eval
 

@@ -27,6 +27,8 @@ REWARDS: dict[str, str] = {
     "First, … Finally,。",
     "code_format": "open-r1 的 code_format_reward：文本为 <think>…</think><answer>…```语言…```…</answer> 时为 1.0，"
     "否则为 0.0。",
+    "code_tests": "open-r1 的代码奖励（离线）：在沙箱中用 tests 列的测试运行生成结果里的 ```python 代码块，"
+    "奖励为通过率。",
     "reasoning_accuracy": "TRL 的 reasoning_accuracy_reward：用 math_verify 将 </think> 之后的答案与 solution 比对；"
     "推理没有结束时为 0.0。",
     "cosine_scaled": "按长度以余弦曲线缩放的正确性：TRL 的 get_cosine_scaled_reward（按 token）"
@@ -57,6 +59,8 @@ PARAMS: dict[str, str] = {  # "<reward>.<param>"
     "combined.ideal_length": "目标生成长度，单位是字符。",
     "code_format.language": "代码块的语言标记（数据集的 language 列优先）。",
     "reasoning_accuracy.reasoning_delimiters": "表示推理结束的字符串（逗号分隔）。",
+    "code_tests.column": "存放测试用例的数据集列（标准输入/输出对或 assert 语句）。",
+    "code_tests.time_limit": "每个测试的秒数上限。",
     "cosine_scaled.max_len": "余弦曲线到达长生成结果边界时的长度。",
     "cosine_scaled.min_value_wrong": "空的错误生成结果的奖励。",
     "cosine_scaled.max_value_wrong": "长度为 max_len 的错误生成结果的奖励。",
@@ -169,6 +173,7 @@ SETS: dict[str, str] = {
     "writing": "简短的英文写作题；有些要求 <intro>/<body>/<conclusion> 结构。",
     "arithmetic": "简单的算术应用题，数字答案在 `answer` 列中。",
     "chinese": "简体中文的简短问题和指令。",
+    "code": "小型 Python 程序题（从标准输入读取，向标准输出打印），测试用例在 `tests` 列中，供 code_tests 使用。",
 }
 
 

@@ -34,6 +34,7 @@ NAMES = {
     "reasoning_accuracy",
     "cosine_scaled",
     "len_reward",
+    "code_tests",
     "keywords",
     "regex",
     "json_valid",

@@ -30,6 +30,7 @@ class TestRegistry:
             ("length", "len_reward"),
             ("tag_count", "tag_count"),
             ("code_format", "code_format"),
+            ("code", "code_tests"),
             ("soft_overlong_punishment", "soft_overlong"),
         ],
     )
