@@ -167,6 +167,8 @@ FIELDS: dict[str, str] = {
     "`answer` 的奖励使用）；question=prompt 让 `question` 成为提示词。",
     "system_prompt": "加到每个提示词前的系统消息（提示词会变成对话格式）。",
     "max_rows": "只使用前 `max_rows` 行。",
+    "completions_as_text": "把纯文本交给自定义奖励：每个生成结果的文本，即使 TRL 传入的是聊天消息"
+    "（有系统提示词或对话式数据集时）。库中的奖励本来就能读两种形式。",
 }
 
 SETS: dict[str, str] = {
