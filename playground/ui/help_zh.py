@@ -20,13 +20,14 @@ REWARDS: dict[str, str] = {
     "think_format": "TRL 的 think_format_reward：文本以一个 <think>…</think> 块开头时为 1.0，否则为 0.0。",
     "think_answer_strict": "整段文本恰好是 <think>\\n…\\n</think>\\n<answer>\\n…\\n</answer> 时为 1.0，否则为 0.0。",
     "think_answer_soft": "出现一个 <think>…</think> 块且其后跟着 <answer>…</answer> 块时为 1.0，否则为 0.0。",
-    "xml_count": "willccbb 的 xmlcount（GRPO 示例）：每个只出现一次的 <think>/<answer> 标签得 0.125（最多 0.5），"
+    "xml_count": "一个流行的 GRPO 示例中的标签计数：每个只出现一次的 <think>/<answer> 标签得 0.125（最多 0.5），"
     "</answer> 之后每多一个字符扣 0.001。",
-    "tag_count": "open-r1 的 tag_count_reward：每个恰好出现一次的 <think>/<answer> 标签得 0.25（最多 1.0）。",
-    "reasoning_steps": "open-r1 的 reasoning_steps_reward：min(1, 步骤标记数 / 3)，标记包括 Step N:、列表符号、"
-    "First, … Finally,。",
-    "code_format": "open-r1 的 code_format_reward：文本为 <think>…</think><answer>…```语言…```…</answer> 时为 1.0，"
-    "否则为 0.0。",
+    "tag_count": "Hugging Face 开源推理复现项目中的标签计数奖励：每个恰好出现一次的 <think>/<answer> 标签得 0.25"
+    "（最多 1.0）。",
+    "reasoning_steps": "Hugging Face 开源推理复现项目中的推理步骤奖励：步骤标记数除以 3，最多为 1；"
+    "标记包括编号的步骤、列表符号和表示先后顺序的（英文）过渡词。",
+    "code_format": "Hugging Face 开源推理复现项目中的代码格式奖励：文本为 <think>…</think><answer>…代码块…</answer> "
+    "时为 1.0，否则为 0.0。",
     "code_tests": "open-r1 的代码奖励（离线）：在沙箱中用 tests 列的测试运行生成结果里的 ```python 代码块，"
     "奖励为通过率。",
     "reasoning_accuracy": "TRL 的 reasoning_accuracy_reward：用 math_verify 将 </think> 之后的答案与 solution 比对；"
