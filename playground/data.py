@@ -42,6 +42,7 @@ BUILTIN_SETS: dict[str, str] = {
     "writing": "Short English writing prompts; some ask for <intro>/<body>/<conclusion> structure.",
     "arithmetic": "Simple arithmetic word problems with the numeric answer in an `answer` column.",
     "chinese": "Short questions and instructions in Simplified Chinese.",
+    "code": "Small Python programs (stdin to stdout) with test cases in a `tests` column, for code_tests.",
 }
 
 # Column names that usually hold the prompt, used to suggest a column mapping.

@@ -360,6 +360,7 @@ class TrainingJob:
         from playground.completion_prefix import with_prefix
         from playground.data import load_prompts
         from playground.fastpath.trainer import FastGRPOTrainer
+        from playground.sandbox import programs  # noqa: F401  (installs the code_tests reward's sandbox runner)
         from playground.scoring import GuardedReward, build_rewards, reward_name
         from playground.training.evaluation import Evaluator, split_eval
 
@@ -371,7 +372,9 @@ class TrainingJob:
             self.custom_rewards = self._own_rewards = custom_rewards_for(spec)
         validate_spec(spec, columns=data.dataset.column_names, custom_rewards=set(self.custom_rewards) or None)
         g = spec.grpo
-        funcs, weights = build_rewards(spec.rewards, self.custom_rewards)
+        from playground.sandbox.custom import as_the_spec_asks
+
+        funcs, weights = build_rewards(spec.rewards, as_the_spec_asks(self.custom_rewards, spec))
         # A failing reward fails the run with its name in the message, or scores None under reward_error_policy=none.
         # With a completion prefix, rewards see the prefix plus the sampled continuation (see completion_prefix.py).
         guarded = [GuardedReward(f, on_error=g.reward_error_policy) for f in with_prefix(funcs, g.completion_prefix)]

@@ -13,7 +13,10 @@ import gradio as gr
 from playground.data import PromptSource, Uploads, check_public_source
 from playground.errors import PlaygroundError
 from playground.models import ModelCache
-from playground.sandbox import CodeSession
+from playground.sandbox import (
+    CodeSession,
+    programs,  # noqa: F401  (installs the code_tests reward's sandbox runner)
+)
 from playground.sandbox.settings import is_public
 from playground.scoring import RewardChoice
 from playground.spec import RunSpec, demo_spec

@@ -56,14 +56,14 @@ def test_builtin_sets_load(name):
 
 
 def test_builtin_registry():
-    assert list_builtin_sets() == ["writing", "arithmetic", "chinese"]
+    assert list_builtin_sets() == ["writing", "arithmetic", "chinese", "code"]
     assert all(desc and "\n" not in desc for desc in BUILTIN_SETS.values())
 
 
 def test_unknown_builtin_lists_valid_names():
     with pytest.raises(DataError) as info:
         load_prompts(PromptSource(kind="builtin", name="poems"))
-    assert str(info.value) == "Unknown built-in prompt set 'poems'; valid sets: writing, arithmetic, chinese."
+    assert str(info.value) == "Unknown built-in prompt set 'poems'; valid sets: writing, arithmetic, chinese, code."
 
 
 _OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv}
