@@ -34,7 +34,7 @@ def refresh_eval_answers(ctx: AppContext, request: gr.Request, session_id: str |
     """The answers of the run the Train tab shows (this session's, or one going that the viewer may watch); re-sent
     only when a new eval point was written."""
     job = ctx.jobs.current
-    owner = job is not None and job.owner is not None and job.owner == session_id
+    owner = job is not None and job.owner is not None and job.owner == ctx.viewer(session_id)
     if job is None or not (job.active or owner) or not ctx.may_watch(job, session_id):
         return gr.skip(), seen
     rows = read_eval_samples(job.run.path)
