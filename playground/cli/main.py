@@ -193,7 +193,11 @@ COMMANDS.update(
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m playground", description="GRPO Reward Playground command line.")
+    parser = _Parser(
+        prog="grpo-playground",
+        description="GRPO Reward Playground command line.",
+        epilog="grpo-playground app [--host ... --port ... --mcp]: start the web app (`app --help` lists its flags).",
+    )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for name, (setup, _, help) in COMMANDS.items():
         setup(sub.add_parser(name, help=help, description=help))
