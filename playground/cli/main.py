@@ -25,7 +25,8 @@ class _Parser(argparse.ArgumentParser):
 
 Setup = Callable[[argparse.ArgumentParser], None]
 Run = Callable[[argparse.Namespace], int]
-COMMANDS: dict[str, tuple[Setup, Run, str]] = {}  # name -> (add arguments, run, help)
+# name -> (add arguments, run, help); a command without a setup parses its own arguments (`run(argv)`)
+COMMANDS: dict[str, tuple[Setup | None, Callable, str]] = {}
 
 
 # --- rewards -------------------------------------------------------------------------------------------------------
@@ -71,7 +72,7 @@ def _add_reward_args(p: argparse.ArgumentParser) -> None:
         "--reward", action="append", required=True, metavar="NAME[:WEIGHT]", help="a library reward; repeat it"
     )
     p.add_argument("--column", action="append", default=[], metavar="NAME=VALUE", help="a dataset column value")
-    p.add_argument("--scale-rewards", default="group", choices=["group", "batch", "none"])
+    p.add_argument("--scale_rewards", default="group", choices=["group", "batch", "none"])
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -132,13 +133,13 @@ def _setup_preview(p: argparse.ArgumentParser) -> None:
     _add_reward_args(p)
     p.add_argument("--model", default="embedded", help="'embedded' (default), a Hub id or a local folder")
     p.add_argument("--prompt", required=True)
-    p.add_argument("--system-prompt", default=None)
-    p.add_argument("--num-generations", type=int, default=8)
-    p.add_argument("--max-new-tokens", type=int, default=64)
+    p.add_argument("--system_prompt", default=None)
+    p.add_argument("--num_generations", type=int, default=8)
+    p.add_argument("--max_new_tokens", type=int, default=64)
     p.add_argument("--temperature", type=float, default=1.0)
-    p.add_argument("--top-p", type=float, default=1.0)
+    p.add_argument("--top_p", type=float, default=1.0)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--completion-prefix", default="", help="pre-filled start of every answer; rewards see it")
+    p.add_argument("--completion_prefix", default="", help="pre-filled start of every answer; rewards see it")
 
 
 def _run_preview(args: argparse.Namespace) -> int:
@@ -176,7 +177,7 @@ COMMANDS.update(
         "rewards": (_setup_rewards, _run_rewards, "list the reward library"),
         "score": (_setup_score, _run_score, "score given completions as one group (no model)"),
         "preview": (_setup_preview, _run_preview, "generate a group for a prompt, then score it"),
-        "train": (cli_train.setup_train, cli_train.run_train, "train with GRPO (default: the demo recipe)"),
+        "train": (None, cli_train.run_train, cli_train.TRAIN_HELP),  # parses its own arguments: TRL's parser
         "compare": (cli_train.setup_compare, cli_train.run_compare, "before/after samples of a run's adapter"),
         "lessons": (
             cli_train.setup_lessons,
@@ -200,16 +201,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for name, (setup, _, help) in COMMANDS.items():
-        setup(sub.add_parser(name, help=help, description=help))
+        command = sub.add_parser(name, help=help, description=help, add_help=setup is not None)
+        if setup is not None:
+            setup(command)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    args = build_parser().parse_args(argv)
-    _, run, _ = COMMANDS[args.command]
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in COMMANDS and COMMANDS[argv[0]][0] is None:
+        command, run_argv = argv[0], argv[1:]
+    else:
+        args = build_parser().parse_args(argv)
+        command, run_argv = args.command, args
+    _, run, _ = COMMANDS[command]
     try:
-        return run(args)
+        return run(run_argv)
     except PlaygroundError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

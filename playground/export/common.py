@@ -17,7 +17,7 @@ from typing import Any
 
 from playground.errors import PlaygroundError
 from playground.models import EMBEDDED, EMBEDDED_HUB_ID, ModelSource
-from playground.spec import RunSpec
+from playground.spec import RunSpec, reporters
 from playground.training.store import Run
 
 
@@ -36,13 +36,8 @@ def available_reporters() -> list[str]:
 
 
 def report_to(spec: RunSpec) -> list[str]:
-    """The spec's `report_to` list (on `spec.grpo`, or on the spec), if it has one; else none."""
-    value = getattr(spec.grpo, "report_to", None)
-    if value is None:
-        value = getattr(spec, "report_to", None)
-    if isinstance(value, str):
-        value = [v.strip() for v in value.split(",") if v.strip() and v.strip() != "none"]
-    return list(value or [])
+    """The trackers the spec's `report_to` names (TRL's values; "none" and empty mean none)."""
+    return reporters(spec.grpo.report_to)
 
 
 def custom_code(spec: RunSpec) -> str | None:

@@ -54,7 +54,7 @@ def test_score_json_schema_and_values():
         (["score", "--reward", "nope", "--completion", "a", "--completion", "b"], "Unknown reward 'nope'"),
         (["score", "--reward", "length:x", "--completion", "a", "--completion", "b"], "Malformed weight"),
         (["score", "--reward", "length", "--completion", "a"], "at least 2 completions"),
-        (["preview", "--reward", "length", "--prompt", "hi", "--num-generations", "1"], "num_generations"),
+        (["preview", "--reward", "length", "--prompt", "hi", "--num_generations", "1"], "num_generations"),
         (["preview", "--reward", "length", "--prompt", "  "], "prompt is empty"),
         (["preview", "--reward", "length"], "--prompt"),
         (["train", "--learning_rate", "-1", "--max_steps", "1"], "learning_rate must be above 0"),
@@ -63,7 +63,7 @@ def test_score_json_schema_and_values():
         (["train", "--loss_type", "ppo"], "Unknown loss_type 'ppo'"),
         (["train", "--max_steps", "0"], "max_steps must be at least 1"),
         (["train", "--max_completion_length", "1000000"], "max_completion_length must be between"),
-        (["train", "--max_steps", "abc"], "max_steps must be int"),
+        (["train", "--max_steps", "abc"], "--max_steps/--max-steps: invalid int value"),
         (["compare", "--run", "no-such-run"], "No run named 'no-such-run'"),
     ],
 )
@@ -86,7 +86,7 @@ def test_bad_arguments_one_line_exit_2(args, needle, tmp_path, capsys):
 
 def test_preview_tiny_model_json_is_seeded(tiny_model_dir):
     args = ["preview", "--model", str(tiny_model_dir), "--prompt", "Say hi", "--reward", "length", "--json"]
-    args += ["--num-generations", "4", "--max-new-tokens", "6", "--seed", "7"]
+    args += ["--num_generations", "4", "--max_new_tokens", "6", "--seed", "7"]
     first, second = cli(*args), cli(*args)
     assert first.returncode == 0, first.stderr
     a, b = json.loads(first.stdout), json.loads(second.stdout)
@@ -101,9 +101,9 @@ def test_preview_embedded_gives_distinct_sensible_completions(embedded_dir):
         "Name a colour of the sky.",
         "--reward",
         "length",
-        "--num-generations",
+        "--num_generations",
         "4",
-        "--max-new-tokens",
+        "--max_new_tokens",
         "24",
         "--temperature",
         "0.7",
@@ -134,7 +134,7 @@ def test_train_json_log_then_compare(tiny_model_dir, tmp_path):
         "length:1",
         "--out",
         str(tmp_path),
-        "--json-log",
+        "--json_log",
     )
     assert out.returncode == 0, out.stderr
     rows = [json.loads(line) for line in out.stdout.splitlines()]
@@ -143,7 +143,7 @@ def test_train_json_log_then_compare(tiny_model_dir, tmp_path):
     (run_dir,) = [p for p in tmp_path.iterdir() if p.is_dir()]
     assert json.loads((run_dir / "status.json").read_text())["status"] == "finished"
 
-    cmp = cli("compare", "--run", str(run_dir), "--prompt", "Hello there", "--num-samples", "2", "--json")
+    cmp = cli("compare", "--run", str(run_dir), "--prompt", "Hello there", "--num_samples", "2", "--json")
     assert cmp.returncode == 0, cmp.stderr
     data = json.loads(cmp.stdout)
     item = data["prompts"][0]
@@ -163,7 +163,7 @@ def test_train_ctrl_c_stops_gracefully_and_saves_adapter(tiny_model_dir, tmp_pat
         "6",
         "--out",
         str(tmp_path),
-        "--json-log",
+        "--json_log",
     ]
     proc = subprocess.Popen(
         [sys.executable, "-m", "playground", "train", *args],
