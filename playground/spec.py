@@ -32,6 +32,7 @@ TRAINER_SETTINGS = {
     "save_strategy": "no",  # the playground saves the adapter itself, into the run folder
     "disable_tqdm": True,
 }
+TRACKER_PROJECT = "grpo-playground"  # the trackio (or wandb) project runs report to; each run is named by its id
 
 
 # CLI flags for the prompt source, named as TRL's ScriptArguments where it has them.
@@ -327,6 +328,8 @@ class RunSpec:
         )
         if g.use_vllm:
             kwargs["vllm_mode"] = "colocate"
+        if kwargs["report_to"]:
+            kwargs["project"] = TRACKER_PROJECT
         kwargs.update(overrides)
         return GRPOConfig(**kwargs)
 

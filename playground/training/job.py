@@ -373,7 +373,7 @@ class TrainingJob:
             tune_allocator=fast != "off",
             rollout_dtype=fast if fast != "off" else "auto",
             reward_funcs=reward_funcs,
-            args=spec.grpo_config(output_dir=str(self.run.path / "trainer")),
+            args=spec.grpo_config(output_dir=str(self.run.path / "trainer"), run_name=self.run.id),
             train_dataset=dataset,
             processing_class=tokenizer,
             peft_config=peft_config,
