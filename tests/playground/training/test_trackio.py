@@ -25,8 +25,9 @@ def test_a_run_reporting_to_trackio_logs_trls_metrics_to_a_local_project(tiny_mo
     env = dict(os.environ, HF_HUB_OFFLINE="1", PYTHONPATH=str(ROOT), TRACKIO_DIR=str(tmp_path / "trackio"))
     args = ["--model_name_or_path", str(tiny_model_dir), "--max_steps", "2", "--num_generations", "4"]
     args += ["--per_device_train_batch_size", "4", "--max_completion_length", "6", "--reward", "length"]
+    args += ["--report_to", "trackio", "--out", str(tmp_path / "runs")]
     train = subprocess.run(
-        [sys.executable, "-m", "playground", "train", *args, "--report_to", "trackio", "--out", str(tmp_path / "runs")],
+        [sys.executable, "-m", "playground", "train", *args],
         capture_output=True,
         text=True,
         env=env,
