@@ -20,9 +20,9 @@ from transformers import PrinterCallback, TrainerCallback
 
 from playground.errors import PlaygroundError, RewardError
 from playground.spec import RunSpec
-from playground.training.progress import eta_seconds
 from playground.training.queue import PublicCaps, Waiting, custom_reward_names, estimate_wait
-from playground.training.store import ACTIVE, Run, RunStore
+from playground.training.state import JobState
+from playground.training.store import Run, RunStore
 from playground.validation import validate_spec
 
 
@@ -116,35 +116,23 @@ def _clean(value: Any) -> Any:
     return value
 
 
-class TrainingJob:
+class TrainingJob(JobState):
     """One GRPO run. `start()` returns at once; poll `snapshot()` or read the run folder."""
 
     def __init__(self, spec: RunSpec, run: Run, owner: str | None = None, custom_rewards: dict | None = None):
-        self.spec = spec
-        self.run = run
-        self.owner = owner
+        self.init_state(spec, run, owner)
         self.custom_rewards = custom_rewards or {}
         self._own_rewards: dict = {}  # sandboxed rewards this job compiled from `spec.custom_code`; closed at the end
         self.guarded: list = []  # the GuardedRewards given to the trainer: they count errors under the "none" policy
-        self.status = "queued"
-        self.step = 0
-        self.max_steps = spec.grpo.max_steps
-        self.error: str | None = None
-        self.started_at: float | None = None
-        self.step_at: float | None = None  # when the latest step ended (the ETA counts down from there)
+        self.weights: dict[str, float] = {}  # metric name -> weight of the rewards the trainer got (health checks)
         self.stop_requested = threading.Event()
-        self.listeners: list[Callable[[dict], None]] = []
-        self.phase: str | None = None  # "warmup", then "grpo" (status.json's phase)
-        self.warmup_step = 0
         self.warmed_up = False
-        self.alerts: list[dict] = []  # the health alerts as of the last logged row (also in status.json)
         self._rows: list[dict] = []
         self._evaluator = None
         self._eval_rollout = None  # the evals' own sampling copy, before the trainer (and its rollout copy) exists
         self._trainer = None
         self._evaluated: set[tuple[int, str]] = set()
         self._thread = threading.Thread(target=self._main, name=f"grpo-{run.id}", daemon=True)
-        self.run.write_status(status="queued", step=0, max_steps=self.max_steps, owner=owner)
 
     # --- control ---------------------------------------------------------------------------------------------------
 
@@ -161,35 +149,10 @@ class TrainingJob:
     def join(self, timeout: float | None = None) -> None:
         self._thread.join(timeout)
 
-    @property
-    def active(self) -> bool:
-        return self.status in ACTIVE
-
-    def snapshot(self) -> dict[str, Any]:
-        now = time.time()
-        elapsed = now - self.started_at if self.started_at else 0.0
-        since_step = now - self.step_at if self.step_at else elapsed
-        eta = eta_seconds(elapsed, self.step, self.max_steps, since_step)
-        return {
-            "run_id": self.run.id,
-            "status": self.status,
-            "step": self.step,
-            "max_steps": self.max_steps,
-            "elapsed": elapsed,
-            "eta": eta,
-            "error": self.error,
-            "reward_errors": self.reward_errors(),
-            "phase": self.phase,
-            "warmup_step": self.warmup_step,
-            "warmup_steps": self.spec.grpo.sft_warmup_steps,
-            "alerts": list(self.alerts),
-        }
-
     # --- thread ----------------------------------------------------------------------------------------------------
 
     def _set_status(self, status: str, **fields: Any) -> None:
-        self.status = status
-        self.run.write_status(status=status, step=self.step, max_steps=self.max_steps, **fields)
+        self.write(status=status, step=self.step, max_steps=self.max_steps, **fields)
 
     def reward_errors(self) -> int:
         """Reward failures scored as None so far (reward_error_policy="none")."""
@@ -218,16 +181,12 @@ class TrainingJob:
             listener(row)
 
     def _health(self) -> list[dict]:
+        """The health alerts of the rows so far: computed here, once, and read by every view from the status."""
         from dataclasses import asdict
 
-        from playground.scoring import metric_weights
         from playground.training.health import health_alerts
 
-        try:
-            weights = metric_weights(self.spec.rewards)
-        except PlaygroundError:  # custom rewards without a registry entry: no dominance check
-            weights = None
-        return [asdict(a) for a in health_alerts(self._rows, weights=weights)]
+        return [asdict(a) for a in health_alerts(self._rows, weights=self.weights or None)]
 
     def _set_phase(self, phase: str) -> None:
         self.phase = phase
@@ -342,6 +301,7 @@ class TrainingJob:
         validate_spec(spec, columns=data.dataset.column_names, custom_rewards=set(self.custom_rewards) or None)
         g = spec.grpo
         funcs, weights = build_rewards(spec.rewards, self.custom_rewards)
+        self.weights = {reward_name(f): w for f, w in zip(funcs, weights, strict=True)}
         # A failing reward fails the run with its name in the message, or scores None under reward_error_policy=none.
         # With a completion prefix, rewards see the prefix plus the sampled continuation (see completion_prefix.py).
         guarded = [GuardedReward(f, on_error=g.reward_error_policy) for f in with_prefix(funcs, g.completion_prefix)]
@@ -460,7 +420,7 @@ def _free_memory() -> None:
 
 
 def _backend(spec: RunSpec, custom_rewards: dict | None = None):
-    """This process's thread for one process; `accelerate launch` in a subprocess for several (issue 16)."""
+    """This process's thread for one process; `accelerate launch` in a subprocess for several."""
     if spec.model.num_processes == 1:
         return TrainingJob
     if custom_rewards:
