@@ -55,34 +55,14 @@ def check_imports() -> dict:
 
 def build_model(path: Path, shape: dict | None = None) -> Path:
     """Save a random-init Llama of SmolLM2-135M's shape and a character tokenizer with a chat template to `path`."""
-    import torch
-    from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers
-    from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
+    from playground.testing import char_tokenizer, save_tiny_model
 
-    vocab = {ch: i for i, ch in enumerate(CHARS)}
-    vocab.update({f"<unused{i}>": i for i in range(len(CHARS), VOCAB)})  # pad to SmolLM2's vocabulary size
-    backend = Tokenizer(models.WordLevel(vocab=vocab, unk_token="<unk>"))
-    backend.pre_tokenizer = pre_tokenizers.Split(Regex("."), behavior="isolated")
-    backend.decoder = decoders.Fuse()  # characters back into text, with no spaces between them
-    tokenizer = PreTrainedTokenizerFast(tokenizer_object=backend, pad_token="<pad>", eos_token="<eos>")
-    tokenizer.unk_token = "<unk>"
-    tokenizer.chat_template = (
+    template = (
         "{% for m in messages %}{{ m['role'] }}: {{ m['content'] }}\n{% endfor %}"
         "{% if add_generation_prompt %}assistant: {% endif %}"
     )
-    config = LlamaConfig(
-        vocab_size=VOCAB,
-        max_position_embeddings=2048,
-        tie_word_embeddings=True,
-        pad_token_id=0,
-        eos_token_id=1,
-        bos_token_id=None,
-        **(shape or SMOLLM2_135M),
-    )
-    torch.manual_seed(0)
-    LlamaForCausalLM(config).save_pretrained(path)
-    tokenizer.save_pretrained(path)
-    return path
+    tokenizer = char_tokenizer(CHARS, template, vocab_size=VOCAB, fuse=True)  # SmolLM2's vocabulary size
+    return save_tiny_model(path, tokenizer, shape=shape or SMOLLM2_135M, max_position_embeddings=2048)
 
 
 def gpu_spec(model_dir: Path, steps: int, four_bit: bool, device: str):
