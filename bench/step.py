@@ -82,22 +82,12 @@ def run_bare(spec, out: Path, allocator: bool = False, device: str = "cpu") -> l
             if logs and "reward" in logs:
                 rows.append({"step": state.global_step, **logs, "cpu_time": time.process_time()})
 
-    g = spec.grpo
-    args = GRPOConfig(
-        output_dir=str(out / "bare"),
-        num_generations=g.num_generations,
-        per_device_train_batch_size=g.per_device_train_batch_size,
-        max_completion_length=g.max_completion_length,
-        learning_rate=g.learning_rate,
-        beta=g.beta,
-        max_steps=g.max_steps,
-        seed=g.seed,
-        reward_weights=[r.weight for r in spec.rewards],
-        logging_steps=1,
+    # The spec's own GRPOConfig, with TRL's default gradient checkpointing (on; the playground turns it off).
+    args = spec.grpo_config(
+        str(out / "bare"),
+        gradient_checkpointing=GRPOConfig.__dataclass_fields__["gradient_checkpointing"].default,
         use_cpu=device == "cpu",
         bf16=device == "cuda",  # TRL's default on a GPU; the playground trains in bf16 there too
-        report_to=[],
-        save_strategy="no",
         **BARE_OVERRIDES,
     )
     model, tokenizer = load_training_model(spec)

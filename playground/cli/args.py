@@ -15,6 +15,7 @@ from typing import Any
 from trl import TrlParser
 
 from playground.data import PromptSource, guess_kind, parse_column_map
+from playground.errors import PlaygroundError
 from playground.spec import DATA_FLAGS, GRPOArgs, LoraArgs, ModelArgs, RunSpec, reporters
 
 
@@ -79,6 +80,17 @@ def build_spec(base: RunSpec, parsed: dict[str, Any]) -> RunSpec:
         source["kind"] = guess_kind(source["name"]) or source["kind"]  # a name is read as what it looks like
     spec.data = PromptSource.from_dict(source)
     return spec
+
+
+def column_values(items: list[str]) -> dict[str, str]:
+    """`--column NAME=VALUE` flags as {name: value}; a malformed one raises a one-line error."""
+    columns = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise PlaygroundError(f"Malformed --column {item!r}; use NAME=VALUE.")
+        columns[key] = value
+    return columns
 
 
 def one_line(parser: argparse.ArgumentParser, exc: BaseException) -> typing.NoReturn:

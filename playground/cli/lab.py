@@ -7,7 +7,7 @@ import json
 import os
 from pathlib import Path
 
-from playground.errors import PlaygroundError
+from playground.cli.args import column_values
 
 
 def _add_rewards(p: argparse.ArgumentParser) -> None:
@@ -116,12 +116,7 @@ def run_probe(args: argparse.Namespace) -> int:
     from playground.lab.probe import probe
 
     choices, funcs, _ = _choices(args)
-    columns = {}
-    for item in args.column:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise PlaygroundError(f"Malformed --column {item!r}; use NAME=VALUE.")
-        columns[key] = value
+    columns = column_values(args.column)
     report = probe(choices, funcs, prompt=args.prompt, columns=columns, completions=args.completion or None)
     if args.json:
         print(json.dumps(report.to_json(), ensure_ascii=False))

@@ -15,6 +15,7 @@ from playground.cli import check as cli_check
 from playground.cli import export as cli_export
 from playground.cli import lab as cli_lab
 from playground.cli import train as cli_train
+from playground.cli.args import column_values
 from playground.errors import PlaygroundError
 
 
@@ -81,13 +82,7 @@ def _build(args: argparse.Namespace):
 
     choices = [RewardChoice.parse(r) for r in args.reward]
     funcs, weights = build_rewards(choices)
-    columns = {}
-    for item in args.column:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise PlaygroundError(f"Malformed --column {item!r}; use NAME=VALUE.")
-        columns[key] = value
-    return funcs, weights, columns
+    return funcs, weights, column_values(args.column)
 
 
 def _print_group(score, as_json: bool, extra: dict | None = None) -> None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import gc
 import logging
-import math
 import shutil
 import threading
 import time
@@ -22,7 +21,7 @@ from playground.errors import PlaygroundError, RewardError
 from playground.spec import RunSpec
 from playground.training.queue import PublicCaps, Waiting, custom_reward_names, estimate_wait
 from playground.training.state import JobState
-from playground.training.store import Run, RunStore
+from playground.training.store import Run, RunStore, json_safe
 from playground.validation import validate_spec
 
 
@@ -57,7 +56,7 @@ class PlaygroundCallback(TrainerCallback):
 
     def on_log(self, args, state, control, logs=None, **kwargs):
         row = {"step": state.global_step, "phase": "grpo"}
-        row.update({k: _clean(v) for k, v in (logs or {}).items()})
+        row.update({k: json_safe(v) for k, v in (logs or {}).items()})
         self.job.run.append_metrics(row)
         if self.trainer is not None:
             self._log_samples(state.global_step)
@@ -81,8 +80,8 @@ class PlaygroundCallback(TrainerCallback):
                 "step": step,
                 "prompt": prompts[i],
                 "completion": completions[i],
-                "rewards": {name: _clean(values[i]) for name, values in rewards.items()},
-                "advantage": _clean(advantages[i]) if i < len(advantages) else None,
+                "rewards": {name: json_safe(values[i]) for name, values in rewards.items()},
+                "advantage": json_safe(advantages[i]) if i < len(advantages) else None,
             }
             for i in range(len(completions))
         ]
@@ -103,17 +102,9 @@ class WarmupCallback(TrainerCallback):
 
     def on_log(self, args, state, control, logs=None, **kwargs):
         row = {"step": state.global_step, "phase": "warmup"}
-        row.update({f"warmup/{k}": _clean(v) for k, v in (logs or {}).items()})
+        row.update({f"warmup/{k}": json_safe(v) for k, v in (logs or {}).items()})
         self.job.run.append_metrics(row)
         self.job.on_log(row)
-
-
-def _clean(value: Any) -> Any:
-    if hasattr(value, "item"):
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
 
 
 class TrainingJob(JobState):
