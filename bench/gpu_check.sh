@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GPU check (issue 15): the playground's job against bare TRL on one CUDA GPU, bf16 (and 4-bit when bitsandbytes'
+# GPU check: the playground's job against bare TRL on one CUDA GPU, bf16 (and 4-bit when bitsandbytes'
 # CUDA build imports), on a random-init SmolLM2-135M-shaped model. Under 8 minutes on an H200 with --steps 5.
 #
 #   bash bench/gpu_check.sh --fetch-wheels   # here (PyPI reachable): the wheels a bare GPU image lacks, into .whl/

@@ -51,3 +51,37 @@ def char_model_dir(tmp_path_factory):
         initializer_range=0.3,  # peaky logits, so a LoRA update moves the distribution within a few steps
         tie_word_embeddings=False,
     )
+
+
+# --- tiers: `pytest -m "not slow"` for a quick loop; `slow`, `browser`, `multiproc` are registered in pyproject.toml.
+# Tests of more than about 10 s on 2 CPU cores (a real run through a subprocess, the embedded model, a launched app).
+SLOW = (
+    "tests/bench/test_gpu_check.py::test_gpu_check_dry_run",
+    "tests/playground/cli/test_cli.py::test_preview_embedded",
+    "tests/playground/cli/test_cli.py::test_train_",
+    "tests/playground/training/test_coldstart.py::test_train_lesson_runs",
+    "tests/export/test_script.py",
+    "tests/export/test_script_cold_start.py",
+    "tests/export/test_dockerfile.py",
+    "tests/ui/test_client.py",
+    "tests/ui/test_load.py",
+)
+# Tests that start several training processes (accelerate launch, trl grpo with --num_processes).
+MULTIPROC = (
+    "tests/playground/training/test_launcher.py::test_two_processes",
+    "tests/playground/training/test_launcher.py::test_a_crash_of_the_processes",
+    "tests/export/test_recipe_processes.py",
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        marks = {m.name for m in item.iter_markers()}
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
+            marks.add("browser")
+        if item.nodeid.startswith(MULTIPROC):
+            item.add_marker(pytest.mark.multiproc)
+            marks.add("multiproc")
+        if "slow" not in marks and (item.nodeid.startswith(SLOW) or marks & {"browser", "multiproc"}):
+            item.add_marker(pytest.mark.slow)

@@ -50,17 +50,15 @@ def train_parser(prog: str = "grpo-playground train") -> Parser:
 
 def parse_train(argv: list[str]) -> tuple[RunSpec, argparse.Namespace]:
     """The run spec and the command's own options: the base spec (demo, --spec or --lesson), then the --config file's
-    values, then the flags. Bad arguments exit with one line and code 2, as every command."""
+    values, then the flags. Bad flags exit with one line and code 2 (argparse); a bad file or value raises a
+    PlaygroundError, which the CLI prints as one line with code 2."""
     parser = train_parser()
     pre = argparse.ArgumentParser(add_help=False)
     for flag in ("--spec", "--lesson", "--config"):
         pre.add_argument(flag)
     known, _ = pre.parse_known_args(argv)
-    try:
-        base = base_spec(known.spec, known.lesson)
-        config = _read_config(known.config) if known.config else {}
-    except PlaygroundError as exc:
-        parser.error(str(exc))
+    base = base_spec(known.spec, known.lesson)
+    config = _read_config(known.config) if known.config else {}
     parser.set_defaults_with_config(**spec_defaults(base))
     try:
         *parsed, options, from_config, from_args = parser.parse_args_and_config(
@@ -76,12 +74,9 @@ def parse_train(argv: list[str]) -> tuple[RunSpec, argparse.Namespace]:
         parser.error(f"{known.config}: {keys}: not a setting the playground trains with (train it with `trl grpo`)")
     *sections, data, recipe = parsed
     spec = build_spec(base, {**dict(zip(SECTIONS, sections, strict=True)), "data": data})
-    try:
-        _apply_config(spec, config, Path(known.config) if known.config else None, recipe)
-        if options.reward:
-            spec.rewards = [RewardChoice.parse(r) for r in options.reward]
-    except PlaygroundError as exc:
-        parser.error(str(exc))
+    _apply_config(spec, config, Path(known.config) if known.config else None, recipe)
+    if options.reward:
+        spec.rewards = [RewardChoice.parse(r) for r in options.reward]
     return spec, options
 
 
