@@ -58,7 +58,7 @@ def char_model_dir(tmp_path_factory):
 SLOW = (
     "tests/bench/test_gpu_check.py::test_gpu_check_dry_run",
     "tests/playground/cli/test_cli.py::test_preview_embedded",
-    "tests/playground/cli/test_cli.py::test_train_",
+    "tests/playground/cli/test_cli.py::test_train_ctrl_c",
     "tests/playground/training/test_coldstart.py::test_train_lesson_runs",
     "tests/export/test_script.py",
     "tests/export/test_script_cold_start.py",
