@@ -159,7 +159,7 @@ class TrainingJob(JobState):
         self._rows.append(row)
         if row.get("phase") in ("grpo", "eval"):
             self.alerts = self._health()
-        self.run.write_status(
+        self.write(
             step=self.step,
             elapsed=round(time.time() - (self.started_at or time.time()), 1),
             phase=self.phase,
@@ -180,8 +180,7 @@ class TrainingJob(JobState):
         return [asdict(a) for a in health_alerts(self._rows, weights=self.weights or None)]
 
     def _set_phase(self, phase: str) -> None:
-        self.phase = phase
-        self.run.write_status(phase=phase, warmup_steps=self.spec.grpo.sft_warmup_steps)
+        self.write(phase=phase, warmup_steps=self.spec.grpo.sft_warmup_steps)
 
     # --- held-out eval -----------------------------------------------------------------------------------------------
 
@@ -191,7 +190,7 @@ class TrainingJob(JobState):
             return
         self._evaluated.add((step, eval_of))
         phase = self.phase
-        self.run.write_status(phase="eval")
+        self.write(phase="eval")
         sampler = self._eval_model(model)
         try:
             row = self._evaluator.evaluate(sampler, step, eval_of)
@@ -352,7 +351,7 @@ class TrainingJob(JobState):
         started = time.time()
         run_warmup(self.spec, model, tokenizer, examples, str(self.run.path / "warmup"), [WarmupCallback(self)])
         self.warmed_up = True
-        self.run.write_status(warmup_seconds=round(time.time() - started, 1), warmup_examples=len(examples))
+        self.write(warmup_seconds=round(time.time() - started, 1), warmup_examples=len(examples))
         self.evaluate(model, 0, "warmup")
 
 
@@ -493,7 +492,7 @@ class JobManager:
         job.join(self.caps.max_minutes * 60)
         if job.active:
             logger.warning("Run %s reached the public wall-time limit; stopping it", job.run.id)
-            job.run.write_status(
+            job.write(
                 wall_time_error=f"Stopped after the public limit of {self.caps.max_minutes:g} minutes per run "
                 "(PLAYGROUND_MAX_RUN_MINUTES)."
             )
