@@ -224,7 +224,7 @@ class GRPOArgs:
 class RunSpec:
     model: ModelArgs = field(default_factory=ModelArgs)
     data: PromptSource = field(default_factory=lambda: PromptSource(kind="builtin", name="writing"))
-    # The demo recipe: teach SmolLM2 to answer writing prompts in about 50 characters (figures in the README).
+    # The demo recipe: teach SmolLM2 to answer writing prompts in about 50 characters (figures in docs/performance.md).
     rewards: list[RewardChoice] = field(default_factory=lambda: [RewardChoice("length", 1.0, {"ideal_length": 50})])
     grpo: GRPOArgs = field(default_factory=GRPOArgs)
     lora: LoraArgs = field(default_factory=LoraArgs)
@@ -441,5 +441,5 @@ def default_of(f) -> Any:
 
 
 def demo_spec() -> RunSpec:
-    """The demo recipe: the defaults, which were picked by measuring on a 2-core CPU (see the README)."""
+    """The demo recipe: the defaults, which were picked by measuring on a 2-core CPU (see docs/performance.md)."""
     return RunSpec()
