@@ -33,6 +33,8 @@ TRAINER_SETTINGS = {
     "disable_tqdm": True,
 }
 TRACKER_PROJECT = "grpo-playground"  # the trackio (or wandb) project runs report to; each run is named by its id
+# Trackers TRL's `report_to` accepts, by the module that must be importable. The app's own charts never depend on them.
+REPORTERS = {"trackio": "trackio", "wandb": "wandb", "tensorboard": "tensorboard", "mlflow": "mlflow"}
 
 
 # CLI flags for the prompt source, named as TRL's ScriptArguments where it has them.
@@ -371,6 +373,13 @@ def reporters(value: list[str] | str | None) -> list[str]:
     """A `report_to` value as a list: comma-separated text is split, and TRL's "none" means no tracker."""
     items = value.split(",") if isinstance(value, str) else list(value or [])
     return [v.strip() for v in items if v.strip() and v.strip() != "none"]
+
+
+def available_reporters() -> list[str]:
+    """The `report_to` values usable here: those whose package is importable (e.g. `["trackio"]` once installed)."""
+    import importlib.util
+
+    return [name for name, module in REPORTERS.items() if importlib.util.find_spec(module) is not None]
 
 
 def flat_fields() -> list[tuple[str, Any]]:

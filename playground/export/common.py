@@ -26,13 +26,6 @@ logger = logging.getLogger(__name__)
 TRL_VERSION = importlib.metadata.version("trl")  # exports pin the TRL they were made and tested with
 DATA_FILE = "data/train.jsonl"
 OUTPUT_DIR = "output"
-# Loggers TRL's `report_to` accepts, by the module that must be importable. The app's own charts never depend on them.
-REPORTERS = {"trackio": "trackio", "wandb": "wandb", "tensorboard": "tensorboard", "mlflow": "mlflow"}
-
-
-def available_reporters() -> list[str]:
-    """The `report_to` values usable here: those whose package is importable (e.g. `["trackio"]` once installed)."""
-    return [name for name, module in REPORTERS.items() if importlib.util.find_spec(module) is not None]
 
 
 def report_to(spec: RunSpec) -> list[str]:

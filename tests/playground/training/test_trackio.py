@@ -51,3 +51,17 @@ def test_a_run_reporting_to_trackio_logs_trls_metrics_to_a_local_project(tiny_mo
         assert logged["train/reward"] == pytest.approx(row["reward"])
         assert logged["train/rewards/length/mean"] == pytest.approx(row["rewards/length/mean"])
         assert "train/kl" in logged and "train/completions/mean_length" in logged
+
+
+def test_a_tracker_that_is_not_installed_is_refused_before_a_run_exists():
+    from playground.errors import SpecError
+    from playground.spec import available_reporters, demo_spec
+    from playground.validation import validate_spec
+
+    spec = demo_spec()
+    spec.set("report_to", "no_such_tracker")
+    with pytest.raises(SpecError) as err:
+        validate_spec(spec)
+    assert err.value.field == "report_to" and "'no_such_tracker' cannot log here" in str(err.value)
+    spec.set("report_to", ",".join(["none", *available_reporters()]))  # what is installed (and TRL's "none") passes
+    validate_spec(spec)
