@@ -1,6 +1,7 @@
 """`train --config`: TRL's parser reads the YAML `trl grpo` reads (an exported recipe included); flags override it."""
 
 import json
+import os
 
 import pytest
 
@@ -94,3 +95,27 @@ def test_train_runs_one_step_from_an_exported_recipe(recipe, tmp_path, capsys):
     saved = json.loads((run / "spec.json").read_text())
     assert saved["grpo"]["max_steps"] == 1 and saved["grpo"]["learning_rate"] == 3e-3
     assert json.loads((run / "status.json").read_text())["status"] == "finished"
+
+
+def test_a_plain_trl_grpo_yaml_reads_with_trls_reward_names_and_a_hub_dataset(tmp_path, monkeypatch):
+    monkeypatch.setenv("PLAYGROUND_CONFIG_PROBE", "unset")  # restored after the test
+    config = tmp_path / "grpo.yaml"
+    config.write_text(
+        "model_name_or_path: Qwen/Qwen2.5-0.5B-Instruct\n"
+        "dataset_name: trl-lib/DeepMath-103K\n"
+        "dataset_train_split: train\n"
+        "reward_funcs: [think_format_reward, accuracy_reward]\n"
+        "reward_weights: [1.0, 2.0]\n"
+        "learning_rate: 1.0e-5\n"
+        "lora_target_modules: [q_proj, v_proj]\n"
+        "output_dir: out\n"
+        "bf16: true\n"
+        "logging_steps: 10\n"
+        "env:\n  PLAYGROUND_CONFIG_PROBE: set\n"
+    )
+    spec, _ = parse_train(["--config", str(config)])
+    assert spec.model.model_name_or_path == "Qwen/Qwen2.5-0.5B-Instruct" and spec.grpo.learning_rate == 1e-5
+    assert (spec.data.kind, spec.data.name, spec.data.split) == ("hub", "trl-lib/DeepMath-103K", "train")
+    assert [(r.name, r.weight) for r in spec.rewards] == [("think_format", 1.0), ("accuracy", 2.0)]
+    assert spec.lora.lora_target_modules == ["q_proj", "v_proj"]
+    assert os.environ["PLAYGROUND_CONFIG_PROBE"] == "set"  # TRL's `env:` section, as `trl grpo` sets it
