@@ -46,7 +46,8 @@ def table() -> str:
 
     rows = ["| reward | what it scores | origin |", "| --- | --- | --- |"]
     for spec in list_specs():
-        description = spec.description.replace("|", "\\|")
+        # Escaped for the table: a pipe ends a cell, `<tag>` would be read as HTML, a ``` fence would open a block.
+        description = spec.description.replace("|", "\\|").replace("<", "&lt;").replace("```", "\\`\\`\\`")
         rows.append(f"| `{spec.name}` | {description} | {ORIGINS.get(spec.name, OWN)} |")
     return "\n".join(rows)
 
