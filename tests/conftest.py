@@ -81,7 +81,7 @@ MULTIPROC = (
 def pytest_collection_modifyitems(config, items):
     for item in items:
         marks = {m.name for m in item.iter_markers()}
-        if "browser" in getattr(item, "fixturenames", ()):
+        if "browser" in getattr(item, "fixturenames", ()) or item.nodeid.split("::")[0].endswith("_browser.py"):
             item.add_marker(pytest.mark.browser)
             marks.add("browser")
         if item.nodeid.startswith(MULTIPROC):
