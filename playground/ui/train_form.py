@@ -148,13 +148,15 @@ def check_data_file(spec: RunSpec) -> None:
         )
 
 
-def use_uploaded_file(request: gr.Request, path: str | None, prompt_column: str, column_map: str):
+def use_uploaded_file(ctx, request: gr.Request, path: str | None, prompt_column: str, column_map: str):
     """An uploaded prompt file becomes the data source (kind 'file') once it reads as prompts with the form's
     prompt_column and column_map; else the engine's message says why (no prompt column, a broken line, over the size
-    limit), and setting prompt_column or column_map then uploading again is enough."""
+    limit), and setting prompt_column or column_map then uploading again is enough. In public mode the file is
+    recorded as this session's (`AppContext.record_upload`, within its quota): the only files it may train on."""
     if not path:
         return gr.skip(), gr.skip()
     lang = lang_of(request)
+    path = ctx.record_upload(request, path)
     source = PromptSource(
         kind="file", name=path, prompt_column=prompt_column or "prompt", column_map=parse_column_map(column_map)
     )
