@@ -170,6 +170,9 @@ class LaunchedJob(JobState):
     def _read_metrics(self) -> None:
         rows = self.run.metrics()
         for row in rows[self._rows_seen :]:
+            if row.get("phase") == "grpo" and isinstance(row.get("step"), int) and row["step"] > self.step:
+                # Rank 0 appends a step's row before it rewrites status.json: the row already says the step is done.
+                self.step, self.step_at = row["step"], time.time()
             for listener in list(self.listeners):
                 listener(row)
         self._rows_seen = max(self._rows_seen, len(rows))

@@ -58,7 +58,7 @@ class JobState:
         """Take the fields (but `status`) from a status.json that another process wrote; a new step restarts the ETA's
         countdown."""
         self.loaded = status
-        step = int(status.get("step") or 0)
+        step = max(int(status.get("step") or 0), self.step)  # a step only goes up (a row may have said it first)
         if step != self.step:
             self.step_at = time.time()
         for name in (FIELDS.keys() - {"status"}) & status.keys():  # the status itself is the watching job's call
