@@ -22,7 +22,7 @@ from playground.ui.context import AppContext, Session, parse_selection
 from playground.ui.custom_code import custom_rewards
 from playground.ui.i18n import t, tr
 from playground.ui.lab_zh import verdict_text, why_text
-from playground.ui.rewards_tab import RewardsTab
+from playground.ui.rewards_tab import Layout, RewardsTab, apply_selection
 
 
 WEIGHT_HEADERS = ["reward", "weight", "on"]
@@ -153,8 +153,12 @@ def run_probe(ctx: AppContext, request: gr.Request, selection: list[dict], code:
     return frame, note, report.to_json()
 
 
-def import_openai_grader(request: gr.Request, text: str, code: str):
-    """Turn an OpenAI grader JSON into the reward selection (and custom code for python graders)."""
+def import_openai_grader(layout: Layout, request: gr.Request, text: str, code: str, custom):
+    """Turn an OpenAI grader JSON into the reward selection (and custom code for python graders).
+
+    The selection goes through the Rewards tab's `apply_selection`, as Learn's Load and "Apply JSON" do: the cards
+    move to match it, so the next edit there starts from the imported selection instead of bringing back the old one.
+    """
     lang = lang_of(request)
     if not (text or "").strip():
         raise PlaygroundError(tr(lang, "lab.grader.empty"))
@@ -166,7 +170,8 @@ def import_openai_grader(request: gr.Request, text: str, code: str):
     if got.columns:
         notes.append(tr(lang, "lab.grader.columns", columns=", ".join(f"`{c}`" for c in got.columns)))
     notes += [f"- {m}" for m in got.messages]
-    return got.selection, json.dumps(got.selection, indent=1), new_code, "\n".join(notes)
+    shown = apply_selection(layout, request, json.dumps(got.selection), new_code, custom)
+    return [new_code, "\n".join(notes), *shown]
 
 
 def export_openai_grader(request: gr.Request, selection: list[dict]):
@@ -246,9 +251,9 @@ def create_lab_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> No
         api_name="probe_rewards",
     )
     import_button.click(
-        bind(import_openai_grader),
-        [grader_in, rewards.editor],
-        [session.selection, rewards.selection_json, rewards.editor, grader_note],
+        bind(import_openai_grader, rewards.layout),
+        [grader_in, rewards.editor, rewards.custom.choices],
+        [rewards.editor, grader_note, session.selection, *rewards.apply_outputs],
         api_name="import_grader",
     )
     export_button.click(

@@ -37,10 +37,11 @@ def test_dry_run_then_rescore_probe_and_graders(app):
     assert "<intro></intro><body></body><conclusion></conclusion>" in texts
     assert str(len(report["findings"])) in note
 
-    # The selection itself is session state (not returned to a client); its JSON on the Rewards tab is.
-    selection_json, code, grader_note = c.predict(json.dumps(STRING_CHECK), "", api_name="/import_grader")
+    # The selection itself is session state (not returned to a client); the Rewards tab's summary and JSON are.
+    code, grader_note, summary, selection_json, *_ = c.predict(json.dumps(STRING_CHECK), "", api_name="/import_grader")
+    assert "`string_check`" in summary and "`length`" not in summary
     assert json.loads(selection_json) == [
-        {"name": "string_check", "weight": 1.0, "params": {"column": "reference_answer", "operation": "eq"}}
+        {"name": "string_check", "weight": 1.0, "params": {"column": "reference_answer"}}  # eq is the default
     ]
     assert "`reference_answer`" in grader_note
     exported, _ = c.predict(api_name="/export_grader")

@@ -1,0 +1,61 @@
+"""What only a browser shows, tab by tab, in a real headless Chromium: the Rewards tab follows a grader imported on
+the Reward lab, and a later edit there keeps it; reward descriptions show their tag names."""
+
+import json
+
+import pytest
+
+from tests.lab.test_graders import STRING_CHECK
+from tests.ui.test_browser import CHROMIUM, assert_no_error_toast, open_tab, wait_for
+
+
+sync_api = pytest.importorskip("playwright.sync_api")
+pytestmark = pytest.mark.skipif(not __import__("pathlib").Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM}")
+
+VIEWPORT = {"width": 1280, "height": 900}
+
+
+def open_page(browser, app, locale: str = "en-US", viewport: dict = VIEWPORT):
+    context = browser.new_context(locale=locale, viewport=viewport)
+    page = context.new_page()
+    page.goto(app.url)
+    page.locator(".pg-card").first.wait_for(timeout=60_000)
+    return context, page
+
+
+def card(page, name: str):
+    """The Rewards tab's card of one library reward (its title is the reward's name)."""
+    return page.locator(".pg-card", has=page.locator("h4", has_text=name)).first
+
+
+def test_imported_grader_moves_the_rewards_tab_and_survives_an_edit(app, browser):
+    context, page = open_page(browser, app)
+    summary = page.locator(".prose", has_text="Selected rewards:").first
+    wait_for(lambda: "length" in summary.inner_text(), 20, "the starting selection")
+
+    open_tab(page, "Reward lab")
+    editor = page.locator(".block", has=page.get_by_text("Paste an OpenAI grader JSON")).locator(".cm-content")
+    editor.click()
+    page.keyboard.insert_text(json.dumps(STRING_CHECK))
+    page.get_by_role("button", name="Import grader", exact=True).click()
+    page.get_by_text("Imported: 1 reward(s) selected").wait_for(timeout=30_000)
+
+    open_tab(page, "Rewards")
+    open_tab(page, "Accuracy")
+    string_check = card(page, "string_check")
+    wait_for(lambda: string_check.get_by_label("Use").is_checked(), 20, "the imported reward ticked on its card")
+    assert string_check.get_by_label("column").input_value() == "reference_answer"
+    open_tab(page, "Length")
+    assert not card(page, "length").get_by_label("Use").is_checked()
+    wait_for(lambda: "length" not in summary.inner_text(), 20, "the old selection gone from the summary")
+
+    # A weight edit on the imported reward's card keeps the imported selection (and only it).
+    open_tab(page, "Accuracy")
+    weight = string_check.get_by_label("Weight")
+    weight.fill("2")
+    weight.press("Enter")
+    wait_for(lambda: "× 2" in summary.inner_text(), 20, "the new weight in the summary")
+    text = summary.inner_text()
+    assert "string_check" in text and "reference_answer" in text and "length" not in text, text
+    assert_no_error_toast(page)
+    context.close()
