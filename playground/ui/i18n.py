@@ -198,9 +198,13 @@ EN: dict[str, str] = {
     "train.phase.warmup": "warm-up (SFT)",
     "train.phase.grpo": "GRPO",
     "train.phase.eval": "scoring the eval prompts",
-    "train.status.warmup": "Run `{run}` is warming up with SFT: step {step} of {total}, {elapsed} elapsed; GRPO "
-    "starts after it.",
-    "train.progress.warmup": "SFT step {step} of {total}",
+    "train.status.warmup": "Run `{run}` is warming up with SFT: step {step} of {total}, {elapsed} elapsed, warm-up "
+    "ETA {eta}; GRPO starts after it.",
+    "train.progress.warmup": "SFT step {step} of {total} · warm-up ETA {eta}",
+    "train.progress.warmup_done": "SFT step {step} of {total}",
+    "train.progress.done": "Step {step} of {total}",
+    "train.status.eval": "Run `{run}` is scoring its held-out eval prompts at step {step} of {total}, {elapsed} "
+    "elapsed, ETA {eta}.",
     # --- issue 12: first session, charts, Chinese page ---
     "app.error_title": "Error",
     "app.warning_title": "Warning",
@@ -516,9 +520,13 @@ ZH: dict[str, str] = {
     "train.phase.warmup": "热身（SFT）",
     "train.phase.grpo": "GRPO 强化学习",
     "train.phase.eval": "正在为评估提示词打分",
-    "train.status.warmup": "训练 `{run}` 正在做 SFT 热身：第 {step} / {total} 步，已用时 {elapsed}；"
-    "热身结束后开始 GRPO。",
-    "train.progress.warmup": "SFT 热身第 {step} / {total} 步",
+    "train.status.warmup": "训练 `{run}` 正在做 SFT 热身：第 {step} / {total} 步，已用时 {elapsed}，"
+    "热身预计剩余 {eta}；热身结束后开始 GRPO。",
+    "train.progress.warmup": "SFT 热身第 {step} / {total} 步 · 热身预计剩余 {eta}",
+    "train.progress.warmup_done": "SFT 热身第 {step} / {total} 步",
+    "train.progress.done": "第 {step} / {total} 步",
+    "train.status.eval": "训练 `{run}` 正在为留出的评估提示词打分：第 {step} / {total} 步，已用时 {elapsed}，"
+    "预计剩余 {eta}。",
     # --- issue 12: first session, charts, Chinese page ---
     "app.error_title": "出错了",
     "app.warning_title": "注意",

@@ -99,7 +99,7 @@ def train_status(ctx: AppContext, request: gr.Request, session_id: str | None, s
         return idle + [gr.skip()] * (len(CHARTS) + 2) + [gr.Button(interactive=True)] * 2 + [seen]
     snap = job.snapshot()
     metrics = job.run.metrics()
-    snap["phase"] = snap.get("phase") or job.run.status().get("phase")
+    snap["phase"] = snap.get("phase") or job.run.status().get("phase")  # the accelerate backend's, from rank 0
     key = f"{snap['run_id']}:{len(metrics)}:{snap['status']}:{snap['phase']}"
     active = snap["status"] in ACTIVE
     head = [gr.Timer(active=active), status_text(snap, owner, lang), progress_html(snap, lang)]
@@ -127,13 +127,21 @@ def _duration(seconds: float | None) -> str:
     return f"{seconds // 60}m {seconds % 60:02d}s" if seconds >= 60 else f"{seconds}s"
 
 
+def shown_eta(snap: dict) -> float | None:
+    """The time left the page shows: the warm-up's own while it runs, then the run's (GRPO steps and evals left, each
+    from its own step times); None once Stop was pressed or the run ended, or while a step time is unknown."""
+    if snap["status"] not in ("loading", "running"):
+        return None
+    return snap.get("phase_eta") if warming_up(snap) else snap.get("eta")
+
+
 def status_text(snap: dict, owner: bool, lang: str) -> str:
     values = dict(
         run=snap["run_id"],
         step=snap["step"],
         total=snap["max_steps"],
         elapsed=_duration(snap["elapsed"]),
-        eta=_duration(snap["eta"]),
+        eta=_duration(shown_eta(snap)),
         error=html.escape(translate_error(lang, snap["error"] or "")),
     )
     status = snap["status"]
@@ -141,6 +149,8 @@ def status_text(snap: dict, owner: bool, lang: str) -> str:
         text = tr(lang, "train.status.other_session", **values)
     elif warming_up(snap) and status != "stopping":
         text = tr(lang, "train.status.warmup", **values | dict(step=snap["warmup_step"], total=snap["warmup_steps"]))
+    elif snap.get("phase") == "eval" and status in ("loading", "running"):
+        text = tr(lang, "train.status.eval", **values)
     else:
         text = tr(lang, f"train.status.{status}", **values)
     phase = phase_label(snap, lang)
@@ -162,13 +172,17 @@ def warming_up(snap: dict) -> bool:
 
 
 def progress_html(snap: dict, lang: str) -> str:
-    """The bar and its label: the warm-up's SFT steps while it runs, then the GRPO steps with their ETA."""
+    """The bar and its label: the warm-up's SFT steps while it runs, then the GRPO steps; the same time left as the
+    status line, and none once Stop was pressed or the run ended."""
+    eta = shown_eta(snap)
+    going = snap["status"] in ("loading", "running")
     if warming_up(snap):
         step, total = int(snap.get("warmup_step") or 0), int(snap["warmup_steps"])
-        label = tr(lang, "train.progress.warmup", step=step, total=total)
+        key = "train.progress.warmup" if going else "train.progress.warmup_done"
     else:
         step, total = snap["step"], max(int(snap["max_steps"] or 1), 1)
-        label = tr(lang, "train.progress", step=step, total=total, eta=_duration(snap["eta"]))
+        key = "train.progress" if going else "train.progress.done"
+    label = tr(lang, key, step=step, total=total, eta=_duration(eta))
     percent = min(100.0, 100.0 * step / total)
     if snap["status"] in ACTIVE and (phase := phase_label(snap, lang)):
         label = f"{phase} · {label}"

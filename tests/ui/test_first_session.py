@@ -113,8 +113,8 @@ def test_errors_follow_the_browser_language(app):
     assert caught.value.title == "出错了"
 
 
-def test_eta_counts_down_within_a_step():
-    from playground.training.job import eta_seconds
+def test_eta_counts_down_within_a_step():  # the accelerate backend's estimate (launcher.py)
+    from playground.training.progress import eta_seconds
 
     # 2 of 10 steps done, the second finished at 20 s: 8 steps of 10 s are left at that moment.
     assert eta_seconds(elapsed=20.0, step=2, total=10, since_step=0.0) == pytest.approx(80.0)

@@ -1,0 +1,47 @@
+"""The Train tab's status and progress lines: one time left in both, the warm-up's own while it runs, none after
+Stop, and the same phase in both."""
+
+import re
+
+from playground.ui.train_tab import progress_html, status_text
+
+
+SNAP = dict(run_id="r", status="running", step=1, max_steps=20, elapsed=200.0, error=None, warmup_steps=0)
+
+
+def etas(snap: dict, lang: str = "en") -> tuple[list[str], list[str]]:
+    eta = r"(?:ETA|预计剩余) ([^,.;，。；·<]+)"
+    return re.findall(eta, status_text(snap, True, lang)), re.findall(eta, progress_html(snap, lang))
+
+
+def test_status_and_progress_show_the_same_time_left_from_the_runs_own_estimate():
+    snap = SNAP | dict(phase="grpo", eta=250.0, phase_eta=190.0)
+    status, progress = etas(snap)
+    assert status == progress == ["4m 10s"]  # the run's: GRPO steps and evals left, not elapsed / steps
+
+
+def test_warm_up_shows_its_own_time_left_in_both_lines():
+    snap = SNAP | dict(status="loading", step=0, phase="warmup", warmup_step=1, warmup_steps=5, eta=None)
+    snap["phase_eta"] = 20.0
+    assert etas(snap) == (["20s"], ["20s"])
+    assert etas(snap, "zh") == (["20s"], ["20s"])
+    assert "Phase: warm-up (SFT)" in status_text(snap, True, "en") and "Phase: warm-up (SFT)" in progress_html(
+        snap, "en"
+    )
+
+
+def test_an_eval_shows_the_eval_phase_in_both_lines_and_its_time_left():
+    snap = SNAP | dict(step=20, phase="eval", warmup_step=5, warmup_steps=5, eta=6.0, phase_eta=6.0)
+    status, progress = status_text(snap, True, "en"), progress_html(snap, "en")
+    assert "scoring its held-out eval prompts" in status and "warm-up" not in status
+    assert "Phase: scoring the eval prompts" in progress and "SFT" not in progress
+    assert etas(snap) == (["6s"], ["6s"])  # the final eval's own time, not "0s"
+
+
+def test_no_time_left_once_stop_was_pressed_or_the_run_ended():
+    for status in ("stopping", "stopped", "finished"):
+        snap = SNAP | dict(status=status, phase="grpo", eta=250.0, phase_eta=190.0)
+        assert etas(snap) == ([], []), status
+        assert "Step 1 of 20" in progress_html(snap, "en")
+    warm = SNAP | dict(status="stopping", phase="warmup", warmup_step=1, warmup_steps=5, eta=None, phase_eta=20.0)
+    assert etas(warm) == ([], []) and "SFT step 1 of 5" in progress_html(warm, "en")
