@@ -59,3 +59,18 @@ def test_imported_grader_moves_the_rewards_tab_and_survives_an_edit(app, browser
     assert "string_check" in text and "reference_answer" in text and "length" not in text, text
     assert_no_error_toast(page)
     context.close()
+
+
+@pytest.mark.parametrize(("locale", "tab"), [("en-US", "Format"), ("zh-CN", "格式")])
+def test_reward_descriptions_show_their_tag_names(app, browser, locale, tab):
+    context, page = open_page(browser, app, locale)
+    open_tab(page, tab)
+    shown = {name: card(page, name).inner_text() for name in ("format", "think_answer_strict", "xml_count")}
+    assert "<intro>…</intro><body>…</body><conclusion>…</conclusion>" in shown["format"]
+    assert "<think>\\n…\\n</think>\\n<answer>\\n…\\n</answer>" in shown["think_answer_strict"]
+    assert "<think>/<answer>" in shown["xml_count"] and "</answer>" in shown["xml_count"].split("<think>/<answer>")[1]
+    if locale == "en-US":  # the whole sentence, not cut after its first tag
+        assert "minus 0.001 per character after </answer>." in shown["xml_count"]
+    else:
+        assert "之后每多一个字符扣 0.001。" in shown["xml_count"]
+    context.close()
