@@ -9,6 +9,12 @@ from functools import lru_cache
 
 
 MESSAGES: tuple[tuple[str, str], ...] = (
+    # playground/ui/train_form.py
+    ("{name} needs a number.", "{name} 需要一个数字。"),
+    (
+        "max_steps {value} would take at least {days} days, even at one second a step; give at most {cap} steps.",
+        "max_steps {value} 即使每步只用一秒也至少需要 {days} 天；请设为不超过 {cap} 步。",
+    ),
     # playground/validation.py
     (
         "reward_error_policy must be fail or none, got {value}.",

@@ -10,7 +10,7 @@ from pathlib import Path
 import gradio as gr
 
 from playground.data import BUILTIN_SETS, FILE_TYPES, KINDS, PromptSource, guess_kind, load_prompts, parse_column_map
-from playground.errors import ModelLoadError, PlaygroundError
+from playground.errors import ModelLoadError, PlaygroundError, SpecError
 from playground.models import ModelSource, describe_load_error, resolve_path
 from playground.spec import (
     DATA_FLAGS,
@@ -48,7 +48,14 @@ OPTIONAL_TEXT = ("dataset_config", "system_prompt")  # an empty box means None
 # Numbers whose default is "unset" (None): the browser shows an empty number box as 0 once its section has opened, so
 # 0 means unset too (it is never a valid value for these).
 OPTIONAL_NUMBERS = tuple(f.name for _, f in flat_fields() if "None" in str(f.type))
+NUMBERS = tuple(
+    f.name for _, f in flat_fields() if str(getattr(f.type, "__name__", f.type)).startswith(("int", "float"))
+)
 PER_ROW = 4
+# Outside public mode (which has its own cap, PLAYGROUND_MAX_STEPS) a run may ask for this many steps; more is surely
+# a typo (1e9 would take over 30 years even at a second a step), so the form asks for a cap instead.
+UNCAPPED_STEPS = 100_000
+SECONDS_PER_DAY = 86_400
 
 Form = dict[str, gr.Component]
 
@@ -191,7 +198,17 @@ def spec_from_form(names: tuple[str, ...], values: tuple, selection: list[dict])
             value = None
         if name in OPTIONAL_NUMBERS and not value:
             value = None
+        elif name in NUMBERS and value is None:  # the browser sends None for an empty box or one that holds "abc"
+            raise SpecError(name, f"{name} needs a number.")
         spec.set(name, value)
+    steps = spec.grpo.max_steps
+    if steps > UNCAPPED_STEPS:
+        days = f"{steps / SECONDS_PER_DAY:,.0f}"
+        raise SpecError(
+            "max_steps",
+            f"max_steps {steps} would take at least {days} days, even at one second a step; "
+            f"give at most {UNCAPPED_STEPS} steps.",
+        )
     if spec.data.kind == "builtin" and spec.data.name not in BUILTIN_SETS:
         guessed = guess_kind(spec.data.name, public=is_public())
         if guessed is not None:
