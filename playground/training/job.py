@@ -74,7 +74,8 @@ class PlaygroundCallback(TrainerCallback):
         if not completions or key == self._last_samples:  # with steps_per_generation > 1 a batch spans steps
             return
         self._last_samples = key
-        prompts = [completion_text(p) for p in logs["prompt"]]
+        shown = self.job.shown_prompts  # with a completion prefix, the rendered prompt -> the user's own text
+        prompts = [shown.get(text, text) for text in (completion_text(p) for p in logs["prompt"])]
         rewards = {name: list(values) for name, values in logs["rewards"].items()}
         advantages = list(logs["advantages"])
         rows = [
@@ -143,6 +144,7 @@ class TrainingJob:
         self._eval_rollout = None  # the evals' own sampling copy, before the trainer (and its rollout copy) exists
         self._trainer = None
         self._evaluated: set[tuple[int, str]] = set()
+        self.shown_prompts: dict[str, str] = {}  # the samples show the user's prompt, not the chat template
         self._thread = threading.Thread(target=self._main, name=f"grpo-{run.id}", daemon=True)
         self.run.write_status(status="queued", step=0, max_steps=self.max_steps, owner=owner)
 
@@ -380,6 +382,11 @@ class TrainingJob:
             self.evaluate(model, 0, "base")
             self._warmup(model, tokenizer, train_rows)
         dataset = as_chat(train_rows, tokenizer, g.completion_prefix)
+        if g.completion_prefix:
+            from rewards._text import completion_text
+
+            own = (completion_text(p) for p in train_rows["prompt"])
+            self.shown_prompts = dict(zip(dataset["prompt"], own, strict=True))
         callback = PlaygroundCallback(self)
         fast = spec.grpo.fast_rollout
         trainer = FastGRPOTrainer(
