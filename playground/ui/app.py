@@ -10,7 +10,7 @@ from playground.data import max_file_bytes
 from playground.ui.compare_tab import create_compare_tab
 from playground.ui.context import AppContext, create_session
 from playground.ui.custom_code import wire_unload
-from playground.ui.i18n import I18N, t
+from playground.ui.i18n import I18N, ZH, t
 from playground.ui.lab_tab import create_lab_tab
 from playground.ui.learn_tab import create_learn_tab, wire_learn_tab
 from playground.ui.mcp_server import add_mcp_tools
@@ -37,6 +37,15 @@ CSS = """
 .pg-preview-summary { min-height: 3em; }
 span[data-testid="block-info"], label > span { white-space: normal !important; overflow-wrap: anywhere; }
 """
+# Gradio titles a toast by its type ("Error", "Info"), whatever title it was given: on a Chinese page, in Chinese.
+CSS += "html:lang(zh) .toast-title { font-size: 0; }\n"
+CSS += "html:lang(zh) .toast-title::before { font-size: var(--text-md); }\n"
+for _type, _key in (("error", "error"), ("warning", "warning"), ("info", "info"), ("success", "info")):
+    CSS += f'html:lang(zh) .toast-title.{_type}::before {{ content: "{ZH[f"app.{_key}_title"]}"; }}\n'
+# The page's language on <html lang> (Gradio always writes "en"), for the CSS above; the same test as `lang_of`.
+HEAD = """<script>
+document.documentElement.lang = (navigator.language || "en").toLowerCase().startsWith("zh") ? "zh" : "en";
+</script>"""
 
 
 def build_app(settings: UISettings | None = None, *, ctx: AppContext | None = None) -> gr.Blocks:
@@ -81,6 +90,7 @@ def launch_kwargs(settings: UISettings) -> dict[str, Any]:
         max_file_size=max_file_bytes(),
         i18n=I18N,
         css=CSS,
+        head=HEAD,
         theme=gr.themes.Soft(),
         footer_links=["api", "gradio"],
     )

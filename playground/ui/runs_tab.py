@@ -173,7 +173,7 @@ def publish_run(ctx: AppContext, request: gr.Request, session_id: str | None, ru
     if not run_id:
         raise PlaygroundError(tr(lang, "runs.none_selected"))
     ctx.open_run(run_id, session_id, change=True).publish()
-    gr.Info(tr(lang, "runs.published", run=run_id))
+    gr.Info(tr(lang, "runs.published", run=run_id), title=tr(lang, "app.info_title"))
     return refresh(ctx, request, session_id, run_id)
 
 

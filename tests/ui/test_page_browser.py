@@ -74,3 +74,15 @@ def test_reward_descriptions_show_their_tag_names(app, browser, locale, tab):
     else:
         assert "之后每多一个字符扣 0.001。" in shown["xml_count"]
     context.close()
+
+
+def test_toast_titles_are_chinese_on_the_chinese_page(app, browser):
+    context, page = open_page(browser, app, "zh-CN")
+    page.locator("textarea").first.fill("only one completion")
+    page.get_by_role("button", name="打分", exact=True).click()
+    title = page.locator(".toast-title.error").first
+    title.wait_for(timeout=20_000)
+    shown = title.evaluate("n => getComputedStyle(n, '::before').content + '|' + getComputedStyle(n).fontSize")
+    assert shown == '"出错了"|0px', shown  # Gradio's own "Error" is there, at size 0, after the Chinese title
+    assert "请至少粘贴两个生成结果" in page.locator(".toast-body").first.inner_text()
+    context.close()
