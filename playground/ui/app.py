@@ -2,6 +2,7 @@
 
 import importlib.util
 import logging
+import os
 from typing import Any
 
 import gradio as gr
@@ -58,6 +59,10 @@ def build_app(settings: UISettings | None = None, *, ctx: AppContext | None = No
         session = create_session()
         gr.Markdown("# " + t("app.title"))  # one key per string: the browser translates only the first
         gr.Markdown(t("app.subtitle"))
+        if os.environ.get("SPACE_ID"):  # on a Hugging Face Space, shared by every visitor: offer a copy of one's own
+            with gr.Row(equal_height=True):
+                gr.Markdown(t("app.duplicate"))
+                gr.DuplicateButton(t("app.duplicate_button"), size="sm", scale=0, min_width=160)
         with gr.Tabs():
             rewards = create_rewards_tab(ctx, session)
             learn = create_learn_tab()

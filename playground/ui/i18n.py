@@ -207,6 +207,8 @@ EN: dict[str, str] = {
     "elapsed, ETA {eta}.",
     # --- issue 12: first session, charts, Chinese page ---
     "app.error_title": "Error",
+    "app.duplicate": "Duplicate this Space for a private trainer with no queue.",
+    "app.duplicate_button": "Duplicate Space",
     "app.warning_title": "Warning",
     "app.info_title": "Note",
     "train.data.kind_taken": "dataset_name {name} is read as dataset_kind {kind}.",
@@ -529,6 +531,8 @@ ZH: dict[str, str] = {
     "预计剩余 {eta}。",
     # --- issue 12: first session, charts, Chinese page ---
     "app.error_title": "出错了",
+    "app.duplicate": "复制这个 Space，就有一个不用排队的私人训练器。",
+    "app.duplicate_button": "复制 Space",
     "app.warning_title": "注意",
     "app.info_title": "提示",
     "train.data.kind_taken": "dataset_name {name} 按 dataset_kind {kind} 读取。",
