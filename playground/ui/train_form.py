@@ -155,10 +155,24 @@ def check_data_file(spec: RunSpec) -> None:
         )
 
 
+def file_choice(path: str) -> gr.Dropdown:
+    """dataset_name set to an uploaded file: the box shows the file's name, its value is the path Gradio saved it at
+    (a folder named by a hash, which means nothing to the visitor)."""
+    return gr.Dropdown(choices=[*BUILTIN_SETS, (Path(path).name, path)], value=path)
+
+
+def take_uploaded_file(path: str | None):
+    """An upload becomes the data source at once, so that the set chosen before is not trained on by mistake when the
+    file needs a prompt_column (see `use_uploaded_file`)."""
+    if not path:
+        return gr.skip(), gr.skip()
+    return "file", file_choice(path)
+
+
 def use_uploaded_file(request: gr.Request, path: str | None, prompt_column: str, column_map: str):
-    """An uploaded prompt file becomes the data source (kind 'file') once it reads as prompts with the form's
-    prompt_column and column_map; else the engine's message says why (no prompt column, a broken line, over the size
-    limit), and setting prompt_column or column_map then uploading again is enough."""
+    """Check an uploaded prompt file with the form's prompt_column and column_map: how many rows it gives, or the
+    engine's message saying why it does not read (no prompt column, a broken line, over the size limit). The file
+    stays the data source either way, and setting prompt_column or column_map checks it again."""
     if not path:
         return gr.skip(), gr.skip()
     lang = lang_of(request)
@@ -169,7 +183,14 @@ def use_uploaded_file(request: gr.Request, path: str | None, prompt_column: str,
     gr.Info(tr(lang, "train.data.checked", rows=len(data.dataset)), title=tr(lang, "app.info_title"))
     for warning in data.warnings:
         gr.Warning(translate_error(lang, warning), title=tr(lang, "app.warning_title"))
-    return "file", gr.Dropdown(value=path)
+    return "file", file_choice(path)
+
+
+def recheck_uploaded_file(request: gr.Request, path: str | None, prompt_column: str, column_map: str, name: str):
+    """prompt_column or column_map was set: check the uploaded file again with them, if it is still the data source."""
+    if not path or name != path:
+        return gr.skip(), gr.skip()
+    return use_uploaded_file(request, path, prompt_column, column_map)
 
 
 def take_dataset_name(request: gr.Request, name: str, kind: str):

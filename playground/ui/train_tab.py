@@ -27,8 +27,10 @@ from playground.ui.train_form import (
     check_data_file,
     check_sources,
     create_form,
+    recheck_uploaded_file,
     spec_from_form,
     take_dataset_name,
+    take_uploaded_file,
     use_uploaded_file,
 )
 from rewards.registry import metric_name
@@ -289,8 +291,16 @@ def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> 
     ).then(recolour_all, view.coloured, view.coloured, **HIDDEN)
     data_source = [form["dataset_kind"], form["dataset_name"]]
     upload_inputs = [upload, form["prompt_column"], form["column_map"]]
-    upload.upload(
+    upload.upload(take_uploaded_file, upload, data_source, **HIDDEN).then(
         bind(use_uploaded_file), upload_inputs, data_source, api_name="upload_prompts", show_progress="hidden"
+    )
+    mapping = [form["prompt_column"], form["column_map"]]
+    gr.on(
+        [e for box in mapping for e in (box.blur, box.submit)],
+        bind(recheck_uploaded_file),
+        [*upload_inputs, form["dataset_name"]],
+        data_source,
+        **HIDDEN,
     )
     form["dataset_name"].input(bind(take_dataset_name), data_source[::-1], form["dataset_kind"], **HIDDEN)
     session.selection.change(bind(selection_summary_for), session.selection, rewards_md, **HIDDEN)

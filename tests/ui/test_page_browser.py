@@ -86,3 +86,28 @@ def test_toast_titles_are_chinese_on_the_chinese_page(app, browser):
     assert shown == '"出错了"|0px', shown  # Gradio's own "Error" is there, at size 0, after the Chinese title
     assert "请至少粘贴两个生成结果" in page.locator(".toast-body").first.inner_text()
     context.close()
+
+
+def test_an_upload_replaces_the_old_set_and_prompt_column_rereads_it(app, browser, tmp_path):
+    """A CSV without a `prompt` column: dataset_name shows the file's name (not Gradio's hashed folder) instead of
+    the set picked before, the toast says which column is missing; setting prompt_column reads it, no re-upload."""
+    path = tmp_path / "questions.csv"
+    path.write_text("question,answer\nWhat is 2+2?,4\nWhat is 3+3?,6\n", encoding="utf-8")
+    context, page = open_page(browser, app)
+    open_tab(page, "Train")
+    page.get_by_text("Data", exact=True).click()  # the accordion
+    page.locator(".block", has=page.get_by_text("Upload a prompt file")).locator("input[type=file]").set_input_files(
+        str(path)
+    )
+    page.locator(".toast-body.error").first.wait_for(timeout=30_000)
+    assert "set prompt_column" in page.locator(".toast-body.error").first.inner_text()
+    name = page.get_by_label("dataset_name")
+    assert name.input_value() == "questions.csv"
+    assert page.get_by_label("dataset_kind").input_value() == "file"
+    page.locator(".toast-close").first.click()
+    column = page.get_by_label("prompt_column")
+    column.fill("question")
+    column.press("Enter")
+    page.get_by_text("The uploaded file has 2 prompts.").wait_for(timeout=30_000)
+    assert name.input_value() == "questions.csv"
+    context.close()
