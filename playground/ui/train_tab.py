@@ -216,11 +216,13 @@ def alerts_markdown(spec: RunSpec, metrics: list[dict], lang: str, custom: Colle
 
 
 def _alert_text(alert, lang: str) -> str:
-    """The engine's sentence (with its figures) in English; in Chinese the alert's translated text, by its code."""
+    """The engine's sentence, with its reward names and figures, in the page's language; an alert whose sentences
+    have no Chinese template gets its code's general Chinese text."""
+    message, advice = translate_error(lang, alert.message), translate_error(lang, alert.advice)
     key = f"train.alert.{alert.code}"
-    if lang != "en" and key in EN:
+    if lang != "en" and (message == alert.message or advice == alert.advice) and key in EN:
         return tr(lang, key)
-    return f"**{html.escape(alert.message)}** {html.escape(alert.advice)}"
+    return f"**{html.escape(message, quote=False)}** {html.escape(advice, quote=False)}"
 
 
 def samples_frame(run: Run, lang: str):
