@@ -101,6 +101,7 @@ EN: dict[str, str] = {
     "preview.intro": "Sample a group of completions for one prompt and score it exactly as GRPO will: "
     "rewards, weighted total and advantage of each completion.",
     "preview.model": "Model",
+    "preview.model.embedded": "SmolLM2-135M-Instruct (embedded)",
     "preview.model.info": "The embedded SmolLM2, a Hugging Face Hub id, or a local folder (type it in).",
     "preview.set": "Prompt set",
     "preview.row": "Prompt from the set",
@@ -333,6 +334,9 @@ EN: dict[str, str] = {
     "lab.sampling": "Sampling {g} completions for each of {n} prompts…",
     # --- issue 14: reward lab, headers of the probe's findings table ---
     "lab.col.reward": "reward",
+    "lab.col.mean": "mean",
+    "lab.col.std": "std",
+    "lab.col.zero_std": "no spread",
     "lab.col.score": "score",
     "lab.col.text": "degenerate text",
     "lab.col.why": "why it is a finding",
@@ -434,6 +438,7 @@ ZH: dict[str, str] = {
     "preview.intro": "为一个提示词采样一组生成结果，并完全按 GRPO 的方式打分："
     "每个生成结果的各项奖励、加权总分和优势。",
     "preview.model": "模型",
+    "preview.model.embedded": "SmolLM2-135M-Instruct（内置）",
     "preview.model.info": "内置的 SmolLM2、Hugging Face Hub 模型 id，或本地文件夹（直接输入）。",
     "preview.set": "提示词集",
     "preview.row": "从提示词集中选择",
@@ -652,6 +657,9 @@ ZH: dict[str, str] = {
     "lab.sampling": "正在为 {n} 个提示词各生成 {g} 个结果…",
     # --- issue 14: reward lab, headers of the probe's findings table ---
     "lab.col.reward": "奖励",
+    "lab.col.mean": "均值",
+    "lab.col.std": "标准差",
+    "lab.col.zero_std": "组内无差异",
     "lab.col.score": "得分",
     "lab.col.text": "退化文本",
     "lab.col.why": "为什么是问题",

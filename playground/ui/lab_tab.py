@@ -17,15 +17,16 @@ from playground.lab.dryrun import DryRun, dry_run, load_rows
 from playground.lab.graders import export_grader, import_grader
 from playground.lab.probe import probe
 from playground.scoring import build_rewards
-from playground.ui.common import bind, lang_of, progress_callback, short
+from playground.ui.common import bind, headers_on_load, lang_of, progress_callback, short
 from playground.ui.context import AppContext, Session, parse_selection
-from playground.ui.custom_code import custom_rewards
+from playground.ui.custom_code import custom_rewards, table_rows
 from playground.ui.i18n import t, tr
 from playground.ui.lab_zh import verdict_text, why_text
 from playground.ui.rewards_tab import Layout, RewardsTab, apply_selection
 
 
-WEIGHT_HEADERS = ["reward", "weight", "on"]
+WEIGHT_HEADERS = ("lab.col.reward", "rewards.weight", "rewards.use")  # read by position, shown in the page's language
+PROMPT_HEADERS = ("table.prompt", "lab.col.mean", "lab.col.std", "lab.col.zero_std")
 
 
 def _prompt_frame(summary, lang: str) -> pd.DataFrame:
@@ -33,7 +34,7 @@ def _prompt_frame(summary, lang: str) -> pd.DataFrame:
         [short(p["prompt"], 90), p["mean"], p["std"], tr(lang, "lab.no_signal") if p["zero_std"] else ""]
         for p in summary.prompts
     ]
-    return pd.DataFrame(rows, columns=[tr(lang, "table.prompt"), "mean", "std", "zero_std"])
+    return pd.DataFrame(rows, columns=[tr(lang, key) for key in PROMPT_HEADERS])
 
 
 def _metrics(summary, lang: str, seconds: float | None = None) -> str:
@@ -67,8 +68,9 @@ def _signal_file(run: DryRun, summary) -> str | None:
     return str(path)
 
 
-def _weights_frame(run: DryRun) -> pd.DataFrame:
-    return pd.DataFrame([[n, w, True] for n, w in zip(run.names, run.weights, strict=True)], columns=WEIGHT_HEADERS)
+def _weights_frame(run: DryRun, lang: str) -> pd.DataFrame:
+    rows = [[n, w, True] for n, w in zip(run.names, run.weights, strict=True)]
+    return pd.DataFrame(rows, columns=[tr(lang, key) for key in WEIGHT_HEADERS])
 
 
 def run_dry_run(
@@ -108,7 +110,7 @@ def run_dry_run(
     return (
         _metrics(summary, lang, run.seconds),
         _prompt_frame(summary, lang),
-        _weights_frame(run),
+        _weights_frame(run, lang),
         _signal_file(run, summary),
         run.to_state(),
         summary.to_json(),
@@ -121,15 +123,19 @@ def rescore(request: gr.Request, state: dict, weights: pd.DataFrame, scale_rewar
     if not state:
         return gr.skip(), gr.skip(), gr.skip(), gr.skip()
     run = DryRun.from_state(state)
-    table = weights.to_dict("records") if isinstance(weights, pd.DataFrame) else []
-    by_name = {str(r["reward"]): r for r in table}
-    w = [float(by_name.get(n, {}).get("weight", 1.0) or 0.0) for n in run.names]
-    on = [bool(by_name.get(n, {}).get("on", True)) for n in run.names]
+    by_name = {str(row[0]): row for row in table_rows(weights) if row}  # reward, weight, on (headers translated)
+    w = [float(_cell(by_name, n, 1, 1.0) or 0.0) for n in run.names]
+    on = [bool(_cell(by_name, n, 2, True)) for n in run.names]
     summary = run.summarize(
         weights=w, enabled=on, scale_rewards=scale_rewards, multi_objective_aggregation=aggregation
     )
     summary.verdict = verdict_text(summary, lang)
     return _metrics(summary, lang), _prompt_frame(summary, lang), _signal_file(run, summary), summary.to_json()
+
+
+def _cell(rows: dict, name: str, index: int, default):
+    row = rows.get(name)
+    return row[index] if row is not None and len(row) > index and row[index] is not None else default
 
 
 def run_probe(ctx: AppContext, request: gr.Request, selection: list[dict], code: str, state: dict):
@@ -204,7 +210,7 @@ def create_lab_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> No
         gr.Markdown("### " + t("lab.rescore.title"))
         with gr.Row():
             weights = gr.Dataframe(
-                headers=WEIGHT_HEADERS,
+                headers=[tr("en", key) for key in WEIGHT_HEADERS],
                 datatype=["str", "number", "bool"],
                 label=t("lab.weights"),
                 interactive=True,
@@ -231,6 +237,8 @@ def create_lab_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> No
         grader_note = gr.Markdown()
         state = gr.State({})
         result = gr.JSON(visible=False)
+    headers_on_load(weights, *WEIGHT_HEADERS)
+    headers_on_load(prompts, *PROMPT_HEADERS)
 
     settings = [scale_rewards, aggregation]
     inputs = [model, prompt_set, session.selection, rewards.editor, num_prompts, num_generations, max_new_tokens, seed]

@@ -9,6 +9,22 @@ from functools import lru_cache
 
 
 MESSAGES: tuple[tuple[str, str], ...] = (
+    # playground/sandbox/client.py: custom rewards in the sandbox
+    (
+        "Reward {name} must return a list of floats, got {got} (a generator: wrap it in list(...)).",
+        "奖励 {name} 必须返回浮点数列表，实际返回了 {got}（这是生成器：请用 list(...) 包起来）。",
+    ),
+    ("Reward {name} must return a list of floats, got {got}.", "奖励 {name} 必须返回浮点数列表，实际返回了 {got}。"),
+    (
+        "Reward {name} returned {count} values for {n} completions.",
+        "奖励 {name} 为 {n} 个生成结果返回了 {count} 个值。",
+    ),
+    ("Reward {name} timed out after {s} s.", "奖励 {name} 超时（{s} 秒）。"),
+    ("Loading the custom code timed out after {s} s.", "加载自定义代码超时（{s} 秒）。"),
+    ("Reward {name} exceeded the {mb} MB memory limit.", "奖励 {name} 超出了 {mb} MB 的内存上限。"),
+    ("Loading the custom code exceeded the {mb} MB memory limit.", "加载自定义代码超出了 {mb} MB 的内存上限。"),
+    ("Reward {name} raised {error}", "奖励 {name} 抛出了 {error}"),
+    ("Loading the custom code raised {error}", "加载自定义代码时抛出了 {error}"),
     # playground/training/health.py: the live alerts, with their reward names and figures
     (
         "In the last {k} steps, all of the groups gave every completion the same reward, so GRPO has no advantage "

@@ -20,7 +20,7 @@ from playground.ui.context import AppContext, Session
 from playground.ui.custom_code import custom_names
 from playground.ui.i18n import t, tr
 from playground.ui.messages_zh import translate_error
-from playground.ui.train_tab import HIDDEN, alerts_markdown, create_run_view, samples_frame
+from playground.ui.train_tab import HIDDEN, SAMPLE_HEADERS, alerts_markdown, create_run_view, samples_frame
 
 
 COLUMNS = ("run", "status", "step", "created", "model", "rewards", "final_reward", "error")  # keys: runs.col.<name>
@@ -98,6 +98,12 @@ def show_run(ctx: AppContext, request: gr.Request, session_id: str | None, run_i
         hide,
         hide,
     ]
+
+
+def empty_run_view(request: gr.Request) -> list:
+    """On page load: the empty charts and samples with their titles and headers in the page's language."""
+    lang = lang_of(request)
+    return [*chart_updates([], lang), empty_frame(lang, *SAMPLE_HEADERS), overlay_update([], lang)]
 
 
 def overlay(ctx: AppContext, request: gr.Request, session_id: str | None, run_ids: list[str] | None) -> gr.LinePlot:
@@ -223,6 +229,7 @@ def create_runs_tab(ctx: AppContext, session: Session) -> None:
         [tab.select, reload.click], bind(refresh, ctx), [me, run], lists, api_name="list_runs", show_progress="hidden"
     )
     lines = coloured(plots)
+    gr.context.Context.root_block.load(bind(empty_run_view), None, [*plots, samples, curves], **HIDDEN)
     shown = [*plots, samples, alerts, zipped, recipe_zip, script_zip]
     show.click(bind(show_run, ctx), [me, run], shown, api_name="show_run").then(recolour_all, lines, lines, **HIDDEN)
     # Picking a run shows it: the charts and the downloads always belong to the run in the picker.

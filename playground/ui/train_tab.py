@@ -39,6 +39,7 @@ from rewards.registry import metric_name
 TICK_SECONDS = 1.0
 WATCH_SECONDS = 5.0  # how often an idle page looks for a run started in another session
 HIDDEN = dict(api_visibility="private", show_progress="hidden")  # UI glue: no API endpoint, no spinner
+SAMPLE_HEADERS = ("table.advantage", "table.prompt", "table.completion")  # an empty samples table
 
 
 @dataclass
@@ -98,7 +99,10 @@ def train_status(ctx: AppContext, request: gr.Request, session_id: str | None, s
         # No run, or another session's finished one: that is not this visitor's run (it is on the Runs tab).
         text = tr(lang, "train.status.none") if job is None else tr(lang, "train.status.other_done", run=job.run.id)
         idle = [gr.Timer(active=False), text, ""]
-        return idle + [gr.skip()] * (len(CHARTS) + 2) + [gr.Button(interactive=True)] * 2 + [seen]
+        # Empty charts and samples, with their axis titles and headers in the page's language (the page is built in
+        # English): nothing of this visitor's is shown there.
+        empty = [*chart_updates([], lang), empty_frame(lang, *SAMPLE_HEADERS), ""]
+        return idle + empty + [gr.Button(interactive=True)] * 2 + [seen]
     snap = job.snapshot()
     metrics = job.run.metrics()
     snap["phase"] = snap.get("phase") or job.run.status().get("phase")  # the accelerate backend's, from rank 0
@@ -251,7 +255,7 @@ def create_run_view(max_height: int):
         alerts = gr.Markdown()
     plots = create_charts()
     samples = gr.Dataframe(
-        empty_frame("en", "table.advantage", "table.prompt", "table.completion"),
+        empty_frame("en", *SAMPLE_HEADERS),
         label=t("train.samples"),
         wrap=True,
         interactive=False,

@@ -28,3 +28,22 @@ def test_markdown_and_info_text():
     assert markdown_text("exactly <a>…</a><b>…</b>, else 0.") == "exactly `<a>…</a><b>…</b>`, else 0."
     assert markdown_text("w * x, <think>/<answer> tag") == "w × x, `<think>/<answer>` tag"
     assert info_text("clipped ('*_truncate') or ('*_mask')") == "clipped ('∗_truncate') or ('∗_mask')"
+
+
+@pytest.mark.parametrize(
+    ("english", "chinese"),
+    [
+        ("Reward 'f' must return a list of floats, got str.", "奖励 'f' 必须返回浮点数列表，实际返回了 str。"),
+        ("Reward 'f' timed out after 5 s.", "奖励 'f' 超时（5 秒）。"),
+        ("Loading the custom code timed out after 10 s.", "加载自定义代码超时（10 秒）。"),
+        ("Reward 'f' returned 3 values for 4 completions.", "奖励 'f' 为 4 个生成结果返回了 3 个值。"),
+        (
+            "All 4 completions scored the same, so this group gives no learning signal (every advantage is 0).",
+            "全部 4 个生成结果得分相同，所以这一组没有学习信号（所有优势都是 0）。",
+        ),
+    ],
+)
+def test_sandbox_and_flag_messages_in_chinese(english, chinese):
+    from playground.ui.messages_zh import translate_error
+
+    assert translate_error("zh", english) == chinese

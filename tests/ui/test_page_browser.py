@@ -2,6 +2,7 @@
 the Reward lab, and a later edit there keeps it; reward descriptions show their tag names."""
 
 import json
+import re
 
 import pytest
 
@@ -110,4 +111,32 @@ def test_an_upload_replaces_the_old_set_and_prompt_column_rereads_it(app, browse
     column.press("Enter")
     page.get_by_text("The uploaded file has 2 prompts.").wait_for(timeout=30_000)
     assert name.input_value() == "questions.csv"
+    context.close()
+
+
+def test_chinese_page_tables_charts_and_model_picker_start_in_chinese(app, browser):
+    """Before anything ran: every visible table header, chart axis and the embedded model's label are Chinese (TRL
+    metric and reward names aside)."""
+    context, page = open_page(browser, app, "zh-CN")
+    page.wait_for_timeout(2000)  # the page-load events
+    found = {}
+    for tab in ("预览", "奖励实验室", "训练", "对比", "训练记录"):
+        open_tab(page, tab)
+        page.wait_for_timeout(800)
+        heads = page.evaluate(
+            "() => [...document.querySelectorAll('th, [role=columnheader]')].filter(n => n.offsetParent)"
+            ".map(n => n.innerText.trim())"
+        )
+        axes = page.evaluate(
+            "() => [...document.querySelectorAll('[aria-roledescription=axis]')]"
+            ".filter(n => n.getBoundingClientRect().width > 0).map(n => n.getAttribute('aria-label'))"
+        )
+        found[tab] = [h for h in heads if re.search("[A-Za-z]", h)] + [
+            a for a in axes if re.search(r"titled '(step|reward|value)[^']*'", a or "")
+        ]
+    assert not any(found.values()), found
+    open_tab(page, "预览")
+    page.get_by_label("模型").first.click()  # the picker's suggestions: the embedded model by its Chinese label
+    options = page.get_by_role("option").all_inner_texts()
+    assert "SmolLM2-135M-Instruct（内置）" in [o.strip() for o in options], options
     context.close()
