@@ -127,7 +127,10 @@ def eval_rows(metrics: list[dict]) -> list[dict]:
 def reward_frame(metrics: list[dict]) -> pd.DataFrame:
     """The training reward at every step and the eval reward at its points, one line each (column `series`)."""
     points = [(int(r["step"]), float(r["reward"]), "reward") for r in step_rows(metrics)]
-    points += [(int(r["step"]), float(r[EVAL_REWARD]), EVAL_REWARD) for r in eval_rows(metrics)]
+    # One eval point per step: at step 0 the warm-up's eval replaces the base model's (two points at one step would
+    # draw a vertical line); the Compare tab and the alerts read both.
+    latest = {int(r["step"]): float(r[EVAL_REWARD]) for r in eval_rows(metrics)}
+    points += [(step, value, EVAL_REWARD) for step, value in latest.items()]
     return _typed(_drawable(points), SERIES)
 
 

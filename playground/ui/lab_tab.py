@@ -45,11 +45,12 @@ def _metrics(summary, lang: str, seconds: float | None = None) -> str:
     )
     for name, stats in summary.rewards.items():
         lines.append(f"- `rewards/{name}/mean` {stats['mean']:.4f} · `rewards/{name}/std` {stats['std']:.4f}")
+    lines.append("")  # a paragraph of its own, not a continuation of the last bullet
     if summary.correlations:
         pairs = ", ".join(
             f"{pair}: {'—' if rho is None else f'{rho:+.2f}'}" for pair, rho in summary.correlations.items()
         )
-        lines.append(tr(lang, "lab.correlation", pairs=pairs))
+        lines += [tr(lang, "lab.correlation", pairs=pairs), ""]
     if summary.shares:
         lines.append(tr(lang, "lab.shares", shares=", ".join(f"{k} {v:.0%}" for k, v in summary.shares.items())))
     timing = tr(lang, "lab.rescored", ms=f"{summary.milliseconds:.1f}")

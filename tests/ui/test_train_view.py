@@ -45,3 +45,24 @@ def test_no_time_left_once_stop_was_pressed_or_the_run_ended():
         assert "Step 1 of 20" in progress_html(snap, "en")
     warm = SNAP | dict(status="stopping", phase="warmup", warmup_step=1, warmup_steps=5, eta=None, phase_eta=20.0)
     assert etas(warm) == ([], []) and "SFT step 1 of 5" in progress_html(warm, "en")
+
+
+def test_the_lab_metrics_keep_the_rank_correlation_out_of_the_last_bullet():
+    from types import SimpleNamespace
+
+    from playground.ui.lab_tab import _metrics
+
+    summary = SimpleNamespace(
+        verdict="Good signal",
+        reward=0.5,
+        reward_std=0.2,
+        frac_reward_zero_std=0.1,
+        rewards={"a": {"mean": 0.5, "std": 0.1}, "b": {"mean": 0.4, "std": 0.2}},
+        correlations={"a~b": 0.25},
+        shares={"a": 0.6, "b": 0.4},
+        milliseconds=1.0,
+    )
+    lines = _metrics(summary, "en").splitlines()
+    at = next(i for i, line in enumerate(lines) if "Spearman" in line)
+    assert lines[at - 1] == "" and lines[at - 2].startswith("- `rewards/b/mean`")
+    assert lines[at + 1] == ""  # the shares make a paragraph of their own too
