@@ -36,7 +36,11 @@ CSS = """
 /* issue 12: chart captions, the preview's progress area, labels that wrap (a phone is 390 px wide) */
 .pg-chart-caption { font-size: var(--text-sm); color: var(--body-text-color-subdued); padding: 0 4px; }
 .pg-preview-summary { min-height: 3em; }
-span[data-testid="block-info"], label > span { white-space: normal !important; overflow-wrap: anywhere; }
+/* Labels wrap between words; a word breaks only where it cannot fit on a line of its own ("anywhere" let a label
+   shrink until it broke mid-word: "num_generation s"). */
+span[data-testid="block-info"], label > span { white-space: normal !important; overflow-wrap: break-word; }
+/* On a phone the selection and "Try on text" come before the reward cards (which are thousands of pixels long). */
+@media (max-width: 640px) { .pg-side { order: -1; } }
 """
 # Gradio titles a toast by its type ("Error", "Info"), whatever title it was given: on a Chinese page, in Chinese.
 CSS += "html:lang(zh) .toast-title { font-size: 0; }\n"

@@ -268,7 +268,7 @@ def create_rewards_tab(ctx: AppContext, session: Session) -> RewardsTab:
                             cards += [_card(s, initial.get(s.name)) for s in specs if s.family == family]
                     with gr.Tab(t("rewards.family.custom"), id="custom"):
                         custom = create_custom_code(ctx, session)
-            with gr.Column(scale=2):
+            with gr.Column(scale=2, elem_classes="pg-side"):
                 summary = gr.Markdown(selection_summary(session.selection.value, None))
                 with gr.Accordion(t("rewards.json"), open=False):
                     selection_json = gr.Code(json.dumps(session.selection.value, indent=1), language="json")

@@ -140,3 +140,24 @@ def test_chinese_page_tables_charts_and_model_picker_start_in_chinese(app, brows
     options = page.get_by_role("option").all_inner_texts()
     assert "SmolLM2-135M-Instruct（内置）" in [o.strip() for o in options], options
     context.close()
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+def test_phone_shows_the_selection_before_the_cards_and_labels_whole(app, browser):
+    context, page = open_page(browser, app, viewport=PHONE)
+    summary = page.locator(".prose", has_text="Selected rewards:").first
+    assert summary.bounding_box()["y"] < page.locator(".pg-card").first.bounding_box()["y"]
+    # A phone shows the first tabs; the others sit in the tab bar's overflow menu.
+    page.locator(".overflow-menu button, button.overflow-menu, [class*=overflow] button").first.click()
+    page.get_by_role("tab", name="Train", exact=True).or_(
+        page.get_by_role("button", name="Train", exact=True)
+    ).first.click()
+    label = page.locator("label", has=page.get_by_text("num_generations", exact=True)).first
+    span = label.get_by_text("num_generations", exact=True)
+    box = span.evaluate(
+        "n => { const r = document.createRange(); r.selectNodeContents(n); return r.getClientRects().length }"
+    )
+    assert box == 1, "num_generations is broken over lines"
+    context.close()
