@@ -198,8 +198,15 @@ def check_code(ctx: AppContext, request: gr.Request, code: str, choices):
         except RewardError as exc:  # the code failed to load: an exception, sys.exit, a timeout at module level
             problem = str(exc)
     usable = report.functions if report.ok and problem is None else []
-    rows = merge_choices(choices, usable, {result.function for result in trials if result.ok})
+    rows = merge_choices(choices, usable, {result.function for result in trials if graded(result)})
     return check_markdown(report, trials, problem, lang), choices_frame(rows, lang)
+
+
+def graded(result: TrialResult) -> bool:
+    """Passed the trial and told the trial completions apart: a reward that gives them all one score (always 0, say)
+    gives GRPO no signal, so Check leaves it unticked."""
+    values = {v for v in result.values or [] if v is not None and math.isfinite(v)}
+    return result.ok and len(values) > 1
 
 
 def _escape(text: str) -> str:
@@ -251,6 +258,8 @@ def trial_lines(result: TrialResult, lang: str) -> list[str]:
     else:
         lines = [f"- {BAD_MARK} {name}: {_escape(short(translate_error(lang, result.error or ''), 500))}"]
     lines += [f"  - ⚠ {_escape(translate_error(lang, flag))}" for flag in result.flags]
+    if result.ok and not graded(result):
+        lines.append(f"  - ⚠ {tr(lang, 'rewards.custom.constant')}")
     output = result.output.strip("\n")
     if output:
         shown = output[:OUTPUT_SHOWN] + ("…" if len(output) > OUTPUT_SHOWN else "")

@@ -70,6 +70,8 @@ EN: dict[str, str] = {
     "rewards.custom.found": "**Reward functions found:** {names}",
     "rewards.custom.trial": "Trial run on example completions",
     "rewards.custom.trial_ok": "returned a value for each completion ({ms} ms).",
+    "rewards.custom.constant": "it gave every trial completion the same score, so it would give GRPO no signal; it "
+    "is not ticked (tick it to use it anyway).",
     "rewards.custom.output": "Printed by `{name}`:",
     "rewards.custom.empty": "(empty)",
     "rewards.custom.missing": "The custom reward `{name}` is selected but the code does not define it; press Check, "
@@ -410,6 +412,8 @@ ZH: dict[str, str] = {
     "rewards.custom.found": "**找到的奖励函数：** {names}",
     "rewards.custom.trial": "在示例生成结果上试运行",
     "rewards.custom.trial_ok": "为每个生成结果都返回了值（{ms} 毫秒）。",
+    "rewards.custom.constant": "它给所有试用生成结果打了同样的分，GRPO 从中得不到信号；因此没有勾选"
+    "（仍要使用请手动勾选）。",
     "rewards.custom.output": "`{name}` 打印的内容：",
     "rewards.custom.empty": "（空）",
     "rewards.custom.missing": "已选择自定义奖励 `{name}`，但代码中没有定义它；请点击“检查”，或取消勾选。",
