@@ -17,7 +17,7 @@ from playground.lab.dryrun import DryRun, dry_run, load_rows
 from playground.lab.graders import export_grader, import_grader
 from playground.lab.probe import probe
 from playground.scoring import build_rewards
-from playground.ui.common import bind, headers_on_load, lang_of, progress_callback, short
+from playground.ui.common import bind, headers_on_load, lang_of, progress_callback, short, styled
 from playground.ui.context import AppContext, Session, parse_selection
 from playground.ui.custom_code import custom_rewards, table_rows
 from playground.ui.i18n import t, tr
@@ -34,7 +34,7 @@ def _prompt_frame(summary, lang: str) -> pd.DataFrame:
         [short(p["prompt"], 90), p["mean"], p["std"], tr(lang, "lab.no_signal") if p["zero_std"] else ""]
         for p in summary.prompts
     ]
-    return pd.DataFrame(rows, columns=[tr(lang, key) for key in PROMPT_HEADERS])
+    return styled(pd.DataFrame(rows, columns=[tr(lang, key) for key in PROMPT_HEADERS]), [])  # 3 decimals
 
 
 def _metrics(summary, lang: str, seconds: float | None = None) -> str:
@@ -155,7 +155,7 @@ def run_probe(ctx: AppContext, request: gr.Request, selection: list[dict], code:
         finding.why = why_text(finding, lang)
     rows = [[f.reward, f.score, short(f.text, 120) or "∅", f.why] for f in report.findings]
     headers = [tr(lang, f"lab.col.{c}") for c in ("reward", "score", "text", "why")]
-    frame = pd.DataFrame(rows, columns=headers)
+    frame = styled(pd.DataFrame(rows, columns=headers), [])  # scores to 3 decimals, not float32 noise
     note = tr(lang, "lab.probe.none", n=report.tried) if not rows else tr(lang, "lab.probe.found", n=len(rows))
     return frame, note, report.to_json()
 

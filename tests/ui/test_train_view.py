@@ -66,3 +66,16 @@ def test_the_lab_metrics_keep_the_rank_correlation_out_of_the_last_bullet():
     at = next(i for i, line in enumerate(lines) if "Spearman" in line)
     assert lines[at - 1] == "" and lines[at - 2].startswith("- `rewards/b/mean`")
     assert lines[at + 1] == ""  # the shares make a paragraph of their own too
+
+
+def test_the_lab_prompt_table_shows_3_decimals_not_float32_noise():
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from playground.ui.lab_tab import _prompt_frame
+
+    noisy = float(np.float32(-85.05))  # -85.05000305175781
+    summary = SimpleNamespace(prompts=[{"prompt": "Say hi.", "mean": noisy, "std": 0.5, "zero_std": False}])
+    html = _prompt_frame(summary, "en").to_html()
+    assert "-85.050" in html and "-85.050003" not in html
