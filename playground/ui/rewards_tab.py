@@ -311,7 +311,15 @@ def create_rewards_tab(ctx: AppContext, session: Session) -> RewardsTab:
     apply_outputs = [*selection_outputs, custom.choices, *card_inputs]
     apply.click(bind(apply_selection, layout), apply_inputs, apply_outputs, api_name="set_rewards")
     try_inputs = [text, prompt, columns, session.selection, custom.editor]
-    score.click(bind(try_on_text, ctx), try_inputs, [table, details], api_name="try_on_text", concurrency_limit=8)
+    # The spinner, and a failure's badge, show by the details, never over the table: an error keeps the last scores.
+    score.click(
+        bind(try_on_text, ctx),
+        try_inputs,
+        [table, details],
+        api_name="try_on_text",
+        concurrency_limit=8,
+        show_progress_on=[details],
+    )
     # The composition root's page load: the first scores in the page's language, then again on each selection change.
     page_load = gr.context.Context.root_block.load
     gr.on(

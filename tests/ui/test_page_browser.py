@@ -161,3 +161,16 @@ def test_phone_shows_the_selection_before_the_cards_and_labels_whole(app, browse
     )
     assert box == 1, "num_generations is broken over lines"
     context.close()
+
+
+def test_a_failing_score_keeps_the_try_on_text_table(app, browser):
+    context, page = open_page(browser, app)
+    table = page.locator(".block", has=page.get_by_role("columnheader", name="advantage")).first
+    rows_before = table.get_by_role("row").count()
+    page.locator("textarea").first.fill("only one completion")
+    page.get_by_role("button", name="Score", exact=True).click()
+    page.locator(".toast-body.error").first.wait_for(timeout=20_000)
+    page.wait_for_timeout(500)
+    assert table.get_by_role("row").count() == rows_before  # the last scores stay
+    assert table.locator(".error").count() == 0, "the table shows an error badge"
+    context.close()
