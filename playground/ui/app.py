@@ -39,6 +39,8 @@ CSS = """
 /* Labels wrap between words; a word breaks only where it cannot fit on a line of its own ("anywhere" let a label
    shrink until it broke mid-word: "num_generation s"). */
 span[data-testid="block-info"], label > span { white-space: normal !important; overflow-wrap: break-word; }
+/* Table headers break between words only ("advantage", not "advanta ge"): the column grows to fit its header. */
+th, th * { word-break: normal !important; overflow-wrap: normal !important; }
 /* On a phone the selection and "Try on text" come before the reward cards (which are thousands of pixels long). */
 @media (max-width: 640px) { .pg-side { order: -1; } }
 """

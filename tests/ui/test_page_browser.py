@@ -174,3 +174,15 @@ def test_a_failing_score_keeps_the_try_on_text_table(app, browser):
     assert table.get_by_role("row").count() == rows_before  # the last scores stay
     assert table.locator(".error").count() == 0, "the table shows an error badge"
     context.close()
+
+
+def test_table_headers_do_not_break_mid_word(app, browser):
+    context, page = open_page(browser, app)
+    page.get_by_role("columnheader", name="advantage").first.wait_for(timeout=20_000)
+    lines = page.evaluate(
+        """() => Object.fromEntries([...document.querySelectorAll('th')].filter(n => n.offsetParent).map(n => {
+            const r = document.createRange(); r.selectNodeContents(n);
+            return [n.innerText.trim(), r.getClientRects().length]; }))"""
+    )
+    assert lines["advantage"] == lines["#"] and lines["length(ideal_length=50)"] == lines["#"], lines
+    context.close()
