@@ -47,3 +47,11 @@ def test_sandbox_and_flag_messages_in_chinese(english, chinese):
     from playground.ui.messages_zh import translate_error
 
     assert translate_error("zh", english) == chinese
+
+
+def test_a_card_its_defaults_cannot_build_shows_a_translated_text_not_the_engines_english():
+    from playground.ui.rewards_tab import example_scores
+
+    built_into_page = example_scores("reward_model", "", 8)
+    assert "rewards.examples.needs_params" in built_into_page and "needs a model" not in built_into_page
+    assert "**⚠ The reward_model reward needs a model" in example_scores("reward_model", "", 8, lang="en")
