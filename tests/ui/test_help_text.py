@@ -55,3 +55,11 @@ def test_a_card_its_defaults_cannot_build_shows_a_translated_text_not_the_engine
     built_into_page = example_scores("reward_model", "", 8)
     assert "rewards.examples.needs_params" in built_into_page and "needs a model" not in built_into_page
     assert "**⚠ The reward_model reward needs a model" in example_scores("reward_model", "", 8, lang="en")
+
+
+def test_what_load_sets_shows_the_completion_prefix_as_written():
+    from playground.lessons import get_lesson
+    from playground.ui.learn_tab import recipe_markdown
+
+    text = recipe_markdown(get_lesson("format"), "en")
+    assert "`completion_prefix='<intro>'`" in text and "&lt;" not in text
