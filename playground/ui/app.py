@@ -41,6 +41,8 @@ CSS = """
 span[data-testid="block-info"], label > span { white-space: normal !important; overflow-wrap: break-word; }
 /* Table headers break between words only ("advantage", not "advanta ge"): the column grows to fit its header. */
 th, th * { word-break: normal !important; overflow-wrap: normal !important; }
+/* A chart shown only with data (the bf16 rollout's) takes no room, caption included, while its plot is hidden. */
+.pg-optional-chart:not(:has(.vega-embed)) { display: none !important; }
 /* On a phone the selection and "Try on text" come before the reward cards (which are thousands of pixels long). */
 @media (max-width: 640px) { .pg-side { order: -1; } }
 """

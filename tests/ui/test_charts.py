@@ -85,3 +85,14 @@ def test_base_and_warmup_evals_at_step_0_draw_one_point_not_a_vertical_line():
     frame = reward_frame(metrics)
     evals = frame[frame["series"] == "eval_reward"]
     assert evals[["step", "value"]].values.tolist() == [[0, 0.4], [2, 0.6]]
+
+
+def test_the_bf16_correction_chart_shows_only_with_its_metric():
+    from playground.ui.charts import ONLY_WITH_DATA, chart_updates
+
+    index = CHARTS.index(ONLY_WITH_DATA[0])
+    metrics = rows(3)
+    assert chart_updates(metrics, "en")[index].visible is False
+    with_ratio = [dict(r, **{ONLY_WITH_DATA[0]: 1.0 + 0.01 * r["step"]}) for r in metrics]
+    assert chart_updates(with_ratio, "en")[index].visible is True
+    assert all(u.visible is not False for i, u in enumerate(chart_updates(metrics, "en")) if i != index)
