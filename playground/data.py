@@ -16,6 +16,9 @@ import json
 import logging
 import os
 import re
+import stat
+import threading
+from collections import OrderedDict
 from dataclasses import asdict, dataclass, field, fields
 from importlib import resources
 from pathlib import Path
@@ -39,6 +42,7 @@ BUILTIN_SETS: dict[str, str] = {
     "writing": "Short English writing prompts; some ask for <intro>/<body>/<conclusion> structure.",
     "arithmetic": "Simple arithmetic word problems with the numeric answer in an `answer` column.",
     "chinese": "Short questions and instructions in Simplified Chinese.",
+    "code": "Small Python programs (stdin to stdout) with test cases in a `tests` column, for code_tests.",
 }
 
 # Column names that usually hold the prompt, used to suggest a column mapping.
@@ -189,6 +193,103 @@ def render_prompt(tokenizer: Any, prompt: str | list[dict[str, str]], use_chat_t
 
 
 # --------------------------------------------------------------------------------------------------------------------
+# Public mode: a session reads only the files it uploaded
+
+UPLOAD_QUOTA_MB = 100  # per browser session, all its uploads together; overridable with PLAYGROUND_UPLOAD_QUOTA_MB
+UPLOAD_FILES = 20  # most files one browser session may upload
+# The same sentence whether the path is another visitor's upload or any other file: nothing tells them apart.
+NOT_UPLOADED = (
+    "This app is public, so a prompt file must be uploaded through the page; paths on the server are not read."
+)
+
+
+def upload_quota_bytes() -> int:
+    value = os.environ.get("PLAYGROUND_UPLOAD_QUOTA_MB")
+    try:
+        return int(float(value) * MB) if value else UPLOAD_QUOTA_MB * MB
+    except ValueError:
+        logger.warning("Ignoring PLAYGROUND_UPLOAD_QUOTA_MB=%r: not a number.", value)
+        return UPLOAD_QUOTA_MB * MB
+
+
+def plain_file(path: str) -> str:
+    """`path` made absolute, if it names a regular file reached through no symbolic link; else a `DataError`."""
+    absolute = os.path.abspath(os.path.expanduser(path))
+    try:
+        info = os.lstat(absolute)
+    except OSError:
+        raise DataError(f"File {Path(absolute).name!r} does not exist.") from None
+    if not stat.S_ISREG(info.st_mode) or os.path.realpath(absolute) != absolute:
+        raise DataError(f"{Path(absolute).name!r} is not a plain file (a link, folder or device is not read).")
+    return absolute
+
+
+class Uploads:
+    """The files each browser session uploaded through the page: in public mode the only files the app reads for it.
+
+    Sessions are Gradio's session hashes; the most recent `max_sessions` are kept. Each session may upload
+    `max_files` files and `quota_bytes` bytes in all. Thread-safe.
+    """
+
+    def __init__(self, quota_bytes: int | None = None, max_files: int = UPLOAD_FILES, max_sessions: int = 1000):
+        self.quota_bytes = upload_quota_bytes() if quota_bytes is None else quota_bytes
+        self.max_files = max_files
+        self.max_sessions = max_sessions
+        self._lock = threading.Lock()
+        self._files: OrderedDict[str, dict[str, int]] = OrderedDict()
+
+    def add(self, session: str | None, path: str) -> str:
+        """Record `path` as uploaded by `session` (over the quota: a `DataError`); returns the path as recorded."""
+        if not session:
+            raise DataError("An upload needs a browser session; reload the page.")
+        absolute = plain_file(path)
+        size = os.lstat(absolute).st_size
+        with self._lock:
+            files = self._files.pop(session, {})
+            self._files[session] = files
+            while len(self._files) > self.max_sessions:
+                self._files.popitem(last=False)
+            if absolute in files:
+                return absolute
+            if len(files) >= self.max_files or sum(files.values()) + size > self.quota_bytes:
+                raise DataError(
+                    f"This browser session has used its upload quota ({self.max_files} files, "
+                    f"{_size(self.quota_bytes)} in all, PLAYGROUND_UPLOAD_QUOTA_MB); reload the page to start over."
+                )
+            files[absolute] = size
+        return absolute
+
+    def check(self, session: str | None, path: str) -> str:
+        """`path` as recorded, if `session` uploaded it and it is still a plain file; else a `DataError`."""
+        absolute = os.path.abspath(os.path.expanduser(path or ""))
+        with self._lock:
+            uploaded = bool(session) and absolute in self._files.get(session, {})
+        if not uploaded:
+            raise DataError(NOT_UPLOADED)
+        return plain_file(absolute)
+
+
+def check_public_source(source: PromptSource, uploads: Uploads, session: str | None) -> None:
+    """Public mode's rule for a prompt source: a built-in set, a file this session uploaded, or a Hub dataset id that
+    names no path of the server (the `datasets` library would read a local folder of that name)."""
+    name = source.name.strip()
+    if source.kind == "file":
+        uploads.check(session, name)
+    elif source.kind == "hub" and not is_hub_id(name):
+        raise DataError(
+            f"This app is public: {name!r} is not a Hugging Face dataset id (org/name); folders of the server are not "
+            "read."
+        )
+
+
+def is_hub_id(name: str) -> bool:
+    """`org/name`, and not a path that exists here (relative to the working folder or the home folder)."""
+    if not _HUB_DATASET_ID.fullmatch(name) or name.startswith((".", "/", "~")) or ".." in name:
+        return False
+    return not (os.path.lexists(name) or os.path.lexists(os.path.expanduser(name)))
+
+
+# --------------------------------------------------------------------------------------------------------------------
 # Loading
 
 
@@ -201,7 +302,7 @@ def load_prompts(source: PromptSource) -> PromptData:
     elif source.kind == "file":
         path = Path(source.name.strip()).expanduser()
         what = f"file {path.name!r}"
-        rows, lines = _read_file(path)
+        rows, lines = _read_file(path, source.max_rows + 1)
     else:
         what = f"dataset {source.name.strip()!r}"
         rows, lines = _read_hub(source), None
@@ -210,7 +311,7 @@ def load_prompts(source: PromptSource) -> PromptData:
         raise DataError(f"The {what} has no rows.")
     if total > source.max_rows:
         rows = rows[: source.max_rows]
-        count = f"more than {source.max_rows:,}" if source.kind == "hub" else f"{total:,}"
+        count = f"more than {source.max_rows:,}" if source.kind != "builtin" else f"{total:,}"  # read up to the cap
         warnings.append(f"The {what} has {count} rows; only the first {source.max_rows:,} are used.")
     columns = _columns(rows)
     rows, columns = _rename(rows, columns, source, what, warnings)
@@ -248,7 +349,7 @@ def _read_builtin(name: str) -> Rows:
     return _parse_jsonl(text, f"built-in set {name!r}")
 
 
-def _read_file(path: Path) -> Rows:
+def _read_file(path: Path, max_rows: int | None = None) -> Rows:
     label = repr(path.name)
     if not path.exists():
         raise DataError(f"File {label} does not exist.")
@@ -262,9 +363,10 @@ def _read_file(path: Path) -> Rows:
     if size > limit:
         raise DataError(f"File {label} is {_size(size)}, over the {_size(limit)} limit.")
     if kind == "parquet":
-        return _read_parquet(path)
+        return _read_parquet(path, max_rows)
     text = _decode(path.read_bytes(), label, kind)
-    return {"csv": _parse_csv, "json": _parse_json, "jsonl": _parse_jsonl}[kind](text, f"file {label}")
+    parse = {"csv": _parse_csv, "json": _parse_json, "jsonl": _parse_jsonl}[kind]
+    return parse(text, f"file {label}", max_rows)
 
 
 def _decode(raw: bytes, label: str, kind: str) -> str:
@@ -283,7 +385,7 @@ def _decode(raw: bytes, label: str, kind: str) -> str:
         ) from None
 
 
-def _parse_csv(text: str, what: str) -> Rows:
+def _parse_csv(text: str, what: str, max_rows: int | None = None) -> Rows:
     # The default 128 KiB field limit would reject a long prompt with a confusing message; the file size and
     # MAX_PROMPT_CHARS are the real limits. This only ever raises the process-wide csv limit.
     if csv.field_size_limit() < len(text) + 1:
@@ -313,14 +415,16 @@ def _parse_csv(text: str, what: str) -> Rows:
                 )
             rows.append(dict(zip(header, record, strict=True)))
             lines.append(start)
+            if max_rows is not None and len(rows) >= max_rows:
+                break
     except csv.Error as e:
         raise DataError(f"The {what} is not a valid CSV (line {reader.line_num}: {e}).") from None
     return rows, lines
 
 
-def _parse_json(text: str, what: str) -> Rows:
+def _parse_json(text: str, what: str, max_rows: int | None = None) -> Rows:
     try:
-        data = json.loads(text)
+        data = _json_list_head(text, max_rows) if text.lstrip().startswith("[") else json.loads(text)
     except json.JSONDecodeError as e:
         raise DataError(f"The {what} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg}).") from None
     if isinstance(data, dict) and isinstance(data.get("data"), list):
@@ -333,9 +437,41 @@ def _parse_json(text: str, what: str) -> Rows:
     return data, None
 
 
-def _parse_jsonl(text: str, what: str) -> Rows:
+def _json_list_head(text: str, max_rows: int | None) -> list:
+    """The items of a top-level JSON list, decoded one by one and only up to `max_rows`: a list of millions of `{}`
+    in a small file is not materialized. A malformed list raises what `json.loads` raises on it."""
+    decoder, items = json.JSONDecoder(), []
+    try:
+        i = _skip_space(text, text.index("[") + 1)
+        if text[i : i + 1] == "]":
+            return json.loads(text)  # an empty list (and whatever follows it) as json.loads reads it
+        while max_rows is None or len(items) < max_rows:
+            item, i = decoder.raw_decode(text, i)
+            items.append(item)
+            i = _skip_space(text, i)
+            if text[i : i + 1] == ",":
+                i = _skip_space(text, i + 1)
+            elif text[i : i + 1] == "]" and not text[i + 1 :].strip():
+                return items
+            else:
+                raise json.JSONDecodeError("malformed list", text, i)
+        return items
+    except json.JSONDecodeError:
+        return json.loads(text)  # raises the same error json.loads gives (the items before it are few)
+
+
+def _skip_space(text: str, i: int) -> int:
+    while i < len(text) and text[i] in " \t\n\r":
+        i += 1
+    return i
+
+
+def _parse_jsonl(text: str, what: str, max_rows: int | None = None) -> Rows:
     rows, lines = [], []
-    for lineno, line in enumerate(text.splitlines(), start=1):
+    for lineno, line in enumerate(io.StringIO(text, newline=None), start=1):  # lazily: \n, \r\n or \r
+        if max_rows is not None and len(rows) >= max_rows:
+            break
+        line = line.removesuffix("\n")
         if not line.strip():
             continue
         try:
@@ -349,11 +485,32 @@ def _parse_jsonl(text: str, what: str) -> Rows:
     return rows, lines
 
 
-def _read_parquet(path: Path) -> Rows:
+# Parquet compresses well: a 94 KB file can hold millions of rows or one huge value. Only the rows asked for are
+# decoded, in batches, and a file whose decoded columns would pass this many bytes is refused before any is read.
+MAX_PARQUET_DECODED_BYTES = 256 * MB
+_PARQUET_BATCH_ROWS = 1024
+
+
+def _read_parquet(path: Path, max_rows: int | None = None) -> Rows:
     import pyarrow.parquet as pq
 
     try:
-        return pq.read_table(path).to_pylist(), None
+        with pq.ParquetFile(path) as parquet:
+            meta = parquet.metadata
+            decoded = sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
+            if decoded > MAX_PARQUET_DECODED_BYTES:
+                raise DataError(
+                    f"File {path.name!r} holds {_size(decoded)} of data once decompressed, over the "
+                    f"{_size(MAX_PARQUET_DECODED_BYTES)} a Parquet file may hold here."
+                )
+            rows: list[dict[str, Any]] = []
+            for batch in parquet.iter_batches(batch_size=_PARQUET_BATCH_ROWS):
+                rows.extend(batch.to_pylist())
+                if max_rows is not None and len(rows) >= max_rows:
+                    return rows[:max_rows], None
+            return rows, None
+    except DataError:
+        raise
     except Exception as e:  # ArrowInvalid, OSError, ...
         raise DataError(f"File {path.name!r} is not a valid Parquet file ({_first_line(e)}).") from None
 

@@ -120,6 +120,13 @@ class GRPOArgs:
             "'none' scores that batch None for it (TRL skips None) and counts the event in the run status."
         },
     )
+    completions_as_text: bool = field(
+        default=False,
+        metadata={
+            "help": "Hand custom rewards plain strings: the text of each completion, also when TRL passes chat "
+            "messages (a system prompt or a conversational dataset). Library rewards read both shapes anyway."
+        },
+    )
     # Cold start (issue 17): an SFT warm-up on the same LoRA adapter, a pre-filled start of the answer
     sft_warmup_steps: int = field(
         default=0,

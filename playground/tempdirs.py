@@ -15,6 +15,7 @@ import shutil
 import stat
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 
@@ -94,28 +95,54 @@ def expire_files(folder: str | Path, max_age: float, now: float | None = None) -
     return count
 
 
+MAX_DEPTH = 32  # folder levels the walk descends (one open descriptor a level); deeper counts as over the quota
+
+
 def folder_usage(path: str, max_files: int) -> tuple[int, int]:
     """(bytes of disk blocks used, files and folders) under `path`; counting stops past `max_files` entries.
 
-    Symbolic links are counted, never followed; sparse files count what they really use.
+    The sandbox worker writes this folder while it is measured, so each folder is opened from its parent's descriptor
+    with `O_NOFOLLOW | O_NONBLOCK`: a symbolic link is counted, never followed (even one swapped in for a folder
+    during the walk), a FIFO is never opened, and every folder is opened once. A folder nested deeper than
+    `MAX_DEPTH` levels counts as `max_files + 1`. Sparse files count what they really use.
     """
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+    try:
+        top = os.open(path, flags)
+    except OSError:
+        return 0, 0
     used, count = 0, 0
-    stack = [path]
-    while stack and count <= max_files:
-        try:
-            entries = os.scandir(stack.pop())
-        except OSError:
-            continue
-        with entries:
-            for entry in entries:
-                count += 1
-                if count > max_files:
-                    break
-                try:
-                    info = entry.stat(follow_symlinks=False)
-                except OSError:
-                    continue
-                used += info.st_blocks * 512
-                if stat.S_ISDIR(info.st_mode):
-                    stack.append(entry.path)
+    stack = [(top, _names(top))]  # the open folders along the current branch, each with its names left to visit
+    try:
+        while stack and count <= max_files:
+            fd, names = stack[-1]
+            name = next(names, None)
+            if name is None:
+                os.close(stack.pop()[0])
+                continue
+            count += 1
+            try:
+                info = os.stat(name, dir_fd=fd, follow_symlinks=False)
+            except OSError:
+                continue
+            used += info.st_blocks * 512
+            if not stat.S_ISDIR(info.st_mode):
+                continue
+            if len(stack) >= MAX_DEPTH:
+                return used, max_files + 1
+            try:
+                child = os.open(name, flags, dir_fd=fd)
+            except OSError:
+                continue
+            stack.append((child, _names(child)))
+    finally:
+        for fd, _ in stack:
+            os.close(fd)
     return used, count
+
+
+def _names(fd: int) -> Iterator[str]:
+    try:
+        return iter(os.listdir(fd))
+    except OSError:
+        return iter(())

@@ -92,3 +92,21 @@ def math_verify_timeouts() -> tuple[int | None, int | None]:
     logging.getLogger("math_verify.parser").setLevel(logging.ERROR)
     logging.getLogger("math_verify.grader").setLevel(logging.ERROR)
     return None, None
+
+
+class TextCompletions:
+    """
+    A reward that hands `func` plain strings: `completion_text` of each completion, so a function written for text
+    (`len(c)`, `re.match(pattern, c)`) also works when TRL passes chat messages (a run with a system prompt or a
+    conversational dataset). Keeps `func`'s `__name__` (TRL's metric name) and pickles when `func` does.
+    """
+
+    def __init__(self, func):
+        self.func = func
+        self.__name__ = getattr(func, "__name__", type(func).__name__)
+
+    def __call__(self, completions: list, **kwargs: Any) -> list[float | None]:
+        return self.func(completion_texts(completions), **kwargs)
+
+    def __repr__(self) -> str:
+        return f"<{self.__name__} on text>"

@@ -6,6 +6,7 @@ import math
 import re
 
 from playground.errors import RewardError
+from rewards._bounded import bounded, public
 from rewards._text import column, completion_text, completion_texts, math_verify_timeouts
 
 
@@ -72,7 +73,10 @@ class _CorrectnessReward:
 
     def __call__(self, completions: list, **kwargs) -> list[float | None]:
         golds = column("correctness", self.column, kwargs, len(completions))
-        return [self._score(text, gold) for text, gold in zip(completion_texts(completions), golds, strict=True)]
+        texts = completion_texts(completions)
+        if self.mode != "numeric" and public():  # math_verify in a child process, bounded (rewards/_bounded.py)
+            return bounded(_score_all, self.mode, texts, list(golds), size=len(texts))
+        return _score_all(self.mode, texts, golds)
 
     def _score(self, text: str, gold) -> float | None:
         gold = _gold_text(gold)
@@ -88,6 +92,11 @@ class _CorrectnessReward:
             return None
         pred = extract_number(text)
         return 1.0 if pred is not None and math.isclose(pred, gold_value, rel_tol=1e-6, abs_tol=1e-6) else 0.0
+
+
+def _score_all(mode: str, texts: list[str], golds: list) -> list[float | None]:
+    reward = _CorrectnessReward("answer", mode)
+    return [reward._score(text, gold) for text, gold in zip(texts, golds, strict=True)]
 
 
 def _gold_text(gold) -> str | None:
@@ -194,4 +203,6 @@ def accuracy_reward(completions: list, solution: list[str] | None = None, **kwar
 
     solution = column("accuracy", "solution", {**kwargs, "solution": solution}, len(completions))
     messages = [[{"role": "assistant", "content": completion_text(c)}] for c in completions]
+    if public():  # math_verify in a child process, bounded (rewards/_bounded.py)
+        return bounded(trl_accuracy_reward, messages, [str(s) for s in solution], size=len(messages))
     return trl_accuracy_reward(messages, [str(s) for s in solution], log_extra=kwargs.get("log_extra"))

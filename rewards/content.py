@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 from playground.errors import RewardError
 from rewards._text import completion_texts
@@ -79,7 +80,9 @@ def _fraction(patterns: list[re.Pattern], text: str) -> float:
 def get_regex_reward(pattern: str = r"\d+", mode: str = "search"):
     r"""
     Reward function that checks the completion against a regular expression (Python `re` syntax, no flags: write
-    `(?s)` or `(?i)` in the pattern to set them).
+    `(?s)` or `(?i)` in the pattern to set them). Matching runs with the `regex` package and a time bound: one call
+    may match for `REGEX_SECONDS` in all, so that a catastrophic pattern such as `(a+)+$` cannot hold the process;
+    past it the call fails with a message naming the pattern.
 
     Args:
         pattern (`str`, *optional*, defaults to `r"\d+"`):
@@ -100,11 +103,19 @@ def get_regex_reward(pattern: str = r"\d+", mode: str = "search"):
         raise RewardError(f"The regex mode must be one of {list(REGEX_MODES)}, got {mode!r}.")
     if not isinstance(pattern, str) or not pattern:
         raise RewardError(f"The regex reward needs a non-empty pattern, got {pattern!r}.")
+    import regex
+
     try:
         re.compile(pattern)
-    except re.error as error:
+        regex.compile(pattern)
+    except (re.error, regex.error) as error:
         raise RewardError(f"The regex pattern {pattern!r} is not a valid regular expression: {error}.") from None
     return _RegexReward(pattern, mode)
+
+
+# Seconds one call of the regex reward may spend matching, all completions together. A sane pattern takes
+# microseconds per completion; a nested quantifier on a long completion takes longer than the age of the universe.
+REGEX_SECONDS = 1.0
 
 
 class _RegexReward:
@@ -115,8 +126,22 @@ class _RegexReward:
         self.mode = mode
 
     def __call__(self, completions: list, **kwargs) -> list[float]:
-        match = getattr(re.compile(self.pattern), self.mode)
-        return [1.0 if match(text) else 0.0 for text in completion_texts(completions)]
+        import regex  # matches Python's `re` syntax; releases the GIL and honours a timeout
+
+        match = getattr(regex.compile(self.pattern), self.mode)
+        deadline = time.monotonic() + REGEX_SECONDS
+        scores = []
+        for text in completion_texts(completions):
+            try:
+                hit = match(text, timeout=max(deadline - time.monotonic(), 0.001))
+            except TimeoutError:
+                raise RewardError(
+                    f"The regex pattern {self.pattern!r} took more than {REGEX_SECONDS:g} s to match "
+                    f"{len(completions)} completion(s); nested quantifiers such as (a+)+ backtrack without end. "
+                    "Simplify the pattern."
+                ) from None
+            scores.append(1.0 if hit else 0.0)
+        return scores
 
 
 def get_json_valid_reward(require_object: bool = False):

@@ -114,11 +114,13 @@ def think_answer_soft_reward(completions: list, **kwargs) -> list[float]:
 
 def xml_count_reward(completions: list, **kwargs) -> list[float]:
     r"""
-    The well-known "xmlcount" reward (willccbb's GRPO demo, open-r1's `tag_count_reward`), with `<think>` tags: 0.125
-    for each of `"<think>\n"`, `"\n</think>\n"`, `"\n<answer>\n"` and `"\n</answer>"` that occurs exactly once, minus
-    0.001 per character after the last `"\n</answer>"` (one trailing newline is free). The original subtracts the
+    willccbb's `xmlcount_reward_func` (GRPO demo, https://gist.github.com/willccbb/4676755236bb08cab5f4e54a0475d6fb)
+    with `<think>` in place of its `<reasoning>`: 0.125 for each of `"<think>\n"`, `"\n</think>\n"`, `"\n<answer>\n"`
+    and `"\n</answer>"` that occurs exactly once (four tags, so at most 0.5), minus 0.001 per character after the
+    last `"\n</answer>"` (one trailing newline is free), to discourage text after the answer. The gist subtracts the
     trailing text twice and, when the completion ends right at `</answer>`, the length of the whole completion; here
-    it is subtracted once.
+    it is subtracted once. open-r1's `tag_count_reward` (registered as `tag_count`) pays 0.25 a tag and has no
+    trailing penalty.
 
     Args:
         completions (`list[str]` or `list[list[dict[str, str]]]`):
@@ -149,6 +151,34 @@ def _xml_count(text: str) -> float:
         trailing = trailing[1:] if trailing.startswith("\n") else trailing
         score -= 0.001 * len(trailing)
     return round(score, 6)
+
+
+# open-r1's tags, each of which must occur exactly once to earn its quarter.
+_TAG_COUNT_TAGS = ("<think>\n", "\n</think>\n", "\n<answer>\n", "\n</answer>")
+
+
+def tag_count_reward(completions: list, **kwargs) -> list[float]:
+    r"""
+    open-r1's `tag_count_reward` (adapted there from willccbb's GRPO demo): 0.25 for each of `"<think>\n"`,
+    `"\n</think>\n"`, `"\n<answer>\n"` and `"\n</answer>"` that occurs exactly once, so 1.0 for the layout of
+    `think_answer_strict`.
+
+    Args:
+        completions (`list[str]` or `list[list[dict[str, str]]]`):
+            Standard or conversational completions.
+
+    Returns:
+        `list[float]`: 0.0, 0.25, 0.5, 0.75 or 1.0 per completion.
+
+    Example:
+    ```python
+    >>> tag_count_reward(["<think>\nHmm\n</think>\n<answer>\n4\n</answer>", "Hmm\n</think>\n<answer>\n4\n</answer>"])
+    [1.0, 0.75]
+    ```
+    """
+    return [
+        sum((0.25 for tag in _TAG_COUNT_TAGS if text.count(tag) == 1), 0.0) for text in completion_texts(completions)
+    ]
 
 
 ARTICLE_TAGS = ("intro", "body", "conclusion")

@@ -1,9 +1,12 @@
 """Formula reward: combine named rewards with an arithmetic expression, e.g. `length if format == 1 else -100`.
 
 The expression is parsed with `ast` and walked by a small interpreter that knows only numbers, the named rewards,
-`+ - * / **`, comparisons, `and`/`or`/`not`, `x if cond else y` and the functions `min`, `max`, `abs`, `clip` and
-`gate`; anything else (attributes, subscripts, other calls, strings, lambdas) is refused when the reward is built.
-Nothing is ever passed to `eval`.
+`+ - * / **` (`^` is `**`), comparisons, `and`/`or`/`not`, `x if cond else y` and the functions `min`, `max`, `abs`,
+`floor`, `ceil`, `exp`, `sqrt`, `log`, `clip` and `gate`; anything else (attributes, subscripts, other calls, strings,
+lambdas) is refused when the reward is built. Nothing is ever passed to `eval`. Every value is a float, so no
+expression builds a huge integer: a power has an exponent of at most 10 in absolute value, and one that overflows
+fails with a message (a product that overflows is infinite, and the reward `None`). Each completion's value thus costs
+one float operation per node of a tree of at most `MAX_LENGTH` characters.
 """
 
 from __future__ import annotations
@@ -27,7 +30,22 @@ def _gate(condition: float, value: float, otherwise: float = 0.0) -> float:
     return value if condition else otherwise
 
 
+def _math(func):
+    """A math function that gives NaN (the reward then reads None) outside its domain or range, e.g. log(0)."""
+
+    def safe(x: float) -> float:
+        try:
+            return float(func(x))
+        except (ValueError, OverflowError):
+            return math.nan
+
+    safe.__name__ = func.__name__
+    return safe
+
+
+# OpenAI's multi grader functions (min, max, abs, floor, ceil, exp, sqrt, log), plus clip and gate.
 FUNCTIONS = {"min": min, "max": max, "abs": abs, "clip": _clip, "gate": _gate}
+FUNCTIONS.update({f.__name__: _math(f) for f in (math.floor, math.ceil, math.exp, math.sqrt, math.log)})
 _BINARY = {
     ast.Add: operator.add,
     ast.Sub: operator.sub,
@@ -53,7 +71,8 @@ def parse(expression: str, names: set[str] | None = None) -> ast.Expression:
     if len(expression) > MAX_LENGTH:
         raise RewardError(f"The formula is longer than {MAX_LENGTH} characters.")
     try:
-        tree = ast.parse(expression.strip(), mode="eval")
+        # `^` is power, as in OpenAI's multi grader formulas (Python would read it as XOR, meaningless on scores).
+        tree = ast.parse(expression.strip().replace("^", "**"), mode="eval")
     except SyntaxError as exc:
         raise RewardError(f"The formula {expression!r} is not a valid expression: {exc.msg}.") from None
     for node in ast.walk(tree):
@@ -110,9 +129,9 @@ def evaluate(node: ast.AST, values: dict[str, float]) -> float:
     if isinstance(node, ast.Expression):
         return evaluate(node.body, values)
     if isinstance(node, ast.Constant):
-        return node.value
+        return float(node.value)  # never a Python int: `9 ** 10 ** ...` would grow without bound
     if isinstance(node, ast.Name):
-        return values[node.id]
+        return float(values[node.id])
     if isinstance(node, ast.BinOp):
         left, right = evaluate(node.left, values), evaluate(node.right, values)
         if isinstance(node.op, ast.Div) and right == 0:
@@ -160,8 +179,9 @@ def get_formula_reward(expression: str = "length if format == 1 else -100", term
 
     Args:
         expression (`str`, *optional*, defaults to `"length if format == 1 else -100"`):
-            Arithmetic over reward names: numbers, `+ - * / **`, comparisons, `and`/`or`/`not`, `a if cond else b`,
-            `min`, `max`, `abs`, `clip(x, low, high)`, `gate(cond, value[, otherwise])`.
+            Arithmetic over reward names: numbers, `+ - * / **` (`^` is `**`), comparisons, `and`/`or`/`not`,
+            `a if cond else b`, `min`, `max`, `abs`, `floor`, `ceil`, `exp`, `sqrt`, `log` (NaN outside the domain:
+            the reward reads `None`), `clip(x, low, high)`, `gate(cond, value[, otherwise])`.
         terms (`str`, *optional*, defaults to `""`):
             JSON binding variables to rewards with parameters, e.g. `{"a": {"name": "similarity", "params":
             {"metric": "bleu"}}}`; without it each variable is the library reward of that name, with its defaults.
@@ -208,7 +228,9 @@ class FormulaReward:
                 continue
             try:
                 value = float(evaluate(self.tree, values))
-            except (OverflowError, TypeError, ValueError) as exc:
+            except OverflowError:
+                raise RewardError(f"The formula {self.expression!r} made a number too large for a reward.") from None
+            except (TypeError, ValueError) as exc:
                 raise RewardError(f"The formula {self.expression!r} failed: {exc}.") from exc
             out.append(round(value, 10) if math.isfinite(value) else None)
         return out

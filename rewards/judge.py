@@ -9,11 +9,12 @@ is library code that only reads text. On the embedded SmolLM2-135M the judgement
 from __future__ import annotations
 
 import logging
+import re
 import threading
 import time
 
 from playground.errors import RewardError
-from rewards._text import completion_text
+from rewards._text import column, completion_text
 
 
 logger = logging.getLogger(__name__)
@@ -24,6 +25,7 @@ TEMPLATE = (
 )
 _YES = ("yes", "Yes", " yes", " Yes", "YES")
 _NO = ("no", "No", " no", " No", "NO")
+_ITEM = re.compile(r"\{\{\s*item\.([A-Za-z_]\w*)\s*\}\}")
 _LOCK = threading.Lock()
 _LOADED: dict[str, tuple] = {}
 
@@ -42,6 +44,18 @@ def load_judge(model_id: str):
             _LOADED.clear()
             _LOADED[model_id] = (model, tokenizer)
         return _LOADED[model_id]
+
+
+def item_rubrics(rubric: str, kwargs: dict, n: int) -> list[str]:
+    """
+    The rubric of each of `n` completions: `{{item.<column>}}` references (OpenAI's score_model templates) filled
+    with that row's value of the dataset column, e.g. the reference answer the judge compares with.
+    """
+    names = sorted(set(_ITEM.findall(rubric)))
+    if not names:
+        return [rubric] * n
+    values = {name: column("judge", name, kwargs, n) for name in names}
+    return [_ITEM.sub(lambda m, i=i: str(values[m.group(1)][i]), rubric) for i in range(n)]
 
 
 def _token_ids(tokenizer, words: tuple[str, ...]) -> list[int]:
@@ -64,7 +78,8 @@ def get_judge_reward(
 
     Args:
         rubric (`str`, *optional*, defaults to `"The answer is polite, on topic and helpful."`):
-            What a good answer does, in one or two sentences.
+            What a good answer does, in one or two sentences. `{{item.<column>}}` is filled with the row's value of
+            that dataset column (as in OpenAI's score_model graders), e.g. `Reference answer: {{item.answer}}`.
         model (`str`, *optional*, defaults to `"embedded"`):
             The judge: `"embedded"` (SmolLM2-135M, weak), a Hub id or a local folder of a causal LM.
         batch_size (`int`, *optional*, defaults to `8`):
@@ -110,7 +125,8 @@ class _JudgeReward:
         if not yes or not no:
             raise RewardError(f"The judge model {self.model!r} has no single token for 'yes' and 'no'.")
         prompts = kwargs.get("prompts") or [""] * len(completions)
-        texts = [self._render(tokenizer, p, c) for p, c in zip(prompts, completions, strict=True)]
+        rubrics = item_rubrics(self.rubric, kwargs, len(completions))
+        texts = [self._render(tokenizer, *row) for row in zip(rubrics, prompts, completions, strict=True)]
         out: list[float | None] = []
         start = time.monotonic()
         side = tokenizer.padding_side
@@ -137,9 +153,9 @@ class _JudgeReward:
             tokenizer.padding_side = side
         return out
 
-    def _render(self, tokenizer, prompt, completion) -> str:
+    def _render(self, tokenizer, rubric, prompt, completion) -> str:
         question = prompt if isinstance(prompt, str) else "\n".join(m["content"] for m in prompt)
-        content = TEMPLATE.format(rubric=self.rubric, prompt=question, completion=completion_text(completion))
+        content = TEMPLATE.format(rubric=rubric, prompt=question, completion=completion_text(completion))
         if getattr(tokenizer, "chat_template", None):
             return tokenizer.apply_chat_template(
                 [{"role": "user", "content": content}], add_generation_prompt=True, tokenize=False

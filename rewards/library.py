@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rewards import accuracy as accuracy_rewards
+from rewards import code as code_rewards
 from rewards import content as content_rewards
 from rewards import format as format_rewards
 from rewards import formula as formula_rewards
@@ -10,6 +11,7 @@ from rewards import judge as judge_rewards
 from rewards import length as length_rewards
 from rewards import model as model_rewards
 from rewards import other as other_rewards
+from rewards import reasoning as reasoning_rewards
 from rewards import similarity as similarity_rewards
 from rewards.registry import Example, Param, RewardFunc, RewardSpec, register
 
@@ -126,10 +128,48 @@ register(
     RewardSpec(
         name="xml_count",
         factory=_plain(format_rewards.xml_count_reward),
-        description="0.125 per well-placed <think>/<answer> tag, minus 0.001 per character after </answer>.",
+        description="willccbb's xmlcount (GRPO demo): 0.125 per <think>/<answer> tag found once (max 0.5), minus "
+        "0.001 per character after </answer>.",
         family="format",
         good=Example(_THINK_ANSWER),
         bad=Example("<answer>4</answer>"),
+    )
+)
+register(
+    RewardSpec(
+        name="tag_count",
+        factory=_plain(format_rewards.tag_count_reward),
+        description="open-r1's tag_count_reward: 0.25 per <think>/<answer> tag found exactly once (max 1.0).",
+        family="format",
+        good=Example(_THINK_ANSWER),
+        bad=Example("<answer>4</answer>"),
+    )
+)
+register(
+    RewardSpec(
+        name="reasoning_steps",
+        factory=_plain(reasoning_rewards.reasoning_steps_reward),
+        description="open-r1's reasoning_steps_reward: min(1, step markers / 3) for Step N:, bullets, First, ... "
+        "Finally,.",
+        family="format",
+        good=Example("Step 1: 48 / 2 = 24.\nStep 2: 48 + 24 = 72.\nStep 3: so 72 clips."),
+        bad=Example("72 clips."),
+    )
+)
+register(
+    RewardSpec(
+        name="code_format",
+        factory=code_rewards.get_code_format_reward,
+        description="open-r1's code_format_reward: 1.0 for <think>…</think><answer>…```language…```…</answer>, "
+        "else 0.0.",
+        family="format",
+        params=(
+            Param("language", str, "python", "Language tag of the fenced block (a `language` column overrides)."),
+        ),
+        good=Example(
+            "<think>\nAdd them.\n</think>\n<answer>\n```python\ndef add(a, b):\n    return a + b\n```\n</answer>"
+        ),
+        bad=Example("def add(a, b):\n    return a + b"),
     )
 )
 register(
@@ -162,6 +202,79 @@ register(
         columns=("solution",),
         good=Example(r"The answer is $\boxed{\frac{1}{3}}$.", {"solution": r"$\frac{1}{3}$"}),
         bad=Example(r"The answer is $\boxed{\frac{1}{2}}$.", {"solution": r"$\frac{1}{3}$"}),
+    )
+)
+_THIRD = r"$\frac{1}{3}$"
+register(
+    RewardSpec(
+        name="reasoning_accuracy",
+        factory=reasoning_rewards.get_reasoning_accuracy_reward,
+        description="TRL's reasoning_accuracy_reward: the answer after </think> is checked against the solution "
+        "with math_verify; 0.0 if reasoning never ends.",
+        family="accuracy",
+        params=(
+            Param("reasoning_delimiters", list, ["</think>"], "Strings that end the reasoning (comma-separated)."),
+        ),
+        columns=("solution",),
+        good=Example(r"<think>1 of 3 parts.</think> The answer is $\boxed{\frac{1}{3}}$.", {"solution": _THIRD}),
+        bad=Example(r"<think>1 of 3 parts, so $\boxed{\frac{1}{3}}$ but", {"solution": _THIRD}),
+    )
+)
+register(
+    RewardSpec(
+        name="cosine_scaled",
+        factory=reasoning_rewards.get_cosine_scaled_reward,
+        description="Correctness scaled by length on a cosine schedule: TRL's get_cosine_scaled_reward (tokens) or "
+        "open-r1's (characters).",
+        family="accuracy",
+        params=(
+            Param("max_len", int, 1000, "Length at which the schedule reaches its long-completion bound.", minimum=1),
+            Param("min_value_wrong", float, -1.0, "Reward of an empty wrong completion."),
+            Param("max_value_wrong", float, -0.5, "Reward of a wrong completion of max_len."),
+            Param("min_value_correct", float, 0.5, "Reward of a correct completion of max_len."),
+            Param("max_value_correct", float, 1.0, "Reward of an empty correct completion."),
+            Param(
+                "length_unit",
+                str,
+                "tokens",
+                "tokens (TRL; words without token ids) or characters (open-r1).",
+                choices=reasoning_rewards.COSINE_LENGTH_UNITS,
+            ),
+        ),
+        columns=("solution",),
+        good=Example(r"The answer is $\boxed{\frac{1}{3}}$.", {"solution": _THIRD}),
+        bad=Example(r"The answer is $\boxed{\frac{1}{2}}$.", {"solution": _THIRD}),
+    )
+)
+register(
+    RewardSpec(
+        name="len_reward",
+        factory=_plain(reasoning_rewards.len_reward),
+        description="open-r1's len_reward (Kimi 1.5): 0.5 for the shortest to -0.5 for the longest completion of a "
+        "prompt; wrong ones at most 0.",
+        family="length",
+        columns=("solution",),
+        good=Example(r"$\boxed{\frac{1}{3}}$", {"solution": _THIRD}),
+        bad=Example(
+            r"Let me think about it for a long while. The answer is $\boxed{\frac{1}{2}}$.", {"solution": _THIRD}
+        ),
+    )
+)
+_ADD_TESTS = [{"input": "2\n3\n", "output": "5"}, {"input": "-4\n10\n", "output": "6"}]
+register(
+    RewardSpec(
+        name="code_tests",
+        factory=code_rewards.get_code_tests_reward,
+        description="open-r1's code reward, offline: the completion's ```python block runs against the tests column "
+        "in the sandbox; the pass rate.",
+        family="accuracy",
+        params=(
+            Param("column", str, "tests", "Dataset column with the test cases (stdin/stdout pairs or asserts)."),
+            Param("time_limit", float, 1.0, "Seconds per test.", minimum=0.01, maximum=60.0),
+        ),
+        columns=("tests",),
+        good=Example("```python\nprint(int(input()) + int(input()))\n```", {"tests": _ADD_TESTS}),
+        bad=Example("```python\nprint(int(input()) - int(input()))\n```", {"tests": _ADD_TESTS}),
     )
 )
 register(
@@ -230,11 +343,19 @@ register(
     RewardSpec(
         name="repetition_penalty",
         factory=other_rewards.get_repetition_penalty_reward,
-        description="TRL's repetition penalty: max_penalty times the fraction of repeated n-grams (tokens or words).",
+        description="Repetition penalty (TRL on token ids, open-r1 on text): max_penalty times the fraction of "
+        "repeated n-grams.",
         family="other",
         params=(
             Param("ngram_size", int, 3, "Size of the n-grams.", minimum=1),
             Param("max_penalty", float, -1.0, "Penalty of a fully repetitive completion.", maximum=0.0),
+            Param(
+                "language",
+                str,
+                "auto",
+                "Text split without token ids: en (lower-cased words), zh (jieba words), ja (characters), auto.",
+                choices=other_rewards.REPETITION_LANGUAGES,
+            ),
         ),
         good=Example("The quick brown fox jumps over the lazy dog."),
         bad=Example("the cat the cat the cat the cat the cat"),
@@ -263,11 +384,17 @@ register(
     RewardSpec(
         name="similarity",
         factory=similarity_rewards.get_similarity_reward,
-        description="Similarity in [0, 1] to a reference column: ROUGE-L, BLEU, chrF or fuzzy (CJK by character).",
+        description="Similarity in [0, 1] to a reference column: ROUGE, BLEU, GLEU, chrF or fuzzy (CJK by character).",
         family="accuracy",
         params=(
             Param("column", str, "reference", "Dataset column with the reference text."),
-            Param("metric", str, "rouge_l", "rouge_l, bleu, chrf or fuzzy.", choices=similarity_rewards.METRICS),
+            Param(
+                "metric",
+                str,
+                "rouge_l",
+                "rouge_l, rouge_1..rouge_5, bleu, gleu, chrf, fuzzy_match (OpenAI's WRatio) or fuzzy (Levenshtein).",
+                choices=similarity_rewards.METRICS,
+            ),
         ),
         columns=("reference",),
         good=Example("Plants turn sunlight into food.", {"reference": "Plants turn sunlight into their food."}),
@@ -278,7 +405,7 @@ register(
     RewardSpec(
         name="string_check",
         factory=similarity_rewards.get_string_check_reward,
-        description="1.0 when the text matches a reference column: eq, ne, like, ilike (OpenAI string_check).",
+        description="1.0 when the text matches a reference column exactly: eq, ne, like, ilike (OpenAI string_check).",
         family="accuracy",
         params=(
             Param("column", str, "reference", "Dataset column with the reference string."),

@@ -1,18 +1,24 @@
 """Other rewards from TRL that work on completion token ids: repetition penalty and soft overlong punishment.
 
 TRL's [`GRPOTrainer`] passes `completion_ids` (one list of token ids per completion) to every reward function; these
-rewards use them when given. Called without them (e.g. when previewing text), they fall back to whitespace-separated
-words of the completion text as tokens, which is only an approximation of the tokenizer's count (a word is often
-more than one token).
+rewards use them when given. Called without them (e.g. on text), the soft overlong punishment counts
+whitespace-separated words, which is only an approximation of the tokenizer's count (a word is often more than one
+token), and the repetition penalty splits text as open-r1 does (lower-cased words, jieba's words for Chinese).
 """
 
 from __future__ import annotations
+
+import logging
+import re
 
 from trl.rewards import get_repetition_penalty_reward as _trl_repetition_penalty
 from trl.rewards import get_soft_overlong_punishment as _trl_soft_overlong_punishment
 
 from playground.errors import RewardError
 from rewards._text import completion_texts
+
+
+logger = logging.getLogger(__name__)
 
 
 def _tokens(completions: list, completion_ids: list | None) -> list[list]:
@@ -23,42 +29,91 @@ def _tokens(completions: list, completion_ids: list | None) -> list[list]:
     return [list(ids) for ids in completion_ids]
 
 
-def get_repetition_penalty_reward(ngram_size: int = 3, max_penalty: float = -1.0):
+REPETITION_LANGUAGES = ("auto", "en", "zh", "ja")
+
+_KANA = re.compile(r"[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]")
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+
+def get_repetition_penalty_reward(ngram_size: int = 3, max_penalty: float = -1.0, language: str = "auto"):
     r"""
-    TRL's [`~trl.rewards.get_repetition_penalty_reward`]: `(1 - unique n-grams / total n-grams) * max_penalty`, over
-    `completion_ids` when TRL passes them, else over whitespace-separated words. Completions shorter than
-    `ngram_size` tokens get 0.0.
+    The repetition penalty of "Demystifying Long Chain-of-Thought Reasoning" (Appendix C.2,
+    https://huggingface.co/papers/2502.03373): `(1 - unique n-grams / total n-grams) * max_penalty`. Completions
+    shorter than `ngram_size` tokens get 0.0.
+
+    When TRL passes `completion_ids`, the n-grams are of token ids, as TRL's
+    [`~trl.rewards.get_repetition_penalty_reward`] computes them. On text (no ids) the text is split as open-r1's
+    `get_repetition_penalty_reward` splits it, by `language`:
+
+    - `"en"`: lower-cased whitespace-separated words (open-r1 folds case, so "The cat" and "the cat" are one n-gram);
+    - `"zh"`: jieba's words, as open-r1 (characters when jieba is not installed);
+    - `"ja"`: characters, lower-cased, without whitespace (open-r1 has no Japanese splitter; jieba would split kana
+      into characters too);
+    - `"auto"`: `"ja"` for a text with kana, `"zh"` for one with Chinese characters, else `"en"`.
 
     Args:
         ngram_size (`int`, *optional*, defaults to `3`):
             Size of the n-grams, at least 1.
         max_penalty (`float`, *optional*, defaults to `-1.0`):
             Penalty of a fully repetitive completion; must not be positive.
+        language (`str`, *optional*, defaults to `"auto"`):
+            How text is split without token ids: `"auto"`, `"en"`, `"zh"` or `"ja"`.
 
     Returns:
         `Callable`: A reward function returning a penalty in `[max_penalty, 0.0]` per completion.
 
     Example:
     ```python
-    >>> get_repetition_penalty_reward()(["the cat sat on the mat", "the cat the cat the cat the cat the cat"])
-    [0.0, -0.75]
+    >>> reward = get_repetition_penalty_reward(ngram_size=2)
+    >>> [round(r, 2) for r in reward(["The cat The cat the cat the cat", "这个这个这个这个这个", "the cat sat"])]
+    [-0.71, -0.75, 0.0]
     ```
     """
     if isinstance(ngram_size, bool) or not isinstance(ngram_size, int) or ngram_size < 1:
         raise RewardError(f"The repetition penalty ngram_size must be a whole number >= 1, got {ngram_size!r}.")
     if max_penalty > 0:
         raise RewardError(f"The repetition penalty max_penalty must not be positive, got {max_penalty!r}.")
-    return _RepetitionPenalty(ngram_size, float(max_penalty))
+    if language not in REPETITION_LANGUAGES:
+        raise RewardError(f"The repetition penalty language must be one of {list(REPETITION_LANGUAGES)}.")
+    return _RepetitionPenalty(ngram_size, float(max_penalty), language)
 
 
 class _RepetitionPenalty:
     __name__ = "repetition_penalty_reward"
 
-    def __init__(self, ngram_size: int, max_penalty: float):
+    def __init__(self, ngram_size: int, max_penalty: float, language: str = "auto"):
         self.trl_reward = _trl_repetition_penalty(ngram_size=ngram_size, max_penalty=max_penalty)
+        self.language = language
 
     def __call__(self, completions: list, completion_ids: list | None = None, **kwargs) -> list[float]:
-        return [float(r) for r in self.trl_reward(_tokens(completions, completion_ids))]
+        if completion_ids is None:
+            tokens = [text_tokens(text, self.language) for text in completion_texts(completions)]
+        else:
+            tokens = _tokens(completions, completion_ids)
+        return [float(r) for r in self.trl_reward(tokens)]
+
+
+def text_tokens(text: str, language: str = "auto") -> list[str]:
+    """The tokens of `text` for the repetition penalty: see `get_repetition_penalty_reward`."""
+    if language == "auto":
+        language = "ja" if _KANA.search(text) else "zh" if _HAN.search(text) else "en"
+    if language == "en":
+        return text.lower().split()
+    if language == "zh":
+        words = _jieba_words(text)
+        if words is not None:
+            return words
+    return [ch for ch in text.lower() if not ch.isspace()]
+
+
+def _jieba_words(text: str) -> list[str] | None:
+    try:
+        import jieba
+    except ImportError:
+        logger.warning("jieba is not installed: Chinese text is split into characters for the repetition penalty.")
+        return None
+    jieba.setLogLevel(logging.WARNING)
+    return list(jieba.cut(text))
 
 
 def get_soft_overlong_reward(max_completion_len: int = 64, soft_punish_cache: int = 16):

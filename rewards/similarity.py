@@ -1,9 +1,15 @@
 """Reference-similarity rewards: how close the completion is to a reference text in a dataset column.
 
-The metrics are those of OpenAI's `text_similarity` grader, from well-kept packages: ROUGE-L (`rouge-score`), BLEU
-and chrF (`sacrebleu`), and the fuzzy ratio (`rapidfuzz`). Chinese, Japanese and Korean have no spaces between
-words, so text with CJK characters is compared character by character (ROUGE-L on characters, BLEU with sacrebleu's
-`zh` tokenizer); chrF and the fuzzy ratio work on characters anyway.
+The metrics are those of OpenAI's `text_similarity` grader, from well-kept packages: ROUGE-1 to ROUGE-5 and ROUGE-L
+(`rouge-score`, F-measure), BLEU and chrF (`sacrebleu`), GLEU (`nltk`, a dependency of `rouge-score`), and two fuzzy
+ratios (`rapidfuzz`): `fuzzy_match` is the scorer of OpenAI's own rapidfuzz grader example, `fuzz.WRatio` with
+`utils.default_process` (lower-cased, punctuation removed), and `fuzzy` the plain normalized Levenshtein ratio
+`fuzz.ratio`. Chinese, Japanese and Korean have no spaces between words, so text with CJK characters is compared
+character by character (ROUGE and GLEU on characters, BLEU with sacrebleu's `zh` tokenizer); chrF and the fuzzy
+ratios work on characters anyway.
+
+Not available: OpenAI's `meteor` needs the WordNet data, which nltk downloads from the internet at first use and no
+PyPI package ships, so it cannot run offline; `cosine` compares OpenAI embeddings, a remote model.
 """
 
 from __future__ import annotations
@@ -14,7 +20,8 @@ from playground.errors import RewardError
 from rewards._text import column, completion_texts
 
 
-METRICS = ("rouge_l", "bleu", "chrf", "fuzzy")
+ROUGE_N = tuple(f"rouge_{n}" for n in range(1, 6))
+METRICS = ("rouge_l", "bleu", "chrf", "fuzzy", "fuzzy_match", "gleu", *ROUGE_N)
 _EAST_ASIAN_SCRIPT = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 _WORD = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]|[^\W_]+", re.UNICODE)
 
@@ -35,16 +42,22 @@ def similarity(prediction: str, reference: str, metric: str) -> float:
     """Similarity in [0, 1] between two texts; `metric` is one of METRICS."""
     if not prediction.strip() or not reference.strip():
         return 0.0
-    if metric == "rouge_l":
+    if metric == "rouge_l" or metric in ROUGE_N:
         from rouge_score.rouge_scorer import RougeScorer
 
-        return float(RougeScorer(["rougeL"], tokenizer=_Tokens()).score(reference, prediction)["rougeL"].fmeasure)
+        key = "rougeL" if metric == "rouge_l" else metric.replace("_", "")
+        return float(RougeScorer([key], tokenizer=_Tokens()).score(reference, prediction)[key].fmeasure)
     if metric == "bleu":
         from sacrebleu.metrics import BLEU
 
         tokenize = "zh" if has_cjk(reference) or has_cjk(prediction) else "13a"
         bleu = BLEU(tokenize=tokenize, effective_order=True)
         return float(bleu.sentence_score(prediction, [reference]).score) / 100
+    if metric == "gleu":
+        from nltk.translate.gleu_score import sentence_gleu
+
+        tokens = _Tokens()
+        return float(sentence_gleu([tokens.tokenize(reference)], tokens.tokenize(prediction)))
     if metric == "chrf":
         from sacrebleu.metrics import CHRF
 
@@ -53,6 +66,10 @@ def similarity(prediction: str, reference: str, metric: str) -> float:
         from rapidfuzz import fuzz
 
         return float(fuzz.ratio(prediction, reference)) / 100
+    if metric == "fuzzy_match":
+        from rapidfuzz import fuzz, utils
+
+        return float(fuzz.WRatio(prediction, reference, processor=utils.default_process)) / 100
     raise RewardError(f"Unknown similarity metric {metric!r}; use one of {list(METRICS)}.")
 
 
@@ -64,8 +81,10 @@ def get_similarity_reward(column: str = "reference", metric: str = "rouge_l"):
         column (`str`, *optional*, defaults to `"reference"`):
             Dataset column holding the reference texts.
         metric (`str`, *optional*, defaults to `"rouge_l"`):
-            `"rouge_l"` (longest common subsequence F-measure), `"bleu"` (sentence BLEU), `"chrf"` (character
-            n-gram F-score) or `"fuzzy"` (normalized Levenshtein ratio).
+            `"rouge_l"` (longest common subsequence F-measure), `"rouge_1"` to `"rouge_5"` (n-gram overlap
+            F-measure), `"bleu"` (sentence BLEU), `"gleu"` (sentence GLEU), `"chrf"` (character n-gram F-score),
+            `"fuzzy_match"` (rapidfuzz WRatio after lower-casing and removing punctuation, as OpenAI's example) or
+            `"fuzzy"` (normalized Levenshtein ratio).
 
     Returns:
         `Callable`: A reward function returning a similarity in [0, 1], or `None` when the reference is missing.
@@ -110,7 +129,7 @@ def get_string_check_reward(column: str = "reference", operation: str = "eq"):
             Dataset column holding the reference strings.
         operation (`str`, *optional*, defaults to `"eq"`):
             `"eq"` (equal), `"ne"` (not equal), `"like"` (contains the reference) or `"ilike"` (contains it, ignoring
-            case). The completion is stripped of surrounding whitespace first.
+            case), as OpenAI's `string_check` defines them: exact, nothing is stripped (`"Paris "` is not `"Paris"`).
 
     Returns:
         `Callable`: A reward function returning 1.0 or 0.0, or `None` when the reference is missing.
@@ -138,7 +157,7 @@ class _StringCheckReward:
     def __call__(self, completions: list, **kwargs) -> list[float | None]:
         references = column("string_check", self.column, kwargs, len(completions))
         return [
-            None if ref is None else float(self._check(text.strip(), str(ref)))
+            None if ref is None else float(self._check(text, str(ref)))
             for text, ref in zip(completion_texts(completions), references, strict=True)
         ]
 

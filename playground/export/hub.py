@@ -54,7 +54,7 @@ def prepare_push(
     else:
         export_merged(run, folder)
     spec = RunSpec.from_dict(run.spec())
-    code = rewards_code(spec.rewards, custom_code(spec))
+    code = rewards_code(spec.rewards, custom_code(spec), spec.grpo.completions_as_text)
     doc = f"The reward functions of GRPO Reward Playground run {run.id}: REWARD_FUNCS, weighted by REWARD_WEIGHTS."
     (folder / REWARDS_MODULE).write_text(code.source(doc), encoding="utf-8")
     (folder / "README.md").write_text(build_model_card(run, repo_id, kind, comparison), encoding="utf-8")

@@ -61,11 +61,17 @@ NOT_EXPORTABLE = {
     "playground's model loader ('embedded' is the playground's own converted copy of SmolLM2, loaded through the "
     "playground), which an exported script or recipe does not have. Export without it, or score with a reward model "
     "(a sequence classifier, which TRL loads itself).",
+    "code_tests": "The 'code_tests' reward cannot be exported as standalone code: it runs the completions' programs "
+    "in the playground's sandbox, which an exported script or recipe does not have. Export without it, or use "
+    "open-r1's code reward (E2B or Morph) in the exported script.",
 }
 
 
-def rewards_code(choices: list[RewardChoice], custom_code: str | None = None) -> RewardsCode:
-    """The chosen rewards as standalone code. Raises `PlaygroundError` when a custom reward cannot be exported."""
+def rewards_code(
+    choices: list[RewardChoice], custom_code: str | None = None, completions_as_text: bool = False
+) -> RewardsCode:
+    """The chosen rewards as standalone code. Raises `PlaygroundError` when a custom reward cannot be exported.
+    `completions_as_text` (the run spec's) wraps each chosen custom function to get plain strings, as in the app."""
     custom_code = (custom_code or "").strip("\n")
     custom_tree = _parse_custom(custom_code)
     custom_defs, custom_imported = _bound_names(custom_tree) if custom_tree else (set(), set())
@@ -102,6 +108,10 @@ def rewards_code(choices: list[RewardChoice], custom_code: str | None = None) ->
     custom = _strip_lines(custom_code, [lines for _, _, lines in custom_imports] + _future_lines(custom_tree))
     used = library.defined | library.imported | custom_defs | custom_imported | _BUILTINS
     names, wiring = _wiring(calls, used, models)
+    as_text = [c.name for c, call in calls if call is None] if completions_as_text else []
+    if as_text:
+        custom = custom.rstrip("\n") + "\n\n\n" + AS_TEXT
+        wiring = "\n".join(f"{name} = completions_as_text({name})" for name in as_text) + "\n\n" + wiring
     return RewardsCode(
         imports=library.imports,
         library=library.code,
@@ -114,6 +124,19 @@ def rewards_code(choices: list[RewardChoice], custom_code: str | None = None) ->
             for i, (c, call) in enumerate(calls)
         ],
     )
+
+
+# The run's completions_as_text: custom rewards get each completion's text, also when TRL passes chat messages.
+AS_TEXT = '''def completions_as_text(func):
+    """`func` called with plain strings: the text of each completion's last message when TRL passes chat messages."""
+
+    def on_text(completions, **kwargs):
+        texts = [c if isinstance(c, str) else (c[-1].get("content") or "") for c in completions]
+        return func(texts, **kwargs)
+
+    on_text.__name__ = func.__name__  # TRL's metric name
+    return on_text
+'''
 
 
 def _refuse(choice: RewardChoice) -> None:

@@ -64,7 +64,7 @@ def export_recipe(source: Run | RunSpec, out_dir: str | Path) -> Path:
     """Write a `trl grpo` recipe folder for a run (or a bare spec) into `out_dir`, which must be new or empty."""
     spec, run_id = spec_of(source)
     _refuse_cold_start(spec)
-    code = rewards_code(spec.rewards, custom_code(spec))
+    code = rewards_code(spec.rewards, custom_code(spec), spec.grpo.completions_as_text)
 
     def write(folder: Path) -> None:
         data = write_prompts(spec, folder / DATA_FILE)
@@ -80,7 +80,7 @@ def export_recipe(source: Run | RunSpec, out_dir: str | Path) -> Path:
 def export_script(source: Run | RunSpec, out_dir: str | Path) -> Path:
     """Write `train_grpo.py` (plus its data file and accelerate configs) into `out_dir`, which must be new or empty."""
     spec, run_id = spec_of(source)
-    code = rewards_code(spec.rewards, custom_code(spec))
+    code = rewards_code(spec.rewards, custom_code(spec), spec.grpo.completions_as_text)
 
     def write(folder: Path) -> None:
         data = write_prompts(spec, folder / DATA_FILE)

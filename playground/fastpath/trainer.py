@@ -21,9 +21,13 @@ exactly that mismatch for vLLM with importance sampling (`vllm_importance_sampli
 weights the loss by their ratio (truncated or masked per `vllm_importance_sampling_mode`), logging
 `sampling/importance_sampling_ratio/*` and `sampling/sampling_logp_difference/*`. With a bf16 copy this trainer
 returns the lean sampler's log-probs where TRL's vLLM path puts them and sets `use_vllm` after TRL's `__init__`
-(which it only reads there to start vLLM): TRL's own code then computes the correction. It costs one gradient-free
-forward of the policy per generation round (TRL's `old_per_token_logps`). bf16 stays opt-in until a learning
-comparison (bench/bf16_learning.py) shows it matches fp32.
+(which it only reads there to start vLLM): TRL's own code then computes the correction. TRL's vLLM path pays one
+gradient-free forward of the policy per generation round for it (`old_per_token_logps`). On-policy (no optimizer step
+between a generation round and the losses that use it: TRL's `gradient_accumulation_steps % (steps_per_generation *
+num_iterations) == 0`), those log-probs equal the training forward's own, detached: this trainer then skips that
+forward and computes the same ratio, truncation or mask and `sampling/*` metrics from the training forward
+(`_deferred_correction`). bf16 stays opt-in until a learning comparison (bench/bf16_learning.py) shows it matches
+fp32.
 
 `FastGRPOTrainer` overrides `_generate_single_turn` and `_get_per_token_logps_and_entropies` for plain-text prompts
 on CPU without vLLM (and `train`, for the allocator); every other case goes to TRL's own code.
@@ -248,7 +252,17 @@ class FastGRPOTrainer(GRPOTrainer):
             and self._rollout_dtype != torch.float32
             and bool(self.args.vllm_importance_sampling_correction)
         )
-        if self._sampler_logps:
+        # On-policy, the correction is computed from the training forward (see the module docstring); otherwise TRL's
+        # own vLLM-path code computes it, with its extra forward. (vespo reads the ratio in its own weights: TRL's.)
+        generate_every = self.args.steps_per_generation * self.num_iterations
+        self._deferred_correction = (
+            self.defer_correction
+            and self._sampler_logps
+            and self.args.gradient_accumulation_steps % generate_every == 0
+            and self.loss_type != "vespo"
+        )
+        self._correcting: dict | None = None  # the loss inputs awaiting their ratio, during `_compute_loss`
+        if self._sampler_logps and not self._deferred_correction:
             self.use_vllm = True  # read by TRL's __init__ (done) to start vLLM, afterwards only to gate the correction
 
     def train(self, *args, **kwargs):
@@ -274,8 +288,82 @@ class FastGRPOTrainer(GRPOTrainer):
     # train 6.44-6.55 s vs 6.34-6.38 s per step, peak RSS 3076-3095 MB vs 3473-3500 MB: the copy is not worth its
     # ~400 MB.
     pack_reference = False
+    # On-policy, the bf16 rollout's importance-sampling ratio comes from the training forward instead of TRL's extra
+    # gradient-free forward (module docstring); False takes TRL's vLLM-path code and its forward.
+    defer_correction = True
+
+    def _compute_loss(self, model, inputs):
+        if not self._deferred_correction or "sampling_per_token_logps" not in inputs:
+            return super()._compute_loss(model, inputs)
+        self._correcting = inputs
+        try:
+            return super()._compute_loss(model, inputs)
+        finally:
+            self._correcting = None
+            self.use_vllm = False
 
     def _get_per_token_logps_and_entropies(
+        self, model, input_ids, attention_mask, logits_to_keep, batch_size=None, compute_entropy=False, **kwargs
+    ):
+        result = self._logps_and_entropies(
+            model, input_ids, attention_mask, logits_to_keep, batch_size, compute_entropy, **kwargs
+        )
+        if self._correcting is not None:  # the loss's forward: the policy as it sampled, on-policy
+            inputs, self._correcting = self._correcting, None
+            inputs["importance_sampling_ratio"] = self._sampling_correction(inputs, result[0].detach())
+            self.use_vllm = True  # for the rest of this `_compute_loss`: TRL weights the loss by that ratio
+        return result
+
+    def _sampling_correction(self, inputs: dict, old_per_token_logps: torch.Tensor) -> torch.Tensor:
+        """TRL's importance-sampling ratio of the sampler against the policy, its truncation or mask, and its
+        `sampling/*` metrics, as `_generate_and_score_completions` computes them on its vLLM path."""
+        import math
+
+        from trl.trainer.utils import nanmax, nanmin
+
+        sampling = inputs["sampling_per_token_logps"]
+        mask = (
+            inputs["completion_mask"] if "tool_mask" not in inputs else inputs["completion_mask"] * inputs["tool_mask"]
+        )
+        diff = torch.nan_to_num((old_per_token_logps - sampling) * mask, nan=0.0)
+        mode_name = self.vllm_importance_sampling_mode
+        sequence_level = mode_name in ("sequence_mask", "sequence_truncate")
+        ratio = torch.exp(diff.sum(dim=-1, keepdim=True) if sequence_level else diff)
+        low, high = self.vllm_importance_sampling_clip_min, self.vllm_importance_sampling_clip_max
+        if mode_name in ("sequence_truncate", "token_truncate"):
+            ratio = torch.clamp(ratio, min=low, max=high)
+        elif mode_name in ("sequence_mask", "token_mask"):
+            low = -math.inf if low is None else low
+            high = math.inf if high is None else high
+            ratio = ratio.masked_fill((ratio < low) | (ratio > high), value=0.0)
+        else:
+            raise ValueError(f"Unknown vLLM importance sampling level: {mode_name}.")
+
+        mode = "train" if self.model.training else "eval"
+        device, gather, metrics = ratio.device, self.accelerator.gather, self._metrics[mode]
+        bool_mask = mask.bool()
+        delta = torch.abs(old_per_token_logps - sampling)
+        delta = delta[bool_mask & ~torch.isnan(delta)]
+        zero = torch.tensor(0.0, device=device)
+        metrics["sampling/sampling_logp_difference/mean"].append(
+            gather(torch.mean(delta) if delta.numel() else zero).mean().item()
+        )
+        metrics["sampling/sampling_logp_difference/max"].append(
+            gather(torch.max(delta) if delta.numel() else zero).max().item()
+        )
+        flat = ratio.flatten() if sequence_level else ratio[bool_mask]
+        metrics["sampling/importance_sampling_ratio/min"].append(
+            nanmin(gather(torch.min(flat) if flat.numel() else zero)).item()
+        )
+        metrics["sampling/importance_sampling_ratio/mean"].append(
+            gather(torch.mean(flat) if flat.numel() else zero).nanmean().item()
+        )
+        metrics["sampling/importance_sampling_ratio/max"].append(
+            nanmax(gather(torch.max(flat) if flat.numel() else zero)).item()
+        )
+        return ratio
+
+    def _logps_and_entropies(
         self, model, input_ids, attention_mask, logits_to_keep, batch_size=None, compute_entropy=False, **kwargs
     ):
         multimodal = any(v is not None and v is not False for v in kwargs.values())

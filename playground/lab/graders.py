@@ -3,12 +3,17 @@
 `import_grader` turns an OpenAI grader JSON (string_check, text_similarity, score_model, python, multi) into a
 reward selection (`[{"name", "weight", "params"}]`) plus, for python graders, custom code that wraps the grader's
 `grade(sample, item)` for the sandbox. Templates map to dataset columns: `{{item.answer}}` reads the `answer`
-column, `{{sample.output_text}}` is the completion. What does not map (label_model, other metrics, images, tools)
-is named in `messages`, never silently dropped. `export_grader` goes the other way where a reward maps.
+column (in a score_model's messages the judge fills it per row), `{{sample.output_text}}` is the completion. Each
+string_check operation and text_similarity metric computes what OpenAI documents (see `rewards.similarity`); what
+cannot run here (label_model, the `cosine` and `meteor` metrics, images, tools) is refused with the reason, and what
+runs differently (a local judge instead of an OpenAI model) is said in `messages`. multi formulas take OpenAI's
+operators (`^` is power) and functions (min, max, abs, floor, ceil, exp, sqrt, log). `export_grader` goes the other
+way where a reward maps.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from dataclasses import dataclass, field
@@ -21,10 +26,15 @@ _ITEM = re.compile(r"^\s*\{\{\s*item\.([A-Za-z_][\w]*)\s*\}\}\s*$")
 _ANY_ITEM = re.compile(r"\{\{\s*item\.([A-Za-z_][\w]*)\s*\}\}")
 _SAMPLE = re.compile(r"^\s*\{\{\s*sample\.output_text\s*\}\}\s*$")
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
-# OpenAI text_similarity metrics -> the similarity reward's metrics.
-SIMILARITY_METRICS = {"fuzzy_match": "fuzzy", "bleu": "bleu", "rouge_l": "rouge_l"}
-_CLOSEST = {"gleu": "bleu", "meteor": "rouge_l", "cosine": "rouge_l", "rouge_1": "rouge_l", "rouge_2": "rouge_l"}
-_CLOSEST.update({"rouge_3": "rouge_l", "rouge_4": "rouge_l", "rouge_5": "rouge_l"})
+# OpenAI text_similarity metrics -> the similarity reward's metrics (the same computation, see rewards.similarity).
+SIMILARITY_METRICS = {m: m for m in ("fuzzy_match", "bleu", "gleu", "rouge_l", *(f"rouge_{n}" for n in range(1, 6)))}
+# Metrics that cannot run here, and why: refused, never replaced by another metric.
+UNAVAILABLE_METRICS = {
+    "cosine": "cosine compares embeddings from OpenAI's text-embedding-3-large, a remote model",
+    "meteor": "meteor needs the WordNet data, which nltk downloads from the internet at first use and no PyPI package "
+    "ships, so it cannot run offline",
+}
+PYTHON_ERRORS = ("zero", "raise")
 
 
 @dataclass
@@ -38,8 +48,13 @@ class Imported:
         return {"selection": self.selection, "code": self.code, "columns": self.columns, "messages": self.messages}
 
 
-def import_grader(grader: dict[str, Any] | str) -> Imported:
-    """The rewards equivalent to an OpenAI grader (a dict or its JSON text)."""
+def import_grader(grader: dict[str, Any] | str, python_errors: str = "zero") -> Imported:
+    """
+    The rewards equivalent to an OpenAI grader (a dict or its JSON text). `python_errors="zero"` scores a sample
+    whose python grader raises 0.0, as OpenAI does; `"raise"` stops the call with the error instead.
+    """
+    if python_errors not in PYTHON_ERRORS:
+        raise PlaygroundError(f"python_errors must be one of {list(PYTHON_ERRORS)}, got {python_errors!r}.")
     if isinstance(grader, str):
         try:
             grader = json.loads(grader)
@@ -52,9 +67,10 @@ def import_grader(grader: dict[str, Any] | str) -> Imported:
         _multi(grader, out)
     else:
         name = _name(grader.get("name"), "grader")
-        term = _term(grader, name, out)
-        if term is not None:
-            out.selection.append({"name": term["name"], "weight": 1.0, "params": term.get("params", {})})
+        term = _term(grader, name, out, python_errors)
+        if "range" in term:
+            term = _ranged_judge(term)
+        out.selection.append({"name": term["name"], "weight": 1.0, "params": term.get("params", {})})
     out.columns = sorted(set(out.columns))
     return out
 
@@ -77,8 +93,11 @@ def _check_input(grader: dict[str, Any], where: str) -> None:
         raise PlaygroundError(f"{where}: only {{{{sample.output_text}}}} (the completion) is supported as the input.")
 
 
-def _term(grader: dict[str, Any], name: str, out: Imported) -> dict[str, Any] | None:
-    """One grader as {"name", "params"} of a library reward; python graders become custom code (returns its name)."""
+def _term(grader: dict[str, Any], name: str, out: Imported, python_errors: str = "zero") -> dict[str, Any]:
+    """
+    One grader as {"name", "params"} of a library reward; python graders become custom code (returns its name). A
+    score_model with a range other than [0, 1] also has "range": [low, high], applied by the caller.
+    """
     kind = grader.get("type")
     where = f"Grader {name!r} ({kind})"
     if kind == "string_check":
@@ -91,14 +110,13 @@ def _term(grader: dict[str, Any], name: str, out: Imported) -> dict[str, Any] | 
     if kind == "text_similarity":
         _check_input(grader, where)
         metric = grader.get("evaluation_metric", "fuzzy_match")
+        if metric in UNAVAILABLE_METRICS:
+            raise PlaygroundError(
+                f"{where}: evaluation_metric {metric!r} is not available: {UNAVAILABLE_METRICS[metric]}."
+            )
         if metric not in SIMILARITY_METRICS:
-            closest = _CLOSEST.get(metric)
-            if closest is None:
-                raise PlaygroundError(f"{where}: evaluation_metric {metric!r} is not supported.")
-            out.messages.append(f"{where}: {metric} is not available; {closest} is used instead.")
-            metric_name = closest
-        else:
-            metric_name = SIMILARITY_METRICS[metric]
+            raise PlaygroundError(f"{where}: evaluation_metric {metric!r} is not supported.")
+        metric_name = SIMILARITY_METRICS[metric]
         column = _column(grader.get("reference"), where, out)
         if "pass_threshold" in grader:
             out.messages.append(f"{where}: pass_threshold is a pass/fail cut for evals; the reward is the raw score.")
@@ -106,7 +124,7 @@ def _term(grader: dict[str, Any], name: str, out: Imported) -> dict[str, Any] | 
     if kind == "score_model":
         return _score_model(grader, where, out)
     if kind == "python":
-        return _python(grader, name, where, out)
+        return _python(grader, name, where, out, python_errors)
     if kind == "label_model":
         raise PlaygroundError(f"{where}: label_model graders are not supported; use a score_model with a rubric.")
     raise PlaygroundError(f"{where}: unknown grader type {kind!r}.")
@@ -123,9 +141,8 @@ def _score_model(grader: dict[str, Any], where: str, out: Imported) -> dict[str,
             raise PlaygroundError(f"{where}: only text message contents are supported (no images or parts).")
         out.columns += _ANY_ITEM.findall(content)
         parts.append(content)
+    # The judge fills {{item.<column>}} with each row's value of that column; the completion follows the rubric.
     rubric = "\n".join(parts).replace("{{sample.output_text}}", "(the answer below)")
-    if _ANY_ITEM.search(rubric):
-        out.messages.append(f"{where}: {{{{item.*}}}} inside the rubric is kept as text; the judge sees it verbatim.")
     model = grader.get("model")
     out.messages.append(
         f"{where}: the judge runs locally on the embedded model, not {model or 'an OpenAI model'}; a 135M judge is "
@@ -134,22 +151,40 @@ def _score_model(grader: dict[str, Any], where: str, out: Imported) -> dict[str,
     if grader.get("sampling_params"):
         out.messages.append(f"{where}: sampling_params are ignored; the local judge reads its logits once.")
     low, high = (grader.get("range") or [0, 1])[:2]
+    term: dict[str, Any] = {"name": "judge", "params": {"rubric": rubric}}
     if (low, high) != (0, 1):
+        if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in (low, high)):
+            raise PlaygroundError(f"{where}: range must be two numbers, got {grader.get('range')!r}.")
         out.messages.append(f"{where}: range [{low}, {high}] is applied as {low} + ({high} - {low}) * P(yes).")
-        return {
-            "name": "formula",
-            "params": {
-                "expression": f"{low} + ({high} - {low}) * j",
-                "terms": json.dumps({"j": {"name": "judge", "params": {"rubric": rubric}}}),
-            },
-        }
-    return {"name": "judge", "params": {"rubric": rubric}}
+        term["range"] = [low, high]
+    return term
 
 
-def _python(grader: dict[str, Any], name: str, where: str, out: Imported) -> dict[str, Any]:
+def _scaled(low: float, high: float, inner: str) -> str:
+    return f"({low:g} + ({high:g} - {low:g}) * {inner})"
+
+
+def _ranged_judge(term: dict[str, Any]) -> dict[str, Any]:
+    """A judge with a range as a formula of one term: low + (high - low) * P(yes)."""
+    low, high = term["range"]
+    terms = {"j": {"name": term["name"], "params": term["params"]}}
+    return {"name": "formula", "params": {"expression": _scaled(low, high, "j")[1:-1], "terms": json.dumps(terms)}}
+
+
+def _python(grader: dict[str, Any], name: str, where: str, out: Imported, python_errors: str) -> dict[str, Any]:
     source = grader.get("source")
     if not isinstance(source, str) or "def grade" not in source:
         raise PlaygroundError(f"{where}: source must define grade(sample, item).")
+    for key in _SAMPLE_KEYS_UNSET:
+        if re.search(rf"""["']{key}["']""", source):
+            out.messages.append(
+                f"{where}: the code reads sample[{key!r}]; completions are text, so it is the completion parsed as "
+                "JSON where it parses and None otherwise."
+                if key == "output_json"
+                else f"{where}: the code reads sample[{key!r}], which the playground does not give (it is None)."
+            )
+    if python_errors == "zero":
+        out.messages.append(f"{where}: a sample whose grade() raises scores 0.0, as OpenAI scores it.")
     if grader.get("image_tag"):
         out.messages.append(f"{where}: image_tag is ignored; the code runs in the playground's sandbox.")
     from rewards.registry import REGISTRY
@@ -158,13 +193,26 @@ def _python(grader: dict[str, Any], name: str, where: str, out: Imported) -> dic
     func = f"my_{func}" if func in REGISTRY else func
     # Each grader's `grade` gets its own private name, so that several python graders can share one file.
     renamed = re.sub(r"^def grade\(", f"def _grade_{func}(", source.strip(), flags=re.MULTILINE)
-    out.code += _ADAPTER.format(source=renamed, func=func, grade=f"_grade_{func}")
+    adapter = _ADAPTER_ZERO if python_errors == "zero" else _ADAPTER
+    out.code += adapter.format(source=renamed, func=func, grade=f"_grade_{func}")
     return {"name": func, "params": {}}
 
 
+_SAMPLE_KEYS_UNSET = ("output_json", "output_tools", "choices")
 _ADAPTER = '''
 # --- OpenAI python grader "{func}", wrapped as a TRL reward ---
 {source}
+
+
+def _sample_{func}(text):
+    """OpenAI's sample namespace for a text completion: output_json is the text parsed as JSON where it parses."""
+    import json
+
+    try:
+        output_json = json.loads(text)
+    except ValueError:
+        output_json = None
+    return {{"output_text": text, "output_json": output_json, "output_tools": None, "choices": None}}
 
 
 def {func}(completions, **kwargs):
@@ -174,9 +222,18 @@ def {func}(completions, **kwargs):
     for i, completion in enumerate(completions):
         text = completion if isinstance(completion, str) else completion[-1]["content"]
         item = {{k: v[i] for k, v in kwargs.items() if isinstance(v, list) and len(v) == n and k != "completion_ids"}}
-        out.append(float({grade}({{"output_text": text}}, item)))
+        out.append(float({grade}(_sample_{func}(text), item)))
     return out
 '''
+# OpenAI scores a sample whose grader raises (or returns no number) 0.0 and goes on.
+_ADAPTER_ZERO = _ADAPTER.replace(
+    "        out.append(float({grade}(_sample_{func}(text), item)))",
+    "        try:\n"
+    "            out.append(float({grade}(_sample_{func}(text), item)))\n"
+    "        except Exception as exc:  # as OpenAI: an error scores the sample 0\n"
+    '            print(f"{func}: grade() raised {{type(exc).__name__}}: {{exc}}; the sample scores 0.0")\n'
+    "            out.append(0.0)",
+)
 
 
 def _multi(grader: dict[str, Any], out: Imported) -> None:
@@ -195,9 +252,25 @@ def _multi(grader: dict[str, Any], out: Imported) -> None:
         terms[key] = _term(sub, key, out)
     from rewards.formula import parse
 
-    parse(expression, set(terms))  # refuses anything but arithmetic over the sub-graders
+    tree = parse(expression, set(terms))  # refuses anything but arithmetic over the sub-graders
+    ranges = {key: term.pop("range") for key, term in terms.items() if "range" in term}
+    if ranges:  # a score_model's range scales its term inside the one formula (formulas do not nest)
+        expression = ast.unparse(_Rescale(ranges).visit(tree))
     params = {"expression": expression, "terms": json.dumps(terms)}
     out.selection.append({"name": "formula", "weight": 1.0, "params": params})
+
+
+class _Rescale(ast.NodeTransformer):
+    """Replaces each ranged score_model's name by `low + (high - low) * name`."""
+
+    def __init__(self, ranges: dict[str, list[float]]):
+        self.ranges = ranges
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if node.id not in self.ranges:
+            return node
+        low, high = self.ranges[node.id]
+        return ast.parse(_scaled(low, high, node.id), mode="eval").body
 
 
 # --- export ----------------------------------------------------------------------------------------------------------
@@ -226,7 +299,7 @@ def export_grader(selection: list[dict[str, Any]]) -> tuple[dict[str, Any] | Non
     return {"type": "multi", "name": "playground", "graders": graders, "calculate_output": expression}, messages
 
 
-_METRIC_BACK = {v: k for k, v in SIMILARITY_METRICS.items()} | {"chrf": None}
+_METRIC_BACK = {v: k for k, v in SIMILARITY_METRICS.items()}  # chrf and fuzzy (plain Levenshtein) have none
 
 
 def _to_grader(name: str, params: dict[str, Any]) -> dict[str, Any] | None:

@@ -7,10 +7,15 @@ A user's source is parsed in the app (`inspect_code`) and run only in a separate
   a cap on file size, a disk quota on its folder (bytes and files) and a cap on the printed output it sends back;
 - an environment without secrets (only PATH, locale and Python settings pass; `HF_TOKEN` and every `*_TOKEN`, `*_KEY`,
   `*_SECRET`, `*_PASSWORD` are dropped), and a fresh temporary folder as its cwd and HOME, removed afterwards;
-- no child processes and no exec (seccomp; `RLIMIT_NPROC=0` where seccomp is refused), no signals, ptrace, limits or
-  scheduling changes to other processes, no io_uring;
-- file writes only in its temporary folder and file reads only from Python's install and import path and system
-  folders (Landlock), so `/proc/<app pid>/environ` and the run folders stay out of reach.
+- no child processes and no exec (seccomp; `RLIMIT_NPROC=0` where seccomp is refused), no signals (a descriptor's
+  SIGIO owner included), ptrace, limits or scheduling changes to other processes, no io_uring, no memfd or IPC
+  objects; a worker that leaves threads running after a call is replaced;
+- file writes only in its temporary folder, file reads only from Python's install and import path and system
+  folders, and listings only of Python's folders and its own (Landlock), so `/proc/<app pid>/environ`, the run
+  folders and the system's temporary folder stay out of reach.
+
+The app reads nothing back through a path the worker could replace: replies come over a pipe, its stderr through a
+descriptor the app holds. docs/security.md says what holds on which kernel.
 
 seccomp and Landlock are applied where the kernel and container allow them (`Sandbox.features` says which); the
 timeouts, limits, scrubbed environment and separate process always apply. This limits the damage a reward can do, but

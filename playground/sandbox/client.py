@@ -4,7 +4,13 @@ A `Sandbox` owns at most one worker at a time. A worker that times out, dies or 
 temporary folder removed, and a fresh one (with the same source loaded) starts on the next call. Calls are serialised
 by a lock, and timeouts use `poll`, not signals, so rewards can be called from any thread (TRL calls them from the
 training thread). While a worker runs, and after each call, its folder is held to the disk quota (`disk_mb`,
-`disk_files`): past it the worker is stopped and its folder removed, with a message that says so.
+`disk_files`): past it the worker is stopped and its folder removed, with a message that says so. A worker that still
+runs threads of its own once a call (or the loading) returns is stopped too: they would go on burning CPU.
+
+The app never opens a path the worker can write or replace to read what it says: replies come over the worker's
+stdout pipe (with a deadline and a size cap), and its stderr goes to an anonymous file the app opened before the
+worker started and reads only through its own descriptor, at most `LOG_TAIL` bytes. The disk quota walks the folder
+without following links (`playground.tempdirs.folder_usage`) and counts the deleted files the worker holds open.
 """
 
 from __future__ import annotations
@@ -16,8 +22,10 @@ import re
 import shutil
 import signal
 import site
+import stat
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import weakref
@@ -37,7 +45,8 @@ logger = logging.getLogger(__name__)
 REPO_ROOT = str(Path(__file__).resolve().parents[2])
 STARTUP_TIMEOUT = 30.0  # a bare interpreter starts in about 50 ms; this is for a machine under heavy load
 EXIT_WAIT = 1.0  # seconds to let a worker that closed its pipe finish exiting, to read its exit code
-LOG_TAIL = 2000
+THREAD_WAIT = 0.2  # seconds a thread the user's code joined may take to leave the kernel's list after its last line
+LOG_TAIL = 2000  # bytes of the worker's stderr shown when it fails
 WORKER_MODULE = "playground.sandbox.worker"
 SECRET_NAME = re.compile(r"TOKEN|SECRET|PASSW|CREDENTIAL|PRIVATE|AUTH|(^|_)(API)?KEYS?($|_)", re.IGNORECASE)
 KEPT_NAMES = ("PATH", "LANG", "LANGUAGE", "TZ", "TERM", "PYTHONPATH", "PYTHONHASHSEED", "HF_HUB_OFFLINE")
@@ -79,7 +88,7 @@ def worker_env(workdir: str) -> dict[str, str]:
     return env
 
 
-def _kill(proc: subprocess.Popen, workdir: str) -> None:
+def _kill(proc: subprocess.Popen, workdir: str, log: int) -> None:
     try:
         os.killpg(proc.pid, signal.SIGKILL)  # its own session, so this reaches nothing else
     except (ProcessLookupError, PermissionError):
@@ -88,7 +97,46 @@ def _kill(proc: subprocess.Popen, workdir: str) -> None:
     for pipe in (proc.stdin, proc.stdout):
         if pipe is not None:
             pipe.close()
+    os.close(log)
     shutil.rmtree(workdir, ignore_errors=True)
+
+
+def read_tail(fd: int, size: int = LOG_TAIL) -> str:
+    """The last `size` bytes of the regular file open as `fd` (the app's own descriptor, so no path is followed)."""
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return ""
+        return os.pread(fd, size, max(info.st_size - size, 0)).decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+def held_files(pid: int) -> int:
+    """Bytes of disk (or memory) used by deleted files process `pid` holds open: an unlinked file, an `O_TMPFILE`
+    or a memfd stays allocated while open, out of sight of a walk of its folder. 0 where /proc is unavailable."""
+    seen, used = set(), 0
+    try:
+        with os.scandir(f"/proc/{pid}/fd") as entries:
+            for entry in entries:
+                try:
+                    info = entry.stat()  # stat only: never opens what the descriptor names
+                except OSError:
+                    continue
+                if stat.S_ISREG(info.st_mode) and info.st_nlink == 0 and (info.st_dev, info.st_ino) not in seen:
+                    seen.add((info.st_dev, info.st_ino))
+                    used += info.st_blocks * 512
+    except OSError:
+        return 0
+    return used
+
+
+def thread_count(pid: int) -> int:
+    """How many threads process `pid` runs, from the kernel's list (1 where /proc is unavailable)."""
+    try:
+        return len(os.listdir(f"/proc/{pid}/task"))
+    except OSError:
+        return 1
 
 
 class Sandbox:
@@ -112,6 +160,7 @@ class Sandbox:
         self.last_output = ""
         self._proc: subprocess.Popen | None = None
         self._workdir: str | None = None
+        self._log: int | None = None  # the app's descriptor of the worker's stderr
         self._finalizer: weakref.finalize | None = None
         self._kept: set[str] = set()  # what the folder held once the code was loaded: kept between calls
         self._lock = threading.Lock()
@@ -150,7 +199,11 @@ class Sandbox:
         self._stop()
         require_custom_code()
         workdir = make_temp_dir("sandbox")
-        with open(os.path.join(workdir, "worker.log"), "wb") as log:
+        # An anonymous file (O_TMPFILE) outside the worker's folder: it has no name the worker could replace with a
+        # link or a FIFO, and the app reads it only through this descriptor.
+        with tempfile.TemporaryFile() as anonymous:
+            log = os.dup(anonymous.fileno())
+        try:
             proc = subprocess.Popen(
                 [sys.executable, "-B", "-m", WORKER_MODULE],
                 stdin=subprocess.PIPE,
@@ -161,8 +214,12 @@ class Sandbox:
                 start_new_session=True,
                 bufsize=0,
             )
-        self._proc, self._workdir = proc, workdir
-        self._finalizer = weakref.finalize(self, _kill, proc, workdir)
+        except BaseException:
+            os.close(log)
+            shutil.rmtree(workdir, ignore_errors=True)
+            raise
+        self._proc, self._workdir, self._log = proc, workdir, log
+        self._finalizer = weakref.finalize(self, _kill, proc, workdir, log)
         self.starts += 1
         for pipe in (proc.stdin, proc.stdout):
             os.set_blocking(pipe.fileno(), False)
@@ -182,25 +239,49 @@ class Sandbox:
             if not reply.get("ok"):
                 self._stop()
                 raise self._error(reply, "Loading the custom code", loading=True)
-        if over := self._over_quota():
+        if problem := self._over_quota() or self._threads_left():
             self._stop()
-            raise SandboxError(f"Loading the custom code {over}.")
+            raise SandboxError(f"Loading the custom code {problem}.", output=self.last_output)
         self._kept = set(os.listdir(workdir))
 
     def disk_usage(self) -> tuple[int, int]:
-        """(bytes, files and folders) the worker's folder holds now; (0, 0) without a worker."""
-        workdir = self._workdir
-        return folder_usage(workdir, self.limits.disk_files) if workdir else (0, 0)
+        """(bytes, files and folders) the worker holds now: its folder, plus the deleted files it keeps open (its log
+        among them); (0, 0) without a worker."""
+        used, files, held = self._usage()
+        return used + held, files
+
+    def _usage(self) -> tuple[int, int, int]:
+        """(bytes, files and folders) in the worker's folder, and bytes in deleted files it keeps open."""
+        workdir, proc = self._workdir, self._proc
+        if not workdir or proc is None:
+            return 0, 0, 0
+        return (*folder_usage(workdir, self.limits.disk_files), held_files(proc.pid))
 
     def _over_quota(self) -> str | None:
-        used, files = self.disk_usage()
+        used, files, held = self._usage()
         limits = self.limits
-        if used <= limits.disk_mb << 20 and files <= limits.disk_files:
+        if used + held <= limits.disk_mb << 20 and files <= limits.disk_files:
             return None
+        held_text = f" and {held / 2**20:.0f} MB in deleted files it kept open" if held >= 1 << 20 else ""
         return (
             f"wrote more than the sandbox's disk quota ({limits.disk_mb} MB and {limits.disk_files} files in its "
-            f"folder; it held {used / 2**20:.0f} MB in {files}{'+' if files > limits.disk_files else ''} files); "
-            "the worker was stopped and its folder removed"
+            f"folder; it held {used / 2**20:.0f} MB in {files}{'+' if files > limits.disk_files else ''} files"
+            f"{held_text}); the worker was stopped and its folder removed"
+        )
+
+    def _threads_left(self) -> str | None:
+        """A message when the worker runs more threads than its main one (after a grace for joined ones to go)."""
+        proc = self._proc
+        if proc is None:
+            return None
+        deadline = time.monotonic() + THREAD_WAIT
+        while (count := thread_count(proc.pid)) > 1 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        if count <= 1:
+            return None
+        return (
+            f"left {count - 1} thread{'s' if count > 2 else ''} running after it returned, and the worker was "
+            "stopped; join the threads you start (e.g. `with ThreadPoolExecutor() as pool:`) before returning"
         )
 
     def _clean(self) -> None:
@@ -210,13 +291,13 @@ class Sandbox:
             return
         for name in set(os.listdir(workdir)) - self._kept:
             path = os.path.join(workdir, name)
-            if os.path.isdir(path) and not os.path.islink(path):
-                shutil.rmtree(path, ignore_errors=True)
-            else:
-                try:
+            try:
+                if stat.S_ISDIR(os.lstat(path).st_mode):
+                    shutil.rmtree(path, ignore_errors=True)  # never follows links, even one swapped in meanwhile
+                else:
                     os.unlink(path)
-                except OSError:
-                    pass
+            except OSError:
+                pass
 
     def _warn_missing(self) -> None:
         for step in ("seccomp", "landlock"):
@@ -227,8 +308,8 @@ class Sandbox:
 
     def _stop(self) -> None:
         if self._finalizer is not None:
-            self._finalizer()  # kills the worker and removes its folder, once
-        self._proc = self._workdir = self._finalizer = None
+            self._finalizer()  # kills the worker, closes its log and removes its folder, once
+        self._proc = self._workdir = self._log = self._finalizer = None
 
     # --- requests --------------------------------------------------------------------------------------------------
 
@@ -250,9 +331,9 @@ class Sandbox:
             if self.pid is None:
                 self._start()
             reply = self._request(message, self.limits.timeout, what)
-            if self._workdir and (over := self._over_quota()):
+            if self._workdir and (problem := self._over_quota() or self._threads_left()):
                 self._stop()
-                raise SandboxError(f"{what} {over}.", output=self.last_output)
+                raise SandboxError(f"{what} {problem}.", output=self.last_output)
             if self.limits.clean_between_calls:
                 self._clean()
         seconds = time.perf_counter() - start
@@ -282,9 +363,9 @@ class Sandbox:
 
     def _failure(self, what: str, exc: protocol.ProtocolError, timeout: float) -> SandboxError:
         """Stop the worker and say why it failed, from the timeout or from how the process ended."""
-        proc, workdir = self._proc, self._workdir
+        proc = self._proc
         assert proc is not None
-        log = _tail(os.path.join(workdir, "worker.log")) if workdir else ""
+        log = read_tail(self._log) if self._log is not None else ""
         if exc.timed_out:
             self._stop()
             return SandboxError(f"{what} timed out after {timeout:g} s.", output=log)
@@ -337,15 +418,6 @@ def _how_it_ended(code: int | None, exc: protocol.ProtocolError, limits: Sandbox
     if sig in (signal.SIGSEGV, signal.SIGBUS, signal.SIGABRT, signal.SIGILL):
         return f"crashed the sandbox worker ({name}: a native crash, a stack overflow or the memory limit)"
     return f"stopped the sandbox worker ({name})"
-
-
-def _tail(path: str) -> str:
-    try:
-        with open(path, "rb") as f:
-            f.seek(max(os.path.getsize(path) - LOG_TAIL, 0))
-            return f.read().decode("utf-8", "replace")
-    except OSError:
-        return ""
 
 
 def _encode_kwargs(kwargs: dict[str, Any]) -> tuple[dict[str, Any], list[str], list[str]]:

@@ -4,15 +4,19 @@
 - Capabilities dropped, so a worker started as root cannot raise its own limits again.
 - seccomp (a BPF filter, through ctypes): no fork, vfork, non-thread clone, exec, ptrace; signals (kill, tgkill,
   rt_sigqueueinfo, rt_tgsigqueueinfo), limits (prlimit64) and scheduling only on the worker itself, on every kernel;
-  no io_uring (it would bypass this filter), mounts, namespaces, bpf, userfaultfd, perf events or keyrings. Without
-  network (public mode) `socket()` is refused for every family. Threads still work: `clone3` answers ENOSYS, so glibc
-  falls back to `clone` with `CLONE_THREAD`. Where seccomp is refused, `RLIMIT_NPROC=0` stops new processes instead
-  (and threads with them; root ignores it).
-- Landlock (Linux >= 5.13, through ctypes): writes only inside the temporary folder; reads only from Python's install
-  and import path, system folders (/usr, /lib, /etc, /dev, /sys), `/proc/self` and the temporary folder. That keeps
-  `/proc/<app pid>/environ` (the app's secrets) out of reach. With Landlock ABI >= 6, signals outside are blocked too
-  (seccomp blocks them on older kernels). In public mode /dev is narrowed to a few devices (no /dev/shm), the Hub
-  cache is not readable, and with ABI >= 4 TCP bind and connect are refused as well.
+  no io_uring (it would bypass this filter), mounts, namespaces, bpf, userfaultfd, perf events or keyrings; no memfd,
+  System V IPC or POSIX message queues (memory outside the address-space limit, or that outlives the worker); no
+  owner or signal for a descriptor's SIGIO (fcntl F_SETOWN, F_SETOWN_EX, F_SETSIG, O_ASYNC; ioctl FIOASYNC,
+  FIOSETOWN, SIOCSPGRP), which would signal another process on any kernel; no TIOCSTI; no truncate() by path where
+  Landlock (below ABI 3) cannot refuse it. Without network (public mode) `socket()` is refused for every family.
+  Threads still work: `clone3` answers ENOSYS, so glibc falls back to `clone` with `CLONE_THREAD`. Where seccomp is
+  refused, `RLIMIT_NPROC=0` stops new processes instead (and threads with them; root ignores it).
+- Landlock (Linux >= 5.13, through ctypes): writes only inside the temporary folder; reads and listings only in
+  Python's install and import path, `/proc/self` and the temporary folder, plus file reads (no listing) in system
+  folders (/usr, /lib, /etc, /dev, /sys). That keeps `/proc/<app pid>/environ` (the app's secrets) out of reach, and
+  the worker cannot list `/` or the system's temporary folder (other visitors' files). With Landlock ABI >= 6, signals
+  outside are blocked too (seccomp blocks them on older kernels). In public mode /dev is narrowed to a few devices (no
+  /dev/shm), the Hub cache is not readable, and with ABI >= 4 TCP bind and connect are refused as well.
 
 Each step is best effort: `confine()` reports what it could apply, and the rest of the sandbox still works (timeouts,
 memory limit, scrubbed environment, fresh temporary folder) where a kernel or container refuses seccomp or Landlock.
@@ -148,6 +152,15 @@ SYSCALLS = {
         "mount_setattr": 442,
         "kexec_load": 246,
         "quotactl": 179,
+        "memfd_create": 319,
+        "memfd_secret": 447,
+        "shmget": 29,
+        "msgget": 68,
+        "semget": 64,
+        "mq_open": 240,
+        "truncate": 76,
+        "fcntl": 72,
+        "ioctl": 16,
         "socket": 41,
     },
     "aarch64": {
@@ -204,13 +217,24 @@ SYSCALLS = {
         "mount_setattr": 442,
         "kexec_load": 104,
         "quotactl": 60,
+        "memfd_create": 279,
+        "memfd_secret": 447,
+        "shmget": 194,
+        "msgget": 186,
+        "semget": 190,
+        "mq_open": 180,
+        "truncate": 45,
+        "fcntl": 25,
+        "ioctl": 29,
         "socket": 198,
     },
 }
 # Denied outright (EPERM). Everything that creates processes, runs programs, reaches into another process (signals,
 # memory, scheduling, limits), changes namespaces or mounts, or bypasses seccomp (io_uring runs socket, connect and
 # open without passing this filter); plus bpf, userfaultfd, perf_event_open and the keyrings, which rewards never need
-# and exploits often do.
+# and exploits often do. Memory outside the address-space limit: memfd_create and memfd_secret (a memfd filled with
+# posix_fallocate holds memory no rlimit counts, for as long as the worker lives) and the IPC objects that outlive
+# the worker: System V shared memory, message queues and semaphores, and POSIX message queues.
 DENIED = (
     "fork",
     "vfork",
@@ -254,6 +278,12 @@ DENIED = (
     "mount_setattr",
     "kexec_load",
     "quotactl",
+    "memfd_create",
+    "memfd_secret",
+    "shmget",
+    "msgget",
+    "semget",
+    "mq_open",
 )
 # Allowed only when their first argument names this process: signals (kill, tgkill and both sigqueue calls take the
 # target pid or thread group first; 0 would mean "my process group", which is refused too).
@@ -262,13 +292,28 @@ SELF_ONLY = ("kill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo")
 # same user (the app) would otherwise accept new limits (prlimit64) or a CPU mask from the worker.
 SELF_OR_ZERO = ("prlimit64", "sched_setaffinity", "sched_setscheduler", "sched_setparam", "sched_setattr")
 NETWORK = ("socket",)  # denied when the worker has no network (public mode); socketpair stays (asyncio needs it)
+# Denied where Landlock cannot refuse it: before ABI 3 (Linux 6.2) truncate() by path is not a handled right, so it
+# would cut any file the user account can write (another visitor's run files); opening a file for writing (and
+# ftruncate on it) stays refused outside the worker's folder on every ABI.
+PATH_TRUNCATE = ("truncate",)
+# Denied for these second arguments (the fcntl command, the ioctl request): what names a process to receive SIGIO or
+# another signal when a descriptor becomes ready. With an owner set, a write to a pipe signals that process, and the
+# kernel checks only that both belong to the same user: a way around the signal rules above (Landlock scopes signals,
+# this one included, only from ABI 6, Linux 6.12).
+F_SETFL, F_SETOWN, F_SETSIG, F_SETOWN_EX = 4, 8, 10, 15
+O_ASYNC = 0o20000
+FIOASYNC, FIOSETOWN, SIOCSPGRP = 0x5452, 0x8901, 0x8902
+TIOCSTI = 0x5412  # types into a terminal, as if its user had: the app's, where a worker could open it
+DENIED_ARGS = {"fcntl": (F_SETOWN, F_SETOWN_EX, F_SETSIG), "ioctl": (FIOASYNC, FIOSETOWN, SIOCSPGRP, TIOCSTI)}
+# fcntl(F_SETFL) is allowed without O_ASYNC in its third argument (set non-blocking, append: what Python does).
 
 CLONE_THREAD = 0x00010000
 EPERM, ENOSYS = 1, 38
 RET_ALLOW = 0x7FFF0000
 RET_ERRNO = 0x00050000
 LD_W_ABS, JEQ, JSET, RET = 0x20, 0x15, 0x45, 0x06
-OFFSET_NR, OFFSET_ARCH, OFFSET_ARG0 = 0, 4, 16  # struct seccomp_data; the low 32 bits of args[0] (little-endian)
+# struct seccomp_data; the low 32 bits of args[0], args[1] and args[2] (little-endian).
+OFFSET_NR, OFFSET_ARCH, OFFSET_ARG0, OFFSET_ARG1, OFFSET_ARG2 = 0, 4, 16, 24, 32
 X32_SYSCALL_BIT = 0x40000000
 
 
@@ -276,9 +321,10 @@ def _insn(code: int, k: int, jt: int = 0, jf: int = 0) -> bytes:
     return struct.pack("HBBI", code, jt, jf, k)
 
 
-def seccomp_program(table: dict[str, int], pid: int, network: bool = True) -> list[bytes]:
-    """A BPF program: deny the calls in `DENIED` (and `NETWORK` unless `network`), allow clone only for threads, and
-    the calls in `SELF_ONLY` / `SELF_OR_ZERO` only on `pid`."""
+def seccomp_program(table: dict[str, int], pid: int, network: bool = True, truncate: bool = True) -> list[bytes]:
+    """A BPF program: deny the calls in `DENIED` (and `NETWORK` unless `network`, `PATH_TRUNCATE` unless `truncate`),
+    allow clone only for threads, the calls in `SELF_ONLY` / `SELF_OR_ZERO` only on `pid`, and fcntl and ioctl except
+    for `DENIED_ARGS` and O_ASYNC."""
     deny, nosys = RET_ERRNO | EPERM, RET_ERRNO | ENOSYS
     prog = [
         _insn(LD_W_ABS, OFFSET_ARCH),
@@ -288,7 +334,7 @@ def seccomp_program(table: dict[str, int], pid: int, network: bool = True) -> li
         _insn(JSET, X32_SYSCALL_BIT, jf=1),
         _insn(RET, deny),
     ]
-    for name in (*DENIED, *(() if network else NETWORK)):
+    for name in (*DENIED, *(() if network else NETWORK), *(() if truncate else PATH_TRUNCATE)):
         if name in table:
             prog += [_insn(JEQ, table[name], jf=1), _insn(RET, deny)]
     prog += [_insn(JEQ, table["clone3"], jf=1), _insn(RET, nosys)]
@@ -300,6 +346,19 @@ def seccomp_program(table: dict[str, int], pid: int, network: bool = True) -> li
         _insn(RET, RET_ALLOW),
         _insn(RET, deny),
     ]
+    for name, commands in DENIED_ARGS.items():
+        block = [_insn(LD_W_ABS, OFFSET_ARG1)]
+        for command in commands:
+            block += [_insn(JEQ, command, jf=1), _insn(RET, deny)]
+        if name == "fcntl":  # F_SETFL with O_ASYNC set
+            block += [
+                _insn(JEQ, F_SETFL, jf=3),
+                _insn(LD_W_ABS, OFFSET_ARG2),
+                _insn(JSET, O_ASYNC, jf=1),
+                _insn(RET, deny),
+            ]
+        block.append(_insn(RET, RET_ALLOW))
+        prog += [_insn(JEQ, table[name], jf=len(block)), *block]
     for name in (*SELF_ONLY, *SELF_OR_ZERO):
         zero_too = name in SELF_OR_ZERO
         prog += [
@@ -319,12 +378,12 @@ class _SockFprog(ctypes.Structure):
     _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
 
 
-def install_seccomp(network: bool = True) -> str | None:
+def install_seccomp(network: bool = True, truncate: bool = True) -> str | None:
     """Install the filter on this (single-threaded) process. None on success, else the reason."""
     table = SYSCALLS.get(platform.machine())
     if table is None:
         return f"seccomp: no syscall table for {platform.machine()}"
-    code = b"".join(seccomp_program(table, os.getpid(), network))
+    code = b"".join(seccomp_program(table, os.getpid(), network, truncate))
     buffer = ctypes.create_string_buffer(code, len(code))
     prog = _SockFprog(len(code) // 8, ctypes.cast(buffer, ctypes.c_void_p))
     if _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
@@ -357,14 +416,21 @@ def landlock_abi() -> int:
     return max(abi, 0)
 
 
+def system_roots(shared: bool = True) -> list[str]:
+    """System folders whose files the worker may read (shared libraries, /etc, /sys), but not list.
+
+    Without `shared` (public mode), /dev is left out (only the devices in `DEVICES` are readable).
+    """
+    return [path for path in SYSTEM_READ if (shared or path != "/dev") and os.path.exists(path)]
+
+
 def read_roots(repo_root: str, extra: Iterable[str] = (), shared: bool = True) -> list[str]:
-    """Folders the worker may read: Python's install and import path, system folders, and `extra`.
+    """Folders the worker may read and list: Python's install and import path, and `extra`.
 
     The repository root itself is not included (its `runs/` hold other sessions' data), only its code packages.
-    Without `shared` (public mode), neither /dev (only the devices in `DEVICES`) nor the Hugging Face Hub cache.
+    With `shared` (off in public mode), the Hugging Face Hub cache too.
     """
-    system = SYSTEM_READ if shared else tuple(p for p in SYSTEM_READ if p != "/dev")
-    roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix, *system, *extra}
+    roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix, *extra}
     roots |= {os.path.join(repo_root, "playground"), os.path.join(repo_root, "rewards")}
     for entry in sys.path:
         path = os.path.abspath(entry) if entry else ""
@@ -408,8 +474,10 @@ def install_landlock(
     if ruleset < 0:
         return _error("landlock_create_ruleset")
     try:
-        rules = [("/", READ_DIR)]  # listing names anywhere is harmless, and some libraries walk folders
-        rules += [(path, READ_FILE | READ_DIR) for path in read_roots(repo_root, extra_read, shared)]
+        # No rule on "/": outside these folders the worker can neither read nor list (the system's temporary folder
+        # holds other visitors' uploads and downloads, under names that are the only thing guarding them).
+        rules = [(path, READ_FILE | READ_DIR) for path in read_roots(repo_root, extra_read, shared)]
+        rules += [(path, READ_FILE) for path in system_roots(shared)]
         rules += [] if shared else [(path, READ_FILE) for path in DEVICES]
         rules += [(f"/proc/{os.getpid()}", READ_FILE | READ_DIR)]
         rules += [(path, READ_FILE) for path in PROC_FILES if os.path.isfile(path)]
@@ -461,7 +529,7 @@ def confine(
     set_rlimits(memory_mb, cpu_seconds, file_mb)
     caps = drop_capabilities()
     landlock = install_landlock(workdir, repo_root, extra_read, max_abi=max_abi, network=network, shared=shared)
-    seccomp = install_seccomp(network)
+    seccomp = install_seccomp(network, truncate=isinstance(landlock, int) and landlock >= 3)
     return {
         "rlimits": True,
         "capabilities": caps or True,

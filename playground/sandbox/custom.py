@@ -65,18 +65,33 @@ def trial_run(
     *,
     prompts: Sequence[Any] | None = None,
     columns: dict[str, Sequence[Any]] | None = None,
+    conversational: bool | None = None,
 ) -> list[TrialResult]:
     """Call each reward once on a group of completions (default: `TRIAL_COMPLETIONS`) and report what came back.
 
     `columns` are dataset columns, one value per completion. Failures are reported per function, not raised.
+    `conversational` is the run's completion format, as TRL passes it: chat messages
+    (`[{"role": "assistant", "content": ...}]`, for a run with a system prompt or a conversational dataset) when
+    True, strings when False or not known (None). Each function is also tried on the other shape (`chat_flags`).
     """
-    completions = list(completions if completions is not None else TRIAL_COMPLETIONS)
+    from rewards._text import completion_texts
+
+    texts = completion_texts(list(completions if completions is not None else TRIAL_COMPLETIONS))
+    shapes = {False: (texts, [""] * len(texts))}
+    shapes[True] = (
+        [[{"role": "assistant", "content": t}] for t in texts],
+        [[{"role": "user", "content": ""}]] * len(texts),
+    )
+    chat = bool(conversational)
+    completions, default_prompts = shapes[chat]
     n = len(completions)
     kwargs: dict[str, Any] = {k: list(v) for k, v in (columns or {}).items()}
-    kwargs["prompts"] = list(prompts) if prompts is not None else [""] * n
+    kwargs["prompts"] = list(prompts) if prompts is not None else default_prompts
+    other = {**kwargs, "prompts": kwargs["prompts"] if prompts is not None else shapes[not chat][1]}
     results = []
     for name, func in rewards.items():
         start = time.perf_counter()
+        hint = [CHAT_HINT] if chat else []  # the run passes chat completions: say how to read them
         try:
             values = func(list(completions), **kwargs)
             if not isinstance(func, SandboxedReward):  # sandboxed values are already checked
@@ -84,18 +99,46 @@ def trial_run(
 
                 values = check_values(name, values, n)
         except SandboxError as exc:
-            results.append(TrialResult(name, None, str(exc), exc.line, exc.output, time.perf_counter() - start))
+            results.append(TrialResult(name, None, str(exc), exc.line, exc.output, time.perf_counter() - start, hint))
             continue
         except RewardError as exc:
-            results.append(TrialResult(name, None, str(exc), None, _output(func), time.perf_counter() - start))
+            results.append(TrialResult(name, None, str(exc), None, _output(func), time.perf_counter() - start, hint))
             continue
         except Exception as exc:  # an in-process reward (tests, the library) failing is reported like a sandboxed one
             message = f"Reward {name!r} raised {type(exc).__name__}: {exc}"
-            results.append(TrialResult(name, None, message, None, "", time.perf_counter() - start))
+            results.append(TrialResult(name, None, message, None, "", time.perf_counter() - start, hint))
             continue
         results.append(TrialResult(name, values, None, None, _output(func), time.perf_counter() - start))
-        results[-1].flags = trial_flags(values)
+        results[-1].flags = trial_flags(values) + chat_flags(func, values, chat, shapes[not chat][0], other)
     return results
+
+
+CHAT_HINT = (
+    "With a system prompt or a conversational dataset, TRL hands each completion over as a list of messages: read "
+    'the text with c if isinstance(c, str) else c[-1]["content"], or set completions_as_text.'
+)
+
+
+def chat_flags(func: Callable, values: list, chat: bool, other: list, kwargs: dict[str, Any]) -> list[str]:
+    """
+    Warnings for a function that treats chat completions (lists of messages) as text: it fails on them, or gives
+    them all one value where their texts get different ones (the seed article's `len(c)` is 1 for every one-message
+    list). `values` came from the run's shape (`chat`); `other` is the same group in the other shape.
+    """
+    try:
+        other_values = list(func(list(other), **kwargs))
+    except Exception as exc:  # noqa: BLE001  (any failure on the other shape is what this reports)
+        if chat:  # the text shape is not what the run passes
+            return []
+        error = str(exc) if isinstance(exc, RewardError) else f"{type(exc).__name__}: {exc}"
+        return [f"Fails on chat completions ({error.rstrip('.')[:300]}). {CHAT_HINT}"]
+    chat_values, text_values = (values, other_values) if chat else (other_values, values)
+    if len(set(map(repr, chat_values))) == 1 and len(set(map(repr, text_values))) > 1:
+        return [
+            f"Gives every chat completion the same value ({chat_values[0]!r}) where their texts differ: it treats the "
+            f"list of messages as text (len(c) of a one-message list is 1). {CHAT_HINT}"
+        ]
+    return []
 
 
 def _output(func: Callable) -> str:
@@ -134,6 +177,16 @@ def custom_rewards_for(spec: RunSpec, limits: SandboxLimits | None = None) -> di
     if not spec.custom_code or not custom_reward_names(spec) & {choice.name for choice in spec.rewards}:
         return {}
     return compile_rewards(spec.custom_code, limits)
+
+
+def as_the_spec_asks(rewards: dict[str, Callable], spec: RunSpec) -> dict[str, Callable]:
+    """Custom rewards as the run hands them completions: wrapped to get plain strings when `completions_as_text`.
+    The wrappers hold the sandboxed rewards; close those, not these."""
+    if not getattr(spec.grpo, "completions_as_text", False):
+        return rewards
+    from rewards._text import TextCompletions
+
+    return {name: TextCompletions(func) for name, func in rewards.items()}
 
 
 class CodeSession:

@@ -90,8 +90,9 @@ def _compare(run, spec, prompts, num_samples, seed, custom_rewards, progress) ->
 
     from playground.fastpath.decode import prepare_for_sampling
     from playground.models import load_model
+    from playground.sandbox.custom import as_the_spec_asks
 
-    funcs, weights = build_rewards(spec.rewards, custom_rewards)
+    funcs, weights = build_rewards(spec.rewards, as_the_spec_asks(custom_rewards or {}, spec))
     rows = _prompt_rows(spec, prompts)
     settings = GenerationSettings(
         num_generations=num_samples,

@@ -6,6 +6,7 @@ restarted process sees the same run. One job runs at a time per process: a machi
 
 from __future__ import annotations
 
+import ctypes
 import gc
 import logging
 import math
@@ -29,6 +30,13 @@ from playground.validation import validate_spec
 logger = logging.getLogger(__name__)
 
 TRACEBACK_LINES = 15
+INTERRUPT_GRACE_SECONDS = 5.0  # after the wall time, how long a step may take to end before it is interrupted
+
+
+class RunStopped(BaseException):
+    """Raised inside the training thread to end a run in the middle of a step (the public wall-time cap).
+
+    A `BaseException`, like `KeyboardInterrupt`, so that no library's `except Exception` swallows it."""
 
 
 class PlaygroundCallback(TrainerCallback):
@@ -145,6 +153,8 @@ class TrainingJob:
         self._trainer = None
         self._evaluated: set[tuple[int, str]] = set()
         self.shown_prompts: dict[str, str] = {}  # the samples show the user's prompt, not the chat template
+        self._interrupt_lock = threading.Lock()
+        self._interruptible = False  # True while the thread builds and trains: `interrupt` may raise RunStopped
         self._thread = threading.Thread(target=self._main, name=f"grpo-{run.id}", daemon=True)
         self.run.write_status(status="queued", step=0, max_steps=self.max_steps, owner=owner)
 
@@ -167,6 +177,17 @@ class TrainingJob:
         """Whether Stop was pressed, asked within a step (an eval's prompts, the warm-up's examples): unlike
         `stop_requested.is_set()`, it never waits for other processes of a multi-process run."""
         return self.stop_requested.is_set()
+
+    def interrupt(self) -> bool:
+        """End the run inside its current step: `RunStopped` is raised in the training thread at its next Python
+        instruction (a decoding loop reaches one every token). The adapter saved at the last `save_steps` stays;
+        the half-done step is not saved. Returns whether the thread was interrupted."""
+        with self._interrupt_lock:
+            ident = self._thread.ident
+            if not self._interruptible or ident is None:
+                return False
+            hit = ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), ctypes.py_object(RunStopped))
+        return hit == 1
 
     @property
     def active(self) -> bool:
@@ -306,6 +327,8 @@ class TrainingJob:
     def _main(self) -> None:
         trainer = model = None
         try:
+            with self._interrupt_lock:
+                self._interruptible = True
             self._set_status("loading", started_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
             trainer = self._build_trainer()
             model = trainer.model
@@ -314,9 +337,16 @@ class TrainingJob:
                 self._set_status("running", phase="grpo")
                 self.clock.enter("grpo")
                 trainer.train()
+            with self._interrupt_lock:
+                self._interruptible = False
             self.save_adapter(trainer.model)
             self.step = trainer.state.global_step
             self._set_status("stopped" if self.stop_requested.is_set() else "finished", **self._error_fields())
+        except RunStopped:
+            with self._interrupt_lock:
+                self._interruptible = False
+            logger.warning("Run %s was interrupted inside step %d", self.run.id, self.step + 1)
+            self._set_status("stopped", **self._error_fields())
         except Exception as exc:  # the process must live on; the run records why it failed
             self.error = _describe(exc)
             tb = traceback.format_exc().strip().splitlines()[-TRACEBACK_LINES:]
@@ -347,6 +377,7 @@ class TrainingJob:
         from playground.completion_prefix import with_prefix
         from playground.data import load_prompts
         from playground.fastpath.trainer import FastGRPOTrainer
+        from playground.sandbox import programs  # noqa: F401  (installs the code_tests reward's sandbox runner)
         from playground.scoring import GuardedReward, build_rewards, reward_name
         from playground.training.evaluation import Evaluator, split_eval
 
@@ -358,7 +389,9 @@ class TrainingJob:
             self.custom_rewards = self._own_rewards = custom_rewards_for(spec)
         validate_spec(spec, columns=data.dataset.column_names, custom_rewards=set(self.custom_rewards) or None)
         g = spec.grpo
-        funcs, weights = build_rewards(spec.rewards, self.custom_rewards)
+        from playground.sandbox.custom import as_the_spec_asks
+
+        funcs, weights = build_rewards(spec.rewards, as_the_spec_asks(self.custom_rewards, spec))
         # A failing reward fails the run with its name in the message, or scores None under reward_error_policy=none.
         # With a completion prefix, rewards see the prefix plus the sampled continuation (see completion_prefix.py).
         guarded = [GuardedReward(f, on_error=g.reward_error_policy) for f in with_prefix(funcs, g.completion_prefix)]
@@ -518,8 +551,17 @@ class JobManager:
         self.waiting: list[Waiting] = []
         self.last_pace: float | None = None  # seconds per step of the last run that took a step
 
-    def start(self, spec: RunSpec, owner: str | None = None, custom_rewards: dict | None = None) -> TrainingJob | None:
-        """Start a run now; in public mode, queue it while another goes (returns None then: see `position`)."""
+    def start(
+        self,
+        spec: RunSpec,
+        owner: str | None = None,
+        custom_rewards: dict | None = None,
+        address: str | None = None,
+    ) -> TrainingJob | None:
+        """Start a run now; in public mode, queue it while another goes (returns None then: see `position`).
+
+        `owner` is the browser's owner key (training/access.py), `address` the client's address: in public mode each
+        may have one run waiting."""
         # The fast checks, before a run folder exists (custom_rewards=None: the names in spec.custom_code, by parsing).
         validate_spec(spec, custom_rewards=set(custom_rewards) if custom_rewards else None)
         if self.public:
@@ -534,24 +576,31 @@ class JobManager:
                         f"A training run is already in progress ({job.run.id}, step {job.step} of {job.max_steps}); "
                         "wait for it to finish or stop it first."
                     )
-                return self._enqueue(spec, owner, custom_rewards)
-            return self._launch(Waiting(spec, owner, custom_rewards))
+                return self._enqueue(Waiting(spec, owner, custom_rewards, address))
+            return self._launch(Waiting(spec, owner, custom_rewards, address))
 
-    def _enqueue(self, spec: RunSpec, owner: str | None, custom_rewards: dict | None) -> None:
-        if owner is None:
+    def _enqueue(self, waiting: Waiting) -> None:
+        if waiting.owner is None:
             raise PlaygroundError("A run is in progress; a queued run needs a session. Reload the page.")
-        mine = [i for i, w in enumerate(self.waiting) if w.owner == owner]
+        mine = [i for i, w in enumerate(self.waiting) if w.owner == waiting.owner]
         if mine:
             raise PlaygroundError(
                 f"You already have a run waiting in the queue (position {mine[0] + 1}); cancel it before queueing "
                 "another, or wait for it to start."
+            )
+        here = [w for w in self.waiting if waiting.address is not None and w.address == waiting.address]
+        if len(here) >= self.caps.max_queued_per_address:
+            raise PlaygroundError(
+                f"Your network address already has {len(here)} run(s) waiting in the queue, the most one address may "
+                f"have (PLAYGROUND_MAX_QUEUED_PER_ADDRESS={self.caps.max_queued_per_address}); try again when it has "
+                "started."
             )
         if len(self.waiting) >= self.caps.max_queued:
             raise PlaygroundError(
                 f"The training queue is full ({self.caps.max_queued} runs waiting, PLAYGROUND_MAX_QUEUED); "
                 "try again when one has started."
             )
-        self.waiting.append(Waiting(spec, owner, custom_rewards))
+        self.waiting.append(waiting)
         logger.info("Queued a run (position %d)", len(self.waiting))
         return None
 
@@ -575,6 +624,9 @@ class JobManager:
                 "(PLAYGROUND_MAX_RUN_MINUTES)."
             )
             job.stop()
+            job.join(INTERRUPT_GRACE_SECONDS)
+            if job.active and hasattr(job, "interrupt"):  # the step is still going: end it where it is
+                job.interrupt()
             job.join()
         if job.step and job.started_at:
             self.last_pace = (time.time() - job.started_at) / job.step

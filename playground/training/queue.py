@@ -1,9 +1,10 @@
 """Public mode's limits on training runs, and the fair queue's bookkeeping (`JobManager` in `job.py` uses both).
 
 In public mode (a Space) strangers share one machine that trains one run at a time. A start while a run goes joins a
-FIFO queue (at most one queued run per visitor, `max_queued` in all) instead of being refused, and each run is held to
-caps that keep one visitor from holding the machine: steps, wall time, custom reward functions, and the reward time a
-step may take (custom functions × the sandbox's per-call timeout). Each cap reads an environment variable.
+FIFO queue (at most one queued run per browser and per client address, `max_queued` in all) instead of being refused,
+and each run is held to caps that keep one visitor from holding the machine: steps, wall time, the tokens one step
+generates (and each held-out eval and the warm-up's examples), the LoRA rank, custom reward functions, and the reward
+time a step may take (custom functions × the sandbox's per-call timeout). Each cap reads an environment variable.
 """
 
 from __future__ import annotations
@@ -34,6 +35,15 @@ class PublicCaps:
             (`PLAYGROUND_MAX_REWARD_SECONDS`).
         max_queued (`int`, *optional*, defaults to `10`):
             Most runs waiting in the queue, all visitors together (`PLAYGROUND_MAX_QUEUED`).
+        max_step_tokens (`int`, *optional*, defaults to `8192`):
+            Most tokens one step may generate: completions per generation round × `max_completion_length`; the same
+            bound holds for one held-out eval (prompts × completions each) and for the warm-up's built examples
+            (`PLAYGROUND_MAX_STEP_TOKENS`). The demo recipe generates 8 × 64 = 512.
+        max_lora_r (`int`, *optional*, defaults to `64`):
+            Largest LoRA rank (`PLAYGROUND_MAX_LORA_R`).
+        max_queued_per_address (`int`, *optional*, defaults to `1`):
+            Most runs waiting from one client address, whatever the browser (`PLAYGROUND_MAX_QUEUED_PER_ADDRESS`). A
+            workshop whose visitors share one address (a campus network's) raises it to the class size.
     """
 
     max_steps: int = 200
@@ -41,6 +51,9 @@ class PublicCaps:
     max_custom_functions: int = 3
     max_reward_seconds: float = 6.0
     max_queued: int = 10
+    max_step_tokens: int = 8192
+    max_lora_r: int = 64
+    max_queued_per_address: int = 1
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> PublicCaps:
@@ -51,6 +64,9 @@ class PublicCaps:
             "max_custom_functions": ("PLAYGROUND_MAX_CUSTOM_FUNCTIONS", int),
             "max_reward_seconds": ("PLAYGROUND_MAX_REWARD_SECONDS", float),
             "max_queued": ("PLAYGROUND_MAX_QUEUED", int),
+            "max_step_tokens": ("PLAYGROUND_MAX_STEP_TOKENS", int),
+            "max_lora_r": ("PLAYGROUND_MAX_LORA_R", int),
+            "max_queued_per_address": ("PLAYGROUND_MAX_QUEUED_PER_ADDRESS", int),
         }
         values: dict[str, Any] = {}
         for name, (variable, kind) in names.items():
@@ -81,6 +97,42 @@ class PublicCaps:
                 f"(PLAYGROUND_MAX_REWARD_SECONDS); {len(custom_names)} functions × {call_timeout:g} s per call "
                 f"could take {seconds:g} s."
             )
+        self.check_size(spec)
+
+    def check_size(self, spec: RunSpec) -> None:
+        """The tokens a step, an eval and the warm-up generate, the warm-up's steps and the LoRA rank."""
+        g = spec.grpo
+        length = g.max_completion_length
+        completions = max(spec.generation_batch_size(), spec.completions_per_step())
+        sizes = [("one step", f"{completions} completions", completions * length)]
+        if g.eval_every:
+            evals = g.eval_prompts * g.eval_num_generations
+            sizes.append(
+                (
+                    "one held-out eval",
+                    f"{g.eval_prompts} prompts × {g.eval_num_generations} completions",
+                    evals * length,
+                )
+            )
+        if g.sft_warmup_steps and g.sft_examples.strip() == "auto":
+            sizes.append(("the warm-up's examples", f"{g.sft_num_examples} examples", g.sft_num_examples * length))
+        for what, count, tokens in sizes:
+            if tokens > self.max_step_tokens:
+                raise PlaygroundError(
+                    f"This app is public: {what} may generate at most {self.max_step_tokens:,} tokens "
+                    f"(PLAYGROUND_MAX_STEP_TOKENS); this run asks for {count} × max_completion_length {length} = "
+                    f"{tokens:,}. Lower max_completion_length, the batch or num_generations."
+                )
+        if g.sft_warmup_steps > self.max_steps:
+            raise PlaygroundError(
+                f"This app is public: the warm-up may take at most {self.max_steps} steps (PLAYGROUND_MAX_STEPS); "
+                f"this one asks for {g.sft_warmup_steps}."
+            )
+        if spec.lora.lora_r > self.max_lora_r:
+            raise PlaygroundError(
+                f"This app is public: lora_r may be at most {self.max_lora_r} (PLAYGROUND_MAX_LORA_R); this run asks "
+                f"for {spec.lora.lora_r}."
+            )
 
 
 def custom_reward_names(spec: RunSpec, custom_rewards: dict | None) -> list[str]:
@@ -97,8 +149,9 @@ class Waiting:
     """One queued start: what `JobManager.start` was given, kept until the machine is free."""
 
     spec: RunSpec
-    owner: str | None
+    owner: str | None  # the browser's owner key (training/access.py)
     custom_rewards: dict | None
+    address: str | None = None  # the client's address, as the web server saw it
     queued_at: float = field(default_factory=time.time)
 
 

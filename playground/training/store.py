@@ -221,7 +221,7 @@ class RunInfo:
     rewards: list[str] = field(default_factory=list)
     final_reward: float | None = None
     error: str | None = None
-    owner: str | None = field(default=None, repr=False)  # the starter's browser token (see training/access.py)
+    owner: str | None = field(default=None, repr=False)  # the hash of the starter's browser token (training/access.py)
     published: bool = False  # the owner made it readable by everyone (public mode)
 
 
@@ -408,7 +408,8 @@ class RunStore:
     def create(self, spec: dict, name: str | None = None, owner: str | None = None) -> Run:
         """Make a new run folder with spec.json and a "queued" status.json; its id is `<UTC time>-<slug>`.
 
-        `owner` is in the first status.json, so that a public app never lists the run as ownerless (readable by all).
+        `owner` (the hash of the starter's browser token, `access.owner_key`; never the token) is in the first
+        status.json, so that a public app never lists the run as ownerless (readable by all).
         """
         self.root.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(dir=self.root, prefix=f"{_TMP_PREFIX}creating-"))

@@ -1,29 +1,43 @@
 """What the tabs share: built once in the composition root and handed to every `create_<tab>_tab(ctx)`."""
 
 import secrets
+import shutil
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import gradio as gr
 
+from playground.data import PromptSource, Uploads, check_public_source
 from playground.errors import PlaygroundError
 from playground.models import ModelCache
-from playground.sandbox import CodeSession
+from playground.sandbox import (
+    CodeSession,
+    programs,  # noqa: F401  (installs the code_tests reward's sandbox runner)
+)
 from playground.sandbox.settings import is_public
 from playground.scoring import RewardChoice
-from playground.spec import demo_spec
+from playground.spec import RunSpec, demo_spec
 from playground.tempdirs import make_temp_dir, sweep_orphans
 from playground.training import access
 from playground.training.job import JobManager
 from playground.training.store import Run, RunInfo, RunStore
 from playground.ui.settings import UISettings
+from playground.validation import (
+    check_public_group,
+    check_public_model,
+    check_public_paths,
+    check_public_rewards,
+    check_public_sampling,
+)
 
 
 # Sessions that keep a sandbox worker (each a Python process of about 20 MB): a visitor beyond this closes the least
 # recently used one, which compiles its code again on its next use.
 MAX_CODE_SESSIONS = 32
+DOWNLOAD_SECONDS = 600  # a download folder (one per request, unguessable name) is removed this long after it was made
 
 
 class CodeSessions:
@@ -69,30 +83,94 @@ class CodeSessions:
         return len(self._sessions)
 
 
+class AppModels(ModelCache):
+    """The app's inference models. In public mode only the app's own model, the embedded one or a Hub id loads:
+    never a folder of the server typed by a visitor."""
+
+    def __init__(self, public: bool, own: str):
+        super().__init__()
+        self.public = public
+        self.own = own
+
+    def get(self, source, progress=None, **kwargs):
+        if self.public and isinstance(source, str | None):
+            check_public_model(source, (self.own,))
+        return super().get(source, progress, **kwargs)
+
+
 @dataclass
 class AppContext:
-    """Process-wide objects. Each guards its own state with a lock (JobManager, ModelCache, CodeSessions); the store
-    is files."""
+    """Process-wide objects. Each guards its own state with a lock (JobManager, ModelCache, CodeSessions, Uploads;
+    Tokens holds only its secret); the store is files."""
 
     settings: UISettings
     store: RunStore
     jobs: JobManager
     models: ModelCache
-    downloads: Path  # adapter zips are written here, one per run, replaced atomically
+    downloads: Path  # zips are made here, each in a folder of its own with an unguessable name
     code: CodeSessions = field(default_factory=CodeSessions)  # each session's custom reward code
+    tokens: access.Tokens = field(default_factory=access.Tokens)  # browser tokens, signed with this app's secret
+    uploads: Uploads = field(default_factory=Uploads)  # the files each browser session uploaded
 
     @classmethod
     def create(cls, settings: UISettings) -> "AppContext":
         """The app's objects. First removes the temporary folders a killed app process left behind."""
         sweep_orphans()
         store = RunStore(settings.runs)
+        public = is_public()
         return cls(
             settings=settings,
             store=store,
-            jobs=JobManager(store, public=is_public()),
-            models=ModelCache(),
+            jobs=JobManager(store, public=public),
+            models=AppModels(public, settings.model),
             downloads=Path(make_temp_dir("downloads")),
         )
+
+    # --- identity: browser tokens (training/access.py) ---------------------------------------------------------------
+
+    def viewer(self, token: str | None) -> str | None:
+        """The owner key of a browser token this app issued; None for anything else (a made-up or stolen hash)."""
+        return self.tokens.owner(token)
+
+    # --- public mode: files and paths (one rule: a session reads only what it uploaded) -----------------------------
+
+    def record_upload(self, request: gr.Request | None, path: str) -> str:
+        """Note that this browser session uploaded `path` (public mode reads no other file); returns it as noted."""
+        return self.uploads.add(_session_of(request), path) if self.public else path
+
+    def check_spec(self, spec: RunSpec, request: gr.Request | None) -> None:
+        """Public mode: every path of the run spec was uploaded by this session; models are Hub ids or the app's."""
+        if self.public:
+            check_public_paths(spec, self.uploads, _session_of(request), (self.settings.model,))
+
+    def check_source(self, source: PromptSource, request: gr.Request | None) -> None:
+        if self.public:
+            check_public_source(source, self.uploads, _session_of(request))
+
+    def check_sampling(self, prompts: int, num_generations: int, max_new_tokens: int) -> None:
+        """Public mode: the bounds of one preview or dry run (`validation.check_public_sampling`)."""
+        if self.public:
+            check_public_sampling(int(prompts), int(num_generations), int(max_new_tokens))
+
+    def check_group(self, completions: list[str]) -> None:
+        """Public mode: the size of a group of completions to score (`validation.check_public_group`)."""
+        if self.public:
+            check_public_group(completions)
+
+    def download_folder(self) -> Path:
+        """A new folder for one download, with an unguessable name; folders older than `DOWNLOAD_SECONDS` go."""
+        cutoff = time.time() - DOWNLOAD_SECONDS
+        for old in self.downloads.iterdir():
+            try:
+                if old.is_dir() and not old.is_symlink() and old.stat().st_mtime < cutoff:
+                    shutil.rmtree(old, ignore_errors=True)
+                elif old.is_file() and old.stat().st_mtime < cutoff:
+                    old.unlink(missing_ok=True)
+            except OSError:
+                continue
+        folder = self.downloads / secrets.token_urlsafe(24)
+        folder.mkdir(mode=0o700)
+        return folder
 
     # --- runs, as one visitor may see them (training/access.py) ----------------------------------------------------
 
@@ -100,8 +178,9 @@ class AppContext:
     def public(self) -> bool:
         return self.jobs.public
 
-    def runs_for(self, viewer: str | None) -> list[tuple[RunInfo, bool]]:
-        """(run, readable) for each run this viewer may list, newest first. Outside public mode: all, readable."""
+    def runs_for(self, token: str | None) -> list[tuple[RunInfo, bool]]:
+        """(run, readable) for each run this browser may list, newest first. Outside public mode: all, readable."""
+        viewer = self.viewer(token)
         listed = []
         for info in self.store.list():
             status = {"owner": info.owner, "published": info.published, "status": info.status}
@@ -109,8 +188,9 @@ class AppContext:
                 listed.append((info, access.can_read(status, viewer, self.public)))
         return listed
 
-    def open_run(self, run_id: str, viewer: str | None, *, change: bool = False) -> Run:
-        """The run, if this viewer may read it (or, with `change`, delete or publish it); else a PlaygroundError."""
+    def open_run(self, run_id: str, token: str | None, *, change: bool = False) -> Run:
+        """The run, if this browser may read it (or, with `change`, delete or publish it); else a PlaygroundError."""
+        viewer = self.viewer(token)
         run = self.store.get(run_id)
         status = run.status()
         allowed = access.can_change if change else access.can_read
@@ -123,13 +203,19 @@ class AppContext:
             )
         return run
 
-    def may_watch(self, job, viewer: str | None) -> bool:
-        """Whether this viewer sees the live charts and samples of `job` (everyone sees its status and step)."""
-        return access.can_read(job.run.status() if self.public else {}, viewer, self.public)
+    def may_watch(self, job, token: str | None) -> bool:
+        """Whether this browser sees the live charts and samples of `job` (everyone sees its status and step)."""
+        return access.can_read(job.run.status() if self.public else {}, self.viewer(token), self.public)
 
 
-def new_session_id() -> str:
-    return secrets.token_urlsafe(12)
+def _session_of(request: gr.Request | None) -> str | None:
+    return getattr(request, "session_hash", None)
+
+
+def client_address(request: gr.Request | None) -> str | None:
+    """The client's address as the web server saw it (behind a proxy, the address the proxy reports)."""
+    client = getattr(request, "client", None)
+    return getattr(client, "host", None)
 
 
 def default_selection() -> list[dict]:
@@ -138,12 +224,17 @@ def default_selection() -> list[dict]:
 
 
 def parse_selection(selection: list[dict] | None) -> list[RewardChoice]:
-    return [RewardChoice.from_dict(item) for item in selection or []]
+    """The reward choices of a selection; in public mode none names a model folder of the server."""
+    choices = [RewardChoice.from_dict(item) for item in selection or []]
+    if is_public():
+        check_public_rewards(choices)
+    return choices
 
 
 @dataclass
 class Session:
-    """Per-browser-session state. `browser_id` survives a page reload, so the starter of a run keeps control."""
+    """Per-browser-session state. `id` is the browser token the server issued (training/access.py); `browser_id`
+    keeps it in the browser across page reloads, so the starter of a run keeps control."""
 
     id: gr.State
     browser_id: gr.BrowserState

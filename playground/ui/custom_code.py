@@ -39,8 +39,13 @@ TEMPLATE = '''\
 def ends_with_period(completions, **kwargs):
     """1.0 when the completion ends with a period, else 0.0.
 
-    TRL passes the completions (str, or chat messages) and every dataset column as keyword arguments
-    (e.g. kwargs["answer"]), one value per completion. Return one float (or None) per completion.
+    TRL passes each completion in one of two shapes:
+      - a string, "The sky is blue.", when the prompts are plain text;
+      - chat messages, [{"role": "assistant", "content": "The sky is blue."}], when the run has a system
+        prompt or a conversational dataset (len(c) is then 1, the number of messages).
+    The line below reads both; or set completions_as_text (Train) to always get strings.
+    Every dataset column comes as a keyword argument (e.g. kwargs["answer"]), one value per completion.
+    Return one float (or None) per completion.
     """
     texts = [c if isinstance(c, str) else c[-1]["content"] for c in completions]
     return [1.0 if t.strip().endswith(".") else 0.0 for t in texts]

@@ -21,17 +21,32 @@ REWARDS: dict[str, str] = {
     "think_format": "TRL 的 think_format_reward：文本以一个 <think>…</think> 块开头时为 1.0，否则为 0.0。",
     "think_answer_strict": "整段文本恰好是 <think>\\n…\\n</think>\\n<answer>\\n…\\n</answer> 时为 1.0，否则为 0.0。",
     "think_answer_soft": "出现一个 <think>…</think> 块且其后跟着 <answer>…</answer> 块时为 1.0，否则为 0.0。",
-    "xml_count": "每个位置正确的 <think>/<answer> 标签得 0.125，</answer> 之后每多一个字符扣 0.001。",
+    "xml_count": "一个流行的 GRPO 示例中的标签计数：每个只出现一次的 <think>/<answer> 标签得 0.125（最多 0.5），"
+    "</answer> 之后每多一个字符扣 0.001。",
+    "tag_count": "Hugging Face 开源推理复现项目中的标签计数奖励：每个恰好出现一次的 <think>/<answer> 标签得 0.25"
+    "（最多 1.0）。",
+    "reasoning_steps": "Hugging Face 开源推理复现项目中的推理步骤奖励：步骤标记数除以 3，最多为 1；"
+    "标记包括编号的步骤、列表符号和表示先后顺序的（英文）过渡词。",
+    "code_format": "Hugging Face 开源推理复现项目中的代码格式奖励：文本为 <think>…</think><answer>…代码块…</answer> "
+    "时为 1.0，否则为 0.0。",
+    "code_tests": "open-r1 的代码奖励（离线）：在沙箱中用 tests 列的测试运行生成结果里的 ```python 代码块，"
+    "奖励为通过率。",
+    "reasoning_accuracy": "TRL 的 reasoning_accuracy_reward：用 math_verify 将 </think> 之后的答案与 solution 比对；"
+    "推理没有结束时为 0.0。",
+    "cosine_scaled": "按长度以余弦曲线缩放的正确性：TRL 的 get_cosine_scaled_reward（按 token）"
+    "或 open-r1 的版本（按字符）。",
+    "len_reward": "open-r1 的 len_reward（Kimi 1.5）：同一提示词下最短的生成结果得 0.5，最长的得 -0.5；"
+    "答错的最多得 0。",
     "correctness": "最终答案与参考答案列一致（数字或 LaTeX）时为 1.0，否则为 0.0。",
     "accuracy": "TRL 的 accuracy_reward：用 math_verify 将 boxed/LaTeX 答案与 solution 比对。",
     "keywords": "出现的 include 关键词比例，减去出现的 exclude 关键词比例。",
     "regex": "文本匹配正则表达式时为 1.0，否则为 0.0。",
     "json_valid": "文本（或其中唯一的 ```json 代码块）是合法 JSON 时为 1.0，否则为 0.0。",
     "language": "足够多的字母属于目标语言的文字（中日韩文字或拉丁字母）时为 1.0，否则为 0.0。",
-    "repetition_penalty": "TRL 的重复惩罚：max_penalty 乘以重复 n-gram（token 或词）所占比例。",
+    "repetition_penalty": "重复惩罚（有 token id 时按 TRL，文本按 open-r1）：max_penalty 乘以重复 n-gram 所占比例。",
     "soft_overlong": "TRL 的软超长惩罚（DAPO）：较短时为 0，长度接近 max_completion_len 个 token 时降到 -1.0。",
-    "similarity": "与参考列的相似度，范围 [0, 1]：ROUGE-L、BLEU、chrF 或模糊匹配（中日韩文本按字符）。",
-    "string_check": "文本与参考列匹配时为 1.0：eq（相等）、ne（不等）、like（包含）、ilike（包含，不区分大小写）"
+    "similarity": "与参考列的相似度，范围 [0, 1]：ROUGE、BLEU、GLEU、chrF 或模糊匹配（中日韩文本按字符）。",
+    "string_check": "文本与参考列精确匹配时为 1.0：eq（相等）、ne（不等）、like（包含）、ilike（包含，不区分大小写）"
     "（OpenAI string_check）。",
     "formula": "用表达式组合多个命名奖励（min、max、clip，以及 `a if b == 1 else 0` 这样的门控）。",
     "reward_model": "用单标签序列分类奖励模型给“提示词 + 生成结果”打分，与 TRL 的做法相同。",
@@ -44,6 +59,16 @@ PARAMS: dict[str, str] = {  # "<reward>.<param>"
     "combined.length_weight": "长度奖励的权重。",
     "combined.format_weight": "格式奖励的权重。",
     "combined.ideal_length": "目标生成长度，单位是字符。",
+    "code_format.language": "代码块的语言标记（数据集的 language 列优先）。",
+    "reasoning_accuracy.reasoning_delimiters": "表示推理结束的字符串（逗号分隔）。",
+    "code_tests.column": "存放测试用例的数据集列（标准输入/输出对或 assert 语句）。",
+    "code_tests.time_limit": "每个测试的秒数上限。",
+    "cosine_scaled.max_len": "余弦曲线到达长生成结果边界时的长度。",
+    "cosine_scaled.min_value_wrong": "空的错误生成结果的奖励。",
+    "cosine_scaled.max_value_wrong": "长度为 max_len 的错误生成结果的奖励。",
+    "cosine_scaled.min_value_correct": "长度为 max_len 的正确生成结果的奖励。",
+    "cosine_scaled.max_value_correct": "空的正确生成结果的奖励。",
+    "cosine_scaled.length_unit": "tokens（TRL；没有 token id 时按词计）或 characters（open-r1）。",
     "correctness.column": "存放参考答案的数据集列。",
     "correctness.mode": "numeric 比较数字，math_verify 比较 LaTeX，auto 根据参考答案自动选择。",
     "keywords.include": "应该出现的关键词（逗号分隔）。",
@@ -56,10 +81,12 @@ PARAMS: dict[str, str] = {  # "<reward>.<param>"
     "language.threshold": "属于目标文字的字母所占的最低比例。",
     "repetition_penalty.ngram_size": "n-gram 的大小。",
     "repetition_penalty.max_penalty": "完全重复的生成结果所受的惩罚。",
+    "repetition_penalty.language": "无 token id 时如何切分文本：en（小写的词）、zh（jieba 分词）、ja（字符）、auto。",
     "soft_overlong.max_completion_len": "最大生成长度，单位是 token（没有 token id 时按词计）。",
     "soft_overlong.soft_punish_cache": "最大长度之前线性惩罚区的长度。",
     "similarity.column": "存放参考文本的数据集列。",
-    "similarity.metric": "rouge_l、bleu、chrf 或 fuzzy。",
+    "similarity.metric": "rouge_l、rouge_1..rouge_5、bleu、gleu、chrf、fuzzy_match（OpenAI 的 WRatio）"
+    "或 fuzzy（编辑距离）。",
     "formula.expression": "对奖励名做算术运算的表达式；不会被 eval 执行。",
     "string_check.column": "存放参考字符串的数据集列。",
     "string_check.operation": "eq、ne、like 或 ilike。",
@@ -142,12 +169,15 @@ FIELDS: dict[str, str] = {
     "`answer` 的奖励使用）；question=prompt 让 `question` 成为提示词。",
     "system_prompt": "加到每个提示词前的系统消息（提示词会变成对话格式）。",
     "max_rows": "只使用前 `max_rows` 行。",
+    "completions_as_text": "把纯文本交给自定义奖励：每个生成结果的文本，即使 TRL 传入的是聊天消息"
+    "（有系统提示词或对话式数据集时）。库中的奖励本来就能读两种形式。",
 }
 
 SETS: dict[str, str] = {
     "writing": "简短的英文写作题；有些要求 <intro>/<body>/<conclusion> 结构。",
     "arithmetic": "简单的算术应用题，数字答案在 `answer` 列中。",
     "chinese": "简体中文的简短问题和指令。",
+    "code": "小型 Python 程序题（从标准输入读取，向标准输出打印），测试用例在 `tests` 列中，供 code_tests 使用。",
 }
 
 

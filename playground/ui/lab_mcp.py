@@ -52,7 +52,7 @@ def lab_dry_run(
 
     Args:
         rewards: JSON list of rewards, as in score_completions; empty for the demo recipe's rewards.
-        dataset_name: A built-in prompt set: writing, arithmetic or chinese.
+        dataset_name: A built-in prompt set: writing, arithmetic or chinese (a public app reads no file path).
         num_prompts: Prompts to sample (N).
         num_generations: Completions per prompt (G).
         max_new_tokens: Most tokens per completion.
@@ -61,8 +61,11 @@ def lab_dry_run(
     Returns:
         {"reward", "reward_std", "frac_reward_zero_std", "rewards", "prompts", "verdict"}.
     """
+    ctx.check_sampling(int(num_prompts), int(num_generations), int(max_new_tokens))
     funcs, weights = build_rewards(_choices(rewards))
-    rows = load_rows(prompt_source(dataset_name), int(num_prompts))
+    source = prompt_source(dataset_name)
+    ctx.check_source(source, None)  # public mode: MCP clients upload nothing, so no file of the server is read
+    rows = load_rows(source, int(num_prompts))
     model, tokenizer = ctx.models.get(ctx.settings.model)
     run = dry_run(
         model,

@@ -54,7 +54,9 @@ def list_rewards() -> list[dict]:
     ]
 
 
-def score_completions(completions: list[str], rewards: str = "", prompt: str = "", code: str = "") -> dict:
+def score_completions(
+    ctx: AppContext, completions: list[str], rewards: str = "", prompt: str = "", code: str = ""
+) -> dict:
     """Score completions as one GRPO group: each reward, the weighted total and TRL's advantage per completion.
 
     Args:
@@ -70,6 +72,7 @@ def score_completions(completions: list[str], rewards: str = "", prompt: str = "
     completions = [str(c) for c in completions or []]
     if len(completions) < 2:
         raise PlaygroundError("A GRPO group needs at least two completions.")
+    ctx.check_group(completions)
     custom = _custom(code)
     try:
         funcs, weights = build_rewards(parse_selection(reward_selection(rewards)), custom)
@@ -102,6 +105,7 @@ def preview_group(
     """
     settings = GenerationSettings(num_generations=int(num_generations), max_new_tokens=int(max_new_tokens), seed=seed)
     settings.validate()
+    ctx.check_sampling(1, settings.num_generations, settings.max_new_tokens)
     custom = _custom(code)
     try:
         funcs, weights = build_rewards(parse_selection(reward_selection(rewards)), custom)
@@ -136,7 +140,7 @@ def add_mcp_tools(ctx: AppContext) -> None:
 
     Through `bind`, an error reaches the MCP client as its one-sentence message."""
     gr.api(bind(list_rewards), api_name="list_rewards")
-    gr.api(bind(score_completions), api_name="score_completions")
+    gr.api(bind(score_completions, ctx), api_name="score_completions")
     gr.api(bind(preview_group, ctx), api_name="preview_group")
     gr.api(bind(check_reward), api_name="check_reward")
     add_lab_tools(ctx)  # the reward lab's dry run, probe and grader import

@@ -8,6 +8,17 @@ import re
 from functools import lru_cache
 
 
+# The hint of playground/sandbox/custom.py's CHAT_HINT, which ends several messages.
+_CHAT_HINT = (
+    "With a system prompt or a conversational dataset, TRL hands each completion over as a list of messages: read "
+    'the text with c if isinstance(c, str) else c[-1]["content"], or set completions_as_text.'
+)
+_CHAT_HINT_ZH = (
+    "有系统提示词或对话式数据集时，TRL 把每个生成结果作为消息列表传入："
+    '用 c if isinstance(c, str) else c[-1]["content"] 读取文本，或设置 completions_as_text。'
+)
+
+
 MESSAGES: tuple[tuple[str, str], ...] = (
     # playground/sandbox/client.py: custom rewards in the sandbox
     (
@@ -142,6 +153,18 @@ MESSAGES: tuple[tuple[str, str], ...] = (
     (
         "max_steps {value} would take at least {days} days, even at one second a step; give at most {cap} steps.",
         "max_steps {value} 即使每步只用一秒也至少需要 {days} 天；请设为不超过 {cap} 步。",
+    ),
+    # playground/sandbox/custom.py: custom code on chat completions
+    (_CHAT_HINT, _CHAT_HINT_ZH),
+    (
+        "Fails on chat completions ({error}). " + _CHAT_HINT,
+        "在聊天形式的生成结果上出错（{error}）。" + _CHAT_HINT_ZH,
+    ),
+    (
+        "Gives every chat completion the same value ({value}) where their texts differ: it treats the list of "
+        "messages as text (len(c) of a one-message list is 1). " + _CHAT_HINT,
+        "对每个聊天形式的生成结果都给出同一个值（{value}），而它们的文本各不相同：它把消息列表当成了文本"
+        "（单条消息列表的 len(c) 是 1）。" + _CHAT_HINT_ZH,
     ),
     # playground/validation.py
     (

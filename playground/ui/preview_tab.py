@@ -115,6 +115,7 @@ def generate(
         seed=int(seed or 0),
     )
     settings.validate()
+    ctx.check_sampling(1, settings.num_generations, settings.max_new_tokens)
     loaded, tokenizer = ctx.models.get(model, progress=progress_callback(progress))
     progress(None, desc=tr(lang, "preview.generating", g=settings.num_generations))  # no fraction to report
     columns = row["columns"] if row and row.get("prompt") == prompt else {}

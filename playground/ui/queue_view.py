@@ -17,7 +17,7 @@ def _minutes(seconds: float) -> str:
 
 def queue_status(ctx: AppContext, request: gr.Request, session_id: str | None):
     """(text, Cancel button) for this visitor's queued run; empty and hidden when none is queued."""
-    place = ctx.jobs.position(session_id)
+    place = ctx.jobs.position(ctx.viewer(session_id))
     if place is None:
         return "", gr.Button(visible=False)
     lang = lang_of(request)
@@ -30,7 +30,7 @@ def queue_status(ctx: AppContext, request: gr.Request, session_id: str | None):
 
 
 def cancel_queued(ctx: AppContext, request: gr.Request, session_id: str | None):
-    ctx.jobs.cancel(session_id)
+    ctx.jobs.cancel(ctx.viewer(session_id))
     return tr(lang_of(request), "train.queue.cancelled"), gr.Button(visible=False)
 
 

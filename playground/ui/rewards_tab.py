@@ -199,6 +199,7 @@ def try_on_text(
 ):
     """Score completions pasted one per block (blocks separated by a `---` line) as one GRPO group; custom rewards
     run in the session's sandbox."""
+    ctx.check_group(SEPARATOR.split(text or ""))
     custom = custom_rewards(ctx, request, code, selection)
     return score_text(lang_of(request), text, prompt, columns, selection, custom)
 

@@ -13,7 +13,6 @@ import pandas as pd
 from playground.errors import PlaygroundError
 from playground.export import export_adapter_zip, export_recipe, export_script, zip_folder
 from playground.spec import RunSpec
-from playground.tempdirs import expire_files
 from playground.ui.charts import chart_updates, coloured, create_overlay, overlay_update, recolour, recolour_all
 from playground.ui.common import bind, empty_frame, lang_of
 from playground.ui.context import AppContext, Session
@@ -24,7 +23,6 @@ from playground.ui.train_tab import HIDDEN, SAMPLE_HEADERS, alerts_markdown, cre
 
 
 COLUMNS = ("run", "status", "step", "created", "model", "rewards", "final_reward", "error")  # keys: runs.col.<name>
-DOWNLOAD_SECONDS = 3600  # a zip stays this long in the app's download folder (Gradio serves its own copy)
 # One click downloads: once the zip is made, the browser saves it (the file box stays, for a second copy).
 SAVE_FILE = """(file) => {
     if (file && file.url) {
@@ -120,10 +118,10 @@ def download_adapter(ctx: AppContext, request: gr.Request, session_id: str | Non
     run = ctx.open_run(run_id, session_id)
     if not run.has_adapter:
         raise PlaygroundError(tr(lang, "runs.no_adapter", run=run_id))
-    expire_files(ctx.downloads, DOWNLOAD_SECONDS)
-    target = ctx.downloads / f"{run_id}-adapter.zip"
-    # The portable zip (Hub id of the base model, model card); atomic, so two sessions never see a half-written one.
-    partial = export_adapter_zip(run, ctx.downloads / f".{uuid.uuid4().hex}.zip")
+    folder = ctx.download_folder()  # this request's own, unguessable, removed after a while
+    target = folder / f"{run_id}-adapter.zip"
+    # The portable zip (Hub id of the base model, model card); atomic, so a reader never sees a half-written one.
+    partial = export_adapter_zip(run, folder / f".{uuid.uuid4().hex}.zip")
     os.replace(partial, target)
     return str(target)
 
@@ -143,11 +141,11 @@ def _export_zip(ctx: AppContext, request: gr.Request, session_id: str | None, ru
     if not run_id:
         raise PlaygroundError(tr(lang_of(request), "runs.none_selected"))
     run = ctx.open_run(run_id, session_id)
-    expire_files(ctx.downloads, DOWNLOAD_SECONDS)
-    scratch = Path(tempfile.mkdtemp(dir=ctx.downloads))
+    target = ctx.download_folder()  # this request's own, unguessable, removed after a while
+    scratch = Path(tempfile.mkdtemp(dir=target))
     try:
         folder = export(run, scratch / f"{run_id}-{kind}")
-        return str(zip_folder(folder, ctx.downloads / f"{run_id}-{kind}.zip"))
+        return str(zip_folder(folder, target / f"{run_id}-{kind}.zip"))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 

@@ -4,6 +4,7 @@ The form is a dict `{flat field name: component}`; `spec_from_form(names, values
 into one `RunSpec` through `RunSpec.set`, so there is no mapper to keep in step with the spec.
 """
 
+import os
 from dataclasses import fields
 from pathlib import Path
 
@@ -161,21 +162,23 @@ def file_choice(path: str) -> gr.Dropdown:
     return gr.Dropdown(choices=[*BUILTIN_SETS, (Path(path).name, path)], value=path)
 
 
-def take_uploaded_file(path: str | None):
+def take_uploaded_file(ctx, request: gr.Request, path: str | None):
     """An upload becomes the data source at once, so that the set chosen before is not trained on by mistake when the
-    file needs a prompt_column (see `use_uploaded_file`)."""
+    file needs a prompt_column (see `use_uploaded_file`). In public mode the file is recorded as this session's
+    (`AppContext.record_upload`, within its quota): the only files it may train on."""
     if not path:
         return gr.skip(), gr.skip()
-    return "file", file_choice(path)
+    return "file", file_choice(ctx.record_upload(request, path))
 
 
-def use_uploaded_file(request: gr.Request, path: str | None, prompt_column: str, column_map: str):
+def use_uploaded_file(ctx, request: gr.Request, path: str | None, prompt_column: str, column_map: str):
     """Check an uploaded prompt file with the form's prompt_column and column_map: how many rows it gives, or the
     engine's message saying why it does not read (no prompt column, a broken line, over the size limit). The file
     stays the data source either way, and setting prompt_column or column_map checks it again."""
     if not path:
         return gr.skip(), gr.skip()
     lang = lang_of(request)
+    path = ctx.record_upload(request, path)
     source = PromptSource(
         kind="file", name=path, prompt_column=prompt_column or "prompt", column_map=parse_column_map(column_map)
     )
@@ -186,11 +189,14 @@ def use_uploaded_file(request: gr.Request, path: str | None, prompt_column: str,
     return "file", file_choice(path)
 
 
-def recheck_uploaded_file(request: gr.Request, path: str | None, prompt_column: str, column_map: str, name: str):
-    """prompt_column or column_map was set: check the uploaded file again with them, if it is still the data source."""
-    if not path or name != path:
+def recheck_uploaded_file(
+    ctx, request: gr.Request, path: str | None, prompt_column: str, column_map: str, name: str | None
+):
+    """prompt_column or column_map was set: check the uploaded file again with them, if it is still the data source
+    (dataset_name holds it as uploaded, or as public mode recorded it)."""
+    if not path or not name or name not in (path, os.path.abspath(path), os.path.realpath(path)):
         return gr.skip(), gr.skip()
-    return use_uploaded_file(request, path, prompt_column, column_map)
+    return use_uploaded_file(ctx, request, path, prompt_column, column_map)
 
 
 def take_dataset_name(request: gr.Request, name: str, kind: str):

@@ -1,7 +1,8 @@
 """Train tab: the recipe form, Start / Stop, and the live view of the run (charts, progress, samples, alerts).
 
 One run at a time per process (`JobManager`). Every session can watch it; only the session that started it can stop
-it, and that session keeps control after a page reload because its id lives in the browser (`gr.BrowserState`).
+it, and that session keeps control after a page reload because its token, which the server issued and signed, lives
+in the browser (`gr.BrowserState`); a token the server did not issue is replaced by a new one.
 The `gr.Timer` that refreshes the view is active only while a run is going.
 """
 
@@ -18,7 +19,7 @@ from playground.training.health import health_alerts
 from playground.training.store import ACTIVE, Run
 from playground.ui.charts import CHARTS, chart_updates, coloured, create_charts, recolour_all, step_rows
 from playground.ui.common import GOOD_MARK, bind, empty_frame, lang_of, short, styled
-from playground.ui.context import AppContext, Session, new_session_id
+from playground.ui.context import AppContext, Session, client_address
 from playground.ui.custom_code import attach_to_spec
 from playground.ui.i18n import EN, t, tr
 from playground.ui.messages_zh import translate_error
@@ -55,29 +56,34 @@ class TrainTab:
 # --- handlers ------------------------------------------------------------------------------------------------------
 
 
-def start_training(ctx: AppContext, names: tuple[str, ...], session_id: str | None, selection, code, *values):
-    """Start a run owned by this session (its id is created, and stored in the browser, on first use).
+def start_training(
+    ctx: AppContext, names: tuple[str, ...], request: gr.Request, session_id: str | None, selection, code, *values
+):
+    """Start a run owned by this session (its token is issued, and stored in the browser, on first use).
 
     A run that uses custom rewards carries the session's code in its spec; the job compiles it in its own sandbox.
+    In public mode every path in the spec must be a file this session uploaded.
     """
-    session_id = session_id or new_session_id()
+    session_id = ctx.tokens.keep_or_issue(session_id)
     spec = spec_from_form(names, values, selection)
+    ctx.check_spec(spec, request)
     check_data_file(spec)
     attach_to_spec(spec, code)
     check_sources(spec)  # a bad model or dataset is refused here, before a run folder exists
-    ctx.jobs.start(spec, owner=session_id)
+    ctx.jobs.start(spec, owner=ctx.viewer(session_id), address=client_address(request))
     return session_id, session_id, gr.Timer(active=True)
 
 
 def stop_training(ctx: AppContext, request: gr.Request, session_id: str | None) -> str:
     """Ask the run to stop after the current step (the engine refuses unless this session started it)."""
-    job = ctx.jobs.stop(owner=session_id)
+    job = ctx.jobs.stop(owner=ctx.viewer(session_id))
     return tr(lang_of(request), "train.status.stopping_by_you", run=job.run.id)
 
 
 def resume(ctx: AppContext, browser_id: str | None):
-    """On page load: reuse the browser's session id, and watch the run if one is going."""
-    session_id = browser_id or new_session_id()
+    """On page load: keep the browser's token if this server issued it (else issue a new one), and watch the run if
+    one is going."""
+    session_id = ctx.tokens.keep_or_issue(browser_id)
     return session_id, session_id, gr.Timer(active=ctx.jobs.active_job() is not None)
 
 
@@ -94,7 +100,7 @@ def train_status(ctx: AppContext, request: gr.Request, session_id: str | None, s
     """The live view. Charts, samples and alerts are re-sent only when a new step was logged or the status changed."""
     lang = lang_of(request)
     job = ctx.jobs.current
-    owner = job is not None and job.owner is not None and job.owner == session_id
+    owner = job is not None and job.owner is not None and job.owner == ctx.viewer(session_id)
     if job is None or not (job.active or owner):
         # No run, or another session's finished one: that is not this visitor's run (it is on the Runs tab).
         text = tr(lang, "train.status.none") if job is None else tr(lang, "train.status.other_done", run=job.run.id)
@@ -297,13 +303,13 @@ def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> 
     ).then(recolour_all, view.coloured, view.coloured, **HIDDEN)
     data_source = [form["dataset_kind"], form["dataset_name"]]
     upload_inputs = [upload, form["prompt_column"], form["column_map"]]
-    upload.upload(take_uploaded_file, upload, data_source, **HIDDEN).then(
-        bind(use_uploaded_file), upload_inputs, data_source, api_name="upload_prompts", show_progress="hidden"
+    upload.upload(bind(take_uploaded_file, ctx), upload, data_source, **HIDDEN).then(
+        bind(use_uploaded_file, ctx), upload_inputs, data_source, api_name="upload_prompts", show_progress="hidden"
     )
     mapping = [form["prompt_column"], form["column_map"]]
     gr.on(
         [e for box in mapping for e in (box.blur, box.submit)],
-        bind(recheck_uploaded_file),
+        bind(recheck_uploaded_file, ctx),
         [*upload_inputs, form["dataset_name"]],
         data_source,
         **HIDDEN,

@@ -45,12 +45,28 @@ def test_space_conventions():
     steps = instructions()
     assert steps[0] == ("FROM", "python:3.11-slim")
     assert ("USER", "1000") in steps and ("EXPOSE", "7860") in steps
-    assert steps[-1] == ("CMD", '["python", "app.py"]')
+    assert steps[-1] == ("CMD", '["python", "/opt/app/app.py"]')
     env = " ".join(args for op, args in steps if op == "ENV")
-    for setting in ("HF_HOME=/home/user/", "PLAYGROUND_CACHE=/home/user/", "GRADIO_SERVER_NAME=0.0.0.0"):
+    for setting in ("HF_HOME=/home/user/", "PLAYGROUND_CACHE=/home/user/", "PLAYGROUND_RUNS=/home/user/"):
         assert setting in env
+    assert "GRADIO_SERVER_NAME=0.0.0.0" in env
+
+
+def test_the_app_runs_as_user_1000_and_cannot_change_its_code_or_packages():
+    """The last USER is 1000 (as on Spaces), and the venv and the code are installed and copied before it, owned by
+    root: a visitor who gets the app's rights cannot rewrite what other visitors run."""
+    steps = instructions()
+    users = [args for op, args in steps if op == "USER"]
+    assert users == ["1000"]
     user_at = steps.index(("USER", "1000"))
-    assert all(i > user_at for i, (op, _) in enumerate(steps) if op == "RUN" and "pip" in _)  # installs as 1000
+    installs = [i for i, (op, args) in enumerate(steps) if op == "RUN" and "pip install" in args]
+    copies = [i for i, (op, _) in enumerate(steps) if op == "COPY"]
+    assert installs and copies and max(installs + copies) < user_at
+    assert not any("--chown" in args for op, args in steps if op == "COPY")
+    env = " ".join(args for op, args in steps if op == "ENV")
+    assert "VIRTUAL_ENV=/opt/venv" in env and "PYTHONPATH=/opt/app" in env
+    workdirs = [args for op, args in steps if op == "WORKDIR"]
+    assert workdirs == ["/opt/app", "/home/user"]  # the code's folder, then the user's home for what the app writes
 
 
 def test_install_and_conversion_steps_run_in_a_fresh_venv(tmp_path, embedded_dir):

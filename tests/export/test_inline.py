@@ -50,8 +50,9 @@ def _cases(choices, names):
     return cases
 
 
-# The LLM judge loads a causal LM through the playground's model loader: an export refuses it with one sentence.
-NOT_INLINABLE = {"judge"}
+# The LLM judge loads a causal LM through the playground's model loader, and code_tests runs programs in the
+# playground's sandbox: an export refuses them with one sentence.
+NOT_INLINABLE = {"judge", "code_tests"}
 # reward_model goes to TRL as its id (tests/export/test_lab_rewards_export.py); the formula is inlined with its terms.
 NEEDS_A_MODEL = {"reward_model"}
 
@@ -62,6 +63,8 @@ def test_a_reward_that_needs_the_playground_is_refused_by_name():
     judged = {"expression": "j + length", "terms": '{"j": {"name": "judge"}, "length": {"name": "length"}}'}
     with pytest.raises(PlaygroundError, match="'judge' reward cannot be exported"):  # inside a formula too
         rewards_code([RewardChoice("formula", 1.0, judged)], "")
+    with pytest.raises(PlaygroundError, match="'code_tests' reward cannot be exported.*sandbox"):
+        rewards_code([RewardChoice("code_tests")], "")
 
 
 def test_every_library_reward_runs_standalone_with_the_same_scores(tmp_path):

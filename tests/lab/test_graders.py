@@ -83,7 +83,7 @@ def test_string_check_and_text_similarity():
     assert got.columns == ["reference_answer"] and got.messages == []
     assert _score(got.selection, ["Paris", "Lyon"], reference_answer="Paris") == [[1.0, 0.0]]
     sim = import_grader(TEXT_SIMILARITY)
-    assert sim.selection[0]["params"] == {"column": "reference_answer", "metric": "fuzzy"}
+    assert sim.selection[0]["params"] == {"column": "reference_answer", "metric": "fuzzy_match"}
     assert _score(sim.selection, ["Paris", "Lyon"], reference_answer="Paris")[0][0] == 1.0
 
 
@@ -98,6 +98,25 @@ def test_score_model_becomes_a_local_judge_with_plain_messages():
     assert (
         ranged.selection[0]["name"] == "formula" and ranged.selection[0]["params"]["expression"] == "0 + (10 - 0) * j"
     )
+
+
+def test_score_model_judge_sees_the_item_columns(tiny_model_dir):
+    """OpenAI's run-grader example (identical sample and reference, documented reward 1.0): the judge's prompt holds
+    the row's reference answer, not the `{{item.reference_answer}}` template. The value itself is the local judge's."""
+    from rewards.judge import get_judge_reward, item_rubrics, load_judge
+
+    (choice,) = import_grader(SCORE_MODEL).selection
+    rubric = choice["params"]["rubric"]
+    (filled,) = item_rubrics(rubric, {"reference_answer": ["fuzzy wuzzy was a bear"]}, 1)
+    assert "Reference answer: fuzzy wuzzy was a bear\n\nModel answer: (the answer below)" in filled
+    assert "{{" not in filled
+    judge = get_judge_reward(rubric, model=str(tiny_model_dir))
+    tokenizer = load_judge(str(tiny_model_dir))[1]
+    assert "fuzzy wuzzy was a bear" in judge._render(tokenizer, filled, "", "fuzzy wuzzy was a bear")
+    value = judge(["fuzzy wuzzy was a bear"], reference_answer=["fuzzy wuzzy was a bear"])
+    assert value == get_judge_reward(filled, model=str(tiny_model_dir))(["fuzzy wuzzy was a bear"])
+    with pytest.raises(Exception, match="reference_answer"):
+        judge(["fuzzy wuzzy was a bear"])
 
 
 def test_python_grader_runs_in_the_sandbox_through_the_adapter():
@@ -125,7 +144,8 @@ def test_multi_becomes_a_formula_over_its_graders():
     assert choice["name"] == "formula" and choice["params"]["expression"] == "(name + email) / 2"
     assert got.columns == ["email", "name"]
     (values,) = _score(got.selection, ["ada@x.org", "bob"], name="ada@x.org", email="ada@x.org")
-    assert values == [1.0, pytest.approx(similarity("bob", "ada@x.org", "fuzzy") / 2, abs=1e-6)]  # (name + email) / 2
+    expected = similarity("bob", "ada@x.org", "fuzzy_match") / 2  # (name + email) / 2
+    assert values == [1.0, pytest.approx(expected, abs=1e-6)]
 
 
 @pytest.mark.parametrize(
@@ -144,9 +164,12 @@ def test_unsupported_fields_get_a_clear_message(grader, message):
         import_grader(grader)
 
 
-def test_closest_metric_is_said():
-    got = import_grader({**TEXT_SIMILARITY, "evaluation_metric": "meteor"})
-    assert got.selection[0]["params"]["metric"] == "rouge_l" and "meteor is not available" in got.messages[0]
+@pytest.mark.parametrize(
+    "metric, reason", [("meteor", "WordNet data"), ("cosine", "text-embedding-3-large, a remote model")]
+)
+def test_metrics_that_cannot_run_here_are_refused_with_the_reason(metric, reason):
+    with pytest.raises(PlaygroundError, match=reason):
+        import_grader({**TEXT_SIMILARITY, "evaluation_metric": metric})
 
 
 def test_export_round_trips_and_names_what_does_not_map():
@@ -166,3 +189,158 @@ def test_export_round_trips_and_names_what_does_not_map():
     assert values[0] == pytest.approx(1.0) and values[1] < 0.1
     single, _ = export_grader([{"name": "string_check", "weight": 1.0, "params": {}}])
     assert import_grader(single).selection[0]["params"] == {"column": "reference", "operation": "eq"}
+
+
+# --- each documented operation, metric and formula function computes what OpenAI documents -------------------------
+
+
+@pytest.mark.parametrize(
+    "operation, output, reference, expected",
+    [
+        ("eq", "Paris", "Paris", 1.0),
+        ("eq", "Paris ", "Paris", 0.0),  # exact: nothing is stripped
+        ("eq", "paris", "Paris", 0.0),  # case-sensitive
+        ("ne", "Paris ", "Paris", 1.0),
+        ("ne", "Paris", "Paris", 0.0),
+        ("like", "The capital is Paris.", "Paris", 1.0),  # contains, case-sensitive
+        ("like", "The capital is paris.", "Paris", 0.0),
+        ("ilike", "The capital is PARIS.", "paris", 1.0),  # contains, case-insensitive
+        ("ilike", "Lyon", "paris", 0.0),
+    ],
+)
+def test_string_check_operations_are_exact(operation, output, reference, expected):
+    got = import_grader({**STRING_CHECK, "operation": operation})
+    assert _score(got.selection, [output], reference_answer=reference) == [[expected]]
+
+
+def _reference_value(metric, output, reference):
+    """What the metric's own package computes (rouge-score, sacrebleu, nltk, rapidfuzz), outside the playground."""
+    if metric.startswith("rouge"):
+        from rouge_score.rouge_scorer import RougeScorer
+
+        key = "rougeL" if metric == "rouge_l" else metric.replace("_", "")
+        return RougeScorer([key]).score(reference, output)[key].fmeasure
+    if metric == "bleu":
+        from sacrebleu.metrics import BLEU
+
+        return BLEU(effective_order=True).sentence_score(output, [reference]).score / 100
+    if metric == "gleu":
+        from nltk.translate.gleu_score import sentence_gleu
+
+        return sentence_gleu([reference.lower().split()], output.lower().split())
+    from rapidfuzz import fuzz, utils  # OpenAI's own python-grader example of fuzzy matching
+
+    return fuzz.WRatio(output, reference, processor=utils.default_process) / 100.0
+
+
+@pytest.mark.parametrize(
+    "metric", ["fuzzy_match", "bleu", "gleu", "rouge_1", "rouge_2", "rouge_3", "rouge_4", "rouge_5", "rouge_l"]
+)
+def test_text_similarity_metrics_are_the_real_implementations(metric):
+    output, reference = "the quick brown fox jumps over the dog", "The quick brown fox jumps over the lazy dog"
+    got = import_grader({**TEXT_SIMILARITY, "evaluation_metric": metric})
+    assert got.selection[0]["params"]["metric"] == metric and got.messages == []
+    ((value,),) = _score(got.selection, [output], reference_answer=reference)
+    expected = _reference_value(metric, output, reference)
+    assert value == pytest.approx(expected, abs=1e-6) and 0.0 < value < 1.0
+
+
+def test_fuzzy_match_is_openai_wratio_example():
+    """OpenAI's python grader example computes fuzzy matching as rapidfuzz WRatio with default_process."""
+    got = import_grader(TEXT_SIMILARITY)
+    ((case, reorder),) = _score(got.selection, ["PARIS!", "bear was a fuzzy wuzzy"], reference_answer="paris")
+    assert case == 1.0  # lower-cased, punctuation removed
+    ((reorder,),) = _score(got.selection, ["bear was a fuzzy wuzzy"], reference_answer="fuzzy wuzzy was a bear")
+    assert reorder == pytest.approx(0.95)  # WRatio's token-sort ratio (100), scaled by 0.95
+
+
+def _multi(expression, **graders):
+    return {"type": "multi", "graders": graders, "calculate_output": expression}
+
+
+_EQ = {**STRING_CHECK, "operation": "eq"}  # 1.0 for "Paris", 0.0 for "Lyon"
+_NE = {**STRING_CHECK, "operation": "ne"}  # the opposite
+
+
+@pytest.mark.parametrize(
+    "expression, expected",
+    [
+        ("(a + b) / 2", [0.5, 0.5]),
+        ("(a + 1) ^ 2", [4.0, 1.0]),  # ^ is power, as OpenAI documents
+        ("2 ^ 3 * a", [8.0, 0.0]),
+        ("a + b ^ 2", [1.0, 1.0]),  # power binds tighter than +
+        ("-(a + 1) ^ 2", [-4.0, -1.0]),
+        ("floor(a + 0.5) + ceil(b + 0.5)", [2.0, 2.0]),  # 1 + 1 and 0 + 2
+        ("exp(a)", [pytest.approx(2.718281828), 1.0]),
+        ("sqrt(a + 3)", [2.0, pytest.approx(1.7320508)]),
+        ("log(a + 1)", [pytest.approx(0.6931472), 0.0]),
+        ("min(a, b) + max(a, b)", [1.0, 1.0]),
+        ("abs(a - b)", [1.0, 1.0]),
+        ("log(a)", [0.0, None]),  # log(0) is undefined: the sample reads None (TRL skips it)
+    ],
+)
+def test_multi_operators_and_functions(expression, expected):
+    got = import_grader(_multi(expression, a=_EQ, b=_NE))
+    (values,) = _score(got.selection, ["Paris", "Lyon"], reference_answer="Paris")
+    assert values == expected
+
+
+def test_multi_with_a_ranged_score_model_is_one_formula(tiny_model_dir):
+    from rewards.judge import get_judge_reward
+
+    grader = _multi("(check + judge) / 11", check=_EQ, judge={**SCORE_MODEL, "range": [0, 10]})
+    got = import_grader(grader)
+    (choice,) = got.selection
+    assert choice["params"]["expression"] == "(check + (0 + (10 - 0) * judge)) / 11"
+    terms = json.loads(choice["params"]["terms"])
+    terms["judge"]["params"]["model"] = str(tiny_model_dir)
+    choice["params"]["terms"] = json.dumps(terms)
+    (values,) = _score(got.selection, ["Paris", "Lyon"], reference_answer="Paris")
+    judged = get_judge_reward(terms["judge"]["params"]["rubric"], model=str(tiny_model_dir))(
+        ["Paris", "Lyon"], reference_answer=["Paris", "Paris"]
+    )
+    assert values == [pytest.approx((1 + 10 * judged[0]) / 11), pytest.approx(10 * judged[1] / 11)]
+
+
+_RAISES = {
+    "type": "python",
+    "name": "strict",
+    "source": "def grade(sample, item) -> float:\n    return float(sample['output_text'])\n",
+}
+
+
+@pytest.mark.parametrize("python_errors, expected", [("zero", [0.5, 0.0]), ("raise", None)])
+def test_python_grader_errors_score_zero_as_openai(python_errors, expected):
+    from playground.sandbox.client import close_rewards
+    from playground.sandbox.custom import compile_rewards
+
+    got = import_grader(_RAISES, python_errors=python_errors)
+    assert any("scores 0.0" in m for m in got.messages) == (python_errors == "zero")
+    rewards = compile_rewards(got.code)
+    try:
+        if expected is None:
+            with pytest.raises(Exception, match="could not convert"):
+                rewards["strict"](["0.5", "not a number"])
+        else:
+            assert rewards["strict"](["0.5", "not a number"]) == expected
+    finally:
+        close_rewards(rewards)
+
+
+def test_python_grader_reading_output_json_is_warned_about_at_import():
+    from playground.sandbox.client import close_rewards
+    from playground.sandbox.custom import compile_rewards
+
+    source = "def grade(sample, item) -> float:\n    return 1.0 if sample['output_json']['ok'] else 0.0\n"
+    got = import_grader({"type": "python", "name": "json", "source": source})
+    assert any("output_json" in m and "parsed as JSON" in m for m in got.messages)
+    rewards = compile_rewards(got.code)
+    try:
+        assert rewards["json"](['{"ok": true}', '{"ok": false}', "not json"]) == [1.0, 0.0, 0.0]
+    finally:
+        close_rewards(rewards)
+
+
+def test_unknown_python_errors_option():
+    with pytest.raises(PlaygroundError, match="python_errors"):
+        import_grader(PYTHON, python_errors="ignore")

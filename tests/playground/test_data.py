@@ -56,14 +56,14 @@ def test_builtin_sets_load(name):
 
 
 def test_builtin_registry():
-    assert list_builtin_sets() == ["writing", "arithmetic", "chinese"]
+    assert list_builtin_sets() == ["writing", "arithmetic", "chinese", "code"]
     assert all(desc and "\n" not in desc for desc in BUILTIN_SETS.values())
 
 
 def test_unknown_builtin_lists_valid_names():
     with pytest.raises(DataError) as info:
         load_prompts(PromptSource(kind="builtin", name="poems"))
-    assert str(info.value) == "Unknown built-in prompt set 'poems'; valid sets: writing, arithmetic, chinese."
+    assert str(info.value) == "Unknown built-in prompt set 'poems'; valid sets: writing, arithmetic, chinese, code."
 
 
 _OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv}
@@ -401,7 +401,7 @@ def test_max_rows_keeps_first_rows_and_warns(tmp_path):
     rows = [{"prompt": f"p{i}"} for i in range(12)]
     result = load_file(tmp_path, "p.jsonl", jsonl(*rows), max_rows=5)
     assert result.dataset["prompt"] == ["p0", "p1", "p2", "p3", "p4"]
-    assert result.warnings == ["The file 'p.jsonl' has 12 rows; only the first 5 are used."]
+    assert result.warnings == ["The file 'p.jsonl' has more than 5 rows; only the first 5 are used."]
 
 
 def test_rows_past_max_rows_are_not_checked(tmp_path):

@@ -6,6 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+import playground.sandbox.programs  # noqa: F401  (code_tests runs programs through the sandbox runner it installs)
 from rewards.registry import build_reward, list_specs, metric_name
 
 
@@ -14,7 +15,7 @@ NAMES = [spec.name for spec in list_specs()]
 # has no preference between the examples; tests/rewards/test_reward_lab.py checks its values equal TRL's instead.
 NO_PREFERENCE = {"reward_model"}
 # Rewards that read the prompt (TRL's `prompts` kwarg), as a reward model or a judge must: it is not extra there.
-READS_PROMPTS = {"reward_model", "judge"}
+READS_PROMPTS = {"reward_model", "judge", "len_reward"}
 
 
 def _batch(spec):

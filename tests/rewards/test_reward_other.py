@@ -23,10 +23,27 @@ class TestRepetitionPenaltyReward:
         assert reward([text]) == [expected]
         assert reward([[{"role": "assistant", "content": text}]]) == [expected]
 
+    @pytest.mark.parametrize(
+        "text, language, expected",
+        [
+            ("これはペンです。これはペンです。", "auto", -6 / 14),  # kana: characters, 8 unique of 14 trigrams
+            ("これはペンです。これはペンです。", "ja", -6 / 14),
+            ("这个这个这个", "ja", -0.5),  # characters: 这个这 个这个 这个这 个这个
+            ("这个这个这个", "zh", 0.0),  # jieba: 这个 这个 这个, one trigram
+            ("Word word WORD word", "en", -0.5),  # folded: 1 unique of 2 trigrams
+        ],
+    )
+    def test_text_languages(self, text, language, expected):
+        assert get_repetition_penalty_reward(language=language)([text]) == [pytest.approx(expected)]
+
+    def test_token_ids_win_over_text(self):
+        reward = get_repetition_penalty_reward(ngram_size=2)
+        assert reward(["这个这个这个这个这个"], completion_ids=[[1, 2, 3, 4]]) == [0.0]
+
     def test_scales_with_max_penalty(self):
         assert get_repetition_penalty_reward(max_penalty=-0.5)(["a b a b a b"]) == [-0.25]
 
-    @pytest.mark.parametrize("kwargs", [{"max_penalty": 0.5}, {"ngram_size": 0}])
+    @pytest.mark.parametrize("kwargs", [{"max_penalty": 0.5}, {"ngram_size": 0}, {"language": "fr"}])
     def test_rejects_bad_arguments(self, kwargs):
         with pytest.raises(RewardError):
             get_repetition_penalty_reward(**kwargs)

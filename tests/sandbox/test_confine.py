@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from playground.sandbox import Sandbox, SandboxLimits
-from playground.sandbox.confine import DENIED, NETWORK, SELF_ONLY, SELF_OR_ZERO, SYSCALLS
+from playground.sandbox.confine import DENIED, DENIED_ARGS, NETWORK, PATH_TRUNCATE, SELF_ONLY, SELF_OR_ZERO, SYSCALLS
 from tests.sandbox.conftest import PROBE
 
 
@@ -14,7 +14,7 @@ HEADERS = {
     "x86_64": (Path("/usr/include/x86_64-linux-gnu/asm/unistd_64.h"), re.compile(r"#define __NR_(\w+) (\d+)$")),
     "aarch64": (Path("/usr/include/asm-generic/unistd.h"), re.compile(r"#define __NR(?:3264)?_(\w+) (\d+)$")),
 }
-FILTERED = (*DENIED, *SELF_ONLY, *SELF_OR_ZERO, *NETWORK, "clone", "clone3", "capset")
+FILTERED = (*DENIED, *SELF_ONLY, *SELF_OR_ZERO, *NETWORK, *PATH_TRUNCATE, *DENIED_ARGS, "clone", "clone3", "capset")
 
 
 @pytest.mark.parametrize("arch", sorted(SYSCALLS))

@@ -86,14 +86,15 @@ def test_others_see_status_not_content_and_queue_behind(public_app):
 def test_ownership_survives_a_page_reload(public_app, tmp_path):
     """A reload restores the session id from the browser's token (gr.BrowserState), and the token opens the run."""
     ctx = AppContext.create(UISettings(runs=str(tmp_path)))
+    alice = ctx.tokens.issue()
     run = ctx.store.create({"grpo": {"max_steps": 1}})
-    run.write_status(status="finished", owner="token-of-alice")
-    session_id, browser_id, _ = resume(ctx, "token-of-alice")  # the page load handler, given the stored token
-    assert session_id == browser_id == "token-of-alice"
+    run.write_status(status="finished", owner=ctx.viewer(alice))
+    session_id, browser_id, _ = resume(ctx, alice)  # the page load handler, given the token the browser kept
+    assert session_id == browser_id == alice
     assert public_app.ctx.public and ctx.public
     assert ctx.open_run(run.id, session_id).id == run.id
     with pytest.raises(Exception, match=NOT_YOURS):
-        ctx.open_run(run.id, "token-of-bob")
+        ctx.open_run(run.id, ctx.tokens.issue())
 
 
 @pytest.mark.parametrize(
@@ -133,14 +134,14 @@ def test_public_mode_messages_have_chinese(tmp_path):
     ctx = AppContext.create(UISettings(runs=str(tmp_path)))
     ctx.jobs.public = True
     run = ctx.store.create({})
-    run.write_status(status="finished", owner="a")
-    for viewer in ("b",):
+    run.write_status(status="finished", owner=ctx.viewer(ctx.tokens.issue()))
+    for viewer in (ctx.tokens.issue(),):
         with pytest.raises(PlaygroundError) as err:
             ctx.open_run(run.id, viewer)
         messages.append(str(err.value))
     run.publish()
     with pytest.raises(PlaygroundError) as err:
-        ctx.open_run(run.id, "b", change=True)
+        ctx.open_run(run.id, viewer, change=True)
     messages.append(str(err.value))
     translated = [translate_error("zh", m) for m in messages]
     assert all(t != m and "公开" in t for t, m in zip(translated, messages, strict=True)), translated

@@ -52,7 +52,7 @@ def test_rollout_logits_match_policy(tiny_model_dir, tmp_path, four_bit, dtype, 
         assert (rollout.model(x).logits.float() - updated).abs().max().item() < tol * updated.abs().max().item()
 
 
-def _train(char_model_dir, tmp_path, fast_rollout, beta=0.0):
+def _train(char_model_dir, tmp_path, fast_rollout, beta=0.0, max_steps=12, **fields):
     from playground.scoring import RewardChoice
     from playground.spec import RunSpec
     from playground.training.job import JobManager
@@ -62,13 +62,14 @@ def _train(char_model_dir, tmp_path, fast_rollout, beta=0.0):
     spec = RunSpec()
     spec.model.model_name_or_path = str(char_model_dir)
     for name, value in dict(
-        max_steps=12,
+        max_steps=max_steps,
         num_generations=8,
         per_device_train_batch_size=8,
         max_completion_length=16,
         learning_rate=1e-2,
         beta=beta,
         fast_rollout=fast_rollout,
+        **fields,
     ).items():
         spec.set(name, value)
     spec.rewards = [RewardChoice("vowels")]
@@ -177,3 +178,40 @@ def test_inference_model_samples_what_the_plain_model_samples(tiny_model_dir):
             torch.manual_seed(3)
             outs.append(model.generate(**x, do_sample=True, max_new_tokens=12, top_k=0, pad_token_id=0).tolist())
     assert outs[0] == outs[1]
+
+
+@pytest.mark.skipif(not bf16_matmul_is_native(), reason="no native bf16 on this CPU")
+@pytest.mark.parametrize("mode", ["sequence_mask", "token_truncate"])
+def test_on_policy_correction_from_the_training_forward_equals_trls_extra_forward(
+    char_model_dir, tmp_path, monkeypatch, caplog, mode
+):
+    """On-policy, the ratio computed from the training forward's detached log-probs is TRL's ratio: the same rewards,
+    importance-sampling metrics, loss and kl at every step as TRL's vLLM-path code with its gradient-free forward,
+    and one policy scoring pass fewer per step."""
+    import logging
+    import re
+
+    from playground.fastpath.trainer import FastGRPOTrainer
+
+    def run(defer):
+        monkeypatch.setattr(FastGRPOTrainer, "defer_correction", defer)
+        caplog.clear()
+        with caplog.at_level(logging.INFO, logger="playground.fastpath.trainer"):
+            rows = _train(
+                char_model_dir,
+                tmp_path / f"{mode}-{defer}",
+                "bfloat16",
+                beta=0.04,
+                max_steps=4,
+                vllm_importance_sampling_mode=mode,
+            )
+        passes = re.search(r"(\d+) scoring passes shared their prompts", caplog.text)
+        return rows, int(passes.group(1))
+
+    trl_rows, trl_passes = run(False)
+    rows, passes = run(True)
+    assert (trl_passes, passes) == (12, 8)  # policy + reference + loss a step, against reference + loss
+    assert [round(m["reward"], 5) for m in rows] == [round(m["reward"], 5) for m in trl_rows]
+    for name in (*IS_METRICS, "loss", "kl"):
+        assert [m[name] for m in rows] == pytest.approx([m[name] for m in trl_rows], rel=1e-4, abs=1e-6), name
+    assert any(m["sampling/sampling_logp_difference/mean"] > 0 for m in rows)

@@ -1,0 +1,163 @@
+"""Code rewards: open-r1's code format reward, and `code_tests`, which runs the completion's code in the sandbox.
+
+The sandbox (`playground.sandbox`) builds on the reward library, so the library does not import it: the engine
+installs the runner `code_tests` uses (`install_program_runner`, done by importing `playground.sandbox.programs`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+
+from playground.errors import RewardError
+from rewards._text import column, completion_texts
+
+
+_LANGUAGE = re.compile(r"[A-Za-z0-9_+#.-]+")
+
+
+def get_code_format_reward(language: str = "python"):
+    r"""
+    open-r1's `get_code_format_reward`: 1.0 if the whole text is `<think>\n…\n</think>\n<answer>\n…\n</answer>` and
+    the answer holds a ```` ```<language> ```` fenced block, else 0.0. A `language` dataset column, when the batch has
+    one, overrides the parameter per row (open-r1's mixed-language training).
+
+    Args:
+        language (`str`, *optional*, defaults to `"python"`):
+            The fence's language tag.
+
+    Returns:
+        `Callable`: A reward function returning 1.0 or 0.0 per completion.
+
+    Example:
+    ```python
+    >>> good = "<think>\nPlan\n</think>\n<answer>\n```python\nprint(1)\n```\n</answer>"
+    >>> get_code_format_reward()([good, "print(1)"])
+    [1.0, 0.0]
+    ```
+    """
+    if not isinstance(language, str) or not _LANGUAGE.fullmatch(language):
+        raise RewardError(f"The code format language must be a fence tag such as python, got {language!r}.")
+    return _CodeFormat(language)
+
+
+class _CodeFormat:
+    __name__ = "code_format_reward"
+
+    def __init__(self, language: str):
+        self.language = language
+
+    def __call__(self, completions: list, **kwargs) -> list[float]:
+        texts = completion_texts(completions)
+        languages = kwargs.get("language")
+        if not isinstance(languages, list | tuple) or len(languages) != len(texts):
+            languages = [self.language] * len(texts)
+        return [_code_format(text, str(lang)) for text, lang in zip(texts, languages, strict=True)]
+
+
+def _code_format(text: str, language: str) -> float:
+    pattern = rf"^<think>\n.*?\n</think>\n<answer>\n.*?```{re.escape(language)}.*?```.*?\n</answer>$"
+    return 1.0 if re.match(pattern, text, re.DOTALL | re.MULTILINE) else 0.0
+
+
+def extract_code(text: str, language: str = "python") -> str:
+    """open-r1's `extract_code`: the last ```` ```<language> ```` fenced block of the text, or `""`."""
+    matches = re.findall(rf"```{re.escape(language)}\n(.*?)```", text, re.DOTALL)
+    return matches[-1] if matches else ""
+
+
+ProgramRunner = Callable[[list[str], list[list], float], list[float | None]]
+# The engine installs the runner (playground.sandbox.programs): the sandbox lies above the reward library.
+_RUNNER: list[ProgramRunner] = []
+
+
+def install_program_runner(runner: ProgramRunner) -> None:
+    """Install what `code_tests` runs programs with: `runner(programs, tests, time_limit)` -> pass rates."""
+    _RUNNER[:] = [runner]
+
+
+def get_code_tests_reward(column: str = "tests", language: str = "python", time_limit: float = 1.0):
+    r"""
+    open-r1's code reward without E2B or Morph: the last ```` ```python ```` block of the completion runs against the
+    test cases in a dataset column, in the playground's sandbox (a separate, confined worker process: no network in
+    public mode, the sandbox's memory and time limits; see `playground.sandbox.programs`), and the reward is the
+    fraction of tests passed.
+
+    A row's test cases are a list (or its JSON text, or open-r1's `verification_info` object with `test_cases`); each
+    case is `{"input": stdin, "output": expected stdout}` (stdout and expected output compared line by line, each line
+    stripped, as open-r1 does, but over every line) or a string of Python run after the program, such as
+    `assert add(1, 2) == 3`. Each test has `time_limit` seconds, and a program's tests not started within three
+    quarters of the sandbox's per-call timeout fail. A completion without a code block gets 0.0; a row without tests
+    gets `None` (TRL skips it).
+
+    Args:
+        column (`str`, *optional*, defaults to `"tests"`):
+            Dataset column holding the test cases.
+        language (`str`, *optional*, defaults to `"python"`):
+            The fence's language tag; only Python runs.
+        time_limit (`float`, *optional*, defaults to `1.0`):
+            Wall-clock seconds per test.
+
+    Returns:
+        `Callable`: A reward function returning the pass rate in [0, 1] (or `None`) per completion.
+
+    Example:
+    ```python
+    >>> import playground.sandbox.programs  # installs the sandbox runner, as the app, CLI and trainer do
+    >>> tests = [[{"input": "2\n3\n", "output": "5"}]] * 2
+    >>> get_code_tests_reward()(["```python\nprint(int(input()) + int(input()))\n```", "print(5)"], tests=tests)
+    [1.0, 0.0]
+    ```
+    """
+    if not isinstance(column, str) or not column.strip():
+        raise RewardError(f"The code_tests reward needs the name of a dataset column, got {column!r}.")
+    if language != "python":
+        raise RewardError(f"The code_tests reward runs Python only, got language {language!r}.")
+    if not 0 < float(time_limit) <= 60:
+        raise RewardError(f"The code_tests time_limit must be in (0, 60] seconds, got {time_limit!r}.")
+    return _CodeTests(column.strip(), float(time_limit))
+
+
+class _CodeTests:
+    __name__ = "code_tests_reward"
+
+    def __init__(self, column: str, time_limit: float):
+        self.column = column
+        self.time_limit = time_limit
+
+    def __call__(self, completions: list, **kwargs) -> list[float | None]:
+        texts = completion_texts(completions)
+        cases = [_test_cases(value) for value in column("code_tests", self.column, kwargs, len(texts))]
+        if not _RUNNER:
+            raise RewardError(
+                "code_tests runs programs in the playground's sandbox, which this process has not loaded "
+                "(import playground.sandbox.programs)."
+            )
+        rewards: list[float | None] = [None if tests is None else 0.0 for tests in cases]
+        todo = [i for i, (text, tests) in enumerate(zip(texts, cases, strict=True)) if tests and extract_code(text)]
+        if todo:
+            ran = _RUNNER[0]([extract_code(texts[i]) for i in todo], [cases[i] for i in todo], self.time_limit)
+            for i, value in zip(todo, ran, strict=True):
+                rewards[i] = value
+        return rewards
+
+
+def _test_cases(value) -> list | None:
+    """A row's test cases as a list: a list, its JSON text, or open-r1's `verification_info` with `test_cases`."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except json.JSONDecodeError:
+            raise RewardError(
+                "code_tests: a row's tests are text that is not JSON; give a list of test cases."
+            ) from None
+    if isinstance(value, dict) and "test_cases" in value:
+        value = value["test_cases"]
+    if not isinstance(value, list | tuple) or not all(isinstance(t, dict | str) for t in value):
+        raise RewardError(
+            'code_tests: a row\'s tests must be a list of {"input": ..., "output": ...} objects or Python strings.'
+        )
+    return [dict(t) if isinstance(t, dict) else t for t in value] or None

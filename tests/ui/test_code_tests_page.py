@@ -1,0 +1,28 @@
+"""The `code_tests` reward in the page: Try on text scores a correct and a wrong program against the built-in
+`code` set's tests, in local and in public mode (the public sandbox: no network, 512 MB, 2 s per call)."""
+
+import json
+
+import pytest
+from gradio_client import Client
+
+from playground.data import PromptSource, load_prompts
+from tests.ui.live_app import running_app
+
+
+@pytest.fixture(scope="module", params=["local", "public"])
+def app(request, tiny_model_dir, tmp_path_factory):
+    env = {"PLAYGROUND_PUBLIC": "1" if request.param == "public" else "0"}
+    with running_app(str(tiny_model_dir), str(tmp_path_factory.mktemp("runs")), env) as live:
+        yield live
+
+
+def test_try_on_text_scores_a_correct_and_a_wrong_program(app):
+    row = load_prompts(PromptSource(kind="builtin", name="code")).dataset[0]  # the sum of two integers
+    c = Client(app.url, verbose=False, download_files=False)
+    c.predict(json.dumps([{"name": "code_tests", "weight": 1.0}]), api_name="/set_rewards")
+    wrong = "```python\nprint(int(input()) + int(input()) + 1)\n```"  # off by one: fails every test
+    text = f"{row['solution_code']}\n---\n{wrong}\n---\nno code at all"
+    scores, _ = c.predict(text, row["prompt"], json.dumps({"tests": row["tests"]}), api_name="/try_on_text")
+    rows = [dict(zip(scores["headers"], r, strict=True)) for r in scores["data"]]
+    assert [r["code_tests"] for r in rows] == [1.0, 0.0, 0.0]
