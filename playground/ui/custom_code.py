@@ -207,6 +207,12 @@ def check_code(ctx: AppContext, request: gr.Request, code: str, choices):
     return check_markdown(report, trials, problem, lang), choices_frame(rows, lang)
 
 
+def editable_when_filled(choices) -> gr.Dataframe:
+    """An empty editable table offers itself as a drop zone for CSV files: the choices are editable only with
+    functions in them."""
+    return gr.Dataframe(interactive=bool(choice_rows(choices)))
+
+
 def graded(result: TrialResult) -> bool:
     """Passed the trial and told the trial completions apart: a reward that gives them all one score (always 0, say)
     gives GRPO no signal, so Check leaves it unticked."""
@@ -381,7 +387,8 @@ def create_custom_code(ctx: AppContext, session: Session) -> CustomCode:
 
     # The sandbox does the work in another process, so several sessions may wait on theirs at once.
     waits = dict(concurrency_limit=8)
-    check.click(bind(check_code, ctx), [editor, choices], [report, choices], api_name="check_code", **waits)
+    checked = check.click(bind(check_code, ctx), [editor, choices], [report, choices], api_name="check_code", **waits)
+    checked.then(editable_when_filled, choices, choices, api_visibility="private", show_progress="hidden")
     tests = [editor, session.selection, cases]
     run.click(bind(run_reward_tests, ctx), tests, [results, summary], api_name="run_reward_tests", **waits)
     return CustomCode(editor=editor, choices=choices)

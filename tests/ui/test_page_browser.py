@@ -195,3 +195,16 @@ def test_table_headers_do_not_break_mid_word(app, browser):
     page.wait_for_timeout(1500)
     assert page.locator(".pg-optional-chart").first.evaluate("n => getComputedStyle(n).display") == "none"
     context.close()
+
+
+def test_code_without_functions_leaves_no_csv_drop_zone(app, browser):
+    context, page = open_page(browser, app)
+    open_tab(page, "Custom (Python)")
+    page.locator(".cm-content").first.click()
+    page.keyboard.press("Control+A")
+    page.keyboard.insert_text("x = 1\n")
+    page.get_by_role("button", name="Check", exact=True).click()
+    page.get_by_text("No function found", exact=False).first.wait_for(timeout=30_000)
+    page.wait_for_timeout(1000)
+    assert page.get_by_text("Drop CSV", exact=False).count() == 0
+    context.close()
