@@ -175,6 +175,7 @@ class LaunchedJob:
             "max_steps": self.max_steps,
             "elapsed": elapsed,
             "eta": eta,
+            "phase_eta": None,  # the thread job times each phase (progress.PhaseClock); here all steps are GRPO's
             "error": self.error,
             "reward_errors": self.reward_errors(),
             "phase": self._status.get("phase"),
