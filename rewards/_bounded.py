@@ -28,7 +28,7 @@ START_SECONDS = 120.0  # importing math_verify and sympy in a fresh process, on 
 
 
 def public() -> bool:
-    from playground.sandbox.settings import is_public
+    from playground.mode import is_public
 
     return is_public()
 

@@ -13,10 +13,7 @@ import os
 from dataclasses import asdict, dataclass, replace
 
 from playground.errors import PlaygroundError
-
-
-OFF_WORDS = ("off", "0", "false", "no", "disabled")
-ON_WORDS = ("1", "true", "yes", "on")
+from playground.mode import OFF_WORDS, is_public
 
 
 @dataclass(frozen=True)
@@ -102,23 +99,6 @@ class CodePolicy:
     enabled: bool
     public: bool
     limits: SandboxLimits
-
-
-def _env_flag(name: str) -> bool | None:
-    value = os.environ.get(name, "").strip().lower()
-    if value in ON_WORDS:
-        return True
-    if value in OFF_WORDS:
-        return False
-    return None
-
-
-def is_public(public: bool | None = None) -> bool:
-    """Public mode: `public` if given (a UI flag), else `PLAYGROUND_PUBLIC`, else on when running on a Space."""
-    if public is not None:
-        return public
-    flag = _env_flag("PLAYGROUND_PUBLIC")
-    return flag if flag is not None else bool(os.environ.get("SPACE_ID"))
 
 
 def code_policy(public: bool | None = None) -> CodePolicy:

@@ -45,7 +45,10 @@ class Evaluator:
         self.weights = list(weights)
         self.tokenizer = tokenizer
 
-    def evaluate(self, model, step: int, eval_of: str) -> dict[str, Any]:
+    def evaluate(
+        self, model, step: int, eval_of: str, should_stop: Callable[[], bool] | None = None
+    ) -> dict[str, Any] | None:
+        """The eval row of the model as it is now; None when `should_stop` (asked before each prompt) says yes."""
         g = self.spec.grpo
         start = time.perf_counter()
         settings = GenerationSettings(
@@ -59,6 +62,9 @@ class Evaluator:
         totals: list[float] = []
         stds: list[float] = []
         for i, row in enumerate(self.rows):
+            if should_stop is not None and should_stop():
+                logger.info("Eval at step %d (%s) stopped after %d of %d prompts", step, eval_of, i, len(self.rows))
+                return None
             prompt = row["prompt"]
             columns = {k: v for k, v in row.items() if k != "prompt"}
             settings.seed = g.seed + i

@@ -20,6 +20,7 @@ from transformers import PrinterCallback, TrainerCallback
 
 from playground.errors import PlaygroundError, RewardError
 from playground.spec import RunSpec
+from playground.training.progress import PhaseClock, eval_points, run_eta
 from playground.training.queue import PublicCaps, Waiting, custom_reward_names, estimate_wait
 from playground.training.state import JobState
 from playground.training.store import Run, RunStore, json_safe
@@ -52,6 +53,7 @@ class PlaygroundCallback(TrainerCallback):
     def on_step_end(self, args, state, control, **kwargs):
         self.job.step = state.global_step
         self.job.step_at = time.time()
+        self.job.clock.step("grpo")
         if self.job.stop_requested.is_set():
             control.should_training_stop = True
             return control
@@ -80,7 +82,8 @@ class PlaygroundCallback(TrainerCallback):
         if not completions or key == self._last_samples:  # with steps_per_generation > 1 a batch spans steps
             return
         self._last_samples = key
-        prompts = [completion_text(p) for p in logs["prompt"]]
+        shown = self.job.shown_prompts  # with a completion prefix, the rendered prompt -> the user's own text
+        prompts = [shown.get(text, text) for text in (completion_text(p) for p in logs["prompt"])]
         rewards = {name: list(values) for name, values in logs["rewards"].items()}
         advantages = list(logs["advantages"])
         rows = [
@@ -97,16 +100,14 @@ class PlaygroundCallback(TrainerCallback):
 
 
 class WarmupCallback(TrainerCallback):
-    """The SFT warm-up's rows (`phase: "warmup"`, TRL's SFT names under `warmup/`), progress and Stop."""
+    """The SFT warm-up's rows (`phase: "warmup"`, TRL's SFT names under `warmup/`) and progress (Stop: warmup.py)."""
 
     def __init__(self, job: TrainingJob):
         self.job = job
 
     def on_step_end(self, args, state, control, **kwargs):
         self.job.warmup_step = state.global_step
-        if self.job.stop_requested.is_set():
-            control.should_training_stop = True
-        return control
+        self.job.clock.step("warmup")
 
     def on_log(self, args, state, control, logs=None, **kwargs):
         row = {"step": state.global_step, "phase": "warmup"}
@@ -124,6 +125,7 @@ class TrainingJob(JobState):
         self._own_rewards: dict = {}  # sandboxed rewards this job compiled from `spec.custom_code`; closed at the end
         self.guarded: list = []  # the GuardedRewards given to the trainer: they count errors under the "none" policy
         self.weights: dict[str, float] = {}  # metric name -> weight of the rewards the trainer got (health checks)
+        self.clock = PhaseClock()  # each phase's own step times, for the time left
         self.stop_requested = threading.Event()
         self.warmed_up = False
         self._rows: list[dict] = []
@@ -131,6 +133,7 @@ class TrainingJob(JobState):
         self._eval_rollout = None  # the evals' own sampling copy, before the trainer (and its rollout copy) exists
         self._trainer = None
         self._evaluated: set[tuple[int, str]] = set()
+        self.shown_prompts: dict[str, str] = {}  # the samples show the user's prompt, not the chat template
         self._interrupt_lock = threading.Lock()
         self._interruptible = False  # True while the thread builds and trains: `interrupt` may raise RunStopped
         self._thread = threading.Thread(target=self._main, name=f"grpo-{run.id}", daemon=True)
@@ -150,6 +153,11 @@ class TrainingJob(JobState):
     def join(self, timeout: float | None = None) -> None:
         self._thread.join(timeout)
 
+    def stop_asked(self) -> bool:
+        """Whether Stop was pressed, asked within a step (an eval's prompts, the warm-up's examples): unlike
+        `stop_requested.is_set()`, it never waits for other processes of a multi-process run."""
+        return self.stop_requested.is_set()
+
     def interrupt(self) -> bool:
         """End the run inside its current step: `RunStopped` is raised in the training thread at its next Python
         instruction (a decoding loop reaches one every token). The adapter saved at the last `save_steps` stays;
@@ -160,6 +168,12 @@ class TrainingJob(JobState):
                 return False
             hit = ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), ctypes.py_object(RunStopped))
         return hit == 1
+
+    def eta(self, elapsed: float, since_step: float) -> tuple[float | None, float | None]:
+        """(the current phase's time left, the run's): each phase by its own step times (`PhaseClock`)."""
+        g = self.spec.grpo
+        evals = eval_points(self.max_steps, g.eval_every, bool(g.sft_warmup_steps)) if self._evaluator else 0
+        return run_eta(self.clock, warmup_steps=g.sft_warmup_steps, max_steps=self.max_steps, evals=evals)
 
     # --- thread ----------------------------------------------------------------------------------------------------
 
@@ -207,19 +221,23 @@ class TrainingJob(JobState):
 
     def evaluate(self, model, step: int, eval_of: str) -> None:
         """Score the held-out prompts with the model as it is now; the row goes to metrics.jsonl and the listeners."""
-        if self._evaluator is None or (step, eval_of) in self._evaluated:
+        if self._evaluator is None or (step, eval_of) in self._evaluated or self.stop_asked():
             return
         self._evaluated.add((step, eval_of))
-        phase = self.phase
-        self.write(phase="eval")
+        phase, clock_phase = self.phase, self.clock.enter("eval")
+        self.write(phase="eval")  # the snapshot and status.json agree on the phase
         sampler = self._eval_model(model)
         try:
-            row = self._evaluator.evaluate(sampler, step, eval_of)
+            row = self._evaluator.evaluate(sampler, step, eval_of, should_stop=self.stop_asked)
         finally:
             if sampler is model:
                 model.train()
+            self.clock.enter(clock_phase)
+            self.write(phase=phase)
+        if row is None:  # stopped part-way: a partial eval would not be comparable with the others
+            return
+        self.clock.step("eval")
         self.run.append_metrics(row)
-        self.phase = phase
         self.on_log(row)
 
     def _eval_model(self, model):
@@ -269,6 +287,7 @@ class TrainingJob(JobState):
             if not self.stop_requested.is_set():
                 self.phase = "grpo"
                 self._set_status("running", phase="grpo")
+                self.clock.enter("grpo")
                 trainer.train()
             with self._interrupt_lock:
                 self._interruptible = False
@@ -287,6 +306,7 @@ class TrainingJob(JobState):
             self._save_after_failure(trainer)
             self._set_status("failed", error=self.error, traceback="\n".join(tb))
         finally:
+            self.clock.enter(None)
             if self._own_rewards:
                 from playground.sandbox import close_rewards
 
@@ -348,6 +368,11 @@ class TrainingJob(JobState):
             self.evaluate(model, 0, "base")
             self._warmup(model, tokenizer, train_rows)
         dataset = as_chat(train_rows, tokenizer, g.completion_prefix)
+        if g.completion_prefix:
+            from rewards._text import completion_text
+
+            own = (completion_text(p) for p in train_rows["prompt"])
+            self.shown_prompts = dict(zip(dataset["prompt"], own, strict=True))
         callback = PlaygroundCallback(self)
         fast = spec.grpo.fast_rollout
         trainer = FastGRPOTrainer(
@@ -377,12 +402,18 @@ class TrainingJob(JobState):
         # A run scored on correctness gets rejection-sampled examples (only right answers), when its column is there.
         column = next((r.params.get("column", "answer") for r in self.spec.rewards if r.name == "correctness"), None)
         answers = list(train_rows[column]) if column in train_rows.column_names else None
-        examples = examples_for(self.spec, list(train_rows["prompt"]), tokenizer, answers=answers)
-        write_examples(self.run.path / EXAMPLES_FILE, examples)
-        if self.stop_requested.is_set():
+        stop = self.stop_requested.is_set
+        if stop():
             return
+        prompts = list(train_rows["prompt"])
+        examples = examples_for(self.spec, prompts, tokenizer, answers=answers, should_stop=self.stop_asked)
+        if stop():
+            return
+        write_examples(self.run.path / EXAMPLES_FILE, examples)
         started = time.time()
-        run_warmup(self.spec, model, tokenizer, examples, str(self.run.path / "warmup"), [WarmupCallback(self)])
+        self.clock.enter("warmup")
+        callbacks = [WarmupCallback(self)]
+        run_warmup(self.spec, model, tokenizer, examples, str(self.run.path / "warmup"), callbacks, should_stop=stop)
         self.warmed_up = True
         self.write(warmup_seconds=round(time.time() - started, 1), warmup_examples=len(examples))
         self.evaluate(model, 0, "warmup")

@@ -71,17 +71,24 @@ class JobState:
         """Reward failures scored as None so far (reward_error_policy="none")."""
         return int(self.loaded.get("reward_errors") or 0)
 
+    def eta(self, elapsed: float, since_step: float) -> tuple[float | None, float | None]:
+        """(the current phase's time left, the run's): here the mean GRPO step time; a job that times each phase
+        itself (the thread job's `PhaseClock`) overrides it."""
+        return None, eta_seconds(elapsed, self.step, self.max_steps, since_step)
+
     def snapshot(self) -> dict[str, Any]:
         now = time.time()
         elapsed = now - self.started_at if self.started_at else 0.0
         since_step = now - self.step_at if self.step_at else elapsed
+        phase_eta, eta = self.eta(elapsed, since_step)
         return {
             "run_id": self.run.id,
             "status": self.status,
             "step": self.step,
             "max_steps": self.max_steps,
             "elapsed": elapsed,
-            "eta": eta_seconds(elapsed, self.step, self.max_steps, since_step),
+            "eta": eta,  # the run's time left
+            "phase_eta": phase_eta,  # the current phase's time left (None where phases are not timed apart)
             "error": self.error,
             "reward_errors": self.reward_errors(),
             "phase": self.phase,

@@ -22,6 +22,8 @@ CHARTS: tuple[str | None, ...] = (
     "sampling/importance_sampling_ratio/mean",  # TRL's correction of the bf16 rollout (fast_rollout=bfloat16 only)
 )
 PER_FUNCTION = "rewards/{fn}/mean"
+# Charts shown only once their metric is logged (the bf16 rollout's correction): hidden with their caption (app CSS).
+ONLY_WITH_DATA = ("sampling/importance_sampling_ratio/mean",)
 # The held-out eval curve (TRL's eval metric name, logged with its `step`): drawn on the reward chart as a second line.
 EVAL_REWARD = "eval_reward"
 FUNCTION = "function"  # the column naming the line on the other charts: the reward function, or the metric itself
@@ -53,7 +55,9 @@ def axis_titles(slug: str, lang: str, color: str | None) -> dict:
     return titles | ({"color_title": tr(lang, f"chart.series.{color}")} if color else {})
 
 
-def line_plot(value: pd.DataFrame, slug: str, color: str, metric: str, height: int | None = None) -> gr.LinePlot:
+def line_plot(
+    value: pd.DataFrame, slug: str, color: str, metric: str, height: int | None = None, visible: bool = True
+) -> gr.LinePlot:
     """One chart, titled in the page's language with its TRL metric name; whole-number steps on x; a legend that
     names each line (reward function, run, metric). Until data comes the axes carry the TRL names only."""
     return gr.LinePlot(
@@ -68,6 +72,7 @@ def line_plot(value: pd.DataFrame, slug: str, color: str, metric: str, height: i
         x_axis_format="d",  # steps are whole numbers: no 1.2, 1.4 ticks
         height=height,
         min_width=280,
+        visible=visible,
     )
 
 
@@ -79,8 +84,9 @@ def create_charts(height: int | None = None) -> list[gr.LinePlot]:
         with gr.Row(equal_height=True):
             for key in CHARTS[start : start + PER_ROW]:
                 empty = _typed([], SERIES) if key == "reward" else _frame([], key)
-                with gr.Column(min_width=280):
-                    plots.append(line_plot(empty, SLUGS[key], _color(key), _metric(key), height))
+                optional = key in ONLY_WITH_DATA
+                with gr.Column(min_width=280, elem_classes="pg-optional-chart" if optional else None):
+                    plots.append(line_plot(empty, SLUGS[key], _color(key), _metric(key), height, visible=not optional))
                     gr.Markdown(t(f"chart.{SLUGS[key]}.caption"), elem_classes="pg-chart-caption")
     return plots
 
@@ -101,7 +107,11 @@ def _metric(key: str | None) -> str:
 def chart_updates(metrics: list[dict], lang: str) -> list[gr.LinePlot]:
     """Every chart's data, with its axis and legend titles in `lang`."""
     return [
-        gr.LinePlot(frame, **axis_titles(SLUGS[key], lang, _legend(key)))
+        gr.LinePlot(
+            frame,
+            **axis_titles(SLUGS[key], lang, _legend(key)),
+            **({"visible": not frame.empty} if key in ONLY_WITH_DATA else {}),
+        )
         for key, frame in zip(CHARTS, chart_frames(metrics), strict=True)
     ]
 
@@ -132,7 +142,10 @@ def eval_rows(metrics: list[dict]) -> list[dict]:
 def reward_frame(metrics: list[dict]) -> pd.DataFrame:
     """The training reward at every step and the eval reward at its points, one line each (column `series`)."""
     points = [(int(r["step"]), float(r["reward"]), "reward") for r in step_rows(metrics)]
-    points += [(int(r["step"]), float(r[EVAL_REWARD]), EVAL_REWARD) for r in eval_rows(metrics)]
+    # One eval point per step: at step 0 the warm-up's eval replaces the base model's (two points at one step would
+    # draw a vertical line); the Compare tab and the alerts read both.
+    latest = {int(r["step"]): float(r[EVAL_REWARD]) for r in eval_rows(metrics)}
+    points += [(step, value, EVAL_REWARD) for step, value in latest.items()]
     return _typed(_drawable(points), SERIES)
 
 

@@ -5,6 +5,7 @@ registry), Train field help (the run spec's field metadata) and the built-in pro
 page can show either. A name without Chinese here gets no Chinese key, and tests/ui/test_i18n.py fails on it.
 """
 
+import re
 from dataclasses import fields
 
 from playground.data import BUILTIN_SETS, PromptSource
@@ -190,6 +191,26 @@ def field_help() -> dict[str, str]:
     return out
 
 
+# A run of tags and what sits between them without spaces: "<think>/<answer>", "<intro>…</intro><body>…</body>".
+_TAGS = re.compile(r"<[/A-Za-z][\w-]*>(?:[^\s<>`]*<[/A-Za-z][\w-]*>)*")
+
+
+def markdown_text(text: str) -> str:
+    """A description for a `gr.Markdown`: its tag names in code spans, so the browser shows them instead of taking
+    them for HTML (which hid them and cut the sentence after an opening tag), and ` * ` as the × it means.
+
+    >>> markdown_text("0.125 per well-placed <think>/<answer> tag, minus 0.001 per character after </answer>.")
+    '0.125 per well-placed `<think>/<answer>` tag, minus 0.001 per character after `</answer>`.'
+    """
+    return _TAGS.sub(lambda m: f"`{m.group(0)}`", text).replace(" * ", " × ")
+
+
+def info_text(text: str) -> str:
+    """Help for a component's `info=`, which Gradio renders with a few Markdown marks of its own: an asterisk (as in
+    '*_truncate') would start italics, so it is written as the asterisk operator."""
+    return text.replace("*", "∗")
+
+
 def generated_keys() -> tuple[dict[str, str], dict[str, str]]:
     """(EN, ZH) keys: `rewards.desc.<reward>`, `rewards.param.<reward>.<param>`, `train.help.<field>`,
     `preview.set.<name>`."""
@@ -202,11 +223,13 @@ def generated_keys() -> tuple[dict[str, str], dict[str, str]]:
             zh[key] = chinese
 
     for spec in list_specs():
-        add(f"rewards.desc.{spec.name}", spec.description, REWARDS.get(spec.name))
+        desc = REWARDS.get(spec.name)
+        add(f"rewards.desc.{spec.name}", markdown_text(spec.description), desc and markdown_text(desc))
         for p in spec.params:
-            add(f"rewards.param.{spec.name}.{p.name}", p.help, PARAMS.get(f"{spec.name}.{p.name}"))
+            zh_help = PARAMS.get(f"{spec.name}.{p.name}")
+            add(f"rewards.param.{spec.name}.{p.name}", info_text(p.help), zh_help and info_text(zh_help))
     for name, text in field_help().items():
-        add(f"train.help.{name}", text, FIELDS.get(name))
+        add(f"train.help.{name}", info_text(text), FIELDS.get(name) and info_text(FIELDS[name]))
     for name, text in BUILTIN_SETS.items():
         add(f"preview.set.{name}", f"{name} — {text}", f"{name} — {SETS[name]}" if name in SETS else None)
     return en, zh
