@@ -1,12 +1,12 @@
 """GRPO step: the playground's training job against a bare `GRPOTrainer` script with TRL's defaults.
 
-Same spec for both (embedded SmolLM2-135M, G=8, 64 new tokens, LoRA r=16 on all linear layers, fp32; `--four-bit`
+Same spec for both (embedded SmolLM2-135M, G=8, 64 new tokens, LoRA r=16 on all linear layers, fp32; `--four_bit`
 for nf4), same seed, in one process, one after the other. Prints a table and one JSON line.
 
     python bench/step.py --steps 5            # fp32
-    python bench/step.py --steps 5 --four-bit # QLoRA
-    python bench/step.py --steps 5 --bare-allocator  # also bare TRL under the playground's allocator settings
-    python bench/step.py --steps 5 --bf16-rollout    # also the playground with fast_rollout=bfloat16 (bf16 rollout
+    python bench/step.py --steps 5 --four_bit # QLoRA
+    python bench/step.py --steps 5 --bare_allocator  # also bare TRL under the playground's allocator settings
+    python bench/step.py --steps 5 --bf16_rollout    # also the playground with fast_rollout=bfloat16 (bf16 rollout
                                                      # copy under TRL's importance-sampling correction)
 """
 
@@ -82,22 +82,12 @@ def run_bare(spec, out: Path, allocator: bool = False, device: str = "cpu") -> l
             if logs and "reward" in logs:
                 rows.append({"step": state.global_step, **logs, "cpu_time": time.process_time()})
 
-    g = spec.grpo
-    args = GRPOConfig(
-        output_dir=str(out / "bare"),
-        num_generations=g.num_generations,
-        per_device_train_batch_size=g.per_device_train_batch_size,
-        max_completion_length=g.max_completion_length,
-        learning_rate=g.learning_rate,
-        beta=g.beta,
-        max_steps=g.max_steps,
-        seed=g.seed,
-        reward_weights=[r.weight for r in spec.rewards],
-        logging_steps=1,
+    # The spec's own GRPOConfig, with TRL's default gradient checkpointing (on; the playground turns it off).
+    args = spec.grpo_config(
+        str(out / "bare"),
+        gradient_checkpointing=GRPOConfig.__dataclass_fields__["gradient_checkpointing"].default,
         use_cpu=device == "cpu",
         bf16=device == "cuda",  # TRL's default on a GPU; the playground trains in bf16 there too
-        report_to=[],
-        save_strategy="no",
         **BARE_OVERRIDES,
     )
     model, tokenizer = load_training_model(spec)
@@ -177,9 +167,9 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--steps", type=int, default=5)
-    parser.add_argument("--four-bit", action="store_true")
-    parser.add_argument("--bare-allocator", action="store_true", help="also run bare TRL with the allocator settings")
-    parser.add_argument("--bf16-rollout", action="store_true", help="also run the playground with a bf16 rollout")
+    parser.add_argument("--four_bit", action="store_true")
+    parser.add_argument("--bare_allocator", action="store_true", help="also run bare TRL with the allocator settings")
+    parser.add_argument("--bf16_rollout", action="store_true", help="also run the playground with a bf16 rollout")
     parser.add_argument(
         "--reference",
         choices=("packed", "policy"),
@@ -201,7 +191,7 @@ def main() -> None:
     )
     for name in names:  # each in a fresh process, so peak RSS and warm-up are its own
         cmd = [sys.executable, __file__, "--only", name, "--steps", str(args.steps), "--reference", args.reference]
-        cmd += ["--four-bit"] * args.four_bit
+        cmd += ["--four_bit"] * args.four_bit
         out = subprocess.run(cmd, capture_output=True, text=True)
         if out.returncode:
             raise SystemExit(f"{name} failed:\n{out.stderr[-3000:]}")

@@ -18,6 +18,8 @@ from playground.spec import (
     MULTI_OBJECTIVE_AGGREGATIONS,
     REWARD_ERROR_POLICIES,
     SCALE_REWARDS,
+    available_reporters,
+    reporters,
 )
 
 
@@ -42,6 +44,13 @@ def validate_spec(spec: RunSpec, columns: list[str] | None = None, custom_reward
         g.reward_error_policy in REWARD_ERROR_POLICIES,
         "reward_error_policy",
         f"reward_error_policy must be fail or none, got {g.reward_error_policy!r}.",
+    )
+    unavailable = [name for name in reporters(g.report_to) if name not in available_reporters()]
+    _check(
+        not unavailable,
+        "report_to",
+        f"report_to {unavailable[0] if unavailable else ''!r} cannot log here; the trackers installed are: "
+        f"{', '.join(available_reporters()) or 'none'} (pip install trackio adds trackio).",
     )
     if custom_rewards is None and spec.custom_code:
         try:

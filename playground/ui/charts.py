@@ -1,12 +1,11 @@
 """Training charts: native `gr.LinePlot`s fed from a run's logged metrics, under TRL's metric names."""
 
-import math
 from collections import Counter
-from typing import Any
 
 import gradio as gr
 import pandas as pd
 
+from playground.training.health import metric_value
 from playground.ui.i18n import t, tr
 
 
@@ -119,7 +118,11 @@ def chart_updates(metrics: list[dict], lang: str) -> list[gr.LinePlot]:
 
 def step_rows(metrics: list[dict]) -> list[dict]:
     """The per-step rows (TRL's final summary row has no `reward`)."""
-    return [row for row in metrics if _number(row.get("reward")) is not None and _number(row.get("step")) is not None]
+    return [
+        row
+        for row in metrics
+        if metric_value(row.get("reward")) is not None and metric_value(row.get("step")) is not None
+    ]
 
 
 def chart_frames(metrics: list[dict]) -> list[pd.DataFrame]:
@@ -130,7 +133,9 @@ def chart_frames(metrics: list[dict]) -> list[pd.DataFrame]:
 def eval_rows(metrics: list[dict]) -> list[dict]:
     """The held-out eval rows (`eval_reward`, `eval_rewards/<fn>/mean`, with the `step` they were scored at)."""
     return [
-        row for row in metrics if _number(row.get(EVAL_REWARD)) is not None and _number(row.get("step")) is not None
+        row
+        for row in metrics
+        if metric_value(row.get(EVAL_REWARD)) is not None and metric_value(row.get("step")) is not None
     ]
 
 
@@ -180,12 +185,12 @@ def _frame(rows: list[dict], key: str | None) -> pd.DataFrame:
     """One chart's points: (step, value, line name). Every chart names its line(s), so each has a legend; a line of a
     single point is left out until its second point (a lone point draws no line, only an empty crosshair)."""
     if key is not None:
-        points = [(int(r["step"]), v, key) for r in rows if (v := _number(r.get(key))) is not None]
+        points = [(int(r["step"]), v, key) for r in rows if (v := metric_value(r.get(key))) is not None]
         return _typed(_drawable(points), FUNCTION)
     points = []
     for r in rows:
         for name, value in r.items():
-            if name.startswith("rewards/") and name.endswith("/mean") and (v := _number(value)) is not None:
+            if name.startswith("rewards/") and name.endswith("/mean") and (v := metric_value(value)) is not None:
                 points.append((int(r["step"]), v, name[len("rewards/") : -len("/mean")]))
     return _typed(_drawable(points), FUNCTION)
 
@@ -202,7 +207,7 @@ def overlay_frame(runs: list[tuple[str, list[dict]]], key: str = "reward") -> pd
         (int(r["step"]), v, run_id)
         for run_id, metrics in runs
         for r in step_rows(metrics)
-        if (v := _number(r.get(key))) is not None
+        if (v := metric_value(r.get(key))) is not None
     ]
     return _typed(_drawable(points), "run")
 
@@ -217,9 +222,3 @@ def create_overlay(height: int | None = None) -> gr.LinePlot:
 
 def overlay_update(runs: list[tuple[str, list[dict]]], lang: str) -> gr.LinePlot:
     return gr.LinePlot(overlay_frame(runs), **axis_titles("overlay", lang, "run"))
-
-
-def _number(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        return None
-    return float(value)

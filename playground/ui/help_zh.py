@@ -156,6 +156,8 @@ FIELDS: dict[str, str] = {
     "vllm_importance_sampling_clip_max": "重要性采样比率的上限（TRL 的字段；取代 vllm_importance_sampling_cap）。",
     "off_policy_mask_threshold": "丢弃优势为负、且采样器到策略的平均 KL 超过此值的序列（DeepSeek-V3.2 的离策略掩码，"
     "例如 0.5）；留空：关闭。",
+    "report_to": "同时把 TRL 的指标记录到这些跟踪工具（TRL 的 report_to），例如 trackio"
+    "（pip install trackio：本地项目，`trackio show`）；留空：只用本应用自己的图表。",
     "lora_r": "LoRA 的秩。",
     "lora_alpha": "LoRA 的 alpha（更新量按 alpha / r 缩放）。",
     "lora_dropout": "LoRA 层上的 dropout。",

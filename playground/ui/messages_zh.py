@@ -176,6 +176,10 @@ MESSAGES: tuple[tuple[str, str], ...] = (
         "num_generations 至少为 2（GRPO 在组内比较生成结果），实际为 {value}。",
     ),
     ("per_device_train_batch_size must be at least 1.", "per_device_train_batch_size 至少为 1。"),
+    (
+        "report_to {name} cannot log here; the trackers installed are: {names} (pip install trackio adds trackio).",
+        "report_to {name} 无法在此记录；已安装的跟踪工具：{names}（pip install trackio 可添加 trackio）。",
+    ),
     ("gradient_accumulation_steps must be at least 1.", "gradient_accumulation_steps 至少为 1。"),
     ("steps_per_generation must be at least 1 or empty.", "steps_per_generation 至少为 1，或留空。"),
     (

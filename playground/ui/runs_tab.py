@@ -16,7 +16,6 @@ from playground.spec import RunSpec
 from playground.ui.charts import chart_updates, coloured, create_overlay, overlay_update, recolour, recolour_all
 from playground.ui.common import bind, empty_frame, lang_of
 from playground.ui.context import AppContext, Session
-from playground.ui.custom_code import custom_names
 from playground.ui.i18n import t, tr
 from playground.ui.messages_zh import translate_error
 from playground.ui.train_tab import HIDDEN, SAMPLE_HEADERS, alerts_markdown, create_run_view, samples_frame
@@ -85,13 +84,9 @@ def show_run(ctx: AppContext, request: gr.Request, session_id: str | None, run_i
         raise PlaygroundError(tr(lang, "runs.none_selected"))
     run = ctx.open_run(run_id, session_id)
     metrics = run.metrics()
-    try:
-        spec = RunSpec.from_dict(run.spec())
-    except PlaygroundError:
-        spec = RunSpec(rewards=[])
-    custom = custom_names(choice.name for choice in spec.rewards)
+    alerts = run.status().get("alerts") or []  # computed by the run's job as it logged
     hide = gr.File(value=None, visible=False)  # the downloads of the run shown before
-    return [*chart_updates(metrics, lang), samples_frame(run, lang), alerts_markdown(spec, metrics, lang, custom)] + [
+    return [*chart_updates(metrics, lang), samples_frame(run, lang), alerts_markdown(alerts, metrics, lang)] + [
         hide,
         hide,
         hide,

@@ -7,15 +7,11 @@ The `gr.Timer` that refreshes the view is active only while a run is going.
 """
 
 import html
-from collections.abc import Collection
 from dataclasses import dataclass
 
 import gradio as gr
 import pandas as pd
 
-from playground.errors import PlaygroundError
-from playground.spec import RunSpec
-from playground.training.health import health_alerts
 from playground.training.store import ACTIVE, Run
 from playground.ui.charts import CHARTS, chart_updates, coloured, create_charts, recolour_all, step_rows
 from playground.ui.common import GOOD_MARK, bind, empty_frame, lang_of, short, styled
@@ -34,7 +30,6 @@ from playground.ui.train_form import (
     take_uploaded_file,
     use_uploaded_file,
 )
-from rewards.registry import metric_name
 
 
 TICK_SECONDS = 1.0
@@ -120,7 +115,7 @@ def train_status(ctx: AppContext, request: gr.Request, session_id: str | None, s
     elif not ctx.may_watch(job, session_id):  # public mode: another visitor's run shows its status and step only
         live = [*chart_updates([], lang), empty_frame(lang, "table.prompt", "table.completion"), ""]
     else:
-        alerts = alerts_markdown(job.spec, metrics, lang, job.custom_rewards)
+        alerts = alerts_markdown(snap["alerts"], metrics, lang)
         live = [*chart_updates(metrics, lang), samples_frame(job.run, lang), alerts]
     buttons = [
         gr.Button(interactive=not active or (ctx.public and not owner)),  # public mode: others may queue a run
@@ -205,32 +200,21 @@ def progress_html(snap: dict, lang: str) -> str:
     )
 
 
-def reward_weights(spec: RunSpec, custom: Collection[str] = ()) -> dict[str, float]:
-    """Metric name -> weight, as `health_alerts` wants them."""
-    weights = {}
-    for choice in spec.rewards:
-        try:
-            name = choice.name if choice.name in custom else metric_name(choice.name, choice.params)
-        except PlaygroundError:  # a reward removed from the library since the run; its weight is unknown
-            continue
-        weights[name] = choice.weight
-    return weights
-
-
-def alerts_markdown(spec: RunSpec, metrics: list[dict], lang: str, custom: Collection[str] = ()) -> str:
-    alerts = health_alerts(metrics, weights=reward_weights(spec, custom))
+def alerts_markdown(alerts: list[dict], metrics: list[dict], lang: str) -> str:
+    """The run's health alerts, as its job computed them (`snapshot()["alerts"]`, or status.json's `alerts`)."""
     if not alerts:
         return f"{GOOD_MARK} {tr(lang, 'train.alerts.none')}" if step_rows(metrics) else ""
-    lines = [f"- ⚠ {_alert_text(a, lang)} <small>({tr(lang, 'train.alerts.step')} {a.step})</small>" for a in alerts]
+    step = tr(lang, "train.alerts.step")
+    lines = [f"- ⚠ {_alert_text(a, lang)} <small>({step} {a['step']})</small>" for a in alerts]
     return "\n".join(lines)
 
 
-def _alert_text(alert, lang: str) -> str:
+def _alert_text(alert: dict, lang: str) -> str:
     """The engine's sentence, with its reward names and figures, in the page's language; an alert whose sentences
     have no Chinese template gets its code's general Chinese text."""
-    message, advice = translate_error(lang, alert.message), translate_error(lang, alert.advice)
-    key = f"train.alert.{alert.code}"
-    if lang != "en" and (message == alert.message or advice == alert.advice) and key in EN:
+    message, advice = translate_error(lang, alert["message"]), translate_error(lang, alert["advice"])
+    key = f"train.alert.{alert['code']}"
+    if lang != "en" and (message == alert["message"] or advice == alert["advice"]) and key in EN:
         return tr(lang, key)
     return f"**{html.escape(message, quote=False)}** {html.escape(advice, quote=False)}"
 

@@ -61,15 +61,18 @@ def test_updates_carry_axis_and_legend_titles_in_the_page_language():
 
 
 def test_health_alerts_are_shown_in_chinese_by_code():
-    from playground.spec import demo_spec
+    from dataclasses import asdict
+
     from playground.training.health import health_alerts
     from playground.ui.train_tab import alerts_markdown
 
     metrics = [{"step": s, "reward": 0.5, "completions/clipped_ratio": 0.8} for s in range(1, 4)]
-    assert [a.code for a in health_alerts(metrics)] == ["clipped"]
-    zh = alerts_markdown(demo_spec(), metrics, "zh")
+    alerts = [asdict(a) for a in health_alerts(metrics)]  # as the job writes them into status.json
+    assert [a["code"] for a in alerts] == ["clipped"]
+    zh = alerts_markdown(alerts, metrics, "zh")
     assert "至少 80% 的生成结果达到 max_completion_length" in zh and "cut off" not in zh and "(步 3)" in zh
-    assert "cut off" in alerts_markdown(demo_spec(), metrics, "en")
+    assert "cut off" in alerts_markdown(alerts, metrics, "en")
+    assert "train.alerts.none" not in alerts_markdown([], metrics, "en") and alerts_markdown([], [], "en") == ""
 
 
 def test_base_and_warmup_evals_at_step_0_draw_one_point_not_a_vertical_line():
