@@ -147,9 +147,12 @@ def run_one(name: str, steps: int, four_bit: bool, spec=None) -> dict:
         "bare-allocator": "bare+alloc",
         "playground": "playground",
         "playground-bf16": "pg bf16+IS",
+        "playground-bf16-train": "pg bf16 all",
     }
-    if name == "playground-bf16":
+    if name.startswith("playground-bf16"):
         spec.set("fast_rollout", "bfloat16")  # TRL's correction is on by default (vllm_importance_sampling_*)
+    if name == "playground-bf16-train":
+        spec.set("bf16", True)  # the training forward and backward in bf16 autocast, LoRA weights fp32
     with tempfile.TemporaryDirectory() as tmp:
         if name.startswith("playground"):
             rows = run_playground(spec, Path(tmp))
@@ -170,13 +173,14 @@ def main() -> None:
     parser.add_argument("--four_bit", action="store_true")
     parser.add_argument("--bare_allocator", action="store_true", help="also run bare TRL with the allocator settings")
     parser.add_argument("--bf16_rollout", action="store_true", help="also run the playground with a bf16 rollout")
+    parser.add_argument("--bf16", action="store_true", help="also run the playground in bf16 (training and rollout)")
     parser.add_argument(
         "--reference",
         choices=("packed", "policy"),
         default="policy",
         help="the playground's reference pass: its packed copy of the base, or the policy with the adapter disabled",
     )
-    contenders = ["bare", "bare-allocator", "playground", "playground-bf16"]
+    contenders = ["bare", "bare-allocator", "playground", "playground-bf16", "playground-bf16-train"]
     parser.add_argument("--only", choices=contenders, help="run one contender, print its JSON")
     args = parser.parse_args()
     from playground.fastpath.trainer import FastGRPOTrainer
@@ -185,9 +189,18 @@ def main() -> None:
     if args.only:
         print(json.dumps(run_one(args.only, args.steps, args.four_bit)))
         return
+    from playground.fastpath.packing import cpu_has_native_bf16
+
+    if args.bf16 and not cpu_has_native_bf16():
+        print("This CPU has no native bf16 (AVX512-BF16 or AMX): --bf16 is left out, fp32 only.", file=sys.stderr)
+        args.bf16 = False
     results = []
     names = (
-        ["bare"] + ["bare-allocator"] * args.bare_allocator + ["playground"] + ["playground-bf16"] * args.bf16_rollout
+        ["bare"]
+        + ["bare-allocator"] * args.bare_allocator
+        + ["playground"]
+        + ["playground-bf16"] * args.bf16_rollout
+        + ["playground-bf16-train"] * args.bf16
     )
     for name in names:  # each in a fresh process, so peak RSS and warm-up are its own
         cmd = [sys.executable, __file__, "--only", name, "--steps", str(args.steps), "--reference", args.reference]
@@ -226,6 +239,10 @@ def main() -> None:
             f"speed-up with the bf16 rollout: {extra['speedup_bf16']}x (importance-sampling ratio "
             f"{bf16.get('is_ratio_mean')}, mean per-token log-prob gap {bf16.get('logp_difference_mean')})"
         )
+    if args.bf16:
+        full = by_name["playground-bf16-train"]
+        extra["speedup_bf16_train"] = round(results[0]["s_per_step"] / full["s_per_step"], 2)
+        print(f"speed-up in bf16 (training and rollout): {extra['speedup_bf16_train']}x")
     if args.bare_allocator:
         alone = results[0]["s_per_step"] / results[1]["s_per_step"]
         print(f"bare TRL with the allocator settings alone: {alone:.2f}x")

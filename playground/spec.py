@@ -190,6 +190,13 @@ class GRPOArgs:
             "corrected by TRL's importance sampling below), or 'off' for TRL's own code."
         },
     )
+    bf16: bool = field(
+        default=False,
+        metadata={
+            "help": "On a CPU with native bf16 (AVX512-BF16 or AMX): the training forward and backward in bf16 "
+            "autocast, the LoRA weights and the optimizer staying fp32 (TRL's bf16). On CUDA training is always bf16."
+        },
+    )
     # TRL's importance-sampling correction of a sampler that is not exactly the policy (vLLM's, or the bf16 rollout)
     vllm_importance_sampling_correction: bool = field(
         default=True,
@@ -331,7 +338,7 @@ class RunSpec:
             output_dir=output_dir,
             reward_weights=[r.weight for r in self.rewards],
             report_to=reporters(g.report_to),
-            bf16=not on_cpu,  # TRL defaults to bf16=True, which fails on CPU
+            bf16=g.bf16 or not on_cpu,  # TRL defaults to bf16=True; on CPU only where asked (and native)
             use_cpu=on_cpu,
             **TRAINER_SETTINGS,
         )

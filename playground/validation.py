@@ -194,7 +194,7 @@ def _validate_cold_start(g) -> None:
 
 
 def _validate_rollout_correction(spec: RunSpec) -> None:
-    """The bf16 rollout (where the CPU computes bf16 natively) and TRL's importance-sampling fields (issue 15)."""
+    """bf16 rollout and training (where the CPU computes bf16 natively) and TRL's importance-sampling fields."""
     g = spec.grpo
     if g.fast_rollout == "bfloat16" and spec.resolved_device() == "cpu":
         from playground.fastpath.packing import cpu_has_native_bf16
@@ -204,6 +204,14 @@ def _validate_rollout_correction(spec: RunSpec) -> None:
             "fast_rollout",
             "fast_rollout bfloat16 needs a CPU with native bf16 (AVX512-BF16 or AMX); here it would be slower than "
             "float32: use auto.",
+        )
+    if g.bf16 and spec.resolved_device() == "cpu":
+        from playground.fastpath.packing import cpu_has_native_bf16
+
+        _check(
+            cpu_has_native_bf16(),
+            "bf16",
+            "bf16 needs a CPU with native bf16 (AVX512-BF16 or AMX); here it would be slower than fp32: turn it off.",
         )
     _check(
         g.vllm_importance_sampling_mode in IMPORTANCE_SAMPLING_MODES,

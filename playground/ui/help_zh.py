@@ -147,7 +147,9 @@ FIELDS: dict[str, str] = {
     "'auto' 或 'float32'（结果完全一致）、"
     "'bfloat16'（在原生支持 bf16 的 CPU 上采样更快，略微偏离策略，由下面 TRL 的重要性采样校正），"
     "或 'off' 使用 TRL 自己的代码。",
-    # bf16 rollout and TRL's importance-sampling correction (issue 15)
+    "bf16": "在原生支持 bf16 的 CPU（AVX512-BF16 或 AMX）上：训练的前向和反向用 bf16 自动混合精度，"
+    "LoRA 权重和优化器仍为 fp32（TRL 的 bf16）。CUDA 上训练总是 bf16。",
+    # bf16 rollout and TRL's importance-sampling correction
     "vllm_importance_sampling_correction": "在 fast_rollout=bfloat16（或 use_vllm）时：按策略与采样器对每个采样词元的"
     "概率之比为损失加权（TRL 对“采样器并非完全等同于策略”的校正），并记录 sampling/importance_sampling_ratio/*。"
     "关闭时：这些样本被当作从策略本身采样。",
