@@ -150,7 +150,7 @@ def validate_spec(spec: RunSpec, columns: list[str] | None = None, custom_reward
 
 
 def _validate_cold_start(g) -> None:
-    """The warm-up, completion prefix and eval fields (issue 17)."""
+    """The warm-up, completion prefix and eval fields."""
     _check(
         0 <= g.sft_warmup_steps <= 1000,
         "sft_warmup_steps",
@@ -256,7 +256,7 @@ def _validate_device(spec: RunSpec) -> None:
 
 
 def _validate_processes(spec: RunSpec) -> None:
-    """Several processes (issue 16): whole groups in the global generation batch, and a device for each process."""
+    """Several processes: whole groups in the global generation batch, and a device for each process."""
     g, n = spec.grpo, spec.model.num_processes
     steps = g.steps_per_generation or g.gradient_accumulation_steps
     batch = spec.generation_batch_size()

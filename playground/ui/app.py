@@ -33,7 +33,7 @@ CSS = """
 .pg-status { min-height: 1.5em; }
 .pg-good { color: #16a34a; font-weight: bold; }
 .pg-bad { color: #dc2626; font-weight: bold; }
-/* issue 12: chart captions, the preview's progress area, labels that wrap (a phone is 390 px wide) */
+/* chart captions, the preview's progress area, labels that wrap (a phone is 390 px wide) */
 .pg-chart-caption { font-size: var(--text-sm); color: var(--body-text-color-subdued); padding: 0 4px; }
 .pg-preview-summary { min-height: 3em; }
 /* Labels wrap between words; a word breaks only where it cannot fit on a line of its own ("anywhere" let a label

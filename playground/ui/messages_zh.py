@@ -213,7 +213,7 @@ MESSAGES: tuple[tuple[str, str], ...] = (
         "multi_objective_aggregation must be one of {valid}, got {value}.",
         "multi_objective_aggregation 必须是 {valid} 之一，实际为 {value}。",
     ),
-    # bf16 rollout and TRL's importance-sampling correction (issue 15)
+    # bf16 rollout and TRL's importance-sampling correction
     (
         "fast_rollout bfloat16 needs a CPU with native bf16 (AVX512-BF16 or AMX); here it would be slower than "
         "float32: use auto.",
@@ -398,7 +398,7 @@ MESSAGES: tuple[tuple[str, str], ...] = (
         "找到的是 {signature}：奖励函数必须接受 `completions` 和 `**kwargs`（TRL 还会以关键字参数传入 prompts、"
         "completion_ids、trainer_state 和数据集各列）。{where}",
     ),
-    # --- issue 13: public mode (playground/ui/context.py, playground/training/job.py and queue.py) ---
+    # --- public mode (playground/ui/context.py, playground/training/job.py and queue.py) ---
     (
         "Run '{run}' belongs to another visitor of this public app; only its owner can open, download or delete it "
         "(unless they publish it).",
@@ -440,7 +440,7 @@ MESSAGES: tuple[tuple[str, str], ...] = (
         "这是公开的应用：每一步的自定义奖励最多可用 {cap} 秒（PLAYGROUND_MAX_REWARD_SECONDS）；{count} 个函数 × "
         "每次调用 {timeout} 秒，可能需要 {seconds} 秒。",
     ),
-    # Scale-out (issue 16): playground/validation.py's process checks and JobManager's backend choice
+    # Scale-out: playground/validation.py's process checks and JobManager's backend choice
     ("num_processes must be at least 1, got {value}.", "num_processes 至少为 1，实际为 {value}。"),
     (
         "The generation batch over {n} processes (per_device_train_batch_size {size} × num_processes {n2} × "

@@ -1,4 +1,4 @@
-"""The training charts (issue 12): titled in the page's language with TRL's metric names, y axes with units, whole
+"""The training charts: titled in the page's language with TRL's metric names, y axes with units, whole
 steps on x, a named line for every series, a caption each, and no lone point drawn as an empty crosshair."""
 
 import gradio as gr

@@ -1,4 +1,4 @@
-"""What breaks a first session, driven over HTTP with gradio_client (issue 12): the form's defaults train whatever
+"""What breaks a first session, driven over HTTP with gradio_client: the form's defaults train whatever
 section was opened, a CSV without a `prompt` column, a Hub id typed as dataset_name, bad models and datasets refused
 before a run exists, and errors in the browser's language."""
 

@@ -1,4 +1,4 @@
-"""A whole first visit in a real headless Chromium, in English and in Chinese (issue 12): pick a reward (Try on text
+"""A whole first visit in a real headless Chromium, in English and in Chinese: pick a reward (Try on text
 re-scores by itself), preview a group (a G of 17 is refused and the group stays), open and close "Advanced", train 3
 steps, compare, then Runs (pick a run, one-click download, Delete asks first). No error toast; on the Chinese page no
 English beyond TRL's metric and field names, reward and set names, and what the model or the user wrote. A watcher
