@@ -1,20 +1,6 @@
-"""GRPO Reward Playground: the web app. `python app.py --help` lists the flags."""
+"""GRPO Reward Playground: the web app. `python app.py --help` lists the flags (`grpo-playground app` is the same)."""
 
-import logging
-
-from playground.ui.app import build_app, launch_kwargs
-from playground.ui.mcp_server import keep_only_mcp_tools
-from playground.ui.settings import parse_settings
-
-
-def main(argv: list[str] | None = None) -> None:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    settings = parse_settings(argv)
-    kwargs = launch_kwargs(settings)  # fails fast on an impossible flag, before the UI is built
-    demo = build_app(settings)
-    demo.launch(prevent_thread_lock=True, **kwargs)
-    keep_only_mcp_tools(demo)  # the MCP server offers only the stateless tools (playground/ui/mcp_server.py)
-    demo.block_thread()
+from playground.ui.launch import main
 
 
 if __name__ == "__main__":

@@ -138,7 +138,7 @@ def main() -> None:
     p.add_argument("--recipe", default="demo", help="'demo' or 'lesson:<id>'")
     p.add_argument("--steps", type=int, default=40)
     p.add_argument("--seeds", type=int, nargs="+", default=[42, 43, 44])
-    p.add_argument("--eval-every", type=int, default=10, help="eval points, where the recipe sets none")
+    p.add_argument("--eval_every", type=int, default=10, help="eval points, where the recipe sets none")
     p.add_argument("--tolerance", type=float, default=0.2, help="allowed difference, as a fraction of fp32's gain")
     p.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE", help="override a recipe field")
     p.add_argument("--only", nargs=2, metavar=("ROLLOUT", "SEED"), help=argparse.SUPPRESS)
@@ -152,7 +152,7 @@ def main() -> None:
     for seed in args.seeds:
         for rollout in ROLLOUTS:  # each in a fresh process: its own memory, no state carried between runs
             cmd = [sys.executable, __file__, "--recipe", args.recipe, "--steps", str(args.steps)]
-            cmd += ["--eval-every", str(args.eval_every), "--only", rollout, str(seed)]
+            cmd += ["--eval_every", str(args.eval_every), "--only", rollout, str(seed)]
             cmd += [f"--set={item}" for item in args.set]
             done = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
             if done.returncode:

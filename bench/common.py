@@ -1,11 +1,24 @@
-"""What the bench scripts that drive the launched app share: a free port, the app on it, and a run started on it."""
+"""What the bench scripts share: the CPU's name, a free port, the app on it, and a run started on it."""
 
 from __future__ import annotations
 
 import contextlib
+import platform
 import socket
 import tempfile
 import time
+from pathlib import Path
+
+
+def cpu_name() -> str:
+    """The CPU's model name (from /proc/cpuinfo), for the machine line of a figure."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
 
 
 def free_port() -> int:

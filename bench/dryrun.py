@@ -6,7 +6,7 @@ Times, in this process after loading the model once:
 - re-scoring the cached table (new weights, another scale_rewards / aggregation, a function off), best of 50.
 Prints a table and one JSON line.
 
-    python bench/dryrun.py [--num-prompts 16] [--num-generations 8] [--max-new-tokens 64] [--compare]
+    python bench/dryrun.py [--num_prompts 16] [--num_generations 8] [--max_new_tokens 64] [--compare]
 """
 
 from __future__ import annotations
@@ -33,9 +33,9 @@ def main() -> None:
     from playground.scoring import RewardChoice, build_rewards
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--num-prompts", type=int, default=16)
-    parser.add_argument("--num-generations", type=int, default=8)
-    parser.add_argument("--max-new-tokens", type=int, default=64)
+    parser.add_argument("--num_prompts", type=int, default=16)
+    parser.add_argument("--num_generations", type=int, default=8)
+    parser.add_argument("--max_new_tokens", type=int, default=64)
     parser.add_argument("--compare", action="store_true", help="also sample the prompts one group at a time")
     args = parser.parse_args()
     n, g, t = args.num_prompts, args.num_generations, args.max_new_tokens

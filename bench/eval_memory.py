@@ -5,7 +5,7 @@ During training the evals sample from the trainer's fp32 rollout copy, synced to
 Each variant runs the demo spec in a fresh process; prints one JSON line each (peak RSS, wall time, the eval rewards
 and the training rewards, which must be equal) and a summary line.
 
-    python bench/eval_memory.py --steps 10 --eval-every 5
+    python bench/eval_memory.py --steps 10 --eval_every 5
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ def run_one(steps: int, eval_every: int, own_copy: bool) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--steps", type=int, default=10)
-    parser.add_argument("--eval-every", type=int, default=5)
+    parser.add_argument("--eval_every", type=int, default=5)
     parser.add_argument("--only", choices=["shared", "own"], help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.only:
@@ -65,7 +65,7 @@ def main() -> None:
     results = {}
     for variant in ("own", "shared"):  # each in a fresh process: peak RSS is its own
         cmd = [sys.executable, __file__, "--only", variant, "--steps", str(args.steps)]
-        cmd += ["--eval-every", str(args.eval_every)]
+        cmd += ["--eval_every", str(args.eval_every)]
         done = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
         if done.returncode:
             raise SystemExit(f"{variant} failed:\n{done.stderr[-3000:]}")

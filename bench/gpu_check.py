@@ -5,7 +5,7 @@ The model is a random-init Llama of SmolLM2-135M's shape (30 layers, hidden 576,
 `writing` prompts, the length reward, G=8, 64 new tokens, LoRA r=16 on all linear layers). Each contender runs in a
 fresh process; prints a table and one JSON line.
 
-    python bench/gpu_check.py --dry-run   # any machine: import what the check needs, build the model folder
+    python bench/gpu_check.py --dry_run   # any machine: import what the check needs, build the model folder
     python bench/gpu_check.py --steps 5   # a CUDA machine
 
 `bench/gpu_check.sh` wraps it with the wheels a bare GPU image lacks.
@@ -55,34 +55,14 @@ def check_imports() -> dict:
 
 def build_model(path: Path, shape: dict | None = None) -> Path:
     """Save a random-init Llama of SmolLM2-135M's shape and a character tokenizer with a chat template to `path`."""
-    import torch
-    from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers
-    from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
+    from playground.testing import char_tokenizer, save_tiny_model
 
-    vocab = {ch: i for i, ch in enumerate(CHARS)}
-    vocab.update({f"<unused{i}>": i for i in range(len(CHARS), VOCAB)})  # pad to SmolLM2's vocabulary size
-    backend = Tokenizer(models.WordLevel(vocab=vocab, unk_token="<unk>"))
-    backend.pre_tokenizer = pre_tokenizers.Split(Regex("."), behavior="isolated")
-    backend.decoder = decoders.Fuse()  # characters back into text, with no spaces between them
-    tokenizer = PreTrainedTokenizerFast(tokenizer_object=backend, pad_token="<pad>", eos_token="<eos>")
-    tokenizer.unk_token = "<unk>"
-    tokenizer.chat_template = (
+    template = (
         "{% for m in messages %}{{ m['role'] }}: {{ m['content'] }}\n{% endfor %}"
         "{% if add_generation_prompt %}assistant: {% endif %}"
     )
-    config = LlamaConfig(
-        vocab_size=VOCAB,
-        max_position_embeddings=2048,
-        tie_word_embeddings=True,
-        pad_token_id=0,
-        eos_token_id=1,
-        bos_token_id=None,
-        **(shape or SMOLLM2_135M),
-    )
-    torch.manual_seed(0)
-    LlamaForCausalLM(config).save_pretrained(path)
-    tokenizer.save_pretrained(path)
-    return path
+    tokenizer = char_tokenizer(CHARS, template, vocab_size=VOCAB, fuse=True)  # SmolLM2's vocabulary size
+    return save_tiny_model(path, tokenizer, shape=shape or SMOLLM2_135M, max_position_embeddings=2048)
 
 
 def gpu_spec(model_dir: Path, steps: int, four_bit: bool, device: str):
@@ -114,11 +94,11 @@ def run_one(name: str, model_dir: Path, steps: int, four_bit: bool, device: str)
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--dry-run", action="store_true", help="import what the check needs and build the model")
+    parser.add_argument("--dry_run", action="store_true", help="import what the check needs and build the model")
     parser.add_argument("--steps", type=int, default=5)
     parser.add_argument("--only", choices=["bare", "playground"])
-    parser.add_argument("--four-bit", action="store_true")
-    parser.add_argument("--model-dir", type=Path)
+    parser.add_argument("--four_bit", action="store_true")
+    parser.add_argument("--model_dir", type=Path)
     args = parser.parse_args()
 
     if args.dry_run:
@@ -150,8 +130,8 @@ def main() -> int:
         modes = [False] + ([True] if "bitsandbytes" in check_imports()["versions"] and device == "cuda" else [])
         for four_bit in modes:
             for name in ("bare", "playground"):
-                cmd = [sys.executable, __file__, "--only", name, "--steps", str(args.steps), "--model-dir"]
-                cmd += [str(model_dir)] + ["--four-bit"] * four_bit
+                cmd = [sys.executable, __file__, "--only", name, "--steps", str(args.steps), "--model_dir"]
+                cmd += [str(model_dir)] + ["--four_bit"] * four_bit
                 out = subprocess.run(cmd, capture_output=True, text=True)
                 if out.returncode:
                     print(f"{name} ({'4-bit' if four_bit else 'bf16'}) failed:\n{out.stderr[-3000:]}", file=sys.stderr)

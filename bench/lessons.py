@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import sys
 import tempfile
 import time
@@ -30,19 +29,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from bench.common import cpu_name  # noqa: E402
+
+
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 TRAINING_LESSONS = ("length", "format", "hacking", "combine", "metrics", "troubleshooting", "arithmetic")
-
-
-def cpu_name() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def run_lesson(lesson_id: str, overrides: dict[str, str], out: str) -> dict:

@@ -31,8 +31,8 @@ def main() -> None:
     from playground.scoring import RewardChoice, build_rewards
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--num-generations", type=int, default=8)
-    parser.add_argument("--max-new-tokens", type=int, default=64)
+    parser.add_argument("--num_generations", type=int, default=8)
+    parser.add_argument("--max_new_tokens", type=int, default=64)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     g, n = args.num_generations, args.max_new_tokens

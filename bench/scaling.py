@@ -78,7 +78,7 @@ def run_cell(cell: str, steps: int) -> dict:
         out = {"cell": cell, "steps": steps}
         for name in ("bare", "playground"):
             cmd = [sys.executable, __file__, "--only", name, "--cells", cell, "--steps", str(steps)]
-            cmd += ["--model-dir", model_dir] if model_dir else []
+            cmd += ["--model_dir", model_dir] if model_dir else []
             proc = subprocess.run(cmd, capture_output=True, text=True)
             if proc.returncode:
                 out[name] = {"error": proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else "failed"}
@@ -97,7 +97,7 @@ def main() -> int:
     parser.add_argument("--steps", type=int, default=3, help="steps per contender; step 1 is left out of the mean")
     parser.add_argument("--list", action="store_true")
     parser.add_argument("--only", choices=["bare", "playground"], help=argparse.SUPPRESS)
-    parser.add_argument("--model-dir", help=argparse.SUPPRESS)
+    parser.add_argument("--model_dir", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.list:
         print("\n".join(cells()))

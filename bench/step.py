@@ -1,12 +1,12 @@
 """GRPO step: the playground's training job against a bare `GRPOTrainer` script with TRL's defaults.
 
-Same spec for both (embedded SmolLM2-135M, G=8, 64 new tokens, LoRA r=16 on all linear layers, fp32; `--four-bit`
+Same spec for both (embedded SmolLM2-135M, G=8, 64 new tokens, LoRA r=16 on all linear layers, fp32; `--four_bit`
 for nf4), same seed, in one process, one after the other. Prints a table and one JSON line.
 
     python bench/step.py --steps 5            # fp32
-    python bench/step.py --steps 5 --four-bit # QLoRA
-    python bench/step.py --steps 5 --bare-allocator  # also bare TRL under the playground's allocator settings
-    python bench/step.py --steps 5 --bf16-rollout    # also the playground with fast_rollout=bfloat16 (bf16 rollout
+    python bench/step.py --steps 5 --four_bit # QLoRA
+    python bench/step.py --steps 5 --bare_allocator  # also bare TRL under the playground's allocator settings
+    python bench/step.py --steps 5 --bf16_rollout    # also the playground with fast_rollout=bfloat16 (bf16 rollout
                                                      # copy under TRL's importance-sampling correction)
 """
 
@@ -82,22 +82,12 @@ def run_bare(spec, out: Path, allocator: bool = False, device: str = "cpu") -> l
             if logs and "reward" in logs:
                 rows.append({"step": state.global_step, **logs, "cpu_time": time.process_time()})
 
-    g = spec.grpo
-    args = GRPOConfig(
-        output_dir=str(out / "bare"),
-        num_generations=g.num_generations,
-        per_device_train_batch_size=g.per_device_train_batch_size,
-        max_completion_length=g.max_completion_length,
-        learning_rate=g.learning_rate,
-        beta=g.beta,
-        max_steps=g.max_steps,
-        seed=g.seed,
-        reward_weights=[r.weight for r in spec.rewards],
-        logging_steps=1,
+    # The spec's own GRPOConfig, with TRL's default gradient checkpointing (on; the playground turns it off).
+    args = spec.grpo_config(
+        str(out / "bare"),
+        gradient_checkpointing=GRPOConfig.__dataclass_fields__["gradient_checkpointing"].default,
         use_cpu=device == "cpu",
         bf16=device == "cuda",  # TRL's default on a GPU; the playground trains in bf16 there too
-        report_to=[],
-        save_strategy="no",
         **BARE_OVERRIDES,
     )
     model, tokenizer = load_training_model(spec)
@@ -157,9 +147,12 @@ def run_one(name: str, steps: int, four_bit: bool, spec=None) -> dict:
         "bare-allocator": "bare+alloc",
         "playground": "playground",
         "playground-bf16": "pg bf16+IS",
+        "playground-bf16-train": "pg bf16 all",
     }
-    if name == "playground-bf16":
+    if name.startswith("playground-bf16"):
         spec.set("fast_rollout", "bfloat16")  # TRL's correction is on by default (vllm_importance_sampling_*)
+    if name == "playground-bf16-train":
+        spec.set("bf16", True)  # the training forward and backward in bf16 autocast, LoRA weights fp32
     with tempfile.TemporaryDirectory() as tmp:
         if name.startswith("playground"):
             rows = run_playground(spec, Path(tmp))
@@ -177,16 +170,17 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--steps", type=int, default=5)
-    parser.add_argument("--four-bit", action="store_true")
-    parser.add_argument("--bare-allocator", action="store_true", help="also run bare TRL with the allocator settings")
-    parser.add_argument("--bf16-rollout", action="store_true", help="also run the playground with a bf16 rollout")
+    parser.add_argument("--four_bit", action="store_true")
+    parser.add_argument("--bare_allocator", action="store_true", help="also run bare TRL with the allocator settings")
+    parser.add_argument("--bf16_rollout", action="store_true", help="also run the playground with a bf16 rollout")
+    parser.add_argument("--bf16", action="store_true", help="also run the playground in bf16 (training and rollout)")
     parser.add_argument(
         "--reference",
         choices=("packed", "policy"),
         default="policy",
         help="the playground's reference pass: its packed copy of the base, or the policy with the adapter disabled",
     )
-    contenders = ["bare", "bare-allocator", "playground", "playground-bf16"]
+    contenders = ["bare", "bare-allocator", "playground", "playground-bf16", "playground-bf16-train"]
     parser.add_argument("--only", choices=contenders, help="run one contender, print its JSON")
     args = parser.parse_args()
     from playground.fastpath.trainer import FastGRPOTrainer
@@ -195,13 +189,22 @@ def main() -> None:
     if args.only:
         print(json.dumps(run_one(args.only, args.steps, args.four_bit)))
         return
+    from playground.fastpath.packing import cpu_has_native_bf16
+
+    if args.bf16 and not cpu_has_native_bf16():
+        print("This CPU has no native bf16 (AVX512-BF16 or AMX): --bf16 is left out, fp32 only.", file=sys.stderr)
+        args.bf16 = False
     results = []
     names = (
-        ["bare"] + ["bare-allocator"] * args.bare_allocator + ["playground"] + ["playground-bf16"] * args.bf16_rollout
+        ["bare"]
+        + ["bare-allocator"] * args.bare_allocator
+        + ["playground"]
+        + ["playground-bf16"] * args.bf16_rollout
+        + ["playground-bf16-train"] * args.bf16
     )
     for name in names:  # each in a fresh process, so peak RSS and warm-up are its own
         cmd = [sys.executable, __file__, "--only", name, "--steps", str(args.steps), "--reference", args.reference]
-        cmd += ["--four-bit"] * args.four_bit
+        cmd += ["--four_bit"] * args.four_bit
         out = subprocess.run(cmd, capture_output=True, text=True)
         if out.returncode:
             raise SystemExit(f"{name} failed:\n{out.stderr[-3000:]}")
@@ -236,6 +239,10 @@ def main() -> None:
             f"speed-up with the bf16 rollout: {extra['speedup_bf16']}x (importance-sampling ratio "
             f"{bf16.get('is_ratio_mean')}, mean per-token log-prob gap {bf16.get('logp_difference_mean')})"
         )
+    if args.bf16:
+        full = by_name["playground-bf16-train"]
+        extra["speedup_bf16_train"] = round(results[0]["s_per_step"] / full["s_per_step"], 2)
+        print(f"speed-up in bf16 (training and rollout): {extra['speedup_bf16_train']}x")
     if args.bare_allocator:
         alone = results[0]["s_per_step"] / results[1]["s_per_step"]
         print(f"bare TRL with the allocator settings alone: {alone:.2f}x")

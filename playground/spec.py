@@ -26,6 +26,17 @@ IMPORTANCE_SAMPLING_MODES = ("token_truncate", "token_mask", "sequence_truncate"
 MAX_COMPLETION_LENGTH = 4096  # beyond this a CPU or small GPU run will not finish in a session
 
 
+# GRPOConfig settings the playground fixes for its own trainer (the run folder, its charts and its adapter saving).
+TRAINER_SETTINGS = {
+    "logging_steps": 1,  # TRL's default is 10; the playground's charts want every step
+    "save_strategy": "no",  # the playground saves the adapter itself, into the run folder
+    "disable_tqdm": True,
+}
+TRACKER_PROJECT = "grpo-playground"  # the trackio (or wandb) project runs report to; each run is named by its id
+# Trackers TRL's `report_to` accepts, by the module that must be importable. The app's own charts never depend on them.
+REPORTERS = {"trackio": "trackio", "wandb": "wandb", "tensorboard": "tensorboard", "mlflow": "mlflow"}
+
+
 # CLI flags for the prompt source, named as TRL's ScriptArguments where it has them.
 DATA_FLAGS = {
     "dataset_kind": "kind",
@@ -49,7 +60,7 @@ class ModelArgs:
     load_in_8bit: bool = field(default=False, metadata={"help": "Load the base model in 8-bit (bitsandbytes)."})
     bnb_4bit_quant_type: str = field(default="nf4", metadata={"help": "4-bit quantization type: 'nf4' or 'fp4'."})
     device: str = field(default="auto", metadata={"help": "'auto' (CUDA when present, else CPU), 'cpu' or 'cuda'."})
-    # Scale-out (issue 16): more than one process goes through `accelerate launch` (playground/training/launcher.py)
+    # Scale-out: more than one process goes through `accelerate launch` (playground/training/launcher.py)
     num_processes: int = field(
         default=1,
         metadata={
@@ -127,7 +138,7 @@ class GRPOArgs:
             "messages (a system prompt or a conversational dataset). Library rewards read both shapes anyway."
         },
     )
-    # Cold start (issue 17): an SFT warm-up on the same LoRA adapter, a pre-filled start of the answer
+    # Cold start: an SFT warm-up on the same LoRA adapter, a pre-filled start of the answer
     sft_warmup_steps: int = field(
         default=0,
         metadata={
@@ -179,6 +190,13 @@ class GRPOArgs:
             "corrected by TRL's importance sampling below), or 'off' for TRL's own code."
         },
     )
+    bf16: bool = field(
+        default=False,
+        metadata={
+            "help": "On a CPU with native bf16 (AVX512-BF16 or AMX): the training forward and backward in bf16 "
+            "autocast, the LoRA weights and the optimizer staying fp32 (TRL's bf16). On CUDA training is always bf16."
+        },
+    )
     # TRL's importance-sampling correction of a sampler that is not exactly the policy (vLLM's, or the bf16 rollout)
     vllm_importance_sampling_correction: bool = field(
         default=True,
@@ -208,13 +226,21 @@ class GRPOArgs:
             "(DeepSeek-V3.2's off-policy mask, e.g. 0.5); empty: off."
         },
     )
+    # Logging
+    report_to: list[str] = field(
+        default_factory=list,
+        metadata={
+            "help": "Also log TRL's metrics to these trackers (TRL's report_to), e.g. trackio (pip install trackio: "
+            "a local project, `trackio show`); empty: the playground's own charts only."
+        },
+    )
 
 
 @dataclass
 class RunSpec:
     model: ModelArgs = field(default_factory=ModelArgs)
     data: PromptSource = field(default_factory=lambda: PromptSource(kind="builtin", name="writing"))
-    # The demo recipe: teach SmolLM2 to answer writing prompts in about 50 characters (figures in the README).
+    # The demo recipe: teach SmolLM2 to answer writing prompts in about 50 characters (figures in docs/performance.md).
     rewards: list[RewardChoice] = field(default_factory=lambda: [RewardChoice("length", 1.0, {"ideal_length": 50})])
     grpo: GRPOArgs = field(default_factory=GRPOArgs)
     lora: LoraArgs = field(default_factory=LoraArgs)
@@ -300,42 +326,26 @@ class RunSpec:
         return default_device()
 
     def grpo_config(self, output_dir: str, **overrides: Any):
+        """TRL's `GRPOConfig`: every GRPO field of the spec that `GRPOConfig` has (same names), the rewards' weights,
+        precision for the device, and `TRAINER_SETTINGS`; `overrides` last."""
         from trl import GRPOConfig
 
         g = self.grpo
         on_cpu = self.resolved_device() == "cpu"
-        kwargs = dict(
+        trl_fields = {f.name for f in fields(GRPOConfig) if f.init}
+        kwargs = {f.name: getattr(g, f.name) for f in fields(GRPOArgs) if f.name in trl_fields}
+        kwargs.update(
             output_dir=output_dir,
-            num_generations=g.num_generations,
-            per_device_train_batch_size=g.per_device_train_batch_size,
-            gradient_accumulation_steps=g.gradient_accumulation_steps,
-            steps_per_generation=g.steps_per_generation,
-            max_completion_length=g.max_completion_length,
-            temperature=g.temperature,
-            top_p=g.top_p,
-            learning_rate=g.learning_rate,
-            beta=g.beta,
-            epsilon=g.epsilon,
-            loss_type=g.loss_type,
-            scale_rewards=g.scale_rewards,
-            multi_objective_aggregation=g.multi_objective_aggregation,
-            max_steps=g.max_steps,
-            seed=g.seed,
             reward_weights=[r.weight for r in self.rewards],
-            gradient_checkpointing=g.gradient_checkpointing,
-            logging_steps=1,  # TRL's default is 10; the playground's charts want every step
-            save_strategy="no",  # the playground saves the adapter itself, into the run folder
-            report_to=[],
-            bf16=not on_cpu,  # TRL defaults to bf16=True, which fails on CPU
+            report_to=reporters(g.report_to),
+            bf16=g.bf16 or not on_cpu,  # TRL defaults to bf16=True; on CPU only where asked (and native)
             use_cpu=on_cpu,
-            disable_tqdm=True,
-            vllm_importance_sampling_correction=g.vllm_importance_sampling_correction,
-            vllm_importance_sampling_mode=g.vllm_importance_sampling_mode,
-            vllm_importance_sampling_clip_max=g.vllm_importance_sampling_clip_max,
-            off_policy_mask_threshold=g.off_policy_mask_threshold,
+            **TRAINER_SETTINGS,
         )
         if g.use_vllm:
-            kwargs.update(use_vllm=True, vllm_mode="colocate")
+            kwargs["vllm_mode"] = "colocate"
+        if kwargs["report_to"]:
+            kwargs["project"] = TRACKER_PROJECT
         kwargs.update(overrides)
         return GRPOConfig(**kwargs)
 
@@ -371,6 +381,19 @@ class RunSpec:
             bnb_4bit_compute_dtype=compute,
             bnb_4bit_quant_storage=compute,
         )
+
+
+def reporters(value: list[str] | str | None) -> list[str]:
+    """A `report_to` value as a list: comma-separated text is split, and TRL's "none" means no tracker."""
+    items = value.split(",") if isinstance(value, str) else list(value or [])
+    return [v.strip() for v in items if v.strip() and v.strip() != "none"]
+
+
+def available_reporters() -> list[str]:
+    """The `report_to` values usable here: those whose package is importable (e.g. `["trackio"]` once installed)."""
+    import importlib.util
+
+    return [name for name, module in REPORTERS.items() if importlib.util.find_spec(module) is not None]
 
 
 def flat_fields() -> list[tuple[str, Any]]:
@@ -441,5 +464,5 @@ def default_of(f) -> Any:
 
 
 def demo_spec() -> RunSpec:
-    """The demo recipe: the defaults, which were picked by measuring on a 2-core CPU (see the README)."""
+    """The demo recipe: the defaults, which were picked by measuring on a 2-core CPU (see docs/performance.md)."""
     return RunSpec()

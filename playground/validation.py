@@ -18,6 +18,8 @@ from playground.spec import (
     MULTI_OBJECTIVE_AGGREGATIONS,
     REWARD_ERROR_POLICIES,
     SCALE_REWARDS,
+    available_reporters,
+    reporters,
 )
 
 
@@ -42,6 +44,13 @@ def validate_spec(spec: RunSpec, columns: list[str] | None = None, custom_reward
         g.reward_error_policy in REWARD_ERROR_POLICIES,
         "reward_error_policy",
         f"reward_error_policy must be fail or none, got {g.reward_error_policy!r}.",
+    )
+    unavailable = [name for name in reporters(g.report_to) if name not in available_reporters()]
+    _check(
+        not unavailable,
+        "report_to",
+        f"report_to {unavailable[0] if unavailable else ''!r} cannot log here; the trackers installed are: "
+        f"{', '.join(available_reporters()) or 'none'} (pip install trackio adds trackio).",
     )
     if custom_rewards is None and spec.custom_code:
         try:
@@ -141,7 +150,7 @@ def validate_spec(spec: RunSpec, columns: list[str] | None = None, custom_reward
 
 
 def _validate_cold_start(g) -> None:
-    """The warm-up, completion prefix and eval fields (issue 17)."""
+    """The warm-up, completion prefix and eval fields."""
     _check(
         0 <= g.sft_warmup_steps <= 1000,
         "sft_warmup_steps",
@@ -185,7 +194,7 @@ def _validate_cold_start(g) -> None:
 
 
 def _validate_rollout_correction(spec: RunSpec) -> None:
-    """The bf16 rollout (where the CPU computes bf16 natively) and TRL's importance-sampling fields (issue 15)."""
+    """bf16 rollout and training (where the CPU computes bf16 natively) and TRL's importance-sampling fields."""
     g = spec.grpo
     if g.fast_rollout == "bfloat16" and spec.resolved_device() == "cpu":
         from playground.fastpath.packing import cpu_has_native_bf16
@@ -195,6 +204,14 @@ def _validate_rollout_correction(spec: RunSpec) -> None:
             "fast_rollout",
             "fast_rollout bfloat16 needs a CPU with native bf16 (AVX512-BF16 or AMX); here it would be slower than "
             "float32: use auto.",
+        )
+    if g.bf16 and spec.resolved_device() == "cpu":
+        from playground.fastpath.packing import cpu_has_native_bf16
+
+        _check(
+            cpu_has_native_bf16(),
+            "bf16",
+            "bf16 needs a CPU with native bf16 (AVX512-BF16 or AMX); here it would be slower than fp32: turn it off.",
         )
     _check(
         g.vllm_importance_sampling_mode in IMPORTANCE_SAMPLING_MODES,
@@ -239,7 +256,7 @@ def _validate_device(spec: RunSpec) -> None:
 
 
 def _validate_processes(spec: RunSpec) -> None:
-    """Several processes (issue 16): whole groups in the global generation batch, and a device for each process."""
+    """Several processes: whole groups in the global generation batch, and a device for each process."""
     g, n = spec.grpo, spec.model.num_processes
     steps = g.steps_per_generation or g.gradient_accumulation_steps
     batch = spec.generation_batch_size()

@@ -19,8 +19,10 @@ from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any
 
+from playground.mode import is_public
 
-logger = logging.getLogger(__name__)
+
+checker_logger = logging.getLogger(__name__)  # not `logger`: exported scripts inline this module beside others
 
 ANSWER_CHECK_SECONDS = 5.0  # one reward call: a group of completions takes milliseconds
 ANSWER_CHECK_MEMORY_MB = 1024  # sympy and math_verify map about 150 MB
@@ -28,9 +30,9 @@ START_SECONDS = 120.0  # importing math_verify and sympy in a fresh process, on 
 
 
 def public() -> bool:
-    from playground.mode import is_public
-
-    return is_public()
+    """Public mode, in the playground itself. An exported script inlines this module without the `rewards` package
+    the checker process imports (`_start`), and runs on its user's own machine: there it is always False."""
+    return __name__ == "rewards._bounded" and is_public()
 
 
 def _serve(memory_mb: int) -> None:
@@ -137,5 +139,5 @@ def bounded(fn: Callable, *args: Any, size: int) -> list:
     try:
         return CHECKER.call(fn, *args)
     except (TimeoutError, RuntimeError) as exc:
-        logger.warning("Answer checking gave up on %d completion(s): %s", size, exc)
+        checker_logger.warning("Answer checking gave up on %d completion(s): %s", size, exc)
         return [None] * size

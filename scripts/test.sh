@@ -19,4 +19,4 @@ fi
 
 ruff check .
 ruff format --check .
-HF_HUB_OFFLINE=1 python -m pytest "$@"
+HF_HUB_OFFLINE=1 python -m pytest --durations=20 "$@"

@@ -19,29 +19,9 @@ def embedded_dir():
 @pytest.fixture(scope="session")
 def tiny_model_dir(tmp_path_factory, embedded_dir):
     """A 2-layer random Llama with SmolLM2's real tokenizer and chat template, saved as a local model folder."""
-    import torch
-    from transformers import AutoTokenizer, LlamaConfig, LlamaForCausalLM
+    from playground.testing import save_tiny_model
 
-    tokenizer = AutoTokenizer.from_pretrained(embedded_dir)
-    config = LlamaConfig(
-        vocab_size=len(tokenizer),
-        hidden_size=32,
-        intermediate_size=64,
-        num_hidden_layers=2,
-        num_attention_heads=4,
-        num_key_value_heads=2,
-        max_position_embeddings=512,
-        tie_word_embeddings=True,
-        bos_token_id=tokenizer.bos_token_id,
-        eos_token_id=tokenizer.eos_token_id,
-        pad_token_id=tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id,
-    )
-    torch.manual_seed(0)
-    model = LlamaForCausalLM(config)
-    path = tmp_path_factory.mktemp("tiny-model")
-    model.save_pretrained(path)
-    tokenizer.save_pretrained(path)
-    return path
+    return save_tiny_model(tmp_path_factory.mktemp("tiny-model"))
 
 
 @pytest.fixture(scope="session")
@@ -58,36 +38,54 @@ CHAR_VOCAB = ["<pad>", "<eos>", "<unk>"] + list("abcdefghijklmnopqrstuvwxyz01234
 @pytest.fixture(scope="session")
 def char_model_dir(tmp_path_factory):
     """A tiny random Llama over a 45-symbol character vocabulary, where a reward on letters is learnable in steps."""
-    import torch
-    from tokenizers import Regex, Tokenizer, models, pre_tokenizers
-    from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
+    from playground.testing import char_tokenizer, save_tiny_model
 
-    vocab = {ch: i for i, ch in enumerate(CHAR_VOCAB)}
-    backend = Tokenizer(models.WordLevel(vocab=vocab, unk_token="<unk>"))
-    backend.pre_tokenizer = pre_tokenizers.Split(Regex("."), behavior="isolated")
-    tokenizer = PreTrainedTokenizerFast(
-        tokenizer_object=backend, pad_token="<pad>", eos_token="<eos>", unk_token="<unk>"
-    )
-    tokenizer.chat_template = (
+    template = (
         "{% for m in messages %}{{ m['role'][0] }}:{{ m['content'] }}. {% endfor %}"
         "{% if add_generation_prompt %}a:{% endif %}"
     )
-    config = LlamaConfig(
-        vocab_size=len(CHAR_VOCAB),
-        hidden_size=32,
-        intermediate_size=64,
-        num_hidden_layers=2,
-        num_attention_heads=4,
-        num_key_value_heads=2,
+    return save_tiny_model(
+        tmp_path_factory.mktemp("char-model"),
+        char_tokenizer(CHAR_VOCAB, template),
         max_position_embeddings=256,
         initializer_range=0.3,  # peaky logits, so a LoRA update moves the distribution within a few steps
-        pad_token_id=0,
-        eos_token_id=1,
-        bos_token_id=None,
+        tie_word_embeddings=False,
     )
-    torch.manual_seed(0)
-    model = LlamaForCausalLM(config)
-    path = tmp_path_factory.mktemp("char-model")
-    model.save_pretrained(path)
-    tokenizer.save_pretrained(path)
-    return path
+
+
+# --- tiers: `pytest -m "not slow"` for a quick loop; `slow`, `browser`, `multiproc` are registered in pyproject.toml.
+# Tests of more than about 10 s on 2 CPU cores (a real run through a subprocess, the embedded model, a launched app).
+SLOW = (
+    "tests/bench/test_gpu_check.py::test_gpu_check_dry_run",
+    "tests/playground/cli/test_cli.py::test_preview_embedded",
+    "tests/playground/cli/test_cli.py::test_train_ctrl_c",
+    "tests/playground/training/test_coldstart.py::test_train_lesson_runs",
+    "tests/export/test_recipe.py::test_trl_cli_trains",
+    "tests/export/test_lab_rewards_export.py::test_script_formula",
+    "tests/export/test_inline.py::test_every_library_reward_runs_standalone",
+    "tests/lab/test_dryrun.py::test_embedded_",
+    "tests/export/test_script.py",
+    "tests/export/test_script_cold_start.py",
+    "tests/export/test_dockerfile.py",
+    "tests/ui/test_client.py",
+    "tests/ui/test_load.py",
+)
+# Tests that start several training processes (accelerate launch, trl grpo with --num_processes).
+MULTIPROC = (
+    "tests/playground/training/test_launcher.py::test_two_processes",
+    "tests/playground/training/test_launcher.py::test_a_crash_of_the_processes",
+    "tests/export/test_recipe_processes.py",
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        marks = {m.name for m in item.iter_markers()}
+        if "browser" in getattr(item, "fixturenames", ()) or item.nodeid.split("::")[0].endswith("_browser.py"):
+            item.add_marker(pytest.mark.browser)
+            marks.add("browser")
+        if item.nodeid.startswith(MULTIPROC):
+            item.add_marker(pytest.mark.multiproc)
+            marks.add("multiproc")
+        if "slow" not in marks and (item.nodeid.startswith(SLOW) or marks & {"browser", "multiproc"}):
+            item.add_marker(pytest.mark.slow)

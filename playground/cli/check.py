@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from playground.cli.args import column_values
 from playground.errors import PlaygroundError, RewardError
 
 
@@ -32,16 +33,6 @@ def setup_check(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
-def _columns(items: list[str]) -> dict[str, str]:
-    columns = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise PlaygroundError(f"Malformed --column {item!r}; use NAME=VALUE.")
-        columns[key] = value
-    return columns
-
-
 def run_check(args: argparse.Namespace) -> int:
     from playground.reward_tests import load_cases
     from playground.sandbox import CodeIssue, close_rewards, compile_rewards, inspect_code, require_custom_code
@@ -53,7 +44,7 @@ def run_check(args: argparse.Namespace) -> int:
     except (OSError, UnicodeDecodeError) as exc:
         raise PlaygroundError(f"Cannot read {path}: {getattr(exc, 'strerror', None) or exc}.") from None
     cases = load_cases(args.cases) if args.cases else []
-    columns = _columns(args.column)
+    columns = column_values(args.column)
     report = inspect_code(source)
     trial, results = [], []
     if report.ok:

@@ -41,9 +41,9 @@ def run_export(args: argparse.Namespace) -> int:
     if args.spec:
         if args.format not in SPEC_FORMATS:
             raise PlaygroundError(f"--format {args.format} needs a trained run (--run), not a spec.")
-        from playground.cli.train import spec_from_args
+        from playground.cli.train import load_spec_file
 
-        source = spec_from_args(argparse.Namespace(spec=args.spec, reward=None))
+        source = load_spec_file(args.spec)
     else:
         source = _get_run(args)
     writer = {
@@ -59,7 +59,7 @@ def run_export(args: argparse.Namespace) -> int:
 
 def setup_push(p: argparse.ArgumentParser) -> None:
     _add_run_args(p)
-    p.add_argument("--repo-id", required=True, help="the model repo, 'your-name/model-name'")
+    p.add_argument("--repo_id", required=True, help="the model repo, 'your-name/model-name'")
     p.add_argument("--kind", default="adapter", choices=("adapter", "merged"), help="what to upload")
     p.add_argument("--public", action="store_true", help="make a new repo public (default: private)")
     p.epilog = "The token is read from HF_TOKEN or a stored `hf auth login`, never from the command line."

@@ -7,7 +7,7 @@ import json
 import os
 from pathlib import Path
 
-from playground.errors import PlaygroundError
+from playground.cli.args import column_values
 
 
 def _add_rewards(p: argparse.ArgumentParser) -> None:
@@ -27,13 +27,12 @@ def _choices(args: argparse.Namespace):
 
 def prompt_source(name: str):
     """A built-in set name, an existing file, or else a Hub dataset id."""
-    from playground.data import BUILTIN_SETS, PromptSource
+    from playground.data import PromptSource, guess_kind
 
-    if name in BUILTIN_SETS:
-        return PromptSource(kind="builtin", name=name)
-    if os.path.exists(os.path.expanduser(name)):
-        return PromptSource(kind="file", name=str(Path(name).expanduser()))
-    return PromptSource(kind="hub", name=name)
+    kind = guess_kind(name)
+    if kind == "file" and not os.path.exists(os.path.expanduser(name)):
+        kind = "hub"
+    return PromptSource(kind=kind or "hub", name=str(Path(name).expanduser()) if kind == "file" else name)
 
 
 # --- dryrun --------------------------------------------------------------------------------------------------------
@@ -41,25 +40,23 @@ def prompt_source(name: str):
 
 def setup_dryrun(p: argparse.ArgumentParser) -> None:
     _add_rewards(p)
-    p.add_argument("--dataset_name", "--dataset-name", dest="dataset_name", default="writing", metavar="SET")
+    p.add_argument("--dataset_name", default="writing", metavar="SET")
     p.add_argument("--model", default="embedded", help="'embedded' (default), a Hub id or a local folder")
-    p.add_argument("--num-prompts", type=int, default=16)
-    p.add_argument("--num-generations", type=int, default=8)
-    p.add_argument("--max-new-tokens", type=int, default=64)
+    p.add_argument("--num_prompts", type=int, default=16)
+    p.add_argument("--num_generations", type=int, default=8)
+    p.add_argument("--max_new_tokens", type=int, default=64)
     p.add_argument("--temperature", type=float, default=1.0)
-    p.add_argument("--top-p", type=float, default=1.0)
+    p.add_argument("--top_p", type=float, default=1.0)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument(
         "--completion_prefix",
-        "--completion-prefix",
-        dest="completion_prefix",
         default="",
         metavar="TEXT",
         help="text every completion starts with, e.g. <intro> (rewards see it, as in training)",
     )
-    p.add_argument("--scale-rewards", default="group", choices=["group", "batch", "none"])
+    p.add_argument("--scale_rewards", default="group", choices=["group", "batch", "none"])
     p.add_argument(
-        "--multi-objective-aggregation",
+        "--multi_objective_aggregation",
         default="sum_then_normalize",
         choices=["sum_then_normalize", "normalize_then_sum"],
     )
@@ -126,12 +123,7 @@ def run_probe(args: argparse.Namespace) -> int:
     from playground.lab.probe import probe
 
     choices, funcs, _ = _choices(args)
-    columns = {}
-    for item in args.column:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise PlaygroundError(f"Malformed --column {item!r}; use NAME=VALUE.")
-        columns[key] = value
+    columns = column_values(args.column)
     report = probe(choices, funcs, prompt=args.prompt, columns=columns, completions=args.completion or None)
     if args.json:
         print(json.dumps(report.to_json(), ensure_ascii=False))

@@ -15,6 +15,7 @@ from playground.cli import check as cli_check
 from playground.cli import export as cli_export
 from playground.cli import lab as cli_lab
 from playground.cli import train as cli_train
+from playground.cli.args import column_values
 from playground.errors import PlaygroundError
 
 
@@ -25,7 +26,8 @@ class _Parser(argparse.ArgumentParser):
 
 Setup = Callable[[argparse.ArgumentParser], None]
 Run = Callable[[argparse.Namespace], int]
-COMMANDS: dict[str, tuple[Setup, Run, str]] = {}  # name -> (add arguments, run, help)
+# name -> (add arguments, run, help); a command without a setup parses its own arguments (`run(argv)`)
+COMMANDS: dict[str, tuple[Setup | None, Callable, str]] = {}
 
 
 # --- rewards -------------------------------------------------------------------------------------------------------
@@ -71,7 +73,7 @@ def _add_reward_args(p: argparse.ArgumentParser) -> None:
         "--reward", action="append", required=True, metavar="NAME[:WEIGHT]", help="a library reward; repeat it"
     )
     p.add_argument("--column", action="append", default=[], metavar="NAME=VALUE", help="a dataset column value")
-    p.add_argument("--scale-rewards", default="group", choices=["group", "batch", "none"])
+    p.add_argument("--scale_rewards", default="group", choices=["group", "batch", "none"])
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -81,13 +83,7 @@ def _build(args: argparse.Namespace):
 
     choices = [RewardChoice.parse(r) for r in args.reward]
     funcs, weights = build_rewards(choices)
-    columns = {}
-    for item in args.column:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise PlaygroundError(f"Malformed --column {item!r}; use NAME=VALUE.")
-        columns[key] = value
-    return funcs, weights, columns
+    return funcs, weights, column_values(args.column)
 
 
 def _print_group(score, as_json: bool, extra: dict | None = None) -> None:
@@ -133,13 +129,13 @@ def _setup_preview(p: argparse.ArgumentParser) -> None:
     _add_reward_args(p)
     p.add_argument("--model", default="embedded", help="'embedded' (default), a Hub id or a local folder")
     p.add_argument("--prompt", required=True)
-    p.add_argument("--system-prompt", default=None)
-    p.add_argument("--num-generations", type=int, default=8)
-    p.add_argument("--max-new-tokens", type=int, default=64)
+    p.add_argument("--system_prompt", default=None)
+    p.add_argument("--num_generations", type=int, default=8)
+    p.add_argument("--max_new_tokens", type=int, default=64)
     p.add_argument("--temperature", type=float, default=1.0)
-    p.add_argument("--top-p", type=float, default=1.0)
+    p.add_argument("--top_p", type=float, default=1.0)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--completion-prefix", default="", help="pre-filled start of every answer; rewards see it")
+    p.add_argument("--completion_prefix", default="", help="pre-filled start of every answer; rewards see it")
 
 
 def _run_preview(args: argparse.Namespace) -> int:
@@ -177,7 +173,7 @@ COMMANDS.update(
         "rewards": (_setup_rewards, _run_rewards, "list the reward library"),
         "score": (_setup_score, _run_score, "score given completions as one group (no model)"),
         "preview": (_setup_preview, _run_preview, "generate a group for a prompt, then score it"),
-        "train": (cli_train.setup_train, cli_train.run_train, "train with GRPO (default: the demo recipe)"),
+        "train": (None, cli_train.run_train, cli_train.TRAIN_HELP),  # parses its own arguments: TRL's parser
         "compare": (cli_train.setup_compare, cli_train.run_compare, "before/after samples of a run's adapter"),
         "lessons": (
             cli_train.setup_lessons,
@@ -194,19 +190,30 @@ COMMANDS.update(
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m playground", description="GRPO Reward Playground command line.")
+    parser = _Parser(
+        prog="grpo-playground",
+        description="GRPO Reward Playground command line.",
+        epilog="grpo-playground app [--host ... --port ... --mcp]: start the web app (`app --help` lists its flags).",
+    )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for name, (setup, _, help) in COMMANDS.items():
-        setup(sub.add_parser(name, help=help, description=help))
+        command = sub.add_parser(name, help=help, description=help, add_help=setup is not None)
+        if setup is not None:
+            setup(command)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    args = build_parser().parse_args(argv)
-    _, run, _ = COMMANDS[args.command]
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in COMMANDS and COMMANDS[argv[0]][0] is None:
+        command, run_argv = argv[0], argv[1:]
+    else:
+        args = build_parser().parse_args(argv)
+        command, run_argv = args.command, args
+    _, run, _ = COMMANDS[command]
     try:
-        return run(args)
+        return run(run_argv)
     except PlaygroundError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -6,66 +6,159 @@ import argparse
 import json
 import sys
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
+import yaml
+
+from playground.cli.args import SECTIONS, Parser, build_spec, data_args, one_line, parser_copy, spec_defaults
+from playground.data import FILE_TYPES
 from playground.errors import PlaygroundError
-from playground.spec import DATA_FLAGS, RunSpec, flat_fields
+from playground.scoring import RewardChoice
+from playground.spec import TRAINER_SETTINGS, RunSpec, demo_spec
 
 
-def setup_train(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--spec", help="a run spec JSON file (default: the demo recipe)")
-    p.add_argument(
-        "--lesson", metavar="ID", help="a lesson's recipe, warm-up included (see `python -m playground lessons`)"
+TRAIN_HELP = "train with GRPO (default: the demo recipe)"
+# GRPOConfig and ModelConfig keys of a `trl grpo` YAML file that the playground sets for itself (logged, not used).
+SET_BY_PLAYGROUND = (*TRAINER_SETTINGS, "output_dir", "bf16", "use_cpu", "dtype", "use_peft")
+
+
+@dataclass
+class RecipeArgs:
+    """Keys of a `trl grpo` YAML file (TRL's ScriptArguments, GRPOConfig) that the spec holds elsewhere."""
+
+    reward_funcs: list[str] | None = field(
+        default=None, metadata={"help": "TRL's reward functions: `module.name` paths (a module beside the YAML file)."}
     )
-    p.add_argument("--out", default=None, help="runs folder (default: $PLAYGROUND_RUNS or ./runs)")
-    p.add_argument("--json-log", action="store_true", help="print one JSON object per log step")
-    p.add_argument("--reward", action="append", metavar="NAME[:WEIGHT]", help="replace the spec's rewards; repeat")
-    group = p.add_argument_group("run spec fields (TRL names)")
-    for _, f in flat_fields():
-        group.add_argument(f"--{f.name}", dest=f"field_{f.name}", metavar="VALUE", help=f.metadata.get("help"))
-    for flag in DATA_FLAGS:
-        group.add_argument(f"--{flag}", dest=f"field_{flag}", metavar="VALUE", help=f"prompt source: {flag}")
+    reward_weights: list[float] | None = field(default=None, metadata={"help": "Their weights, in the same order."})
+    dataset_train_split: str | None = field(default=None, metadata={"help": "TRL's name of dataset_split."})
 
 
-def spec_from_args(args: argparse.Namespace) -> RunSpec:
-    from playground.scoring import RewardChoice
-    from playground.spec import demo_spec
+def train_parser(prog: str = "grpo-playground train") -> Parser:
+    """TRL's parser over the run spec's sections, the prompt source and the recipe keys, and the command's flags."""
+    types = [*(parser_copy(cls) for cls in SECTIONS.values()), data_args(), RecipeArgs]
+    p = Parser(types, prog=prog, description=TRAIN_HELP)
+    own = p.add_argument_group("command")
+    own.add_argument("--config", metavar="YAML", help="a `trl grpo` YAML file (e.g. an exported recipe.yaml)")
+    own.add_argument("--spec", help="a run spec JSON file (default: the demo recipe)")
+    own.add_argument("--lesson", metavar="ID", help="a lesson's recipe, warm-up included (`grpo-playground lessons`)")
+    own.add_argument("--out", default=None, help="runs folder (default: $PLAYGROUND_RUNS or ./runs)")
+    own.add_argument("--json_log", action="store_true", help="print one JSON object per log step")
+    own.add_argument("--reward", action="append", metavar="NAME[:WEIGHT]", help="replace the rewards; repeat it")
+    return p
 
-    if getattr(args, "lesson", None):
+
+def parse_train(argv: list[str]) -> tuple[RunSpec, argparse.Namespace]:
+    """The run spec and the command's own options: the base spec (demo, --spec or --lesson), then the --config file's
+    values, then the flags. Bad flags exit with one line and code 2 (argparse); a bad file or value raises a
+    PlaygroundError, which the CLI prints as one line with code 2."""
+    parser = train_parser()
+    pre = argparse.ArgumentParser(add_help=False)
+    for flag in ("--spec", "--lesson", "--config"):
+        pre.add_argument(flag)
+    known, _ = pre.parse_known_args(argv)
+    base = base_spec(known.spec, known.lesson)
+    config = _read_config(known.config) if known.config else {}
+    parser.set_defaults_with_config(**spec_defaults(base))
+    try:
+        *parsed, options, from_config, from_args = parser.parse_args_and_config(
+            argv, return_remaining_strings=True, separate_remaining_strings=True
+        )
+    except (OSError, ValueError, yaml.YAMLError) as exc:
+        one_line(parser, exc)
+    if from_args:
+        parser.error(f"unrecognized arguments: {' '.join(from_args)}")
+    unknown = [key for key in from_config[::2] if key.removeprefix("--") not in SET_BY_PLAYGROUND]
+    if unknown:
+        keys = ", ".join(k.removeprefix("--") for k in unknown)
+        parser.error(f"{known.config}: {keys}: not a setting the playground trains with (train it with `trl grpo`)")
+    *sections, data, recipe = parsed
+    spec = build_spec(base, {**dict(zip(SECTIONS, sections, strict=True)), "data": data})
+    _apply_config(spec, config, Path(known.config) if known.config else None, recipe)
+    if options.reward:
+        spec.rewards = [RewardChoice.parse(r) for r in options.reward]
+    return spec, options
+
+
+def base_spec(spec_file: str | None, lesson: str | None) -> RunSpec:
+    """The spec that flags and a config file change: a lesson's, a spec file's, or the demo recipe."""
+    if lesson:
         from playground.lessons import get_lesson
 
-        if args.spec:
+        if spec_file:
             raise PlaygroundError("Give --spec or --lesson, not both.")
-        spec = get_lesson(args.lesson).run_spec()
-    elif args.spec:
-        try:
-            spec = RunSpec.from_json(Path(args.spec).read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise PlaygroundError(f"Cannot read spec file {args.spec}: {exc.strerror}.") from None
-        except json.JSONDecodeError as exc:
-            raise PlaygroundError(f"Spec file {args.spec} is not valid JSON (line {exc.lineno}: {exc.msg}).") from None
-    else:
-        spec = demo_spec()
-    for key, value in vars(args).items():
-        if key.startswith("field_") and value is not None:
-            spec.set(key.removeprefix("field_"), value)
-    if args.reward:
-        spec.rewards = [RewardChoice.parse(r) for r in args.reward]
-    return spec
+        return get_lesson(lesson).run_spec()
+    if spec_file:
+        return load_spec_file(spec_file)
+    return demo_spec()
 
 
-def run_train(args: argparse.Namespace) -> int:
+def load_spec_file(path: str) -> RunSpec:
+    try:
+        return RunSpec.from_json(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise PlaygroundError(f"Cannot read spec file {path}: {exc.strerror}.") from None
+    except json.JSONDecodeError as exc:
+        raise PlaygroundError(f"Spec file {path} is not valid JSON (line {exc.lineno}: {exc.msg}).") from None
+
+
+def _read_config(path: str) -> dict:
+    try:
+        config = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise PlaygroundError(f"Cannot read config file {path}: {exc.strerror}.") from None
+    except yaml.YAMLError as exc:
+        raise PlaygroundError(f"Config file {path} is not valid YAML: {str(exc).splitlines()[0]}") from None
+    if not isinstance(config, dict):
+        raise PlaygroundError(f"Config file {path} must hold a YAML mapping of TRL's keys.")
+    return config
+
+
+def _apply_config(spec: RunSpec, config: dict, path: Path | None, recipe: RecipeArgs) -> None:
+    """What a `trl grpo` YAML file says in TRL's terms: its rewards, its split, a data folder, `use_cpu`."""
+    if recipe.dataset_train_split:
+        spec.set("dataset_split", recipe.dataset_train_split)
+    if path is not None and "dataset_name" in config:
+        local = _data_file(path, str(config["dataset_name"]), spec.data.split)
+        if local is not None:
+            spec.set("dataset_kind", "file")
+            spec.set("dataset_name", str(local))
+    if config.get("use_cpu") is True and spec.model.device == "auto":
+        spec.model.device = "cpu"
+    if recipe.reward_funcs:
+        from playground.cli.recipe import recipe_rewards
+
+        spec.rewards, code = recipe_rewards(path, recipe.reward_funcs, recipe.reward_weights)
+        spec.custom_code = code or spec.custom_code
+
+
+def _data_file(config: Path, name: str, split: str) -> Path | None:
+    """A local `dataset_name` of a YAML file (a file, or a folder as TRL loads one: `<split>.<ext>` or its one data
+    file), relative to the working directory as for `trl grpo`, else to the YAML file's folder."""
+    for root in (Path.cwd(), config.parent):
+        path = (root / name).expanduser()
+        if path.is_file():
+            return path.resolve()
+        if path.is_dir():
+            files = sorted(p for p in path.iterdir() if p.suffix.lower() in FILE_TYPES)
+            named = [p for p in files if p.stem == split]
+            if named or len(files) == 1:
+                return (named or files)[0].resolve()
+    return None
+
+
+def run_train(argv: list[str]) -> int:
     from playground.training.job import JobManager
     from playground.training.store import RunStore
 
-    spec = spec_from_args(args)
+    spec, args = parse_train(argv)
     manager = JobManager(RunStore(args.out))
     job = manager.start(spec)
     printer = LivePrinter(job, args.json_log)
     job.listeners.append(printer)
     if not args.json_log:
         print(f"run {job.run.id} in {job.run.path}", file=sys.stderr)
-        if spec.model.num_processes > 1:  # issue 16: the accelerate backend, and the global batch it trains on
+        if spec.model.num_processes > 1:  # the accelerate backend, and the global batch it trains on
             from playground.training.launcher import batch_summary
 
             print(f"{spec.model.num_processes} processes (accelerate launch): {batch_summary(spec)}", file=sys.stderr)
@@ -163,7 +256,7 @@ def setup_compare(p: argparse.ArgumentParser) -> None:
     p.add_argument("--run", required=True, help="a run folder, or a run id in --out")
     p.add_argument("--out", default=None, help="runs folder (default: $PLAYGROUND_RUNS or ./runs)")
     p.add_argument("--prompt", action="append", help="a prompt to compare on; repeat (default: the run's first rows)")
-    p.add_argument("--num-samples", type=int, default=4, help="completions per prompt and model")
+    p.add_argument("--num_samples", type=int, default=4, help="completions per prompt and model")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true", help="print one JSON object")
 

@@ -5,9 +5,10 @@ own `GRPOConfig`. Pushing to the Hub lives in `playground.export.hub`, the model
 `playground.export.model_card`.
 """
 
-from playground.export.common import EMBEDDED_HUB_ID, available_reporters, zip_folder
+from playground.export.common import EMBEDDED_HUB_ID, zip_folder
 from playground.export.recipe import export_recipe, export_script
 from playground.export.weights import export_adapter_zip, export_merged
+from playground.spec import available_reporters
 
 
 __all__ = [

@@ -17,7 +17,7 @@ from typing import Any
 
 from playground.errors import PlaygroundError
 from playground.models import EMBEDDED, EMBEDDED_HUB_ID, ModelSource
-from playground.spec import RunSpec
+from playground.spec import RunSpec, reporters
 from playground.training.store import Run
 
 
@@ -26,23 +26,11 @@ logger = logging.getLogger(__name__)
 TRL_VERSION = importlib.metadata.version("trl")  # exports pin the TRL they were made and tested with
 DATA_FILE = "data/train.jsonl"
 OUTPUT_DIR = "output"
-# Loggers TRL's `report_to` accepts, by the module that must be importable. The app's own charts never depend on them.
-REPORTERS = {"trackio": "trackio", "wandb": "wandb", "tensorboard": "tensorboard", "mlflow": "mlflow"}
-
-
-def available_reporters() -> list[str]:
-    """The `report_to` values usable here: those whose package is importable (e.g. `["trackio"]` once installed)."""
-    return [name for name, module in REPORTERS.items() if importlib.util.find_spec(module) is not None]
 
 
 def report_to(spec: RunSpec) -> list[str]:
-    """The spec's `report_to` list (on `spec.grpo`, or on the spec), if it has one; else none."""
-    value = getattr(spec.grpo, "report_to", None)
-    if value is None:
-        value = getattr(spec, "report_to", None)
-    if isinstance(value, str):
-        value = [v.strip() for v in value.split(",") if v.strip() and v.strip() != "none"]
-    return list(value or [])
+    """The trackers the spec's `report_to` names (TRL's values; "none" and empty mean none)."""
+    return reporters(spec.grpo.report_to)
 
 
 def custom_code(spec: RunSpec) -> str | None:

@@ -53,8 +53,8 @@ def training_args(spec: RunSpec) -> dict[str, Any]:
     skip = set(DERIVED) | set(DEVICE_FIELDS) | set(OWN_FIELDS)
     out: dict[str, Any] = {}
     for f in fields(GRPOArgs):
-        if hasattr(cfg, f.name) and f.name not in skip and getattr(spec.grpo, f.name) is not None:
-            out[f.name] = _plain(getattr(cfg, f.name))  # None: left to TRL, which derives it
+        if hasattr(cfg, f.name) and f.name not in skip and getattr(spec.grpo, f.name) not in (None, []):
+            out[f.name] = _plain(getattr(cfg, f.name))  # None: left to TRL, which derives it; []: no tracker
     for f in fields(cfg):
         if f.name in out or f.name in skip or not f.init:
             continue

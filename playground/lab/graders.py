@@ -50,7 +50,7 @@ class Imported:
 
 def import_grader(grader: dict[str, Any] | str, python_errors: str = "zero") -> Imported:
     """
-    The rewards equivalent to an OpenAI grader (a dict or its JSON text). `python_errors="zero"` scores a sample
+    The rewards that stand for an OpenAI grader (a dict or its JSON text). `python_errors="zero"` scores a sample
     whose python grader raises 0.0, as OpenAI does; `"raise"` stops the call with the error instead.
     """
     if python_errors not in PYTHON_ERRORS:

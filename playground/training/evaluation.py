@@ -53,7 +53,10 @@ class Evaluator:
         self.tokenizer = tokenizer
         self.samples: list[dict[str, Any]] = []  # the completions of the latest `evaluate`, one row each
 
-    def evaluate(self, model, step: int, eval_of: str) -> dict[str, Any]:
+    def evaluate(
+        self, model, step: int, eval_of: str, should_stop: Callable[[], bool] | None = None
+    ) -> dict[str, Any] | None:
+        """The eval row of the model as it is now; None when `should_stop` (asked before each prompt) says yes."""
         g = self.spec.grpo
         start = time.perf_counter()
         settings = GenerationSettings(
@@ -68,6 +71,9 @@ class Evaluator:
         stds: list[float] = []
         self.samples = []
         for i, row in enumerate(self.rows):
+            if should_stop is not None and should_stop():
+                logger.info("Eval at step %d (%s) stopped after %d of %d prompts", step, eval_of, i, len(self.rows))
+                return None
             prompt = row["prompt"]
             columns = {k: v for k, v in row.items() if k != "prompt"}
             settings.seed = g.seed + i

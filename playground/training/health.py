@@ -58,20 +58,21 @@ Series = list[tuple[int, float]]  # (step, value) for the rows that have a finit
 # --- reading the metrics -------------------------------------------------------------------------------------------
 
 
-def _number(value: Any) -> float | None:
+def metric_value(value: Any) -> float | None:
+    """A logged metric as a float, or None when it is missing, not a number, or not finite."""
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         return None
     return float(value)
 
 
 def _step(row: dict, index: int) -> int:
-    step = _number(row.get("step"))
+    step = metric_value(row.get("step"))
     return int(step) if step is not None else index + 1
 
 
 def _series(metrics: list[dict], key: str) -> Series:
     rows = [(i, row) for i, row in enumerate(metrics) if isinstance(row, dict)]
-    return [(_step(row, i), v) for i, row in rows if (v := _number(row.get(key))) is not None]
+    return [(_step(row, i), v) for i, row in rows if (v := metric_value(row.get(key))) is not None]
 
 
 def _values(series: Series) -> list[float]:
@@ -244,9 +245,9 @@ def _dominant_reward(metrics: list[dict], weights: dict[str, float] | None, k: i
     if share < DOMINANT_SHARE:
         return None
     others = ", ".join(f"'{name}'" for name in shares if name != fn)
-    if all(_number(row.get(f"rewards/{name}/std")) <= ZERO_STD for name in shares if name != fn):
+    if all(metric_value(row.get(f"rewards/{name}/std")) <= ZERO_STD for name in shares if name != fn):
         scores = ", ".join(
-            f"'{name}' ({_number(row.get(f'rewards/{name}/mean')) or 0:.3g})" for name in shares if name != fn
+            f"'{name}' ({metric_value(row.get(f'rewards/{name}/mean')) or 0:.3g})" for name in shares if name != fn
         )
         return Alert(
             "nothing_to_weigh",
@@ -270,7 +271,7 @@ def _weighted(row: dict, weights: dict[str, float], stat: str) -> dict[str, floa
     """|weight x rewards/<fn>/<stat>| for the functions that have a finite value in `row`."""
     out = {}
     for fn, weight in weights.items():
-        value, w = _number(row.get(f"rewards/{fn}/{stat}")), _number(weight)
+        value, w = metric_value(row.get(f"rewards/{fn}/{stat}")), metric_value(weight)
         if value is not None and w is not None:
             out[fn] = abs(w * value)
     return out
@@ -303,13 +304,13 @@ def _flat_reward(metrics: list[dict], flat_after: int, **_: Any) -> Alert | None
 
 def _flat_eval(metrics: list[dict], flat_after: int) -> Alert | None:
     """The latest eval point against the one GRPO started from (the last eval at step 0: after any warm-up)."""
-    evals = [row for row in metrics if isinstance(row, dict) and _number(row.get("eval_reward")) is not None]
-    start = [row for row in evals if _number(row.get("step")) == 0] or evals[:1]
+    evals = [row for row in metrics if isinstance(row, dict) and metric_value(row.get("eval_reward")) is not None]
+    start = [row for row in evals if metric_value(row.get("step")) == 0] or evals[:1]
     first, latest = start[-1], evals[-1]
-    trained = _number(latest.get("step")) or 0
+    trained = metric_value(latest.get("step")) or 0
     if trained < flat_after or latest is first:
         return None
-    spread = [v for row in evals if (v := _number(row.get("eval_reward_std"))) is not None]
+    spread = [v for row in evals if (v := metric_value(row.get("eval_reward_std"))) is not None]
     tolerance = 0.5 * _mean(spread) if spread else 0.0
     before, after = float(first["eval_reward"]), float(latest["eval_reward"])
     if abs(after - before) >= max(tolerance, 1e-6):

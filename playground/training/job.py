@@ -9,7 +9,6 @@ from __future__ import annotations
 import ctypes
 import gc
 import logging
-import math
 import shutil
 import threading
 import time
@@ -21,9 +20,10 @@ from transformers import PrinterCallback, TrainerCallback
 
 from playground.errors import PlaygroundError, RewardError
 from playground.spec import RunSpec
-from playground.training.progress import eta_seconds
+from playground.training.progress import PhaseClock, eval_points, run_eta
 from playground.training.queue import PublicCaps, Waiting, custom_reward_names, estimate_wait
-from playground.training.store import ACTIVE, Run, RunStore
+from playground.training.state import JobState
+from playground.training.store import Run, RunStore, json_safe
 from playground.validation import validate_spec
 
 
@@ -53,6 +53,7 @@ class PlaygroundCallback(TrainerCallback):
     def on_step_end(self, args, state, control, **kwargs):
         self.job.step = state.global_step
         self.job.step_at = time.time()
+        self.job.clock.step("grpo")
         if self.job.stop_requested.is_set():
             control.should_training_stop = True
             return control
@@ -65,7 +66,7 @@ class PlaygroundCallback(TrainerCallback):
 
     def on_log(self, args, state, control, logs=None, **kwargs):
         row = {"step": state.global_step, "phase": "grpo"}
-        row.update({k: _clean(v) for k, v in (logs or {}).items()})
+        row.update({k: json_safe(v) for k, v in (logs or {}).items()})
         self.job.run.append_metrics(row)
         if self.trainer is not None:
             self._log_samples(state.global_step)
@@ -81,7 +82,8 @@ class PlaygroundCallback(TrainerCallback):
         if not completions or key == self._last_samples:  # with steps_per_generation > 1 a batch spans steps
             return
         self._last_samples = key
-        prompts = [completion_text(p) for p in logs["prompt"]]
+        shown = self.job.shown_prompts  # with a completion prefix, the rendered prompt -> the user's own text
+        prompts = [shown.get(text, text) for text in (completion_text(p) for p in logs["prompt"])]
         rewards = {name: list(values) for name, values in logs["rewards"].items()}
         advantages = list(logs["advantages"])
         rows = [
@@ -89,8 +91,8 @@ class PlaygroundCallback(TrainerCallback):
                 "step": step,
                 "prompt": prompts[i],
                 "completion": completions[i],
-                "rewards": {name: _clean(values[i]) for name, values in rewards.items()},
-                "advantage": _clean(advantages[i]) if i < len(advantages) else None,
+                "rewards": {name: json_safe(values[i]) for name, values in rewards.items()},
+                "advantage": json_safe(advantages[i]) if i < len(advantages) else None,
             }
             for i in range(len(completions))
         ]
@@ -98,63 +100,43 @@ class PlaygroundCallback(TrainerCallback):
 
 
 class WarmupCallback(TrainerCallback):
-    """The SFT warm-up's rows (`phase: "warmup"`, TRL's SFT names under `warmup/`), progress and Stop."""
+    """The SFT warm-up's rows (`phase: "warmup"`, TRL's SFT names under `warmup/`) and progress (Stop: warmup.py)."""
 
     def __init__(self, job: TrainingJob):
         self.job = job
 
     def on_step_end(self, args, state, control, **kwargs):
         self.job.warmup_step = state.global_step
-        if self.job.stop_requested.is_set():
-            control.should_training_stop = True
-        return control
+        self.job.clock.step("warmup")
 
     def on_log(self, args, state, control, logs=None, **kwargs):
         row = {"step": state.global_step, "phase": "warmup"}
-        row.update({f"warmup/{k}": _clean(v) for k, v in (logs or {}).items()})
+        row.update({f"warmup/{k}": json_safe(v) for k, v in (logs or {}).items()})
         self.job.run.append_metrics(row)
         self.job.on_log(row)
 
 
-def _clean(value: Any) -> Any:
-    if hasattr(value, "item"):
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
-
-
-class TrainingJob:
+class TrainingJob(JobState):
     """One GRPO run. `start()` returns at once; poll `snapshot()` or read the run folder."""
 
     def __init__(self, spec: RunSpec, run: Run, owner: str | None = None, custom_rewards: dict | None = None):
-        self.spec = spec
-        self.run = run
-        self.owner = owner
+        self.init_state(spec, run, owner)
         self.custom_rewards = custom_rewards or {}
         self._own_rewards: dict = {}  # sandboxed rewards this job compiled from `spec.custom_code`; closed at the end
         self.guarded: list = []  # the GuardedRewards given to the trainer: they count errors under the "none" policy
-        self.status = "queued"
-        self.step = 0
-        self.max_steps = spec.grpo.max_steps
-        self.error: str | None = None
-        self.started_at: float | None = None
-        self.step_at: float | None = None  # when the latest step ended (the ETA counts down from there)
+        self.weights: dict[str, float] = {}  # metric name -> weight of the rewards the trainer got (health checks)
+        self.clock = PhaseClock()  # each phase's own step times, for the time left
         self.stop_requested = threading.Event()
-        self.listeners: list[Callable[[dict], None]] = []
-        self.phase: str | None = None  # "warmup", then "grpo" (status.json's phase)
-        self.warmup_step = 0
         self.warmed_up = False
-        self.alerts: list[dict] = []  # the health alerts as of the last logged row (also in status.json)
         self._rows: list[dict] = []
         self._evaluator = None
         self._eval_rollout = None  # the evals' own sampling copy, before the trainer (and its rollout copy) exists
         self._trainer = None
         self._evaluated: set[tuple[int, str]] = set()
+        self.shown_prompts: dict[str, str] = {}  # the samples show the user's prompt, not the chat template
         self._interrupt_lock = threading.Lock()
         self._interruptible = False  # True while the thread builds and trains: `interrupt` may raise RunStopped
         self._thread = threading.Thread(target=self._main, name=f"grpo-{run.id}", daemon=True)
-        self.run.write_status(status="queued", step=0, max_steps=self.max_steps, owner=owner)
 
     # --- control ---------------------------------------------------------------------------------------------------
 
@@ -171,6 +153,11 @@ class TrainingJob:
     def join(self, timeout: float | None = None) -> None:
         self._thread.join(timeout)
 
+    def stop_asked(self) -> bool:
+        """Whether Stop was pressed, asked within a step (an eval's prompts, the warm-up's examples): unlike
+        `stop_requested.is_set()`, it never waits for other processes of a multi-process run."""
+        return self.stop_requested.is_set()
+
     def interrupt(self) -> bool:
         """End the run inside its current step: `RunStopped` is raised in the training thread at its next Python
         instruction (a decoding loop reaches one every token). The adapter saved at the last `save_steps` stays;
@@ -182,35 +169,16 @@ class TrainingJob:
             hit = ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), ctypes.py_object(RunStopped))
         return hit == 1
 
-    @property
-    def active(self) -> bool:
-        return self.status in ACTIVE
-
-    def snapshot(self) -> dict[str, Any]:
-        now = time.time()
-        elapsed = now - self.started_at if self.started_at else 0.0
-        since_step = now - self.step_at if self.step_at else elapsed
-        eta = eta_seconds(elapsed, self.step, self.max_steps, since_step)
-        return {
-            "run_id": self.run.id,
-            "status": self.status,
-            "step": self.step,
-            "max_steps": self.max_steps,
-            "elapsed": elapsed,
-            "eta": eta,
-            "error": self.error,
-            "reward_errors": self.reward_errors(),
-            "phase": self.phase,
-            "warmup_step": self.warmup_step,
-            "warmup_steps": self.spec.grpo.sft_warmup_steps,
-            "alerts": list(self.alerts),
-        }
+    def eta(self, elapsed: float, since_step: float) -> tuple[float | None, float | None]:
+        """(the current phase's time left, the run's): each phase by its own step times (`PhaseClock`)."""
+        g = self.spec.grpo
+        evals = eval_points(self.max_steps, g.eval_every, bool(g.sft_warmup_steps)) if self._evaluator else 0
+        return run_eta(self.clock, warmup_steps=g.sft_warmup_steps, max_steps=self.max_steps, evals=evals)
 
     # --- thread ----------------------------------------------------------------------------------------------------
 
     def _set_status(self, status: str, **fields: Any) -> None:
-        self.status = status
-        self.run.write_status(status=status, step=self.step, max_steps=self.max_steps, **fields)
+        self.write(status=status, step=self.step, max_steps=self.max_steps, **fields)
 
     def reward_errors(self) -> int:
         """Reward failures scored as None so far (reward_error_policy="none")."""
@@ -226,7 +194,7 @@ class TrainingJob:
         self._rows.append(row)
         if row.get("phase") in ("grpo", "eval"):
             self.alerts = self._health()
-        self.run.write_status(
+        self.write(
             step=self.step,
             elapsed=round(time.time() - (self.started_at or time.time()), 1),
             phase=self.phase,
@@ -239,20 +207,15 @@ class TrainingJob:
             listener(row)
 
     def _health(self) -> list[dict]:
+        """The health alerts of the rows so far: computed here, once, and read by every view from the status."""
         from dataclasses import asdict
 
-        from playground.scoring import metric_weights
         from playground.training.health import health_alerts
 
-        try:
-            weights = metric_weights(self.spec.rewards)
-        except PlaygroundError:  # custom rewards without a registry entry: no dominance check
-            weights = None
-        return [asdict(a) for a in health_alerts(self._rows, weights=weights)]
+        return [asdict(a) for a in health_alerts(self._rows, weights=self.weights or None)]
 
     def _set_phase(self, phase: str) -> None:
-        self.phase = phase
-        self.run.write_status(phase=phase, warmup_steps=self.spec.grpo.sft_warmup_steps)
+        self.write(phase=phase, warmup_steps=self.spec.grpo.sft_warmup_steps)
 
     # --- held-out eval -----------------------------------------------------------------------------------------------
 
@@ -261,20 +224,24 @@ class TrainingJob:
         the completions to eval_samples.jsonl."""
         from playground.training.evaluation import append_eval_samples
 
-        if self._evaluator is None or (step, eval_of) in self._evaluated:
+        if self._evaluator is None or (step, eval_of) in self._evaluated or self.stop_asked():
             return
         self._evaluated.add((step, eval_of))
-        phase = self.phase
-        self.run.write_status(phase="eval")
+        phase, clock_phase = self.phase, self.clock.enter("eval")
+        self.write(phase="eval")  # the snapshot and status.json agree on the phase
         sampler = self._eval_model(model)
         try:
-            row = self._evaluator.evaluate(sampler, step, eval_of)
+            row = self._evaluator.evaluate(sampler, step, eval_of, should_stop=self.stop_asked)
         finally:
             if sampler is model:
                 model.train()
+            self.clock.enter(clock_phase)
+            self.write(phase=phase)
+        if row is None:  # stopped part-way: a partial eval would not be comparable with the others
+            return
+        self.clock.step("eval")
         self.run.append_metrics(row)
         append_eval_samples(self.run.path, self._evaluator.samples)
-        self.phase = phase
         self.on_log(row)
 
     def _eval_model(self, model):
@@ -324,6 +291,7 @@ class TrainingJob:
             if not self.stop_requested.is_set():
                 self.phase = "grpo"
                 self._set_status("running", phase="grpo")
+                self.clock.enter("grpo")
                 trainer.train()
             with self._interrupt_lock:
                 self._interruptible = False
@@ -342,6 +310,7 @@ class TrainingJob:
             self._save_after_failure(trainer)
             self._set_status("failed", error=self.error, traceback="\n".join(tb))
         finally:
+            self.clock.enter(None)
             if self._own_rewards:
                 from playground.sandbox import close_rewards
 
@@ -379,6 +348,7 @@ class TrainingJob:
         from playground.sandbox.custom import as_the_spec_asks
 
         funcs, weights = build_rewards(spec.rewards, as_the_spec_asks(self.custom_rewards, spec))
+        self.weights = {reward_name(f): w for f, w in zip(funcs, weights, strict=True)}
         # A failing reward fails the run with its name in the message, or scores None under reward_error_policy=none.
         # With a completion prefix, rewards see the prefix plus the sampled continuation (see completion_prefix.py).
         guarded = [GuardedReward(f, on_error=g.reward_error_policy) for f in with_prefix(funcs, g.completion_prefix)]
@@ -402,6 +372,11 @@ class TrainingJob:
             self.evaluate(model, 0, "base")
             self._warmup(model, tokenizer, train_rows)
         dataset = as_chat(train_rows, tokenizer, g.completion_prefix)
+        if g.completion_prefix:
+            from rewards._text import completion_text
+
+            own = (completion_text(p) for p in train_rows["prompt"])
+            self.shown_prompts = dict(zip(dataset["prompt"], own, strict=True))
         callback = PlaygroundCallback(self)
         fast = spec.grpo.fast_rollout
         trainer = FastGRPOTrainer(
@@ -410,7 +385,7 @@ class TrainingJob:
             tune_allocator=fast != "off",
             rollout_dtype=fast if fast != "off" else "auto",
             reward_funcs=reward_funcs,
-            args=spec.grpo_config(output_dir=str(self.run.path / "trainer")),
+            args=spec.grpo_config(output_dir=str(self.run.path / "trainer"), run_name=self.run.id),
             train_dataset=dataset,
             processing_class=tokenizer,
             peft_config=peft_config,
@@ -431,14 +406,20 @@ class TrainingJob:
         # A run scored on correctness gets rejection-sampled examples (only right answers), when its column is there.
         column = next((r.params.get("column", "answer") for r in self.spec.rewards if r.name == "correctness"), None)
         answers = list(train_rows[column]) if column in train_rows.column_names else None
-        examples = examples_for(self.spec, list(train_rows["prompt"]), tokenizer, answers=answers)
-        write_examples(self.run.path / EXAMPLES_FILE, examples)
-        if self.stop_requested.is_set():
+        stop = self.stop_requested.is_set
+        if stop():
             return
+        prompts = list(train_rows["prompt"])
+        examples = examples_for(self.spec, prompts, tokenizer, answers=answers, should_stop=self.stop_asked)
+        if stop():
+            return
+        write_examples(self.run.path / EXAMPLES_FILE, examples)
         started = time.time()
-        run_warmup(self.spec, model, tokenizer, examples, str(self.run.path / "warmup"), [WarmupCallback(self)])
+        self.clock.enter("warmup")
+        callbacks = [WarmupCallback(self)]
+        run_warmup(self.spec, model, tokenizer, examples, str(self.run.path / "warmup"), callbacks, should_stop=stop)
         self.warmed_up = True
-        self.run.write_status(warmup_seconds=round(time.time() - started, 1), warmup_examples=len(examples))
+        self.write(warmup_seconds=round(time.time() - started, 1), warmup_examples=len(examples))
         self.evaluate(model, 0, "warmup")
 
 
@@ -497,7 +478,7 @@ def _free_memory() -> None:
 
 
 def _backend(spec: RunSpec, custom_rewards: dict | None = None):
-    """This process's thread for one process; `accelerate launch` in a subprocess for several (issue 16)."""
+    """This process's thread for one process; `accelerate launch` in a subprocess for several."""
     if spec.model.num_processes == 1:
         return TrainingJob
     if custom_rewards:
@@ -595,7 +576,7 @@ class JobManager:
         job.join(self.caps.max_minutes * 60)
         if job.active:
             logger.warning("Run %s reached the public wall-time limit; stopping it", job.run.id)
-            job.run.write_status(
+            job.write(
                 wall_time_error=f"Stopped after the public limit of {self.caps.max_minutes:g} minutes per run "
                 "(PLAYGROUND_MAX_RUN_MINUTES)."
             )

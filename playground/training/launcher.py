@@ -26,11 +26,10 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
 
 import playground
 from playground.spec import RunSpec
-from playground.training.progress import eta_seconds
+from playground.training.state import JobState
 from playground.training.store import ACTIVE, FINAL, Run
 
 
@@ -86,8 +85,11 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-class LaunchedJob:
-    """One run in `spec.model.num_processes` processes. `start()` returns at once; poll `snapshot()`."""
+class LaunchedJob(JobState):
+    """One run in `spec.model.num_processes` processes. `start()` returns at once; poll `snapshot()`.
+
+    Rank 0 writes the run's status.json (as the thread job does); this job reads it back into the same fields.
+    """
 
     def __init__(
         self,
@@ -97,32 +99,20 @@ class LaunchedJob:
         custom_rewards: dict | None = None,
         config_file: str | Path | None = None,
     ):
-        self.spec = spec
-        self.run = run
-        self.owner = owner
+        self.init_state(
+            spec,
+            run,
+            owner,
+            num_processes=spec.model.num_processes,
+            completions_per_step=spec.completions_per_step(),
+        )
         self.custom_rewards: dict = {}  # the ranks compile spec.custom_code themselves (JobManager refuses others)
         self.num_processes = spec.model.num_processes
         self.config_file = config_file
-        self.status = "queued"
-        self.step = 0
-        self.max_steps = spec.grpo.max_steps
-        self.error: str | None = None
-        self.started_at: float | None = None
-        self.step_at: float | None = None  # when this process first read the latest step
-        self.listeners: list = []
         self.process: subprocess.Popen | None = None
         self._stop_asked = False
         self._rows_seen = 0
-        self._status: dict = {}
         self._thread = threading.Thread(target=self._watch, name=f"launch-{run.id}", daemon=True)
-        self.run.write_status(
-            status="queued",
-            step=0,
-            max_steps=self.max_steps,
-            owner=owner,
-            num_processes=self.num_processes,
-            completions_per_step=spec.completions_per_step(),
-        )
 
     # --- control ---------------------------------------------------------------------------------------------------
 
@@ -135,8 +125,7 @@ class LaunchedJob:
             self.process = subprocess.Popen(
                 cmd, stdout=log, stderr=subprocess.STDOUT, env=launch_env(self.num_processes), start_new_session=True
             )
-        self.run.write_status(status="loading", pid=self.process.pid)
-        self.status = "loading"
+        self.write(status="loading", pid=self.process.pid)
         self._thread.start()
         return self
 
@@ -145,45 +134,10 @@ class LaunchedJob:
             return
         self._stop_asked = True
         (self.run.path / STOP_FILE).touch()
-        self.status = "stopping"
-        self.run.write_status(status="stopping", pid=self._status.get("pid", self.process.pid))
+        self.write(status="stopping", pid=self.loaded.get("pid", self.process.pid))
 
     def join(self, timeout: float | None = None) -> None:
         self._thread.join(timeout)
-
-    @property
-    def active(self) -> bool:
-        return self.status in ACTIVE
-
-    def reward_errors(self) -> int:
-        return int(self._status.get("reward_errors") or 0)
-
-    @property
-    def alerts(self) -> list[dict]:
-        """The health alerts rank 0 wrote with its last logged row."""
-        return list(self._status.get("alerts") or [])
-
-    def snapshot(self) -> dict[str, Any]:
-        now = time.time()
-        elapsed = now - self.started_at if self.started_at else 0.0
-        since_step = now - self.step_at if self.step_at else elapsed
-        eta = eta_seconds(elapsed, self.step, self.max_steps, since_step)
-        return {
-            "run_id": self.run.id,
-            "status": self.status,
-            "step": self.step,
-            "max_steps": self.max_steps,
-            "elapsed": elapsed,
-            "eta": eta,
-            "error": self.error,
-            "reward_errors": self.reward_errors(),
-            "phase": self._status.get("phase"),
-            "warmup_step": self._status.get("warmup_step", 0),
-            "warmup_steps": self.spec.grpo.sft_warmup_steps,
-            "alerts": self.alerts,
-            "num_processes": self.num_processes,
-            "completions_per_step": self.spec.completions_per_step(),
-        }
 
     # --- watcher thread --------------------------------------------------------------------------------------------
 
@@ -195,7 +149,7 @@ class LaunchedJob:
             self._read_metrics()
             if code is not None:
                 break
-            if self._status.get("status") in FINAL:
+            if self.loaded.get("status") in FINAL:
                 done_at = done_at or time.monotonic()
                 if time.monotonic() - done_at > EXIT_GRACE_SECONDS:
                     # Rank 0 saved and reported; a rank stuck on its way out must not hold the run open.
@@ -208,11 +162,7 @@ class LaunchedJob:
         status = self.run._read_status()
         if not status:
             return
-        self._status = status
-        step = int(status.get("step") or 0)
-        if step != self.step:
-            self.step, self.step_at = step, time.time()
-        self.error = status.get("error") or self.error
+        self.load(status)
         if status.get("status") in ACTIVE:
             # status.json may still say running for a moment after Stop (rank 0 rewrote it): Stop was asked.
             self.status = "stopping" if self._stop_asked else status["status"]
@@ -220,20 +170,22 @@ class LaunchedJob:
     def _read_metrics(self) -> None:
         rows = self.run.metrics()
         for row in rows[self._rows_seen :]:
+            if row.get("phase") == "grpo" and isinstance(row.get("step"), int) and row["step"] > self.step:
+                # Rank 0 appends a step's row before it rewrites status.json: the row already says the step is done.
+                self.step, self.step_at = row["step"], time.time()
             for listener in list(self.listeners):
                 listener(row)
         self._rows_seen = max(self._rows_seen, len(rows))
 
     def _finish(self, code: int) -> None:
-        status = self._status.get("status")
+        status = self.loaded.get("status")
         if status in FINAL and status != "interrupted":  # interrupted: a reader saw rank 0 gone; say why below
             self.status = status
             return
         error, lines = crash_report(log_tail(self.run.path / LOG_FILE))
         self.error = f"The {self.num_processes} training processes exited with code {code}: {error}"[:500]
         logger.error("Run %s failed: %s", self.run.id, self.error)
-        self.status = "failed"
-        self.run.write_status(status="failed", error=self.error, traceback="\n".join(lines))
+        self.write(status="failed", error=self.error, traceback="\n".join(lines))
 
 
 # An exception's last line, e.g. "playground.errors.PlaygroundError: ..." or "torch.OutOfMemoryError: ...".

@@ -1,4 +1,16 @@
-"""Progress of a run, shared by the thread job and the accelerate backend."""
+"""Progress of a run, shared by the thread job and the accelerate backend: the time left, per phase.
+
+A run goes through phases whose steps take very different times: loading, the SFT warm-up's steps, GRPO's steps and
+the held-out evals (one pass over the eval prompts each). Dividing all the time elapsed by the GRPO steps done counts
+loading, the warm-up and the evals as GRPO time, so `PhaseClock` keeps each phase's own clock: it runs only while
+the run is in that phase, and each phase's time left is its mean step time times its steps left.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
 
 
 def eta_seconds(elapsed: float, step: int, total: int, since_step: float) -> float | None:
@@ -8,3 +20,80 @@ def eta_seconds(elapsed: float, step: int, total: int, since_step: float) -> flo
         return None
     per_step = (elapsed - since_step) / step
     return max(0.0, per_step * (total - step) - since_step)
+
+
+def eval_points(max_steps: int, eval_every: int, warmup: bool) -> int:
+    """How many held-out evals a run makes: the base model, the warmed-up one, then every `eval_every` GRPO steps
+    and at the last step (as `PlaygroundCallback.on_step_end` does)."""
+    if not eval_every or max_steps < 1:
+        return 0
+    grpo = max_steps // eval_every + (max_steps % eval_every != 0)
+    return 1 + int(warmup) + grpo
+
+
+class PhaseClock:
+    """Each phase's time and finished steps; `enter(phase)` switches the clock, `step()` marks a step of the current
+    phase as finished. `clock` is injectable for tests (seconds, monotonic)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic):
+        self._now = clock
+        self.phase: str | None = None
+        self._since = 0.0  # when the current phase was (re-)entered
+        self._spent: dict[str, float] = {}  # seconds spent in each phase before it was last entered
+        self.steps: dict[str, int] = {}
+        self._at_step: dict[str, float] = {}  # the phase's own time when its latest step ended
+
+    def enter(self, phase: str | None) -> str | None:
+        """Switch to `phase` (None: no phase, e.g. after the run); returns the phase it left, to come back to."""
+        now = self._now()
+        left = self.phase
+        if left is not None:
+            self._spent[left] = self.spent(left, now)
+        self.phase, self._since = phase, now
+        return left
+
+    def spent(self, phase: str, now: float | None = None) -> float:
+        """Seconds the run has spent in `phase` so far."""
+        seconds = self._spent.get(phase, 0.0)
+        if phase == self.phase:
+            seconds += (self._now() if now is None else now) - self._since
+        return seconds
+
+    def step(self, phase: str | None = None) -> None:
+        """A step of `phase` (default: the current one) has finished."""
+        phase = phase or self.phase
+        if phase is None:
+            return
+        self.steps[phase] = self.steps.get(phase, 0) + 1
+        self._at_step[phase] = self.spent(phase)
+
+    def step_seconds(self, phase: str) -> float | None:
+        """The mean time of a finished step of `phase`; None before its first."""
+        done = self.steps.get(phase, 0)
+        return self._at_step[phase] / done if done else None
+
+    def left(self, phase: str, total: int) -> float | None:
+        """Time left in `phase` of `total` steps: its mean step time times its steps left, less the time since its
+        latest step ended (it counts down within a step); 0 when all are done, None before its first step."""
+        done = self.steps.get(phase, 0)
+        if done >= total:
+            return 0.0
+        per_step = self.step_seconds(phase)
+        if per_step is None:
+            return None
+        since = self.spent(phase) - self._at_step[phase]
+        return max(0.0, per_step * (total - done) - since)
+
+
+def run_eta(clock: PhaseClock, *, warmup_steps: int, max_steps: int, evals: int) -> tuple[float | None, float | None]:
+    """(time left in the current phase, time left in the run). Each is None while a step time it needs is unknown:
+    the run's before its first GRPO step, the phase's before that phase's first step."""
+    parts = {
+        "warmup": clock.left("warmup", warmup_steps) if warmup_steps else 0.0,
+        "grpo": clock.left("grpo", max_steps),
+        "eval": clock.left("eval", evals) if evals else 0.0,
+    }
+    phase = parts.get(clock.phase) if clock.phase in parts else None
+    known = [v for v in parts.values() if v is not None]
+    total = sum(known) if len(known) == len(parts) else None
+    return phase, total if total is None or math.isfinite(total) else None

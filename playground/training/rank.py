@@ -60,6 +60,10 @@ class AgreedStop:
     def set(self) -> None:
         self._asked.set()
 
+    def asked(self) -> bool:
+        """Whether this rank was asked to stop (or, on rank 0, the stop file is there), without a collective."""
+        return self._agreed or self._asked.is_set() or (self.rank == 0 and self.stop_file.exists())
+
     def is_set(self) -> bool:
         if self._agreed:
             return True
@@ -134,6 +138,9 @@ class RankJob(TrainingJob):
         """Under DDP every rank holds the same adapter: rank 0 writes it."""
         if self.rank == 0:
             super().save_adapter(model)
+
+    def stop_asked(self) -> bool:
+        return self.stop_requested.asked()
 
     def evaluate(self, model, step: int, eval_of: str) -> None:
         """The held-out eval samples without collectives: rank 0 alone runs it, the others go on to the next step."""

@@ -55,24 +55,24 @@ def _iso_from_timestamp(ts: float) -> str:
     return datetime.fromtimestamp(ts, UTC).isoformat(timespec="microseconds")
 
 
-def _clean(value: Any) -> Any:
+def json_safe(value: Any) -> Any:
     """JSON-safe copy: NaN and inf become None, numpy/torch scalars become Python numbers, tuples become lists."""
     if isinstance(value, float):
         return value if math.isfinite(value) else None
     if isinstance(value, dict):
-        return {str(k): _clean(v) for k, v in value.items()}
+        return {str(k): json_safe(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [_clean(v) for v in value]
+        return [json_safe(v) for v in value]
     if not isinstance(value, str | bytes | int) and callable(getattr(value, "item", None)):
         try:
-            return _clean(value.item())
+            return json_safe(value.item())
         except (TypeError, ValueError):
             return str(value)
     return value
 
 
 def _dumps(value: Any, indent: int | None = None) -> str:
-    return json.dumps(_clean(value), ensure_ascii=False, allow_nan=False, default=str, indent=indent)
+    return json.dumps(json_safe(value), ensure_ascii=False, allow_nan=False, default=str, indent=indent)
 
 
 def _write_atomic(path: Path, text: str) -> None:
@@ -292,7 +292,7 @@ class Run:
         if status["status"] in ACTIVE:
             pid = fields.get("pid", os.getpid())
             status.update(pid=pid, pid_start=_process_start(pid), host=socket.gethostname())
-        status = _clean(status)
+        status = json_safe(status)
         _write_atomic(self.path / STATUS, _dumps(status, indent=2))
         return status
 

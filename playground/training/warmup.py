@@ -91,14 +91,18 @@ def _spread(sentences: list[str], n: int) -> list[str] | None:
 
 
 def build_examples(
-    spec: RunSpec, prompts: list[Any], tokenizer, answers: list[Any] | None = None
+    spec: RunSpec,
+    prompts: list[Any],
+    tokenizer,
+    answers: list[Any] | None = None,
+    should_stop: Callable[[], bool] | None = None,
 ) -> list[dict[str, str]]:
     """`sft_num_examples` prompt/completion rows: the base model's answers to `prompts`, wrapped in `sft_tags`.
 
     With reference `answers` (the column the run's correctness reward reads), only wrapped answers the correctness
     reward accepts are kept: rejection sampling, as DeepSeek-R1's cold-start data was filtered, so the warm-up does
     not teach wrong numbers in the right layout. When fewer than two answers are right, every answer is used (and the
-    log says so).
+    log says so). `should_stop` is asked before each prompt: once it says yes, the examples so far are returned.
     """
     from playground.fastpath.decode import prepare_for_sampling
     from playground.models import load_model
@@ -118,7 +122,7 @@ def build_examples(
     examples: list[dict[str, str]] = []
     rejected: list[dict[str, str]] = []
     for i in range(max(len(prompts), 1) * 3):  # up to three passes over the prompts
-        if len(examples) >= g.sft_num_examples or not prompts:
+        if len(examples) >= g.sft_num_examples or not prompts or (should_stop and should_stop()):
             break
         prompt = prompts[i % len(prompts)]
         settings.seed = g.seed + i
@@ -132,6 +136,8 @@ def build_examples(
             else:
                 rejected.append(row)
     del model
+    if should_stop and should_stop():
+        return examples + rejected  # the run stops before the warm-up trains: nothing to check
     if check is not None:
         logger.info("Warm-up examples: %d right answers kept, %d wrong ones left out", len(examples), len(rejected))
         if len(examples) < 2:
@@ -195,8 +201,31 @@ def sft_dataset(examples: list[dict[str, Any]], tokenizer, prefix: str = ""):
     return Dataset.from_list(rows)
 
 
-def run_warmup(spec: RunSpec, model, tokenizer, examples: list[dict[str, Any]], output_dir: str, callbacks: list):
-    """Train `model` (a PeftModel: its adapter is trained in place) for `sft_warmup_steps` SFT steps."""
+def stop_callback(should_stop: Callable[[], bool]):
+    """A `TrainerCallback` that ends SFTTrainer's loop after the step under way once `should_stop()` says so (the
+    Trainer checks `should_training_stop` after each optimizer step)."""
+    from transformers import TrainerCallback
+
+    class StopCallback(TrainerCallback):
+        def on_step_end(self, args, state, control, **kwargs):
+            if should_stop():
+                control.should_training_stop = True
+            return control
+
+    return StopCallback()
+
+
+def run_warmup(
+    spec: RunSpec,
+    model,
+    tokenizer,
+    examples: list[dict[str, Any]],
+    output_dir: str,
+    callbacks: list,
+    should_stop: Callable[[], bool] | None = None,
+):
+    """Train `model` (a PeftModel: its adapter is trained in place) for `sft_warmup_steps` SFT steps; with
+    `should_stop`, it ends after the step under way once that says so (the page's Stop), keeping the steps done."""
     from transformers import PrinterCallback
     from trl import SFTConfig, SFTTrainer
 
@@ -223,7 +252,7 @@ def run_warmup(spec: RunSpec, model, tokenizer, examples: list[dict[str, Any]], 
         args=args,
         train_dataset=sft_dataset(examples, tokenizer, g.completion_prefix),
         processing_class=tokenizer,
-        callbacks=callbacks,
+        callbacks=[*callbacks, stop_callback(should_stop)] if should_stop else callbacks,
     )
     trainer.remove_callback(PrinterCallback)
     trainer.train()
@@ -244,6 +273,7 @@ def examples_for(
     tokenizer,
     progress: Callable[[str], None] | None = None,
     answers: list[Any] | None = None,
+    should_stop: Callable[[], bool] | None = None,
 ):
     """The warm-up examples of `spec`: read from `sft_examples`, or built from the model's answers to `prompts` (only
     the right ones when reference `answers` are given)."""
@@ -251,4 +281,4 @@ def examples_for(
         return load_examples(spec.grpo.sft_examples)
     if progress:
         progress("Building warm-up examples from the base model's answers")
-    return build_examples(spec, prompts, tokenizer, answers)
+    return build_examples(spec, prompts, tokenizer, answers, should_stop)

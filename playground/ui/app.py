@@ -2,6 +2,7 @@
 
 import importlib.util
 import logging
+import os
 from typing import Any
 
 import gradio as gr
@@ -10,7 +11,7 @@ from playground.data import max_file_bytes
 from playground.ui.compare_tab import create_compare_tab
 from playground.ui.context import AppContext, create_session
 from playground.ui.custom_code import wire_unload
-from playground.ui.i18n import I18N, t
+from playground.ui.i18n import I18N, ZH, t
 from playground.ui.lab_tab import create_lab_tab
 from playground.ui.learn_tab import create_learn_tab, wire_learn_tab
 from playground.ui.mcp_server import add_mcp_tools
@@ -32,11 +33,28 @@ CSS = """
 .pg-status { min-height: 1.5em; }
 .pg-good { color: #16a34a; font-weight: bold; }
 .pg-bad { color: #dc2626; font-weight: bold; }
-/* issue 12: chart captions, the preview's progress area, labels that wrap (a phone is 390 px wide) */
+/* chart captions, the preview's progress area, labels that wrap (a phone is 390 px wide) */
 .pg-chart-caption { font-size: var(--text-sm); color: var(--body-text-color-subdued); padding: 0 4px; }
 .pg-preview-summary { min-height: 3em; }
-span[data-testid="block-info"], label > span { white-space: normal !important; overflow-wrap: anywhere; }
+/* Labels wrap between words; a word breaks only where it cannot fit on a line of its own ("anywhere" let a label
+   shrink until it broke mid-word: "num_generation s"). */
+span[data-testid="block-info"], label > span { white-space: normal !important; overflow-wrap: break-word; }
+/* Table headers break between words only ("advantage", not "advanta ge"): the column grows to fit its header. */
+th, th * { word-break: normal !important; overflow-wrap: normal !important; }
+/* A chart shown only with data (the bf16 rollout's) takes no room, caption included, while its plot is hidden. */
+.pg-optional-chart:not(:has(.vega-embed)) { display: none !important; }
+/* On a phone the selection and "Try on text" come before the reward cards (which are thousands of pixels long). */
+@media (max-width: 640px) { .pg-side { order: -1; } }
 """
+# Gradio titles a toast by its type ("Error", "Info"), whatever title it was given: on a Chinese page, in Chinese.
+CSS += "html:lang(zh) .toast-title { font-size: 0; }\n"
+CSS += "html:lang(zh) .toast-title::before { font-size: var(--text-md); }\n"
+for _type, _key in (("error", "error"), ("warning", "warning"), ("info", "info"), ("success", "info")):
+    CSS += f'html:lang(zh) .toast-title.{_type}::before {{ content: "{ZH[f"app.{_key}_title"]}"; }}\n'
+# The page's language on <html lang> (Gradio always writes "en"), for the CSS above; the same test as `lang_of`.
+HEAD = """<script>
+document.documentElement.lang = (navigator.language || "en").toLowerCase().startsWith("zh") ? "zh" : "en";
+</script>"""
 
 
 def build_app(settings: UISettings | None = None, *, ctx: AppContext | None = None) -> gr.Blocks:
@@ -49,6 +67,10 @@ def build_app(settings: UISettings | None = None, *, ctx: AppContext | None = No
         session = create_session()
         gr.Markdown("# " + t("app.title"))  # one key per string: the browser translates only the first
         gr.Markdown(t("app.subtitle"))
+        if os.environ.get("SPACE_ID"):  # on a Hugging Face Space, shared by every visitor: offer a copy of one's own
+            with gr.Row(equal_height=True):
+                gr.Markdown(t("app.duplicate"))
+                gr.DuplicateButton(t("app.duplicate_button"), size="sm", scale=0, min_width=160)
         with gr.Tabs():
             rewards = create_rewards_tab(ctx, session)
             learn = create_learn_tab()
@@ -81,6 +103,7 @@ def launch_kwargs(settings: UISettings) -> dict[str, Any]:
         max_file_size=max_file_bytes(),
         i18n=I18N,
         css=CSS,
+        head=HEAD,
         theme=gr.themes.Soft(),
         footer_links=["api", "gradio"],
     )

@@ -1,12 +1,11 @@
 """Training charts: native `gr.LinePlot`s fed from a run's logged metrics, under TRL's metric names."""
 
-import math
 from collections import Counter
-from typing import Any
 
 import gradio as gr
 import pandas as pd
 
+from playground.training.health import metric_value
 from playground.ui.i18n import t, tr
 
 
@@ -23,6 +22,8 @@ CHARTS: tuple[str | None, ...] = (
     "sampling/importance_sampling_ratio/mean",  # TRL's correction of the bf16 rollout (fast_rollout=bfloat16 only)
 )
 PER_FUNCTION = "rewards/{fn}/mean"
+# Charts shown only once their metric is logged (the bf16 rollout's correction): hidden with their caption (app CSS).
+ONLY_WITH_DATA = ("sampling/importance_sampling_ratio/mean",)
 # The held-out eval curve (TRL's eval metric name, logged with its `step`): drawn on the reward chart as a second line.
 EVAL_REWARD = "eval_reward"
 FUNCTION = "function"  # the column naming the line on the other charts: the reward function, or the metric itself
@@ -54,7 +55,9 @@ def axis_titles(slug: str, lang: str, color: str | None) -> dict:
     return titles | ({"color_title": tr(lang, f"chart.series.{color}")} if color else {})
 
 
-def line_plot(value: pd.DataFrame, slug: str, color: str, metric: str, height: int | None = None) -> gr.LinePlot:
+def line_plot(
+    value: pd.DataFrame, slug: str, color: str, metric: str, height: int | None = None, visible: bool = True
+) -> gr.LinePlot:
     """One chart, titled in the page's language with its TRL metric name; whole-number steps on x; a legend that
     names each line (reward function, run, metric). Until data comes the axes carry the TRL names only."""
     return gr.LinePlot(
@@ -69,6 +72,7 @@ def line_plot(value: pd.DataFrame, slug: str, color: str, metric: str, height: i
         x_axis_format="d",  # steps are whole numbers: no 1.2, 1.4 ticks
         height=height,
         min_width=280,
+        visible=visible,
     )
 
 
@@ -80,8 +84,9 @@ def create_charts(height: int | None = None) -> list[gr.LinePlot]:
         with gr.Row(equal_height=True):
             for key in CHARTS[start : start + PER_ROW]:
                 empty = _typed([], SERIES) if key == "reward" else _frame([], key)
-                with gr.Column(min_width=280):
-                    plots.append(line_plot(empty, SLUGS[key], _color(key), _metric(key), height))
+                optional = key in ONLY_WITH_DATA
+                with gr.Column(min_width=280, elem_classes="pg-optional-chart" if optional else None):
+                    plots.append(line_plot(empty, SLUGS[key], _color(key), _metric(key), height, visible=not optional))
                     gr.Markdown(t(f"chart.{SLUGS[key]}.caption"), elem_classes="pg-chart-caption")
     return plots
 
@@ -102,14 +107,22 @@ def _metric(key: str | None) -> str:
 def chart_updates(metrics: list[dict], lang: str) -> list[gr.LinePlot]:
     """Every chart's data, with its axis and legend titles in `lang`."""
     return [
-        gr.LinePlot(frame, **axis_titles(SLUGS[key], lang, _legend(key)))
+        gr.LinePlot(
+            frame,
+            **axis_titles(SLUGS[key], lang, _legend(key)),
+            **({"visible": not frame.empty} if key in ONLY_WITH_DATA else {}),
+        )
         for key, frame in zip(CHARTS, chart_frames(metrics), strict=True)
     ]
 
 
 def step_rows(metrics: list[dict]) -> list[dict]:
     """The per-step rows (TRL's final summary row has no `reward`)."""
-    return [row for row in metrics if _number(row.get("reward")) is not None and _number(row.get("step")) is not None]
+    return [
+        row
+        for row in metrics
+        if metric_value(row.get("reward")) is not None and metric_value(row.get("step")) is not None
+    ]
 
 
 def chart_frames(metrics: list[dict]) -> list[pd.DataFrame]:
@@ -120,14 +133,19 @@ def chart_frames(metrics: list[dict]) -> list[pd.DataFrame]:
 def eval_rows(metrics: list[dict]) -> list[dict]:
     """The held-out eval rows (`eval_reward`, `eval_rewards/<fn>/mean`, with the `step` they were scored at)."""
     return [
-        row for row in metrics if _number(row.get(EVAL_REWARD)) is not None and _number(row.get("step")) is not None
+        row
+        for row in metrics
+        if metric_value(row.get(EVAL_REWARD)) is not None and metric_value(row.get("step")) is not None
     ]
 
 
 def reward_frame(metrics: list[dict]) -> pd.DataFrame:
     """The training reward at every step and the eval reward at its points, one line each (column `series`)."""
     points = [(int(r["step"]), float(r["reward"]), "reward") for r in step_rows(metrics)]
-    points += [(int(r["step"]), float(r[EVAL_REWARD]), EVAL_REWARD) for r in eval_rows(metrics)]
+    # One eval point per step: at step 0 the warm-up's eval replaces the base model's (two points at one step would
+    # draw a vertical line); the Compare tab and the alerts read both.
+    latest = {int(r["step"]): float(r[EVAL_REWARD]) for r in eval_rows(metrics)}
+    points += [(step, value, EVAL_REWARD) for step, value in latest.items()]
     return _typed(_drawable(points), SERIES)
 
 
@@ -167,12 +185,12 @@ def _frame(rows: list[dict], key: str | None) -> pd.DataFrame:
     """One chart's points: (step, value, line name). Every chart names its line(s), so each has a legend; a line of a
     single point is left out until its second point (a lone point draws no line, only an empty crosshair)."""
     if key is not None:
-        points = [(int(r["step"]), v, key) for r in rows if (v := _number(r.get(key))) is not None]
+        points = [(int(r["step"]), v, key) for r in rows if (v := metric_value(r.get(key))) is not None]
         return _typed(_drawable(points), FUNCTION)
     points = []
     for r in rows:
         for name, value in r.items():
-            if name.startswith("rewards/") and name.endswith("/mean") and (v := _number(value)) is not None:
+            if name.startswith("rewards/") and name.endswith("/mean") and (v := metric_value(value)) is not None:
                 points.append((int(r["step"]), v, name[len("rewards/") : -len("/mean")]))
     return _typed(_drawable(points), FUNCTION)
 
@@ -189,7 +207,7 @@ def overlay_frame(runs: list[tuple[str, list[dict]]], key: str = "reward") -> pd
         (int(r["step"]), v, run_id)
         for run_id, metrics in runs
         for r in step_rows(metrics)
-        if (v := _number(r.get(key))) is not None
+        if (v := metric_value(r.get(key))) is not None
     ]
     return _typed(_drawable(points), "run")
 
@@ -204,9 +222,3 @@ def create_overlay(height: int | None = None) -> gr.LinePlot:
 
 def overlay_update(runs: list[tuple[str, list[dict]]], lang: str) -> gr.LinePlot:
     return gr.LinePlot(overlay_frame(runs), **axis_titles("overlay", lang, "run"))
-
-
-def _number(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        return None
-    return float(value)

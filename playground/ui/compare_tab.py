@@ -5,7 +5,15 @@ import pandas as pd
 
 from playground.errors import PlaygroundError
 from playground.training.compare import compare_run
-from playground.ui.common import advantage_style, bind, empty_frame, lang_of, progress_callback, short
+from playground.ui.common import (
+    advantage_style,
+    bind,
+    empty_frame,
+    headers_on_load,
+    lang_of,
+    progress_callback,
+    short,
+)
 from playground.ui.context import AppContext, Session
 from playground.ui.i18n import t, tr
 
@@ -98,6 +106,7 @@ def create_compare_tab(ctx: AppContext, session: Session) -> None:
             interactive=False,
             column_widths=["18%", "9%", "9%", "8%", "28%", "28%"],  # the two completions side by side, in view
         )
+        headers_on_load(table, *COLUMNS)
 
     gr.on([tab.select, refresh.click], bind(refresh_runs, ctx), session.id, run, api_visibility="private")
     go.click(bind(compare, ctx), [session.id, run, prompts, num_samples, seed], [summary, table], api_name="compare")

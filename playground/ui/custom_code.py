@@ -203,8 +203,21 @@ def check_code(ctx: AppContext, request: gr.Request, code: str, choices):
         except RewardError as exc:  # the code failed to load: an exception, sys.exit, a timeout at module level
             problem = str(exc)
     usable = report.functions if report.ok and problem is None else []
-    rows = merge_choices(choices, usable, {result.function for result in trials if result.ok})
+    rows = merge_choices(choices, usable, {result.function for result in trials if graded(result)})
     return check_markdown(report, trials, problem, lang), choices_frame(rows, lang)
+
+
+def editable_when_filled(choices) -> gr.Dataframe:
+    """An empty editable table offers itself as a drop zone for CSV files: the choices are editable only with
+    functions in them."""
+    return gr.Dataframe(interactive=bool(choice_rows(choices)))
+
+
+def graded(result: TrialResult) -> bool:
+    """Passed the trial and told the trial completions apart: a reward that gives them all one score (always 0, say)
+    gives GRPO no signal, so Check leaves it unticked."""
+    values = {v for v in result.values or [] if v is not None and math.isfinite(v)}
+    return result.ok and len(values) > 1
 
 
 def _escape(text: str) -> str:
@@ -256,6 +269,8 @@ def trial_lines(result: TrialResult, lang: str) -> list[str]:
     else:
         lines = [f"- {BAD_MARK} {name}: {_escape(short(translate_error(lang, result.error or ''), 500))}"]
     lines += [f"  - ⚠ {_escape(translate_error(lang, flag))}" for flag in result.flags]
+    if result.ok and not graded(result):
+        lines.append(f"  - ⚠ {tr(lang, 'rewards.custom.constant')}")
     output = result.output.strip("\n")
     if output:
         shown = output[:OUTPUT_SHOWN] + ("…" if len(output) > OUTPUT_SHOWN else "")
@@ -372,7 +387,8 @@ def create_custom_code(ctx: AppContext, session: Session) -> CustomCode:
 
     # The sandbox does the work in another process, so several sessions may wait on theirs at once.
     waits = dict(concurrency_limit=8)
-    check.click(bind(check_code, ctx), [editor, choices], [report, choices], api_name="check_code", **waits)
+    checked = check.click(bind(check_code, ctx), [editor, choices], [report, choices], api_name="check_code", **waits)
+    checked.then(editable_when_filled, choices, choices, api_visibility="private", show_progress="hidden")
     tests = [editor, session.selection, cases]
     run.click(bind(run_reward_tests, ctx), tests, [results, summary], api_name="run_reward_tests", **waits)
     return CustomCode(editor=editor, choices=choices)

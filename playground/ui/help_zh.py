@@ -5,6 +5,7 @@ registry), Train field help (the run spec's field metadata) and the built-in pro
 page can show either. A name without Chinese here gets no Chinese key, and tests/ui/test_i18n.py fails on it.
 """
 
+import re
 from dataclasses import fields
 
 from playground.data import BUILTIN_SETS, PromptSource
@@ -148,7 +149,9 @@ FIELDS: dict[str, str] = {
     "'auto' 或 'float32'（结果完全一致）、"
     "'bfloat16'（在原生支持 bf16 的 CPU 上采样更快，略微偏离策略，由下面 TRL 的重要性采样校正），"
     "或 'off' 使用 TRL 自己的代码。",
-    # bf16 rollout and TRL's importance-sampling correction (issue 15)
+    "bf16": "在原生支持 bf16 的 CPU（AVX512-BF16 或 AMX）上：训练的前向和反向用 bf16 自动混合精度，"
+    "LoRA 权重和优化器仍为 fp32（TRL 的 bf16）。CUDA 上训练总是 bf16。",
+    # bf16 rollout and TRL's importance-sampling correction
     "vllm_importance_sampling_correction": "在 fast_rollout=bfloat16（或 use_vllm）时：按策略与采样器对每个采样词元的"
     "概率之比为损失加权（TRL 对“采样器并非完全等同于策略”的校正），并记录 sampling/importance_sampling_ratio/*。"
     "关闭时：这些样本被当作从策略本身采样。",
@@ -157,6 +160,8 @@ FIELDS: dict[str, str] = {
     "vllm_importance_sampling_clip_max": "重要性采样比率的上限（TRL 的字段；取代 vllm_importance_sampling_cap）。",
     "off_policy_mask_threshold": "丢弃优势为负、且采样器到策略的平均 KL 超过此值的序列（DeepSeek-V3.2 的离策略掩码，"
     "例如 0.5）；留空：关闭。",
+    "report_to": "同时把 TRL 的指标记录到这些跟踪工具（TRL 的 report_to），例如 trackio"
+    "（pip install trackio：本地项目，`trackio show`）；留空：只用本应用自己的图表。",
     "lora_r": "LoRA 的秩。",
     "lora_alpha": "LoRA 的 alpha（更新量按 alpha / r 缩放）。",
     "lora_dropout": "LoRA 层上的 dropout。",
@@ -190,6 +195,26 @@ def field_help() -> dict[str, str]:
     return out
 
 
+# A run of tags and what sits between them without spaces: "<think>/<answer>", "<intro>…</intro><body>…</body>".
+_TAGS = re.compile(r"<[/A-Za-z][\w-]*>(?:[^\s<>`]*<[/A-Za-z][\w-]*>)*")
+
+
+def markdown_text(text: str) -> str:
+    """A description for a `gr.Markdown`: its tag names in code spans, so the browser shows them instead of taking
+    them for HTML (which hid them and cut the sentence after an opening tag), and ` * ` as the × it means.
+
+    >>> markdown_text("0.125 per well-placed <think>/<answer> tag, minus 0.001 per character after </answer>.")
+    '0.125 per well-placed `<think>/<answer>` tag, minus 0.001 per character after `</answer>`.'
+    """
+    return _TAGS.sub(lambda m: f"`{m.group(0)}`", text).replace(" * ", " × ")
+
+
+def info_text(text: str) -> str:
+    """Help for a component's `info=`, which Gradio renders with a few Markdown marks of its own: an asterisk (as in
+    '*_truncate') would start italics, so it is written as the asterisk operator."""
+    return text.replace("*", "∗")
+
+
 def generated_keys() -> tuple[dict[str, str], dict[str, str]]:
     """(EN, ZH) keys: `rewards.desc.<reward>`, `rewards.param.<reward>.<param>`, `train.help.<field>`,
     `preview.set.<name>`."""
@@ -202,11 +227,13 @@ def generated_keys() -> tuple[dict[str, str], dict[str, str]]:
             zh[key] = chinese
 
     for spec in list_specs():
-        add(f"rewards.desc.{spec.name}", spec.description, REWARDS.get(spec.name))
+        desc = REWARDS.get(spec.name)
+        add(f"rewards.desc.{spec.name}", markdown_text(spec.description), desc and markdown_text(desc))
         for p in spec.params:
-            add(f"rewards.param.{spec.name}.{p.name}", p.help, PARAMS.get(f"{spec.name}.{p.name}"))
+            zh_help = PARAMS.get(f"{spec.name}.{p.name}")
+            add(f"rewards.param.{spec.name}.{p.name}", info_text(p.help), zh_help and info_text(zh_help))
     for name, text in field_help().items():
-        add(f"train.help.{name}", text, FIELDS.get(name))
+        add(f"train.help.{name}", info_text(text), FIELDS.get(name) and info_text(FIELDS[name]))
     for name, text in BUILTIN_SETS.items():
         add(f"preview.set.{name}", f"{name} — {text}", f"{name} — {SETS[name]}" if name in SETS else None)
     return en, zh

@@ -17,15 +17,16 @@ from playground.lab.dryrun import DryRun, dry_run, load_rows
 from playground.lab.graders import export_grader, import_grader
 from playground.lab.probe import probe
 from playground.scoring import build_rewards
-from playground.ui.common import bind, lang_of, progress_callback, short
+from playground.ui.common import bind, headers_on_load, lang_of, progress_callback, short, styled
 from playground.ui.context import AppContext, Session, parse_selection
-from playground.ui.custom_code import custom_rewards
+from playground.ui.custom_code import custom_rewards, table_rows
 from playground.ui.i18n import t, tr
 from playground.ui.lab_zh import verdict_text, why_text
-from playground.ui.rewards_tab import RewardsTab
+from playground.ui.rewards_tab import Layout, RewardsTab, apply_selection
 
 
-WEIGHT_HEADERS = ["reward", "weight", "on"]
+WEIGHT_HEADERS = ("lab.col.reward", "rewards.weight", "rewards.use")  # read by position, shown in the page's language
+PROMPT_HEADERS = ("table.prompt", "lab.col.mean", "lab.col.std", "lab.col.zero_std")
 
 
 def _prompt_frame(summary, lang: str) -> pd.DataFrame:
@@ -33,7 +34,7 @@ def _prompt_frame(summary, lang: str) -> pd.DataFrame:
         [short(p["prompt"], 90), p["mean"], p["std"], tr(lang, "lab.no_signal") if p["zero_std"] else ""]
         for p in summary.prompts
     ]
-    return pd.DataFrame(rows, columns=[tr(lang, "table.prompt"), "mean", "std", "zero_std"])
+    return styled(pd.DataFrame(rows, columns=[tr(lang, key) for key in PROMPT_HEADERS]), [])  # 3 decimals
 
 
 def _metrics(summary, lang: str, seconds: float | None = None) -> str:
@@ -44,11 +45,12 @@ def _metrics(summary, lang: str, seconds: float | None = None) -> str:
     )
     for name, stats in summary.rewards.items():
         lines.append(f"- `rewards/{name}/mean` {stats['mean']:.4f} · `rewards/{name}/std` {stats['std']:.4f}")
+    lines.append("")  # a paragraph of its own, not a continuation of the last bullet
     if summary.correlations:
         pairs = ", ".join(
             f"{pair}: {'—' if rho is None else f'{rho:+.2f}'}" for pair, rho in summary.correlations.items()
         )
-        lines.append(tr(lang, "lab.correlation", pairs=pairs))
+        lines += [tr(lang, "lab.correlation", pairs=pairs), ""]
     if summary.shares:
         lines.append(tr(lang, "lab.shares", shares=", ".join(f"{k} {v:.0%}" for k, v in summary.shares.items())))
     timing = tr(lang, "lab.rescored", ms=f"{summary.milliseconds:.1f}")
@@ -67,8 +69,9 @@ def _signal_file(run: DryRun, summary) -> str | None:
     return str(path)
 
 
-def _weights_frame(run: DryRun) -> pd.DataFrame:
-    return pd.DataFrame([[n, w, True] for n, w in zip(run.names, run.weights, strict=True)], columns=WEIGHT_HEADERS)
+def _weights_frame(run: DryRun, lang: str) -> pd.DataFrame:
+    rows = [[n, w, True] for n, w in zip(run.names, run.weights, strict=True)]
+    return pd.DataFrame(rows, columns=[tr(lang, key) for key in WEIGHT_HEADERS])
 
 
 def run_dry_run(
@@ -109,7 +112,7 @@ def run_dry_run(
     return (
         _metrics(summary, lang, run.seconds),
         _prompt_frame(summary, lang),
-        _weights_frame(run),
+        _weights_frame(run, lang),
         _signal_file(run, summary),
         run.to_state(),
         summary.to_json(),
@@ -122,15 +125,19 @@ def rescore(request: gr.Request, state: dict, weights: pd.DataFrame, scale_rewar
     if not state:
         return gr.skip(), gr.skip(), gr.skip(), gr.skip()
     run = DryRun.from_state(state)
-    table = weights.to_dict("records") if isinstance(weights, pd.DataFrame) else []
-    by_name = {str(r["reward"]): r for r in table}
-    w = [float(by_name.get(n, {}).get("weight", 1.0) or 0.0) for n in run.names]
-    on = [bool(by_name.get(n, {}).get("on", True)) for n in run.names]
+    by_name = {str(row[0]): row for row in table_rows(weights) if row}  # reward, weight, on (headers translated)
+    w = [float(_cell(by_name, n, 1, 1.0) or 0.0) for n in run.names]
+    on = [bool(_cell(by_name, n, 2, True)) for n in run.names]
     summary = run.summarize(
         weights=w, enabled=on, scale_rewards=scale_rewards, multi_objective_aggregation=aggregation
     )
     summary.verdict = verdict_text(summary, lang)
     return _metrics(summary, lang), _prompt_frame(summary, lang), _signal_file(run, summary), summary.to_json()
+
+
+def _cell(rows: dict, name: str, index: int, default):
+    row = rows.get(name)
+    return row[index] if row is not None and len(row) > index and row[index] is not None else default
 
 
 def run_probe(ctx: AppContext, request: gr.Request, selection: list[dict], code: str, state: dict):
@@ -149,13 +156,17 @@ def run_probe(ctx: AppContext, request: gr.Request, selection: list[dict], code:
         finding.why = why_text(finding, lang)
     rows = [[f.reward, f.score, short(f.text, 120) or "∅", f.why] for f in report.findings]
     headers = [tr(lang, f"lab.col.{c}") for c in ("reward", "score", "text", "why")]
-    frame = pd.DataFrame(rows, columns=headers)
+    frame = styled(pd.DataFrame(rows, columns=headers), [])  # scores to 3 decimals, not float32 noise
     note = tr(lang, "lab.probe.none", n=report.tried) if not rows else tr(lang, "lab.probe.found", n=len(rows))
     return frame, note, report.to_json()
 
 
-def import_openai_grader(request: gr.Request, text: str, code: str):
-    """Turn an OpenAI grader JSON into the reward selection (and custom code for python graders)."""
+def import_openai_grader(layout: Layout, request: gr.Request, text: str, code: str, custom):
+    """Turn an OpenAI grader JSON into the reward selection (and custom code for python graders).
+
+    The selection goes through the Rewards tab's `apply_selection`, as Learn's Load and "Apply JSON" do: the cards
+    move to match it, so the next edit there starts from the imported selection instead of bringing back the old one.
+    """
     lang = lang_of(request)
     if not (text or "").strip():
         raise PlaygroundError(tr(lang, "lab.grader.empty"))
@@ -167,7 +178,8 @@ def import_openai_grader(request: gr.Request, text: str, code: str):
     if got.columns:
         notes.append(tr(lang, "lab.grader.columns", columns=", ".join(f"`{c}`" for c in got.columns)))
     notes += [f"- {m}" for m in got.messages]
-    return got.selection, json.dumps(got.selection, indent=1), new_code, "\n".join(notes)
+    shown = apply_selection(layout, request, json.dumps(got.selection), new_code, custom)
+    return [new_code, "\n".join(notes), *shown]
 
 
 def export_openai_grader(request: gr.Request, selection: list[dict]):
@@ -200,7 +212,7 @@ def create_lab_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> No
         gr.Markdown("### " + t("lab.rescore.title"))
         with gr.Row():
             weights = gr.Dataframe(
-                headers=WEIGHT_HEADERS,
+                headers=[tr("en", key) for key in WEIGHT_HEADERS],
                 datatype=["str", "number", "bool"],
                 label=t("lab.weights"),
                 interactive=True,
@@ -227,6 +239,8 @@ def create_lab_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> No
         grader_note = gr.Markdown()
         state = gr.State({})
         result = gr.JSON(visible=False)
+    headers_on_load(weights, *WEIGHT_HEADERS)
+    headers_on_load(prompts, *PROMPT_HEADERS)
 
     settings = [scale_rewards, aggregation]
     inputs = [model, prompt_set, session.selection, rewards.editor, num_prompts, num_generations, max_new_tokens, seed]
@@ -247,9 +261,9 @@ def create_lab_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> No
         api_name="probe_rewards",
     )
     import_button.click(
-        bind(import_openai_grader),
-        [grader_in, rewards.editor],
-        [session.selection, rewards.selection_json, rewards.editor, grader_note],
+        bind(import_openai_grader, rewards.layout),
+        [grader_in, rewards.editor, rewards.custom.choices],
+        [rewards.editor, grader_note, session.selection, *rewards.apply_outputs],
         api_name="import_grader",
     )
     export_button.click(

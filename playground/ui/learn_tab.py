@@ -87,7 +87,7 @@ def recipe_markdown(lesson: Lesson, lang: str) -> str:
     lines = [f"**{tr(lang, 'learn.recipe.rewards')}** " + ", ".join(items)]
     if lesson.overrides:
         fields = ", ".join(f"`{name}={value!r}`" for name, value in lesson.overrides.items())
-        lines.append(f"**{tr(lang, 'learn.recipe.fields')}** {html.escape(fields, quote=False)}")
+        lines.append(f"**{tr(lang, 'learn.recipe.fields')}** {fields}")  # code spans: shown as written
     lines.append(f"**{tr(lang, 'learn.recipe.prompt')}** {html.escape(short(lesson.preview_prompt, 160))}")
     return "\n\n".join(lines)
 

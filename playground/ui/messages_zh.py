@@ -20,6 +20,140 @@ _CHAT_HINT_ZH = (
 
 
 MESSAGES: tuple[tuple[str, str], ...] = (
+    # playground/sandbox/client.py: custom rewards in the sandbox
+    (
+        "Reward {name} must return a list of floats, got {got} (a generator: wrap it in list(...)).",
+        "奖励 {name} 必须返回浮点数列表，实际返回了 {got}（这是生成器：请用 list(...) 包起来）。",
+    ),
+    ("Reward {name} must return a list of floats, got {got}.", "奖励 {name} 必须返回浮点数列表，实际返回了 {got}。"),
+    (
+        "Reward {name} returned {count} values for {n} completions.",
+        "奖励 {name} 为 {n} 个生成结果返回了 {count} 个值。",
+    ),
+    ("Reward {name} timed out after {s} s.", "奖励 {name} 超时（{s} 秒）。"),
+    ("Loading the custom code timed out after {s} s.", "加载自定义代码超时（{s} 秒）。"),
+    ("Reward {name} exceeded the {mb} MB memory limit.", "奖励 {name} 超出了 {mb} MB 的内存上限。"),
+    ("Loading the custom code exceeded the {mb} MB memory limit.", "加载自定义代码超出了 {mb} MB 的内存上限。"),
+    ("Reward {name} raised {error}", "奖励 {name} 抛出了 {error}"),
+    ("Loading the custom code raised {error}", "加载自定义代码时抛出了 {error}"),
+    # playground/training/health.py: the live alerts, with their reward names and figures
+    (
+        "In the last {k} steps, all of the groups gave every completion the same reward, so GRPO has no advantage "
+        "to learn from.",
+        "最近 {k} 步里，所有组都给每个生成结果打了同样的分，GRPO 没有可学习的优势。",
+    ),
+    (
+        "In the last {k} steps, at least {pct} of the groups gave every completion the same reward, so GRPO has no "
+        "advantage to learn from.",
+        "最近 {k} 步里，至少 {pct} 的组给每个生成结果打了同样的分，GRPO 没有可学习的优势。",
+    ),
+    (
+        "Over the last {k} steps, {pct} of the groups on average gave every completion the same reward, so GRPO has "
+        "almost no advantage to learn from.",
+        "最近 {k} 步里，平均 {pct} 的组给每个生成结果打了同样的分，GRPO 几乎没有可学习的优势。",
+    ),
+    (
+        "Make the reward more graded (partial credit instead of pass/fail), or raise temperature or num_generations "
+        "so the completions of a group differ.",
+        "让奖励更有层次（给部分分，而不是只分对错），或调高 temperature 或 num_generations，让组内生成结果有差异。",
+    ),
+    (
+        "No weighting can help a reward that never varies; use a cold start: an SFT warm-up (sft_warmup_steps), a "
+        "completion prefix such as the first tag (completion_prefix) or a partial-credit reward (tag_layout).",
+        "权重帮不了一个从不变化的奖励；请用冷启动：SFT 热身（sft_warmup_steps）、以第一个标签作为生成前缀"
+        "（completion_prefix），或给部分分的奖励（tag_layout）。",
+    ),
+    (
+        "{listed} gave every completion the same score in all {steps} steps, so it adds nothing to the advantages, "
+        "whatever the weights.",
+        "{listed} 在全部 {steps} 步里给每个生成结果打了同样的分，无论权重多少，它对优势都没有贡献。",
+    ),
+    (
+        "{listed} gave every completion the same score in all {steps} steps, so they add nothing to the advantages, "
+        "whatever the weights.",
+        "{listed} 在全部 {steps} 步里给每个生成结果打了同样的分，无论权重多少，它们对优势都没有贡献。",
+    ),
+    (
+        "In the last {k} steps, all of the completions hit max_completion_length and were cut off before they "
+        "finished.",
+        "最近 {k} 步里，所有生成结果都达到 max_completion_length，没写完就被截断。",
+    ),
+    (
+        "In the last {k} steps, at least {pct} of the completions hit max_completion_length and were cut off before "
+        "they finished.",
+        "最近 {k} 步里，至少 {pct} 的生成结果达到 max_completion_length，没写完就被截断。",
+    ),
+    (
+        "Raise max_completion_length, or reward shorter answers (for example with a length penalty).",
+        "请调大 max_completion_length，或奖励更短的回答（例如加长度惩罚）。",
+    ),
+    (
+        "Completions collapsed to {latest} tokens on average (they were {first} at step {step}).",
+        "生成结果平均塌缩到 {latest} 个 token（第 {step} 步时为 {first}）。",
+    ),
+    (
+        "Lower learning_rate and raise beta (the KL weight) so the policy stays near the base model, and check that "
+        "the reward does not pay for empty or one-token answers.",
+        "请降低 learning_rate、调高 beta（KL 权重），让策略靠近基础模型，并检查奖励是否在给空回答或只有一个 token 的"
+        "回答加分。",
+    ),
+    (
+        "The KL to the base model jumped to {latest} at step {step}, more than {factor}x its median so far "
+        "({median}): the policy is moving away from the base model fast.",
+        "第 {step} 步时与基础模型的 KL 跳升到 {latest}，超过此前中位数（{median}）的 {factor} 倍：策略正在快速偏离"
+        "基础模型。",
+    ),
+    (
+        "Lower learning_rate or raise beta (the KL weight) to keep each update small.",
+        "请降低 learning_rate 或调高 beta（KL 权重），让每次更新保持很小。",
+    ),
+    (
+        "'{fn}' makes up {pct} of the weighted reward, so the other rewards ({others}) barely change the advantages.",
+        "'{fn}' 占加权奖励的 {pct}，其他奖励（{others}）几乎改变不了优势。",
+    ),
+    (
+        "Rescale the rewards to similar ranges (for example 0 to 1) or lower the weight of '{fn}', so every reward "
+        "counts.",
+        "请把各奖励缩放到相近的范围（例如 0 到 1），或调低 '{fn}' 的权重，让每个奖励都起作用。",
+    ),
+    (
+        "After {n} steps the mean reward is {last}, about what it was over the first {window} steps ({first}): the "
+        "policy is not learning.",
+        "{n} 步之后平均奖励为 {last}，和最初 {window} 步（{first}）差不多：策略没有在学习。",
+    ),
+    (
+        "After {n} steps the eval reward on the held-out prompts is {after}, about what it was when GRPO started "
+        "({before}): the policy is not learning.",
+        "{n} 步之后留出提示词上的评估奖励为 {after}，和 GRPO 开始时（{before}）差不多：策略没有在学习。",
+    ),
+    (
+        "Raise learning_rate, check that the reward function tells good completions from bad ones, or raise "
+        "num_generations for more varied groups; a reward that never varies needs a cold start.",
+        "请调高 learning_rate，检查奖励函数能否区分好坏生成结果，或调高 num_generations 让组内更多样；从不变化的奖励"
+        "需要冷启动。",
+    ),
+    (
+        "Raise learning_rate, check that the reward function tells good completions from bad ones, or raise "
+        "num_generations for more varied groups.",
+        "请调高 learning_rate，检查奖励函数能否区分好坏生成结果，或调高 num_generations 让组内更多样。",
+    ),
+    (
+        "Completions grew from {before} to {after} tokens on average while the other rewards ({listed}) did not "
+        "improve: the policy may be gaming the reward with length.",
+        "生成结果平均从 {before} 个 token 增长到 {after} 个，而其他奖励（{listed}）没有提升：策略可能在靠长度钻"
+        "奖励的空子。",
+    ),
+    (
+        "Cap max_completion_length, add a length penalty (for example soft_overlong), and check that the reward "
+        "cannot be raised by padding the answer.",
+        "请限制 max_completion_length，加上长度惩罚（例如 soft_overlong），并检查奖励不能靠填充回答来提高。",
+    ),
+    # playground/ui/train_form.py
+    ("{name} needs a number.", "{name} 需要一个数字。"),
+    (
+        "max_steps {value} would take at least {days} days, even at one second a step; give at most {cap} steps.",
+        "max_steps {value} 即使每步只用一秒也至少需要 {days} 天；请设为不超过 {cap} 步。",
+    ),
     # playground/sandbox/custom.py: custom code on chat completions
     (_CHAT_HINT, _CHAT_HINT_ZH),
     (
@@ -42,6 +176,10 @@ MESSAGES: tuple[tuple[str, str], ...] = (
         "num_generations 至少为 2（GRPO 在组内比较生成结果），实际为 {value}。",
     ),
     ("per_device_train_batch_size must be at least 1.", "per_device_train_batch_size 至少为 1。"),
+    (
+        "report_to {name} cannot log here; the trackers installed are: {names} (pip install trackio adds trackio).",
+        "report_to {name} 无法在此记录；已安装的跟踪工具：{names}（pip install trackio 可添加 trackio）。",
+    ),
     ("gradient_accumulation_steps must be at least 1.", "gradient_accumulation_steps 至少为 1。"),
     ("steps_per_generation must be at least 1 or empty.", "steps_per_generation 至少为 1，或留空。"),
     (
@@ -75,7 +213,7 @@ MESSAGES: tuple[tuple[str, str], ...] = (
         "multi_objective_aggregation must be one of {valid}, got {value}.",
         "multi_objective_aggregation 必须是 {valid} 之一，实际为 {value}。",
     ),
-    # bf16 rollout and TRL's importance-sampling correction (issue 15)
+    # bf16 rollout and TRL's importance-sampling correction
     (
         "fast_rollout bfloat16 needs a CPU with native bf16 (AVX512-BF16 or AMX); here it would be slower than "
         "float32: use auto.",
@@ -260,7 +398,7 @@ MESSAGES: tuple[tuple[str, str], ...] = (
         "找到的是 {signature}：奖励函数必须接受 `completions` 和 `**kwargs`（TRL 还会以关键字参数传入 prompts、"
         "completion_ids、trainer_state 和数据集各列）。{where}",
     ),
-    # --- issue 13: public mode (playground/ui/context.py, playground/training/job.py and queue.py) ---
+    # --- public mode (playground/ui/context.py, playground/training/job.py and queue.py) ---
     (
         "Run '{run}' belongs to another visitor of this public app; only its owner can open, download or delete it "
         "(unless they publish it).",
@@ -302,7 +440,7 @@ MESSAGES: tuple[tuple[str, str], ...] = (
         "这是公开的应用：每一步的自定义奖励最多可用 {cap} 秒（PLAYGROUND_MAX_REWARD_SECONDS）；{count} 个函数 × "
         "每次调用 {timeout} 秒，可能需要 {seconds} 秒。",
     ),
-    # Scale-out (issue 16): playground/validation.py's process checks and JobManager's backend choice
+    # Scale-out: playground/validation.py's process checks and JobManager's backend choice
     ("num_processes must be at least 1, got {value}.", "num_processes 至少为 1，实际为 {value}。"),
     (
         "The generation batch over {n} processes (per_device_train_batch_size {size} × num_processes {n2} × "

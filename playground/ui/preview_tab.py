@@ -7,10 +7,19 @@ import gradio as gr
 
 from playground.data import BUILTIN_SETS, PromptSource, load_prompts
 from playground.errors import PlaygroundError
-from playground.models import EMBEDDED, EMBEDDED_LABEL
+from playground.models import EMBEDDED
 from playground.preview import GenerationSettings, preview_group
 from playground.scoring import build_rewards
-from playground.ui.common import bind, empty_frame, lang_of, progress_callback, score_frame, score_summary, short
+from playground.ui.common import (
+    bind,
+    empty_frame,
+    headers_on_load,
+    lang_of,
+    progress_callback,
+    score_frame,
+    score_summary,
+    short,
+)
 from playground.ui.context import AppContext, Session, parse_selection
 from playground.ui.custom_code import custom_rewards
 from playground.ui.i18n import t, tr
@@ -39,7 +48,7 @@ class PreviewTab:
 
 def model_choices(default: str) -> list[tuple[str, str]]:
     """The model picker's suggestions: the embedded model and the app's default; any Hub id or folder can be typed."""
-    choices = [(EMBEDDED_LABEL, EMBEDDED)]
+    choices = [(t("preview.model.embedded"), EMBEDDED)]  # its label in the page's language
     if default and default != EMBEDDED:
         choices.append((default, default))
     return choices
@@ -150,6 +159,7 @@ def create_preview_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -
                 run = gr.Button(t("preview.generate"), variant="primary")
         headers = ("table.completion", "table.total", "table.advantage")
         table = gr.Dataframe(empty_frame("en", *headers), label=t("preview.table"), wrap=True, interactive=False)
+        headers_on_load(table, *headers)
         # The progress (and an error's badge) show here, never over the table: an error keeps the last group.
         summary = gr.Markdown(elem_classes="pg-preview-summary")
         gr.Markdown(t("preview.advantage.help"))

@@ -81,13 +81,19 @@ class RewardsTab:
 # --- handlers ------------------------------------------------------------------------------------------------------
 
 
-def example_scores(name: str, *values) -> str:
-    """The reward's score on its good and bad example completions, with the parameters as set on the card."""
+def example_scores(name: str, *values, lang: str | None = None) -> str:
+    """The reward's score on its good and bad example completions, with the parameters as set on the card.
+
+    `lang=None` when the page is built: a reward its default parameters cannot build (reward_model without a model)
+    then shows a text the browser translates, instead of the engine's English sentence.
+    """
     spec = get_spec(name)
     try:
         func = build_reward(name, dict(zip((p.name for p in spec.params), values, strict=True)))
     except PlaygroundError as exc:
-        return f"⚠ {html.escape(str(exc))}"
+        if lang is None:
+            return tr(None, "rewards.examples.needs_params")
+        return f"⚠ {html.escape(translate_error(lang, str(exc)))}"
     lines = []
     for mark, example in ((GOOD_MARK, spec.good), (BAD_MARK, spec.bad)):
         if example is None:
@@ -96,7 +102,9 @@ def example_scores(name: str, *values) -> str:
             value = call_reward(func, [example.completion], prompts=[""], **example.batch_kwargs())[0]
             shown = "None" if value is None else f"{value:.3f}"
         except PlaygroundError as exc:
-            shown = f"⚠ {html.escape(str(exc))}"
+            if lang is None:
+                return tr(None, "rewards.examples.needs_params")
+            shown = f"⚠ {html.escape(translate_error(lang, str(exc)))}"
         extra = ", ".join(f"{k}={v!r}" for k, v in example.kwargs.items())
         lines.append(
             f"{mark} <code>{html.escape(short(example.completion, 90))}</code>"
@@ -104,6 +112,11 @@ def example_scores(name: str, *values) -> str:
             + f" → **{shown}**"
         )
     return "<br>".join(lines)
+
+
+def example_scores_for(name: str, request: gr.Request, *values) -> str:
+    """`example_scores` after a parameter changed, in the page's language."""
+    return example_scores(name, *values, lang=lang_of(request))
 
 
 def collect_selection(layout: Layout, request: gr.Request, custom, *values) -> tuple[list[dict], str, str]:
@@ -269,7 +282,7 @@ def create_rewards_tab(ctx: AppContext, session: Session) -> RewardsTab:
                             cards += [_card(s, initial.get(s.name)) for s in specs if s.family == family]
                     with gr.Tab(t("rewards.family.custom"), id="custom"):
                         custom = create_custom_code(ctx, session)
-            with gr.Column(scale=2):
+            with gr.Column(scale=2, elem_classes="pg-side"):
                 summary = gr.Markdown(selection_summary(session.selection.value, None))
                 with gr.Accordion(t("rewards.json"), open=False):
                     selection_json = gr.Code(json.dumps(session.selection.value, indent=1), language="json")
@@ -301,7 +314,7 @@ def create_rewards_tab(ctx: AppContext, session: Session) -> RewardsTab:
         if card.params:
             gr.on(
                 [p.change for p in card.params],
-                bind(example_scores, card.spec.name),
+                bind(example_scores_for, card.spec.name),
                 card.params,
                 card.examples,
                 api_visibility="private",
@@ -312,7 +325,15 @@ def create_rewards_tab(ctx: AppContext, session: Session) -> RewardsTab:
     apply_outputs = [*selection_outputs, custom.choices, *card_inputs]
     apply.click(bind(apply_selection, layout), apply_inputs, apply_outputs, api_name="set_rewards")
     try_inputs = [text, prompt, columns, session.selection, custom.editor]
-    score.click(bind(try_on_text, ctx), try_inputs, [table, details], api_name="try_on_text", concurrency_limit=8)
+    # The spinner, and a failure's badge, show by the details, never over the table: an error keeps the last scores.
+    score.click(
+        bind(try_on_text, ctx),
+        try_inputs,
+        [table, details],
+        api_name="try_on_text",
+        concurrency_limit=8,
+        show_progress_on=[details],
+    )
     # The composition root's page load: the first scores in the page's language, then again on each selection change.
     page_load = gr.context.Context.root_block.load
     gr.on(

@@ -11,15 +11,14 @@ import gradio as gr
 import pandas as pd
 
 from playground.errors import PlaygroundError
-from playground.export import export_adapter_zip, export_recipe, zip_folder
+from playground.export import export_adapter_zip, export_recipe, export_script, zip_folder
 from playground.spec import RunSpec
 from playground.ui.charts import chart_updates, coloured, create_overlay, overlay_update, recolour, recolour_all
 from playground.ui.common import bind, empty_frame, lang_of
 from playground.ui.context import AppContext, Session
-from playground.ui.custom_code import custom_names
 from playground.ui.i18n import t, tr
 from playground.ui.messages_zh import translate_error
-from playground.ui.train_tab import HIDDEN, alerts_markdown, create_run_view, samples_frame
+from playground.ui.train_tab import HIDDEN, SAMPLE_HEADERS, alerts_markdown, create_run_view, samples_frame
 
 
 COLUMNS = ("run", "status", "step", "created", "model", "rewards", "final_reward", "error")  # keys: runs.col.<name>
@@ -85,16 +84,19 @@ def show_run(ctx: AppContext, request: gr.Request, session_id: str | None, run_i
         raise PlaygroundError(tr(lang, "runs.none_selected"))
     run = ctx.open_run(run_id, session_id)
     metrics = run.metrics()
-    try:
-        spec = RunSpec.from_dict(run.spec())
-    except PlaygroundError:
-        spec = RunSpec(rewards=[])
-    custom = custom_names(choice.name for choice in spec.rewards)
+    alerts = run.status().get("alerts") or []  # computed by the run's job as it logged
     hide = gr.File(value=None, visible=False)  # the downloads of the run shown before
-    return [*chart_updates(metrics, lang), samples_frame(run, lang), alerts_markdown(spec, metrics, lang, custom)] + [
+    return [*chart_updates(metrics, lang), samples_frame(run, lang), alerts_markdown(alerts, metrics, lang)] + [
+        hide,
         hide,
         hide,
     ]
+
+
+def empty_run_view(request: gr.Request) -> list:
+    """On page load: the empty charts and samples with their titles and headers in the page's language."""
+    lang = lang_of(request)
+    return [*chart_updates([], lang), empty_frame(lang, *SAMPLE_HEADERS), overlay_update([], lang)]
 
 
 def overlay(ctx: AppContext, request: gr.Request, session_id: str | None, run_ids: list[str] | None) -> gr.LinePlot:
@@ -121,14 +123,24 @@ def download_adapter(ctx: AppContext, request: gr.Request, session_id: str | Non
 
 def download_recipe(ctx: AppContext, request: gr.Request, session_id: str | None, run_id: str | None) -> str:
     """The run as a `trl grpo` recipe folder (its custom reward code included), zipped."""
+    return _export_zip(ctx, request, session_id, run_id, export_recipe, "recipe")
+
+
+def download_script(ctx: AppContext, request: gr.Request, session_id: str | None, run_id: str | None) -> str:
+    """The run as a standalone `train_grpo.py` (with its data, warm-up examples and accelerate configs), zipped: it
+    also runs what a `trl grpo` recipe cannot (the warm-up, a completion prefix)."""
+    return _export_zip(ctx, request, session_id, run_id, export_script, "script")
+
+
+def _export_zip(ctx: AppContext, request: gr.Request, session_id: str | None, run_id: str | None, export, kind: str):
     if not run_id:
         raise PlaygroundError(tr(lang_of(request), "runs.none_selected"))
     run = ctx.open_run(run_id, session_id)
     target = ctx.download_folder()  # this request's own, unguessable, removed after a while
     scratch = Path(tempfile.mkdtemp(dir=target))
     try:
-        folder = export_recipe(run, scratch / f"{run_id}-recipe")
-        return str(zip_folder(folder, target / f"{run_id}-recipe.zip"))
+        folder = export(run, scratch / f"{run_id}-{kind}")
+        return str(zip_folder(folder, target / f"{run_id}-{kind}.zip"))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
@@ -162,7 +174,7 @@ def delete_run(ctx: AppContext, request: gr.Request, session_id: str | None, run
     ids = frame.iloc[:, 0].tolist()
     hide = gr.File(value=None, visible=False)
     empty = [*chart_updates([], lang), empty_frame(lang, "table.step", "table.advantage", "table.prompt"), ""]
-    return [frame, gr.Dropdown(choices=ids, value=None), chosen, *empty, hide, hide, gr.Row(visible=False)]
+    return [frame, gr.Dropdown(choices=ids, value=None), chosen, *empty, hide, hide, hide, gr.Row(visible=False)]
 
 
 def publish_run(ctx: AppContext, request: gr.Request, session_id: str | None, run_id: str | None):
@@ -171,7 +183,7 @@ def publish_run(ctx: AppContext, request: gr.Request, session_id: str | None, ru
     if not run_id:
         raise PlaygroundError(tr(lang, "runs.none_selected"))
     ctx.open_run(run_id, session_id, change=True).publish()
-    gr.Info(tr(lang, "runs.published", run=run_id))
+    gr.Info(tr(lang, "runs.published", run=run_id), title=tr(lang, "app.info_title"))
     return refresh(ctx, request, session_id, run_id)
 
 
@@ -189,6 +201,7 @@ def create_runs_tab(ctx: AppContext, session: Session) -> None:
             show = gr.Button(t("runs.show"), variant="primary", scale=1)
             download = gr.Button(t("runs.download"), scale=1)
             recipe = gr.Button(t("runs.export"), scale=1)
+            script = gr.Button(t("runs.export_script"), scale=1)
             delete = gr.Button(t("runs.delete"), variant="stop", scale=1)
             publish = gr.Button(t("runs.publish"), scale=1, visible=ctx.public)
         with gr.Row(visible=False, equal_height=True) as confirm_row:  # Delete asks first
@@ -197,6 +210,7 @@ def create_runs_tab(ctx: AppContext, session: Session) -> None:
             cancel = gr.Button(t("runs.delete.no"), scale=0, min_width=120)
         zipped = gr.File(label=t("runs.zip"), interactive=False, visible=False)
         recipe_zip = gr.File(label=t("runs.recipe"), interactive=False, visible=False)
+        script_zip = gr.File(label=t("runs.script"), interactive=False, visible=False)
         alerts, plots, samples = create_run_view(max_height=360)
         gr.Markdown("### " + t("runs.overlay"))
         chosen = gr.Dropdown(ids, multiselect=True, allow_custom_value=True, label=t("runs.overlay.pick"))
@@ -208,7 +222,8 @@ def create_runs_tab(ctx: AppContext, session: Session) -> None:
         [tab.select, reload.click], bind(refresh, ctx), [me, run], lists, api_name="list_runs", show_progress="hidden"
     )
     lines = coloured(plots)
-    shown = [*plots, samples, alerts, zipped, recipe_zip]
+    gr.context.Context.root_block.load(bind(empty_run_view), None, [*plots, samples, curves], **HIDDEN)
+    shown = [*plots, samples, alerts, zipped, recipe_zip, script_zip]
     show.click(bind(show_run, ctx), [me, run], shown, api_name="show_run").then(recolour_all, lines, lines, **HIDDEN)
     # Picking a run shows it: the charts and the downloads always belong to the run in the picker.
     run.input(bind(show_run, ctx), [me, run], shown, **HIDDEN).then(recolour_all, lines, lines, **HIDDEN)
@@ -221,8 +236,11 @@ def create_runs_tab(ctx: AppContext, session: Session) -> None:
     recipe.click(bind(download_recipe, ctx), [me, run], recipe_zip, api_name="download_recipe").success(
         reveal, None, recipe_zip, **HIDDEN
     ).success(None, recipe_zip, None, js=SAVE_FILE)
+    script.click(bind(download_script, ctx), [me, run], script_zip, api_name="download_script").success(
+        reveal, None, script_zip, **HIDDEN
+    ).success(None, script_zip, None, js=SAVE_FILE)
     delete.click(bind(ask_delete), run, [confirm_row, question], **HIDDEN)
     cancel.click(cancel_delete, None, confirm_row, **HIDDEN)
-    cleared = [*lists, *plots, samples, alerts, zipped, recipe_zip, confirm_row]
+    cleared = [*lists, *plots, samples, alerts, zipped, recipe_zip, script_zip, confirm_row]
     confirm.click(bind(delete_run, ctx), [me, run], cleared, api_name="delete_run")
     publish.click(bind(publish_run, ctx), [me, run], lists, api_name="publish_run")

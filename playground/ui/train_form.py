@@ -4,13 +4,14 @@ The form is a dict `{flat field name: component}`; `spec_from_form(names, values
 into one `RunSpec` through `RunSpec.set`, so there is no mapper to keep in step with the spec.
 """
 
+import os
 from dataclasses import fields
 from pathlib import Path
 
 import gradio as gr
 
 from playground.data import BUILTIN_SETS, FILE_TYPES, KINDS, PromptSource, guess_kind, load_prompts, parse_column_map
-from playground.errors import ModelLoadError, PlaygroundError
+from playground.errors import ModelLoadError, PlaygroundError, SpecError
 from playground.models import ModelSource, describe_load_error, resolve_path
 from playground.spec import (
     DATA_FLAGS,
@@ -48,7 +49,14 @@ OPTIONAL_TEXT = ("dataset_config", "system_prompt")  # an empty box means None
 # Numbers whose default is "unset" (None): the browser shows an empty number box as 0 once its section has opened, so
 # 0 means unset too (it is never a valid value for these).
 OPTIONAL_NUMBERS = tuple(f.name for _, f in flat_fields() if "None" in str(f.type))
+NUMBERS = tuple(
+    f.name for _, f in flat_fields() if str(getattr(f.type, "__name__", f.type)).startswith(("int", "float"))
+)
 PER_ROW = 4
+# Outside public mode (which has its own cap, PLAYGROUND_MAX_STEPS) a run may ask for this many steps; more is surely
+# a typo (1e9 would take over 30 years even at a second a step), so the form asks for a cap instead.
+UNCAPPED_STEPS = 100_000
+SECONDS_PER_DAY = 86_400
 
 Form = dict[str, gr.Component]
 
@@ -148,11 +156,25 @@ def check_data_file(spec: RunSpec) -> None:
         )
 
 
+def file_choice(path: str) -> gr.Dropdown:
+    """dataset_name set to an uploaded file: the box shows the file's name, its value is the path Gradio saved it at
+    (a folder named by a hash, which means nothing to the visitor)."""
+    return gr.Dropdown(choices=[*BUILTIN_SETS, (Path(path).name, path)], value=path)
+
+
+def take_uploaded_file(ctx, request: gr.Request, path: str | None):
+    """An upload becomes the data source at once, so that the set chosen before is not trained on by mistake when the
+    file needs a prompt_column (see `use_uploaded_file`). In public mode the file is recorded as this session's
+    (`AppContext.record_upload`, within its quota): the only files it may train on."""
+    if not path:
+        return gr.skip(), gr.skip()
+    return "file", file_choice(ctx.record_upload(request, path))
+
+
 def use_uploaded_file(ctx, request: gr.Request, path: str | None, prompt_column: str, column_map: str):
-    """An uploaded prompt file becomes the data source (kind 'file') once it reads as prompts with the form's
-    prompt_column and column_map; else the engine's message says why (no prompt column, a broken line, over the size
-    limit), and setting prompt_column or column_map then uploading again is enough. In public mode the file is
-    recorded as this session's (`AppContext.record_upload`, within its quota): the only files it may train on."""
+    """Check an uploaded prompt file with the form's prompt_column and column_map: how many rows it gives, or the
+    engine's message saying why it does not read (no prompt column, a broken line, over the size limit). The file
+    stays the data source either way, and setting prompt_column or column_map checks it again."""
     if not path:
         return gr.skip(), gr.skip()
     lang = lang_of(request)
@@ -164,7 +186,17 @@ def use_uploaded_file(ctx, request: gr.Request, path: str | None, prompt_column:
     gr.Info(tr(lang, "train.data.checked", rows=len(data.dataset)), title=tr(lang, "app.info_title"))
     for warning in data.warnings:
         gr.Warning(translate_error(lang, warning), title=tr(lang, "app.warning_title"))
-    return "file", gr.Dropdown(value=path)
+    return "file", file_choice(path)
+
+
+def recheck_uploaded_file(
+    ctx, request: gr.Request, path: str | None, prompt_column: str, column_map: str, name: str | None
+):
+    """prompt_column or column_map was set: check the uploaded file again with them, if it is still the data source
+    (dataset_name holds it as uploaded, or as public mode recorded it)."""
+    if not path or not name or name not in (path, os.path.abspath(path), os.path.realpath(path)):
+        return gr.skip(), gr.skip()
+    return use_uploaded_file(ctx, request, path, prompt_column, column_map)
 
 
 def take_dataset_name(request: gr.Request, name: str, kind: str):
@@ -193,7 +225,17 @@ def spec_from_form(names: tuple[str, ...], values: tuple, selection: list[dict])
             value = None
         if name in OPTIONAL_NUMBERS and not value:
             value = None
+        elif name in NUMBERS and value is None:  # the browser sends None for an empty box or one that holds "abc"
+            raise SpecError(name, f"{name} needs a number.")
         spec.set(name, value)
+    steps = spec.grpo.max_steps
+    if steps > UNCAPPED_STEPS:
+        days = f"{steps / SECONDS_PER_DAY:,.0f}"
+        raise SpecError(
+            "max_steps",
+            f"max_steps {steps} would take at least {days} days, even at one second a step; "
+            f"give at most {UNCAPPED_STEPS} steps.",
+        )
     if spec.data.kind == "builtin" and spec.data.name not in BUILTIN_SETS:
         guessed = guess_kind(spec.data.name, public=is_public())
         if guessed is not None:

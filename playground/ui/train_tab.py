@@ -7,15 +7,11 @@ The `gr.Timer` that refreshes the view is active only while a run is going.
 """
 
 import html
-from collections.abc import Collection
 from dataclasses import dataclass
 
 import gradio as gr
 import pandas as pd
 
-from playground.errors import PlaygroundError
-from playground.spec import RunSpec
-from playground.training.health import health_alerts
 from playground.training.store import ACTIVE, Run
 from playground.ui.charts import CHARTS, chart_updates, coloured, create_charts, recolour_all, step_rows
 from playground.ui.common import GOOD_MARK, bind, empty_frame, lang_of, short, styled
@@ -29,16 +25,18 @@ from playground.ui.train_form import (
     check_data_file,
     check_sources,
     create_form,
+    recheck_uploaded_file,
     spec_from_form,
     take_dataset_name,
+    take_uploaded_file,
     use_uploaded_file,
 )
-from rewards.registry import metric_name
 
 
 TICK_SECONDS = 1.0
 WATCH_SECONDS = 5.0  # how often an idle page looks for a run started in another session
 HIDDEN = dict(api_visibility="private", show_progress="hidden")  # UI glue: no API endpoint, no spinner
+SAMPLE_HEADERS = ("table.advantage", "table.prompt", "table.completion")  # an empty samples table
 
 
 @dataclass
@@ -103,10 +101,13 @@ def train_status(ctx: AppContext, request: gr.Request, session_id: str | None, s
         # No run, or another session's finished one: that is not this visitor's run (it is on the Runs tab).
         text = tr(lang, "train.status.none") if job is None else tr(lang, "train.status.other_done", run=job.run.id)
         idle = [gr.Timer(active=False), text, ""]
-        return idle + [gr.skip()] * (len(CHARTS) + 2) + [gr.Button(interactive=True)] * 2 + [seen]
+        # Empty charts and samples, with their axis titles and headers in the page's language (the page is built in
+        # English): nothing of this visitor's is shown there.
+        empty = [*chart_updates([], lang), empty_frame(lang, *SAMPLE_HEADERS), ""]
+        return idle + empty + [gr.Button(interactive=True)] * 2 + [seen]
     snap = job.snapshot()
     metrics = job.run.metrics()
-    snap["phase"] = snap.get("phase") or job.run.status().get("phase")
+    snap["phase"] = snap.get("phase") or job.run.status().get("phase")  # the accelerate backend's, from rank 0
     key = f"{snap['run_id']}:{len(metrics)}:{snap['status']}:{snap['phase']}"
     active = snap["status"] in ACTIVE
     head = [gr.Timer(active=active), status_text(snap, owner, lang), progress_html(snap, lang)]
@@ -115,7 +116,7 @@ def train_status(ctx: AppContext, request: gr.Request, session_id: str | None, s
     elif not ctx.may_watch(job, session_id):  # public mode: another visitor's run shows its status and step only
         live = [*chart_updates([], lang), empty_frame(lang, "table.prompt", "table.completion"), ""]
     else:
-        alerts = alerts_markdown(job.spec, metrics, lang, job.custom_rewards)
+        alerts = alerts_markdown(snap["alerts"], metrics, lang)
         live = [*chart_updates(metrics, lang), samples_frame(job.run, lang), alerts]
     buttons = [
         gr.Button(interactive=not active or (ctx.public and not owner)),  # public mode: others may queue a run
@@ -134,13 +135,21 @@ def _duration(seconds: float | None) -> str:
     return f"{seconds // 60}m {seconds % 60:02d}s" if seconds >= 60 else f"{seconds}s"
 
 
+def shown_eta(snap: dict) -> float | None:
+    """The time left the page shows: the warm-up's own while it runs, then the run's (GRPO steps and evals left, each
+    from its own step times); None once Stop was pressed or the run ended, or while a step time is unknown."""
+    if snap["status"] not in ("loading", "running"):
+        return None
+    return snap.get("phase_eta") if warming_up(snap) else snap.get("eta")
+
+
 def status_text(snap: dict, owner: bool, lang: str) -> str:
     values = dict(
         run=snap["run_id"],
         step=snap["step"],
         total=snap["max_steps"],
         elapsed=_duration(snap["elapsed"]),
-        eta=_duration(snap["eta"]),
+        eta=_duration(shown_eta(snap)),
         error=html.escape(translate_error(lang, snap["error"] or "")),
     )
     status = snap["status"]
@@ -148,6 +157,8 @@ def status_text(snap: dict, owner: bool, lang: str) -> str:
         text = tr(lang, "train.status.other_session", **values)
     elif warming_up(snap) and status != "stopping":
         text = tr(lang, "train.status.warmup", **values | dict(step=snap["warmup_step"], total=snap["warmup_steps"]))
+    elif snap.get("phase") == "eval" and status in ("loading", "running"):
+        text = tr(lang, "train.status.eval", **values)
     else:
         text = tr(lang, f"train.status.{status}", **values)
     phase = phase_label(snap, lang)
@@ -169,13 +180,17 @@ def warming_up(snap: dict) -> bool:
 
 
 def progress_html(snap: dict, lang: str) -> str:
-    """The bar and its label: the warm-up's SFT steps while it runs, then the GRPO steps with their ETA."""
+    """The bar and its label: the warm-up's SFT steps while it runs, then the GRPO steps; the same time left as the
+    status line, and none once Stop was pressed or the run ended."""
+    eta = shown_eta(snap)
+    going = snap["status"] in ("loading", "running")
     if warming_up(snap):
         step, total = int(snap.get("warmup_step") or 0), int(snap["warmup_steps"])
-        label = tr(lang, "train.progress.warmup", step=step, total=total)
+        key = "train.progress.warmup" if going else "train.progress.warmup_done"
     else:
         step, total = snap["step"], max(int(snap["max_steps"] or 1), 1)
-        label = tr(lang, "train.progress", step=step, total=total, eta=_duration(snap["eta"]))
+        key = "train.progress" if going else "train.progress.done"
+    label = tr(lang, key, step=step, total=total, eta=_duration(eta))
     percent = min(100.0, 100.0 * step / total)
     if snap["status"] in ACTIVE and (phase := phase_label(snap, lang)):
         label = f"{phase} · {label}"
@@ -186,32 +201,23 @@ def progress_html(snap: dict, lang: str) -> str:
     )
 
 
-def reward_weights(spec: RunSpec, custom: Collection[str] = ()) -> dict[str, float]:
-    """Metric name -> weight, as `health_alerts` wants them."""
-    weights = {}
-    for choice in spec.rewards:
-        try:
-            name = choice.name if choice.name in custom else metric_name(choice.name, choice.params)
-        except PlaygroundError:  # a reward removed from the library since the run; its weight is unknown
-            continue
-        weights[name] = choice.weight
-    return weights
-
-
-def alerts_markdown(spec: RunSpec, metrics: list[dict], lang: str, custom: Collection[str] = ()) -> str:
-    alerts = health_alerts(metrics, weights=reward_weights(spec, custom))
+def alerts_markdown(alerts: list[dict], metrics: list[dict], lang: str) -> str:
+    """The run's health alerts, as its job computed them (`snapshot()["alerts"]`, or status.json's `alerts`)."""
     if not alerts:
         return f"{GOOD_MARK} {tr(lang, 'train.alerts.none')}" if step_rows(metrics) else ""
-    lines = [f"- ⚠ {_alert_text(a, lang)} <small>({tr(lang, 'train.alerts.step')} {a.step})</small>" for a in alerts]
+    step = tr(lang, "train.alerts.step")
+    lines = [f"- ⚠ {_alert_text(a, lang)} <small>({step} {a['step']})</small>" for a in alerts]
     return "\n".join(lines)
 
 
-def _alert_text(alert, lang: str) -> str:
-    """The engine's sentence (with its figures) in English; in Chinese the alert's translated text, by its code."""
-    key = f"train.alert.{alert.code}"
-    if lang != "en" and key in EN:
+def _alert_text(alert: dict, lang: str) -> str:
+    """The engine's sentence, with its reward names and figures, in the page's language; an alert whose sentences
+    have no Chinese template gets its code's general Chinese text."""
+    message, advice = translate_error(lang, alert["message"]), translate_error(lang, alert["advice"])
+    key = f"train.alert.{alert['code']}"
+    if lang != "en" and (message == alert["message"] or advice == alert["advice"]) and key in EN:
         return tr(lang, key)
-    return f"**{html.escape(alert.message)}** {html.escape(alert.advice)}"
+    return f"**{html.escape(message, quote=False)}** {html.escape(advice, quote=False)}"
 
 
 def samples_frame(run: Run, lang: str):
@@ -240,7 +246,7 @@ def create_run_view(max_height: int):
         alerts = gr.Markdown()
     plots = create_charts()
     samples = gr.Dataframe(
-        empty_frame("en", "table.advantage", "table.prompt", "table.completion"),
+        empty_frame("en", *SAMPLE_HEADERS),
         label=t("train.samples"),
         wrap=True,
         interactive=False,
@@ -283,8 +289,16 @@ def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> 
     ).then(recolour_all, view.coloured, view.coloured, **HIDDEN)
     data_source = [form["dataset_kind"], form["dataset_name"]]
     upload_inputs = [upload, form["prompt_column"], form["column_map"]]
-    upload.upload(
+    upload.upload(bind(take_uploaded_file, ctx), upload, data_source, **HIDDEN).then(
         bind(use_uploaded_file, ctx), upload_inputs, data_source, api_name="upload_prompts", show_progress="hidden"
+    )
+    mapping = [form["prompt_column"], form["column_map"]]
+    gr.on(
+        [e for box in mapping for e in (box.blur, box.submit)],
+        bind(recheck_uploaded_file, ctx),
+        [*upload_inputs, form["dataset_name"]],
+        data_source,
+        **HIDDEN,
     )
     form["dataset_name"].input(bind(take_dataset_name), data_source[::-1], form["dataset_kind"], **HIDDEN)
     session.selection.change(bind(selection_summary_for), session.selection, rewards_md, **HIDDEN)

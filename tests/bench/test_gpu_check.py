@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_gpu_check_dry_run_finds_what_it_needs():
     out = subprocess.run(
-        ["bash", "bench/gpu_check.sh", "--dry-run"], cwd=ROOT, capture_output=True, text=True, timeout=300
+        ["bash", "bench/gpu_check.sh", "--dry_run"], cwd=ROOT, capture_output=True, text=True, timeout=300
     )
     assert out.returncode == 0, out.stderr[-2000:]
     report = json.loads(out.stdout.strip().splitlines()[-1])

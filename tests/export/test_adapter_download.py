@@ -1,4 +1,4 @@
-"""The adapter download is portable (issue 12): its config names the embedded model's Hub id, not the server's cache
+"""The adapter download is portable: its config names the embedded model's Hub id, not the server's cache
 folder; its README is the model card of a Hub push; and it loads with PEFT onto the base found from that id."""
 
 import json

@@ -50,7 +50,7 @@ def test_push_offline_is_one_line_and_hides_the_token(trained_run, capsys, monke
     token = "hf_cliTestToken9876543210"
     monkeypatch.setenv("HF_TOKEN", token)
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    assert main(["push", "--run", str(trained_run.path), "--repo-id", "alice/tiny-grpo"]) == 2
+    assert main(["push", "--run", str(trained_run.path), "--repo_id", "alice/tiny-grpo"]) == 2
     captured = capsys.readouterr()
     assert captured.err.startswith("error: The Hugging Face Hub cannot be reached in offline mode")
     assert captured.err.count("\n") == 1 and token not in captured.err + captured.out

@@ -76,9 +76,9 @@ def test_recipe_and_script_hand_trl_the_reward_model_folder_and_the_aggregation(
     from transformers import PreTrainedModel
     from trl import GRPOConfig, GRPOTrainer
 
-    from tests.rewards.test_reward_lab import build_classifier
+    from playground.testing import save_tiny_model
 
-    rm = build_classifier(tmp_path / "my-rm", tiny_model_dir)
+    rm = save_tiny_model(tmp_path / "my-rm", classifier=True)
     spec = tiny_spec(tiny_model_dir, multi_objective_aggregation="normalize_then_sum")
     spec.rewards = [
         RewardChoice("length", 1.0, {"ideal_length": 5}),

@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from playground.errors import PlaygroundError
-from playground.export import EMBEDDED_HUB_ID, available_reporters, export_recipe, zip_folder
+from playground.export import EMBEDDED_HUB_ID, available_reporters, export_recipe, export_script, zip_folder
 from playground.export.recipe import CPU_FLAGS
 from playground.export.settings import exported_grpo_config
 from playground.scoring import RewardChoice
@@ -91,14 +91,18 @@ def test_recipe_targets_a_gpu_and_names_the_embedded_model_by_its_hub_id(tmp_pat
     assert "recipe/data/train.jsonl" in zipfile.ZipFile(zipped).namelist()
 
 
-def test_report_to_is_honoured_when_the_spec_has_it(tiny_model_dir, tmp_path):
-    assert "trackio" not in available_reporters()  # not installed here; the UI offers only what is importable
+def test_report_to_is_carried_by_the_recipe_and_the_script(tiny_model_dir, tmp_path):
+    assert "trackio" in available_reporters()  # requirements-dev installs the trackio extra
     spec = tiny_spec(tiny_model_dir)
-    spec.grpo.report_to = ["trackio"]  # a RunSpec field once the lead adds it
+    spec.set("report_to", "trackio")
     folder = export_recipe(spec, tmp_path / "recipe")
     assert "report_to: [trackio]" in (folder / "recipe.yaml").read_text()
     _, training, _, _ = parse_recipe(folder)
     assert training.report_to == ["trackio"]
+    script = export_script(spec, tmp_path / "script")
+    assert '"report_to": ["trackio"],' in (script / "train_grpo.py").read_text()
+    spec.set("report_to", "none")  # TRL's spelling of no tracker
+    assert "report_to: [trackio]" not in (export_recipe(spec, tmp_path / "plain") / "recipe.yaml").read_text()
 
 
 def test_export_refuses_a_non_empty_folder_and_leaves_nothing_on_failure(tiny_model_dir, tmp_path):

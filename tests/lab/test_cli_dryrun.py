@@ -8,7 +8,7 @@ from playground.cli.main import main
 def test_dryrun_json_shape_and_export(tiny_model_dir, tmp_path, capsys):
     out = tmp_path / "signal.jsonl"
     argv = ["dryrun", "--reward", "length", "--reward", "format:0.5", "--dataset_name", "arithmetic"]
-    argv += ["--model", str(tiny_model_dir), "--num-prompts", "3", "--num-generations", "3", "--max-new-tokens", "8"]
+    argv += ["--model", str(tiny_model_dir), "--num_prompts", "3", "--num_generations", "3", "--max_new_tokens", "8"]
     assert main([*argv, "--seed", "1", "--json", "--export", str(out)]) == 0
     data = json.loads(capsys.readouterr().out)
     assert list(data) == ["reward", "reward_std", "frac_reward_zero_std", "rewards", "prompts", "verdict"]

@@ -37,9 +37,9 @@ def spec(request):
 
 @pytest.fixture(scope="session")
 def classifier_dir(tmp_path_factory, embedded_dir):
-    from tests.rewards.test_reward_lab import build_classifier
+    from playground.testing import save_tiny_model
 
-    return build_classifier(tmp_path_factory.mktemp("classifier"), embedded_dir)
+    return save_tiny_model(tmp_path_factory.mktemp("classifier"), classifier=True)
 
 
 @pytest.fixture

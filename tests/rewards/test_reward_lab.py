@@ -5,33 +5,12 @@ import pickle
 import pytest
 
 from playground.errors import RewardError
+from playground.testing import save_tiny_model
 from rewards.formula import get_formula_reward
 from rewards.judge import get_judge_reward
 from rewards.model import get_reward_model_reward
 from rewards.registry import build_reward
 from rewards.similarity import get_similarity_reward, similarity
-
-
-def build_classifier(path, embedded_dir):
-    """A 2-layer random one-label Llama sequence classifier with SmolLM2's tokenizer, saved as a model folder."""
-    import torch
-    from transformers import AutoTokenizer, LlamaConfig, LlamaForSequenceClassification
-
-    tokenizer = AutoTokenizer.from_pretrained(embedded_dir)
-    config = LlamaConfig(
-        vocab_size=len(tokenizer),
-        hidden_size=32,
-        intermediate_size=64,
-        num_hidden_layers=2,
-        num_attention_heads=4,
-        num_key_value_heads=2,
-        num_labels=1,
-        pad_token_id=tokenizer.pad_token_id,
-    )
-    torch.manual_seed(0)
-    LlamaForSequenceClassification(config).save_pretrained(path)
-    tokenizer.save_pretrained(path)
-    return path
 
 
 class TestSimilarity:
@@ -112,7 +91,7 @@ def test_reward_model_values_equal_trls(tiny_model_dir, embedded_dir, tmp_path):
     from datasets import Dataset
     from trl import GRPOConfig, GRPOTrainer
 
-    folder = str(build_classifier(tmp_path / "rm", embedded_dir))
+    folder = str(save_tiny_model(tmp_path / "rm", classifier=True))
     prompts = ["Say hi.", "Explain rain briefly."]
     completions = ["Hi there!", "Water falls from clouds when droplets grow heavy."]
     args = GRPOConfig(

@@ -2,8 +2,7 @@
 
 import pytest
 
-from playground.cli.main import build_parser
-from playground.cli.train import spec_from_args
+from playground.cli.train import parse_train
 from playground.errors import SpecError
 from playground.scoring import RewardChoice
 from playground.spec import RunSpec, field_help
@@ -76,8 +75,8 @@ class TestSpec:
         )
 
     def test_cli_flag(self):
-        args = build_parser().parse_args(["train", "--reward_error_policy", "none"])
-        assert spec_from_args(args).grpo.reward_error_policy == "none"
+        spec, _ = parse_train(["--reward_error_policy", "none"])
+        assert spec.grpo.reward_error_policy == "none"
 
 
 def tiny_spec(model_dir, code, rewards, **overrides) -> RunSpec:

@@ -3,15 +3,11 @@
 One flow through the tabs with the tiny model: score text, generate a group, start a run and watch the chart gain
 points and the progress move, reload the page and stop the run (the starter keeps control), compare, show the run;
 and a custom reward typed into the editor, checked, selected and scored.
-Screenshots go to tests/artifacts/ (gitignored). The docs' screenshots of the tabs (docs/screenshots/, en and zh)
-are taken by tests/ui/test_first_visit.py; this file adds custom.png, on a real model, when asked for:
-
-    PLAYGROUND_SCREENSHOT_MODEL=embedded HF_HUB_OFFLINE=1 python -m pytest tests/ui/test_browser.py
+Screenshots go to tests/artifacts/ (gitignored), to look at when a test fails. The docs' screenshots are made by
+scripts/screenshots.py, not by tests.
 """
 
-import os
 import re
-import shutil
 import time
 from pathlib import Path
 
@@ -34,9 +30,7 @@ ARGS = [
 ]
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "tests" / "artifacts"
-DOCS = ROOT / "docs" / "screenshots"
 VIEWPORT = {"width": 1400, "height": 900}
-SCREENSHOT_MODEL = os.environ.get("PLAYGROUND_SCREENSHOT_MODEL")  # e.g. "embedded": take the docs' screenshots
 # Charts are found by their titles (the TRL metric name and what it measures).
 REWARD, PER_FUNCTION = EN["chart.reward.title"], EN["chart.per_function.title"]
 CUSTOM_CODE = """def short_answer(completions, **kwargs):
@@ -49,19 +43,15 @@ pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromiu
 
 @pytest.fixture(scope="module")
 def app(tiny_model_dir, tmp_path_factory):
-    """The app on the tiny model, or on $PLAYGROUND_SCREENSHOT_MODEL (e.g. "embedded") for the docs' screenshots."""
-    with running_app(SCREENSHOT_MODEL or str(tiny_model_dir), str(tmp_path_factory.mktemp("runs"))) as live:
+    """The app on the tiny model."""
+    with running_app(str(tiny_model_dir), str(tmp_path_factory.mktemp("runs"))) as live:
         yield live
 
 
-def shoot(page, name: str, docs: bool = False) -> None:
-    """A full-page screenshot in tests/artifacts/, copied to docs/screenshots/ when taken on the screenshot model."""
+def shoot(page, name: str) -> None:
+    """A full-page screenshot in tests/artifacts/."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    path = ARTIFACTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
-    if docs and SCREENSHOT_MODEL:
-        DOCS.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, DOCS / f"{name}.png")
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
 def open_tab(page, name: str) -> None:
@@ -121,7 +111,7 @@ def test_flow_through_every_tab(app, browser):
     page.get_by_role("button", name="Score", exact=True).click()
     page.get_by_role("columnheader", name="format").first.wait_for(timeout=20_000)
     assert_no_error_toast(page)
-    shoot(page, "rewards")  # the docs' copy: tests/ui/test_first_visit.py
+    shoot(page, "rewards")
 
     # Preview: a group of 8 from the tiny model.
     open_tab(page, "Preview")
@@ -215,7 +205,7 @@ def test_custom_reward_written_in_the_page(app, browser):
     page.get_by_role("button", name="Score", exact=True).click()
     page.get_by_role("columnheader", name="short_answer").first.wait_for(timeout=20_000)
     assert_no_error_toast(page)
-    shoot(page, "custom", docs=True)
+    shoot(page, "custom")
 
     # Unticking it in the table takes it out of the selection.
     choices = page.locator(".block", has=page.get_by_text("Custom rewards: tick the ones to use")).last

@@ -1,4 +1,4 @@
-"""The training charts (issue 12): titled in the page's language with TRL's metric names, y axes with units, whole
+"""The training charts: titled in the page's language with TRL's metric names, y axes with units, whole
 steps on x, a named line for every series, a caption each, and no lone point drawn as an empty crosshair."""
 
 import gradio as gr
@@ -61,12 +61,41 @@ def test_updates_carry_axis_and_legend_titles_in_the_page_language():
 
 
 def test_health_alerts_are_shown_in_chinese_by_code():
-    from playground.spec import demo_spec
+    from dataclasses import asdict
+
     from playground.training.health import health_alerts
     from playground.ui.train_tab import alerts_markdown
 
     metrics = [{"step": s, "reward": 0.5, "completions/clipped_ratio": 0.8} for s in range(1, 4)]
-    assert [a.code for a in health_alerts(metrics)] == ["clipped"]
-    zh = alerts_markdown(demo_spec(), metrics, "zh")
-    assert ZH["train.alert.clipped"] in zh and "cut off" not in zh and "(步 3)" in zh
-    assert "cut off" in alerts_markdown(demo_spec(), metrics, "en")
+    alerts = [asdict(a) for a in health_alerts(metrics)]  # as the job writes them into status.json
+    assert [a["code"] for a in alerts] == ["clipped"]
+    zh = alerts_markdown(alerts, metrics, "zh")
+    assert "至少 80% 的生成结果达到 max_completion_length" in zh and "cut off" not in zh and "(步 3)" in zh
+    assert "cut off" in alerts_markdown(alerts, metrics, "en")
+    assert "train.alerts.none" not in alerts_markdown([], metrics, "en") and alerts_markdown([], [], "en") == ""
+
+
+def test_base_and_warmup_evals_at_step_0_draw_one_point_not_a_vertical_line():
+    from playground.ui.charts import reward_frame
+
+    metrics = [
+        {"step": 0, "phase": "eval", "eval_of": "base", "eval_reward": 0.1},
+        {"step": 0, "phase": "eval", "eval_of": "warmup", "eval_reward": 0.4},
+        {"step": 1, "phase": "grpo", "reward": 0.3},
+        {"step": 2, "phase": "grpo", "reward": 0.5},
+        {"step": 2, "phase": "eval", "eval_of": "grpo", "eval_reward": 0.6},
+    ]
+    frame = reward_frame(metrics)
+    evals = frame[frame["series"] == "eval_reward"]
+    assert evals[["step", "value"]].values.tolist() == [[0, 0.4], [2, 0.6]]
+
+
+def test_the_bf16_correction_chart_shows_only_with_its_metric():
+    from playground.ui.charts import ONLY_WITH_DATA, chart_updates
+
+    index = CHARTS.index(ONLY_WITH_DATA[0])
+    metrics = rows(3)
+    assert chart_updates(metrics, "en")[index].visible is False
+    with_ratio = [dict(r, **{ONLY_WITH_DATA[0]: 1.0 + 0.01 * r["step"]}) for r in metrics]
+    assert chart_updates(with_ratio, "en")[index].visible is True
+    assert all(u.visible is not False for i, u in enumerate(chart_updates(metrics, "en")) if i != index)

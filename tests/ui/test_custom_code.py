@@ -87,7 +87,8 @@ def test_check_flags_nan_and_a_failing_function_but_lists_the_others(app):
     report, choices = client(app).predict(code=code, api_name="/check_code")
     assert "nan ⚠" in report and "NaN or inf for completion 1" in report
     assert "Reward 'broken' raised ZeroDivisionError: division by zero (line 13)." in report
-    assert choices["data"] == [[True, "short_answer", 1.0], [True, "nan_reward", 1.0], [False, "broken", 1.0]]
+    # nan_reward scores every finite trial 1.0: no signal, so it is left unticked like the broken one
+    assert choices["data"] == [[True, "short_answer", 1.0], [False, "nan_reward", 1.0], [False, "broken", 1.0]]
 
 
 # --- end to end --------------------------------------------------------------------------------------------------
@@ -263,3 +264,10 @@ def test_custom_code_off_shows_the_policy_message(tiny_model_dir, tmp_path):
             c.predict(code=CODE, cases=cases(["short_answer", "x", "", "", "", "", ""]), api_name="/run_reward_tests")
         scores, _ = c.predict("a\n---\nbb", api_name="/try_on_text")  # the library still works
         assert len(scores["data"]) == 2
+
+
+def test_check_leaves_a_function_that_scores_every_trial_the_same_unticked(app):
+    code = CODE + "\n\ndef always_zero(completions, **kwargs):\n    return [0.0] * len(completions)\n"
+    report, choices = client(app).predict(code=code, api_name="/check_code")
+    assert choices["data"] == [[True, "short_answer", 1.0], [False, "always_zero", 1.0]]
+    assert "gave every trial completion the same score" in report

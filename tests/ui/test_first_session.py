@@ -1,4 +1,4 @@
-"""What breaks a first session, driven over HTTP with gradio_client (issue 12): the form's defaults train whatever
+"""What breaks a first session, driven over HTTP with gradio_client: the form's defaults train whatever
 section was opened, a CSV without a `prompt` column, a Hub id typed as dataset_name, bad models and datasets refused
 before a run exists, and errors in the browser's language."""
 
@@ -43,7 +43,7 @@ def test_runs_table_in_the_page_language_and_delete_clears_the_run_everywhere(ap
     zh = Client(app.url, verbose=False, download_files=False, headers={"Accept-Language": "zh-CN"})
     run_id = app.ctx.jobs.current.run.id
     runs, picker, _ = zh.predict(None, api_name="/list_runs")
-    assert runs["headers"] == ["训练", "状态", "步数", "创建时间", "模型", "奖励", "最终奖励", "错误"]
+    assert runs["headers"] == ["训练记录", "状态", "步数", "创建时间", "模型", "奖励", "最终奖励", "错误"]
     row = next(dict(zip(runs["headers"], r, strict=True)) for r in runs["data"] if r[0] == run_id)
     assert row["状态"] == "已完成" and row["奖励"] == "length(ideal_length=5) × 1"
     assert row["最终奖励"] == round(row["最终奖励"], 3)
@@ -113,8 +113,8 @@ def test_errors_follow_the_browser_language(app):
     assert caught.value.title == "出错了"
 
 
-def test_eta_counts_down_within_a_step():
-    from playground.training.job import eta_seconds
+def test_eta_counts_down_within_a_step():  # the accelerate backend's estimate (launcher.py)
+    from playground.training.progress import eta_seconds
 
     # 2 of 10 steps done, the second finished at 20 s: 8 steps of 10 s are left at that moment.
     assert eta_seconds(elapsed=20.0, step=2, total=10, since_step=0.0) == pytest.approx(80.0)

@@ -1,12 +1,8 @@
-"""A whole first visit in a real headless Chromium, in English and in Chinese (issue 12): pick a reward (Try on text
+"""A whole first visit in a real headless Chromium, in English and in Chinese: pick a reward (Try on text
 re-scores by itself), preview a group (a G of 17 is refused and the group stays), open and close "Advanced", train 3
 steps, compare, then Runs (pick a run, one-click download, Delete asks first). No error toast; on the Chinese page no
 English beyond TRL's metric and field names, reward and set names, and what the model or the user wrote. A watcher
 sees a run started in another session without switching tabs; at phone width labels wrap.
-
-Docs screenshots (docs/screenshots/<tab>.png and <tab>-zh.png) are taken on a real model, when asked for:
-
-    PLAYGROUND_SCREENSHOT_MODEL=embedded HF_HUB_OFFLINE=1 python -m pytest tests/ui/test_first_visit.py
 """
 
 import re
@@ -20,7 +16,7 @@ from playground.ui.help_zh import field_help
 from playground.ui.i18n import EN, ZH
 from rewards.registry import list_specs
 from tests.ui.live_app import running_app
-from tests.ui.test_browser import CHROMIUM, SCREENSHOT_MODEL, assert_no_error_toast, shoot, wait_for
+from tests.ui.test_browser import CHROMIUM, assert_no_error_toast, shoot, wait_for
 
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -57,7 +53,7 @@ ALLOWED = {
 
 @pytest.fixture(scope="module")
 def app(tiny_model_dir, tmp_path_factory):
-    with running_app(SCREENSHOT_MODEL or str(tiny_model_dir), str(tmp_path_factory.mktemp("runs"))) as live:
+    with running_app(str(tiny_model_dir), str(tmp_path_factory.mktemp("runs"))) as live:
         yield live
 
 
@@ -118,7 +114,7 @@ def test_a_first_visit(app, browser, lang):
     page.get_by_label(T["rewards.use"]).first.check()
     page.get_by_role("columnheader", name="format").first.wait_for(timeout=30_000)
     assert_no_error_toast(page)
-    shoot(page, "rewards" if lang == "en" else "rewards-zh", docs=True)
+    shoot(page, "rewards" if lang == "en" else "rewards-zh")
 
     # Preview: a group of 8; then G = 17 is refused with a message, and the group stays on the page.
     open_tab(page, lang, "preview.tab")
@@ -127,7 +123,7 @@ def test_a_first_visit(app, browser, lang):
     wait_for(lambda: grid.get_by_role("row").count() == 1 + 8, 180, "the group of 8")
     assert_no_error_toast(page)
     no_english(page, lang, "Preview tab")
-    shoot(page, "preview" if lang == "en" else "preview-zh", docs=True)
+    shoot(page, "preview" if lang == "en" else "preview-zh")
     g = page.get_by_label(T["preview.g"], exact=True)
     g.fill("17")
     g.press("Tab")
@@ -151,7 +147,7 @@ def test_a_first_visit(app, browser, lang):
     wait_for(lambda: T["train.state.finished"] in status.inner_text(), 300, "the run to finish")
     assert_no_error_toast(page)
     no_english(page, lang, "Train tab")
-    shoot(page, "train" if lang == "en" else "train-zh", docs=True)
+    shoot(page, "train" if lang == "en" else "train-zh")
 
     # Compare: the run just trained is picked.
     open_tab(page, lang, "compare.tab")
@@ -164,7 +160,7 @@ def test_a_first_visit(app, browser, lang):
     time.sleep(1.0)
     assert_no_error_toast(page)
     no_english(page, lang, "Compare tab")
-    shoot(page, "compare" if lang == "en" else "compare-zh", docs=True)
+    shoot(page, "compare" if lang == "en" else "compare-zh")
 
     # Runs: pick the run (its charts show), download in one click, Delete asks first (and is cancelled).
     open_tab(page, lang, "runs.tab")
@@ -184,7 +180,7 @@ def test_a_first_visit(app, browser, lang):
     assert run_id in [info.id for info in app.ctx.store.list()]
     assert_no_error_toast(page)
     no_english(page, lang, "Runs tab")
-    shoot(page, "runs" if lang == "en" else "runs-zh", docs=True)
+    shoot(page, "runs" if lang == "en" else "runs-zh")
 
     # At phone width the Train form's labels wrap instead of being cut.
     open_tab(page, lang, "train.tab")

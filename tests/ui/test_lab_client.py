@@ -37,10 +37,11 @@ def test_dry_run_then_rescore_probe_and_graders(app):
     assert "<intro>Hello.</intro><body>Bananas are yellow.</body><conclusion>Bye.</conclusion>" in texts
     assert str(len(report["findings"])) in note
 
-    # The selection itself is session state (not returned to a client); its JSON on the Rewards tab is.
-    selection_json, code, grader_note = c.predict(json.dumps(STRING_CHECK), "", api_name="/import_grader")
+    # The selection itself is session state (not returned to a client); the Rewards tab's summary and JSON are.
+    code, grader_note, summary, selection_json, *_ = c.predict(json.dumps(STRING_CHECK), "", api_name="/import_grader")
+    assert "`string_check`" in summary and "`length`" not in summary
     assert json.loads(selection_json) == [
-        {"name": "string_check", "weight": 1.0, "params": {"column": "reference_answer", "operation": "eq"}}
+        {"name": "string_check", "weight": 1.0, "params": {"column": "reference_answer"}}  # eq is the default
     ]
     assert "`reference_answer`" in grader_note
     exported, _ = c.predict(api_name="/export_grader")
@@ -51,13 +52,14 @@ def test_dry_run_then_rescore_probe_and_graders(app):
 def test_zh_page_gets_the_verdict_the_probe_and_the_headers_in_chinese(app):
     zh = Client(app.url, verbose=False, download_files=False, headers={"Accept-Language": "zh-CN,zh;q=0.9"})
     zh.predict(LENGTH_AND_FORMAT, api_name="/set_rewards")
-    metrics, prompts, _, _, result = zh.predict(
+    metrics, prompts, weights, _, result = zh.predict(
         str(app.ctx.settings.model), "arithmetic", "", 3, 2, 8, 0, "group", "sum_then_normalize", api_name="/dry_run"
     )
     assert result["verdict"].startswith(("信号", "没有学习信号")) and result["verdict"] in metrics
     data = [p["prompt"] for p in result["prompts"]]  # the prompt set's own (English) text is data, not UI text
     assert not english_left(metrics, tuple(data)), metrics
-    assert prompts["headers"][0] == "提示词"
+    assert prompts["headers"] == ["提示词", "均值", "标准差", "组内无差异"]
+    assert weights["headers"] == ["奖励", "权重", "使用"]  # re-scoring reads the table by position
     assert not english_left(" ".join(str(cell) for row in prompts["data"] for cell in row[1:]))  # mean, std, signal
 
     findings, note, report = zh.predict("", api_name="/probe_rewards")

@@ -54,7 +54,7 @@ def test_score_json_schema_and_values():
         (["score", "--reward", "nope", "--completion", "a", "--completion", "b"], "Unknown reward 'nope'"),
         (["score", "--reward", "length:x", "--completion", "a", "--completion", "b"], "Malformed weight"),
         (["score", "--reward", "length", "--completion", "a"], "at least 2 completions"),
-        (["preview", "--reward", "length", "--prompt", "hi", "--num-generations", "1"], "num_generations"),
+        (["preview", "--reward", "length", "--prompt", "hi", "--num_generations", "1"], "num_generations"),
         (["preview", "--reward", "length", "--prompt", "  "], "prompt is empty"),
         (["preview", "--reward", "length"], "--prompt"),
         (["train", "--learning_rate", "-1", "--max_steps", "1"], "learning_rate must be above 0"),
@@ -63,7 +63,7 @@ def test_score_json_schema_and_values():
         (["train", "--loss_type", "ppo"], "Unknown loss_type 'ppo'"),
         (["train", "--max_steps", "0"], "max_steps must be at least 1"),
         (["train", "--max_completion_length", "1000000"], "max_completion_length must be between"),
-        (["train", "--max_steps", "abc"], "max_steps must be int"),
+        (["train", "--max_steps", "abc"], "--max_steps/--max-steps: invalid int value"),
         (["compare", "--run", "no-such-run"], "No run named 'no-such-run'"),
     ],
 )
@@ -84,12 +84,16 @@ def test_bad_arguments_one_line_exit_2(args, needle, tmp_path, capsys):
     assert "Traceback" not in err
 
 
-def test_preview_tiny_model_json_is_seeded(tiny_model_dir):
+def test_preview_tiny_model_json_is_seeded(tiny_model_dir, capsys):
+    """In-process through `main()`, twice (the subprocess path is covered by the other tests here)."""
+    from playground.cli.main import main
+
     args = ["preview", "--model", str(tiny_model_dir), "--prompt", "Say hi", "--reward", "length", "--json"]
-    args += ["--num-generations", "4", "--max-new-tokens", "6", "--seed", "7"]
-    first, second = cli(*args), cli(*args)
-    assert first.returncode == 0, first.stderr
-    a, b = json.loads(first.stdout), json.loads(second.stdout)
+    args += ["--num_generations", "4", "--max_new_tokens", "6", "--seed", "7"]
+    assert main(args) == 0
+    first = capsys.readouterr().out
+    assert main(args) == 0
+    a, b = json.loads(first), json.loads(capsys.readouterr().out)
     assert [c["text"] for c in a["completions"]] == [c["text"] for c in b["completions"]]
     assert len(a["completions"]) == 4 and len({c["text"] for c in a["completions"]}) == 4
 
@@ -101,9 +105,9 @@ def test_preview_embedded_gives_distinct_sensible_completions(embedded_dir):
         "Name a colour of the sky.",
         "--reward",
         "length",
-        "--num-generations",
+        "--num_generations",
         "4",
-        "--max-new-tokens",
+        "--max_new_tokens",
         "24",
         "--temperature",
         "0.7",
@@ -117,35 +121,21 @@ def test_preview_embedded_gives_distinct_sensible_completions(embedded_dir):
     assert any(c in t.lower() for t in texts for c in ("blue", "gray", "grey", "orange", "pink", "red", "purple"))
 
 
-def test_train_json_log_then_compare(tiny_model_dir, tmp_path):
-    out = cli(
-        "train",
-        "--model_name_or_path",
-        str(tiny_model_dir),
-        "--max_steps",
-        "2",
-        "--num_generations",
-        "4",
-        "--per_device_train_batch_size",
-        "4",
-        "--max_completion_length",
-        "6",
-        "--reward",
-        "length:1",
-        "--out",
-        str(tmp_path),
-        "--json-log",
-    )
-    assert out.returncode == 0, out.stderr
-    rows = [json.loads(line) for line in out.stdout.splitlines()]
+def test_train_json_log_then_compare(tiny_model_dir, tmp_path, capsys):
+    """In-process through `main()` (a subprocess trains in the Ctrl-C test below)."""
+    from playground.cli.main import main
+
+    args = ["train", "--model_name_or_path", str(tiny_model_dir), "--max_steps", "2", "--num_generations", "4"]
+    args += ["--per_device_train_batch_size", "4", "--max_completion_length", "6", "--reward", "length:1"]
+    assert main([*args, "--out", str(tmp_path), "--json_log"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [r["step"] for r in rows] == [1, 2]
     assert {"reward", "reward_std", "kl", "loss", "rewards/length/mean"} <= set(rows[0])
     (run_dir,) = [p for p in tmp_path.iterdir() if p.is_dir()]
     assert json.loads((run_dir / "status.json").read_text())["status"] == "finished"
 
-    cmp = cli("compare", "--run", str(run_dir), "--prompt", "Hello there", "--num-samples", "2", "--json")
-    assert cmp.returncode == 0, cmp.stderr
-    data = json.loads(cmp.stdout)
+    assert main(["compare", "--run", str(run_dir), "--prompt", "Hello there", "--num_samples", "2", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
     item = data["prompts"][0]
     assert item["prompt"] == "Hello there" and len(item["base"]["completions"]) == 2
     assert data["mean_delta"] == pytest.approx(item["trained"]["group"]["mean"] - item["base"]["group"]["mean"])
@@ -163,7 +153,7 @@ def test_train_ctrl_c_stops_gracefully_and_saves_adapter(tiny_model_dir, tmp_pat
         "6",
         "--out",
         str(tmp_path),
-        "--json-log",
+        "--json_log",
     ]
     proc = subprocess.Popen(
         [sys.executable, "-m", "playground", "train", *args],

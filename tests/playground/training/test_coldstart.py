@@ -115,7 +115,7 @@ def test_train_lesson_runs_warmup_then_grpo_with_eval_rows_and_compare_agrees(tm
         eval_prompts=2,
         eval_num_generations=2,
     )
-    argv = ["train", "--lesson", "format", "--json-log", "--out", str(tmp_path)]
+    argv = ["train", "--lesson", "format", "--json_log", "--out", str(tmp_path)]
     for key, value in flags.items():
         argv += [f"--{key}", str(value)]
     assert main(argv) == 0

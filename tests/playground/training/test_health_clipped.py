@@ -1,5 +1,5 @@
 """The clipped alert fires for the ratios a real first run showed (0.75-0.88 of completions cut off), not only above
-0.9 (issue 12)."""
+0.9."""
 
 from playground.training.health import health_alerts
 

@@ -165,7 +165,7 @@ def test_the_launched_job_answers_what_the_thread_job_answers(tmp_path, tiny_mod
     spec = tiny_spec(tiny_model_dir, num_processes=2, per_device_train_batch_size=2)
     thread = TrainingJob(spec, store.create(spec.to_dict()), owner="me")  # neither is started
     launched = LaunchedJob(spec, store.create(spec.to_dict()), owner="me")
-    assert set(thread.snapshot()) <= set(launched.snapshot())
+    assert set(thread.snapshot()) == set(launched.snapshot())  # one snapshot, `JobState.snapshot`
     for name in ("spec", "run", "owner", "custom_rewards", "max_steps", "listeners", "alerts", "status", "error"):
         assert type(getattr(launched, name)) is type(getattr(thread, name)), name
     assert launched.run.status()["completions_per_step"] == 4 and launched.active

@@ -105,7 +105,7 @@ def test_estimated_wait():
         ({"owner": "a", "status": "finished", "published": True}, "b", True, True, False, True),
         ({"owner": "a", "status": "finished"}, None, True, False, False, False),
         ({"owner": None, "status": "finished"}, "b", True, True, False, True),  # the operator's (CLI) runs
-        ({"owner": "a", "status": "finished"}, "b", False, True, True, True),  # outside public mode: as today
+        ({"owner": "a", "status": "finished"}, "b", False, True, True, True),  # outside public mode: anyone
     ],
 )
 def test_access_rules(status, viewer, public, read, change, listed):

@@ -13,11 +13,11 @@ from playground.advantages import compute_advantages
 from playground.errors import RewardError
 from playground.scoring import RewardChoice, build_rewards
 from playground.spec import RunSpec
+from playground.testing import save_tiny_model
 from playground.training.job import TrainingJob, trl_reward_model
 from playground.training.store import RunStore
 from rewards.model import get_reward_model_reward
 from rewards.registry import metric_name
-from tests.rewards.test_reward_lab import build_classifier
 
 
 def test_trl_reward_model_is_the_folder_for_a_reward_model_only(tmp_path):
@@ -29,7 +29,7 @@ def test_trl_reward_model_is_the_folder_for_a_reward_model_only(tmp_path):
 
 
 def test_one_step_with_a_reward_model_logs_the_classifiers_values(tiny_model_dir, embedded_dir, tmp_path):
-    folder = str(build_classifier(tmp_path / "rm", embedded_dir))
+    folder = str(save_tiny_model(tmp_path / "rm", classifier=True))
     spec = RunSpec()
     spec.model.model_name_or_path = str(tiny_model_dir)
     spec.model.device = "cpu"

@@ -1,0 +1,94 @@
+"""Rewards of a `trl grpo` YAML file: its `reward_funcs` and `reward_weights` as the run spec's reward choices.
+
+An entry is read without running any code:
+
+- `module.name` in a `module.py` beside the YAML file (what a playground export writes): `name = NamedReward(
+  factory(...), "metric")` is the library reward of that metric with the call's literal parameters, a top-level
+  `def name(completions, **kwargs)` is custom code (it runs in the sandbox, as any custom reward), and a string
+  `name = "org/model"` is a reward model;
+- one of TRL's own reward names (`accuracy_reward`, `think_format_reward`): the library's copy of it.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from playground.errors import PlaygroundError
+from playground.scoring import RewardChoice
+
+
+TRL_REWARDS = {"accuracy_reward": "accuracy", "think_format_reward": "think_format"}  # trl.rewards -> the library
+CUSTOM_HEADER = "Your custom reward code"  # the section of an exported rewards module that holds the user's code
+
+
+def recipe_rewards(
+    config: Path, reward_funcs: list[str], reward_weights: list[float] | None
+) -> tuple[list[RewardChoice], str | None]:
+    """(reward choices, custom code) for a YAML file's `reward_funcs`, weighted by `reward_weights` (default 1.0)."""
+    weights = list(reward_weights or [1.0] * len(reward_funcs))
+    if len(weights) != len(reward_funcs):
+        raise PlaygroundError(
+            f"{config.name}: reward_weights has {len(weights)} values for {len(reward_funcs)} reward_funcs."
+        )
+    choices, custom = [], []
+    for entry, weight in zip(reward_funcs, weights, strict=True):
+        module, _, attr = entry.rpartition(".")
+        if not module:
+            if entry not in TRL_REWARDS:
+                raise PlaygroundError(f"{config.name}: reward {entry!r} is neither TRL's nor a module.function path.")
+            choices.append(RewardChoice(TRL_REWARDS[entry], float(weight)))
+            continue
+        path = config.parent / (module.replace(".", "/") + ".py")
+        choice, code = _module_reward(path, attr, float(weight))
+        choices.append(choice)
+        if code and code not in custom:
+            custom.append(code)
+    return choices, "\n\n\n".join(custom) or None
+
+
+def _module_reward(path: Path, attr: str, weight: float) -> tuple[RewardChoice, str | None]:
+    try:
+        source = path.read_text(encoding="utf-8")
+        tree = ast.parse(source)
+    except (OSError, SyntaxError) as exc:
+        raise PlaygroundError(f"Cannot read the rewards module {path}: {exc}.") from None
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == attr:
+            return RewardChoice(attr, weight), _custom_section(source, tree, node)
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == attr for t in node.targets):
+            return _assigned_reward(path, attr, node.value, weight), None
+    raise PlaygroundError(f"{path.name} defines no reward {attr!r}.")
+
+
+def _assigned_reward(path: Path, attr: str, value: ast.expr, weight: float) -> RewardChoice:
+    from rewards.registry import get_spec, metric_name
+
+    if isinstance(value, ast.Constant) and isinstance(value.value, str):
+        return RewardChoice("reward_model", weight, {"model": value.value})
+    try:
+        inner, metric = value.args  # NamedReward(factory(...) or function, "metric")
+        name = ast.literal_eval(metric).split("(")[0]
+        params = {k.arg: ast.literal_eval(k.value) for k in inner.keywords} if isinstance(inner, ast.Call) else {}
+        get_spec(name)
+        readable = metric_name(name, params) == ast.literal_eval(metric)
+    except (AttributeError, TypeError, ValueError, PlaygroundError):
+        readable = False
+    if not readable:
+        raise PlaygroundError(
+            f"{path.name}: {attr} is not a library reward the playground can read back; train it with `trl grpo`."
+        )
+    return RewardChoice(name, weight, params)
+
+
+def _custom_section(source: str, tree: ast.Module, node: ast.AST) -> str:
+    """The user's code of an exported module (its marked section), or else the function; after the module's imports."""
+    lines = source.splitlines()
+    starts = [i for i, line in enumerate(lines) if line.startswith("# ---") and CUSTOM_HEADER in line]
+    if starts:
+        rest = [i for i, line in enumerate(lines) if i > starts[0] and line.startswith("# ---")]
+        code = "\n".join(lines[starts[0] + 1 : rest[0] if rest else len(lines)]).strip()
+    else:
+        code = ast.get_source_segment(source, node) or ""
+    imports = [ast.get_source_segment(source, n) for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
+    return "\n".join([*(i for i in imports if i and "__future__" not in i), "", "", code]) + "\n"

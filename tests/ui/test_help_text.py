@@ -1,0 +1,65 @@
+"""Help texts as the page renders them: tags in descriptions stay visible (code spans, not HTML), and info texts
+carry no mark that Gradio's info renderer turns into italics."""
+
+import re
+
+import pytest
+
+from playground.ui.help_zh import info_text, markdown_text
+from playground.ui.i18n import EN, ZH
+
+
+@pytest.mark.parametrize("catalogue", [EN, ZH], ids=["en", "zh"])
+def test_no_reward_description_has_a_tag_outside_a_code_span(catalogue):
+    for key, text in catalogue.items():
+        if key.startswith("rewards.desc."):
+            outside = re.sub(r"`[^`]*`", "", text)
+            assert not re.search(r"</?[A-Za-z]", outside), (key, text)
+
+
+@pytest.mark.parametrize("catalogue", [EN, ZH], ids=["en", "zh"])
+def test_info_texts_have_no_asterisks_that_gradio_makes_italic(catalogue):
+    for key, text in catalogue.items():
+        if key.startswith(("train.help.", "rewards.param.")):
+            assert not re.search(r"\*(.+?)\*", text), (key, text)
+
+
+def test_markdown_and_info_text():
+    assert markdown_text("exactly <a>…</a><b>…</b>, else 0.") == "exactly `<a>…</a><b>…</b>`, else 0."
+    assert markdown_text("w * x, <think>/<answer> tag") == "w × x, `<think>/<answer>` tag"
+    assert info_text("clipped ('*_truncate') or ('*_mask')") == "clipped ('∗_truncate') or ('∗_mask')"
+
+
+@pytest.mark.parametrize(
+    ("english", "chinese"),
+    [
+        ("Reward 'f' must return a list of floats, got str.", "奖励 'f' 必须返回浮点数列表，实际返回了 str。"),
+        ("Reward 'f' timed out after 5 s.", "奖励 'f' 超时（5 秒）。"),
+        ("Loading the custom code timed out after 10 s.", "加载自定义代码超时（10 秒）。"),
+        ("Reward 'f' returned 3 values for 4 completions.", "奖励 'f' 为 4 个生成结果返回了 3 个值。"),
+        (
+            "All 4 completions scored the same, so this group gives no learning signal (every advantage is 0).",
+            "全部 4 个生成结果得分相同，所以这一组没有学习信号（所有优势都是 0）。",
+        ),
+    ],
+)
+def test_sandbox_and_flag_messages_in_chinese(english, chinese):
+    from playground.ui.messages_zh import translate_error
+
+    assert translate_error("zh", english) == chinese
+
+
+def test_a_card_its_defaults_cannot_build_shows_a_translated_text_not_the_engines_english():
+    from playground.ui.rewards_tab import example_scores
+
+    built_into_page = example_scores("reward_model", "", 8)
+    assert "rewards.examples.needs_params" in built_into_page and "needs a model" not in built_into_page
+    assert "**⚠ The reward_model reward needs a model" in example_scores("reward_model", "", 8, lang="en")
+
+
+def test_what_load_sets_shows_the_completion_prefix_as_written():
+    from playground.lessons import get_lesson
+    from playground.ui.learn_tab import recipe_markdown
+
+    text = recipe_markdown(get_lesson("format"), "en")
+    assert "`completion_prefix='<intro>'`" in text and "&lt;" not in text

@@ -1,0 +1,32 @@
+"""On a Hugging Face Space (SPACE_ID set) the page offers a Duplicate button with one line saying why; elsewhere it
+does not."""
+
+import pytest
+
+from playground.ui.app import build_app
+from playground.ui.context import AppContext
+from playground.ui.i18n import EN, ZH
+from playground.ui.settings import UISettings
+
+
+def components(demo, kind: str) -> list[dict]:
+    return [c for c in demo.config["components"] if c["type"] == kind]
+
+
+@pytest.mark.parametrize("space", [None, "someone/grpo-playground"])
+def test_duplicate_button_only_on_a_space(monkeypatch, tmp_path, space):
+    if space:
+        monkeypatch.setenv("SPACE_ID", space)
+    else:
+        monkeypatch.delenv("SPACE_ID", raising=False)
+    settings = UISettings(runs=str(tmp_path / "runs"))
+    ctx = AppContext.create(settings)
+    try:
+        demo = build_app(settings, ctx=ctx)
+        buttons = [c for c in components(demo, "button") if "app.duplicate_button" in str(c["props"].get("value"))]
+        lines = [c for c in components(demo, "markdown") if "app.duplicate" in str(c["props"].get("value"))]
+    finally:
+        ctx.code.close_all()
+    assert len(buttons) == (1 if space else 0)  # a DuplicateButton is a button to the frontend
+    assert len(lines) == (1 if space else 0)
+    assert "private trainer with no queue" in EN["app.duplicate"] and "不用排队" in ZH["app.duplicate"]
