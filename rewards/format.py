@@ -10,17 +10,31 @@ from playground.errors import RewardError
 from rewards._text import completion_text, completion_texts
 
 
-# re.DOTALL is essential: without it `.` stops at a newline and any multi-line section scores 0.0 (the bug in several
-# Unsloth / HF-course GRPO notebooks).
-_SECTIONS = re.compile(r"\s*<intro>.*?</intro>\s*<body>.*?</body>\s*<conclusion>.*?</conclusion>\s*", re.DOTALL)
+# The seed article's regex is `^<intro>.+</intro><body>.+</body><conclusion>.+</conclusion>$` with `re.match`. Kept:
+# every section needs text (`.+`; here at least one non-space character, so `<conclusion> </conclusion>` is empty too).
+# Deliberately different: re.DOTALL (without it `.` stops at a newline and any multi-line section scores 0.0, the bug
+# in several Unsloth / HF-course GRPO notebooks), whitespace allowed around and between the sections (the article
+# gives 0.0 to `</intro>\n<body>`, which is how models lay sections out), and no section tag inside a section (with
+# DOTALL, `.+` would let the last section swallow a second copy of the whole layout). `allow_empty=True` is the
+# loophole of the earlier `.*?` version: GRPO learned to leave `<conclusion></conclusion>` empty (the reward-hacking
+# lesson).
+_NO_SECTION_TAG = r"(?:(?!</?(?:intro|body|conclusion)>).)"
+_FILLED = rf"\s*\S{_NO_SECTION_TAG}*?"  # at least one non-space character
+_MAY_BE_EMPTY = rf"{_NO_SECTION_TAG}*?"
+_LAYOUT = r"\s*<intro>{0}</intro>\s*<body>{0}</body>\s*<conclusion>{0}</conclusion>\s*"
+_SECTIONS = re.compile(_LAYOUT.format(_FILLED), re.DOTALL)
+_SECTIONS_MAY_BE_EMPTY = re.compile(_LAYOUT.format(_MAY_BE_EMPTY), re.DOTALL)
 _THINK_ANSWER_STRICT = re.compile(r"<think>\n.*?\n</think>\n<answer>\n.*?\n</answer>\n?", re.DOTALL)
 _THINK_ANSWER_SOFT = re.compile(r"<think>.*?</think>\s*<answer>.*?</answer>", re.DOTALL)
 
 
 def format_reward(completions: list, **kwargs) -> list[float]:
     r"""
-    Reward function that checks the completion is exactly `<intro>…</intro><body>…</body><conclusion>…</conclusion>`.
-    Whitespace is allowed around and between the sections, and the sections may span several lines.
+    Reward function that checks the completion is exactly `<intro>…</intro><body>…</body><conclusion>…</conclusion>`
+    with text in every section: the seed article's reward (`.+` in each section). Unlike the article's regex,
+    whitespace is allowed around and between the sections, a section may span several lines (`re.DOTALL`), and a
+    section may not hold another section's tag (so the layout written twice scores 0.0). A section holding only
+    whitespace counts as empty.
 
     Args:
         completions (`list[str]` or `list[list[dict[str, str]]]`):
@@ -35,9 +49,47 @@ def format_reward(completions: list, **kwargs) -> list[float]:
     ```python
     >>> format_reward(["<intro>Hi</intro>\n<body>a\nb</body>\n<conclusion>Bye</conclusion>", "Hi"])
     [1.0, 0.0]
+    >>> format_reward(["<intro>Hi</intro>\n<body>a</body>\n<conclusion></conclusion>"])
+    [0.0]
     ```
     """
     return [1.0 if _SECTIONS.fullmatch(text) else 0.0 for text in completion_texts(completions)]
+
+
+def format_may_be_empty_reward(completions: list, **kwargs) -> list[float]:
+    r"""
+    [`format_reward`] with empty sections allowed (`.*?` instead of `.+`): `<conclusion></conclusion>` scores 1.0.
+    A loophole kept on purpose, to show reward hacking: GRPO learns to leave sections empty.
+
+    Example:
+    ```python
+    >>> format_may_be_empty_reward(["<intro>Hi</intro>\n<body>a</body>\n<conclusion></conclusion>"])
+    [1.0]
+    ```
+    """
+    return [1.0 if _SECTIONS_MAY_BE_EMPTY.fullmatch(text) else 0.0 for text in completion_texts(completions)]
+
+
+def get_format_reward(allow_empty: bool = False):
+    r"""
+    The article's strict format reward, [`format_reward`], or with `allow_empty` its loophole version.
+
+    Args:
+        allow_empty (`bool`, *optional*, defaults to `False`):
+            Whether `<intro></intro>` and other empty sections still earn 1.0 (the `.*?` regex).
+
+    Returns:
+        `Callable`: A reward function returning 1.0 or 0.0 per completion.
+
+    Example:
+    ```python
+    >>> get_format_reward(allow_empty=True)(["<intro></intro><body>a</body><conclusion></conclusion>"])
+    [1.0]
+    ```
+    """
+    if not isinstance(allow_empty, bool):
+        raise RewardError(f"allow_empty must be true or false, got {allow_empty!r}.")
+    return format_may_be_empty_reward if allow_empty else format_reward
 
 
 def think_format_reward(completions: list, **kwargs) -> list[float]:
@@ -190,8 +242,9 @@ def get_tag_layout_reward(tags: list[str] | tuple[str, ...] = ARTICLE_TAGS):
     a third each for being opened (`<tag>`), being closed after it opens (`</tag>`), and coming in order (opened once,
     after the previous tag was closed). Only the first `<tag>` and the first `</tag>` after it count; a tag opened
     twice loses its "in order" third (measured: GRPO on the format lesson otherwise learned to repeat `<body>`
-    sections). Text around or between the sections costs nothing, so a perfect layout scores 1.0 here and may still
-    score 0.0 on the strict reward.
+    sections). A section closed with nothing but whitespace in it earns nothing (the strict reward wants text in every
+    section, and GRPO learned to empty them when they paid). Text around or between the sections costs nothing, so a
+    perfect layout scores 1.0 here and may still score 0.0 on the strict reward.
 
     Args:
         tags (`list[str]`, *optional*, defaults to `["intro", "body", "conclusion"]`):
@@ -236,11 +289,14 @@ def tag_layout_score(text: str, tags: tuple[str, ...] | list[str]) -> float:
         if start < 0:
             previous_end = None
             continue
-        credit += 1.0
         end = text.find(f"</{tag}>", start + len(tag) + 2)
+        previous = previous_end
+        previous_end = end + len(tag) + 3 if end >= 0 else None
+        if end >= 0 and not text[start + len(tag) + 2 : end].strip():
+            continue  # an empty section earns nothing: GRPO otherwise learns to close sections without writing them
+        credit += 1.0
         if end >= 0:
             credit += 1.0
-        if previous_end is not None and start >= previous_end and text.count(f"<{tag}>") == 1:
+        if previous is not None and start >= previous and text.count(f"<{tag}>") == 1:
             credit += 1.0  # a repeated tag is not "in order": partial credit must not pay for padding sections
-        previous_end = end + len(tag) + 3 if end >= 0 else None
     return round(credit / (3 * len(tags)), 6)

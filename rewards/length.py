@@ -57,8 +57,8 @@ def get_combined_reward(length_weight: float = 0.7, format_weight: float = 0.3, 
 
     Example:
     ```python
-    >>> get_combined_reward(ideal_length=10)(["<intro></intro><body></body><conclusion></conclusion>", "0123456789"])
-    [-29.8, 0.0]
+    >>> get_combined_reward(ideal_length=10)(["<intro>a</intro><body>b</body><conclusion>c</conclusion>", "0" * 10])
+    [-31.9, 0.0]
     ```
     """
     _check_length(ideal_length)

@@ -53,9 +53,19 @@ register(
 register(
     RewardSpec(
         name="format",
-        factory=_plain(format_rewards.format_reward),
-        description="1.0 if the text is exactly <intro>…</intro><body>…</body><conclusion>…</conclusion>, else 0.0.",
+        factory=format_rewards.get_format_reward,
+        description="1.0 if the text is exactly <intro>…</intro><body>…</body><conclusion>…</conclusion> with text in "
+        "every section (the article's .+), else 0.0; unlike the article's regex, whitespace between sections and "
+        "multi-line sections are accepted.",
         family="format",
+        params=(
+            Param(
+                "allow_empty",
+                bool,
+                False,
+                "Let empty sections (<conclusion></conclusion>) score 1.0: a loophole GRPO learns to exploit.",
+            ),
+        ),
         good=Example(_SECTIONS),
         bad=Example("Plants make their own food from sunlight."),
     )
@@ -64,8 +74,8 @@ register(
     RewardSpec(
         name="tag_layout",
         factory=format_rewards.get_tag_layout_reward,
-        description="Partial credit per tag (opened, closed, in order), 0.0 to 1.0; the strict format reward's cold "
-        "start.",
+        description="Partial credit per tag (opened, closed, in order), 0.0 to 1.0, none for an empty section; the "
+        "strict format reward's cold start.",
         family="format",
         params=(
             Param(

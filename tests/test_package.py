@@ -22,7 +22,7 @@ def test_the_wheel_holds_both_packages_their_data_and_the_command(tmp_path):
     )
     (wheel,) = tmp_path.glob("grpo_reward_playground-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
-    data = {p.relative_to(ROOT).as_posix() for p in ROOT.glob("playground/*/*") if p.suffix in (".jsonl", ".md")}
+    data = {p.relative_to(ROOT).as_posix() for p in ROOT.glob("playground/**/*") if p.suffix in (".jsonl", ".md")}
     assert data and data <= names
     assert "playground/templates/train_grpo.py.tmpl" in names
     assert "rewards/registry.py" in names and "playground/cli/main.py" in names

@@ -48,6 +48,12 @@ def setup_dryrun(p: argparse.ArgumentParser) -> None:
     p.add_argument("--temperature", type=float, default=1.0)
     p.add_argument("--top_p", type=float, default=1.0)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--completion_prefix",
+        default="",
+        metavar="TEXT",
+        help="text every completion starts with, e.g. <intro> (rewards see it, as in training)",
+    )
     p.add_argument("--scale_rewards", default="group", choices=["group", "batch", "none"])
     p.add_argument(
         "--multi_objective_aggregation",
@@ -75,6 +81,7 @@ def run_dryrun(args: argparse.Namespace) -> int:
         temperature=args.temperature,
         top_p=args.top_p,
         seed=args.seed,
+        completion_prefix=args.completion_prefix,
     )
     summary = run.summarize(
         scale_rewards=args.scale_rewards, multi_objective_aggregation=args.multi_objective_aggregation

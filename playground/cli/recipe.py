@@ -78,7 +78,8 @@ def _assigned_reward(path: Path, attr: str, value: ast.expr, weight: float) -> R
         raise PlaygroundError(
             f"{path.name}: {attr} is not a library reward the playground can read back; train it with `trl grpo`."
         )
-    return RewardChoice(name, weight, params)
+    defaults = get_spec(name).defaults()  # the module spells out every parameter; the spec keeps the chosen ones
+    return RewardChoice(name, weight, {k: v for k, v in params.items() if k not in defaults or v != defaults[k]})
 
 
 def _custom_section(source: str, tree: ast.Module, node: ast.AST) -> str:

@@ -236,10 +236,13 @@ def run_lessons(args: argparse.Namespace) -> int:
     from playground.lessons import LESSONS
 
     if args.json:
-        data = [
-            {"id": lesson.id, "title": lesson.title, "expected": lesson.expected, "overrides": lesson.overrides}
-            for lesson in LESSONS
-        ]
+        data = []
+        for lesson in LESSONS:
+            item = {"id": lesson.id, "title": lesson.title, "expected": lesson.expected, "overrides": lesson.overrides}
+            reference = lesson.reference()  # the measured run of a lesson that trains (bench/lessons.py)
+            if reference is not None:
+                item["reference"] = reference.to_json()
+            data.append(item)
         print(json.dumps(data, ensure_ascii=False, indent=2))
         return 0
     width = max(len(lesson.id) for lesson in LESSONS)

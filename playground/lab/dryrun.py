@@ -121,9 +121,13 @@ def dry_run(
     top_p: float = 1.0,
     seed: int = 0,
     progress: Callable[[float], None] | None = None,
+    completion_prefix: str = "",
 ) -> DryRun:
-    """Sample `num_generations` completions for each row's prompt in batches, then call each reward once on all."""
-    from playground.data import render_prompt
+    """Sample `num_generations` completions for each row's prompt in batches, then call each reward once on all.
+
+    With a `completion_prefix` the model continues after it and rewards see the prefix plus the continuation, as in
+    training (see `playground.completion_prefix`)."""
+    from playground.completion_prefix import prompt_with_prefix
     from playground.lab.sampling import sample_prompts
     from playground.preview import GenerationSettings
 
@@ -131,7 +135,7 @@ def dry_run(
     rows = [dict(row) for row in rows]
     if not rows:
         raise PlaygroundError("The prompt set is empty.")
-    texts = [render_prompt(tokenizer, row["prompt"]) for row in rows]
+    texts = [prompt_with_prefix(tokenizer, row["prompt"], completion_prefix) for row in rows]
     sampled = sample_prompts(
         model,
         tokenizer,
@@ -143,16 +147,23 @@ def dry_run(
         seed=seed,
         progress=progress,
     )
-    table = score_table(rows, sampled.texts, funcs, completion_ids=sampled.ids)
+    completions = [[completion_prefix + text for text in group] for group in sampled.texts]
+    table = score_table(rows, completions, funcs, completion_ids=sampled.ids)
     return DryRun(
         rows=rows,
-        completions=sampled.texts,
+        completions=completions,
         names=[reward_name(f) for f in funcs],
         weights=[float(w) for w in weights],
         table=table,
         num_generations=num_generations,
         seconds=sampled.seconds,
-        settings={"max_new_tokens": max_new_tokens, "temperature": temperature, "top_p": top_p, "seed": seed},
+        settings={
+            "max_new_tokens": max_new_tokens,
+            "temperature": temperature,
+            "top_p": top_p,
+            "seed": seed,
+            "completion_prefix": completion_prefix,
+        },
     )
 
 

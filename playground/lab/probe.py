@@ -3,9 +3,11 @@
 A GRPO policy finds whatever the reward pays for. Before training, score a battery of degenerate completions (empty,
 whitespace, tags with empty sections, tag stuffing, repetition, over-long filler, a copy of the prompt, the answer
 alone or repeated, a wrong answer in the right format) and the best real completion damaged on purpose (sections
-emptied, truncated, words reversed, filler of the same length). Any of them that scores at or above the best real
-completion is a finding, said in the words of the reward's family (what "gamed" means for a format, a length, an
-accuracy or a content reward).
+emptied, truncated, words reversed, filler of the same length). What scores above the best real completion is one
+finding per reward, and what ties it another (each naming every kind of text it covers), said in the words of the
+reward's family (what "gamed" means for a format, a length, an accuracy or a content reward). Ties at the lowest
+score seen say nothing (a strict format gives 0 to untagged real answers and to most degenerate texts alike), so they
+are left out.
 """
 
 from __future__ import annotations
@@ -31,10 +33,11 @@ class Finding:
     text: str
     score: float
     why: str
-    kind: str = "degenerate"  # "degenerate" (a text of the battery, `label`) or "constant" (scores all alike)
-    label: str = ""  # a key of `LABELS`
+    kind: str = "degenerate"  # "degenerate" (texts of the battery that beat or tie the best) or "constant"
+    label: str = ""  # the key of `LABELS` of `text`, the highest-scoring text of the finding
     family: str = "custom"  # the reward's family: what "gamed" means for it (`GAMED`)
     best: float = 0.0  # the best real completion's score
+    labels: list[str] = field(default_factory=list)  # every kind of text the finding covers (keys of `LABELS`)
 
     def to_json(self) -> dict[str, Any]:
         return {"reward": self.reward, "text": self.text, "score": self.score, "why": self.why}
@@ -54,6 +57,8 @@ class ProbeReport:
 # CLI and the JSON API print these.
 TEXTS = {
     "degenerate": "A degenerate text ({label}) scores {score}, {relation} the best real completion ({best}): {gamed}.",
+    "degenerate_many": "{count} kinds of degenerate text ({label}) score up to {score}, {relation} the best real "
+    "completion ({best}): {gamed}.",
     "constant": "gives {best} to every text tried, real or degenerate: it cannot tell them apart, so it gives no "
     "learning signal.",
     "more": "more than",
@@ -99,13 +104,18 @@ def explain(
     texts: dict[str, str] | None = None,
     gamed: dict[str, str] | None = None,
     labels: dict[str, str] | None = None,
+    sep: str = ", ",
 ) -> str:
-    """The finding's "why" in the given sentences (the keys of `TEXTS`, `GAMED`, `LABELS`; English by default)."""
+    """The finding's "why" in the given sentences (the keys of `TEXTS`, `GAMED`, `LABELS`; English by default), kinds
+    of text listed with `sep`."""
     texts, gamed, labels = texts or TEXTS, gamed or GAMED, labels or LABELS
     if finding.kind == "constant":
         return texts["constant"].format(best=f"{finding.best:g}")
-    return texts["degenerate"].format(
-        label=labels[finding.label],
+    keys = finding.labels or [finding.label]
+    listed = sep.join(labels[key] for key in keys)
+    return texts["degenerate" if len(keys) == 1 else "degenerate_many"].format(
+        label=listed,
+        count=len(keys),
         score=f"{finding.score:g}",
         relation=texts["more" if finding.score > finding.best else "same"],
         best=f"{finding.best:g}",
@@ -213,10 +223,25 @@ def probe(
         if everything and max(everything) == min(everything):
             findings.append(_finding(name, "", best_score, "constant", "", family, best_score))
             continue
-        for (label, text), value in zip(items, values, strict=True):
-            if value is not None and value >= best_score:
-                findings.append(_finding(name, text, value, "degenerate", label, family, best_score))
+        scored_items = [(value, label, text) for (label, text), value in zip(items, values, strict=True)]
+        scored_items = [item for item in scored_items if item[0] is not None]
+        beats = [item for item in scored_items if item[0] > best_score]
+        ties = [item for item in scored_items if item[0] == best_score]
+        floor = min(v for v, _, _ in scored_items) if scored_items else best_score
+        if beats:
+            findings.append(_grouped(name, beats, "degenerate", family, best_score))
+        if ties and best_score > floor:  # a tie at the lowest score seen shows nothing to hack
+            findings.append(_grouped(name, ties, "degenerate", family, best_score))
     return ProbeReport(findings=findings, tried=tried, best=best_scores)
+
+
+def _grouped(reward: str, items: list[tuple[float, str, str]], kind: str, family: str, best: float) -> Finding:
+    """One finding for several texts (value, label key, text): shown by the highest-scoring one, naming them all."""
+    value, label, text = max(items, key=lambda item: item[0])
+    finding = _finding(reward, text, value, kind, label, family, best)
+    finding.labels = [key for _, key, _ in items]
+    finding.why = explain(finding)
+    return finding
 
 
 def _finding(reward: str, text: str, score: float, kind: str, label: str, family: str, best: float) -> Finding:

@@ -16,7 +16,9 @@ from playground.scoring import RewardChoice
 FORMAT_RECIPE = {
     "dataset_name": "writing",
     "max_steps": 20,
-    "max_completion_length": 80,
+    # 128: three sections with text each must fit; at 80 the held-out essays were cut before </conclusion> and the
+    # strict format fell from 0.44 after the warm-up to 0.22 at step 10 (80 only passed while empty sections paid)
+    "max_completion_length": 128,
     "num_generations": 8,
     "per_device_train_batch_size": 8,
     "learning_rate": 5e-4,  # 2e-4: +0.19 over the warm-up by step 10; 1e-3 undid it within two steps (README)
@@ -28,7 +30,7 @@ FORMAT_RECIPE = {
     "sft_num_examples": 16,
     "sft_learning_rate": 5e-4,
     "completion_prefix": "<intro>",
-    "eval_every": 5,
+    "eval_every": 10,  # each eval point costs about a GRPO step's generation x 4: two points after the warm-up
     "eval_prompts": 8,  # 8 held-out prompts x 4 samples: 4 prompts gave a curve too coarse to trust
     "eval_num_generations": 4,
 }
@@ -80,11 +82,11 @@ LESSONS: tuple[Lesson, ...] = (
         },
         expected={
             "en": "Measured on a shared 2-core CPU: eval reward -225 before training, -157 after 5 steps, -136 after "
-            "10, -131 after 15 and -122 after 20 (the training reward swung between -13 and -265 meanwhile); "
-            "4.7 min on one thread of that machine.",
+            "10, -131 after 15 and -122 after 20 (the training reward swung between -13 and -265 meanwhile); no "
+            "warm-up, so all of the +103 came from GRPO. 4.7 min on one thread of that machine.",
             "zh": "在共享的 2 核 CPU 上实测：评估奖励训练前 -225，第 5 步后 -157，第 10 步后 -136，"
-            "第 15 步后 -131，第 20 步后 -122（同期训练奖励在 -13 到 -265 之间跳动）；"
-            "在那台机器上单线程用时 4.7 分钟。",
+            "第 15 步后 -131，第 20 步后 -122（同期训练奖励在 -13 到 -265 之间跳动）；没有预热，"
+            "+103 全部来自 GRPO。在那台机器上单线程用时 4.7 分钟。",
         },
         preview_prompt="Describe a rainy morning in a big city in about 100 characters.",
         overrides={"dataset_name": "writing", "max_steps": 20, "eval_every": 5, "eval_prompts": 4},
@@ -96,8 +98,13 @@ LESSONS: tuple[Lesson, ...] = (
         text={
             "en": (
                 "The article's format reward pays 1.0 only for `<intro>…</intro><body>…</body>"
-                "<conclusion>…</conclusion>`. The small base model almost never writes these tags, so every group "
-                "scores all 0: `frac_reward_zero_std` is 1.0 and GRPO learns nothing. **GRPO can only amplify a "
+                "<conclusion>…</conclusion>` with text in every section (its regex uses `.+`). The playground's "
+                "`format` keeps that, and differs on purpose in two ways: a section may span several lines "
+                "(`re.DOTALL`; the article's `.` stops at a newline) and whitespace may sit between the sections "
+                "(the article gives 0 to `</intro>\\n<body>`); it also refuses a section tag inside a section. "
+                "`tag_layout` gives an empty section no credit either (see the reward-hacking lesson for why).\n\n"
+                "The small base model almost never writes these tags, so every group scores all 0: "
+                "`frac_reward_zero_std` is 1.0 and GRPO learns nothing. **GRPO can only amplify a "
                 "signal that exists.**\n\nThe fix is a **cold start**, as DeepSeek-R1 did before its RL stage:\n"
                 "1. an **SFT warm-up** (`sft_warmup_steps`): a few supervised steps on the model's own answers "
                 "wrapped in the tags;\n2. a **completion prefix** (`completion_prefix = <intro>`): every answer "
@@ -107,8 +114,12 @@ LESSONS: tuple[Lesson, ...] = (
                 "the point after the warm-up shows what SFT did, and the points after it what GRPO added."
             ),
             "zh": (
-                "文章中的格式奖励只有在回答恰好是 `<intro>…</intro><body>…</body><conclusion>…</conclusion>` 时"
-                "才给 1.0。小的基础模型几乎从不写这些标签，所以每组的得分都是 0：`frac_reward_zero_std` 为 1.0，"
+                "文章中的格式奖励只有在回答恰好是 `<intro>…</intro><body>…</body><conclusion>…</conclusion>`、"
+                "并且每个部分都有内容时才给 1.0（它的正则用的是 `.+`）。playground 的 `format` 保留了这一点，只在两处"
+                "有意不同：一个部分可以跨多行（`re.DOTALL`；文章里的 `.` 遇到换行就停），各部分之间可以有空白"
+                "（文章会给 `</intro>\\n<body>` 打 0 分）；此外，一个部分里不能再出现某个部分的标签。`tag_layout` "
+                "也不给空的部分任何分数（原因见“奖励投机”一课）。\n\n"
+                "小的基础模型几乎从不写这些标签，所以每组的得分都是 0：`frac_reward_zero_std` 为 1.0，"
                 "GRPO 什么也学不到。**GRPO 只能放大已经存在的信号。**\n\n解决办法是**冷启动**，就像 DeepSeek-R1 "
                 "在强化学习之前所做的：\n1. **SFT 预热**（`sft_warmup_steps`）：用模型自己的回答套上标签，"
                 "做几步监督训练；\n2. **回答前缀**（`completion_prefix = <intro>`）：每个回答都以第一个标签开头"
@@ -118,19 +129,71 @@ LESSONS: tuple[Lesson, ...] = (
             ),
         },
         expected={
-            "en": "Measured on 2 CPU cores (8 held-out prompts x 4 samples): strict format 0.00 before, 0.44 right "
-            "after the warm-up, 0.69 after 5 GRPO steps, 0.84 after 10 and still 0.84 after 20 (GRPO's own share: "
-            "+0.41); tag_layout 0.29 -> 0.74 -> 0.95. 8.2 min in all, building the examples, the warm-up and the "
-            "eval points included. Without the cold start (sft_warmup_steps = 0, no prefix) the strict format "
-            "stays 0.00.",
-            "zh": "在 2 核 CPU 上实测（8 个预留提示 x 每个 4 个样本）：严格格式得分训练前 0.00，预热后 0.44，"
-            "GRPO 第 5 步后 0.69，第 10 步后 0.84，第 20 步后仍为 0.84（GRPO 自身贡献 +0.41）；tag_layout "
-            "0.29 -> 0.74 -> 0.95。含构建示例、预热和评估在内共 8.2 分钟。不做冷启动（sft_warmup_steps = 0、"
-            "不加前缀）时，严格格式一直是 0.00。",
+            "en": "Measured on a 2-core AMD EPYC shared with other work (load 4-7), one thread, 8 held-out prompts "
+            "x 4 samples, seed 42: strict format (text in every section) 0.00 before, 0.41 after the warm-up, 0.41 at "
+            "GRPO step 10 and 0.66 at step 20: the warm-up added +0.41 and GRPO +0.25. tag_layout 0.31 -> 0.82 -> "
+            "0.93. 46.5 min of wall time on that loaded machine (835 CPU seconds). Without the cold start "
+            "(sft_warmup_steps = 0, no prefix) the strict format stays 0.00.",
+            "zh": "在一台与其他工作共享的 2 核 AMD EPYC 上实测（负载 4-7，单线程，8 个预留提示 x 每个 4 个样本，"
+            "随机种子 42）："
+            "严格格式（每个部分都有内容）训练前 0.00，预热后 0.41，GRPO 第 10 步 0.41，第 20 步 0.66："
+            "预热带来 +0.41，GRPO 带来 +0.25。tag_layout 0.31 -> 0.82 -> 0.93。在那台高负载机器上用时 46.5 分钟"
+            "（835 CPU 秒）。不做冷启动（sft_warmup_steps = 0、不加前缀）时，严格格式一直是 0.00。",
         },
         preview_prompt="Write a short paragraph about why people keep pets.",
         overrides=dict(FORMAT_RECIPE),
         rewards=(RewardChoice("format", 1.0), RewardChoice("tag_layout", 1.0)),
+        chart=("format", "tag_layout"),
+    ),
+    Lesson(
+        id="hacking",
+        title={"en": "Reward hacking: empty sections", "zh": "奖励投机：空的段落"},
+        text={
+            "en": (
+                "A policy learns whatever the reward pays for, not what you meant. This recipe is the format lesson "
+                "with one loophole: `format` with `allow_empty = true` (the regex `.*?` instead of the article's "
+                "`.+`) pays 1.0 for `<conclusion></conclusion>`. A second copy of `format`, strict and with weight "
+                "0, is scored and charted but never trained on: the gap between the two lines is the **hack rate**, "
+                "the answers that pass only because a section is empty.\n\n"
+                "1. Train it and watch the per-reward chart (`rewards/<fn>/mean`) and the held-out answers: the "
+                "loose line climbs, the strict one lags behind, and conclusions empty out.\n"
+                "2. Open the **Reward lab** and run the **probe** on this selection: it reports that tags with empty "
+                "sections score as much as the best real answer.\n"
+                "3. Fix the reward: load the **format** lesson (strict `format`, and `tag_layout`, which gives an "
+                "empty section no credit) and train it with the same seed.\n"
+                "4. Compare the two runs side by side on the **Runs** tab (and the answers on **Compare**)."
+            ),
+            "zh": (
+                "策略学到的是奖励付钱的东西，而不是你的本意。这个配方就是格式课的配方，只留了一个漏洞：`format` 设为 "
+                "`allow_empty = true`（正则用 `.*?`，而不是文章里的 `.+`），`<conclusion></conclusion>` 也能拿 1.0。"
+                "另一份严格的 `format` 权重为 0：它会被打分、画进图表，但不参与训练。两条线之间的差距就是"
+                "**投机率**，也就是只因为某个段落为空才通过的回答。\n\n"
+                "1. 训练并观察按奖励分开的图表（`rewards/<fn>/mean`）和预留提示的回答：宽松的那条线往上走，严格的那条"
+                "落在后面，结论段落渐渐变空。\n"
+                "2. 打开**奖励实验室**，对这组奖励运行**探测**：它会报告“标签齐全但各部分为空”的文本和最好的真实回答"
+                "得分一样。\n"
+                "3. 修好奖励：载入**格式**一课（严格的 `format`，以及不给空段落任何分数的 `tag_layout`），用同样的随机"
+                "种子训练。\n"
+                "4. 在**运行记录**页把两次运行放在一起比较（在**对比**页看回答）。"
+            ),
+        },
+        expected={
+            "en": "The same loophole measured on 2 CPU cores (format with empty sections allowed, next to a "
+            "tag_layout that still credited them; 30 writing prompts, seed 7): over the last 5 GRPO steps 37 of 40 "
+            "training answers scored 1.0, but only 23 of 40 had text in all three sections (19 of 40 over the first "
+            "5 steps), so GRPO's honest gain was about +0.1 while the loose eval format read 0.59 -> 0.91. A "
+            "typical answer: `<intro>Public Libraries:</intro> <body>A beacon of culture in the digital "
+            "age.</body> <conclusion></conclusion>`. This recipe's own run is not measured yet.",
+            "zh": "在 2 核 CPU 上实测过同一个漏洞（允许空段落的 format，加上当时仍给空段落打分的 tag_layout；"
+            "30 个写作提示，随机种子 7）：GRPO 最后 5 步里 40 个训练回答有 37 个得 1.0，但只有 23 个三个部分都有"
+            "内容（前 5 步是 19 个），所以 GRPO 真实的提升只有约 +0.1，而宽松的评估格式分从 0.59 升到 0.91。"
+            "典型回答：`<intro>Public Libraries:</intro> <body>A beacon of culture in the digital age.</body> "
+            "<conclusion></conclusion>`。这个配方本身的运行还没有实测。",
+        },
+        preview_prompt="Write a short paragraph about why people keep pets.",
+        overrides=dict(FORMAT_RECIPE),
+        rewards=(RewardChoice("format", 1.0, {"allow_empty": True}), RewardChoice("format", 0.0)),
+        chart=("format(allow_empty=True)", "format", "empty_section_rate"),
     ),
     Lesson(
         id="combine",
@@ -156,19 +219,22 @@ LESSONS: tuple[Lesson, ...] = (
             ),
         },
         expected={
-            "en": "Measured on 2 shared CPU cores (8 held-out prompts x 4 samples): length(200) -135 before, -91 "
-            "after the warm-up, -80 after 10 GRPO steps; tag_layout 0.29 -> 0.74 after the warm-up and still 0.74 "
-            "after 10 steps. With weight 0.01 the length spread (tens of characters) still outweighs tag_layout's "
-            "(0 to 1), so GRPO spent the run on length and the flat_reward alert fired. Try "
-            "multi_objective_aggregation = normalize_then_sum and compare. 10.7 min on that loaded machine.",
-            "zh": "在共享的 2 核 CPU 上实测（8 个预留提示 x 每个 4 个样本）：length(200) 训练前 -135，预热后 -91，"
-            "GRPO 10 步后 -80；tag_layout 从 0.29 到预热后 0.74，10 步后仍是 0.74。权重 0.01 时，长度奖励的差异"
-            "（几十个字符）仍然压过 tag_layout（0 到 1），所以 GRPO 整个训练都花在长度上，flat_reward 提醒也触发了。"
-            "试试 multi_objective_aggregation = normalize_then_sum 再比较。在那台高负载机器上用时 10.7 分钟。",
+            "en": "Measured on 2 shared CPU cores (one thread, load about 4; 8 held-out prompts x 4 samples): "
+            "length(200) -135 before, -91 after the warm-up, -128 after 10 GRPO steps; tag_layout 0.29 -> 0.72 after "
+            "the warm-up -> 0.49. The warm-up gave all of the gain and GRPO took part of it back: with weight 0.01 "
+            "the length spread (tens of characters) still outweighs tag_layout's (0 to 1), answers ran to the cap "
+            "and the clipped alert fired. Try multi_objective_aggregation = normalize_then_sum and compare. "
+            "10.4 min on that machine.",
+            "zh": "在共享的 2 核 CPU 上实测（单线程，负载约 4；8 个预留提示 x 每个 4 个样本）：length(200) 训练前 "
+            "-135，预热后 -91，GRPO 10 步后 -128；tag_layout 从 0.29 到预热后 0.72，再到 0.49。提升全部来自预热，"
+            "GRPO 反而退回了一部分：权重 0.01 时，长度奖励的差异（几十个字符）仍然压过 tag_layout（0 到 1），"
+            "回答写到长度上限，clipped 提醒触发。试试 multi_objective_aggregation = normalize_then_sum 再比较。"
+            "在那台机器上用时 10.4 分钟。",
         },
         preview_prompt="Write a short paragraph about why people keep pets.",
-        overrides={**FORMAT_RECIPE, "max_steps": 10},
+        overrides={**FORMAT_RECIPE, "max_steps": 10, "max_completion_length": 80},  # as measured
         rewards=(RewardChoice("length", 0.01, {"ideal_length": 200}), RewardChoice("tag_layout", 1.0)),
+        chart=("tag_layout",),
     ),
     Lesson(
         id="metrics",
@@ -202,10 +268,12 @@ LESSONS: tuple[Lesson, ...] = (
             "en": "Measured on 2 shared CPU cores: eval reward -225 before, -171 at step 5, -175 at step 10, while "
             "the step reward swung between -266 and -49; loss between 0.0006 and 0.38 (positive: the long answers had "
             "the negative advantages); kl rose from 0 to 0.115 and raised the kl_spike alert; clipped_ratio 1.0 at "
-            "step 6 and 0 at the end. 2.7 min on that loaded machine.",
+            "step 6 and 0 at the end. No warm-up: the +50 came from GRPO's first 5 steps. 2.7 min on that loaded "
+            "machine.",
             "zh": "在共享的 2 核 CPU 上实测：评估奖励训练前 -225，第 5 步 -171，第 10 步 -175，而每一步的奖励在 -266 "
             "到 -49 之间跳动；损失在 0.0006 到 0.38 之间（为正：较长的回答优势为负）；kl 从 0 升到 0.115，"
-            "触发了 kl_spike 提醒；clipped_ratio 在第 6 步为 1.0，最后为 0。在那台高负载机器上用时 2.7 分钟。",
+            "触发了 kl_spike 提醒；clipped_ratio 在第 6 步为 1.0，最后为 0。没有预热：+50 来自 GRPO 的前 5 步。"
+            "在那台高负载机器上用时 2.7 分钟。",
         },
         preview_prompt="Describe a rainy morning in a big city in about 100 characters.",
         overrides={"dataset_name": "writing", "max_steps": 10, "beta": 0.04, "eval_every": 5},
@@ -238,13 +306,16 @@ LESSONS: tuple[Lesson, ...] = (
         },
         expected={
             "en": "rewards/format/mean 0.0 at every step (30 steps, 240 answers, measured); from step 3 the no_signal "
-            "and constant_reward alerts say no weighting can help and point at the cold-start tools.",
+            "and constant_reward alerts say no weighting can help and point at the cold-start tools. No warm-up and "
+            "nothing from GRPO: that is the lesson.",
             "zh": "每一步 rewards/format/mean 都是 0.0（实测 30 步、240 个回答）；从第 3 步起，no_signal 和 "
-            "constant_reward 提醒指出任何权重都无济于事，并指向冷启动工具。",
+            "constant_reward 提醒指出任何权重都无济于事，并指向冷启动工具。"
+            "没有预热，GRPO 也一无所获：这正是本课要讲的。",
         },
         preview_prompt="Write a short paragraph about why people keep pets.",
         overrides={"dataset_name": "writing", "max_steps": 8, "max_completion_length": 96},
         rewards=(RewardChoice("format", 1.0),),
+        chart=("format",),
     ),
     Lesson(
         id="arithmetic",
@@ -277,17 +348,20 @@ LESSONS: tuple[Lesson, ...] = (
             "en": "Measured on 2 quiet CPU cores (8 held-out problems x 4 samples): strict think/answer layout 0.00 "
             "before, 0.88 after the warm-up, 0.78 at step 10 and 0.94 at step 20; correctness 9% before, 13% after "
             "the warm-up, 28% at step 10 and 31% at step 20 (+22 points over the base model, +19 of them from GRPO). "
-            "8.2 min in all, warm-up and eval points included. 32 samples are a coarse measure: a few points either "
-            "way is noise.",
+            "8.2 min in all, warm-up and eval points included. 32 samples are a coarse measure: with seed 11 the same "
+            "recipe went 12.5% -> 34.4% after the warm-up -> 28.1% after GRPO (on a loaded machine), so GRPO's share "
+            "is within the noise of 32 samples.",
             "zh": "在 2 核空闲 CPU 上实测（8 道预留题 x 每题 4 个样本）：严格的 think/answer 格式训练前 0.00，"
             "预热后 0.88，第 10 步 0.78，第 20 步 0.94；正确率训练前 9%，预热后 13%，第 10 步 28%，第 20 步 31%"
             "（比基础模型高 22 个百分点，其中 19 个来自 GRPO）。含预热和评估在内共 8.2 分钟。"
-            "32 个样本的测量比较粗：上下几个百分点属于噪声。",
+            "32 个样本的测量比较粗：随机种子 11 时同一配方从 12.5% 到预热后 34.4%，GRPO 后 28.1%（在高负载机器上），"
+            "所以 GRPO 的贡献在 32 个样本的噪声范围之内。",
         },
         preview_prompt="Tom has 12 apples and buys 7 more. How many apples does he have now?",
         overrides={
             **FORMAT_RECIPE,
             "dataset_name": "arithmetic",
+            "max_completion_length": 80,  # as measured
             "sft_tags": ["think", "answer"],
             "completion_prefix": "<think>",
             "learning_rate": 3e-4,  # 5e-4 drifted (kl 0.2-0.4) into repeated <answer> blocks that never stopped
@@ -298,5 +372,6 @@ LESSONS: tuple[Lesson, ...] = (
             RewardChoice("tag_layout", 1.0, {"tags": ["think", "answer"]}),
             RewardChoice("correctness", 1.0),
         ),
+        chart=("correctness", "think_answer_strict"),
     ),
 )

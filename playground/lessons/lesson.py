@@ -20,6 +20,14 @@ class Lesson:
     preview_prompt: str
     overrides: dict[str, Any] = field(default_factory=dict)
     rewards: tuple[RewardChoice, ...] = ()
+    # What the Learn tab draws from the eval rows: reward metric names, `eval_reward` or `empty_section_rate`.
+    chart: tuple[str, ...] = ("eval_reward",)
+
+    def reference(self):
+        """The run `bench/lessons.py` measured for this lesson (`playground.lessons.reference`), or None."""
+        from playground.lessons.reference import load_reference
+
+        return load_reference(self.id)
 
     def run_spec(self, **extra: Any) -> RunSpec:
         """The lesson's recipe as a run spec; `extra` (flat field names) is applied last, e.g. `max_steps=5`."""

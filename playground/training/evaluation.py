@@ -5,6 +5,10 @@ into metrics.jsonl under TRL's eval names (`eval_reward`, `eval_reward_std`, `ev
 `eval_rewards/<fn>/std`) with the GRPO `step` they were taken at, and `phase: "eval"`. `eval_of` says which model
 was scored: "base" (before anything), "warmup" (right after the SFT warm-up) or "grpo".
 
+Every completion scored goes to `eval_samples.jsonl` in the run folder (`step`, `eval_of`, `prompt`, `seed`,
+`completion` with its prefix, `rewards` by name, the weighted `reward`), so the answers behind each point can be read:
+the same prompts and seeds before the warm-up, after it, and after GRPO.
+
 TRL's own `eval_dataset`/`eval_steps` was not used: it samples with the training RNG (different draws at every point),
 also runs a loss forward pass per batch, cannot score before the warm-up, and needs an eval split in every export.
 Here each prompt i is sampled with seed `seed + i` in a forked RNG, so training's randomness is not disturbed.
@@ -16,6 +20,7 @@ import logging
 import statistics
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from playground.preview import GenerationSettings, generate_group
@@ -24,6 +29,8 @@ from playground.spec import RunSpec
 
 
 logger = logging.getLogger(__name__)
+
+EVAL_SAMPLES = "eval_samples.jsonl"
 
 
 def split_eval(dataset, k: int):
@@ -44,6 +51,7 @@ class Evaluator:
         self.funcs = list(funcs)
         self.weights = list(weights)
         self.tokenizer = tokenizer
+        self.samples: list[dict[str, Any]] = []  # the completions of the latest `evaluate`, one row each
 
     def evaluate(
         self, model, step: int, eval_of: str, should_stop: Callable[[], bool] | None = None
@@ -61,6 +69,7 @@ class Evaluator:
         per_fn: dict[str, list[float]] = {n: [] for n in names}
         totals: list[float] = []
         stds: list[float] = []
+        self.samples = []
         for i, row in enumerate(self.rows):
             if should_stop is not None and should_stop():
                 logger.info("Eval at step %d (%s) stopped after %d of %d prompts", step, eval_of, i, len(self.rows))
@@ -86,6 +95,7 @@ class Evaluator:
                 scale_rewards=g.scale_rewards,
             )
             stds.append(score.std)
+            self.samples += _sample_rows(step, eval_of, prompt, settings.seed, group.completions, score.completions)
             for c in score.completions:
                 if c.total is not None:
                     totals.append(c.total)
@@ -106,3 +116,52 @@ class Evaluator:
 
 def _mean(values: list[float]) -> float | None:
     return sum(values) / len(values) if values else None
+
+
+def _sample_rows(step: int, eval_of: str, prompt, seed: int, texts: list[str], scored) -> list[dict[str, Any]]:
+    from rewards._text import completion_text
+
+    prompt_text = prompt if isinstance(prompt, str) else completion_text(prompt)  # the last (user) message
+    return [
+        {
+            "step": step,
+            "eval_of": eval_of,
+            "prompt": prompt_text,
+            "seed": seed,
+            "completion": text,
+            "rewards": dict(c.rewards),
+            "reward": c.total,
+        }
+        for text, c in zip(texts, scored, strict=True)
+    ]
+
+
+def append_eval_samples(run_path: str | Path, rows: list[dict[str, Any]]) -> None:
+    """Append the completions of one eval point to the run's `eval_samples.jsonl`."""
+    from playground.training.store import _append_lines
+
+    _append_lines(Path(run_path) / EVAL_SAMPLES, rows)
+
+
+def read_eval_samples(run_path: str | Path) -> list[dict[str, Any]]:
+    """The rows of the run's `eval_samples.jsonl` (empty for a run without evals, or from before they were kept)."""
+    from playground.training.store import _read_lines
+
+    return _read_lines(Path(run_path) / EVAL_SAMPLES)
+
+
+def answers_at(rows: list[dict[str, Any]], per_point: int = 3) -> list[dict[str, Any]]:
+    """A few answers per eval point, for a page: the first sample of the first `per_point` prompts at each
+    (step, eval_of), in the order of the points."""
+    points: dict[tuple, list[dict[str, Any]]] = {}
+    seen: set[tuple] = set()
+    for row in rows:
+        point = (row.get("step"), row.get("eval_of"))
+        key = (*point, row.get("prompt"))
+        if key in seen:
+            continue
+        seen.add(key)
+        chosen = points.setdefault(point, [])
+        if len(chosen) < per_point:
+            chosen.append(row)
+    return [row for chosen in points.values() for row in chosen]

@@ -30,6 +30,9 @@ KL_SPIKE_FACTOR = 5.0
 KL_SPIKE_MIN = 0.05
 KL_HISTORY = 3  # previous kl values needed before a spike can be called
 DOMINANT_SHARE = 0.9
+# A spread at or below this is none: float noise leaves 1e-8-ish stds where every completion scored the same (TRL's
+# `frac_reward_zero_std` counts a group as flat only below about 1e-8, so eight answers at 0.2222 can pass as varied).
+ZERO_STD = 1e-6
 WINDOW = 5  # first / last steps compared by flat_reward and length_hacking
 SIGNAL_WINDOW = 10  # no_signal also holds while the mean over this many latest steps stays high (one lucky step)
 COLD_START = (
@@ -111,11 +114,21 @@ def _no_signal(metrics: list[dict], k: int, **_: Any) -> Alert | None:
     window = series[-SIGNAL_WINDOW:]
     recent = len(last) >= k and all(v >= HIGH_FRACTION for _, v in last)
     sustained = len(window) >= SIGNAL_WINDOW and _mean(_values(window)) >= HIGH_FRACTION
-    if not (recent or sustained):
+    spread = _series(metrics, "reward_std")[-k:]
+    no_spread = len(spread) >= k and all(v <= ZERO_STD for _, v in spread)
+    if not (recent or sustained or no_spread):
         return None
     constant = _constant_rewards(metrics, k)
     everything_constant = bool(constant) and set(constant) == set(_reward_functions(metrics))
-    if recent:
+    if no_spread and not recent:
+        rewards = _values(_series(metrics, "reward"))
+        score = f" ({rewards[-1]:.4g})" if rewards else ""
+        message = (
+            f"In the last {k} steps reward_std stayed below {ZERO_STD:g}: every completion got the same total "
+            f"reward{score}, so GRPO has no advantage to learn from (frac_reward_zero_std misses a spread of float "
+            "noise)."
+        )
+    elif recent:
         message = (
             f"In the last {k} steps, {_share(_values(last))} of the groups gave every completion the same "
             "reward, so GRPO has no advantage to learn from."
@@ -131,7 +144,7 @@ def _no_signal(metrics: list[dict], k: int, **_: Any) -> Alert | None:
         else "Make the reward more graded (partial credit instead of pass/fail), or raise temperature or "
         "num_generations so the completions of a group differ."
     )
-    return Alert("no_signal", message, advice, series[-1][0])
+    return Alert("no_signal", message, advice, (spread if no_spread and not recent else series)[-1][0])
 
 
 def _constant_rewards(metrics: list[dict], k: int) -> list[str]:
@@ -141,7 +154,7 @@ def _constant_rewards(metrics: list[dict], k: int) -> list[str]:
     for fn in _reward_functions(metrics):
         stds = _values(_series(metrics, f"rewards/{fn}/std"))
         means = _values(_series(metrics, f"rewards/{fn}/mean"))
-        if len(stds) >= k and max(stds) == 0.0 and means and max(means) == min(means):
+        if len(stds) >= k and max(stds) <= ZERO_STD and means and max(means) - min(means) <= ZERO_STD:
             out.append(fn)
     return out
 
@@ -224,16 +237,26 @@ def _dominant_reward(metrics: list[dict], weights: dict[str, float] | None, k: i
     if row is None:
         return None
     shares = _weighted(row, weights, "std")
-    if not shares or not sum(shares.values()):  # no spread at all: compare the weighted means instead
-        shares = _weighted(row, weights, "mean")
     total = sum(shares.values())
-    if len(shares) < 2 or not total:
+    if len(shares) < 2 or total <= ZERO_STD:  # no spread at all: weights change nothing (no_signal's case)
         return None
     fn = max(shares, key=shares.__getitem__)
     share = shares[fn] / total
     if share < DOMINANT_SHARE:
         return None
     others = ", ".join(f"'{name}'" for name in shares if name != fn)
+    if all(metric_value(row.get(f"rewards/{name}/std")) <= ZERO_STD for name in shares if name != fn):
+        scores = ", ".join(
+            f"'{name}' ({metric_value(row.get(f'rewards/{name}/mean')) or 0:.3g})" for name in shares if name != fn
+        )
+        return Alert(
+            "nothing_to_weigh",
+            f"Only '{fn}' varies: {scores} gave every completion of a group the same score at step "
+            f"{_step(row, index)}, so there is nothing to weigh against '{fn}' yet.",
+            "No weight can make a reward count before it varies; give it a cold start (sft_warmup_steps, "
+            "completion_prefix, a partial-credit reward such as tag_layout) and weigh the rewards once each varies.",
+            _step(row, index),
+        )
     return Alert(
         "dominant_reward",
         f"'{fn}' makes up {_pct(share)} of the weighted reward, so the other rewards ({others}) barely change the "

@@ -220,7 +220,10 @@ class TrainingJob(JobState):
     # --- held-out eval -----------------------------------------------------------------------------------------------
 
     def evaluate(self, model, step: int, eval_of: str) -> None:
-        """Score the held-out prompts with the model as it is now; the row goes to metrics.jsonl and the listeners."""
+        """Score the held-out prompts with the model as it is now; the row goes to metrics.jsonl and the listeners,
+        the completions to eval_samples.jsonl."""
+        from playground.training.evaluation import append_eval_samples
+
         if self._evaluator is None or (step, eval_of) in self._evaluated or self.stop_asked():
             return
         self._evaluated.add((step, eval_of))
@@ -238,6 +241,7 @@ class TrainingJob(JobState):
             return
         self.clock.step("eval")
         self.run.append_metrics(row)
+        append_eval_samples(self.run.path, self._evaluator.samples)
         self.on_log(row)
 
     def _eval_model(self, model):

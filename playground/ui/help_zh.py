@@ -15,8 +15,9 @@ from rewards.registry import list_specs
 
 REWARDS: dict[str, str] = {
     "length": "与目标长度的接近程度：-abs(ideal_length - 字符数)。",
-    "format": "文本恰好是 <intro>…</intro><body>…</body><conclusion>…</conclusion> 时为 1.0，否则为 0.0。",
-    "tag_layout": "按标签给部分分（是否打开、关闭、顺序正确），0.0 到 1.0；严格格式奖励的冷启动版本。",
+    "format": "文本恰好是 <intro>…</intro><body>…</body><conclusion>…</conclusion> 且每个部分都有内容（文章的 .+）"
+    "时为 1.0，否则为 0.0；与文章的正则不同，各部分之间可以有空白，一个部分可以跨多行。",
+    "tag_layout": "按标签给部分分（是否打开、关闭、顺序正确），0.0 到 1.0，空的部分不得分；严格格式奖励的冷启动版本。",
     "combined": "加权和 length_weight * length + format_weight * format（种子文章中的奖励）。",
     "think_format": "TRL 的 think_format_reward：文本以一个 <think>…</think> 块开头时为 1.0，否则为 0.0。",
     "think_answer_strict": "整段文本恰好是 <think>\\n…\\n</think>\\n<answer>\\n…\\n</answer> 时为 1.0，否则为 0.0。",
@@ -73,6 +74,7 @@ PARAMS: dict[str, str] = {  # "<reward>.<param>"
     "correctness.mode": "numeric 比较数字，math_verify 比较 LaTeX，auto 根据参考答案自动选择。",
     "keywords.include": "应该出现的关键词（逗号分隔）。",
     "keywords.exclude": "不应出现的关键词（逗号分隔）。",
+    "format.allow_empty": "让空的部分（<conclusion></conclusion>）也得 1.0：这是 GRPO 会学着钻的空子。",
     "keywords.case_sensitive": "匹配关键词时区分大小写。",
     "regex.pattern": "Python 正则表达式。",
     "regex.mode": "search：任意位置匹配；fullmatch：整段文本匹配。",

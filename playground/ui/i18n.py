@@ -200,6 +200,29 @@ EN: dict[str, str] = {
     "learn.recipe.prompt": "Preview prompt:",
     "learn.loaded": "Loaded “{title}”. The Rewards, Preview and Train tabs now hold its recipe: generate a group on "
     "Preview, or press Start training on Train.",
+    "learn.ref.title": "Reference run",
+    "learn.ref.none": "This lesson has no reference run: it trains nothing, or it has not been measured yet.",
+    "learn.ref.summary": "Measured with `bench/lessons.py` on {cores} cores of {cpu}, a machine shared with other "
+    "work (load {load}): {wall} in all, {steps} GRPO steps, {samples} held-out answers per eval point.",
+    "learn.ref.summary_train": "Measured with `bench/lessons.py` on {cores} cores of {cpu}, a machine shared with "
+    "other work (load {load}): {wall} in all, {steps} GRPO steps, no held-out eval (the chart shows the training "
+    "reward of each step).",
+    "learn.ref.alerts": "Alerts the run raised: {alerts}.",
+    "learn.ref.share": "`{metric}` on the held-out prompts: {base} before training → {warmup} after the warm-up → "
+    "{final} after GRPO. The warm-up added {from_warmup}, GRPO {from_grpo}.",
+    "learn.ref.share_grpo": "`{metric}` on the held-out prompts: {base} before training → {final} after GRPO "
+    "({from_grpo}).",
+    "learn.ref.chart": "Eval curve: the reference run, and your run of this recipe",
+    "learn.ref.reference": "reference",
+    "learn.ref.live": "your run",
+    "learn.ref.answers": "The reference run's held-out answers: the same prompt and seed before training, after the "
+    "warm-up and after GRPO",
+    "learn.ref.col.prompt": "Prompt",
+    "learn.ref.col.base": "Before training",
+    "learn.ref.col.warmup": "After the warm-up",
+    "learn.ref.col.grpo": "After GRPO",
+    "train.eval_answers": "Held-out answers at each eval point (same prompts and seeds)",
+    "train.eval_answers.model": "Model",
     "train.phase.label": "Phase: {phase}",
     "train.phase.warmup": "warm-up (SFT)",
     "train.phase.grpo": "GRPO",
@@ -299,6 +322,9 @@ EN: dict[str, str] = {
     "or raise beta.",
     "train.alert.dominant_reward": "**One reward function dominates the total.** Rescale the weights so each "
     "reward can move the total.",
+    "train.alert.nothing_to_weigh": "**Only one reward varies; the others give every completion the same score, so "
+    "there is nothing to weigh yet.** No weight helps a reward that does not vary: give it a cold start "
+    "(sft_warmup_steps, completion_prefix, tag_layout).",
     "train.alert.flat_reward": "**The reward has not improved for many steps.** Check the reward on Preview, raise "
     "learning_rate a little, or try more steps.",
     "train.alert.length_hacking": "**Completions grow longer while the other rewards stay flat: the model may be "
@@ -533,6 +559,26 @@ ZH: dict[str, str] = {
     "learn.recipe.prompt": "预览提示词：",
     "learn.loaded": "已载入“{title}”。奖励、预览和训练页已填入本课的配方："
     "可以在“预览”页生成一组回答，或在“训练”页点击“开始训练”。",
+    "learn.ref.title": "参考运行",
+    "learn.ref.none": "这一课没有参考运行：它不训练，或者还没有实测。",
+    "learn.ref.summary": "用 `bench/lessons.py` 在 {cpu} 的 {cores} 个核心上实测，机器同时在做别的工作"
+    "（负载 {load}）：共用时 {wall}，{steps} 步 GRPO，每个评估点 {samples} 个预留回答。",
+    "learn.ref.summary_train": "用 `bench/lessons.py` 在 {cpu} 的 {cores} 个核心上实测，机器同时在做别的工作"
+    "（负载 {load}）：共用时 {wall}，{steps} 步 GRPO，没有预留提示评估（图表显示每一步的训练奖励）。",
+    "learn.ref.alerts": "这次运行发出的提醒：{alerts}。",
+    "learn.ref.share": "预留提示上的 `{metric}`：训练前 {base} → 预热后 {warmup} → GRPO 后 {final}。"
+    "预热带来 {from_warmup}，GRPO 带来 {from_grpo}。",
+    "learn.ref.share_grpo": "预留提示上的 `{metric}`：训练前 {base} → GRPO 后 {final}（{from_grpo}）。",
+    "learn.ref.chart": "评估曲线：参考运行，以及你用这个配方的运行",
+    "learn.ref.reference": "参考",
+    "learn.ref.live": "你的运行",
+    "learn.ref.answers": "参考运行的预留回答：同一个提示、同一个随机种子，训练前、预热后和 GRPO 后",
+    "learn.ref.col.prompt": "提示词",
+    "learn.ref.col.base": "训练前",
+    "learn.ref.col.warmup": "预热后",
+    "learn.ref.col.grpo": "GRPO 后",
+    "train.eval_answers": "每个评估点的预留回答（同样的提示和随机种子）",
+    "train.eval_answers.model": "模型",
     "train.phase.label": "阶段：{phase}",
     "train.phase.warmup": "热身（SFT）",
     "train.phase.grpo": "GRPO 强化学习",
@@ -626,6 +672,8 @@ ZH: dict[str, str] = {
     "空回答加分。",
     "train.alert.kl_spike": "**kl 突然跳升：模型突然偏离基础模型。** 请降低 learning_rate 或调高 beta。",
     "train.alert.dominant_reward": "**某一个奖励函数主导了总分。** 请调整权重，让每个奖励都能影响总分。",
+    "train.alert.nothing_to_weigh": "**只有一个奖励在变化，其他奖励给所有生成结果打同样的分，所以现在还谈不上权衡。** "
+    "任何权重都帮不了一个不变化的奖励：请先给它冷启动（sft_warmup_steps、completion_prefix、tag_layout）。",
     "train.alert.flat_reward": "**奖励已经很多步没有提升。** 请在“预览”页检查奖励，稍微调高 learning_rate，或增加训"
     "练步数。",
     "train.alert.length_hacking": "**生成结果越来越长而其他奖励没有变化：模型可能在钻长度奖励的空子。** 请降低长度"

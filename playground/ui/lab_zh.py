@@ -20,6 +20,8 @@ VERDICTS = {
 
 TEXTS = {
     "degenerate": "一个退化文本（{label}）得分 {score}，{relation}最好的真实生成结果（{best}）：{gamed}。",
+    "degenerate_many": "{count} 种退化文本（{label}）最高得分 {score}，{relation}最好的真实生成结果（{best}）："
+    "{gamed}。",
     "constant": "对所有试过的文本（无论真实的还是退化的）都给 {best} 分：它分不出好坏，所以没有学习信号。",
     "more": "高于",
     "same": "等于",
@@ -66,4 +68,4 @@ def verdict_text(summary: stats.Summary, lang: str) -> str:
 
 def why_text(finding: probe.Finding, lang: str) -> str:
     """A probe finding's "why" in the page's language."""
-    return probe.explain(finding, TEXTS, GAMED, LABELS) if lang == "zh" else probe.explain(finding)
+    return probe.explain(finding, TEXTS, GAMED, LABELS, sep="、") if lang == "zh" else probe.explain(finding)

@@ -1,6 +1,10 @@
 """Learn tab: the guided lessons of `playground.lessons`. Pick one, read it in the page's language, and Load its
 recipe into the Rewards selection, the Preview inputs and the Train form.
 
+A lesson that trains shows its reference run at once (`playground.lessons.reference`, no compute): what the warm-up and
+GRPO each added, the eval curve, and held-out answers before training, after the warm-up and after GRPO. While a run of
+the lesson's rewards goes (and the viewer may watch it), its eval points are drawn beside the reference curve.
+
 The lesson texts are the engine's (English and Chinese in each `Lesson`), so they are made by handlers with the
 request's language (`lang_of`), on page load and when another lesson is picked, not translated by `gr.I18n`.
 """
@@ -11,11 +15,15 @@ from dataclasses import dataclass
 from typing import Any
 
 import gradio as gr
+import pandas as pd
 
 from playground.data import BUILTIN_SETS
+from playground.errors import PlaygroundError
 from playground.lessons import LESSONS, Lesson, get_lesson
+from playground.lessons.reference import Reference
 from playground.models import EMBEDDED
 from playground.spec import DATA_FLAGS, RunSpec, flat_fields
+from playground.ui.charts import recolour
 from playground.ui.common import bind, lang_of, short
 from playground.ui.context import AppContext, Session
 from playground.ui.i18n import t, tr
@@ -23,9 +31,12 @@ from playground.ui.preview_tab import ROWS_SHOWN, PreviewTab, builtin_rows, pick
 from playground.ui.rewards_tab import Layout, RewardsTab, apply_selection
 from playground.ui.train_form import OPTIONAL_TEXT
 from playground.ui.train_tab import TrainTab
+from rewards.registry import metric_name
 
 
 HIDDEN = dict(api_visibility="private", show_progress="hidden")
+LIVE_SECONDS = 5.0  # how often the Learn tab adds the live run's eval points to the reference curve
+ANSWER_CHARS = 400
 
 
 @dataclass
@@ -36,10 +47,15 @@ class LearnTab:
     expected: gr.Markdown
     recipe: gr.Markdown
     loaded: gr.Markdown
+    reference: gr.Markdown
+    curve: gr.LinePlot
+    answers: gr.Dataframe
+    tab: gr.Tab
+    timer: gr.Timer
 
     @property
     def views(self) -> list[gr.Component]:
-        return [self.text, self.expected, self.recipe]
+        return [self.text, self.expected, self.recipe, self.reference, self.curve, self.answers]
 
 
 # --- views ---------------------------------------------------------------------------------------------------------
@@ -76,18 +92,149 @@ def recipe_markdown(lesson: Lesson, lang: str) -> str:
     return "\n\n".join(lines)
 
 
+def _fmt(value: float) -> str:
+    return f"{value:.3g}" if abs(value) >= 1 or value == 0 else f"{value:.2f}"
+
+
+def reference_markdown(lesson: Lesson, lang: str, reference: Reference | None = None) -> str:
+    """Where and how the reference run was measured, and what the warm-up and GRPO each added to the lesson's
+    chart metrics."""
+    reference = reference or lesson.reference()
+    if reference is None:
+        return f"### {tr(lang, 'learn.ref.title')}\n\n{tr(lang, 'learn.ref.none')}"
+    run = reference.run
+    wall = run.get("wall_s") or 0.0
+    lines = [
+        tr(
+            lang,
+            "learn.ref.summary" if reference.eval else "learn.ref.summary_train",
+            cores=run.get("cores", "?"),
+            cpu=run.get("cpu", "?"),
+            load=run.get("load_avg_1min") or "?",
+            wall=f"{int(wall // 60)} min {int(wall % 60):02d} s",
+            steps=run.get("max_steps", "?"),
+            samples=run.get("eval_samples", "?"),
+        )
+    ]
+    if run.get("alerts"):
+        lines.append(tr(lang, "learn.ref.alerts", alerts=", ".join(f"`{code}`" for code in run["alerts"])))
+    warmed = reference.point("warmup") is not None
+    for metric in lesson.chart:
+        shares = reference.shares(metric)
+        if shares is None:
+            continue
+        values = {k: _fmt(v) for k, v in shares.items() if k in ("base", "warmup", "final")}
+        values |= {k: f"{shares[k]:+.2f}" for k in ("from_warmup", "from_grpo")}
+        lines.append(tr(lang, "learn.ref.share" if warmed else "learn.ref.share_grpo", metric=metric, **values))
+    return f"### {tr(lang, 'learn.ref.title')}\n\n" + "\n\n".join(lines)
+
+
+def curve_frame(lesson: Lesson, lang: str, reference: Reference | None, live: list[dict] | None = None):
+    """The lesson's chart metrics at each eval point: the reference run's, and the live run's beside them."""
+    points = []
+    rows = reference.eval if reference else []
+    if reference is not None and not rows:  # a lesson without eval points: its training reward means per step
+        rows = [_as_reference_row(m, "rewards/") | {"eval_reward": m.get("reward")} for m in reference.metrics]
+    sources = [(tr(lang, "learn.ref.reference"), rows)]
+    if live:
+        sources.append((tr(lang, "learn.ref.live"), [_as_reference_row(row) for row in live]))
+    for source, rows in sources:
+        for row in rows:
+            for metric in lesson.chart:
+                value = row.get(metric)
+                if isinstance(value, int | float) and not isinstance(value, bool):
+                    points.append((int(row.get("step", 0)), float(value), f"{metric} · {source}"))
+    frame = pd.DataFrame(points, columns=["step", "value", "series"])
+    return frame.astype({"step": "int64", "value": "float64", "series": "str"})
+
+
+def _as_reference_row(row: dict, prefix: str = "eval_rewards/") -> dict:
+    """A metrics row in the reference's eval shape: each reward's mean (`<prefix><fn>/mean`) under its own name."""
+    out = {"step": row.get("step"), "of": row.get("eval_of"), "eval_reward": row.get("eval_reward")}
+    for key, value in row.items():
+        if key.startswith(prefix) and key.endswith("/mean"):
+            out[key[len(prefix) : -len("/mean")]] = value
+    return out
+
+
+def answers_frame(reference: Reference | None, lang: str) -> pd.DataFrame:
+    """One row per held-out prompt: its answer before training, after the warm-up and after GRPO (same seed)."""
+    keys = ["learn.ref.col.prompt", "learn.ref.col.base", "learn.ref.col.warmup", "learn.ref.col.grpo"]
+    columns = [tr(lang, key) for key in keys]
+    rows = []
+    for row in reference.answers_by_prompt() if reference else []:
+        cells = [short(row["prompt"], 120)]
+        for of in ("base", "warmup", "grpo"):
+            answer = row.get(of)
+            cells.append(_answer_cell(answer) if answer else "—")
+        rows.append(cells)
+    return pd.DataFrame(rows, columns=columns)
+
+
+def _answer_cell(answer: dict) -> str:
+    scores = ", ".join(
+        f"{name} {value:g}" for name, value in (answer.get("rewards") or {}).items() if value is not None
+    )
+    text = str(answer.get("completion", ""))
+    text = text if len(text) <= ANSWER_CHARS else text[: ANSWER_CHARS - 1] + "…"
+    return f"{text}\n[{scores}]" if scores else text
+
+
+def reference_views(lesson: Lesson, lang: str, live: list[dict] | None = None) -> list:
+    reference = lesson.reference()
+    return [
+        reference_markdown(lesson, lang, reference),
+        curve_frame(lesson, lang, reference, live),
+        answers_frame(reference, lang),
+    ]
+
+
+def live_eval_rows(ctx: AppContext, lesson: Lesson, session_id: str | None) -> list[dict]:
+    """The eval rows of the current run when it trains this lesson's rewards and this viewer may watch it."""
+    job = ctx.jobs.current
+    if job is None or not ctx.may_watch(job, session_id):
+        return []
+    if _recipe_rewards(job.spec.rewards) != _recipe_rewards(lesson.run_spec().rewards):
+        return []
+    return [row for row in job.run.metrics() if row.get("phase") == "eval"]
+
+
+def _recipe_rewards(choices) -> list[tuple[str, float]] | None:
+    """(metric name, weight) of each reward: defaults written out or left out name the same reward."""
+    try:
+        return [(metric_name(c.name, c.params), float(c.weight)) for c in choices]
+    except PlaygroundError:  # a custom reward: not a lesson's recipe
+        return None
+
+
 # --- handlers ------------------------------------------------------------------------------------------------------
 
 
-def show_lesson(request: gr.Request, lesson_id: str) -> list[str]:
-    return lesson_views(get_lesson(lesson_id), lang_of(request))
+def show_lesson(ctx: AppContext, request: gr.Request, lesson_id: str, session_id: str | None = None) -> list:
+    lang = lang_of(request)
+    lesson = get_lesson(lesson_id)
+    return [*lesson_views(lesson, lang), *reference_views(lesson, lang, live_eval_rows(ctx, lesson, session_id))]
 
 
-def show_page(request: gr.Request, lesson_id: str | None) -> list:
+def show_page(ctx: AppContext, request: gr.Request, lesson_id: str | None, session_id: str | None = None) -> list:
     """On page load: the picker's labels and the lesson in the page's language."""
     lang = lang_of(request)
     lesson = get_lesson(lesson_id or LESSONS[0].id)
-    return [gr.Dropdown(choices=lesson_choices(lang), value=lesson.id), *lesson_views(lesson, lang)]
+    views = [*lesson_views(lesson, lang), *reference_views(lesson, lang, live_eval_rows(ctx, lesson, session_id))]
+    return [gr.Dropdown(choices=lesson_choices(lang), value=lesson.id), *views]
+
+
+def watch_live(ctx: AppContext, request: gr.Request, lesson_id: str | None, session_id: str | None, seen: str | None):
+    """The Learn tab's timer: redraw the curve when the live run of this lesson logged a new eval point; stop polling
+    once no run is going."""
+    lesson = get_lesson(lesson_id or LESSONS[0].id)
+    job = ctx.jobs.current
+    live = live_eval_rows(ctx, lesson, session_id)
+    key = f"{lesson.id}:{job.run.id if job else ''}:{len(live)}"
+    timer = gr.Timer(active=job is not None and job.active)
+    if key == seen:
+        return timer, gr.skip(), seen
+    return timer, curve_frame(lesson, lang_of(request), lesson.reference(), live), key
 
 
 def lesson_spec(ctx: AppContext, lesson: Lesson) -> RunSpec:
@@ -157,7 +304,7 @@ def load_lesson(
 def create_learn_tab() -> LearnTab:
     """The tab's layout, in English until the page loads (see `wire_learn_tab`)."""
     first = LESSONS[0]
-    with gr.Tab(t("learn.tab"), id="learn"):
+    with gr.Tab(t("learn.tab"), id="learn") as tab:
         gr.Markdown(t("learn.intro"))
         with gr.Row(equal_height=True):
             picker = gr.Dropdown(lesson_choices("en"), value=first.id, label=t("learn.pick"), scale=3)
@@ -168,7 +315,40 @@ def create_learn_tab() -> LearnTab:
         expected = gr.Markdown(expected)
         with gr.Accordion(t("learn.recipe"), open=False):
             recipe = gr.Markdown(recipe)
-    return LearnTab(picker=picker, load=load, text=text, expected=expected, recipe=recipe, loaded=loaded)
+        summary, curve, answers = reference_views(first, "en")
+        reference = gr.Markdown(summary, elem_classes="pg-reference")
+        curve = gr.LinePlot(
+            curve,
+            x="step",
+            y="value",
+            color="series",
+            label=t("learn.ref.chart"),
+            x_axis_format="d",
+            min_width=280,
+            elem_classes="pg-reference-curve",
+        )
+        answers = gr.Dataframe(
+            answers,
+            label=t("learn.ref.answers"),
+            wrap=True,
+            interactive=False,
+            column_widths=["16%", "28%", "28%", "28%"],
+            elem_classes="pg-reference-answers",
+        )
+        timer = gr.Timer(LIVE_SECONDS, active=False)
+    return LearnTab(
+        picker=picker,
+        load=load,
+        text=text,
+        expected=expected,
+        recipe=recipe,
+        loaded=loaded,
+        reference=reference,
+        curve=curve,
+        answers=answers,
+        tab=tab,
+        timer=timer,
+    )
 
 
 def wire_learn_tab(
@@ -181,8 +361,16 @@ def wire_learn_tab(
     train: TrainTab,
 ) -> None:
     """The Learn tab's events; called once every tab exists, because Load fills inputs of the other tabs."""
-    demo.load(bind(show_page), learn.picker, [learn.picker, *learn.views], **HIDDEN)
-    learn.picker.input(bind(show_lesson), learn.picker, learn.views, **HIDDEN)
+    # Each curve update is followed by `recolour`: the browser keeps a chart's colour scale until its colour map
+    # changes (see charts.recolour), so new series would otherwise be drawn without a colour.
+    loaded = demo.load(bind(show_page, ctx), [learn.picker, session.id], [learn.picker, *learn.views], **HIDDEN)
+    picked = learn.picker.input(bind(show_lesson, ctx), [learn.picker, session.id], learn.views, **HIDDEN)
+    seen = gr.State(None)
+    live = ([learn.picker, session.id, seen], [learn.timer, learn.curve, seen])
+    selected = learn.tab.select(bind(watch_live, ctx), *live, **HIDDEN)  # a run may have ended meanwhile
+    ticked = learn.timer.tick(bind(watch_live, ctx), *live, **HIDDEN)
+    for event in (loaded, picked, selected, ticked):
+        event.then(recolour, learn.curve, learn.curve, **HIDDEN)
     names = tuple(train.form)
     outputs = [learn.loaded, session.selection, *rewards.apply_outputs]
     outputs += [preview.model, preview.prompt_set, preview.prompt_row, preview.prompt, preview.row]

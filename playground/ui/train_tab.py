@@ -17,6 +17,7 @@ from playground.ui.charts import CHARTS, chart_updates, coloured, create_charts,
 from playground.ui.common import GOOD_MARK, bind, empty_frame, lang_of, short, styled
 from playground.ui.context import AppContext, Session, client_address
 from playground.ui.custom_code import attach_to_spec
+from playground.ui.eval_answers import create_eval_answers
 from playground.ui.i18n import EN, t, tr
 from playground.ui.messages_zh import translate_error
 from playground.ui.rewards_tab import RewardsTab, selection_summary, selection_summary_for
@@ -265,6 +266,7 @@ def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> 
         progress = gr.HTML()
         alerts, plots, samples = create_run_view(max_height=420)
         timer = gr.Timer(TICK_SECONDS, active=False)
+        create_eval_answers(timer, ctx, session.id)  # held-out answers of each eval point, on the same ticks
         watcher = gr.Timer(WATCH_SECONDS)  # always on, cheap: a run started elsewhere shows without a tab switch
         seen = gr.State(None)  # inside the tab: a gr.Tabs must hold only tabs, or the frontend mixes up their labels
 

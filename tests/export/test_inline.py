@@ -141,4 +141,5 @@ def test_reward_sources_are_the_library_source():
     text = reward_sources(RewardChoice("length", 1.0, {"ideal_length": 5}))
     assert text.startswith("def get_length_reward(ideal_length: int = 100):")
     assert "class _LengthReward:" in text
-    assert reward_sources(RewardChoice("format")).startswith("def format_reward(")
+    fmt = reward_sources(RewardChoice("format"))
+    assert fmt.startswith("def get_format_reward(allow_empty: bool = False):") and "\ndef format_reward(" in fmt

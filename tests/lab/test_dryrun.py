@@ -90,3 +90,23 @@ def test_embedded_format_gives_no_signal_and_length_gives_signal_everywhere(embe
     assert length.frac_reward_zero_std == 0.0 and length.verdict.startswith("Good signal")
     assert run.signal_jsonl(length).count("\n") == 4
     assert length.reward == pytest.approx(sum(r[1] for r in run.table) / 16, abs=1e-4)
+
+
+def test_completion_prefix_is_continued_and_scored_as_in_training(tiny_sampler):
+    """The model continues after the prefix, and rewards see prefix plus continuation (format cold start)."""
+    from playground.completion_prefix import prompt_with_prefix
+    from rewards.format import ARTICLE_TAGS, tag_layout_score
+
+    model, tokenizer = tiny_sampler
+    funcs, weights = build_rewards([RewardChoice("tag_layout")])
+    rows = [{"prompt": "Hi."}, {"prompt": "Say more."}]
+    run = dry_run(
+        model, tokenizer, rows, funcs, weights, num_generations=2, max_new_tokens=4, completion_prefix="<intro>"
+    )
+    texts = [prompt_with_prefix(tokenizer, row["prompt"], "<intro>") for row in rows]
+    sampled = sample_prompts(model, tokenizer, texts, 2, max_new_tokens=4, temperature=1.0, top_p=1.0, seed=0)
+    assert run.completions == [["<intro>" + text for text in group] for group in sampled.texts]
+    flat = [text for group in run.completions for text in group]
+    assert [row[0] for row in run.table] == [tag_layout_score(text, ARTICLE_TAGS) for text in flat]
+    assert min(row[0] for row in run.table) >= round(2 / 9, 6)  # "<intro>" is opened and first: 2 of 9
+    assert run.settings["completion_prefix"] == "<intro>"

@@ -13,12 +13,23 @@ def _probe(*names, **kwargs):
     return probe(choices, funcs, **kwargs)
 
 
-def test_strict_format_gives_full_marks_to_empty_sections():
-    report = _probe("format")
-    empty = [f for f in report.findings if f.text == "<intro></intro><body></body><conclusion></conclusion>"]
-    assert empty and empty[0].score == 1.0 and empty[0].reward == "format"
+EMPTY_SECTIONS = "<intro></intro><body></body><conclusion></conclusion>"
+
+
+def test_format_with_empty_sections_allowed_gives_them_full_marks():
+    choices = [RewardChoice("format", 1.0, {"allow_empty": True})]
+    funcs, _ = build_rewards(choices)
+    report = probe(choices, funcs)
+    empty = [f for f in report.findings if f.text == EMPTY_SECTIONS]
+    assert empty and empty[0].score == 1.0 and empty[0].reward == "format(allow_empty=True)"
     assert "checks the tags" in empty[0].why
     assert not any(f.text == "" for f in report.findings)  # the empty text scores 0 < 1
+
+
+def test_strict_format_wants_text_in_every_section_but_not_on_topic_text():
+    report = _probe("format")
+    assert not any(f.text == EMPTY_SECTIONS for f in report.findings)
+    assert [f.label for f in report.findings] == ["off_topic"] and report.findings[0].score == 1.0
 
 
 def test_accuracy_reward_flags_the_bare_answer_and_not_the_wrong_one():
@@ -55,4 +66,27 @@ def test_cli_probe_json(capsys):
     data = json.loads(capsys.readouterr().out)
     assert set(data) == {"findings"}
     assert {"reward", "text", "score", "why"} == set(data["findings"][0])
-    assert any(f["text"] == "<intro></intro><body></body><conclusion></conclusion>" for f in data["findings"])
+    assert [f["reward"] for f in data["findings"]] == ["format"] and "Bananas" in data["findings"][0]["text"]
+
+
+def test_ties_at_the_lowest_score_are_left_out():
+    """Untagged real answers score 0 on the strict format, like most degenerate texts: only what beats them is
+    reported, not a row per text that scores 0 "as much as the best (0)"."""
+    choices = [RewardChoice("format")]
+    funcs, _ = build_rewards(choices)
+    report = probe(choices, funcs, prompt="Write about cats.", completions=["Cats purr.", "Cats sleep a lot."])
+    [finding] = report.findings
+    assert (finding.label, finding.labels, finding.score, finding.best) == ("off_topic", ["off_topic"], 1.0, 0.0)
+    assert finding.why.startswith("A degenerate text (well formatted but off-topic) scores 1, more than the best")
+    assert report.tried == 13
+
+
+def test_what_beats_and_what_ties_the_best_are_one_finding_each():
+    choices = [RewardChoice("length", 1.0, {"ideal_length": 20})]
+    funcs, _ = build_rewards(choices)
+    report = probe(choices, funcs, completions=["A short real answer about cats and dogs, forty-five characters"])
+    beats, ties = report.findings
+    assert beats.score > beats.best and ties.score == ties.best == -42.0
+    assert ties.labels == ["best_reversed", "best_filler"] and ties.text.startswith("characters forty-five dogs")
+    assert ties.why.startswith("2 kinds of degenerate text (the best completion with its words reversed, filler as ")
+    assert beats.label in beats.labels and len(beats.labels) >= 2 and "more than the best real completion" in beats.why

@@ -1,12 +1,19 @@
+import pickle
+import re
+
 import pytest
 
+from playground.errors import RewardError
 from rewards.format import (
+    format_may_be_empty_reward,
     format_reward,
+    get_format_reward,
     think_answer_soft_reward,
     think_answer_strict_reward,
     think_format_reward,
     xml_count_reward,
 )
+from rewards.registry import build_reward
 
 
 def _conv(text):
@@ -32,6 +39,52 @@ class TestFormatReward:
     def test_values(self, text, expected):
         assert format_reward([text]) == [expected]
         assert format_reward([_conv(text)]) == [expected]
+
+    @pytest.mark.parametrize(
+        "text, strict, may_be_empty",
+        [
+            ("<intro>Hi</intro><body>Text</body><conclusion>Bye</conclusion>", 1.0, 1.0),
+            # The article's `.+`: every section needs text. A section of whitespace only is empty too.
+            ("<intro>Hi</intro>\n<body>Text</body>\n<conclusion></conclusion>", 0.0, 1.0),
+            ("<intro></intro><body></body><conclusion></conclusion>", 0.0, 1.0),
+            ("<intro>Hi</intro><body> \n </body><conclusion>Bye</conclusion>", 0.0, 1.0),
+            ("<intro>\nHi\n</intro><body>\nText</body><conclusion>Bye\n</conclusion>", 1.0, 1.0),
+            ("<intro>Hi</intro><body>Text</body>", 0.0, 0.0),
+            # No section tag inside a section: the layout written twice does not pass as one long conclusion.
+            (
+                "<intro>a</intro><body>b</body><conclusion>c</conclusion>\n<intro>a</intro><body>b</body>"
+                "<conclusion>c</conclusion>",
+                0.0,
+                0.0,
+            ),
+            ("<intro>a <b>bold</b></intro><body>b < c</body><conclusion>c</conclusion>", 1.0, 1.0),
+        ],
+    )
+    def test_empty_sections(self, text, strict, may_be_empty):
+        assert format_reward([text]) == [strict]
+        assert get_format_reward()([text]) == [strict]
+        assert get_format_reward(allow_empty=True)([_conv(text)]) == [may_be_empty]
+        assert format_may_be_empty_reward([text]) == [may_be_empty]
+
+    def test_differs_from_the_article_regex_only_by_dotall_and_whitespace(self):
+        article = re.compile(r"^<intro>.+</intro><body>.+</body><conclusion>.+</conclusion>$")
+        same = ["<intro>a</intro><body>b</body><conclusion>c</conclusion>", "<intro></intro><body>b</body>", "x"]
+        for text in [*same, "<intro>a</intro><body>b</body><conclusion></conclusion>"]:
+            assert format_reward([text]) == [1.0 if article.match(text) else 0.0]
+        laid_out = "<intro>a</intro>\n<body>b\nc</body>\n<conclusion>d</conclusion>"
+        assert (format_reward([laid_out]), bool(article.match(laid_out))) == ([1.0], False)
+
+    def test_allow_empty_must_be_a_bool(self):
+        with pytest.raises(RewardError, match="allow_empty"):
+            get_format_reward(allow_empty="yes")
+
+    def test_registry_names_the_loophole(self):
+        loose = build_reward("format", {"allow_empty": True})
+        assert loose.__name__ == "format(allow_empty=True)"
+        assert build_reward("format").__name__ == "format"
+        hacked = "<intro>Hi</intro><body>Text</body><conclusion></conclusion>"
+        assert (build_reward("format")([hacked]), loose([hacked])) == ([0.0], [1.0])
+        assert pickle.loads(pickle.dumps(loose))([hacked]) == [1.0]
 
     def test_multiline_body_in_a_batch(self):
         multi = "<intro>\nHello\n</intro>\n<body>\nOne.\nTwo.\n</body>\n<conclusion>\nBye.\n</conclusion>"

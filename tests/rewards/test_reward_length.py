@@ -4,7 +4,7 @@ from playground.errors import RewardError
 from rewards.length import get_combined_reward, get_length_reward
 
 
-SECTIONS = "<intro></intro><body></body><conclusion></conclusion>"  # 53 characters, matches the format
+SECTIONS = "<intro>a</intro><body>b</body><conclusion>c</conclusion>"  # 56 characters, matches the format
 
 
 class TestLengthReward:
@@ -31,18 +31,18 @@ class TestCombinedReward:
         "text, expected",
         [
             (SECTIONS, 0.3),  # length 0, format 1
-            ("x" * 53, 0.0),  # length 0, format 0
-            ("x" * 43, -7.0),  # 0.7 * -10
+            ("x" * 56, 0.0),  # length 0, format 0
+            ("x" * 46, -7.0),  # 0.7 * -10
             (SECTIONS + "\n" * 10, -6.7),  # 0.7 * -10 + 0.3
         ],
     )
     def test_default_weights(self, text, expected):
-        assert get_combined_reward(ideal_length=53)([text]) == [expected]
+        assert get_combined_reward(ideal_length=56)([text]) == [expected]
 
     def test_custom_weights(self):
-        reward = get_combined_reward(length_weight=1.0, format_weight=2.0, ideal_length=50)
-        assert reward([SECTIONS, "x" * 50]) == [-1.0, 0.0]
+        reward = get_combined_reward(length_weight=1.0, format_weight=2.0, ideal_length=53)
+        assert reward([SECTIONS, "x" * 53]) == [-1.0, 0.0]
 
     def test_seed_defaults(self):
         # length -47 * 0.7 + format 1 * 0.3
-        assert get_combined_reward()([SECTIONS]) == [-32.6]
+        assert get_combined_reward()([SECTIONS]) == [-30.5]

@@ -31,6 +31,11 @@ PERFECT = "<intro>Hi.</intro>\n<body>Text.</body>\n<conclusion>Bye.</conclusion>
         ("<INTRO>a</INTRO>", 0.0),  # tags are case-sensitive
         # a repeated section loses its "in order" third: padding with <body> sections does not pay
         ("<intro>a</intro><body>b</body><body>c</body><conclusion>d</conclusion>", 0.888889),
+        # an empty section earns nothing, not even "opened": emptying a section must not pay
+        ("<intro>a</intro><body>b</body><conclusion></conclusion>", 0.666667),
+        ("<intro>a</intro><body> \n </body><conclusion>c</conclusion>", 0.666667),
+        ("<intro></intro><body></body><conclusion></conclusion>", 0.0),
+        ("<intro>a</intro><body>b</body><conclusion>", 0.888889),  # unclosed: opened and in order, 2 of 3
     ],
 )
 def test_article_layout_partial_credit(text, expected):

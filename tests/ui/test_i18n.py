@@ -64,7 +64,7 @@ def dynamic_keys() -> set[str]:
 
 # Codes of the alerts playground/training/health.py raises (each has a translated text).
 ALERT_CODES = ("no_signal", "constant_reward", "clipped", "collapse", "kl_spike", "dominant_reward", "flat_reward")
-ALERT_CODES += ("length_hacking",)
+ALERT_CODES += ("length_hacking", "nothing_to_weigh")
 
 
 def generated_text_keys() -> set[str]:

@@ -34,7 +34,7 @@ def test_dry_run_then_rescore_probe_and_graders(app):
 
     findings, note, report = c.predict("", api_name="/probe_rewards")
     texts = [f["text"] for f in report["findings"] if f["reward"] == "format"]
-    assert "<intro></intro><body></body><conclusion></conclusion>" in texts
+    assert "<intro>Hello.</intro><body>Bananas are yellow.</body><conclusion>Bye.</conclusion>" in texts
     assert str(len(report["findings"])) in note
 
     # The selection itself is session state (not returned to a client); the Rewards tab's summary and JSON are.
@@ -67,5 +67,5 @@ def test_zh_page_gets_the_verdict_the_probe_and_the_headers_in_chinese(app):
     assert report["findings"] and [row[3] for row in findings["data"]] == [f["why"] for f in report["findings"]]
     for finding in report["findings"]:
         assert not english_left(finding["why"]), finding["why"]
-    empty = next(f for f in report["findings"] if f["text"] == "<intro></intro><body></body><conclusion></conclusion>")
-    assert empty["why"].startswith("一个退化文本（标签齐全但各部分为空）")
+    off_topic = next(f for f in report["findings"] if "Bananas" in f["text"])
+    assert off_topic["why"].startswith("一个退化文本（格式正确但答非所问）")

@@ -78,7 +78,7 @@ def test_no_signal_and_weak_verdicts_read_as_chinese():
 
 
 def test_probe_findings_explain_themselves_in_chinese():
-    choices = [RewardChoice("format"), RewardChoice("length")]
+    choices = [RewardChoice("format", 1.0, {"allow_empty": True}), RewardChoice("length")]
     funcs, _ = build_rewards(choices)
     report = probe(choices, funcs)
     assert {f.label for f in report.findings} >= {"empty_sections"}
@@ -87,7 +87,9 @@ def test_probe_findings_explain_themselves_in_chinese():
         zh = lab_zh.why_text(finding, "zh")
         assert re.search(r"[\u4e00-\u9fff]", zh) and not english_left(zh), zh
     empty = next(f for f in report.findings if f.label == "empty_sections")
+    assert len(empty.labels) == 3  # the ties of one reward are one finding: empty sections, off-topic, emptied best
     assert lab_zh.why_text(empty, "zh") == (
-        "一个退化文本（标签齐全但各部分为空）得分 1，等于最好的真实生成结果（1）："
+        "3 种退化文本（标签齐全但各部分为空、格式正确但答非所问、最好的生成结果，各部分被清空）"
+        "最高得分 1，等于最好的真实生成结果（1）："
         "格式奖励只检查标签，不检查各部分有没有内容。"
     )

@@ -176,3 +176,79 @@ def test_a_lesson_run_reports_its_phases_and_eval_rows(app):
     # The reward chart draws the eval points beside the training reward (the browser test sees both lines drawn).
     series = list(reward_frame(metrics)["series"])
     assert series.count("reward") == 2 and series.count("eval_reward") == 2  # step 0 (the warm-up's) and step 2
+
+
+REFERENCE_LINES = [
+    {"type": "run", "lesson": "format", "wall_s": 290.0, "max_steps": 20, "seed": 42, "cpu": "AMD EPYC", "cores": 2}
+    | {"load_avg_1min": 1.2, "eval_samples": 32},
+    {"type": "metrics", "step": 1, "reward": 1.1, "rewards/format/mean": 0.5},
+    {"type": "eval", "step": 0, "of": "base", "eval_reward": 0.29, "format": 0.0, "tag_layout": 0.29},
+    {"type": "eval", "step": 0, "of": "warmup", "eval_reward": 1.15, "format": 0.44, "tag_layout": 0.71},
+    {"type": "eval", "step": 20, "of": "grpo", "eval_reward": 1.8, "format": 0.84, "tag_layout": 0.96},
+    {
+        "type": "answer",
+        "step": 0,
+        "eval_of": "base",
+        "prompt": "Why pets?",
+        "completion": "<intro>Pets are",
+        "rewards": {},
+    }
+    | {"rewards": {"format": 0.0, "tag_layout": 0.222222}},
+    {"type": "answer", "step": 0, "eval_of": "warmup", "prompt": "Why pets?", "completion": "<intro>a</intro>"},
+    {"type": "answer", "step": 20, "eval_of": "grpo", "prompt": "Why pets?", "completion": "<intro>b</intro>"},
+]
+
+
+@pytest.fixture
+def shipped(tmp_path, monkeypatch):
+    """A reference run for the format lesson only, in place of the shipped ones."""
+    from playground.lessons import reference
+
+    (tmp_path / "format.jsonl").write_text("".join(json.dumps(line) + "\n" for line in REFERENCE_LINES))
+    monkeypatch.setattr(reference, "FOLDER", tmp_path)
+    return tmp_path
+
+
+def test_reference_run_shows_what_the_warmup_and_grpo_each_added(shipped):
+    from playground.ui.learn_tab import answers_frame, curve_frame, reference_markdown
+
+    lesson = get_lesson("format")
+    text = reference_markdown(lesson, "en")
+    assert "on 2 cores of AMD EPYC" in text and "4 min 50 s in all, 20 GRPO steps, 32 held-out answers" in text
+    assert (
+        "`format` on the held-out prompts: 0 before training → 0.44 after the warm-up → 0.84 after GRPO. The warm-up "
+        "added +0.44, GRPO +0.40." in text
+    )
+    assert "预热带来 +0.44，GRPO 带来 +0.40" in reference_markdown(lesson, "zh")
+    live = [{"step": 0, "phase": "eval", "eval_of": "base", "eval_rewards/format/mean": 0.0}]
+    live += [{"step": 5, "phase": "eval", "eval_of": "grpo", "eval_rewards/format/mean": 0.5}]
+    frame = curve_frame(lesson, "en", lesson.reference(), live)
+    assert list(frame.itertuples(index=False, name=None)) == [
+        (0, 0.0, "format · reference"),
+        (0, 0.29, "tag_layout · reference"),
+        (0, 0.44, "format · reference"),
+        (0, 0.71, "tag_layout · reference"),
+        (20, 0.84, "format · reference"),
+        (20, 0.96, "tag_layout · reference"),
+        (0, 0.0, "format · your run"),
+        (5, 0.5, "format · your run"),
+    ]
+    answers = answers_frame(lesson.reference(), "zh")
+    assert list(answers.columns) == ["提示词", "训练前", "预热后", "GRPO 后"]
+    assert answers.values.tolist() == [
+        ["Why pets?", "<intro>Pets are\n[format 0, tag_layout 0.222222]", "<intro>a</intro>", "<intro>b</intro>"]
+    ]
+    assert "has no reference run" in reference_markdown(get_lesson("groups"), "en")
+    assert answers_frame(None, "en").empty and curve_frame(get_lesson("groups"), "en", None).empty
+
+
+def test_lessons_json_carries_each_reference_run(shipped, capsys):
+    from playground.cli.main import main
+
+    assert main(["lessons", "--json"]) == 0
+    data = {item["id"]: item for item in json.loads(capsys.readouterr().out)}
+    assert data["format"]["reference"]["eval"] == [
+        {k: v for k, v in line.items() if k != "type"} for line in REFERENCE_LINES if line["type"] == "eval"
+    ]
+    assert data["format"]["reference"]["run"]["wall_s"] == 290.0 and len(data["format"]["reference"]["answers"]) == 3
+    assert "reference" not in data["groups"]

@@ -93,6 +93,16 @@ def test_load_every_lesson_then_run_one(app, browser):
         page.reload()
         page.get_by_role("tab", name="Train", exact=True).click()
         wait_for(lambda: coloured_lines(page, "eval_reward") == 2, 90, "the eval line after a reload")
+    # The held-out answers behind the eval points: the same prompt before training, after the warm-up, after GRPO.
+    page.get_by_text("Held-out answers at each eval point").click()
+    answers = page.locator(".pg-eval-answers")
+    wait_for(lambda: answers.inner_text().count("<intro>") >= 3, 60, "the held-out answers of the three eval points")
+    for model in ("Before training", "After the warm-up", "After GRPO"):
+        assert model in answers.inner_text()
+    # Back on Learn, the format lesson's curve draws this run's eval points beside the reference run's.
+    open_tab(page, "Learn")
+    curve = page.locator(".block.pg-reference-curve")
+    wait_for(lambda: curve.locator("text", has_text="format · your run").count() == 1, 60, "the live run's curve")
     assert_no_error_toast(page)
     shoot(page, "learn-run")
     context.close()
@@ -114,4 +124,42 @@ def test_chinese_page_shows_the_lessons_in_chinese(app, browser):
     page.get_by_role("button", name="载入到奖励、预览和训练页").click()
     wait_for(lambda: page.get_by_text(f"已载入“{fmt.title['zh']}”").count() > 0, 60, "the Chinese Load message")
     shoot(page, "learn-zh")
+    context.close()
+
+
+@pytest.mark.parametrize(
+    ("locale", "tab", "picker", "title", "added"),
+    [
+        ("en-US", "Learn", "Lesson", "Reference run", "The warm-up added"),
+        ("zh-CN", "学习", "课程", "参考运行", "预热带来"),
+    ],
+)
+def test_a_lessons_reference_run_shows_at_once(app, browser, locale, tab, picker, title, added):
+    """Picking the format lesson shows its measured run with no compute: what the warm-up and GRPO each added, the
+    eval curve, and the same held-out prompt answered before training, after the warm-up and after GRPO."""
+    lang = locale[:2]
+    fmt = get_lesson("format")
+    reference = fmt.reference()
+    assert reference is not None and reference.point("warmup") and reference.point("grpo")
+    context = browser.new_context(locale=locale, viewport=VIEWPORT)
+    page = context.new_page()
+    page.goto(app.url)
+    open_tab(page, tab)
+    pick_lesson(page, picker, f"{LESSONS.index(fmt) + 1}. {fmt.title[lang]}")
+    page.get_by_role("heading", name=fmt.title[lang]).wait_for(timeout=60_000)
+    summary = page.locator(".prose.pg-reference")
+    wait_for(lambda: title in summary.inner_text() and added in summary.inner_text(), 60, "the reference summary")
+    shares = reference.shares("format")
+    assert f"{shares['from_grpo']:+.2f}" in summary.inner_text()
+    [row] = reference.answers_by_prompt()[:1]
+    answers = page.locator(".block.pg-reference-answers")
+    first_words = " ".join(row["grpo"]["completion"].split()[:3])
+    wait_for(lambda: first_words in answers.inner_text(), 60, "the reference answers after GRPO")
+    assert " ".join(row["base"]["completion"].split()[:3]) in answers.inner_text()
+    curve = page.locator(".block.pg-reference-curve")
+    # a coloured line per chart metric of the lesson (format, tag_layout), and as many for a run of the recipe
+    wait_for(lambda: curve.locator("g.mark-line path[stroke^='#']").count() in (2, 4), 60, "the reference curve")
+    assert curve.locator("text", has_text="format · " + ("reference" if lang == "en" else "参考")).count() == 1
+    assert_no_error_toast(page)
+    shoot(page, f"learn-reference-{lang}")
     context.close()

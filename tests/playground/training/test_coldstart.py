@@ -1,14 +1,27 @@
 """Cold start on real tiny models: the completion prefix (what rewards see), the SFT warm-up phase, the eval curve, and
 the CLI's `lessons` and `train --lesson`."""
 
+import importlib.util
 import json
+from pathlib import Path
 
 import pytest
 
 from playground.cli.main import main
 from playground.completion_prefix import PrefixedReward, add_prefix
+from playground.lessons.reference import load_reference
+from playground.training.evaluation import read_eval_samples
 from playground.training.warmup import wrap_in_tags
 from rewards.format import tag_layout_score
+
+
+def _bench_lessons():
+    """bench/lessons.py as a module (bench/ is a folder of scripts)."""
+    path = Path(__file__).resolve().parents[3] / "bench" / "lessons.py"
+    spec = importlib.util.spec_from_file_location("bench_lessons", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def test_rewards_see_the_prefix_plus_the_continuation():
@@ -69,7 +82,7 @@ def test_lessons_json_lists_ids_titles_and_expected_figures(capsys):
     assert main(["lessons", "--json"]) == 0
     lessons = json.loads(capsys.readouterr().out)
     ids = [lesson["id"] for lesson in lessons]
-    assert ids[:6] == ["groups", "length", "format", "combine", "metrics", "troubleshooting"]
+    assert ids[:7] == ["groups", "length", "format", "hacking", "combine", "metrics", "troubleshooting"]
     assert "arithmetic" in ids
     for lesson in lessons:
         assert lesson["title"]["en"] and lesson["title"]["zh"] != lesson["title"]["en"]
@@ -141,6 +154,34 @@ def test_train_lesson_runs_warmup_then_grpo_with_eval_rows_and_compare_agrees(tm
         4,
     )
     assert {a["code"] for a in status["alerts"]} >= {"constant_reward"}  # format never varied: the cold-start advice
+    # every eval point's answers are kept: the same prompts and seeds before the warm-up, after it and after GRPO
+    answers = read_eval_samples(run.path)
+    assert [(r["step"], r["eval_of"]) for r in answers] == [(0, "base")] * 4 + [(0, "warmup")] * 4 + [(3, "grpo")] * 4
+    assert [(r["prompt"], r["seed"]) for r in answers[:4]] == [(r["prompt"], r["seed"]) for r in answers[4:8]]
+    assert [r["seed"] for r in answers[:4]] == [42, 42, 43, 43] and answers[0]["prompt"] != answers[2]["prompt"]
+    for r in answers:
+        assert r["completion"].startswith("<intro>") and r["rewards"]["format"] == 0.0
+        assert r["rewards"]["tag_layout"] == tag_layout_score(r["completion"], ["intro", "body", "conclusion"])
+        assert r["reward"] == pytest.approx(r["rewards"]["format"] + r["rewards"]["tag_layout"])
+    # bench/lessons.py turns the run into the lesson's reference run, which the Learn tab and `lessons --json` read
+    bench = _bench_lessons()
+    points = bench.eval_points(run)
+    assert [(p["step"], p["of"], p["format"]) for p in points] == [
+        (0, "base", 0.0),
+        (0, "warmup", 0.0),
+        (3, "grpo", 0.0),
+    ]
+    assert all(p["empty_section_rate"] == 0.0 for p in points)  # "<intro>" never closed: no empty section
+    result = {"lesson": "format", "wall_s": 61.0, "cpu_s": 50.0, "load_avg_1min": 1.0, "warmup_s": 3.0, "max_steps": 3}
+    result |= {"seed": 42, "cpu": "test", "cores": 2, "eval_samples": 4, "eval": points, "run": str(run.path)}
+    reference = load_reference("format", bench.write_reference(result, tmp_path / "ref", answers_per_point=1).parent)
+    assert reference.eval == points and reference.run["eval_samples"] == 4
+    assert [m["step"] for m in reference.metrics] == [1, 2, 3] and "rewards/tag_layout/mean" in reference.metrics[0]
+    assert [(a["step"], a["eval_of"]) for a in reference.answers] == [(0, "base"), (0, "warmup"), (3, "grpo")]
+    assert reference.answers[0]["completion"] == answers[0]["completion"]
+    [row] = reference.answers_by_prompt()
+    assert row["prompt"] == answers[0]["prompt"] and set(row) == {"prompt", "base", "warmup", "grpo"}
+    assert reference.shares("format") == {"base": 0, "warmup": 0, "final": 0, "from_warmup": 0, "from_grpo": 0}
     examples = [json.loads(line) for line in (run.path / "warmup_examples.jsonl").read_text().splitlines()]
     assert len(examples) == 4
     assert all(e["completion"].startswith("<intro>") and e["completion"].endswith("</conclusion>") for e in examples)

@@ -54,13 +54,19 @@ CASES = {
     "kl_big_but_steady": (history(kl=lambda s: 0.2), set()),
     "kl_jump_below_floor": (history(kl=last(1, 0.04, lambda s: 0.001)), set()),
     "dominant_reward_std": (history(rewards__length__std=lambda s: 10.0), {"dominant_reward"}),
-    "dominant_reward_mean_when_no_spread": (
+    # no spread at all in the latest step: weights change nothing, so no weighting advice (big means do not matter)
+    "no_weighting_advice_when_nothing_varies": (
         history(
             rewards__length__std=last(1, 0.0, lambda s: 0.3),
             rewards__accuracy__std=last(1, 0.0, lambda s: 0.3),
             rewards__length__mean=lambda s: 50.0,
         ),
-        {"dominant_reward"},
+        set(),
+    ),
+    # only 'length' varies now (accuracy all 0, as a strict format at the start): nothing to weigh yet
+    "nothing_to_weigh": (
+        history(rewards__accuracy__std=last(2, 0.0, lambda s: 0.3), rewards__accuracy__mean=lambda s: 0.0),
+        {"nothing_to_weigh"},
     ),
     "flat_reward": (history(reward=lambda s: 0.5), {"flat_reward"}),
     # one lucky step after a run of zero-signal steps does not clear no_signal (the window mean stays >= 0.9)
@@ -206,6 +212,40 @@ def test_no_signal_with_every_reward_constant_points_at_the_cold_start():
     assert "'length' (0), 'accuracy' (0) gave every completion the same score in all 12 steps, so they add" in (
         alerts["constant_reward"].message
     )
+
+
+def test_nothing_to_weigh_says_so_instead_of_lowering_a_weight():
+    [alert] = health_alerts(CASES["nothing_to_weigh"][0], weights=WEIGHTS)
+    assert alert.message == (
+        "Only 'length' varies: 'accuracy' (0) gave every completion of a group the same score at step 12, so there is "
+        "nothing to weigh against 'length' yet."
+    )
+    assert "weight of" not in alert.advice and "No weight can make a reward count before it varies" in alert.advice
+    assert "sft_warmup_steps" in alert.advice
+
+
+def test_a_constant_non_zero_reward_with_float_noise_is_no_signal():
+    """Eight completions at 0.2222 (tag_layout of the bare prefix): TRL logs reward_std 1.6e-8 and, since that is
+    above its own zero test, frac_reward_zero_std 0; the reward still gives no advantage to learn from."""
+    metrics = history(
+        6,
+        reward=lambda s: 0.2222222,
+        reward_std=lambda s: 1.6e-8,
+        frac_reward_zero_std=lambda s: 0.0,
+        rewards__length__mean=lambda s: 0.2222222,
+        rewards__length__std=lambda s: 1.6e-8,
+        rewards__accuracy__mean=lambda s: 0.0,
+        rewards__accuracy__std=lambda s: 0.0,
+    )
+    alerts = {a.code: a for a in health_alerts(metrics, weights=WEIGHTS)}
+    assert set(alerts) == {"no_signal", "constant_reward"}
+    assert alerts["no_signal"].message == (
+        "In the last 3 steps reward_std stayed below 1e-06: every completion got the same total reward (0.2222), so "
+        "GRPO has no advantage to learn from (frac_reward_zero_std misses a spread of float noise)."
+    )
+    assert "No weighting can help" in alerts["no_signal"].advice
+    assert alerts["constant_reward"].message.startswith("'length' (0.222), 'accuracy' (0) gave every completion")
+    assert health_alerts(history(6, reward_std=lambda s: 1e-4), weights=WEIGHTS) == []  # a small real spread is fine
 
 
 def eval_row(step, reward, of="grpo", std=0.2):

@@ -1,0 +1,85 @@
+"""Each lesson's reference run: what `bench/lessons.py --reference` measured, shipped as `reference/<lesson>.jsonl`.
+
+One JSON object per line, told apart by `type`:
+- `run`: the summary (lesson, wall_s, warmup_s, max_steps, seed, cpu, cores, eval_samples, load_avg_1min);
+- `metrics`: a GRPO step's chartable metrics, under TRL's names (`reward`, `rewards/<fn>/mean`, `kl`, ...);
+- `eval`: an eval point (`step`, `of`: base / warmup / grpo, `eval_reward`, one mean per reward function, and for tag
+  layouts `empty_section_rate`, the share of answers with an empty section);
+- `answer`: a held-out answer at an eval point (`step`, `eval_of`, `prompt`, `completion`, `rewards`).
+
+The Learn tab shows these at once, with no compute; `python -m playground lessons --json` prints them.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+logger = logging.getLogger(__name__)
+
+FOLDER = Path(__file__).with_name("reference")
+
+
+@dataclass(frozen=True)
+class Reference:
+    run: dict[str, Any]
+    metrics: list[dict[str, Any]] = field(default_factory=list)
+    eval: list[dict[str, Any]] = field(default_factory=list)
+    answers: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"run": self.run, "eval": self.eval, "metrics": self.metrics, "answers": self.answers}
+
+    def point(self, of: str, last: bool = False) -> dict[str, Any] | None:
+        """The first (or `last`) eval row of model `of` ("base", "warmup", "grpo")."""
+        rows = [row for row in self.eval if row.get("of") == of]
+        return (rows[-1] if last else rows[0]) if rows else None
+
+    def shares(self, metric: str) -> dict[str, float] | None:
+        """How much of `metric` (a reward name or `eval_reward`) the warm-up and GRPO each added: {"base", "warmup",
+        "final", "from_warmup", "from_grpo"}; None when a point is missing. Without a warm-up, "warmup" is the base."""
+        base, final = self.point("base"), self.point("grpo", last=True)
+        warm = self.point("warmup") or base
+        if base is None or final is None or any(row.get(metric) is None for row in (base, warm, final)):
+            return None
+        b, w, f = (float(row[metric]) for row in (base, warm, final))
+        return {"base": b, "warmup": w, "final": f, "from_warmup": w - b, "from_grpo": f - w}
+
+    def answers_by_prompt(self) -> list[dict[str, Any]]:
+        """One row per prompt: its answer before training, after the warm-up and after the last GRPO point."""
+        final_step = max((a["step"] for a in self.answers if a.get("eval_of") == "grpo"), default=None)
+        rows: dict[str, dict[str, Any]] = {}
+        for a in self.answers:
+            if a.get("eval_of") == "grpo" and a.get("step") != final_step:
+                continue
+            row = rows.setdefault(a["prompt"], {"prompt": a["prompt"]})
+            row.setdefault(a["eval_of"], a)
+        return list(rows.values())
+
+
+def load_reference(lesson_id: str, folder: Path | None = None) -> Reference | None:
+    """The lesson's reference run, or None when none is shipped (or its file cannot be read)."""
+    path = (folder or FOLDER) / f"{lesson_id}.jsonl"
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        logger.warning("Cannot read the reference run %s: %s", path, exc)
+        return None
+    parts: dict[str, list[dict[str, Any]]] = {"run": [], "metrics": [], "eval": [], "answer": []}
+    for line in lines:
+        try:
+            row = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(row, dict) and row.get("type") in parts:
+            kind = row.pop("type")
+            parts[kind].append(row)
+    if not parts["run"]:
+        return None
+    return Reference(run=parts["run"][0], metrics=parts["metrics"], eval=parts["eval"], answers=parts["answer"])

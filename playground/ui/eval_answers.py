@@ -1,0 +1,53 @@
+"""The Train tab's held-out answers: a few completions of each eval point (the run's `eval_samples.jsonl`), so the
+eval curve can be read as text: the same prompts and seeds before training, after the warm-up and after GRPO steps."""
+
+import gradio as gr
+import pandas as pd
+
+from playground.training.evaluation import answers_at, read_eval_samples
+from playground.ui.common import bind, lang_of, short
+from playground.ui.context import AppContext
+from playground.ui.i18n import t, tr
+
+
+PER_POINT = 2  # answers shown per eval point: the first sample of the first prompts
+HIDDEN = dict(api_visibility="private", show_progress="hidden")
+MODELS = {"base": "learn.ref.col.base", "warmup": "learn.ref.col.warmup", "grpo": "learn.ref.col.grpo"}
+
+
+def eval_answers_frame(rows: list[dict], lang: str, per_point: int = PER_POINT) -> pd.DataFrame:
+    """Step, model, each reward, prompt and completion of `per_point` answers per eval point, newest point first."""
+    chosen = answers_at(rows, per_point)
+    names = list(dict.fromkeys(name for row in chosen for name in (row.get("rewards") or {})))
+    columns = [tr(lang, "table.step"), tr(lang, "train.eval_answers.model"), *names]
+    columns += [tr(lang, "table.prompt"), tr(lang, "table.completion")]
+    data = [
+        [row.get("step"), tr(lang, MODELS[row["eval_of"]]) if row.get("eval_of") in MODELS else row.get("eval_of")]
+        + [(row.get("rewards") or {}).get(name) for name in names]
+        + [short(row.get("prompt", ""), 60), row.get("completion", "")]
+        for row in reversed(chosen)
+    ]
+    return pd.DataFrame(data, columns=columns)
+
+
+def refresh_eval_answers(ctx: AppContext, request: gr.Request, session_id: str | None, seen: str | None):
+    """The answers of the run the Train tab shows (this session's, or one going that the viewer may watch); re-sent
+    only when a new eval point was written."""
+    job = ctx.jobs.current
+    owner = job is not None and job.owner is not None and job.owner == ctx.viewer(session_id)
+    if job is None or not (job.active or owner) or not ctx.may_watch(job, session_id):
+        return gr.skip(), seen
+    rows = read_eval_samples(job.run.path)
+    key = f"{job.run.id}:{len(rows)}"
+    if key == seen:
+        return gr.skip(), seen
+    return eval_answers_frame(rows, lang_of(request)), key
+
+
+def create_eval_answers(timer: gr.Timer, ctx: AppContext, session_id: gr.State) -> gr.Dataframe:
+    """The table, in a closed accordion, refreshed on the Train tab's own timer ticks."""
+    with gr.Accordion(t("train.eval_answers"), open=False):
+        answers = gr.Dataframe(wrap=True, interactive=False, max_height=420, elem_classes="pg-eval-answers")
+    seen = gr.State(None)
+    timer.tick(bind(refresh_eval_answers, ctx), [session_id, seen], [answers, seen], **HIDDEN, concurrency_limit=None)
+    return answers

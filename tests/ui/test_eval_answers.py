@@ -1,0 +1,33 @@
+"""The Train tab's held-out answers: a few per eval point, newest first, with each reward."""
+
+from playground.ui.eval_answers import eval_answers_frame
+
+
+def sample(step, of, prompt, completion):
+    return {"step": step, "eval_of": of, "prompt": prompt, "seed": 42, "completion": completion}
+
+
+ROWS = [
+    {**sample(0, "base", "p1", "<intro>Hi"), "rewards": {"format": 0.0, "tag_layout": 0.222222}},
+    {**sample(0, "base", "p1", "<intro>Yo"), "rewards": {"format": 0.0, "tag_layout": 0.222222}},
+    {**sample(0, "base", "p2", "<intro>Hey"), "rewards": {"format": 0.0, "tag_layout": 0.222222}},
+    {**sample(0, "base", "p3", "<intro>Ho"), "rewards": {"format": 0.0, "tag_layout": 0.222222}},
+    {**sample(5, "grpo", "p1", "<intro>a</intro><body>b</body><conclusion>c</conclusion>")}
+    | {"rewards": {"format": 1.0, "tag_layout": 1.0}},
+]
+
+
+def test_first_answer_of_the_first_prompts_per_point_newest_first():
+    frame = eval_answers_frame(ROWS, "en", per_point=2)
+    assert list(frame.columns) == ["step", "Model", "format", "tag_layout", "prompt", "completion"]
+    assert frame.values.tolist() == [
+        [5, "After GRPO", 1.0, 1.0, "p1", "<intro>a</intro><body>b</body><conclusion>c</conclusion>"],
+        [0, "Before training", 0.0, 0.222222, "p2", "<intro>Hey"],
+        [0, "Before training", 0.0, 0.222222, "p1", "<intro>Hi"],
+    ]
+
+
+def test_chinese_headers_and_models():
+    frame = eval_answers_frame(ROWS[:1], "zh")
+    assert list(frame.columns)[:2] == ["步", "模型"] and frame.values.tolist()[0][1] == "训练前"
+    assert eval_answers_frame([], "en").empty
