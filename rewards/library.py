@@ -408,7 +408,7 @@ register(
         ),
         columns=("reference",),
         good=Example("Plants turn sunlight into food.", {"reference": "Plants turn sunlight into their food."}),
-        bad=Example("The stock market fell today.", {"reference": "Plants turn sunlight into their food."}),
+        bad=Example("The stock market fell on Monday.", {"reference": "Plants turn sunlight into their food."}),
     )
 )
 register(

@@ -1,8 +1,8 @@
 """The lessons, in the order of the seed article: groups, length, format (with its cold start), combining rewards,
 reading the metrics, troubleshooting, and arithmetic with think/answer.
 
-The `expected` figures were measured with `python bench/lessons.py` on a shared 2-core AMD EPYC (see the README's
-"Lessons" section); a quiet machine is faster.
+The `expected` figures were measured with `python bench/lessons.py` on a shared 2-core AMD EPYC (see
+docs/performance.md, "Lessons"); a quiet machine is faster.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ FORMAT_RECIPE = {
     "max_completion_length": 128,
     "num_generations": 8,
     "per_device_train_batch_size": 8,
-    "learning_rate": 5e-4,  # 2e-4: +0.19 over the warm-up by step 10; 1e-3 undid it within two steps (README)
+    "learning_rate": 5e-4,  # 2e-4: +0.19 over the warm-up by step 10; 1e-3 undid it within two steps
     "beta": 0.04,  # KL to the warmed-up adapter (TRL copies it as the reference)
     "temperature": 0.9,
     "sft_warmup_steps": 20,
@@ -56,8 +56,8 @@ LESSONS: tuple[Lesson, ...] = (
         },
         expected={
             "en": "Advantages sum to 0 in every group; a group whose answers all score the same has every advantage "
-            "at 0. (Generation time: see the README's Performance section.)",
-            "zh": "每组的优势之和都是 0；所有回答得分相同的组，每个优势都是 0。（生成耗时见 README 的性能一节。）",
+            "at 0. (Generation time: see docs/performance.md.)",
+            "zh": "每组的优势之和都是 0；所有回答得分相同的组，每个优势都是 0。（生成耗时见 docs/performance.md。）",
         },
         preview_prompt="In two short sentences, explain why the sky looks blue.",
         overrides={"dataset_name": "writing", "num_generations": 8, "max_completion_length": 64},

@@ -186,7 +186,7 @@ EN: dict[str, str] = {
     "runs.none_selected": "Pick a run first.",
     "runs.no_adapter": "Run {run} has no saved adapter yet.",
     "runs.deleted": "Deleted run {run}.",
-    # learn tab: the lessons (issue 17), and the run's phase on the Train tab
+    # learn tab: the lessons, and the run's phase on the Train tab
     "learn.tab": "Learn",
     "learn.intro": "Guided lessons that follow the article, one idea each. Pick a lesson and read it, then press "
     "**Load**: it fills the Rewards, Preview and Train tabs with the lesson's recipe. Generate a group on Preview, or "
@@ -234,7 +234,7 @@ EN: dict[str, str] = {
     "train.progress.done": "Step {step} of {total}",
     "train.status.eval": "Run `{run}` is scoring its held-out eval prompts at step {step} of {total}, {elapsed} "
     "elapsed, ETA {eta}.",
-    # --- issue 12: first session, charts, Chinese page ---
+    # --- first session, charts, Chinese page ---
     "app.error_title": "Error",
     "app.duplicate": "Duplicate this Space for a private trainer with no queue.",
     "app.duplicate_button": "Duplicate Space",
@@ -329,7 +329,7 @@ EN: dict[str, str] = {
     "learning_rate a little, or try more steps.",
     "train.alert.length_hacking": "**Completions grow longer while the other rewards stay flat: the model may be "
     "gaming a length reward.** Lower the length reward's weight or cap the length.",
-    # --- issue 14: reward lab (dry run, re-scoring, probe, OpenAI graders) ---
+    # --- reward lab (dry run, re-scoring, probe, OpenAI graders) ---
     "lab.tab": "Reward lab",
     "lab.intro": "Before spending compute: does the reward give a learning signal on your prompts, can it be gamed, "
     "and can your OpenAI grader run here? The dry run samples G completions for each of N prompts and reports what "
@@ -361,7 +361,7 @@ EN: dict[str, str] = {
     "lab.rescored": "Scored in {ms} ms.",
     "lab.timing": "Sampled in {seconds} s.",
     "lab.sampling": "Sampling {g} completions for each of {n} prompts…",
-    # --- issue 14: reward lab, headers of the probe's findings table ---
+    # --- reward lab, headers of the probe's findings table ---
     "lab.col.reward": "reward",
     "lab.col.mean": "mean",
     "lab.col.std": "std",
@@ -369,7 +369,7 @@ EN: dict[str, str] = {
     "lab.col.score": "score",
     "lab.col.text": "degenerate text",
     "lab.col.why": "why it is a finding",
-    # --- issue 13: public mode (run ownership, training queue) ---
+    # --- public mode (run ownership, training queue) ---
     "runs.publish": "Publish (read-only)",
     "runs.published": "Run {run} is now visible to every visitor, read-only.",
     "train.queue.cancel": "Cancel my queued run",
@@ -378,7 +378,7 @@ EN: dict[str, str] = {
     "train.queue.position_no_eta": (
         "Your run is queued: position {position} of {waiting}; it starts when the runs ahead end."
     ),
-    # --- issue 15: the bf16 rollout's importance-sampling chart ---
+    # --- the bf16 rollout's importance-sampling chart ---
     "chart.is_ratio.title": "sampling/importance_sampling_ratio/mean: sampler vs policy",
     "chart.is_ratio.y": "ratio (1 = same distribution)",
     "chart.is_ratio.caption": "Only with fast_rollout=bfloat16: the policy's probability of a completion over the "
@@ -546,7 +546,7 @@ ZH: dict[str, str] = {
     "runs.none_selected": "请先选择一个训练。",
     "runs.no_adapter": "训练 {run} 还没有保存的适配器。",
     "runs.deleted": "已删除训练 {run}。",
-    # learn tab: the lessons (issue 17), and the run's phase on the Train tab
+    # learn tab: the lessons, and the run's phase on the Train tab
     "learn.tab": "学习",
     "learn.intro": "跟随文章的引导课程，每课讲一个要点。选择一课并阅读，然后点击 **载入**："
     "它会把本课的配方填入“奖励”“预览”和“训练”页。可以在“预览”页生成一组回答，或在“训练”页开始训练并观察图表。",
@@ -590,7 +590,7 @@ ZH: dict[str, str] = {
     "train.progress.done": "第 {step} / {total} 步",
     "train.status.eval": "训练 `{run}` 正在为留出的评估提示词打分：第 {step} / {total} 步，已用时 {elapsed}，"
     "预计剩余 {eta}。",
-    # --- issue 12: first session, charts, Chinese page ---
+    # --- first session, charts, Chinese page ---
     "app.error_title": "出错了",
     "app.duplicate": "复制这个 Space，就有一个不用排队的私人训练器。",
     "app.duplicate_button": "复制 Space",
@@ -678,7 +678,7 @@ ZH: dict[str, str] = {
     "练步数。",
     "train.alert.length_hacking": "**生成结果越来越长而其他奖励没有变化：模型可能在钻长度奖励的空子。** 请降低长度"
     "奖励的权重，或限制长度。",
-    # --- issue 14: reward lab (dry run, re-scoring, probe, OpenAI graders) ---
+    # --- reward lab (dry run, re-scoring, probe, OpenAI graders) ---
     "lab.tab": "奖励实验室",
     "lab.intro": "在花费算力之前先弄清楚：这个奖励在你的提示词上有没有学习信号，会不会被钻空子，你的 OpenAI 评分器"
     "能否在这里运行？试运行为 N 个提示词各生成 G 个结果，并给出 TRL 在第 0 步会记录的指标。",
@@ -709,7 +709,7 @@ ZH: dict[str, str] = {
     "lab.rescored": "打分用时 {ms} 毫秒。",
     "lab.timing": "生成用时 {seconds} 秒。",
     "lab.sampling": "正在为 {n} 个提示词各生成 {g} 个结果…",
-    # --- issue 14: reward lab, headers of the probe's findings table ---
+    # --- reward lab, headers of the probe's findings table ---
     "lab.col.reward": "奖励",
     "lab.col.mean": "均值",
     "lab.col.std": "标准差",
@@ -717,21 +717,21 @@ ZH: dict[str, str] = {
     "lab.col.score": "得分",
     "lab.col.text": "退化文本",
     "lab.col.why": "为什么是问题",
-    # --- issue 13: public mode (run ownership, training queue) ---
+    # --- public mode (run ownership, training queue) ---
     "runs.publish": "公开（只读）",
     "runs.published": "训练 {run} 已公开：所有访客都能查看，但不能修改或删除。",
     "train.queue.cancel": "取消我排队中的训练",
     "train.queue.cancelled": "已取消你排队中的训练。",
     "train.queue.position": "你的训练正在排队：第 {position} 位（共 {waiting} 个）；大约 {eta} 后开始。",
     "train.queue.position_no_eta": "你的训练正在排队：第 {position} 位（共 {waiting} 个）；前面的训练结束后开始。",
-    # --- issue 15: the bf16 rollout's importance-sampling chart ---
+    # --- the bf16 rollout's importance-sampling chart ---
     "chart.is_ratio.title": "sampling/importance_sampling_ratio/mean：采样器与策略之比",
     "chart.is_ratio.y": "比率（1 = 分布相同）",
     "chart.is_ratio.caption": "仅在 fast_rollout=bfloat16 时出现：策略生成某个结果的概率与 bf16 采样器的概率之比，"
     "TRL 用它为损失加权。接近 1 为好；远离 1 时，请改用 float32。",
 }
 
-# issue 12: reward descriptions and parameter help, Train field help and prompt sets (English from their one source).
+# Reward descriptions and parameter help, Train field help and prompt sets (English from their one source).
 _GENERATED = generated_keys()
 EN.update(_GENERATED[0])
 ZH.update(_GENERATED[1])
