@@ -252,7 +252,7 @@ def _dominant_reward(metrics: list[dict], weights: dict[str, float] | None, k: i
         return Alert(
             "nothing_to_weigh",
             f"Only '{fn}' varies: {scores} gave every completion of a group the same score at step "
-            f"{_step(row, index)}, so there is nothing to weigh against '{fn}' yet.",
+            f"{_step(row, index)}, so there is nothing to weigh against it yet.",
             "No weight can make a reward count before it varies; give it a cold start (sft_warmup_steps, "
             "completion_prefix, a partial-credit reward such as tag_layout) and weigh the rewards once each varies.",
             _step(row, index),

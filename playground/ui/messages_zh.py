@@ -117,6 +117,18 @@ MESSAGES: tuple[tuple[str, str], ...] = (
         "请把各奖励缩放到相近的范围（例如 0 到 1），或调低 '{fn}' 的权重，让每个奖励都起作用。",
     ),
     (
+        "Only '{fn}' varies: {scores} gave every completion of a group the same score at step {step}, so there is "
+        "nothing to weigh against it yet.",
+        "只有 '{fn}' 在变化：{scores} 在第 {step} 步给一组里的每个生成结果打了同样的分，所以现在还没有什么可以和它"
+        "权衡。",
+    ),
+    (
+        "No weight can make a reward count before it varies; give it a cold start (sft_warmup_steps, "
+        "completion_prefix, a partial-credit reward such as tag_layout) and weigh the rewards once each varies.",
+        "奖励在变化之前，任何权重都不能让它起作用；请先给它冷启动（sft_warmup_steps、completion_prefix、"
+        "tag_layout 这样给部分分的奖励），等每个奖励都在变化后再权衡。",
+    ),
+    (
         "After {n} steps the mean reward is {last}, about what it was over the first {window} steps ({first}): the "
         "policy is not learning.",
         "{n} 步之后平均奖励为 {last}，和最初 {window} 步（{first}）差不多：策略没有在学习。",

@@ -235,7 +235,7 @@ def test_mcp_tools_read_no_path_and_check_their_bounds(public_mcp, tmp_path):
     )
     expected = [
         NOT_UPLOADED,
-        NOT_UPLOADED,
+        "is not a Hugging Face dataset id (org/name); folders of the server are not read",  # a folder reads as hub
         "num_generations must be between 2 and 16, got 64",
         "num_generations must be between 2 and 16, got 64",
         "max_new_tokens must be between 1 and 512, got 2048",

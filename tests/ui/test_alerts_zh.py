@@ -1,6 +1,7 @@
 """The live alerts on the Chinese page keep the engine's reward names and figures, in Chinese sentences."""
 
 import re
+from dataclasses import asdict
 
 import pytest
 
@@ -23,7 +24,7 @@ def alerts_of_every_kind():
 
 @pytest.mark.parametrize("alert", alerts_of_every_kind(), ids=lambda a: a.code)
 def test_every_alert_reads_in_chinese_with_its_names_and_figures(alert):
-    text = _alert_text(alert, "zh")
+    text = _alert_text(asdict(alert), "zh")  # the page reads alerts as the job wrote them (dicts)
     english = {w for w in re.findall(r"[A-Za-z][A-Za-z_]*", text) if w not in ALLOWED}
     assert not english, (english, text)
     names = re.findall(r"'([a-z_]+)'", alert.message)
@@ -34,6 +35,6 @@ def test_every_alert_reads_in_chinese_with_its_names_and_figures(alert):
 
 def test_dominant_reward_keeps_the_name_and_the_share():
     [alert] = [a for a in alerts_of_every_kind() if a.code == "dominant_reward"][:1]
-    text = _alert_text(alert, "zh")
+    text = _alert_text(asdict(alert), "zh")  # the page reads alerts as the job wrote them (dicts)
     share = re.search(r"\d+%", alert.message).group(0)
     assert "'length'" in text and share in text and "占加权奖励的" in text

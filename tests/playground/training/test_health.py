@@ -218,7 +218,7 @@ def test_nothing_to_weigh_says_so_instead_of_lowering_a_weight():
     [alert] = health_alerts(CASES["nothing_to_weigh"][0], weights=WEIGHTS)
     assert alert.message == (
         "Only 'length' varies: 'accuracy' (0) gave every completion of a group the same score at step 12, so there is "
-        "nothing to weigh against 'length' yet."
+        "nothing to weigh against it yet."
     )
     assert "weight of" not in alert.advice and "No weight can make a reward count before it varies" in alert.advice
     assert "sft_warmup_steps" in alert.advice
