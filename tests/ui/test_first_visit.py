@@ -40,7 +40,7 @@ ALLOWED = {
     *"completions mean_length clipped_ratio rewards mean eval_reward".split(),
     *"fn step GRPO GRPOTrainer TRL LoRA QLoRA SmolLM2 Instruct Hugging Face Hub JSON CSV JSONL Parquet Python".split(),
     *"embedded api gradio Gradio API def completions kwargs None trl zip intro body conclusion think answer".split(),
-    *"temperature top_p max_new_tokens seed token tokens AdamW PPO".split(),
+    *"temperature top_p max_new_tokens seed token tokens AdamW PPO SFT".split(),  # SFT: TRL's SFTTrainer, the warm-up
     *"KL CUDA CPU nf4 fp4 auto cpu cuda bitsandbytes".split(),
     *"vLLM vllm pip install accelerate launch gloo".split(),
     *"num_processes SFTTrainer jsonl ROUGE BLEU chrF LaTeX math_verify".split(),
