@@ -13,7 +13,7 @@ import gradio as gr
 import pandas as pd
 
 from playground.training.store import ACTIVE, Run
-from playground.ui.charts import CHARTS, chart_updates, coloured, create_charts, recolour_all, step_rows
+from playground.ui.charts import CHARTS, chart_updates, create_charts, step_rows
 from playground.ui.common import GOOD_MARK, bind, empty_frame, lang_of, short, styled
 from playground.ui.context import AppContext, Session, client_address
 from playground.ui.custom_code import attach_to_spec
@@ -45,7 +45,6 @@ class TrainTab:
     timer: gr.Timer
     status_inputs: list[gr.Component]
     status_outputs: list[gr.Component]
-    coloured: list[gr.LinePlot]  # the charts with one line per series (`charts.COLOURED`)
     form: dict[str, gr.Component]  # flat run spec field name -> its input (train_form.Form)
 
 
@@ -276,7 +275,6 @@ def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> 
         timer=timer,
         status_inputs=[session.id, seen],
         status_outputs=[timer, status, progress, *plots, samples, alerts, start, stop, seen],
-        coloured=coloured(plots),
         form=form,
     )
     timer.tick(
@@ -286,7 +284,7 @@ def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> 
         api_name="train_status",
         show_progress="hidden",
         concurrency_limit=None,
-    ).then(recolour_all, view.coloured, view.coloured, **HIDDEN)
+    )
     data_source = [form["dataset_kind"], form["dataset_name"]]
     upload_inputs = [upload, form["prompt_column"], form["column_map"]]
     upload.upload(bind(take_uploaded_file, ctx), upload, data_source, **HIDDEN).then(
@@ -313,10 +311,8 @@ def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> 
 
 
 def refresh_after(event, ctx: AppContext, view: TrainTab) -> None:
-    """After `event`: paint the live view, then colour the charts of several lines (see `charts.recolour`)."""
-    event.then(bind(train_status, ctx), view.status_inputs, view.status_outputs, **HIDDEN).then(
-        recolour_all, view.coloured, view.coloured, **HIDDEN
-    )
+    """After `event`: paint the live view."""
+    event.then(bind(train_status, ctx), view.status_inputs, view.status_outputs, **HIDDEN)
 
 
 def wire_page_load(demo: gr.Blocks, ctx: AppContext, session: Session, view: TrainTab) -> None:
