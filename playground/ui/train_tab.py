@@ -257,10 +257,16 @@ def create_run_view(max_height: int):
 def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> TrainTab:
     with gr.Tab(t("train.tab"), id="train") as tab:
         gr.Markdown(t("train.intro"))
-        form, upload, rewards_md = create_form(ctx.settings.model, selection_summary(session.selection.value, None))
-        with gr.Row():
-            start = gr.Button(t("train.start"), variant="primary")
-            stop = gr.Button(t("train.stop"), variant="stop", interactive=False)
+        buttons: list[gr.Button] = []
+
+        def actions() -> None:  # right after the essentials, before the collapsed groups
+            with gr.Row():
+                buttons.append(gr.Button(t("train.start"), variant="primary", elem_id="train-start"))
+                buttons.append(gr.Button(t("train.stop"), variant="stop", interactive=False, elem_id="train-stop"))
+
+        summary = selection_summary(session.selection.value, None)
+        form, upload, rewards_md = create_form(ctx.settings.model, summary, actions)
+        start, stop = buttons
         status = gr.Markdown(elem_classes="pg-status")
         progress = gr.HTML()
         alerts, plots, samples = create_run_view(max_height=420)

@@ -22,7 +22,7 @@ def wait_done(app, timeout: float = 180) -> str:
 
 
 def test_an_opened_advanced_section_still_trains(app):
-    """The browser sends steps_per_generation=0 once "Advanced GRPO settings" has opened: it means unset."""
+    """The browser sends steps_per_generation=0 once the Generation group has opened: it means unset."""
     c = client(app)
     c.predict(LENGTH_5, api_name="/set_rewards")
     c.predict(**form_kwargs(c, **{**TINY_RUN, "max_steps": 1, "steps_per_generation": 0}), api_name="/start_training")
