@@ -69,8 +69,8 @@ def axis_titles(slug: str, lang: str, color: str | None) -> dict:
 def vega_spec(frame: pd.DataFrame, color: str, x_title: str, y_title: str, color_title: str) -> dict:
     """The Vega-Lite spec of one chart: a line per value of column `color`, whole-number steps on x.
 
-    The x ticks are whole steps (`step_ticks`); `~r` rounds y labels to the tick step's digits, without trailing
-    zeros or exponents ("0.5", "-40", "0", not "0.500000" or "-4e+1"); `minExtent`/`maxExtent` give every y axis the
+    The x ticks are whole steps (`step_ticks`); y labels are rounded to the tick step's digits (`y_format`);
+    `minExtent`/`maxExtent` give every y axis the
     same width and the fixed `height` every plot area the same height (autosize `fit-x`: the width follows the page,
     the legend adds height below).
     """
@@ -99,14 +99,20 @@ def vega_spec(frame: pd.DataFrame, color: str, x_title: str, y_title: str, color
                 "type": "quantitative",
                 "title": y_title,
                 "scale": {"zero": False, "padding": 6},
-                "axis": {"format": "~r", "minExtent": Y_AXIS_WIDTH, "maxExtent": Y_AXIS_WIDTH, "labelFlush": True},
+                "axis": {
+                    "format": y_format(frame["value"].tolist()),
+                    "minExtent": Y_AXIS_WIDTH,
+                    "maxExtent": Y_AXIS_WIDTH,
+                    "labelFlush": True,
+                },
             },
             "color": {
                 "field": color,
                 "type": "nominal",
                 "title": color_title,
                 "scale": {"domain": names, "range": [PALETTE[i % len(PALETTE)] for i in range(max(len(names), 1))]},
-                "legend": {"orient": "bottom", "direction": "horizontal", "labelLimit": 220},
+                # no legend on an empty chart: a legend title over nothing
+                "legend": {"orient": "bottom", "direction": "horizontal", "labelLimit": 220} if names else None,
             },
             "tooltip": [
                 {"field": color, "type": "nominal", "title": color_title},
@@ -115,6 +121,16 @@ def vega_spec(frame: pd.DataFrame, color: str, x_title: str, y_title: str, color
             ],
         },
     }
+
+
+def y_format(values: list[float]) -> str:
+    """The d3 format of a chart's y labels: rounded to the tick step's digits without trailing zeros or exponents
+    ("0.5", "-40", "0", not "0.500000" or "-4e+1"), in powers of ten for values all below 0.001 ("1.2e-5", not
+    "0.000012", which does not fit the axis), with SI prefixes from 100,000 ("250k")."""
+    top = max((abs(v) for v in values), default=0.0)
+    if 0 < top < 1e-3:
+        return "~e"
+    return "~s" if top >= 1e5 else "~r"
 
 
 def step_ticks(steps: list[int], most: int = MAX_TICKS) -> list[int]:

@@ -136,7 +136,7 @@ def create_form(
                     form[name] = _field_input(name, *specs[name])
 
     kind, value, info = specs["model_name_or_path"]
-    with gr.Row():
+    with gr.Row(elem_classes="pg-form"):  # a line each on a phone (app CSS), so the model's name is readable
         form["model_name_or_path"] = gr.Dropdown(
             model_choices(value), value=value, allow_custom_value=True, label="model_name_or_path", info=info, scale=2
         )
@@ -155,15 +155,15 @@ def create_form(
     if actions is not None:
         actions()
     for key, names in GROUPS:
-        with gr.Accordion(t(key), open=False, elem_id=key.replace(".", "-")):
+        with gr.Accordion(t(key), open=False, elem_id=key.replace(".", "-"), elem_classes="pg-form"):
             add(names)
-    with gr.Accordion(t("train.data"), open=False, elem_id="train-data"):
+    with gr.Accordion(t("train.data"), open=False, elem_id="train-data", elem_classes="pg-form"):
         gr.Markdown(t("train.data.info"))
         upload = gr.File(label=t("train.data.upload"), file_types=list(FILE_TYPES), height=120)
         add(flag for flag in DATA_FLAGS if flag != "dataset_name")
-    with gr.Accordion(t("train.lora"), open=False, elem_id="train-lora"):
+    with gr.Accordion(t("train.lora"), open=False, elem_id="train-lora", elem_classes="pg-form"):
         add(f.name for s, f in flat_fields() if s == "lora")
-    with gr.Accordion(t("train.quantization"), open=False, elem_id="train-quantization"):
+    with gr.Accordion(t("train.quantization"), open=False, elem_id="train-quantization", elem_classes="pg-form"):
         add(QUANTIZATION)
     return form, upload, rewards_md
 

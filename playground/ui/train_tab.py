@@ -14,7 +14,7 @@ import pandas as pd
 
 from playground.training.store import ACTIVE, Run
 from playground.ui.charts import CHARTS, chart_updates, create_charts, step_rows
-from playground.ui.common import GOOD_MARK, bind, empty_frame, lang_of, short, styled
+from playground.ui.common import GOOD_MARK, bind, empty_frame, lang_of, short, styled, with_text_widths
 from playground.ui.context import AppContext, Session, client_address
 from playground.ui.custom_code import attach_to_spec
 from playground.ui.eval_answers import create_eval_answers
@@ -219,8 +219,9 @@ def _alert_text(alert: dict, lang: str) -> str:
     return f"**{html.escape(message, quote=False)}** {html.escape(advice, quote=False)}"
 
 
-def samples_frame(run: Run, lang: str):
-    """The latest step's completions, with each reward and the advantage (colour-coded)."""
+def samples_frame(run: Run, lang: str) -> gr.Dataframe:
+    """The latest step's completions, with each reward and the advantage (colour-coded); the prompt and completion
+    columns share the width the numbers leave (`with_text_widths`)."""
     rows = run.samples(last_step_only=True)
     names = list(rows[0]["rewards"]) if rows else []
     advantage = tr(lang, "table.advantage")
@@ -233,7 +234,8 @@ def samples_frame(run: Run, lang: str):
     frame = pd.DataFrame(data, columns=columns)
     for column in [*names, advantage]:
         frame[column] = pd.to_numeric(frame[column], errors="coerce")
-    return styled(frame, [advantage])
+    text = {tr(lang, "table.prompt"): 1, tr(lang, "table.completion"): 2}  # the completion gets the most room
+    return with_text_widths(styled(frame, [advantage]), columns, text)
 
 
 # --- layout --------------------------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from playground.ui.charts import (
     overlay_update,
     spec_of,
     step_ticks,
+    y_format,
 )
 from playground.ui.i18n import EN, ZH
 
@@ -137,3 +138,16 @@ def test_the_bf16_correction_chart_shows_only_with_its_metric():
     with_ratio = [dict(r, **{ONLY_WITH_DATA[0]: 1.0 + 0.01 * r["step"]}) for r in metrics]
     assert chart_updates(with_ratio, "en")[index].visible is True
     assert all(u.visible is not False for i, u in enumerate(chart_updates(metrics, "en")) if i != index)
+
+
+@pytest.mark.parametrize(
+    ("values", "fmt"),
+    [([0.0, 0.0], "~r"), ([-106.0, -99.0], "~r"), ([0.25, 0.75], "~r"), ([1e-6, 1.2e-5], "~e"), ([2e5, 3e5], "~s")],
+)
+def test_y_labels_are_rounded_and_short(values, fmt):
+    assert y_format(values) == fmt
+
+
+def test_an_empty_chart_has_no_legend():
+    spec = spec_of(chart_updates([], "en")[0].value)
+    assert spec["encoding"]["color"]["legend"] is None and spec["data"]["values"] == []
