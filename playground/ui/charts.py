@@ -100,7 +100,7 @@ def vega_spec(frame: pd.DataFrame, color: str, x_title: str, y_title: str, color
                 "title": y_title,
                 "scale": {"zero": False, "padding": 6},
                 "axis": {
-                    "format": y_format(frame["value"].tolist()),
+                    **y_labels(frame["value"].tolist()),
                     "minExtent": Y_AXIS_WIDTH,
                     "maxExtent": Y_AXIS_WIDTH,
                     "labelFlush": True,
@@ -123,14 +123,14 @@ def vega_spec(frame: pd.DataFrame, color: str, x_title: str, y_title: str, color
     }
 
 
-def y_format(values: list[float]) -> str:
-    """The d3 format of a chart's y labels: rounded to the tick step's digits without trailing zeros or exponents
-    ("0.5", "-40", "0", not "0.500000" or "-4e+1"), in powers of ten for values all below 0.001 ("1.2e-5", not
-    "0.000012", which does not fit the axis), with SI prefixes from 100,000 ("250k")."""
+def y_labels(values: list[float]) -> dict:
+    """How a chart's y labels read: rounded to the tick step's digits without trailing zeros or exponents ("0.5",
+    "-40", "0", not "0.500000" or "-4e+1"); in powers of ten for values all below 0.001 ("1.2e-5", not "0.000012",
+    which does not fit the axis; 0 stays "0"); with SI prefixes from 100,000 ("250k")."""
     top = max((abs(v) for v in values), default=0.0)
     if 0 < top < 1e-3:
-        return "~e"
-    return "~s" if top >= 1e5 else "~r"
+        return {"labelExpr": "datum.value == 0 ? '0' : format(datum.value, '.2~e')"}
+    return {"format": "~s" if top >= 1e5 else "~r"}
 
 
 def step_ticks(steps: list[int], most: int = MAX_TICKS) -> list[int]:
@@ -187,7 +187,9 @@ def create_charts() -> list[gr.Plot]:
     `chart_updates(metrics, lang)`."""
     plots = []
     for start in range(0, len(CHARTS), PER_ROW):
-        with gr.Row(equal_height=True):
+        # Not equal_height: that stretched the chart above a shorter caption and centred its plot lower than its
+        # neighbour's. Each chart keeps its own height (the same for all), its caption follows.
+        with gr.Row(equal_height=False):
             for key in CHARTS[start : start + PER_ROW]:
                 optional = key in ONLY_WITH_DATA
                 with gr.Column(min_width=280, elem_classes="pg-optional-chart" if optional else None):

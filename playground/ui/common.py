@@ -5,6 +5,7 @@ import html
 import inspect
 import logging
 import math
+import unicodedata
 from collections.abc import Callable
 from typing import Any
 
@@ -105,7 +106,9 @@ def styled(frame: pd.DataFrame, colour_columns: list[str]) -> Any:
     return style
 
 
-NUMBER_COLUMN_SHARE = 8  # % of a table's width a column of numbers takes, about (it is sized to its content)
+# To share a table's width out in percentages: its width on a laptop screen, and a number column's width from its
+# header (the widest cell of a column of 3-decimal numbers), in px of the table's monospace header font.
+TABLE_PX, CHAR_PX, CELL_PAD_PX, NUMBER_PX = 1200, 8, 28, 64
 
 
 def with_text_widths(value: Any, columns: list[str], text: dict[str, int]) -> gr.Dataframe:
@@ -113,12 +116,19 @@ def with_text_widths(value: Any, columns: list[str], text: dict[str, int]) -> gr
     width, and wrap inside it.
 
     Gradio sizes a column to its content, up to the whole table's width: one long completion made its column as wide
-    as the table, so its end was out of view past the numbers. The number columns keep their own ("auto") width.
+    as the table, so its end was out of view past the numbers. The number columns keep their own ("auto") width,
+    estimated here from their headers to know what they leave.
     """
-    room = max(100 - NUMBER_COLUMN_SHARE * sum(c not in text for c in columns), 20 * len(text))
+    numbers = sum(max(NUMBER_PX, CHAR_PX * _text_width(str(c)) + CELL_PAD_PX) for c in columns if c not in text)
+    room = max(100 - math.ceil(100 * numbers / TABLE_PX) - 2, 20 * len(text))
     weights = sum(text.values()) or 1
     widths = [f"{room * text[c] // weights}%" if c in text else "auto" for c in columns]
     return gr.Dataframe(value, column_widths=widths)
+
+
+def _text_width(text: str) -> int:
+    """Width of `text` in monospace cells: a Chinese character takes two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
 def empty_frame(lang: str, *keys: str) -> pd.DataFrame:

@@ -14,7 +14,7 @@ from playground.ui.charts import (
     overlay_update,
     spec_of,
     step_ticks,
-    y_format,
+    y_labels,
 )
 from playground.ui.i18n import EN, ZH
 
@@ -141,11 +141,17 @@ def test_the_bf16_correction_chart_shows_only_with_its_metric():
 
 
 @pytest.mark.parametrize(
-    ("values", "fmt"),
-    [([0.0, 0.0], "~r"), ([-106.0, -99.0], "~r"), ([0.25, 0.75], "~r"), ([1e-6, 1.2e-5], "~e"), ([2e5, 3e5], "~s")],
+    ("values", "labels"),
+    [
+        ([0.0, 0.0], {"format": "~r"}),
+        ([-106.0, -99.0], {"format": "~r"}),
+        ([0.25, 0.75], {"format": "~r"}),
+        ([0.0, 1.2e-5], {"labelExpr": "datum.value == 0 ? '0' : format(datum.value, '.2~e')"}),
+        ([2e5, 3e5], {"format": "~s"}),
+    ],
 )
-def test_y_labels_are_rounded_and_short(values, fmt):
-    assert y_format(values) == fmt
+def test_y_labels_are_rounded_and_short(values, labels):
+    assert y_labels(values) == labels
 
 
 def test_an_empty_chart_has_no_legend():

@@ -79,3 +79,16 @@ def test_the_lab_prompt_table_shows_3_decimals_not_float32_noise():
     summary = SimpleNamespace(prompts=[{"prompt": "Say hi.", "mean": noisy, "std": 0.5, "zero_std": False}])
     html = _prompt_frame(summary, "en").to_html()
     assert "-85.050" in html and "-85.050003" not in html
+
+
+def test_text_columns_share_what_the_numbers_leave():
+    """The completion column gets a share of the table, not its own width (which made it as wide as the table)."""
+    from playground.ui.common import with_text_widths
+
+    columns = ["step", "length(ideal_length=5)", "format", "advantage", "prompt", "completion"]
+    widths = with_text_widths(None, columns, {"prompt": 1, "completion": 2}).column_widths
+    assert widths == ["auto", "auto", "auto", "auto", "20%", "40%"]
+    # Chinese headers take twice the room a letter takes: less is left for the text.
+    zh = with_text_widths(None, ["步", "优势优势优势", "生成结果"], {"生成结果": 1}).column_widths
+    latin = with_text_widths(None, ["s", "abcdef", "text"], {"text": 1}).column_widths
+    assert zh == ["auto", "auto", "82%"] and latin == ["auto", "auto", "86%"]
