@@ -192,7 +192,13 @@ LESSONS: tuple[Lesson, ...] = (
         },
         preview_prompt="Write a short paragraph about why people keep pets.",
         overrides=dict(FORMAT_RECIPE),
-        rewards=(RewardChoice("format", 1.0, {"allow_empty": True}), RewardChoice("format", 0.0)),
+        rewards=(
+            RewardChoice("format", 1.0, {"allow_empty": True}),
+            # "be brief": every character past 20 costs 0.01, so the shortest answer the loose format pays for,
+            # three empty sections, beats any answer with text in them
+            RewardChoice("length", 0.01, {"ideal_length": 20}),
+            RewardChoice("format", 0.0),
+        ),
         chart=("format(allow_empty=True)", "format", "empty_section_rate"),
     ),
     Lesson(
