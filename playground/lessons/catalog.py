@@ -129,16 +129,21 @@ LESSONS: tuple[Lesson, ...] = (
             ),
         },
         expected={
-            "en": "Measured on a 2-core AMD EPYC shared with other work (load 4-7), one thread, 8 held-out prompts "
-            "x 4 samples, seed 42: strict format (text in every section) 0.00 before, 0.41 after the warm-up, 0.41 at "
-            "GRPO step 10 and 0.66 at step 20: the warm-up added +0.41 and GRPO +0.25. tag_layout 0.31 -> 0.82 -> "
-            "0.93. 46.5 min of wall time on that loaded machine (835 CPU seconds). Without the cold start "
-            "(sft_warmup_steps = 0, no prefix) the strict format stays 0.00.",
-            "zh": "在一台与其他工作共享的 2 核 AMD EPYC 上实测（负载 4-7，单线程，8 个预留提示 x 每个 4 个样本，"
-            "随机种子 42）："
-            "严格格式（每个部分都有内容）训练前 0.00，预热后 0.41，GRPO 第 10 步 0.41，第 20 步 0.66："
-            "预热带来 +0.41，GRPO 带来 +0.25。tag_layout 0.31 -> 0.82 -> 0.93。在那台高负载机器上用时 46.5 分钟"
-            "（835 CPU 秒）。不做冷启动（sft_warmup_steps = 0、不加前缀）时，严格格式一直是 0.00。",
+            "en": "Measured with bench/lessons.py on a 2-core AMD EPYC shared with other work (one thread, load 6-9; "
+            "8 held-out prompts x 4 samples). Strict format (text in every section) before -> after the warm-up -> "
+            "GRPO step 10 -> step 20: seed 42 0.00 -> 0.34 -> 0.75 -> 0.81; seed 7 0.03 -> 0.47 -> 0.34 -> 0.69; "
+            "seed 11 0.00 -> 0.25 -> 0.06 -> 0.03, where GRPO drifted (kl 0.2-0.4) into answers that run to the "
+            "length cap with extra tags, which tag_layout still partly pays (0.65 -> 0.78). Mean of the three seeds: "
+            "the warm-up added +0.35 and GRPO +0.16 (final 0.51). On 30 writing prompts the recipe was not tuned on "
+            "(bench/data/writing_unseen.jsonl, seed 42): 0.00 -> 0.19 -> 0.34 -> 0.78. 12 to 18 CPU minutes a run. "
+            "Without the cold start (sft_warmup_steps = 0, no prefix) the strict format stays 0.00.",
+            "zh": "用 bench/lessons.py 在一台与其他工作共享的 2 核 AMD EPYC 上实测（单线程，负载 6-9；8 个预留提示 x "
+            "每个 4 个样本）。严格格式（每个部分都有内容）训练前 -> 预热后 -> GRPO 第 10 步 -> 第 20 步：随机种子 42 "
+            "为 0.00 -> 0.34 -> 0.75 -> 0.81；种子 7 为 0.03 -> 0.47 -> 0.34 -> 0.69；种子 11 为 0.00 -> 0.25 -> "
+            "0.06 -> 0.03，GRPO 在这里跑偏了（kl 0.2-0.4）：回答写到长度上限、多出别的标签，而 tag_layout 仍给它们部分"
+            "分数（0.65 -> 0.78）。三个种子的平均：预热带来 +0.35，GRPO 带来 +0.16（最终 0.51）。在配方没有调过的"
+            " 30 个写作提示上（bench/data/writing_unseen.jsonl，种子 42）：0.00 -> 0.19 -> 0.34 -> 0.78。"
+            "每次运行 12 到 18 CPU 分钟。不做冷启动（sft_warmup_steps = 0、不加前缀）时，严格格式一直是 0.00。",
         },
         preview_prompt="Write a short paragraph about why people keep pets.",
         overrides=dict(FORMAT_RECIPE),
