@@ -358,17 +358,19 @@ LESSONS: tuple[Lesson, ...] = (
             ),
         },
         expected={
-            "en": "Measured on 2 quiet CPU cores (8 held-out problems x 4 samples): strict think/answer layout 0.00 "
-            "before, 0.88 after the warm-up, 0.78 at step 10 and 0.94 at step 20; correctness 9% before, 13% after "
-            "the warm-up, 28% at step 10 and 31% at step 20 (+22 points over the base model, +19 of them from GRPO). "
-            "8.2 min in all, warm-up and eval points included. 32 samples are a coarse measure: with seed 11 the same "
-            "recipe went 12.5% -> 34.4% after the warm-up -> 28.1% after GRPO (on a loaded machine), so GRPO's share "
-            "is within the noise of 32 samples.",
-            "zh": "在 2 核空闲 CPU 上实测（8 道预留题 x 每题 4 个样本）：严格的 think/answer 格式训练前 0.00，"
-            "预热后 0.88，第 10 步 0.78，第 20 步 0.94；正确率训练前 9%，预热后 13%，第 10 步 28%，第 20 步 31%"
-            "（比基础模型高 22 个百分点，其中 19 个来自 GRPO）。含预热和评估在内共 8.2 分钟。"
-            "32 个样本的测量比较粗：随机种子 11 时同一配方从 12.5% 到预热后 34.4%，GRPO 后 28.1%（在高负载机器上），"
-            "所以 GRPO 的贡献在 32 个样本的噪声范围之内。",
+            "en": "Measured with bench/lessons.py on a 2-core AMD EPYC shared with other work (one thread, load 6-9; "
+            "16 held-out problems x 4 samples = 64). Correctness before -> after the warm-up -> GRPO step 10 -> step "
+            "20: seed 42 14% -> 31% -> 42% -> 41%; seed 7 22% -> 25% -> 25% -> 19%; seed 11 8% -> 30% -> 23% -> 20%. "
+            "Mean of the three: the warm-up's rejection-sampled examples added +14 points, and GRPO -2 (+9 at seed "
+            "42, -6 and -9 at the others): on this model and budget the gain is the warm-up's, and GRPO's share is "
+            "within the noise of 64 samples. The strict think/answer layout reached 0.92, 0.86 and 0.89 after GRPO "
+            "(0.75 to 0.91 after the warm-up). 13 to 15 CPU minutes a run.",
+            "zh": "用 bench/lessons.py 在一台与其他工作共享的 2 核 AMD EPYC 上实测（单线程，负载 6-9；16 道预留题 x "
+            "每题 4 个样本 = 64）。正确率训练前 -> 预热后 -> GRPO 第 10 步 -> 第 20 步：随机种子 42 为 14% -> 31% "
+            "-> 42% -> 41%；种子 7 为 22% -> 25% -> 25% -> 19%；种子 11 为 8% -> 30% -> 23% -> 20%。三个种子的平均："
+            "预热（拒绝采样得到的样例）带来 +14 个百分点，GRPO 带来 -2（种子 42 为 +9，另两个为 -6 和 -9）："
+            "在这个模型和训练量下，提升来自预热，GRPO 的贡献在 64 个样本的噪声范围之内。严格的 think/answer 格式"
+            "在 GRPO 后为 0.92、0.86 和 0.89（预热后 0.75 到 0.91）。每次运行 13 到 15 CPU 分钟。",
         },
         preview_prompt="Tom has 12 apples and buys 7 more. How many apples does he have now?",
         overrides={
