@@ -364,13 +364,13 @@ LESSONS: tuple[Lesson, ...] = (
             "Mean of the three: the warm-up's rejection-sampled examples added +14 points, and GRPO -2 (+9 at seed "
             "42, -6 and -9 at the others): on this model and budget the gain is the warm-up's, and GRPO's share is "
             "within the noise of 64 samples. The strict think/answer layout reached 0.92, 0.86 and 0.89 after GRPO "
-            "(0.75 to 0.91 after the warm-up). 13 to 15 CPU minutes a run.",
+            "(0.75 to 0.91 after the warm-up). 13 to 17 CPU minutes a run.",
             "zh": "用 bench/lessons.py 在一台与其他工作共享的 2 核 AMD EPYC 上实测（单线程，负载 6-9；16 道预留题 x "
             "每题 4 个样本 = 64）。正确率训练前 -> 预热后 -> GRPO 第 10 步 -> 第 20 步：随机种子 42 为 14% -> 31% "
             "-> 42% -> 41%；种子 7 为 22% -> 25% -> 25% -> 19%；种子 11 为 8% -> 30% -> 23% -> 20%。三个种子的平均："
             "预热（拒绝采样得到的样例）带来 +14 个百分点，GRPO 带来 -2（种子 42 为 +9，另两个为 -6 和 -9）："
             "在这个模型和训练量下，提升来自预热，GRPO 的贡献在 64 个样本的噪声范围之内。严格的 think/answer 格式"
-            "在 GRPO 后为 0.92、0.86 和 0.89（预热后 0.75 到 0.91）。每次运行 13 到 15 CPU 分钟。",
+            "在 GRPO 后为 0.92、0.86 和 0.89（预热后 0.75 到 0.91）。每次运行 13 到 17 CPU 分钟。",
         },
         preview_prompt="Tom has 12 apples and buys 7 more. How many apples does he have now?",
         overrides={
