@@ -216,7 +216,7 @@ def _correlations(values, names: list[str]) -> dict[str, float | None]:
 
 
 # The verdict's sentences, by kind; `{dominated}` is the "dominated" clause or "". The UI shows them in the page's
-# language with the same keys (playground/ui/lab_zh.py); the CLI and the JSON API print these.
+# language with the same keys (playground/texts/lab.py); the CLI and the JSON API print these.
 VERDICTS = {
     "none": "No signal: in all {n} prompts every completion scores the same, so every advantage is 0 and training "
     "would not move; change the reward (or the data) before spending compute.",

@@ -201,7 +201,7 @@ def check_code(ctx: AppContext, request: gr.Request, code: str, choices):
         try:
             trials = trial_run(code_session(ctx, request).rewards(code))
         except RewardError as exc:  # the code failed to load: an exception, sys.exit, a timeout at module level
-            problem = str(exc)
+            problem = exc.message
     usable = report.functions if report.ok and problem is None else []
     rows = merge_choices(choices, usable, {result.function for result in trials if graded(result)})
     return check_markdown(report, trials, problem, lang), choices_frame(rows, lang)

@@ -17,11 +17,11 @@ from playground.lab.dryrun import DryRun, dry_run, load_rows
 from playground.lab.graders import export_grader, import_grader
 from playground.lab.probe import probe
 from playground.scoring import build_rewards
+from playground.texts.lab import verdict_text, why_text
 from playground.ui.common import bind, headers_on_load, lang_of, progress_callback, short, styled
 from playground.ui.context import AppContext, Session, parse_selection
 from playground.ui.custom_code import custom_rewards, table_rows
 from playground.ui.i18n import t, tr
-from playground.ui.lab_zh import verdict_text, why_text
 from playground.ui.rewards_tab import Layout, RewardsTab, apply_selection
 
 

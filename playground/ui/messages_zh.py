@@ -6,6 +6,9 @@ matches none is shown as it is (the test in tests/ui/test_i18n.py lists the mess
 
 import re
 from functools import lru_cache
+from typing import Any
+
+from playground.texts import Text
 
 
 # The hint of playground/sandbox/custom.py's CHAT_HINT, which ends several messages.
@@ -161,11 +164,6 @@ MESSAGES: tuple[tuple[str, str], ...] = (
         "请限制 max_completion_length，加上长度惩罚（例如 soft_overlong），并检查奖励不能靠填充回答来提高。",
     ),
     # playground/ui/train_form.py
-    ("{name} needs a number.", "{name} 需要一个数字。"),
-    (
-        "max_steps {value} would take at least {days} days, even at one second a step; give at most {cap} steps.",
-        "max_steps {value} 即使每步只用一秒也至少需要 {days} 天；请设为不超过 {cap} 步。",
-    ),
     # playground/sandbox/custom.py: custom code on chat completions
     (_CHAT_HINT, _CHAT_HINT_ZH),
     (
@@ -179,92 +177,7 @@ MESSAGES: tuple[tuple[str, str], ...] = (
         "（单条消息列表的 len(c) 是 1）。" + _CHAT_HINT_ZH,
     ),
     # playground/validation.py
-    (
-        "reward_error_policy must be fail or none, got {value}.",
-        "reward_error_policy 必须是 fail 或 none，实际为 {value}。",
-    ),
-    (
-        "num_generations must be at least 2 (GRPO compares completions within a group), got {value}.",
-        "num_generations 至少为 2（GRPO 在组内比较生成结果），实际为 {value}。",
-    ),
-    ("per_device_train_batch_size must be at least 1.", "per_device_train_batch_size 至少为 1。"),
-    (
-        "report_to {name} cannot log here; the trackers installed are: {names} (pip install trackio adds trackio).",
-        "report_to {name} 无法在此记录；已安装的跟踪工具：{names}（pip install trackio 可添加 trackio）。",
-    ),
-    ("gradient_accumulation_steps must be at least 1.", "gradient_accumulation_steps 至少为 1。"),
-    ("steps_per_generation must be at least 1 or empty.", "steps_per_generation 至少为 1，或留空。"),
-    (
-        "The generation batch (per_device_train_batch_size × steps_per_generation = {batch}) must be divisible by "
-        "num_generations ({g}); per_device_train_batch_size counts completions, not prompts.",
-        "生成批量（per_device_train_batch_size × steps_per_generation = {batch}）必须能被 num_generations（{g}）"
-        "整除；per_device_train_batch_size 计的是生成结果数，不是提示词数。",
-    ),
-    ("max_steps must be at least 1, got {value}.", "max_steps 至少为 1，实际为 {value}。"),
-    (
-        "max_completion_length must be between 1 and {max}, got {value}.",
-        "max_completion_length 必须在 1 到 {max} 之间，实际为 {value}。",
-    ),
-    (
-        "learning_rate must be above 0 and at most 0.01, got {value}.",
-        "learning_rate 必须大于 0 且不超过 0.01，实际为 {value}。",
-    ),
-    (
-        "beta (the KL weight) must be between 0 and 10, got {value}.",
-        "beta（KL 权重）必须在 0 到 10 之间，实际为 {value}。",
-    ),
-    (
-        "epsilon (the clipping range) must be between 0 and 1, got {value}.",
-        "epsilon（裁剪范围）必须在 0 到 1 之间，实际为 {value}。",
-    ),
-    ("temperature must be above 0 and at most 5, got {value}.", "temperature 必须大于 0 且不超过 5，实际为 {value}。"),
-    ("top_p must be above 0 and at most 1, got {value}.", "top_p 必须大于 0 且不超过 1，实际为 {value}。"),
-    ("Unknown loss_type {value}; TRL supports {valid}.", "未知的 loss_type {value}；TRL 支持：{valid}。"),
-    ("scale_rewards must be one of {valid}, got {value}.", "scale_rewards 必须是 {valid} 之一，实际为 {value}。"),
-    (
-        "multi_objective_aggregation must be one of {valid}, got {value}.",
-        "multi_objective_aggregation 必须是 {valid} 之一，实际为 {value}。",
-    ),
     # bf16 rollout and TRL's importance-sampling correction
-    (
-        "fast_rollout bfloat16 needs a CPU with native bf16 (AVX512-BF16 or AMX); here it would be slower than "
-        "float32: use auto.",
-        "fast_rollout 设为 bfloat16 需要原生支持 bf16 的 CPU（AVX512-BF16 或 AMX）；在这台机器上它会比 float32 "
-        "更慢：请用 auto。",
-    ),
-    (
-        "vllm_importance_sampling_mode must be one of {valid}, got {value}.",
-        "vllm_importance_sampling_mode 必须是 {valid} 之一，实际为 {value}。",
-    ),
-    (
-        "vllm_importance_sampling_clip_max must be above 1 or empty, got {value}.",
-        "vllm_importance_sampling_clip_max 必须大于 1，或留空，实际为 {value}。",
-    ),
-    (
-        "off_policy_mask_threshold must be above 0 or empty, got {value}.",
-        "off_policy_mask_threshold 必须大于 0，或留空，实际为 {value}。",
-    ),
-    (
-        "The vespo loss needs a token-level vllm_importance_sampling_mode (token_truncate or token_mask).",
-        "vespo 损失需要词元级的 vllm_importance_sampling_mode（token_truncate 或 token_mask）。",
-    ),
-    ("save_steps must be at least 1.", "save_steps 至少为 1。"),
-    ("lora_r must be at least 1, got {value}.", "lora_r 至少为 1，实际为 {value}。"),
-    ("lora_alpha must be above 0, got {value}.", "lora_alpha 必须大于 0，实际为 {value}。"),
-    ("lora_dropout must be in [0, 1), got {value}.", "lora_dropout 必须在 [0, 1) 范围内，实际为 {value}。"),
-    ("lora_target_modules must name at least one module.", "lora_target_modules 至少要指定一个模块。"),
-    ("Choose 4-bit or 8-bit quantization, not both.", "4 位和 8 位量化只能选一种。"),
-    (
-        "device is cuda but no CUDA GPU is available here; use auto or cpu.",
-        "device 为 cuda，但这里没有可用的 CUDA GPU；请使用 auto 或 cpu。",
-    ),
-    ("Pick at least one reward.", "请至少选择一个奖励。"),
-    ("The weight of reward {name} must be a finite number.", "奖励 {name} 的权重必须是有限的数。"),
-    (
-        "Reward {name} needs the dataset column {column}, but the data has only: {columns}. Map a column to "
-        "{column2} or pick another prompt set.",
-        "奖励 {name} 需要数据集列 {column}，但数据中只有：{columns}。请把某一列映射为 {column2}，或换一个提示词集。",
-    ),
     # rewards/registry.py
     ("Unknown reward {name}. Valid rewards: {valid}.", "未知的奖励 {name}。可用的奖励：{valid}。"),
     (
@@ -453,27 +366,6 @@ MESSAGES: tuple[tuple[str, str], ...] = (
         "每次调用 {timeout} 秒，可能需要 {seconds} 秒。",
     ),
     # Scale-out: playground/validation.py's process checks and JobManager's backend choice
-    ("num_processes must be at least 1, got {value}.", "num_processes 至少为 1，实际为 {value}。"),
-    (
-        "The generation batch over {n} processes (per_device_train_batch_size {size} × num_processes {n2} × "
-        "steps_per_generation {steps} = {batch}) must be divisible by num_generations ({g}); use a multiple of "
-        "{fits} as per_device_train_batch_size, or another process count.",
-        "{n} 个进程的生成批量（per_device_train_batch_size {size} × num_processes {n2} × steps_per_generation "
-        "{steps} = {batch}）必须能被 num_generations（{g}）整除；请把 per_device_train_batch_size 设为 {fits} "
-        "的倍数，或换一个进程数。",
-    ),
-    (
-        "num_processes is {n} but this machine has {cores} CPU core(s); each process needs one, use at most {most}.",
-        "num_processes 为 {n}，但这台机器只有 {cores} 个 CPU 核；每个进程需要一个核，最多用 {most} 个。",
-    ),
-    (
-        "num_processes is {n} but this machine has {gpus} GPU(s); use at most {most}.",
-        "num_processes 为 {n}，但这台机器只有 {gpus} 块 GPU；最多用 {most} 个。",
-    ),
-    (
-        "The SFT warm-up runs in the app's own process only: set sft_warmup_steps to 0, or num_processes to 1.",
-        "SFT 预热只在应用自己的进程中运行：请把 sft_warmup_steps 设为 0，或把 num_processes 设为 1。",
-    ),
     (
         "Rewards compiled in this process cannot reach other processes: pass their code as the spec's custom_code, "
         "or train with num_processes 1.",
@@ -514,8 +406,14 @@ def _what(text: str) -> str:
     return text
 
 
-def translate_error(lang: str | None, message: str) -> str:
-    """`message` (an engine sentence) in `lang`: Chinese when a template matches, else unchanged."""
+def translate_error(lang: str | None, message: Any) -> str:
+    """`message` in `lang`: a catalogue `Text` (or an error raised with one) rendered from its key and values; a
+    plain English sentence in Chinese when a template here matches it, else unchanged."""
+    if isinstance(message, BaseException):
+        message = message.args[0] if len(message.args) == 1 else str(message)
+    if isinstance(message, Text):
+        return message.render(lang)
+    message = str(message)
     if lang != "zh":
         return message
     message = LINE.sub(r"（第 \1 行）", message)  # " (line 3)", added to a code issue, in any message

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from playground.ui.help_zh import info_text, markdown_text
+from playground.texts.help import info_text, markdown_text
 from playground.ui.i18n import EN, ZH
 
 

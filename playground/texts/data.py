@@ -1,0 +1,3 @@
+"""placeholder"""
+
+TEXTS: dict[str, tuple[str, str]] = {}
