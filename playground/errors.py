@@ -10,12 +10,12 @@ the browser's language (`playground.texts.render`). An error raised with a sente
 
 from typing import Any
 
-from playground.texts import Text, engine_table, text
+from playground.texts import Text, engine_table, msg
 
 
 def _message(message: str, values: dict[str, Any]) -> str:
     if values or (isinstance(message, str) and not isinstance(message, Text) and message in engine_table()):
-        return text(message, **values)
+        return msg(message, **values)
     return message
 
 

@@ -21,7 +21,7 @@ from playground.spec import (
     available_reporters,
     reporters,
 )
-from playground.texts import text
+from playground.texts import msg
 
 
 if TYPE_CHECKING:
@@ -334,13 +334,13 @@ def _validate_vllm(spec: RunSpec) -> None:
 def bitsandbytes_unavailable(device: str, eight_bit: bool = False) -> str | None:
     """None when bitsandbytes can quantize on `device`, else the reason in words."""
     if importlib.util.find_spec("bitsandbytes") is None:
-        return text("spec.bnb_missing")
+        return msg("spec.bnb_missing")
     try:
         import bitsandbytes  # noqa: F401
     except Exception as exc:  # a broken native library raises all sorts of errors
-        return text("spec.bnb_broken", error=f"{type(exc).__name__}: {exc}")
+        return msg("spec.bnb_broken", error=f"{type(exc).__name__}: {exc}")
     if device == "cpu" and eight_bit:
-        return text("spec.bnb_8bit_cpu")
+        return msg("spec.bnb_8bit_cpu")
     return None
 
 

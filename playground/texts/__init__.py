@@ -1,6 +1,6 @@
 """One catalogue of the playground's texts, each key with its English and its Chinese side by side.
 
-The engine raises and reports keys: `text(key, **values)` is a `Text`, a `str` that reads English (the CLI, the MCP
+The engine raises and reports keys: `msg(key, **values)` is a `Text`, a `str` that reads English (the CLI, the MCP
 server and logs use it as it is) and that the page renders in the browser's language (`render(lang, message)`).
 The page's own labels and help live here too, by tab. Names stay as they are in both languages: run spec fields,
 reward and prompt set names, TRL's metric keys.
@@ -30,7 +30,7 @@ from playground.texts import (
     tab_runs,
     tab_train,
 )
-from playground.texts.core import LANGS, Text, engine_table, placeholders, register, render, template, text
+from playground.texts.core import LANGS, Text, engine_table, msg, placeholders, register, render, template
 
 
 AREAS = (spec, data, rewards, sandbox, runs, alerts, lab_errors)  # what the engine raises and reports
@@ -52,4 +52,4 @@ def catalogue() -> dict[str, dict[str, str]]:
     return out
 
 
-__all__ = ["LANGS", "Text", "catalogue", "engine_table", "placeholders", "render", "template", "text"]
+__all__ = ["LANGS", "Text", "catalogue", "engine_table", "placeholders", "msg", "render", "template"]

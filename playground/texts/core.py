@@ -1,6 +1,6 @@
 """The catalogue's machinery: a `Text` is an English sentence that remembers its key and values.
 
-`text(key, **values)` looks the key up in the engine's tables and returns a `Text`: a `str` whose value is the
+`msg(key, **values)` looks the key up in the engine's tables and returns a `Text`: a `str` whose value is the
 English sentence, so that the CLI, the MCP server, logs and every `str()` read English as before, while the page
 renders `key` and `values` in the browser's language with `render(lang, message)`. A value may itself be a `Text`
 (a phrase such as "file 'x.csv'"); it is rendered in the same language.
@@ -95,7 +95,7 @@ def _fill(key: str, values: dict[str, Any], lang: str) -> str:
     return template(key, lang).format(**filled)
 
 
-def text(key: str, /, **values: Any) -> Text:
+def msg(key: str, /, **values: Any) -> Text:
     """The catalogue's sentence `key` with `values` filled in: English as a `str`, renderable in any language."""
     if key not in _TABLE:
         raise KeyError(f"Unknown text key {key!r}")

@@ -206,75 +206,7 @@ MESSAGES: tuple[tuple[str, str], ...] = (
         "max_new_tokens 必须在 1 到 {max} 之间，实际为 {value}。",
     ),
     # playground/models.py
-    ("Model folder {name} does not exist.", "模型文件夹 {name} 不存在。"),
-    (
-        "Model {name} is neither an existing folder nor a valid Hugging Face Hub id.",
-        "模型 {name} 既不是已有的文件夹，也不是有效的 Hugging Face Hub id。",
-    ),
-    (
-        "Folder {name} has no config.json, so it is not a transformers model folder.",
-        "文件夹 {name} 中没有 config.json，所以不是 transformers 模型文件夹。",
-    ),
-    (
-        "Could not load model {name}: it is gated; accept its licence on the Hub and set HF_TOKEN.",
-        "无法加载模型 {name}：它需要授权；请在 Hub 上接受其许可协议并设置 HF_TOKEN。",
-    ),
-    (
-        "Could not load model {name}: no such model on the Hugging Face Hub (check the id, or set HF_TOKEN).",
-        "无法加载模型 {name}：Hugging Face Hub 上没有这个模型（请检查 id，或设置 HF_TOKEN）。",
-    ),
-    (
-        "Could not load model {name}: it is not a valid Hub id or an existing folder.",
-        "无法加载模型 {name}：它既不是有效的 Hub id，也不是已有的文件夹。",
-    ),
-    (
-        "Could not load model {name}: the Hugging Face Hub cannot be reached (HF_HUB_OFFLINE is set) and the model "
-        "is not in the local cache.",
-        "无法加载模型 {name}：无法连接 Hugging Face Hub（已设置 HF_HUB_OFFLINE），且本地缓存中没有该模型。",
-    ),
-    (
-        "Could not load model {name}: the Hugging Face Hub cannot be reached and the model is not in the local cache.",
-        "无法加载模型 {name}：无法连接 Hugging Face Hub，且本地缓存中没有该模型。",
-    ),
-    ("Could not load the model in folder {name}: {detail}", "无法加载文件夹 {name} 中的模型：{detail}"),
-    ("Could not load model {name}: {detail}", "无法加载模型 {name}：{detail}"),
     # playground/data.py
-    ("Unknown built-in prompt set {name}; valid sets: {valid}.", "未知的内置提示词集 {name}；可用的有：{valid}。"),
-    ("File {name} does not exist.", "文件 {name} 不存在。"),
-    (
-        "The {what} has no {column} column (its columns are: {columns}); set prompt_column to the column that holds "
-        "the prompts, e.g. prompt_column={guess}, or map it: column_map {guess2}=prompt.",
-        "{what} 中没有 {column} 列（现有的列：{columns}）；请把 prompt_column 设为存放提示词的列，"
-        "例如 prompt_column={guess}，或用 column_map 映射：{guess2}=prompt。",
-    ),
-    (
-        "The column mapping renames {names}, but the {what} only has: {columns}.",
-        "列映射要重命名 {names}，但 {what} 中只有：{columns}。",
-    ),
-    (
-        "column_map {text} is not readable; write it as existing=new, e.g. question=prompt.",
-        "无法读取 column_map {text}；请写成 原列名=新列名，例如 question=prompt。",
-    ),
-    (
-        "Dataset {name} was not found on the Hugging Face Hub; check the id, or log in if it is private.",
-        "在 Hugging Face Hub 上找不到数据集 {name}；请检查 id，如果是私有数据集请先登录。",
-    ),
-    (
-        "Could not load dataset {name} from the Hugging Face Hub: offline mode is on (HF_HUB_OFFLINE) and it is not "
-        "cached.",
-        "无法从 Hugging Face Hub 加载数据集 {name}：已开启离线模式（HF_HUB_OFFLINE），且本地没有缓存。",
-    ),
-    (
-        "Could not load dataset {name} from the Hugging Face Hub: the network is unreachable.",
-        "无法从 Hugging Face Hub 加载数据集 {name}：网络不可达。",
-    ),
-    ("Could not load dataset {name} (split {split}): {detail}.", "无法加载数据集 {name}（划分 {split}）：{detail}。"),
-    ("The {what} has {count} rows; only the first {max} are used.", "{what} 有 {count} 行；只使用前 {max} 行。"),
-    ("Column {new} was replaced by column {old}.", "列 {new} 已被列 {old} 替换。"),
-    (
-        "This app is public, so a prompt file must be uploaded through the page; paths on the server are not read.",
-        "这是公开的应用，提示词文件必须通过页面上传；不会读取服务器上的路径。",
-    ),
     # playground/training/job.py
     (
         "A training run is already in progress ({run}, step {step} of {total}); wait for it to finish or stop it "
@@ -374,12 +306,6 @@ MESSAGES: tuple[tuple[str, str], ...] = (
 )
 
 LINE = re.compile(r" \(line (\d+)\)")
-# The phrases {what} stands for in data messages.
-WHAT = (
-    (re.compile(r"^file '(.+)'$"), "文件 '{0}'"),
-    (re.compile(r"^built-in set '(.+)'$"), "内置提示词集 '{0}'"),
-    (re.compile(r"^dataset '(.+)'$"), "数据集 '{0}'"),
-)
 
 
 @lru_cache(maxsize=1)
@@ -398,14 +324,6 @@ def _compiled() -> tuple[tuple[re.Pattern, str, tuple[str, ...]], ...]:
     return tuple(out)
 
 
-def _what(text: str) -> str:
-    for pattern, chinese in WHAT:
-        match = pattern.match(text)
-        if match:
-            return chinese.format(*match.groups())
-    return text
-
-
 def translate_error(lang: str | None, message: Any) -> str:
     """`message` in `lang`: a catalogue `Text` (or an error raised with one) rendered from its key and values; a
     plain English sentence in Chinese when a template here matches it, else unchanged."""
@@ -420,8 +338,5 @@ def translate_error(lang: str | None, message: Any) -> str:
     for pattern, chinese, _ in _compiled():
         match = pattern.match(message)
         if match:
-            values = match.groupdict()
-            if "what" in values:
-                values["what"] = _what(values["what"])
-            return chinese.format(**values)
+            return chinese.format(**match.groupdict())
     return message

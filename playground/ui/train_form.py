@@ -151,9 +151,7 @@ def check_data_file(spec: RunSpec) -> None:
         return
     path, uploads = Path(spec.data.name).resolve(), Path(get_upload_folder()).resolve()
     if not path.is_relative_to(uploads):
-        raise PlaygroundError(
-            "This app is public, so a prompt file must be uploaded through the page; paths on the server are not read."
-        )
+        raise PlaygroundError("data.not_uploaded")
 
 
 def file_choice(path: str) -> gr.Dropdown:
