@@ -24,20 +24,10 @@ _CHAT_HINT_ZH = (
 
 MESSAGES: tuple[tuple[str, str], ...] = (
     # playground/sandbox/client.py: custom rewards in the sandbox
-    (
-        "Reward {name} must return a list of floats, got {got} (a generator: wrap it in list(...)).",
-        "奖励 {name} 必须返回浮点数列表，实际返回了 {got}（这是生成器：请用 list(...) 包起来）。",
-    ),
-    ("Reward {name} must return a list of floats, got {got}.", "奖励 {name} 必须返回浮点数列表，实际返回了 {got}。"),
-    (
-        "Reward {name} returned {count} values for {n} completions.",
-        "奖励 {name} 为 {n} 个生成结果返回了 {count} 个值。",
-    ),
     ("Reward {name} timed out after {s} s.", "奖励 {name} 超时（{s} 秒）。"),
     ("Loading the custom code timed out after {s} s.", "加载自定义代码超时（{s} 秒）。"),
     ("Reward {name} exceeded the {mb} MB memory limit.", "奖励 {name} 超出了 {mb} MB 的内存上限。"),
     ("Loading the custom code exceeded the {mb} MB memory limit.", "加载自定义代码超出了 {mb} MB 的内存上限。"),
-    ("Reward {name} raised {error}", "奖励 {name} 抛出了 {error}"),
     ("Loading the custom code raised {error}", "加载自定义代码时抛出了 {error}"),
     # playground/training/health.py: the live alerts, with their reward names and figures
     (
@@ -179,32 +169,7 @@ MESSAGES: tuple[tuple[str, str], ...] = (
     # playground/validation.py
     # bf16 rollout and TRL's importance-sampling correction
     # rewards/registry.py
-    ("Unknown reward {name}. Valid rewards: {valid}.", "未知的奖励 {name}。可用的奖励：{valid}。"),
-    (
-        "Reward {name}: parameter {param} must be >= {min}, got {value}.",
-        "奖励 {name}：参数 {param} 必须 >= {min}，实际为 {value}。",
-    ),
-    (
-        "Reward {name}: parameter {param} must be <= {max}, got {value}.",
-        "奖励 {name}：参数 {param} 必须 <= {max}，实际为 {value}。",
-    ),
-    (
-        "Reward {name}: parameter {param} must be one of {valid}, got {value}.",
-        "奖励 {name}：参数 {param} 必须是 {valid} 之一，实际为 {value}。",
-    ),
-    (
-        "Reward {name}: parameter {param} must be {type}, got {value}.",
-        "奖励 {name}：参数 {param} 的类型必须是 {type}，实际为 {value}。",
-    ),
     # playground/preview.py
-    (
-        "num_generations must be between 2 and {max} (GRPO compares completions within a group), got {value}.",
-        "num_generations 必须在 2 到 {max} 之间（GRPO 在组内比较生成结果），实际为 {value}。",
-    ),
-    (
-        "max_new_tokens must be between 1 and {max}, got {value}.",
-        "max_new_tokens 必须在 1 到 {max} 之间，实际为 {value}。",
-    ),
     # playground/models.py
     # playground/data.py
     # playground/training/job.py
@@ -216,32 +181,6 @@ MESSAGES: tuple[tuple[str, str], ...] = (
     ("Run {run} is still {status}; stop it before deleting it.", "训练 {run} 仍处于 {status} 状态；请先停止再删除。"),
     ("Custom code needs a session; reload the page.", "自定义代码需要会话；请刷新页面。"),
     # playground/scoring.py (the flags of a scored group)
-    (
-        "Reward {name} makes up {share} of the spread of the weighted total, so {others} barely move the advantage; "
-        "rescale it or lower its weight.",
-        "奖励 {name} 占加权总分离散程度的 {share}，所以 {others} 几乎影响不了优势；请调整它的尺度或降低它的权重。",
-    ),
-    (
-        "Reward {name} makes up {share} of the size of the weighted total, so {others} barely move the advantage; "
-        "rescale it or lower its weight.",
-        "奖励 {name} 占加权总分大小的 {share}，所以 {others} 几乎影响不了优势；请调整它的尺度或降低它的权重。",
-    ),
-    (
-        "Reward {name} returned NaN or inf for {bad} of {n} completions; treated as None.",
-        "奖励 {name} 对 {n} 个生成结果中的 {bad} 个返回了 NaN 或无穷大；按 None 处理。",
-    ),
-    (
-        "Reward {name} returned None for {count} of {n} completions, so they are skipped for it.",
-        "奖励 {name} 对 {n} 个生成结果中的 {count} 个返回了 None，这些结果在该奖励上被跳过。",
-    ),
-    (
-        "{count} of {n} completions got None from every reward; their advantage is 0.",
-        "{n} 个生成结果中有 {count} 个在所有奖励上都是 None；它们的优势为 0。",
-    ),
-    (
-        "All {n} completions scored the same, so this group gives no learning signal (every advantage is 0).",
-        "全部 {n} 个生成结果得分相同，所以这一组没有学习信号（所有优势都是 0）。",
-    ),
     # playground/sandbox/checks.py
     ("Custom code: {message}", "自定义代码：{message}"),
     ("The code is empty; define a reward like {example}.", "代码为空；请像这样定义一个奖励：{example}。"),
