@@ -64,6 +64,10 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Reward {name!r} returned {kind} {value!r} for completion {index}; expected a float or None.",
         "奖励 {name!r} 对第 {index} 个生成结果返回了 {kind} {value!r}；应为浮点数或 None。",
     ),
+    "reward.bad_value_repr": (
+        "Reward {name!r} returned {kind} {value} for completion {index}; expected a float or None.",
+        "奖励 {name!r} 对第 {index} 个生成结果返回了 {kind} {value}；应为浮点数或 None。",
+    ),
     "reward.group_size": (
         "A group needs at least 2 completions, got {n}.",
         "一组至少需要 2 个生成结果，实际为 {n} 个。",

@@ -55,7 +55,7 @@ class CodeSessions:
 
     def get(self, key: str | None) -> CodeSession:
         if not key:
-            raise PlaygroundError("Custom code needs a session; reload the page.")
+            raise PlaygroundError("sandbox.session")
         with self._lock:
             session = self._sessions.pop(key, None) or CodeSession()
             self._sessions[key] = session

@@ -27,6 +27,7 @@ from playground.sandbox import (
     require_custom_code,
     trial_run,
 )
+from playground.sandbox.checks import issue_message
 from playground.spec import RunSpec
 from playground.ui.common import BAD_MARK, GOOD_MARK, bind, lang_of, short
 from playground.ui.context import AppContext, Session
@@ -225,8 +226,7 @@ def _escape(text: str) -> str:
 
 
 def issue_text(issue: CodeIssue) -> str:
-    where = f" (line {issue.line})" if issue.line and f"line {issue.line}" not in issue.message else ""
-    return issue.message + where
+    return issue_message(issue)
 
 
 def check_markdown(report: CodeReport, trials: list[TrialResult], problem: str | None, lang: str) -> str:

@@ -11,24 +11,7 @@ from typing import Any
 from playground.texts import Text
 
 
-# The hint of playground/sandbox/custom.py's CHAT_HINT, which ends several messages.
-_CHAT_HINT = (
-    "With a system prompt or a conversational dataset, TRL hands each completion over as a list of messages: read "
-    'the text with c if isinstance(c, str) else c[-1]["content"], or set completions_as_text.'
-)
-_CHAT_HINT_ZH = (
-    "有系统提示词或对话式数据集时，TRL 把每个生成结果作为消息列表传入："
-    '用 c if isinstance(c, str) else c[-1]["content"] 读取文本，或设置 completions_as_text。'
-)
-
-
 MESSAGES: tuple[tuple[str, str], ...] = (
-    # playground/sandbox/client.py: custom rewards in the sandbox
-    ("Reward {name} timed out after {s} s.", "奖励 {name} 超时（{s} 秒）。"),
-    ("Loading the custom code timed out after {s} s.", "加载自定义代码超时（{s} 秒）。"),
-    ("Reward {name} exceeded the {mb} MB memory limit.", "奖励 {name} 超出了 {mb} MB 的内存上限。"),
-    ("Loading the custom code exceeded the {mb} MB memory limit.", "加载自定义代码超出了 {mb} MB 的内存上限。"),
-    ("Loading the custom code raised {error}", "加载自定义代码时抛出了 {error}"),
     # playground/training/health.py: the live alerts, with their reward names and figures
     (
         "In the last {k} steps, all of the groups gave every completion the same reward, so GRPO has no advantage "
@@ -153,25 +136,6 @@ MESSAGES: tuple[tuple[str, str], ...] = (
         "cannot be raised by padding the answer.",
         "请限制 max_completion_length，加上长度惩罚（例如 soft_overlong），并检查奖励不能靠填充回答来提高。",
     ),
-    # playground/ui/train_form.py
-    # playground/sandbox/custom.py: custom code on chat completions
-    (_CHAT_HINT, _CHAT_HINT_ZH),
-    (
-        "Fails on chat completions ({error}). " + _CHAT_HINT,
-        "在聊天形式的生成结果上出错（{error}）。" + _CHAT_HINT_ZH,
-    ),
-    (
-        "Gives every chat completion the same value ({value}) where their texts differ: it treats the list of "
-        "messages as text (len(c) of a one-message list is 1). " + _CHAT_HINT,
-        "对每个聊天形式的生成结果都给出同一个值（{value}），而它们的文本各不相同：它把消息列表当成了文本"
-        "（单条消息列表的 len(c) 是 1）。" + _CHAT_HINT_ZH,
-    ),
-    # playground/validation.py
-    # bf16 rollout and TRL's importance-sampling correction
-    # rewards/registry.py
-    # playground/preview.py
-    # playground/models.py
-    # playground/data.py
     # playground/training/job.py
     (
         "A training run is already in progress ({run}, step {step} of {total}); wait for it to finish or stop it "
@@ -179,21 +143,6 @@ MESSAGES: tuple[tuple[str, str], ...] = (
         "已有训练正在进行（{run}，第 {step} / {total} 步）；请等它结束，或先停止它。",
     ),
     ("Run {run} is still {status}; stop it before deleting it.", "训练 {run} 仍处于 {status} 状态；请先停止再删除。"),
-    ("Custom code needs a session; reload the page.", "自定义代码需要会话；请刷新页面。"),
-    # playground/scoring.py (the flags of a scored group)
-    # playground/sandbox/checks.py
-    ("Custom code: {message}", "自定义代码：{message}"),
-    ("The code is empty; define a reward like {example}.", "代码为空；请像这样定义一个奖励：{example}。"),
-    ("No function found; define a reward like {example}.", "没有找到函数；请像这样定义一个奖励：{example}。"),
-    ("Syntax error at line {line}, column {column}: {detail}.", "第 {line} 行第 {column} 列有语法错误：{detail}。"),
-    ("Syntax error at line {line}: {detail}.", "第 {line} 行有语法错误：{detail}。"),
-    ("The code cannot be parsed: {detail}.", "代码无法解析：{detail}。"),
-    (
-        "found {signature}: a reward must accept `completions` and `**kwargs` (TRL passes prompts, completion_ids, "
-        "trainer_state and the dataset columns as keywords too).{where}",
-        "找到的是 {signature}：奖励函数必须接受 `completions` 和 `**kwargs`（TRL 还会以关键字参数传入 prompts、"
-        "completion_ids、trainer_state 和数据集各列）。{where}",
-    ),
     # --- public mode (playground/ui/context.py, playground/training/job.py and queue.py) ---
     (
         "Run '{run}' belongs to another visitor of this public app; only its owner can open, download or delete it "
