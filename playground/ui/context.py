@@ -196,11 +196,8 @@ class AppContext:
         allowed = access.can_change if change else access.can_read
         if not allowed(status, viewer, self.public):
             if change and access.can_read(status, viewer, self.public):
-                raise PlaygroundError(f"Run '{run_id}' was published by another visitor; it is read-only for you.")
-            raise PlaygroundError(
-                f"Run '{run_id}' belongs to another visitor of this public app; only its owner can open, download "
-                "or delete it (unless they publish it)."
-            )
+                raise PlaygroundError("access.published", run=run_id)
+            raise PlaygroundError("access.not_yours", run=run_id)
         return run
 
     def may_watch(self, job, token: str | None) -> bool:

@@ -137,60 +137,8 @@ MESSAGES: tuple[tuple[str, str], ...] = (
         "请限制 max_completion_length，加上长度惩罚（例如 soft_overlong），并检查奖励不能靠填充回答来提高。",
     ),
     # playground/training/job.py
-    (
-        "A training run is already in progress ({run}, step {step} of {total}); wait for it to finish or stop it "
-        "first.",
-        "已有训练正在进行（{run}，第 {step} / {total} 步）；请等它结束，或先停止它。",
-    ),
-    ("Run {run} is still {status}; stop it before deleting it.", "训练 {run} 仍处于 {status} 状态；请先停止再删除。"),
     # --- public mode (playground/ui/context.py, playground/training/job.py and queue.py) ---
-    (
-        "Run '{run}' belongs to another visitor of this public app; only its owner can open, download or delete it "
-        "(unless they publish it).",
-        "训练 '{run}' 属于这个公开应用的另一位访客；只有它的主人能打开、下载或删除它（除非对方将其公开）。",
-    ),
-    (
-        "Run '{run}' was published by another visitor; it is read-only for you.",
-        "训练 '{run}' 由另一位访客公开；对你来说是只读的。",
-    ),
-    (
-        "You already have a run waiting in the queue (position {position}); cancel it before queueing another, or "
-        "wait for it to start.",
-        "你已有一个训练在排队（第 {position} 位）；请先取消它再排新的，或等它开始。",
-    ),
-    (
-        "The training queue is full ({count} runs waiting, PLAYGROUND_MAX_QUEUED); try again when one has started.",
-        "训练队列已满（{count} 个在等待，PLAYGROUND_MAX_QUEUED）；请等其中一个开始后再试。",
-    ),
-    ("You have no run waiting in the queue.", "你没有在排队的训练。"),
-    (
-        "A run is in progress; a queued run needs a session. Reload the page.",
-        "已有训练正在进行；排队需要会话。请刷新页面。",
-    ),
-    (
-        "This app is public: a run may take at most {cap} steps (PLAYGROUND_MAX_STEPS); this one asks for {steps}. "
-        "Lower max_steps, or run the app yourself for longer runs.",
-        "这是公开的应用：一次训练最多 {cap} 步（PLAYGROUND_MAX_STEPS），这次要求 {steps} 步。请减小 max_steps，"
-        "或自己运行本应用来做更长的训练。",
-    ),
-    (
-        "This app is public: a run may use at most {cap} custom reward functions (PLAYGROUND_MAX_CUSTOM_FUNCTIONS); "
-        "this one uses {count} ({names}).",
-        "这是公开的应用：一次训练最多使用 {cap} 个自定义奖励函数（PLAYGROUND_MAX_CUSTOM_FUNCTIONS），这次用了 "
-        "{count} 个（{names}）。",
-    ),
-    (
-        "This app is public: the custom rewards of one step may take at most {cap} s (PLAYGROUND_MAX_REWARD_SECONDS); "
-        "{count} functions × {timeout} s per call could take {seconds} s.",
-        "这是公开的应用：每一步的自定义奖励最多可用 {cap} 秒（PLAYGROUND_MAX_REWARD_SECONDS）；{count} 个函数 × "
-        "每次调用 {timeout} 秒，可能需要 {seconds} 秒。",
-    ),
     # Scale-out: playground/validation.py's process checks and JobManager's backend choice
-    (
-        "Rewards compiled in this process cannot reach other processes: pass their code as the spec's custom_code, "
-        "or train with num_processes 1.",
-        "在本进程中编译的奖励函数无法传给其他进程：请把代码放进运行规格的 custom_code，或用 num_processes 1 训练。",
-    ),
 )
 
 LINE = re.compile(r" \(line (\d+)\)")
