@@ -208,11 +208,9 @@ class TrainingJob(JobState):
 
     def _health(self) -> list[dict]:
         """The health alerts of the rows so far: computed here, once, and read by every view from the status."""
-        from dataclasses import asdict
+        from playground.training.health import alert_record, health_alerts
 
-        from playground.training.health import health_alerts
-
-        return [asdict(a) for a in health_alerts(self._rows, weights=self.weights or None)]
+        return [alert_record(a) for a in health_alerts(self._rows, weights=self.weights or None)]
 
     def _set_phase(self, phase: str) -> None:
         self.write(phase=phase, warmup_steps=self.spec.grpo.sft_warmup_steps)

@@ -1,178 +1,20 @@
-"""Chinese for the engine's messages: the engine raises one English sentence (`PlaygroundError`), and the UI shows it
-in the visitor's language. Each entry is an English template, with `{name}` where the message carries a value, and
-its Chinese; `translate_error` matches a message against the templates and fills the Chinese in. A message that
-matches none is shown as it is (the test in tests/ui/test_i18n.py lists the messages a first session meets).
+"""The engine's messages in the page's language.
+
+The engine raises and reports catalogue texts (`playground.texts`): a `Text`, or an error raised with one, carries
+its key and values, and `translate_error` renders it in the browser's language. A plain sentence (from a library, or
+a message not yet in the catalogue) is shown as it is.
 """
 
-import re
-from functools import lru_cache
 from typing import Any
 
 from playground.texts import Text
 
 
-MESSAGES: tuple[tuple[str, str], ...] = (
-    # playground/training/health.py: the live alerts, with their reward names and figures
-    (
-        "In the last {k} steps, all of the groups gave every completion the same reward, so GRPO has no advantage "
-        "to learn from.",
-        "最近 {k} 步里，所有组都给每个生成结果打了同样的分，GRPO 没有可学习的优势。",
-    ),
-    (
-        "In the last {k} steps, at least {pct} of the groups gave every completion the same reward, so GRPO has no "
-        "advantage to learn from.",
-        "最近 {k} 步里，至少 {pct} 的组给每个生成结果打了同样的分，GRPO 没有可学习的优势。",
-    ),
-    (
-        "Over the last {k} steps, {pct} of the groups on average gave every completion the same reward, so GRPO has "
-        "almost no advantage to learn from.",
-        "最近 {k} 步里，平均 {pct} 的组给每个生成结果打了同样的分，GRPO 几乎没有可学习的优势。",
-    ),
-    (
-        "Make the reward more graded (partial credit instead of pass/fail), or raise temperature or num_generations "
-        "so the completions of a group differ.",
-        "让奖励更有层次（给部分分，而不是只分对错），或调高 temperature 或 num_generations，让组内生成结果有差异。",
-    ),
-    (
-        "No weighting can help a reward that never varies; use a cold start: an SFT warm-up (sft_warmup_steps), a "
-        "completion prefix such as the first tag (completion_prefix) or a partial-credit reward (tag_layout).",
-        "权重帮不了一个从不变化的奖励；请用冷启动：SFT 热身（sft_warmup_steps）、以第一个标签作为生成前缀"
-        "（completion_prefix），或给部分分的奖励（tag_layout）。",
-    ),
-    (
-        "{listed} gave every completion the same score in all {steps} steps, so it adds nothing to the advantages, "
-        "whatever the weights.",
-        "{listed} 在全部 {steps} 步里给每个生成结果打了同样的分，无论权重多少，它对优势都没有贡献。",
-    ),
-    (
-        "{listed} gave every completion the same score in all {steps} steps, so they add nothing to the advantages, "
-        "whatever the weights.",
-        "{listed} 在全部 {steps} 步里给每个生成结果打了同样的分，无论权重多少，它们对优势都没有贡献。",
-    ),
-    (
-        "In the last {k} steps, all of the completions hit max_completion_length and were cut off before they "
-        "finished.",
-        "最近 {k} 步里，所有生成结果都达到 max_completion_length，没写完就被截断。",
-    ),
-    (
-        "In the last {k} steps, at least {pct} of the completions hit max_completion_length and were cut off before "
-        "they finished.",
-        "最近 {k} 步里，至少 {pct} 的生成结果达到 max_completion_length，没写完就被截断。",
-    ),
-    (
-        "Raise max_completion_length, or reward shorter answers (for example with a length penalty).",
-        "请调大 max_completion_length，或奖励更短的回答（例如加长度惩罚）。",
-    ),
-    (
-        "Completions collapsed to {latest} tokens on average (they were {first} at step {step}).",
-        "生成结果平均塌缩到 {latest} 个 token（第 {step} 步时为 {first}）。",
-    ),
-    (
-        "Lower learning_rate and raise beta (the KL weight) so the policy stays near the base model, and check that "
-        "the reward does not pay for empty or one-token answers.",
-        "请降低 learning_rate、调高 beta（KL 权重），让策略靠近基础模型，并检查奖励是否在给空回答或只有一个 token 的"
-        "回答加分。",
-    ),
-    (
-        "The KL to the base model jumped to {latest} at step {step}, more than {factor}x its median so far "
-        "({median}): the policy is moving away from the base model fast.",
-        "第 {step} 步时与基础模型的 KL 跳升到 {latest}，超过此前中位数（{median}）的 {factor} 倍：策略正在快速偏离"
-        "基础模型。",
-    ),
-    (
-        "Lower learning_rate or raise beta (the KL weight) to keep each update small.",
-        "请降低 learning_rate 或调高 beta（KL 权重），让每次更新保持很小。",
-    ),
-    (
-        "'{fn}' makes up {pct} of the weighted reward, so the other rewards ({others}) barely change the advantages.",
-        "'{fn}' 占加权奖励的 {pct}，其他奖励（{others}）几乎改变不了优势。",
-    ),
-    (
-        "Rescale the rewards to similar ranges (for example 0 to 1) or lower the weight of '{fn}', so every reward "
-        "counts.",
-        "请把各奖励缩放到相近的范围（例如 0 到 1），或调低 '{fn}' 的权重，让每个奖励都起作用。",
-    ),
-    (
-        "Only '{fn}' varies: {scores} gave every completion of a group the same score at step {step}, so there is "
-        "nothing to weigh against it yet.",
-        "只有 '{fn}' 在变化：{scores} 在第 {step} 步给一组里的每个生成结果打了同样的分，所以现在还没有什么可以和它"
-        "权衡。",
-    ),
-    (
-        "No weight can make a reward count before it varies; give it a cold start (sft_warmup_steps, "
-        "completion_prefix, a partial-credit reward such as tag_layout) and weigh the rewards once each varies.",
-        "奖励在变化之前，任何权重都不能让它起作用；请先给它冷启动（sft_warmup_steps、completion_prefix、"
-        "tag_layout 这样给部分分的奖励），等每个奖励都在变化后再权衡。",
-    ),
-    (
-        "After {n} steps the mean reward is {last}, about what it was over the first {window} steps ({first}): the "
-        "policy is not learning.",
-        "{n} 步之后平均奖励为 {last}，和最初 {window} 步（{first}）差不多：策略没有在学习。",
-    ),
-    (
-        "After {n} steps the eval reward on the held-out prompts is {after}, about what it was when GRPO started "
-        "({before}): the policy is not learning.",
-        "{n} 步之后留出提示词上的评估奖励为 {after}，和 GRPO 开始时（{before}）差不多：策略没有在学习。",
-    ),
-    (
-        "Raise learning_rate, check that the reward function tells good completions from bad ones, or raise "
-        "num_generations for more varied groups; a reward that never varies needs a cold start.",
-        "请调高 learning_rate，检查奖励函数能否区分好坏生成结果，或调高 num_generations 让组内更多样；从不变化的奖励"
-        "需要冷启动。",
-    ),
-    (
-        "Raise learning_rate, check that the reward function tells good completions from bad ones, or raise "
-        "num_generations for more varied groups.",
-        "请调高 learning_rate，检查奖励函数能否区分好坏生成结果，或调高 num_generations 让组内更多样。",
-    ),
-    (
-        "Completions grew from {before} to {after} tokens on average while the other rewards ({listed}) did not "
-        "improve: the policy may be gaming the reward with length.",
-        "生成结果平均从 {before} 个 token 增长到 {after} 个，而其他奖励（{listed}）没有提升：策略可能在靠长度钻"
-        "奖励的空子。",
-    ),
-    (
-        "Cap max_completion_length, add a length penalty (for example soft_overlong), and check that the reward "
-        "cannot be raised by padding the answer.",
-        "请限制 max_completion_length，加上长度惩罚（例如 soft_overlong），并检查奖励不能靠填充回答来提高。",
-    ),
-    # playground/training/job.py
-    # --- public mode (playground/ui/context.py, playground/training/job.py and queue.py) ---
-    # Scale-out: playground/validation.py's process checks and JobManager's backend choice
-)
-
-LINE = re.compile(r" \(line (\d+)\)")
-
-
-@lru_cache(maxsize=1)
-def _compiled() -> tuple[tuple[re.Pattern, str, tuple[str, ...]], ...]:
-    out = []
-    for english, chinese in MESSAGES:
-        names: list[str] = []
-        pattern = ""
-        for part in re.split(r"(\{[a-z0-9_]+\})", english):
-            if part.startswith("{") and part.endswith("}"):
-                names.append(part[1:-1])
-                pattern += f"(?P<{part[1:-1]}>.*?)"
-            else:
-                pattern += re.escape(part)
-        out.append((re.compile(pattern + r"\Z", re.DOTALL), chinese, tuple(names)))
-    return tuple(out)
-
-
 def translate_error(lang: str | None, message: Any) -> str:
-    """`message` in `lang`: a catalogue `Text` (or an error raised with one) rendered from its key and values; a
-    plain English sentence in Chinese when a template here matches it, else unchanged."""
+    """`message` (a `Text`, an error, or a plain sentence) in `lang`: catalogue texts in that language, the rest as
+    they are."""
     if isinstance(message, BaseException):
         message = message.args[0] if len(message.args) == 1 else str(message)
     if isinstance(message, Text):
         return message.render(lang)
-    message = str(message)
-    if lang != "zh":
-        return message
-    message = LINE.sub(r"（第 \1 行）", message)  # " (line 3)", added to a code issue, in any message
-    for pattern, chinese, _ in _compiled():
-        match = pattern.match(message)
-        if match:
-            return chinese.format(**match.groupdict())
-    return message
+    return "" if message is None else str(message)
