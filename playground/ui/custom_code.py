@@ -29,6 +29,7 @@ from playground.sandbox import (
 )
 from playground.sandbox.checks import issue_message
 from playground.spec import RunSpec
+from playground.texts import msg
 from playground.ui.common import BAD_MARK, GOOD_MARK, bind, lang_of, short
 from playground.ui.context import AppContext, Session
 from playground.ui.i18n import t, tr
@@ -314,7 +315,7 @@ def parse_cases(value, lang: str) -> list[tuple[int, RewardCase]]:
         for key, text in zip(("expected", "min", "max"), bounds, strict=True):
             if text:
                 data[key] = _number(text, number, key, lang)
-        cases.append((number, parse_case(data, tr(lang, "rewards.tests.where", case=number))))
+        cases.append((number, parse_case(data, msg("rewards.tests.where", case=number))))
     return cases
 
 

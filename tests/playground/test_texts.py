@@ -66,6 +66,11 @@ NAMES = {
     *"prompt completion completions prompts solution question answer intro body conclusion think input output".split(),
     *"trainer_state completion_ids completions_as_text custom_code config data params terms tests".split(),
     *"role content spec max_new_tokens python embedded".split(),
+    # an OpenAI grader's fields, as its JSON spells them
+    *"type input reference operation evaluation_metric label_model score_model range source grade sample item".split(),
+    *"multi graders calculate_output python_errors sampling_params image_tag pass_threshold logits P".split(),
+    *"eq ne like ilike string_check text_similarity output_text".split(),
+    "M",  # a model size: 135M
     "a",  # a JSON key and a regex in examples: {"a": ...}, (a+)+
     "x",  # a byte in hex: 0x{byte}
     *"dataset_name dataset_kind column_map prompt_column max_rows max_completion_len soft_punish_cache".split(),
@@ -78,7 +83,7 @@ NAMES = {
 def latin_words(template: str) -> set[str]:
     """Latin words of a template outside its placeholders and `code`."""
     text = re.sub(r"\{[^{}]*\}", " ", template.replace("{{", "").replace("}}", ""))
-    text = re.sub(r"`[^`]*`", " ", text)
+    text = re.sub(r"`[^`]*`|'[^'\n]*'", " ", text)  # code, and 'quoted' names
     return {w for w in re.findall(r"[A-Za-z][A-Za-z0-9_]*", text) if not w.startswith(("PLAYGROUND_", "HF_"))}
 
 
