@@ -104,4 +104,33 @@ TEXTS: dict[str, tuple[str, str]] = {
         "This app is public: lora_r may be at most {cap} (PLAYGROUND_MAX_LORA_R); this run asks for {value}.",
         "这是公开的应用：lora_r 最大为 {cap}（PLAYGROUND_MAX_LORA_R），这次训练要求 {value}。",
     ),
+    # exports: downloads, scripts and the Hub
+    "export.reward_model": (
+        "The reward_model reward needs a model (a Hub id or a local folder) to be exported.",
+        "要导出 reward_model 奖励，需要一个模型（Hub id 或本地文件夹）。",
+    ),
+    "export.syntax": (
+        "The custom reward code has a syntax error on line {line}: {detail}.",
+        "自定义奖励代码第 {line} 行有语法错误：{detail}。",
+    ),
+    "export.push_kind": (
+        "Unknown push kind {kind!r}; use one of: {valid}.",
+        "未知的推送类型 {kind!r}；请使用其中之一：{valid}。",
+    ),
+    "export.repo_shape": (
+        "Repo id {repo!r} must look like 'your-name/model-name'.",
+        "仓库 id {repo!r} 必须形如 'your-name/model-name'。",
+    ),
+    "export.repo_invalid": (
+        "Repo id {repo!r} is not a valid Hugging Face repo id.",
+        "仓库 id {repo!r} 不是有效的 Hugging Face 仓库 id。",
+    ),
+    "export.no_adapter": (
+        "Run {run} has no saved adapter yet, so there is nothing to download.",
+        "训练 {run} 还没有保存的适配器，所以没有可下载的内容。",
+    ),
+    "export.folder_exists": (
+        "{folder} already exists and is not empty; choose a new folder.",
+        "{folder} 已存在且不为空；请换一个新文件夹。",
+    ),
 }
