@@ -11,7 +11,15 @@ TEXTS: dict[str, tuple[str, str]] = {
         "用 TRL 的 GRPOTrainer 训练 LoRA 适配器。奖励即“奖励”页中选择的奖励。字段名与 TRL 一致。",
     ),
     "train.rewards": ("Rewards (edit them on the Rewards tab)", "奖励（在“奖励”页中修改）"),
-    "train.advanced": ("Advanced GRPO settings", "GRPO 高级设置"),
+    "train.group.generation": ("Generation: group size, length, sampling", "生成：组大小、长度、采样"),
+    "train.group.optimisation": ("Optimisation: KL, clipping, loss, batch", "优化：KL、裁剪、损失、批大小"),
+    "train.group.cold_start": ("Cold start: SFT warm-up, completion prefix", "冷启动：SFT 热身、补全前缀"),
+    "train.group.evaluation": ("Evaluation: held-out prompts", "评估：留出提示词"),
+    "train.group.rollout": (
+        "Rollout and correction: vLLM, bf16 rollout, importance sampling",
+        "采样与校正：vLLM、bf16 采样、重要性采样",
+    ),
+    "train.group.run": ("Reward errors, saving and logging", "奖励出错、保存与日志"),
     "train.data": ("Data", "数据"),
     "train.data.info": (
         "A built-in set, an uploaded file (CSV, JSON, JSONL or Parquet), or a Hugging Face dataset id.",
