@@ -80,7 +80,7 @@ def generated_text_keys() -> set[str]:
 @pytest.mark.parametrize("key", sorted(generated_text_keys()))
 def test_every_reward_field_and_prompt_set_text_has_chinese(key):
     assert key in EN and EN[key].strip()
-    assert ZH.get(key, "").strip() and ZH[key] != EN[key], f"{key} has no Chinese: add it to playground/ui/help_zh.py"
+    assert ZH.get(key, "").strip() and ZH[key] != EN[key], f"{key} has no Chinese: add it to playground/texts/help.py"
 
 
 def test_every_alert_code_in_the_engine_has_a_text():
