@@ -129,16 +129,21 @@ LESSONS: tuple[Lesson, ...] = (
             ),
         },
         expected={
-            "en": "Measured on a 2-core AMD EPYC shared with other work (load 4-7), one thread, 8 held-out prompts "
-            "x 4 samples, seed 42: strict format (text in every section) 0.00 before, 0.41 after the warm-up, 0.41 at "
-            "GRPO step 10 and 0.66 at step 20: the warm-up added +0.41 and GRPO +0.25. tag_layout 0.31 -> 0.82 -> "
-            "0.93. 46.5 min of wall time on that loaded machine (835 CPU seconds). Without the cold start "
-            "(sft_warmup_steps = 0, no prefix) the strict format stays 0.00.",
-            "zh": "在一台与其他工作共享的 2 核 AMD EPYC 上实测（负载 4-7，单线程，8 个预留提示 x 每个 4 个样本，"
-            "随机种子 42）："
-            "严格格式（每个部分都有内容）训练前 0.00，预热后 0.41，GRPO 第 10 步 0.41，第 20 步 0.66："
-            "预热带来 +0.41，GRPO 带来 +0.25。tag_layout 0.31 -> 0.82 -> 0.93。在那台高负载机器上用时 46.5 分钟"
-            "（835 CPU 秒）。不做冷启动（sft_warmup_steps = 0、不加前缀）时，严格格式一直是 0.00。",
+            "en": "Measured with bench/lessons.py on a 2-core AMD EPYC shared with other work (one thread, load 6-9; "
+            "8 held-out prompts x 4 samples). Strict format (text in every section) before -> after the warm-up -> "
+            "GRPO step 10 -> step 20: seed 42 0.00 -> 0.34 -> 0.75 -> 0.81; seed 7 0.03 -> 0.47 -> 0.34 -> 0.69; "
+            "seed 11 0.00 -> 0.25 -> 0.06 -> 0.03, where GRPO drifted (kl 0.2-0.4) into answers that run to the "
+            "length cap with extra tags, which tag_layout still partly pays (0.65 -> 0.78). Mean of the three seeds: "
+            "the warm-up added +0.35 and GRPO +0.16 (final 0.51). On 30 writing prompts the recipe was not tuned on "
+            "(bench/data/writing_unseen.jsonl, seed 42): 0.00 -> 0.19 -> 0.34 -> 0.78. 12 to 18 CPU minutes a run. "
+            "Without the cold start (sft_warmup_steps = 0, no prefix) the strict format stays 0.00.",
+            "zh": "用 bench/lessons.py 在一台与其他工作共享的 2 核 AMD EPYC 上实测（单线程，负载 6-9；8 个预留提示 x "
+            "每个 4 个样本）。严格格式（每个部分都有内容）训练前 -> 预热后 -> GRPO 第 10 步 -> 第 20 步：随机种子 42 "
+            "为 0.00 -> 0.34 -> 0.75 -> 0.81；种子 7 为 0.03 -> 0.47 -> 0.34 -> 0.69；种子 11 为 0.00 -> 0.25 -> "
+            "0.06 -> 0.03，GRPO 在这里跑偏了（kl 0.2-0.4）：回答写到长度上限、多出别的标签，而 tag_layout 仍给它们部分"
+            "分数（0.65 -> 0.78）。三个种子的平均：预热带来 +0.35，GRPO 带来 +0.16（最终 0.51）。在配方没有调过的"
+            " 30 个写作提示上（bench/data/writing_unseen.jsonl，种子 42）：0.00 -> 0.19 -> 0.34 -> 0.78。"
+            "每次运行 12 到 18 CPU 分钟。不做冷启动（sft_warmup_steps = 0、不加前缀）时，严格格式一直是 0.00。",
         },
         preview_prompt="Write a short paragraph about why people keep pets.",
         overrides=dict(FORMAT_RECIPE),
@@ -192,7 +197,13 @@ LESSONS: tuple[Lesson, ...] = (
         },
         preview_prompt="Write a short paragraph about why people keep pets.",
         overrides=dict(FORMAT_RECIPE),
-        rewards=(RewardChoice("format", 1.0, {"allow_empty": True}), RewardChoice("format", 0.0)),
+        rewards=(
+            RewardChoice("format", 1.0, {"allow_empty": True}),
+            # "be brief": every character past 20 costs 0.01, so the shortest answer the loose format pays for,
+            # three empty sections, beats any answer with text in them
+            RewardChoice("length", 0.01, {"ideal_length": 20}),
+            RewardChoice("format", 0.0),
+        ),
         chart=("format(allow_empty=True)", "format", "empty_section_rate"),
     ),
     Lesson(
@@ -347,17 +358,19 @@ LESSONS: tuple[Lesson, ...] = (
             ),
         },
         expected={
-            "en": "Measured on 2 quiet CPU cores (8 held-out problems x 4 samples): strict think/answer layout 0.00 "
-            "before, 0.88 after the warm-up, 0.78 at step 10 and 0.94 at step 20; correctness 9% before, 13% after "
-            "the warm-up, 28% at step 10 and 31% at step 20 (+22 points over the base model, +19 of them from GRPO). "
-            "8.2 min in all, warm-up and eval points included. 32 samples are a coarse measure: with seed 11 the same "
-            "recipe went 12.5% -> 34.4% after the warm-up -> 28.1% after GRPO (on a loaded machine), so GRPO's share "
-            "is within the noise of 32 samples.",
-            "zh": "在 2 核空闲 CPU 上实测（8 道预留题 x 每题 4 个样本）：严格的 think/answer 格式训练前 0.00，"
-            "预热后 0.88，第 10 步 0.78，第 20 步 0.94；正确率训练前 9%，预热后 13%，第 10 步 28%，第 20 步 31%"
-            "（比基础模型高 22 个百分点，其中 19 个来自 GRPO）。含预热和评估在内共 8.2 分钟。"
-            "32 个样本的测量比较粗：随机种子 11 时同一配方从 12.5% 到预热后 34.4%，GRPO 后 28.1%（在高负载机器上），"
-            "所以 GRPO 的贡献在 32 个样本的噪声范围之内。",
+            "en": "Measured with bench/lessons.py on a 2-core AMD EPYC shared with other work (one thread, load 6-9; "
+            "16 held-out problems x 4 samples = 64). Correctness before -> after the warm-up -> GRPO step 10 -> step "
+            "20: seed 42 14% -> 31% -> 42% -> 41%; seed 7 22% -> 25% -> 25% -> 19%; seed 11 8% -> 30% -> 23% -> 20%. "
+            "Mean of the three: the warm-up's rejection-sampled examples added +14 points, and GRPO -2 (+9 at seed "
+            "42, -6 and -9 at the others): on this model and budget the gain is the warm-up's, and GRPO's share is "
+            "within the noise of 64 samples. The strict think/answer layout reached 0.92, 0.86 and 0.89 after GRPO "
+            "(0.75 to 0.91 after the warm-up). 13 to 17 CPU minutes a run.",
+            "zh": "用 bench/lessons.py 在一台与其他工作共享的 2 核 AMD EPYC 上实测（单线程，负载 6-9；16 道预留题 x "
+            "每题 4 个样本 = 64）。正确率训练前 -> 预热后 -> GRPO 第 10 步 -> 第 20 步：随机种子 42 为 14% -> 31% "
+            "-> 42% -> 41%；种子 7 为 22% -> 25% -> 25% -> 19%；种子 11 为 8% -> 30% -> 23% -> 20%。三个种子的平均："
+            "预热（拒绝采样得到的样例）带来 +14 个百分点，GRPO 带来 -2（种子 42 为 +9，另两个为 -6 和 -9）："
+            "在这个模型和训练量下，提升来自预热，GRPO 的贡献在 64 个样本的噪声范围之内。严格的 think/answer 格式"
+            "在 GRPO 后为 0.92、0.86 和 0.89（预热后 0.75 到 0.91）。每次运行 13 到 17 CPU 分钟。",
         },
         preview_prompt="Tom has 12 apples and buys 7 more. How many apples does he have now?",
         overrides={
