@@ -27,6 +27,7 @@ from typing import Any, Literal
 import datasets
 
 from playground.errors import DataError
+from playground.texts import msg
 
 
 logger = logging.getLogger(__name__)
@@ -67,11 +68,11 @@ def parse_column_map(text: str | dict | None) -> dict[str, str]:
         except (ValueError, SyntaxError):
             value = None
         if not isinstance(value, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
-            raise DataError(f"column_map {text!r} is not readable; write it as existing=new, e.g. question=prompt.")
+            raise DataError("data.column_map", text=text)
         return {k.strip(): v.strip() for k, v in value.items()}
     pairs = [item.split("=", 1) for item in text.split(",") if item.strip()]
     if not all(len(pair) == 2 and pair[0].strip() and pair[1].strip() for pair in pairs):
-        raise DataError(f"column_map {text!r} is not readable; write it as existing=new, e.g. question=prompt.")
+        raise DataError("data.column_map", text=text)
     return {k.strip(): v.strip() for k, v in pairs}
 
 
@@ -122,15 +123,15 @@ class PromptSource:
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
-            raise DataError(f"Unknown prompt source kind {self.kind!r}; use one of: {', '.join(KINDS)}.")
+            raise DataError("data.kind_unknown", kind=self.kind, valid=", ".join(KINDS))
         if not isinstance(self.name, str) or not self.name.strip():
-            raise DataError("The prompt source needs a name: a built-in set, a file path or a Hub dataset id.")
+            raise DataError("data.no_name")
         if isinstance(self.max_rows, bool) or not isinstance(self.max_rows, int) or self.max_rows < 1:
-            raise DataError(f"max_rows must be a whole number of at least 1, got {self.max_rows!r}.")
+            raise DataError("data.max_rows", value=self.max_rows)
         if not isinstance(self.column_map, dict) or not all(
             isinstance(k, str) and isinstance(v, str) and k and v for k, v in self.column_map.items()
         ):
-            raise DataError("The column mapping must map existing column names to new names, e.g. solution=answer.")
+            raise DataError("data.column_map_type")
         if self.system_prompt is not None and not self.system_prompt.strip():
             self.system_prompt = None
 
@@ -142,7 +143,7 @@ class PromptSource:
         known = [f.name for f in fields(cls)]
         unknown = sorted(set(data) - set(known))
         if unknown:
-            raise DataError(f"Unknown prompt source field(s): {', '.join(unknown)}; valid fields: {', '.join(known)}.")
+            raise DataError("data.unknown_fields", names=", ".join(unknown), valid=", ".join(known))
         return cls(**data)
 
 
@@ -188,7 +189,7 @@ def render_prompt(tokenizer: Any, prompt: str | list[dict[str, str]], use_chat_t
     try:
         text = tokenizer.apply_chat_template(to_messages(prompt), add_generation_prompt=True, tokenize=False)
     except Exception as e:  # jinja errors, e.g. "roles must alternate"
-        raise DataError(f"The model's chat template rejected this prompt: {_first_line(e)}.") from e
+        raise DataError("data.chat_template", detail=_first_line(e)) from e
     return text
 
 
@@ -198,9 +199,7 @@ def render_prompt(tokenizer: Any, prompt: str | list[dict[str, str]], use_chat_t
 UPLOAD_QUOTA_MB = 100  # per browser session, all its uploads together; overridable with PLAYGROUND_UPLOAD_QUOTA_MB
 UPLOAD_FILES = 20  # most files one browser session may upload
 # The same sentence whether the path is another visitor's upload or any other file: nothing tells them apart.
-NOT_UPLOADED = (
-    "This app is public, so a prompt file must be uploaded through the page; paths on the server are not read."
-)
+NOT_UPLOADED = "data.not_uploaded"
 
 
 def upload_quota_bytes() -> int:
@@ -218,9 +217,9 @@ def plain_file(path: str) -> str:
     try:
         info = os.lstat(absolute)
     except OSError:
-        raise DataError(f"File {Path(absolute).name!r} does not exist.") from None
+        raise DataError("data.no_file", name=Path(absolute).name) from None
     if not stat.S_ISREG(info.st_mode) or os.path.realpath(absolute) != absolute:
-        raise DataError(f"{Path(absolute).name!r} is not a plain file (a link, folder or device is not read).")
+        raise DataError("data.not_plain", name=Path(absolute).name)
     return absolute
 
 
@@ -241,7 +240,7 @@ class Uploads:
     def add(self, session: str | None, path: str) -> str:
         """Record `path` as uploaded by `session` (over the quota: a `DataError`); returns the path as recorded."""
         if not session:
-            raise DataError("An upload needs a browser session; reload the page.")
+            raise DataError("data.upload_session")
         absolute = plain_file(path)
         size = os.lstat(absolute).st_size
         with self._lock:
@@ -252,10 +251,7 @@ class Uploads:
             if absolute in files:
                 return absolute
             if len(files) >= self.max_files or sum(files.values()) + size > self.quota_bytes:
-                raise DataError(
-                    f"This browser session has used its upload quota ({self.max_files} files, "
-                    f"{_size(self.quota_bytes)} in all, PLAYGROUND_UPLOAD_QUOTA_MB); reload the page to start over."
-                )
+                raise DataError("data.upload_quota", files=self.max_files, size=_size(self.quota_bytes))
             files[absolute] = size
         return absolute
 
@@ -276,10 +272,7 @@ def check_public_source(source: PromptSource, uploads: Uploads, session: str | N
     if source.kind == "file":
         uploads.check(session, name)
     elif source.kind == "hub" and not is_hub_id(name):
-        raise DataError(
-            f"This app is public: {name!r} is not a Hugging Face dataset id (org/name); folders of the server are not "
-            "read."
-        )
+        raise DataError("data.public_hub_id", name=name)
 
 
 def is_hub_id(name: str) -> bool:
@@ -297,22 +290,23 @@ def load_prompts(source: PromptSource) -> PromptData:
     """Load, check and normalize the prompts described by `source`. Raises `DataError` on bad input."""
     warnings: list[str] = []
     if source.kind == "builtin":
-        what = f"built-in set {source.name.strip()!r}"
+        what = msg("data.what.builtin", name=source.name.strip())
         rows, lines = _read_builtin(source.name.strip())
     elif source.kind == "file":
         path = Path(source.name.strip()).expanduser()
-        what = f"file {path.name!r}"
+        what = msg("data.what.file", name=path.name)
         rows, lines = _read_file(path, source.max_rows + 1)
     else:
-        what = f"dataset {source.name.strip()!r}"
+        what = msg("data.what.dataset", name=source.name.strip())
         rows, lines = _read_hub(source), None
     total = len(rows)
     if total == 0:
-        raise DataError(f"The {what} has no rows.")
+        raise DataError("data.no_rows", what=what)
     if total > source.max_rows:
         rows = rows[: source.max_rows]
-        count = f"more than {source.max_rows:,}" if source.kind != "builtin" else f"{total:,}"  # read up to the cap
-        warnings.append(f"The {what} has {count} rows; only the first {source.max_rows:,} are used.")
+        # a file is read up to the cap
+        count = msg("data.more_than", count=source.max_rows) if source.kind != "builtin" else f"{total:,}"
+        warnings.append(msg("data.rows_capped", what=what, count=count, max=source.max_rows))
     columns = _columns(rows)
     rows, columns = _rename(rows, columns, source, what, warnings)
     _check_prompts(rows, lines, what)
@@ -344,24 +338,25 @@ Rows = tuple[list[dict[str, Any]], list[int] | None]  # the rows, and each row's
 
 def _read_builtin(name: str) -> Rows:
     if name not in BUILTIN_SETS:
-        raise DataError(f"Unknown built-in prompt set {name!r}; valid sets: {', '.join(BUILTIN_SETS)}.")
-    text = resources.files("playground").joinpath("prompt_sets", f"{name}.jsonl").read_text(encoding="utf-8")
-    return _parse_jsonl(text, f"built-in set {name!r}")
+        raise DataError("data.unknown_set", name=name, valid=", ".join(BUILTIN_SETS))
+    source_text = resources.files("playground").joinpath("prompt_sets", f"{name}.jsonl").read_text(encoding="utf-8")
+    return _parse_jsonl(source_text, msg("data.what.builtin", name=name))
 
 
 def _read_file(path: Path, max_rows: int | None = None) -> Rows:
     label = repr(path.name)
     if not path.exists():
-        raise DataError(f"File {label} does not exist.")
+        raise DataError("data.file_missing", label=label)
     if not path.is_file():
-        raise DataError(f"{label} is a folder, not a file.")
+        raise DataError("data.file_folder", label=label)
     kind = FILE_TYPES.get(path.suffix.lower())
     if kind is None:
         allowed = ", ".join(FILE_TYPES)
-        raise DataError(f"File {label} has an unsupported type {path.suffix or '(no extension)'!r}; use {allowed}.")
+        suffix = repr(path.suffix) if path.suffix else msg("data.no_extension")
+        raise DataError("data.file_type", label=label, suffix=suffix, allowed=allowed)
     size, limit = path.stat().st_size, max_file_bytes()
     if size > limit:
-        raise DataError(f"File {label} is {_size(size)}, over the {_size(limit)} limit.")
+        raise DataError("data.file_size", label=label, size=_size(size), limit=_size(limit))
     if kind == "parquet":
         return _read_parquet(path, max_rows)
     text = _decode(path.read_bytes(), label, kind)
@@ -372,17 +367,14 @@ def _read_file(path: Path, max_rows: int | None = None) -> Rows:
 def _decode(raw: bytes, label: str, kind: str) -> str:
     kind = kind.upper()
     if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        raise DataError(f"File {label} is UTF-16 text; save it as UTF-8 {kind} and try again.")
+        raise DataError("data.utf16", label=label, kind=kind)
     if b"\x00" in raw[:8192]:
-        raise DataError(f"File {label} looks like a binary file, not a valid {kind} text file.")
+        raise DataError("data.binary", label=label, kind=kind)
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         byte = raw[e.start : e.start + 1].hex().upper()
-        raise DataError(
-            f"File {label} is not valid UTF-8 text (byte 0x{byte} at position {e.start}), "
-            f"so it is not a valid {kind}; save it as UTF-8."
-        ) from None
+        raise DataError("data.not_utf8", label=label, byte=byte, position=e.start, kind=kind) from None
 
 
 def _parse_csv(text: str, what: str, max_rows: int | None = None) -> Rows:
@@ -406,19 +398,16 @@ def _parse_csv(text: str, what: str, max_rows: int | None = None) -> Rows:
                 header = [h.strip() for h in record]
                 duplicates = sorted({h for h in header if header.count(h) > 1})
                 if duplicates:
-                    raise DataError(f"The {what} has duplicate column names in its header: {', '.join(duplicates)}.")
+                    raise DataError("data.csv_duplicates", what=what, names=", ".join(duplicates))
                 continue
             if len(record) != len(header):
-                raise DataError(
-                    f"Line {start} of the {what} has {len(record)} fields but the header has {len(header)}, "
-                    "so it is not a valid CSV."
-                )
+                raise DataError("data.csv_fields", line=start, what=what, count=len(record), header=len(header))
             rows.append(dict(zip(header, record, strict=True)))
             lines.append(start)
             if max_rows is not None and len(rows) >= max_rows:
                 break
     except csv.Error as e:
-        raise DataError(f"The {what} is not a valid CSV (line {reader.line_num}: {e}).") from None
+        raise DataError("data.csv_invalid", what=what, line=reader.line_num, detail=str(e)) from None
     return rows, lines
 
 
@@ -426,14 +415,14 @@ def _parse_json(text: str, what: str, max_rows: int | None = None) -> Rows:
     try:
         data = _json_list_head(text, max_rows) if text.lstrip().startswith("[") else json.loads(text)
     except json.JSONDecodeError as e:
-        raise DataError(f"The {what} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg}).") from None
+        raise DataError("data.json_invalid", what=what, line=e.lineno, column=e.colno, detail=e.msg) from None
     if isinstance(data, dict) and isinstance(data.get("data"), list):
         data = data["data"]
     if not isinstance(data, list):
-        raise DataError(f'The {what} must hold a list of objects or {{"data": [...]}}, not a JSON {_kind(data)}.')
+        raise DataError("data.json_shape", what=what, kind=_kind(data))
     for i, item in enumerate(data):
         if not isinstance(item, dict):
-            raise DataError(f"Item {i + 1} of the {what} is {_kind(item, article=True)}, not a JSON object.")
+            raise DataError("data.json_item", item=i + 1, what=what, kind=_kind(item, article=True))
     return data, None
 
 
@@ -477,9 +466,9 @@ def _parse_jsonl(text: str, what: str, max_rows: int | None = None) -> Rows:
         try:
             item = json.loads(line)
         except json.JSONDecodeError as e:
-            raise DataError(f"Line {lineno} of the {what} is not valid JSON ({_json_error(e)}).") from None
+            raise DataError("data.jsonl_invalid", line=lineno, what=what, detail=_json_error(e)) from None
         if not isinstance(item, dict):
-            raise DataError(f"Line {lineno} of the {what} is {_kind(item, article=True)}, not a JSON object.")
+            raise DataError("data.jsonl_item", line=lineno, what=what, kind=_kind(item, article=True))
         rows.append(item)
         lines.append(lineno)
     return rows, lines
@@ -500,8 +489,7 @@ def _read_parquet(path: Path, max_rows: int | None = None) -> Rows:
             decoded = sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
             if decoded > MAX_PARQUET_DECODED_BYTES:
                 raise DataError(
-                    f"File {path.name!r} holds {_size(decoded)} of data once decompressed, over the "
-                    f"{_size(MAX_PARQUET_DECODED_BYTES)} a Parquet file may hold here."
+                    "data.parquet_size", name=path.name, size=_size(decoded), limit=_size(MAX_PARQUET_DECODED_BYTES)
                 )
             rows: list[dict[str, Any]] = []
             for batch in parquet.iter_batches(batch_size=_PARQUET_BATCH_ROWS):
@@ -512,7 +500,7 @@ def _read_parquet(path: Path, max_rows: int | None = None) -> Rows:
     except DataError:
         raise
     except Exception as e:  # ArrowInvalid, OSError, ...
-        raise DataError(f"File {path.name!r} is not a valid Parquet file ({_first_line(e)}).") from None
+        raise DataError("data.parquet_invalid", name=path.name, detail=_first_line(e)) from None
 
 
 def _read_hub(source: PromptSource) -> list[dict[str, Any]]:
@@ -528,15 +516,15 @@ def _read_hub(source: PromptSource) -> list[dict[str, Any]]:
         ds = datasets.load_dataset(name, source.config, split=source.split, streaming=True)
         return list(ds.take(limit))
     except DatasetNotFoundError as e:
-        raise DataError(
-            f"Dataset {name!r} was not found on the Hugging Face Hub; check the id, or log in if it is private."
-        ) from e
+        raise DataError("data.hub_missing", name=name) from e
     except (ConnectionError, TimeoutError) as e:
-        cause = "offline mode is on (HF_HUB_OFFLINE) and it is not cached" if offline else "the network is unreachable"
-        raise DataError(f"Could not load dataset {name!r} from the Hugging Face Hub: {cause}.") from e
+        raise DataError("data.hub_offline" if offline else "data.hub_unreachable", name=name) from e
     except Exception as e:
-        config = f", config {source.config!r}" if source.config else ""
-        raise DataError(f"Could not load dataset {name!r} (split {source.split!r}{config}): {_first_line(e)}.") from e
+        if source.config:
+            raise DataError(
+                "data.hub_failed_config", name=name, split=source.split, config=source.config, detail=_first_line(e)
+            ) from e
+        raise DataError("data.hub_failed", name=name, split=source.split, detail=_first_line(e)) from e
 
 
 def _columns(rows: list[dict[str, Any]]) -> list[str]:
@@ -550,33 +538,30 @@ def _rename(
     rows: list[dict[str, Any]], columns: list[str], source: PromptSource, what: str, warnings: list[str]
 ) -> tuple[list[dict[str, Any]], list[str]]:
     if not columns:
-        raise DataError(f"The {what} has rows but no columns.")
+        raise DataError("data.no_columns", what=what)
     listed = ", ".join(columns)
     mapped_to_prompt = source.prompt_column == "prompt" and "prompt" in source.column_map.values()
     if source.prompt_column not in columns and not mapped_to_prompt:
         guess = next((c for c in _LIKELY_PROMPT_COLUMNS if c in columns), columns[0])
-        raise DataError(
-            f"The {what} has no {source.prompt_column!r} column (its columns are: {listed}); set prompt_column to the "
-            f"column that holds the prompts, e.g. prompt_column={guess}, or map it: column_map {guess}=prompt."
-        )
+        raise DataError("data.no_prompt_column", what=what, column=source.prompt_column, columns=listed, guess=guess)
     mapping = dict(source.column_map)
     if source.prompt_column != "prompt":
         if mapping.get(source.prompt_column, "prompt") != "prompt":
             raise DataError(
-                f"Column {source.prompt_column!r} cannot be both the prompt and {mapping[source.prompt_column]!r}."
+                "data.prompt_and_mapped", column=source.prompt_column, target=mapping[source.prompt_column]
             )
         mapping[source.prompt_column] = "prompt"
     missing = [repr(c) for c in mapping if c not in columns]
     if missing:
-        raise DataError(f"The column mapping renames {', '.join(missing)}, but the {what} only has: {listed}.")
+        raise DataError("data.map_missing", names=", ".join(missing), what=what, columns=listed)
     targets = list(mapping.values())
     clash = sorted({t for t in targets if targets.count(t) > 1})
     if clash:
-        raise DataError(f"The column mapping maps several columns to {', '.join(map(repr, clash))}.")
+        raise DataError("data.map_clash", names=", ".join(map(repr, clash)))
     dropped = [t for t in targets if t in columns and t not in mapping]
     for t in dropped:
         source_col = next(c for c, v in mapping.items() if v == t)
-        warnings.append(f"Column {t!r} was replaced by column {source_col!r}.")
+        warnings.append(msg("data.column_replaced", new=t, old=source_col))
     if not mapping:
         return rows, columns
     new_columns = [mapping.get(c, c) for c in columns if c not in dropped]
@@ -589,42 +574,37 @@ def _check_prompts(rows: list[dict[str, Any]], lines: list[int] | None, what: st
     first_kind: tuple[str, str] | None = None
     for i, row in enumerate(rows):
         prompt = row.get("prompt")
-        loc = f"line {lines[i]}" if lines else f"row {i + 1}"
-        at = f"{loc.capitalize()} of the {what}"
+        loc = msg("data.loc.line", line=lines[i]) if lines else msg("data.loc.row", row=i + 1)
+        at = msg("data.at.line", line=lines[i], what=what) if lines else msg("data.at.row", row=i + 1, what=what)
         if prompt is None:
-            raise DataError(f"{at} has no prompt (the value is missing or null).")
+            raise DataError("data.prompt_missing", at=at)
         if isinstance(prompt, str):
             kind, length = "text", len(prompt)
             if not prompt.strip():
-                raise DataError(f"{at} has an empty prompt.")
+                raise DataError("data.prompt_empty", at=at)
         elif isinstance(prompt, list):
             kind, length = "messages", 0
             if not prompt:
-                raise DataError(f"{at} has an empty list of chat messages as its prompt.")
+                raise DataError("data.prompt_no_messages", at=at)
             for j, m in enumerate(prompt, start=1):
                 if not (isinstance(m, dict) and isinstance(m.get("role"), str) and isinstance(m.get("content"), str)):
-                    raise DataError(
-                        f'{at}: message {j} of the prompt is not a {{"role": ..., "content": ...}} object with text.'
-                    )
+                    raise DataError("data.prompt_message_shape", at=at, index=j)
                 if m["role"] not in ROLES:
-                    raise DataError(
-                        f"{at}: message {j} has unknown role {m['role']!r}; use one of: {', '.join(ROLES)}."
-                    )
+                    raise DataError("data.prompt_role", at=at, index=j, role=m["role"], valid=", ".join(ROLES))
                 length += len(m["content"])
         else:
-            raise DataError(
-                f"{at} has {_kind(prompt, article=True)} as its prompt, not text or a list of chat messages."
-            )
+            raise DataError("data.prompt_type", at=at, kind=_kind(prompt, article=True))
         if length > MAX_PROMPT_CHARS:
-            raise DataError(
-                f"{at} has a prompt of {length:,} characters, over the {MAX_PROMPT_CHARS:,} character limit."
-            )
+            raise DataError("data.prompt_length", at=at, length=length, max=MAX_PROMPT_CHARS)
         if first_kind is None:
             first_kind = (kind, loc)
         elif kind != first_kind[0]:
             raise DataError(
-                f"{at} has a prompt made of {kind} but {first_kind[1]} has {first_kind[0]}; "
-                "all prompts must be plain text or all chat messages."
+                "data.prompt_mixed",
+                at=at,
+                kind=msg(f"data.prompt_kind.{kind}"),
+                first_at=first_kind[1],
+                first_kind=msg(f"data.prompt_kind.{first_kind[0]}"),
             )
 
 
@@ -639,32 +619,29 @@ def _to_dataset(rows: list[dict[str, Any]], columns: list[str], what: str) -> da
             try:
                 pa.array(values)
             except (pa.ArrowException, TypeError, ValueError):
-                raise DataError(
-                    f"Column {c!r} of the {what} mixes value types (e.g. numbers and text); make them all one type."
-                ) from None
-        raise DataError(
-            f"The {what} could not be turned into a table; check that each column has one value type."
-        ) from None
+                raise DataError("data.column_types", column=c, what=what) from None
+        raise DataError("data.not_a_table", what=what) from None
 
 
 def _kind(value: Any, article: bool = False) -> str:
+    """The JSON kind of `value` in words ("number (3)"; "a list" with `article`), as a catalogue phrase."""
     if isinstance(value, bool):
-        name = "boolean"
+        name = msg("data.kind.boolean")
     elif isinstance(value, int | float):
-        name = f"number ({value!r})"
+        name = msg("data.kind.number", value=value)
     elif isinstance(value, str):
-        name = "string"
+        name = msg("data.kind.string")
     elif isinstance(value, list):
-        name = "list"
+        name = msg("data.kind.list")
     elif isinstance(value, dict):
-        name = "object"
+        name = msg("data.kind.object")
     elif value is None:
-        return "null"
+        return msg("data.kind.null")
     else:
-        name = type(value).__name__
+        name = msg("data.kind.other", name=type(value).__name__)
     if not article:
         return name
-    return ("an " if name[0] in "aeiou" else "a ") + name
+    return msg("data.article.an" if name[0] in "aeiou" else "data.article.a", kind=name)
 
 
 def _size(n: int) -> str:

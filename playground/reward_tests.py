@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from playground.errors import PlaygroundError, RewardError
+from playground.texts import msg
 
 
 KEYS = {"function", "completion", "prompt", "columns", "expected", "min", "max"}
@@ -95,23 +96,23 @@ def _number(data: dict, key: str, where: str, allow_none: bool = False) -> float
     if value is None and allow_none:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise PlaygroundError(f"{where}: {key!r} must be a finite number, got {value!r}.")
+        raise PlaygroundError("lab_engine.case_number", where=where, key=key, value=value)
     return float(value)
 
 
 def parse_case(data: Any, where: str) -> RewardCase:
     if not isinstance(data, dict):
-        raise PlaygroundError(f"{where}: a case must be a JSON object, got {type(data).__name__}.")
+        raise PlaygroundError("lab_engine.case_object", where=where, kind=type(data).__name__)
     unknown = sorted(set(data) - KEYS)
     if unknown:
-        raise PlaygroundError(f"{where}: unknown key {unknown[0]!r}; a case has {', '.join(sorted(KEYS))}.")
+        raise PlaygroundError("lab_engine.case_key", where=where, key=unknown[0], keys=", ".join(sorted(KEYS)))
     if not isinstance(data.get("function"), str) or not data["function"]:
-        raise PlaygroundError(f"{where}: 'function' must name a reward function.")
+        raise PlaygroundError("lab_engine.case_function", where=where)
     if "completion" not in data or not isinstance(data["completion"], str | list):
-        raise PlaygroundError(f"{where}: 'completion' must be a text (or a list of messages).")
+        raise PlaygroundError("lab_engine.case_completion", where=where)
     columns = data.get("columns") or {}
     if not isinstance(columns, dict):
-        raise PlaygroundError(f"{where}: 'columns' must be an object of column name to value.")
+        raise PlaygroundError("lab_engine.case_columns", where=where)
     case = RewardCase(data["function"], data["completion"], data.get("prompt") or "", dict(columns))
     if "expected" in data:
         case.has_expected = True
@@ -119,7 +120,7 @@ def parse_case(data: Any, where: str) -> RewardCase:
     case.min = _number(data, "min", where) if data.get("min") is not None else None
     case.max = _number(data, "max", where) if data.get("max") is not None else None
     if case.min is not None and case.max is not None and case.min > case.max:
-        raise PlaygroundError(f"{where}: 'min' ({case.min:g}) is above 'max' ({case.max:g}).")
+        raise PlaygroundError("lab_engine.case_range", where=where, min=case.min, max=case.max)
     return case
 
 
@@ -130,7 +131,7 @@ def load_cases(source: str | Path | Sequence[dict]) -> list[RewardCase]:
         try:
             text = path.read_text(encoding="utf-8")
         except OSError as exc:
-            raise PlaygroundError(f"Cannot read cases file {path}: {exc.strerror}.") from None
+            raise PlaygroundError("lab_engine.cases_file", path=path, error=exc.strerror) from None
         if path.suffix == ".json":
             return load_cases(_loads(text, str(path)))
         cases = []
@@ -139,15 +140,15 @@ def load_cases(source: str | Path | Sequence[dict]) -> list[RewardCase]:
                 cases.append(parse_case(_loads(line, f"{path}, line {number}"), f"{path}, line {number}"))
         return cases
     if not isinstance(source, list | tuple):
-        raise PlaygroundError(f"Cases must be a list, got {type(source).__name__}.")
-    return [parse_case(data, f"Case {i}") for i, data in enumerate(source, 1)]
+        raise PlaygroundError("lab_engine.cases_list", kind=type(source).__name__)
+    return [parse_case(data, msg("rewards.tests.where", case=i)) for i, data in enumerate(source, 1)]
 
 
 def _loads(text: str, where: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise PlaygroundError(f"{where}: not valid JSON ({exc.msg}).") from None
+        raise PlaygroundError("lab_engine.case_json", where=where, error=exc.msg) from None
 
 
 def check_case(case: RewardCase, got: float | None) -> str | None:

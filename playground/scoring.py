@@ -13,6 +13,7 @@ from typing import Any
 
 from playground.advantages import compute_advantages
 from playground.errors import RewardError
+from playground.texts import msg
 from rewards.registry import build_reward, get_spec, metric_name
 
 
@@ -33,15 +34,15 @@ class RewardChoice:
         """Parse the CLI form `NAME[:WEIGHT]`."""
         name, sep, weight = text.strip().partition(":")
         if not name:
-            raise RewardError(f"Empty reward name in {text!r}; use NAME or NAME:WEIGHT.")
+            raise RewardError("reward.empty_name", text=text)
         if not sep:
             return cls(name)
         try:
             value = float(weight)
         except ValueError:
-            raise RewardError(f"Malformed weight {weight!r} in {text!r}; use NAME:WEIGHT with a number.") from None
+            raise RewardError("reward.bad_weight", weight=weight, text=text) from None
         if not math.isfinite(value):
-            raise RewardError(f"Weight of {name!r} must be a finite number, got {weight!r}.")
+            raise RewardError("reward.weight_finite", name=name, weight=weight)
         return cls(name, value)
 
     def to_dict(self) -> dict[str, Any]:
@@ -57,7 +58,7 @@ def build_rewards(
 ) -> tuple[list[Callable], list[float]]:
     """Build the selected rewards (library or custom) and their weights. Names must be unique, as TRL's metrics."""
     if not choices:
-        raise RewardError("Pick at least one reward.")
+        raise RewardError("reward.none_picked")
     custom = custom or {}
     funcs, weights, seen = [], [], set()
     for choice in choices:
@@ -68,7 +69,7 @@ def build_rewards(
             name = metric_name(choice.name, choice.params)
             func = build_reward(choice.name, choice.params)
         if name in seen:
-            raise RewardError(f"Reward {name!r} is selected twice; change its parameters or remove one.")
+            raise RewardError("reward.twice", name=name)
         seen.add(name)
         funcs.append(func)
         weights.append(float(choice.weight))
@@ -94,7 +95,7 @@ def call_reward(func: Callable, completions: list, **kwargs: Any) -> list[float 
     except RewardError:
         raise
     except Exception as exc:  # a user's or library reward failing is reported, not raised as a traceback
-        raise RewardError(f"Reward {name!r} raised {type(exc).__name__}: {exc}") from exc
+        raise RewardError("reward.raised", name=name, error=f"{type(exc).__name__}: {exc}") from exc
     return check_values(name, values, len(completions))
 
 
@@ -126,14 +127,11 @@ class GuardedReward:
 
 def check_values(name: str, values: Any, expected: int) -> list[float | None]:
     if isinstance(values, str | bytes | dict) or not hasattr(values, "__len__"):
-        raise RewardError(
-            f"Reward {name!r} must return a list of floats, got {type(values).__name__}"
-            + (" (a generator: wrap it in list(...))" if hasattr(values, "__next__") else "")
-            + "."
-        )
+        key = "reward.generator" if hasattr(values, "__next__") else "reward.not_a_list"
+        raise RewardError(key, name=name, got=type(values).__name__)
     values = list(values.tolist() if hasattr(values, "tolist") else values)
     if len(values) != expected:
-        raise RewardError(f"Reward {name!r} returned {len(values)} values for {expected} completions.")
+        raise RewardError("reward.count", name=name, count=len(values), n=expected)
     out: list[float | None] = []
     for i, v in enumerate(values):
         if hasattr(v, "item") and getattr(v, "ndim", 0) == 0:  # numpy or torch scalar
@@ -145,9 +143,7 @@ def check_values(name: str, values: Any, expected: int) -> list[float | None]:
         elif isinstance(v, bool):
             out.append(float(v))
         else:
-            raise RewardError(
-                f"Reward {name!r} returned {type(v).__name__} {v!r} for completion {i + 1}; expected a float or None."
-            )
+            raise RewardError("reward.bad_value", name=name, kind=type(v).__name__, value=v, index=i + 1)
     return out
 
 
@@ -199,7 +195,7 @@ def score_group(
 
     n = len(completions)
     if n < 2:
-        raise RewardError(f"A group needs at least 2 completions, got {n}.")
+        raise RewardError("reward.group_size", n=n)
     kwargs: dict[str, Any] = {k: list(v) for k, v in (columns or {}).items()}
     kwargs["prompts"] = list(prompts) if prompts is not None else [""] * n
     if completion_ids is not None:
@@ -210,19 +206,12 @@ def score_group(
     for name, values in zip(names, table, strict=True):
         bad = [i for i, v in enumerate(values) if v is not None and not math.isfinite(v)]
         if bad:
-            flags.append(
-                (
-                    "non_finite",
-                    f"Reward {name!r} returned NaN or inf for {len(bad)} of {n} completions; treated as None.",
-                )
-            )
+            flags.append(("non_finite", msg("scoring.non_finite", name=name, bad=len(bad), n=n)))
             for i in bad:
                 values[i] = None
         nones = sum(v is None for v in values)
         if nones:
-            flags.append(
-                ("none", f"Reward {name!r} returned None for {nones} of {n} completions, so they are skipped for it.")
-            )
+            flags.append(("none", msg("scoring.none", name=name, count=nones, n=n)))
     rows = [[table[f][i] for f in range(len(funcs))] for i in range(n)]
     adv = compute_advantages(
         rows,
@@ -234,17 +223,10 @@ def score_group(
     totals = adv.rewards.tolist()
     unscorable = sum(not math.isfinite(t) for t in totals)
     if unscorable:
-        flags.append(
-            ("unscorable", f"{unscorable} of {n} completions got None from every reward; their advantage is 0.")
-        )
+        flags.append(("unscorable", msg("scoring.unscorable", count=unscorable, n=n)))
     zero_std = bool(adv.is_std_zero[0])
     if zero_std:
-        flags.append(
-            (
-                "zero_std",
-                f"All {n} completions scored the same, so this group gives no learning signal (every advantage is 0).",
-            )
-        )
+        flags.append(("zero_std", msg("scoring.zero_std", n=n)))
     flags.extend(_dominance_flags(names, table, weights))
     scored = [
         ScoredCompletion(
@@ -293,10 +275,4 @@ def _dominance_flags(
     if share < DOMINANCE_SHARE:
         return []
     others = ", ".join(repr(n) for i, n in enumerate(names) if i != top)
-    return [
-        (
-            "dominates",
-            f"Reward {names[top]!r} makes up {share:.0%} of the {measure} of the weighted total, so {others} have "
-            "little effect on the advantage; rescale it or lower its weight.",
-        )
-    ]
+    return [("dominates", msg(f"scoring.dominates_{measure}", name=names[top], share=share, others=others))]

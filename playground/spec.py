@@ -268,7 +268,7 @@ class RunSpec:
     def from_dict(cls, data: dict[str, Any]) -> RunSpec:
         unknown = set(data) - {"model", "data", "rewards", "grpo", "lora", "custom_code"}
         if unknown:
-            raise SpecError(sorted(unknown)[0], f"Unknown run spec section {sorted(unknown)[0]!r}.")
+            raise SpecError(sorted(unknown)[0], "spec.unknown_section", name=sorted(unknown)[0])
         return cls(
             model=_section(ModelArgs, data.get("model", {})),
             data=PromptSource.from_dict(data["data"])
@@ -303,7 +303,7 @@ class RunSpec:
                 if f.name == name:
                     setattr(section, name, _convert(f, value))
                     return
-        raise SpecError(name, f"Unknown run spec field {name!r}.")
+        raise SpecError(name, "spec.unknown_field", name=name)
 
     # --- validation and TRL objects --------------------------------------------------------------------------------
 
@@ -414,7 +414,7 @@ def _section(cls, data: dict[str, Any]):
     known = {f.name: f for f in fields(cls)}
     for key in data:
         if key not in known:
-            raise SpecError(key, f"Unknown run spec field {key!r}.")
+            raise SpecError(key, "spec.unknown_field", name=key)
     return cls(**{k: _convert(known[k], v) for k, v in data.items()})
 
 
@@ -447,14 +447,14 @@ def _convert(f, value: Any) -> Any:
             return [str(v) for v in value]
         return str(value)
     except (TypeError, ValueError):
-        expected = kind.replace(" | None", " or None")
-        raise SpecError(f.name, f"{f.name} must be {expected}, got {value!r}.") from None
+        key = "spec.type_or_none" if kind.endswith(" | None") else "spec.type"
+        raise SpecError(f.name, key, name=f.name, expected=kind.removesuffix(" | None"), value=value) from None
 
 
 def _custom_code(value: Any) -> str | None:
     if value is None or isinstance(value, str):
         return value or None
-    raise SpecError("custom_code", f"custom_code must be Python source text, got {type(value).__name__}.")
+    raise SpecError("custom_code", "spec.custom_code_type", kind=type(value).__name__)
 
 
 def default_of(f) -> Any:

@@ -21,6 +21,7 @@ from playground.spec import (
     available_reporters,
     reporters,
 )
+from playground.texts import msg
 
 
 if TYPE_CHECKING:
@@ -28,9 +29,10 @@ if TYPE_CHECKING:
     from playground.spec import RunSpec
 
 
-def _check(ok: bool, name: str, message: str) -> None:
+def _check(ok: bool, field: str, key: str, /, **values) -> None:
+    """Raise the catalogue's refusal `key` (with `values`) for `field` unless `ok`."""
     if not ok:
-        raise SpecError(name, message)
+        raise SpecError(field, key, **values)
 
 
 def validate_spec(spec: RunSpec, columns: list[str] | None = None, custom_rewards: set[str] | None = None) -> None:
@@ -43,107 +45,121 @@ def validate_spec(spec: RunSpec, columns: list[str] | None = None, custom_reward
     _check(
         g.reward_error_policy in REWARD_ERROR_POLICIES,
         "reward_error_policy",
-        f"reward_error_policy must be fail or none, got {g.reward_error_policy!r}.",
+        "spec.reward_error_policy",
+        value=g.reward_error_policy,
     )
     unavailable = [name for name in reporters(g.report_to) if name not in available_reporters()]
     _check(
         not unavailable,
         "report_to",
-        f"report_to {unavailable[0] if unavailable else ''!r} cannot log here; the trackers installed are: "
-        f"{', '.join(available_reporters()) or 'none'} (pip install trackio adds trackio).",
+        "spec.report_to",
+        name=unavailable[0] if unavailable else "",
+        names=", ".join(available_reporters()) or "none",
     )
     if custom_rewards is None and spec.custom_code:
         try:
             custom_rewards = custom_reward_names(spec)
         except PlaygroundError as exc:
-            raise SpecError("custom_code", str(exc)) from None
+            raise SpecError("custom_code", exc.message) from None
     _check(
         g.num_generations >= 2,
         "num_generations",
-        f"num_generations must be at least 2 (GRPO compares completions within a group), got {g.num_generations}.",
+        "spec.num_generations",
+        value=g.num_generations,
     )
     _check(
         g.per_device_train_batch_size >= 1,
         "per_device_train_batch_size",
-        "per_device_train_batch_size must be at least 1.",
+        "spec.per_device_train_batch_size",
     )
     _check(
         g.gradient_accumulation_steps >= 1,
         "gradient_accumulation_steps",
-        "gradient_accumulation_steps must be at least 1.",
+        "spec.gradient_accumulation_steps",
     )
     _check(
         g.steps_per_generation is None or g.steps_per_generation >= 1,
         "steps_per_generation",
-        "steps_per_generation must be at least 1 or empty.",
+        "spec.steps_per_generation",
     )
-    _check(m.num_processes >= 1, "num_processes", f"num_processes must be at least 1, got {m.num_processes}.")
+    _check(m.num_processes >= 1, "num_processes", "spec.num_processes", value=m.num_processes)
     batch = spec.generation_batch_size()
     if m.num_processes == 1:
         _check(
             batch % g.num_generations == 0,
             "per_device_train_batch_size",
-            f"The generation batch (per_device_train_batch_size × steps_per_generation = {batch}) must be divisible "
-            f"by num_generations ({g.num_generations}); per_device_train_batch_size counts completions, not prompts.",
+            "spec.generation_batch",
+            batch=batch,
+            g=g.num_generations,
         )
     else:
         _validate_processes(spec)
-    _check(g.max_steps >= 1, "max_steps", f"max_steps must be at least 1, got {g.max_steps}.")
+    _check(g.max_steps >= 1, "max_steps", "spec.max_steps", value=g.max_steps)
     _check(
         1 <= g.max_completion_length <= MAX_COMPLETION_LENGTH,
         "max_completion_length",
-        f"max_completion_length must be between 1 and {MAX_COMPLETION_LENGTH}, got {g.max_completion_length}.",
+        "spec.max_completion_length",
+        max=MAX_COMPLETION_LENGTH,
+        value=g.max_completion_length,
     )
     _check(
         0 < g.learning_rate <= 1e-2,
         "learning_rate",
-        f"learning_rate must be above 0 and at most 0.01, got {g.learning_rate}.",
+        "spec.learning_rate",
+        value=g.learning_rate,
     )
-    _check(0 <= g.beta <= 10, "beta", f"beta (the KL weight) must be between 0 and 10, got {g.beta}.")
-    _check(0 < g.epsilon < 1, "epsilon", f"epsilon (the clipping range) must be between 0 and 1, got {g.epsilon}.")
+    _check(0 <= g.beta <= 10, "beta", "spec.beta", value=g.beta)
+    _check(0 < g.epsilon < 1, "epsilon", "spec.epsilon", value=g.epsilon)
     _check(
         math.isfinite(g.temperature) and 0 < g.temperature <= 5,
         "temperature",
-        f"temperature must be above 0 and at most 5, got {g.temperature}.",
+        "spec.temperature",
+        value=g.temperature,
     )
-    _check(0 < g.top_p <= 1, "top_p", f"top_p must be above 0 and at most 1, got {g.top_p}.")
+    _check(0 < g.top_p <= 1, "top_p", "spec.top_p", value=g.top_p)
     _check(
         g.loss_type in LOSS_TYPES,
         "loss_type",
-        f"Unknown loss_type {g.loss_type!r}; TRL supports {', '.join(LOSS_TYPES)}.",
+        "spec.loss_type",
+        value=g.loss_type,
+        valid=", ".join(LOSS_TYPES),
     )
     _check(
         g.scale_rewards in SCALE_REWARDS,
         "scale_rewards",
-        f"scale_rewards must be one of {', '.join(SCALE_REWARDS)}, got {g.scale_rewards!r}.",
+        "spec.scale_rewards",
+        valid=", ".join(SCALE_REWARDS),
+        value=g.scale_rewards,
     )
     _check(
         g.multi_objective_aggregation in MULTI_OBJECTIVE_AGGREGATIONS,
         "multi_objective_aggregation",
-        f"multi_objective_aggregation must be one of {', '.join(MULTI_OBJECTIVE_AGGREGATIONS)}, "
-        f"got {g.multi_objective_aggregation!r}.",
+        "spec.multi_objective_aggregation",
+        valid=", ".join(MULTI_OBJECTIVE_AGGREGATIONS),
+        value=g.multi_objective_aggregation,
     )
-    _check(g.save_steps >= 1, "save_steps", "save_steps must be at least 1.")
+    _check(g.save_steps >= 1, "save_steps", "spec.save_steps")
     _check(
         g.fast_rollout in FAST_ROLLOUTS,
         "fast_rollout",
-        f"fast_rollout must be auto, bfloat16, float32 or off, got {g.fast_rollout!r}.",
+        "spec.fast_rollout",
+        value=g.fast_rollout,
     )
     _validate_rollout_correction(spec)
     _validate_cold_start(g)
-    _check(lo.lora_r >= 1, "lora_r", f"lora_r must be at least 1, got {lo.lora_r}.")
-    _check(lo.lora_alpha > 0, "lora_alpha", f"lora_alpha must be above 0, got {lo.lora_alpha}.")
-    _check(0 <= lo.lora_dropout < 1, "lora_dropout", f"lora_dropout must be in [0, 1), got {lo.lora_dropout}.")
-    _check(bool(lo.lora_target_modules), "lora_target_modules", "lora_target_modules must name at least one module.")
-    _check(m.device in ("auto", "cpu", "cuda"), "device", f"device must be auto, cpu or cuda, got {m.device!r}.")
-    _check(m.bnb_4bit_quant_type in ("nf4", "fp4"), "bnb_4bit_quant_type", "bnb_4bit_quant_type must be nf4 or fp4.")
-    _check(not (m.load_in_4bit and m.load_in_8bit), "load_in_4bit", "Choose 4-bit or 8-bit quantization, not both.")
+    _check(lo.lora_r >= 1, "lora_r", "spec.lora_r", value=lo.lora_r)
+    _check(lo.lora_alpha > 0, "lora_alpha", "spec.lora_alpha", value=lo.lora_alpha)
+    _check(0 <= lo.lora_dropout < 1, "lora_dropout", "spec.lora_dropout", value=lo.lora_dropout)
+    _check(bool(lo.lora_target_modules), "lora_target_modules", "spec.lora_target_modules")
+    _check(m.device in ("auto", "cpu", "cuda"), "device", "spec.device", value=m.device)
+    _check(m.bnb_4bit_quant_type in ("nf4", "fp4"), "bnb_4bit_quant_type", "spec.bnb_4bit_quant_type")
+    _check(not (m.load_in_4bit and m.load_in_8bit), "load_in_4bit", "spec.quantization_both")
     try:
         from playground.models import ModelSource
 
         ModelSource.parse(m.model_name_or_path)
     except PlaygroundError as exc:
-        raise SpecError("model_name_or_path", str(exc)) from None
+        raise SpecError("model_name_or_path", exc.message) from None
     _validate_device(spec)
     _validate_vllm(spec)
     _validate_rewards(spec, columns, custom_rewards or set())
@@ -154,42 +170,49 @@ def _validate_cold_start(g) -> None:
     _check(
         0 <= g.sft_warmup_steps <= 1000,
         "sft_warmup_steps",
-        f"sft_warmup_steps must be 0 to 1000, got {g.sft_warmup_steps}.",
+        "spec.sft_warmup_steps",
+        value=g.sft_warmup_steps,
     )
     _check(
         0 < g.sft_learning_rate <= 1e-2,
         "sft_learning_rate",
-        f"sft_learning_rate must be above 0 and at most 0.01, got {g.sft_learning_rate}.",
+        "spec.sft_learning_rate",
+        value=g.sft_learning_rate,
     )
     _check(
         2 <= g.sft_num_examples <= 512,
         "sft_num_examples",
-        f"sft_num_examples must be 2 to 512, got {g.sft_num_examples}.",
+        "spec.sft_num_examples",
+        value=g.sft_num_examples,
     )
     if g.sft_warmup_steps and g.sft_examples == "auto":
         tags = g.sft_tags
         _check(
             bool(tags) and all(t and t.isidentifier() for t in tags),
             "sft_tags",
-            f"sft_tags must be tag names such as intro,body,conclusion, got {tags!r}.",
+            "spec.sft_tags",
+            value=tags,
         )
     elif g.sft_warmup_steps:
         _check(
             g.sft_examples.endswith(".jsonl"),
             "sft_examples",
-            f"sft_examples must be 'auto' or a .jsonl file of prompt/completion rows, got {g.sft_examples!r}.",
+            "spec.sft_examples",
+            value=g.sft_examples,
         )
     _check(
         len(g.completion_prefix) <= 200,
         "completion_prefix",
-        f"completion_prefix must be at most 200 characters, got {len(g.completion_prefix)}.",
+        "spec.completion_prefix",
+        value=len(g.completion_prefix),
     )
-    _check(0 <= g.eval_every <= 10000, "eval_every", f"eval_every must be 0 or more steps, got {g.eval_every}.")
-    _check(1 <= g.eval_prompts <= 64, "eval_prompts", f"eval_prompts must be 1 to 64, got {g.eval_prompts}.")
+    _check(0 <= g.eval_every <= 10000, "eval_every", "spec.eval_every", value=g.eval_every)
+    _check(1 <= g.eval_prompts <= 64, "eval_prompts", "spec.eval_prompts", value=g.eval_prompts)
     _check(
         2 <= g.eval_num_generations <= 64,
         "eval_num_generations",
-        f"eval_num_generations must be 2 to 64, got {g.eval_num_generations}.",
+        "spec.eval_num_generations",
+        value=g.eval_num_generations,
     )
 
 
@@ -202,8 +225,7 @@ def _validate_rollout_correction(spec: RunSpec) -> None:
         _check(
             cpu_has_native_bf16(),
             "fast_rollout",
-            "fast_rollout bfloat16 needs a CPU with native bf16 (AVX512-BF16 or AMX); here it would be slower than "
-            "float32: use auto.",
+            "spec.fast_rollout_bf16_cpu",
         )
     if g.bf16 and spec.resolved_device() == "cpu":
         from playground.fastpath.packing import cpu_has_native_bf16
@@ -211,31 +233,34 @@ def _validate_rollout_correction(spec: RunSpec) -> None:
         _check(
             cpu_has_native_bf16(),
             "bf16",
-            "bf16 needs a CPU with native bf16 (AVX512-BF16 or AMX); here it would be slower than fp32: turn it off.",
+            "spec.bf16_cpu",
         )
     _check(
         g.vllm_importance_sampling_mode in IMPORTANCE_SAMPLING_MODES,
         "vllm_importance_sampling_mode",
-        f"vllm_importance_sampling_mode must be one of {', '.join(IMPORTANCE_SAMPLING_MODES)}, "
-        f"got {g.vllm_importance_sampling_mode!r}.",
+        "spec.vllm_importance_sampling_mode",
+        valid=", ".join(IMPORTANCE_SAMPLING_MODES),
+        value=g.vllm_importance_sampling_mode,
     )
     clip = g.vllm_importance_sampling_clip_max
     _check(
         clip is None or clip > 1,
         "vllm_importance_sampling_clip_max",
-        f"vllm_importance_sampling_clip_max must be above 1 or empty, got {clip}.",
+        "spec.vllm_importance_sampling_clip_max",
+        value=clip,
     )
     threshold = g.off_policy_mask_threshold
     _check(
         threshold is None or threshold > 0,
         "off_policy_mask_threshold",
-        f"off_policy_mask_threshold must be above 0 or empty, got {threshold}.",
+        "spec.off_policy_mask_threshold",
+        value=threshold,
     )
     corrected = g.vllm_importance_sampling_correction and (g.fast_rollout == "bfloat16" or g.use_vllm)
     _check(
         not (corrected and g.loss_type == "vespo" and g.vllm_importance_sampling_mode.startswith("sequence")),
         "vllm_importance_sampling_mode",
-        "The vespo loss needs a token-level vllm_importance_sampling_mode (token_truncate or token_mask).",
+        "spec.vespo_token_level",
     )
 
 
@@ -244,14 +269,16 @@ def _validate_device(spec: RunSpec) -> None:
     if m.device == "cuda":
         import torch
 
-        _check(
-            torch.cuda.is_available(), "device", "device is cuda but no CUDA GPU is available here; use auto or cpu."
-        )
+        _check(torch.cuda.is_available(), "device", "spec.cuda_missing")
     if m.load_in_4bit or m.load_in_8bit:
         field_name = "load_in_4bit" if m.load_in_4bit else "load_in_8bit"
         reason = bitsandbytes_unavailable(spec.resolved_device(), eight_bit=m.load_in_8bit)
         _check(
-            reason is None, field_name, f"{'4' if m.load_in_4bit else '8'}-bit quantization is not available: {reason}"
+            reason is None,
+            field_name,
+            "spec.quantization_unavailable",
+            bits=4 if m.load_in_4bit else 8,
+            reason=reason,
         )
 
 
@@ -264,78 +291,77 @@ def _validate_processes(spec: RunSpec) -> None:
     _check(
         batch % g.num_generations == 0,
         "num_processes",
-        f"The generation batch over {n} processes (per_device_train_batch_size {g.per_device_train_batch_size} × "
-        f"num_processes {n} × steps_per_generation {steps} = {batch}) must be divisible by num_generations "
-        f"({g.num_generations}); use a multiple of {fits} as per_device_train_batch_size, or another process count.",
+        "spec.processes_batch",
+        n=n,
+        size=g.per_device_train_batch_size,
+        steps=steps,
+        batch=batch,
+        g=g.num_generations,
+        fits=fits,
     )
     _check(
         not g.sft_warmup_steps,
         "num_processes",
-        "The SFT warm-up runs in the app's own process only: set sft_warmup_steps to 0, or num_processes to 1.",
+        "spec.processes_warmup",
     )
     if spec.resolved_device() == "cuda":
         import torch
 
         gpus = torch.cuda.device_count()
-        _check(
-            n <= gpus, "num_processes", f"num_processes is {n} but this machine has {gpus} GPU(s); use at most {gpus}."
-        )
+        _check(n <= gpus, "num_processes", "spec.processes_gpus", n=n, gpus=gpus)
     else:
         cores = os.cpu_count() or 1
         _check(
             n <= cores,
             "num_processes",
-            f"num_processes is {n} but this machine has {cores} CPU core(s); each process needs one, use at most "
-            f"{cores}.",
+            "spec.processes_cores",
+            n=n,
+            cores=cores,
         )
 
 
 def _validate_vllm(spec: RunSpec) -> None:
     if not spec.grpo.use_vllm:
         return
-    _check(spec.resolved_device() == "cuda", "use_vllm", "use_vllm needs a CUDA GPU; on CPU the fast rollout is used.")
+    _check(spec.resolved_device() == "cuda", "use_vllm", "spec.vllm_cuda")
     _check(
         importlib.util.find_spec("vllm") is not None,
         "use_vllm",
-        "use_vllm needs the vllm package (pip install vllm); it is optional.",
+        "spec.vllm_missing",
     )
 
 
 def bitsandbytes_unavailable(device: str, eight_bit: bool = False) -> str | None:
     """None when bitsandbytes can quantize on `device`, else the reason in words."""
     if importlib.util.find_spec("bitsandbytes") is None:
-        return "bitsandbytes is not installed (pip install bitsandbytes)."
+        return msg("spec.bnb_missing")
     try:
         import bitsandbytes  # noqa: F401
     except Exception as exc:  # a broken native library raises all sorts of errors
-        return f"bitsandbytes failed to load ({type(exc).__name__}: {exc})."
+        return msg("spec.bnb_broken", error=f"{type(exc).__name__}: {exc}")
     if device == "cpu" and eight_bit:
-        return "8-bit LLM.int8 training needs a CUDA GPU; on CPU use 4-bit (load_in_4bit) instead."
+        return msg("spec.bnb_8bit_cpu")
     return None
 
 
 def _validate_rewards(spec: RunSpec, columns: list[str] | None, custom: set[str]) -> None:
     from rewards.registry import required_columns, resolve_params
 
-    _check(bool(spec.rewards), "rewards", "Pick at least one reward.")
+    _check(bool(spec.rewards), "rewards", "spec.no_reward")
     for choice in spec.rewards:
-        _check(
-            math.isfinite(choice.weight), "rewards", f"The weight of reward {choice.name!r} must be a finite number."
-        )
+        _check(math.isfinite(choice.weight), "rewards", "spec.reward_weight", name=choice.name)
         if choice.name in custom:
             continue
         try:
             resolve_params(choice.name, choice.params)
             needed = required_columns(choice.name, choice.params)
         except PlaygroundError as exc:
-            raise SpecError("rewards", str(exc)) from None
+            raise SpecError("rewards", exc.message) from None
         if columns is not None:
             missing = [c for c in needed if c not in columns]
             if missing:
                 raise SpecError(
-                    "rewards",
-                    f"Reward {choice.name!r} needs the dataset column {missing[0]!r}, but the data has only: "
-                    f"{', '.join(columns)}. Map a column to {missing[0]!r} or pick another prompt set.",
+                    "rewards", "spec.reward_column", name=choice.name, column=missing[0], columns=", ".join(columns)
                 )
 
 
@@ -354,10 +380,7 @@ def check_public_model(name: str | None, allowed: Collection[str] = ()) -> None:
     if name in ("", "embedded") or name in allowed:
         return
     if not is_hub_id(name):
-        raise PlaygroundError(
-            f"This app is public: the model must be the app's own or a Hugging Face Hub id (org/name), not {name!r}; "
-            "folders of the server are not read."
-        )
+        raise PlaygroundError("public.model", name=name)
 
 
 def check_public_rewards(choices: Iterable) -> None:
@@ -391,12 +414,12 @@ def check_public_paths(spec: RunSpec, uploads: Uploads, session: str | None, mod
     try:
         check_public_source(spec.data, uploads, session)
     except PlaygroundError as exc:
-        raise SpecError("dataset_name", str(exc)) from None
+        raise SpecError("dataset_name", exc.message) from None
     if spec.grpo.sft_examples.strip() != "auto":
         try:
             uploads.check(session, spec.grpo.sft_examples)
         except PlaygroundError as exc:
-            raise SpecError("sft_examples", f"sft_examples: {exc}") from None
+            raise SpecError("sft_examples", "spec.field_prefix", name="sft_examples", message=exc.message) from None
     check_public_model(spec.model.model_name_or_path, models)
     check_public_rewards(spec.rewards)
 
@@ -413,18 +436,18 @@ def check_public_sampling(prompts: int, num_generations: int, max_new_tokens: in
     `PUBLIC_SAMPLED_TOKENS` in all (N × G × tokens)."""
     low, high = PUBLIC_GENERATIONS
     if not low <= num_generations <= high:
-        raise PlaygroundError(
-            f"This app is public: num_generations must be between {low} and {high}, got {num_generations}."
-        )
+        raise PlaygroundError("public.generations", low=low, high=high, value=num_generations)
     if not 1 <= max_new_tokens <= PUBLIC_MAX_NEW_TOKENS:
-        raise PlaygroundError(
-            f"This app is public: max_new_tokens must be between 1 and {PUBLIC_MAX_NEW_TOKENS}, got {max_new_tokens}."
-        )
+        raise PlaygroundError("public.max_new_tokens", max=PUBLIC_MAX_NEW_TOKENS, value=max_new_tokens)
     total = prompts * num_generations * max_new_tokens
     if total > PUBLIC_SAMPLED_TOKENS:
         raise PlaygroundError(
-            f"This app is public: one request may sample at most {PUBLIC_SAMPLED_TOKENS:,} tokens; {prompts} "
-            f"prompt(s) × {num_generations} completions × {max_new_tokens} tokens = {total:,}. Ask for fewer."
+            "public.sampled_tokens",
+            cap=PUBLIC_SAMPLED_TOKENS,
+            prompts=prompts,
+            g=num_generations,
+            tokens=max_new_tokens,
+            total=total,
         )
 
 
@@ -436,13 +459,7 @@ def check_public_group(completions: list[str]) -> None:
     """Public mode: a group of completions to score holds at most `PUBLIC_MAX_COMPLETIONS` of at most
     `PUBLIC_MAX_COMPLETION_CHARS` characters each."""
     if len(completions) > PUBLIC_MAX_COMPLETIONS:
-        raise PlaygroundError(
-            f"This app is public: a group may hold at most {PUBLIC_MAX_COMPLETIONS} completions, got "
-            f"{len(completions)}."
-        )
+        raise PlaygroundError("public.group_size", cap=PUBLIC_MAX_COMPLETIONS, value=len(completions))
     longest = max((len(c) for c in completions), default=0)
     if longest > PUBLIC_MAX_COMPLETION_CHARS:
-        raise PlaygroundError(
-            f"This app is public: a completion may hold at most {PUBLIC_MAX_COMPLETION_CHARS:,} characters, got "
-            f"{longest:,}."
-        )
+        raise PlaygroundError("public.completion_chars", cap=PUBLIC_MAX_COMPLETION_CHARS, value=longest)

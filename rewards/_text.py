@@ -39,10 +39,7 @@ def completion_text(completion: Any) -> str:
             return ""
         assistant = [m for m in completion if m.get("role") == "assistant"]
         return _content_text((assistant or list(completion))[-1])
-    raise RewardError(
-        f"A completion must be a string or a list of chat messages, "
-        f"got {type(completion).__name__}: {completion!r:.80}."
-    )
+    raise RewardError("reward.completion_type", kind=type(completion).__name__, value=f"{completion!r:.80}")
 
 
 def _content_text(message: dict) -> str:
@@ -65,16 +62,15 @@ def column(reward: str, name: str, kwargs: dict[str, Any], n: int) -> list[Any]:
     """The dataset column `name` from a reward's kwargs (one entry per completion), or a `RewardError` saying so."""
     if name not in kwargs or kwargs[name] is None:
         given = ", ".join(sorted(k for k, v in kwargs.items() if isinstance(v, list) and k not in _NOT_COLUMNS))
-        raise RewardError(
-            f"Reward {reward!r} needs the dataset column {name!r}, but the batch only has these columns: "
-            f"{given or 'none'}."
-        )
+        if not given:
+            raise RewardError("reward.column_missing_none", name=reward, column=name)
+        raise RewardError("reward.column_missing", name=reward, column=name, columns=given)
     values = kwargs[name]
     if isinstance(values, str) or not hasattr(values, "__len__"):
         values = [values] * n
     values = list(values)
     if len(values) != n:
-        raise RewardError(f"Reward {reward!r}: column {name!r} has {len(values)} entries for {n} completions.")
+        raise RewardError("reward.column_length", name=reward, column=name, count=len(values), n=n)
     return values
 
 

@@ -58,9 +58,11 @@ def get_correctness_reward(column: str = "answer", mode: str = "auto"):
     ```
     """
     if not isinstance(column, str) or not column.strip():
-        raise RewardError(f"The correctness reward needs the name of a dataset column, got {column!r}.")
+        raise RewardError("reward.needs_column", name="correctness", value=column)
     if mode not in CORRECTNESS_MODES:
-        raise RewardError(f"The correctness mode must be one of {list(CORRECTNESS_MODES)}, got {mode!r}.")
+        raise RewardError(
+            "reward.option", name="correctness", option="mode", valid=list(CORRECTNESS_MODES), value=mode
+        )
     return _CorrectnessReward(column.strip(), mode)
 
 

@@ -38,7 +38,7 @@ def get_code_format_reward(language: str = "python"):
     ```
     """
     if not isinstance(language, str) or not _LANGUAGE.fullmatch(language):
-        raise RewardError(f"The code format language must be a fence tag such as python, got {language!r}.")
+        raise RewardError("reward.code_fence", value=language)
     return _CodeFormat(language)
 
 
@@ -111,11 +111,11 @@ def get_code_tests_reward(column: str = "tests", language: str = "python", time_
     ```
     """
     if not isinstance(column, str) or not column.strip():
-        raise RewardError(f"The code_tests reward needs the name of a dataset column, got {column!r}.")
+        raise RewardError("reward.needs_column", name="code_tests", value=column)
     if language != "python":
-        raise RewardError(f"The code_tests reward runs Python only, got language {language!r}.")
+        raise RewardError("reward.code_python", value=language)
     if not 0 < float(time_limit) <= 60:
-        raise RewardError(f"The code_tests time_limit must be in (0, 60] seconds, got {time_limit!r}.")
+        raise RewardError("reward.code_time_limit", value=time_limit)
     return _CodeTests(column.strip(), float(time_limit))
 
 
@@ -130,10 +130,7 @@ class _CodeTests:
         texts = completion_texts(completions)
         cases = [_test_cases(value) for value in column("code_tests", self.column, kwargs, len(texts))]
         if not _RUNNER:
-            raise RewardError(
-                "code_tests runs programs in the playground's sandbox, which this process has not loaded "
-                "(import playground.sandbox.programs)."
-            )
+            raise RewardError("reward.code_sandbox")
         rewards: list[float | None] = [None if tests is None else 0.0 for tests in cases]
         todo = [i for i, (text, tests) in enumerate(zip(texts, cases, strict=True)) if tests and extract_code(text)]
         if todo:
@@ -151,13 +148,9 @@ def _test_cases(value) -> list | None:
         try:
             value = json.loads(value)
         except json.JSONDecodeError:
-            raise RewardError(
-                "code_tests: a row's tests are text that is not JSON; give a list of test cases."
-            ) from None
+            raise RewardError("reward.code_tests_json") from None
     if isinstance(value, dict) and "test_cases" in value:
         value = value["test_cases"]
     if not isinstance(value, list | tuple) or not all(isinstance(t, dict | str) for t in value):
-        raise RewardError(
-            'code_tests: a row\'s tests must be a list of {"input": ..., "output": ...} objects or Python strings.'
-        )
+        raise RewardError("reward.code_tests_shape")
     return [dict(t) if isinstance(t, dict) else t for t in value] or None

@@ -48,7 +48,7 @@ def get_keywords_reward(
     include = [k for k in (include or []) if k and k.strip()]
     exclude = [k for k in (exclude or []) if k and k.strip()]
     if not include and not exclude:
-        raise RewardError("The keywords reward needs at least one keyword to include or to exclude.")
+        raise RewardError("reward.keywords_empty")
     return _KeywordsReward(include, exclude, bool(case_sensitive))
 
 
@@ -100,16 +100,16 @@ def get_regex_reward(pattern: str = r"\d+", mode: str = "search"):
     ```
     """
     if mode not in REGEX_MODES:
-        raise RewardError(f"The regex mode must be one of {list(REGEX_MODES)}, got {mode!r}.")
+        raise RewardError("reward.option", name="regex", option="mode", valid=list(REGEX_MODES), value=mode)
     if not isinstance(pattern, str) or not pattern:
-        raise RewardError(f"The regex reward needs a non-empty pattern, got {pattern!r}.")
+        raise RewardError("reward.regex_empty", value=pattern)
     import regex
 
     try:
         re.compile(pattern)
         regex.compile(pattern)
     except (re.error, regex.error) as error:
-        raise RewardError(f"The regex pattern {pattern!r} is not a valid regular expression: {error}.") from None
+        raise RewardError("reward.regex_invalid", pattern=pattern, error=error) from None
     return _RegexReward(pattern, mode)
 
 
@@ -136,9 +136,7 @@ class _RegexReward:
                 hit = match(text, timeout=max(deadline - time.monotonic(), 0.001))
             except TimeoutError:
                 raise RewardError(
-                    f"The regex pattern {self.pattern!r} took more than {REGEX_SECONDS:g} s to match "
-                    f"{len(completions)} completion(s); nested quantifiers such as (a+)+ backtrack without end. "
-                    "Simplify the pattern."
+                    "reward.regex_slow", pattern=self.pattern, seconds=REGEX_SECONDS, n=len(completions)
                 ) from None
             scores.append(1.0 if hit else 0.0)
         return scores
@@ -207,9 +205,9 @@ def get_language_reward(language: str = "zh", threshold: float = 0.5):
     ```
     """
     if language not in LANGUAGES:
-        raise RewardError(f"The language must be one of {list(LANGUAGES)}, got {language!r}.")
+        raise RewardError("reward.option", name="language", option="language", valid=list(LANGUAGES), value=language)
     if not 0.0 <= threshold <= 1.0:
-        raise RewardError(f"The language threshold must be between 0 and 1, got {threshold!r}.")
+        raise RewardError("reward.language_threshold", value=threshold)
     return _LanguageReward(language, float(threshold))
 
 

@@ -88,7 +88,7 @@ def get_format_reward(allow_empty: bool = False):
     ```
     """
     if not isinstance(allow_empty, bool):
-        raise RewardError(f"allow_empty must be true or false, got {allow_empty!r}.")
+        raise RewardError("reward.allow_empty", value=allow_empty)
     return format_may_be_empty_reward if allow_empty else format_reward
 
 
@@ -262,12 +262,12 @@ def get_tag_layout_reward(tags: list[str] | tuple[str, ...] = ARTICLE_TAGS):
     """
     tags = tuple(t.strip() for t in (tags or ()) if t and t.strip())
     if not tags:
-        raise RewardError("The tag_layout reward needs at least one tag name, e.g. intro,body,conclusion.")
+        raise RewardError("reward.tags_empty")
     bad = [t for t in tags if not re.fullmatch(r"[A-Za-z_][\w.-]*", t)]
     if bad:
-        raise RewardError(f"Tag name {bad[0]!r} is not valid; use names such as intro, body, think, answer.")
+        raise RewardError("reward.tag_invalid", name=bad[0])
     if len(set(tags)) != len(tags):
-        raise RewardError(f"The tags of tag_layout must differ, got {', '.join(tags)}.")
+        raise RewardError("reward.tags_repeat", tags=", ".join(tags))
     return _TagLayoutReward(tags)
 
 

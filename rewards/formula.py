@@ -67,14 +67,14 @@ MAX_LENGTH = 500
 def parse(expression: str, names: set[str] | None = None) -> ast.Expression:
     """Parse and check `expression`; `names` limits the variables (None: any identifier). Raises RewardError."""
     if not isinstance(expression, str) or not expression.strip():
-        raise RewardError("The formula is empty; write e.g. `0.9 * similarity + 0.1 * format`.")
+        raise RewardError("reward.formula_empty")
     if len(expression) > MAX_LENGTH:
-        raise RewardError(f"The formula is longer than {MAX_LENGTH} characters.")
+        raise RewardError("reward.formula_long", max=MAX_LENGTH)
     try:
         # `^` is power, as in OpenAI's multi grader formulas (Python would read it as XOR, meaningless on scores).
         tree = ast.parse(expression.strip().replace("^", "**"), mode="eval")
     except SyntaxError as exc:
-        raise RewardError(f"The formula {expression!r} is not a valid expression: {exc.msg}.") from None
+        raise RewardError("reward.formula_syntax", formula=expression, error=exc.msg) from None
     for node in ast.walk(tree):
         _check(node, names, expression)
     return tree
@@ -101,18 +101,14 @@ def _check(node: ast.AST, names: set[str] | None, expression: str) -> None:
         *_COMPARE,
     )
     if not isinstance(node, allowed):
-        raise RewardError(f"The formula {expression!r} uses {type(node).__name__}, which formulas do not allow.")
+        raise RewardError("reward.formula_node", formula=expression, node=type(node).__name__)
     if isinstance(node, ast.Constant) and (isinstance(node.value, bool) or not isinstance(node.value, int | float)):
-        raise RewardError(f"The formula {expression!r} may only contain numbers, not {node.value!r}.")
+        raise RewardError("reward.formula_constant", formula=expression, value=node.value)
     if isinstance(node, ast.Call):
         if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS or node.keywords:
-            raise RewardError(
-                f"The formula {expression!r} may only call {', '.join(FUNCTIONS)} (positional arguments)."
-            )
+            raise RewardError("reward.formula_call", formula=expression, functions=", ".join(FUNCTIONS))
     elif isinstance(node, ast.Name) and names is not None and node.id not in names | set(FUNCTIONS):
-        raise RewardError(
-            f"The formula {expression!r} uses {node.id!r}, which is not one of: {', '.join(sorted(names))}."
-        )
+        raise RewardError("reward.formula_name", formula=expression, name=node.id, names=", ".join(sorted(names)))
 
 
 def variables(tree: ast.Expression) -> list[str]:
@@ -137,7 +133,7 @@ def evaluate(node: ast.AST, values: dict[str, float]) -> float:
         if isinstance(node.op, ast.Div) and right == 0:
             return 0.0  # a reward must stay finite; x / 0 reads 0
         if isinstance(node.op, ast.Pow) and abs(right) > 10:
-            raise RewardError("Powers above 10 are not allowed in a formula.")
+            raise RewardError("reward.formula_power")
         return _BINARY[type(node.op)](left, right)
     if isinstance(node, ast.UnaryOp):
         operand = evaluate(node.operand, values)
@@ -157,7 +153,7 @@ def evaluate(node: ast.AST, values: dict[str, float]) -> float:
         return evaluate(node.body if evaluate(node.test, values) else node.orelse, values)
     if isinstance(node, ast.Call):
         return FUNCTIONS[node.func.id](*(evaluate(a, values) for a in node.args))
-    raise RewardError(f"Unexpected {type(node).__name__} in a formula.")
+    raise RewardError("reward.formula_unexpected", node=type(node).__name__)
 
 
 def parse_terms(terms: str) -> dict[str, dict[str, Any]]:
@@ -167,9 +163,9 @@ def parse_terms(terms: str) -> dict[str, dict[str, Any]]:
     try:
         data = json.loads(terms)
     except json.JSONDecodeError as exc:
-        raise RewardError(f"The formula's terms are not valid JSON: {exc.msg}.") from None
+        raise RewardError("reward.formula_terms_json", error=exc.msg) from None
     if not isinstance(data, dict) or not all(isinstance(v, dict) and "name" in v for v in data.values()):
-        raise RewardError('The formula\'s terms must look like {"a": {"name": "similarity", "params": {...}}}.')
+        raise RewardError("reward.formula_terms_shape")
     return data
 
 
@@ -199,12 +195,12 @@ def get_formula_reward(expression: str = "length if format == 1 else -100", term
     tree = parse(expression, set(bound) if bound else None)
     names = variables(tree)
     if not names:
-        raise RewardError(f"The formula {expression!r} reads no reward; name at least one, e.g. `format`.")
+        raise RewardError("reward.formula_no_reward", formula=expression)
     for name in names:
         if name not in bound:
             bound[name] = {"name": name, "params": {}}
         if bound[name]["name"] == "formula":
-            raise RewardError("A formula cannot contain another formula.")
+            raise RewardError("reward.formula_nested")
     return _FormulaReward(expression, {n: bound[n] for n in names})
 
 
@@ -229,9 +225,9 @@ class FormulaReward:
             try:
                 value = float(evaluate(self.tree, values))
             except OverflowError:
-                raise RewardError(f"The formula {self.expression!r} made a number too large for a reward.") from None
+                raise RewardError("reward.formula_overflow", formula=self.expression) from None
             except (TypeError, ValueError) as exc:
-                raise RewardError(f"The formula {self.expression!r} failed: {exc}.") from exc
+                raise RewardError("reward.formula_failed", formula=self.expression, error=str(exc)) from exc
             out.append(round(value, 10) if math.isfinite(value) else None)
         return out
 

@@ -40,7 +40,7 @@ def load_judge(model_id: str):
             try:
                 model, tokenizer = load_model(model_id)
             except Exception as exc:  # ModelLoadError and friends: name the judge in the message
-                raise RewardError(f"Could not load the judge model {model_id!r}: {exc}") from exc
+                raise RewardError("reward.judge_load", model=model_id, error=str(exc)) from exc
             _LOADED.clear()
             _LOADED[model_id] = (model, tokenizer)
         return _LOADED[model_id]
@@ -98,13 +98,13 @@ def get_judge_reward(
     ```
     """
     if not isinstance(rubric, str) or not rubric.strip():
-        raise RewardError("The judge needs a rubric: one or two sentences saying what a good answer does.")
+        raise RewardError("reward.judge_rubric")
     if not isinstance(model, str) or not model.strip():
-        raise RewardError("The judge needs a model: 'embedded', a Hub id or a local folder.")
+        raise RewardError("reward.judge_model")
     if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
-        raise RewardError(f"batch_size must be a whole number of at least 1, got {batch_size!r}.")
+        raise RewardError("reward.batch_size", value=batch_size)
     if not time_limit > 0:
-        raise RewardError(f"time_limit must be a positive number of seconds, got {time_limit!r}.")
+        raise RewardError("reward.time_limit", value=time_limit)
     return _JudgeReward(rubric.strip(), model.strip(), batch_size, float(time_limit))
 
 
@@ -123,7 +123,7 @@ class _JudgeReward:
         model, tokenizer = load_judge(self.model)
         yes, no = _token_ids(tokenizer, _YES), _token_ids(tokenizer, _NO)
         if not yes or not no:
-            raise RewardError(f"The judge model {self.model!r} has no single token for 'yes' and 'no'.")
+            raise RewardError("reward.judge_tokens", model=self.model)
         prompts = kwargs.get("prompts") or [""] * len(completions)
         rubrics = item_rubrics(self.rubric, kwargs, len(completions))
         texts = [self._render(tokenizer, *row) for row in zip(rubrics, prompts, completions, strict=True)]

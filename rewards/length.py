@@ -85,4 +85,4 @@ class _CombinedReward:
 
 def _check_length(ideal_length: int) -> None:
     if isinstance(ideal_length, bool) or not isinstance(ideal_length, int) or ideal_length < 0:
-        raise RewardError(f"ideal_length must be a non-negative whole number of characters, got {ideal_length!r}.")
+        raise RewardError("reward.ideal_length", value=ideal_length)

@@ -32,7 +32,7 @@ def load_classifier(model_id: str):
                 model = AutoModelForSequenceClassification.from_pretrained(model_id, num_labels=1).eval()
                 tokenizer = AutoTokenizer.from_pretrained(model_id)
             except (OSError, ValueError) as exc:
-                raise RewardError(f"Could not load reward model {model_id!r}: {str(exc).splitlines()[0]}") from exc
+                raise RewardError("reward.model_load", model=model_id, error=str(exc).splitlines()[0]) from exc
             if tokenizer.pad_token_id is None:
                 tokenizer.pad_token = tokenizer.eos_token
             if model.config.pad_token_id is None:
@@ -63,9 +63,9 @@ def get_reward_model_reward(model: str = "", batch_size: int = 8):
     ```
     """
     if not isinstance(model, str):
-        raise RewardError(f"The reward model must be a Hub id or a folder, got {model!r}.")
+        raise RewardError("reward.model_id", value=model)
     if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
-        raise RewardError(f"batch_size must be a whole number of at least 1, got {batch_size!r}.")
+        raise RewardError("reward.batch_size", value=batch_size)
     return _RewardModelReward(model.strip(), batch_size)
 
 
@@ -85,7 +85,7 @@ class _RewardModelReward:
         import torch
 
         if not self.model:
-            raise RewardError("The reward_model reward needs a model: a Hub id or a local folder.")
+            raise RewardError("reward.model_missing")
         model, tokenizer = load_classifier(self.model)
         prompts = kwargs.get("prompts") or [""] * len(completions)
         texts = [_text(tokenizer, p, c) for p, c in zip(prompts, completions, strict=True)]

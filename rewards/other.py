@@ -25,7 +25,7 @@ def _tokens(completions: list, completion_ids: list | None) -> list[list]:
     if completion_ids is None:
         return [text.split() for text in completion_texts(completions)]
     if len(completion_ids) != len(completions):
-        raise RewardError(f"Got {len(completion_ids)} completion_ids for {len(completions)} completions.")
+        raise RewardError("reward.completion_ids", count=len(completion_ids), n=len(completions))
     return [list(ids) for ids in completion_ids]
 
 
@@ -70,11 +70,11 @@ def get_repetition_penalty_reward(ngram_size: int = 3, max_penalty: float = -1.0
     ```
     """
     if isinstance(ngram_size, bool) or not isinstance(ngram_size, int) or ngram_size < 1:
-        raise RewardError(f"The repetition penalty ngram_size must be a whole number >= 1, got {ngram_size!r}.")
+        raise RewardError("reward.ngram_size", value=ngram_size)
     if max_penalty > 0:
-        raise RewardError(f"The repetition penalty max_penalty must not be positive, got {max_penalty!r}.")
+        raise RewardError("reward.max_penalty", value=max_penalty)
     if language not in REPETITION_LANGUAGES:
-        raise RewardError(f"The repetition penalty language must be one of {list(REPETITION_LANGUAGES)}.")
+        raise RewardError("reward.repetition_language", valid=list(REPETITION_LANGUAGES))
     return _RepetitionPenalty(ngram_size, float(max_penalty), language)
 
 
@@ -139,12 +139,9 @@ def get_soft_overlong_reward(max_completion_len: int = 64, soft_punish_cache: in
     """
     for name, value in (("max_completion_len", max_completion_len), ("soft_punish_cache", soft_punish_cache)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise RewardError(f"The soft overlong {name} must be a non-negative whole number, got {value!r}.")
+            raise RewardError("reward.overlong_value", param=name, value=value)
     if max_completion_len < 1 or soft_punish_cache > max_completion_len:
-        raise RewardError(
-            f"The soft overlong punishment needs 0 <= soft_punish_cache <= max_completion_len and max_completion_len "
-            f">= 1, got soft_punish_cache={soft_punish_cache} and max_completion_len={max_completion_len}."
-        )
+        raise RewardError("reward.overlong_range", cache=soft_punish_cache, length=max_completion_len)
     return _SoftOverlong(max_completion_len, soft_punish_cache)
 
 

@@ -45,7 +45,7 @@ def get_reasoning_accuracy_reward(reasoning_delimiters: Sequence[str] = ("</thin
     """
     delimiters = [str(d) for d in reasoning_delimiters if str(d)]
     if not delimiters:
-        raise RewardError("The reasoning accuracy reward needs at least one reasoning delimiter, e.g. </think>.")
+        raise RewardError("reward.delimiters")
     return _ReasoningAccuracy(delimiters)
 
 
@@ -116,9 +116,9 @@ def get_cosine_scaled_reward(
     ```
     """
     if isinstance(max_len, bool) or not isinstance(max_len, int) or max_len < 1:
-        raise RewardError(f"The cosine scaled reward's max_len must be a whole number >= 1, got {max_len!r}.")
+        raise RewardError("reward.cosine_max_len", value=max_len)
     if length_unit not in COSINE_LENGTH_UNITS:
-        raise RewardError(f"The cosine scaled reward's length_unit must be one of {list(COSINE_LENGTH_UNITS)}.")
+        raise RewardError("reward.cosine_unit", valid=list(COSINE_LENGTH_UNITS))
     values = (min_value_wrong, max_value_wrong, min_value_correct, max_value_correct)
     return _CosineScaled(max_len, *(float(v) for v in values), length_unit)
 
@@ -141,7 +141,7 @@ class _CosineScaled:
             lengths = [len(t) for t in texts]
         elif completion_ids is not None:
             if len(completion_ids) != len(completions):
-                raise RewardError(f"Got {len(completion_ids)} completion_ids for {len(completions)} completions.")
+                raise RewardError("reward.completion_ids", count=len(completion_ids), n=len(completions))
             lengths = [len(ids) for ids in completion_ids]
         else:
             lengths = [len(t.split()) for t in texts]

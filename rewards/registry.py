@@ -75,7 +75,7 @@ def get_spec(name: str) -> RewardSpec:
         return REGISTRY[name]
     except KeyError:
         valid = ", ".join(sorted(REGISTRY))
-        raise RewardError(f"Unknown reward {name!r}. Valid rewards: {valid}.") from None
+        raise RewardError("reward.unknown", name=name, valid=valid) from None
 
 
 def list_specs() -> list[RewardSpec]:
@@ -85,13 +85,11 @@ def list_specs() -> list[RewardSpec]:
 def _coerce(spec: RewardSpec, p: Param, value: Any) -> Any:
     value = _convert(spec, p, value)
     if p.choices is not None and value not in p.choices:
-        raise RewardError(
-            f"Reward {spec.name!r}: parameter {p.name!r} must be one of {list(p.choices)}, got {value!r}."
-        )
+        raise RewardError("reward.param_choice", name=spec.name, param=p.name, valid=list(p.choices), value=value)
     if p.minimum is not None and value < p.minimum:
-        raise RewardError(f"Reward {spec.name!r}: parameter {p.name!r} must be >= {p.minimum}, got {value!r}.")
+        raise RewardError("reward.param_min", name=spec.name, param=p.name, min=p.minimum, value=value)
     if p.maximum is not None and value > p.maximum:
-        raise RewardError(f"Reward {spec.name!r}: parameter {p.name!r} must be <= {p.maximum}, got {value!r}.")
+        raise RewardError("reward.param_max", name=spec.name, param=p.name, max=p.maximum, value=value)
     return value
 
 
@@ -125,7 +123,7 @@ def _convert(spec: RewardSpec, p: Param, value: Any) -> Any:
             return p.type(value)
     except (TypeError, ValueError):
         pass
-    raise RewardError(f"Reward {spec.name!r}: parameter {p.name!r} must be {p.type.__name__}, got {value!r}.")
+    raise RewardError("reward.param_type", name=spec.name, param=p.name, type=p.type.__name__, value=value)
 
 
 _BOOL_WORDS = {"true": True, "false": False, "1": True, "0": False, "yes": True, "no": False}
@@ -138,9 +136,7 @@ def resolve_params(name: str, params: dict[str, Any] | None = None) -> dict[str,
     known = {p.name: p for p in spec.params}
     unknown = sorted(set(params) - set(known))
     if unknown:
-        raise RewardError(
-            f"Reward {name!r} has no parameter {unknown[0]!r}. Its parameters: {', '.join(known) or 'none'}."
-        )
+        raise RewardError("reward.param_unknown", name=name, param=unknown[0], known=", ".join(known) or "none")
     return {p.name: _coerce(spec, p, params.get(p.name, p.default)) for p in spec.params}
 
 

@@ -70,7 +70,7 @@ def similarity(prediction: str, reference: str, metric: str) -> float:
         from rapidfuzz import fuzz, utils
 
         return float(fuzz.WRatio(prediction, reference, processor=utils.default_process)) / 100
-    raise RewardError(f"Unknown similarity metric {metric!r}; use one of {list(METRICS)}.")
+    raise RewardError("reward.similarity_metric", value=metric, valid=list(METRICS))
 
 
 def get_similarity_reward(column: str = "reference", metric: str = "rouge_l"):
@@ -96,9 +96,9 @@ def get_similarity_reward(column: str = "reference", metric: str = "rouge_l"):
     ```
     """
     if not isinstance(column, str) or not column.strip():
-        raise RewardError(f"The similarity reward needs the name of a dataset column, got {column!r}.")
+        raise RewardError("reward.needs_column", name="similarity", value=column)
     if metric not in METRICS:
-        raise RewardError(f"The similarity metric must be one of {list(METRICS)}, got {metric!r}.")
+        raise RewardError("reward.option", name="similarity", option="metric", valid=list(METRICS), value=metric)
     return _SimilarityReward(column.strip(), metric)
 
 
@@ -141,9 +141,11 @@ def get_string_check_reward(column: str = "reference", operation: str = "eq"):
     ```
     """
     if not isinstance(column, str) or not column.strip():
-        raise RewardError(f"The string_check reward needs the name of a dataset column, got {column!r}.")
+        raise RewardError("reward.needs_column", name="string_check", value=column)
     if operation not in STRING_OPERATIONS:
-        raise RewardError(f"The string_check operation must be one of {list(STRING_OPERATIONS)}, got {operation!r}.")
+        raise RewardError(
+            "reward.option", name="string_check", option="operation", valid=list(STRING_OPERATIONS), value=operation
+        )
     return _StringCheckReward(column.strip(), operation)
 
 

@@ -46,7 +46,7 @@ def prepare_push(
     code as `rewards_module.py`. Replaces an earlier export of the same kind; returns the folder."""
     check_repo_id(repo_id)
     if kind not in KINDS:
-        raise PlaygroundError(f"Unknown push kind {kind!r}; use one of: {', '.join(KINDS)}.")
+        raise PlaygroundError("export.push_kind", kind=kind, valid=", ".join(KINDS))
     folder = Path(folder) if folder is not None else run.path / EXPORT_FOLDER / f"hub-{kind}"
     shutil.rmtree(folder, ignore_errors=True)
     if kind == KIND_ADAPTER:
@@ -101,11 +101,11 @@ def check_repo_id(repo_id: str) -> None:
     from huggingface_hub.utils import validate_repo_id
 
     if not isinstance(repo_id, str) or repo_id.count("/") != 1:
-        raise PlaygroundError(f"Repo id {repo_id!r} must look like 'your-name/model-name'.")
+        raise PlaygroundError("export.repo_shape", repo=repo_id)
     try:
         validate_repo_id(repo_id)
     except HFValidationError:
-        raise PlaygroundError(f"Repo id {repo_id!r} is not a valid Hugging Face repo id.") from None
+        raise PlaygroundError("export.repo_invalid", repo=repo_id) from None
 
 
 def describe_push_error(exc: BaseException, repo_id: str, folder: Path, token: str | None = None) -> str:

@@ -150,7 +150,7 @@ def reward_model_id(choice: RewardChoice) -> str | None:
     if model is None:
         return None
     if not model:
-        raise PlaygroundError("The reward_model reward needs a model (a Hub id or a local folder) to be exported.")
+        raise PlaygroundError("export.reward_model")
     path = Path(model).expanduser()
     return str(path.resolve()) if path.is_dir() else model
 
@@ -272,7 +272,7 @@ def _parse_custom(code: str) -> ast.Module | None:
     try:
         return ast.parse(code)
     except SyntaxError as exc:
-        raise PlaygroundError(f"The custom reward code has a syntax error on line {exc.lineno}: {exc.msg}.") from None
+        raise PlaygroundError("export.syntax", line=exc.lineno, detail=exc.msg) from None
 
 
 def _bound_names(tree: ast.Module) -> tuple[set[str], set[str]]:

@@ -278,7 +278,7 @@ def _write_folder(out_dir: str | Path, write) -> Path:
     """Build the export in a hidden sibling folder, then rename it into place: a failed export leaves nothing."""
     out = Path(out_dir).expanduser().resolve()
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise PlaygroundError(f"{out} already exists and is not empty; choose a new folder.")
+        raise PlaygroundError("export.folder_exists", folder=out)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.tmp-"))
     tmp.chmod(0o755)  # mkdtemp makes it private

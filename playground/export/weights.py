@@ -23,7 +23,7 @@ ADAPTER_CONFIG = "adapter_config.json"
 
 def _require_adapter(run: Run) -> None:
     if not run.has_adapter:
-        raise PlaygroundError(f"Run {run.id} has no saved adapter yet, so there is nothing to download.")
+        raise PlaygroundError("export.no_adapter", run=run.id)
 
 
 def copy_adapter(run: Run, out_dir: str | Path) -> Path:
@@ -76,7 +76,7 @@ def export_merged(run: Run, out_dir: str | Path) -> Path:
     _require_adapter(run)
     out = Path(out_dir).expanduser().resolve()
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise PlaygroundError(f"{out} already exists and is not empty; choose a new folder.")
+        raise PlaygroundError("export.folder_exists", folder=out)
     spec = RunSpec.from_dict(run.spec())
     model, tokenizer = load_model(spec.model.model_name_or_path, device="cpu", dtype="float32")
     merged = PeftModel.from_pretrained(model, str(run.adapter_dir)).merge_and_unload()

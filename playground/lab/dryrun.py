@@ -86,7 +86,7 @@ class DryRun:
     @classmethod
     def from_state(cls, data: dict[str, Any]) -> DryRun:
         if not data or "table" not in data:
-            raise PlaygroundError("Run a dry run first; there is nothing to re-score yet.")
+            raise PlaygroundError("lab_engine.no_dry_run")
         return cls(**data)
 
 
@@ -103,7 +103,7 @@ def load_rows(source, num_prompts: int = DEFAULT_PROMPTS) -> list[dict[str, Any]
     from playground.data import load_prompts
 
     if not 1 <= num_prompts <= MAX_PROMPTS:
-        raise PlaygroundError(f"The number of prompts must be between 1 and {MAX_PROMPTS}, got {num_prompts}.")
+        raise PlaygroundError("lab_engine.num_prompts", max=MAX_PROMPTS, value=num_prompts)
     dataset = load_prompts(source).dataset
     return dataset.select(range(min(num_prompts, len(dataset)))).to_list()
 
@@ -134,7 +134,7 @@ def dry_run(
     GenerationSettings(num_generations, max_new_tokens, temperature, top_p, seed).validate()
     rows = [dict(row) for row in rows]
     if not rows:
-        raise PlaygroundError("The prompt set is empty.")
+        raise PlaygroundError("lab_engine.empty_set")
     texts = [prompt_with_prefix(tokenizer, row["prompt"], completion_prefix) for row in rows]
     sampled = sample_prompts(
         model,

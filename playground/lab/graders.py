@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from playground.errors import PlaygroundError
+from playground.texts import msg
 
 
 _ITEM = re.compile(r"^\s*\{\{\s*item\.([A-Za-z_][\w]*)\s*\}\}\s*$")
@@ -54,14 +55,14 @@ def import_grader(grader: dict[str, Any] | str, python_errors: str = "zero") -> 
     whose python grader raises 0.0, as OpenAI does; `"raise"` stops the call with the error instead.
     """
     if python_errors not in PYTHON_ERRORS:
-        raise PlaygroundError(f"python_errors must be one of {list(PYTHON_ERRORS)}, got {python_errors!r}.")
+        raise PlaygroundError("lab_engine.python_errors", valid=list(PYTHON_ERRORS), value=python_errors)
     if isinstance(grader, str):
         try:
             grader = json.loads(grader)
         except json.JSONDecodeError as exc:
-            raise PlaygroundError(f"The grader is not valid JSON: line {exc.lineno}: {exc.msg}.") from None
+            raise PlaygroundError("lab_engine.grader_json", line=exc.lineno, error=exc.msg) from None
     if not isinstance(grader, dict) or "type" not in grader:
-        raise PlaygroundError('A grader is a JSON object with a "type" (string_check, text_similarity, ...).')
+        raise PlaygroundError("lab_engine.grader_shape")
     out = Imported()
     if grader["type"] == "multi":
         _multi(grader, out)
@@ -83,14 +84,14 @@ def _name(value: Any, default: str) -> str:
 def _column(template: Any, where: str, out: Imported) -> str:
     match = _ITEM.match(str(template or ""))
     if not match:
-        raise PlaygroundError(f"{where}: the reference must be one dataset column such as {{{{item.answer}}}}.")
+        raise PlaygroundError("lab_engine.reference", where=where)
     out.columns.append(match.group(1))
     return match.group(1)
 
 
 def _check_input(grader: dict[str, Any], where: str) -> None:
     if "input" in grader and not _SAMPLE.match(str(grader["input"])):
-        raise PlaygroundError(f"{where}: only {{{{sample.output_text}}}} (the completion) is supported as the input.")
+        raise PlaygroundError("lab_engine.input", where=where)
 
 
 def _term(grader: dict[str, Any], name: str, out: Imported, python_errors: str = "zero") -> dict[str, Any]:
@@ -99,12 +100,12 @@ def _term(grader: dict[str, Any], name: str, out: Imported, python_errors: str =
     score_model with a range other than [0, 1] also has "range": [low, high], applied by the caller.
     """
     kind = grader.get("type")
-    where = f"Grader {name!r} ({kind})"
+    where = msg("lab_engine.where", name=name, kind=kind)
     if kind == "string_check":
         _check_input(grader, where)
         operation = grader.get("operation", "eq")
         if operation not in ("eq", "ne", "like", "ilike"):
-            raise PlaygroundError(f"{where}: operation {operation!r} is not one of eq, ne, like, ilike.")
+            raise PlaygroundError("lab_engine.operation", where=where, value=operation)
         column = _column(grader.get("reference"), where, out)
         return {"name": "string_check", "params": {"column": column, "operation": operation}}
     if kind == "text_similarity":
@@ -112,50 +113,50 @@ def _term(grader: dict[str, Any], name: str, out: Imported, python_errors: str =
         metric = grader.get("evaluation_metric", "fuzzy_match")
         if metric in UNAVAILABLE_METRICS:
             raise PlaygroundError(
-                f"{where}: evaluation_metric {metric!r} is not available: {UNAVAILABLE_METRICS[metric]}."
+                "lab_engine.metric_unavailable", where=where, value=metric, reason=UNAVAILABLE_METRICS[metric]
             )
         if metric not in SIMILARITY_METRICS:
-            raise PlaygroundError(f"{where}: evaluation_metric {metric!r} is not supported.")
+            raise PlaygroundError("lab_engine.metric", where=where, value=metric)
         metric_name = SIMILARITY_METRICS[metric]
         column = _column(grader.get("reference"), where, out)
         if "pass_threshold" in grader:
-            out.messages.append(f"{where}: pass_threshold is a pass/fail cut for evals; the reward is the raw score.")
+            out.messages.append(msg("lab_engine.note_pass_threshold", where=where))
         return {"name": "similarity", "params": {"column": column, "metric": metric_name}}
     if kind == "score_model":
         return _score_model(grader, where, out)
     if kind == "python":
         return _python(grader, name, where, out, python_errors)
     if kind == "label_model":
-        raise PlaygroundError(f"{where}: label_model graders are not supported; use a score_model with a rubric.")
-    raise PlaygroundError(f"{where}: unknown grader type {kind!r}.")
+        raise PlaygroundError("lab_engine.label_model", where=where)
+    raise PlaygroundError("lab_engine.grader_type", where=where, kind=kind)
 
 
 def _score_model(grader: dict[str, Any], where: str, out: Imported) -> dict[str, Any]:
     messages = grader.get("input")
     if not isinstance(messages, list) or not messages:
-        raise PlaygroundError(f"{where}: input must be a list of messages with the rubric.")
+        raise PlaygroundError("lab_engine.rubric_messages", where=where)
     parts = []
     for m in messages:
         content = m.get("content") if isinstance(m, dict) else None
         if not isinstance(content, str):
-            raise PlaygroundError(f"{where}: only text message contents are supported (no images or parts).")
+            raise PlaygroundError("lab_engine.text_only", where=where)
         out.columns += _ANY_ITEM.findall(content)
         parts.append(content)
     # The judge fills {{item.<column>}} with each row's value of that column; the completion follows the rubric.
     rubric = "\n".join(parts).replace("{{sample.output_text}}", "(the answer below)")
     model = grader.get("model")
-    out.messages.append(
-        f"{where}: the judge runs locally on the embedded model, not {model or 'an OpenAI model'}; a 135M judge is "
-        "weak, pick a larger local model in its 'model' parameter for real work."
-    )
+    if model:
+        out.messages.append(msg("lab_engine.note_judge", where=where, model=model))
+    else:
+        out.messages.append(msg("lab_engine.note_judge_openai", where=where))
     if grader.get("sampling_params"):
-        out.messages.append(f"{where}: sampling_params are ignored; the local judge reads its logits once.")
+        out.messages.append(msg("lab_engine.note_sampling", where=where))
     low, high = (grader.get("range") or [0, 1])[:2]
     term: dict[str, Any] = {"name": "judge", "params": {"rubric": rubric}}
     if (low, high) != (0, 1):
         if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in (low, high)):
-            raise PlaygroundError(f"{where}: range must be two numbers, got {grader.get('range')!r}.")
-        out.messages.append(f"{where}: range [{low}, {high}] is applied as {low} + ({high} - {low}) * P(yes).")
+            raise PlaygroundError("lab_engine.range", where=where, value=grader.get("range"))
+        out.messages.append(msg("lab_engine.note_range", where=where, low=low, high=high))
         term["range"] = [low, high]
     return term
 
@@ -174,19 +175,15 @@ def _ranged_judge(term: dict[str, Any]) -> dict[str, Any]:
 def _python(grader: dict[str, Any], name: str, where: str, out: Imported, python_errors: str) -> dict[str, Any]:
     source = grader.get("source")
     if not isinstance(source, str) or "def grade" not in source:
-        raise PlaygroundError(f"{where}: source must define grade(sample, item).")
+        raise PlaygroundError("lab_engine.source", where=where)
     for key in _SAMPLE_KEYS_UNSET:
         if re.search(rf"""["']{key}["']""", source):
-            out.messages.append(
-                f"{where}: the code reads sample[{key!r}]; completions are text, so it is the completion parsed as "
-                "JSON where it parses and None otherwise."
-                if key == "output_json"
-                else f"{where}: the code reads sample[{key!r}], which the playground does not give (it is None)."
-            )
+            note = "lab_engine.note_output_json" if key == "output_json" else "lab_engine.note_sample_key"
+            out.messages.append(msg(note, where=where, key=key))
     if python_errors == "zero":
-        out.messages.append(f"{where}: a sample whose grade() raises scores 0.0, as OpenAI scores it.")
+        out.messages.append(msg("lab_engine.note_raises", where=where))
     if grader.get("image_tag"):
-        out.messages.append(f"{where}: image_tag is ignored; the code runs in the playground's sandbox.")
+        out.messages.append(msg("lab_engine.note_image_tag", where=where))
     from rewards.registry import REGISTRY
 
     func = _name(name, "python_grader")
@@ -240,15 +237,15 @@ def _multi(grader: dict[str, Any], out: Imported) -> None:
     graders = grader.get("graders")
     expression = grader.get("calculate_output")
     if not isinstance(graders, dict) or not graders or not isinstance(expression, str):
-        raise PlaygroundError('A multi grader needs "graders" (an object of named graders) and "calculate_output".')
+        raise PlaygroundError("lab_engine.multi")
     terms = {}
     for key, sub in graders.items():
         if not _IDENTIFIER.fullmatch(key):
-            raise PlaygroundError(f"Multi grader: {key!r} is not a name a formula can use.")
+            raise PlaygroundError("lab_engine.multi_name", key=key)
         if not isinstance(sub, dict):
-            raise PlaygroundError(f"Multi grader: {key!r} is not a grader object.")
+            raise PlaygroundError("lab_engine.multi_object", key=key)
         if sub.get("type") == "python":
-            raise PlaygroundError(f"Multi grader: {key!r} is a python grader; import it on its own (custom code).")
+            raise PlaygroundError("lab_engine.multi_python", key=key)
         terms[key] = _term(sub, key, out)
     from rewards.formula import parse
 
@@ -283,7 +280,7 @@ def export_grader(selection: list[dict[str, Any]]) -> tuple[dict[str, Any] | Non
     for item in selection:
         grader = _to_grader(item["name"], item.get("params") or {})
         if grader is None:
-            messages.append(f"Reward {item['name']!r} has no OpenAI grader equivalent; it is left out.")
+            messages.append(msg("lab_engine.no_equivalent", name=item["name"]))
             continue
         key = _name(item["name"], "r")
         while key in graders:

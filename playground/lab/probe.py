@@ -53,7 +53,7 @@ class ProbeReport:
         return {"findings": [f.to_json() for f in self.findings]}
 
 
-# The probe's sentences. The UI shows them in the page's language with the same keys (playground/ui/lab_zh.py); the
+# The probe's sentences. The UI shows them in the page's language with the same keys (playground/texts/lab.py); the
 # CLI and the JSON API print these.
 TEXTS = {
     "degenerate": "A degenerate text ({label}) scores {score}, {relation} the best real completion ({best}): {gamed}.",

@@ -97,17 +97,17 @@ def summarize(
 
     start = time.perf_counter()
     if scale_rewards not in SCALE_REWARDS:
-        raise PlaygroundError(f"scale_rewards must be one of {list(SCALE_REWARDS)}, got {scale_rewards!r}.")
+        raise PlaygroundError("spec.scale_rewards", valid=", ".join(SCALE_REWARDS), value=scale_rewards)
     if multi_objective_aggregation not in AGGREGATIONS:
         raise PlaygroundError(
-            f"multi_objective_aggregation must be one of {list(AGGREGATIONS)}, got {multi_objective_aggregation!r}."
+            "spec.multi_objective_aggregation", valid=", ".join(AGGREGATIONS), value=multi_objective_aggregation
         )
     enabled = list(enabled) if enabled is not None else [True] * len(names)
     if not (len(names) == len(weights) == len(enabled)):
-        raise PlaygroundError("Give one weight and one on/off switch per reward function.")
+        raise PlaygroundError("lab_engine.switches")
     keep = [j for j, on in enumerate(enabled) if on]
     if not keep:
-        raise PlaygroundError("Every reward function is switched off; switch at least one on.")
+        raise PlaygroundError("lab_engine.all_off")
     names = [names[j] for j in keep]
     weights = [float(weights[j]) for j in keep]
     values = to_tensor([[row[j] for j in keep] for row in table])
@@ -216,7 +216,7 @@ def _correlations(values, names: list[str]) -> dict[str, float | None]:
 
 
 # The verdict's sentences, by kind; `{dominated}` is the "dominated" clause or "". The UI shows them in the page's
-# language with the same keys (playground/ui/lab_zh.py); the CLI and the JSON API print these.
+# language with the same keys (playground/texts/lab.py); the CLI and the JSON API print these.
 VERDICTS = {
     "none": "No signal: in all {n} prompts every completion scores the same, so every advantage is 0 and training "
     "would not move; change the reward (or the data) before spending compute.",

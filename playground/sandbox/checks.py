@@ -14,6 +14,7 @@ import ast
 from dataclasses import asdict, dataclass, field
 
 from playground.errors import RewardError
+from playground.texts import msg
 
 
 FILENAME = "custom_reward.py"
@@ -43,12 +44,20 @@ class CodeReport:
         """A `RewardError` with the first error (and its line), if any."""
         if self.errors:
             issue = self.errors[0]
-            where = f" (line {issue.line})" if issue.line and f"line {issue.line}" not in issue.message else ""
-            more = f" ({len(self.errors) - 1} more problems)" if len(self.errors) > 1 else ""
-            raise RewardError(f"Custom code: {issue.message}{where}{more}")
+            message = issue_message(issue)
+            if len(self.errors) > 1:
+                raise RewardError("sandbox.custom_code_more", message=message, count=len(self.errors) - 1)
+            raise RewardError("sandbox.custom_code", message=message)
 
     def to_json(self) -> dict:
         return {"ok": self.ok, "functions": list(self.functions), "errors": [e.to_json() for e in self.errors]}
+
+
+def issue_message(issue: CodeIssue) -> str:
+    """The issue's message, with its line when the message does not name it already."""
+    if issue.line and f"line {issue.line}" not in issue.message:
+        return msg("sandbox.at_line", message=issue.message, line=issue.line)
+    return issue.message
 
 
 def _signature(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
@@ -83,19 +92,23 @@ def inspect_code(source: str) -> CodeReport:
     """
     report = CodeReport()
     if not source.strip():
-        report.errors.append(CodeIssue(None, f"The code is empty; define a reward like {EXAMPLE}."))
+        report.errors.append(CodeIssue(None, msg("sandbox.empty", example=EXAMPLE)))
         return report
     try:
         tree = ast.parse(source, filename=FILENAME)
     except SyntaxError as exc:
         if exc.lineno is None:  # e.g. a null byte in the source
-            report.errors.append(CodeIssue(None, f"The code cannot be parsed: {exc.msg}."))
+            report.errors.append(CodeIssue(None, msg("sandbox.unparsable", detail=exc.msg)))
         else:
-            column = f", column {exc.offset}" if exc.offset else ""
-            report.errors.append(CodeIssue(None, f"Syntax error at line {exc.lineno}{column}: {exc.msg}.", exc.lineno))
+            text = (
+                msg("sandbox.syntax_column", line=exc.lineno, column=exc.offset, detail=exc.msg)
+                if exc.offset
+                else msg("sandbox.syntax", line=exc.lineno, detail=exc.msg)
+            )
+            report.errors.append(CodeIssue(None, text, exc.lineno))
         return report
     except ValueError as exc:  # null bytes, in Python versions that raise ValueError for them
-        report.errors.append(CodeIssue(None, f"The code cannot be parsed: {exc}."))
+        report.errors.append(CodeIssue(None, msg("sandbox.unparsable", detail=str(exc))))
         return report
     defs = [n for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
     first_line: dict[str, int] = {}
@@ -104,8 +117,7 @@ def inspect_code(source: str) -> CodeReport:
             report.errors.append(
                 CodeIssue(
                     node.name,
-                    f"`{node.name}` is defined twice (lines {first_line[node.name]} and {node.lineno}); "
-                    "the second definition replaces the first.",
+                    msg("sandbox.twice", name=node.name, first=first_line[node.name], second=node.lineno),
                     node.lineno,
                 )
             )
@@ -121,7 +133,7 @@ def inspect_code(source: str) -> CodeReport:
         if public:
             report.errors.extend(_signature_issue(node) for node in public)
         else:
-            report.errors.append(CodeIssue(None, f"No function found; define a reward like {EXAMPLE}."))
+            report.errors.append(CodeIssue(None, msg("sandbox.no_function", example=EXAMPLE)))
     clashes = library_names().intersection(report.functions)
     for node in public:
         if node.name in clashes:
@@ -129,8 +141,7 @@ def inspect_code(source: str) -> CodeReport:
             report.errors.append(
                 CodeIssue(
                     node.name,
-                    f"`{node.name}` is the name of a library reward; rename it (e.g. `my_{node.name}`) so that the "
-                    "two stay apart in the run and its metrics.",
+                    msg("sandbox.library_name", name=node.name),
                     node.lineno,
                 )
             )
@@ -140,7 +151,6 @@ def inspect_code(source: str) -> CodeReport:
 def _signature_issue(node: ast.FunctionDef | ast.AsyncFunctionDef) -> CodeIssue:
     return CodeIssue(
         node.name,
-        f"found {_signature(node)}: a reward must accept `completions` and `**kwargs` "
-        "(TRL passes prompts, completion_ids, trainer_state and the dataset columns as keywords too).",
+        msg("sandbox.signature", signature=_signature(node)),
         node.lineno,
     )

@@ -38,6 +38,7 @@ from playground.errors import RewardError
 from playground.sandbox import protocol
 from playground.sandbox.settings import SandboxLimits, require_custom_code
 from playground.tempdirs import folder_usage, make_temp_dir
+from playground.texts import msg
 
 
 logger = logging.getLogger(__name__)
@@ -57,8 +58,17 @@ _warned: set[str] = set()
 class SandboxError(RewardError):
     """Custom code failed in the sandbox. `output` is what it printed, `line` the line of the user's code."""
 
-    def __init__(self, message: str, *, output: str = "", line: int | None = None, traceback: str | None = None):
-        super().__init__(message)
+    def __init__(
+        self,
+        message: str,
+        /,
+        *,
+        output: str = "",
+        line: int | None = None,
+        traceback: str | None = None,
+        **values: Any,
+    ):
+        super().__init__(message, **values)
         self.output = output
         self.line = line
         self.traceback = traceback
@@ -226,22 +236,24 @@ class Sandbox:
         read_paths = [*self.limits.read_paths, *([hub_cache()] if self.limits.shared_reads else [])]
         init = {"op": "init", "repo_root": REPO_ROOT, "limits": {**self.limits.to_dict(), "read_paths": read_paths}}
         try:
-            reply = self._request(init, STARTUP_TIMEOUT, "The sandbox worker")
+            reply = self._request(init, STARTUP_TIMEOUT, msg("sandbox.what.worker"))
         except SandboxError as exc:
             last = exc.output.strip().splitlines()[-1:] or [str(exc)]
-            raise SandboxError(f"The sandbox worker failed to start: {last[0]}", output=exc.output) from None
+            raise SandboxError("sandbox.start_failed", detail=last[0], output=exc.output) from None
         self.features = reply.get("features") if isinstance(reply.get("features"), dict) else {}
         self._warn_missing()
         logger.info("Sandbox worker %d started (%s)", proc.pid, self.features)
         if self.source is not None:
             message = {"op": "load", "source": self.source, "functions": self.functions}
-            reply = self._request(message, self.limits.load_timeout, "Loading the custom code")
+            reply = self._request(message, self.limits.load_timeout, msg("sandbox.what.load"))
             if not reply.get("ok"):
                 self._stop()
-                raise self._error(reply, "Loading the custom code", loading=True)
+                raise self._error(reply, msg("sandbox.what.load"), loading=True)
         if problem := self._over_quota() or self._threads_left():
             self._stop()
-            raise SandboxError(f"Loading the custom code {problem}.", output=self.last_output)
+            raise SandboxError(
+                "sandbox.problem", what=msg("sandbox.what.load"), problem=problem, output=self.last_output
+            )
         self._kept = set(os.listdir(workdir))
 
     def disk_usage(self) -> tuple[int, int]:
@@ -262,11 +274,14 @@ class Sandbox:
         limits = self.limits
         if used + held <= limits.disk_mb << 20 and files <= limits.disk_files:
             return None
-        held_text = f" and {held / 2**20:.0f} MB in deleted files it kept open" if held >= 1 << 20 else ""
-        return (
-            f"wrote more than the sandbox's disk quota ({limits.disk_mb} MB and {limits.disk_files} files in its "
-            f"folder; it held {used / 2**20:.0f} MB in {files}{'+' if files > limits.disk_files else ''} files"
-            f"{held_text}); the worker was stopped and its folder removed"
+        held_text = msg("sandbox.disk_held", mb=held / 2**20) if held >= 1 << 20 else ""
+        return msg(
+            "sandbox.disk_quota",
+            mb=limits.disk_mb,
+            files=limits.disk_files,
+            used_mb=used / 2**20,
+            count=f"{files}{'+' if files > limits.disk_files else ''}",
+            held=held_text,
         )
 
     def _threads_left(self) -> str | None:
@@ -279,10 +294,7 @@ class Sandbox:
             time.sleep(0.01)
         if count <= 1:
             return None
-        return (
-            f"left {count - 1} thread{'s' if count > 2 else ''} running after it returned, and the worker was "
-            "stopped; join the threads you start (e.g. `with ThreadPoolExecutor() as pool:`) before returning"
-        )
+        return msg("sandbox.threads_left", count=count - 1)
 
     def _clean(self) -> None:
         """Remove what the last call wrote in the worker's folder (what loading the code wrote stays)."""
@@ -315,7 +327,7 @@ class Sandbox:
 
     def call(self, function: str, completions: Sequence[Any], **kwargs: Any) -> CallResult:
         """Call `function(completions=..., **kwargs)` in the worker; returns its checked values and printed output."""
-        what = f"Reward {function!r}"
+        what = msg("sandbox.what.reward", name=function)
         wire, callables, namespaces = _encode_kwargs(kwargs)
         message = {
             "op": "call",
@@ -333,7 +345,7 @@ class Sandbox:
             reply = self._request(message, self.limits.timeout, what)
             if self._workdir and (problem := self._over_quota() or self._threads_left()):
                 self._stop()
-                raise SandboxError(f"{what} {problem}.", output=self.last_output)
+                raise SandboxError("sandbox.problem", what=what, problem=problem, output=self.last_output)
             if self.limits.clean_between_calls:
                 self._clean()
         seconds = time.perf_counter() - start
@@ -342,7 +354,7 @@ class Sandbox:
         try:
             values = decode_values(function, reply, len(message["completions"]))
         except RewardError as exc:
-            raise SandboxError(str(exc), output=self.last_output) from None
+            raise SandboxError(exc.message, output=self.last_output) from None
         _replay_logs(reply.get("logs"), kwargs, callables)
         return CallResult(values, self.last_output, seconds)
 
@@ -368,56 +380,55 @@ class Sandbox:
         log = read_tail(self._log) if self._log is not None else ""
         if exc.timed_out:
             self._stop()
-            return SandboxError(f"{what} timed out after {timeout:g} s.", output=log)
+            return SandboxError("sandbox.timed_out", what=what, seconds=timeout, output=log)
         if exc.watched:  # over the disk quota
             self._stop()
-            return SandboxError(f"{what} {exc}.", output=log)
+            return SandboxError("sandbox.problem", what=what, problem=exc.args[0], output=log)
         try:
             code = proc.wait(EXIT_WAIT) if exc.closed else proc.poll()  # a closed pipe: the worker is exiting
         except subprocess.TimeoutExpired:
             code = None
         self._stop()
-        return SandboxError(f"{what} {_how_it_ended(code, exc, self.limits)}.", output=log)
+        return SandboxError("sandbox.problem", what=what, problem=_how_it_ended(code, exc, self.limits), output=log)
 
     def _error(self, reply: dict, what: str, loading: bool = False) -> SandboxError:
         kind = reply.get("kind")
         output = self.last_output
         if kind == "memory":
-            return SandboxError(f"{what} exceeded the {self.limits.memory_mb} MB memory limit.", output=output)
+            return SandboxError("sandbox.memory", what=what, mb=self.limits.memory_mb, output=output)
         if kind == "exit":
-            return SandboxError(
-                f"{what} called sys.exit({reply.get('code')!r}); "
-                + ("remove it from the module level." if loading else "a reward must return its values."),
-                output=output,
-            )
+            key = "sandbox.exit_load" if loading else "sandbox.exit_call"
+            return SandboxError(key, what=what, code=reply.get("code"), output=output)
         if kind == "not_callable":
             return SandboxError(
-                f"`{reply.get('function')}` is not a function once the custom code has run "
-                f"(it is {reply.get('type')}).",
-                output=output,
+                "sandbox.not_callable", function=reply.get("function"), kind=reply.get("type"), output=output
             )
         if kind == "exception":
             line = reply.get("line") if isinstance(reply.get("line"), int) else None
-            text = f"{what} raised {str(reply.get('type'))[:100]}: {str(reply.get('message'))[:1000]}"
-            text += f" (line {line})." if line else ""
+            error, detail = str(reply.get("type"))[:100], str(reply.get("message"))[:1000]
+            text = (
+                msg("sandbox.raised_line", what=what, error=error, detail=detail, at_line=line)
+                if line
+                else msg("sandbox.raised", what=what, error=error, detail=detail)
+            )
             return SandboxError(text, output=output, line=line, traceback=str(reply.get("traceback") or "")[:4000])
-        return SandboxError(f"{what} failed in the sandbox ({str(reply.get('message') or kind)[:200]}).")
+        return SandboxError("sandbox.failed", what=what, detail=str(reply.get("message") or kind)[:200])
 
 
 def _how_it_ended(code: int | None, exc: protocol.ProtocolError, limits: SandboxLimits) -> str:
     if code is None:
-        return f"broke the sandbox protocol ({exc})"
+        return msg("sandbox.protocol", detail=str(exc))
     if code >= 0:
-        return f"ended the sandbox worker: it exited with code {code} (os._exit / sys.exit)"
+        return msg("sandbox.exited", code=code)
     sig = -code
     name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else f"signal {sig}"
     if sig == signal.SIGXCPU:
-        return "used more than its CPU time limit and was stopped"
+        return msg("sandbox.cpu")
     if sig == signal.SIGKILL:
-        return "was killed by SIGKILL (by the system's out-of-memory killer, or by the code itself)"
+        return msg("sandbox.killed")
     if sig in (signal.SIGSEGV, signal.SIGBUS, signal.SIGABRT, signal.SIGILL):
-        return f"crashed the sandbox worker ({name}: a native crash, a stack overflow or the memory limit)"
-    return f"stopped the sandbox worker ({name})"
+        return msg("sandbox.crashed", signal=name)
+    return msg("sandbox.stopped", signal=name)
 
 
 def _encode_kwargs(kwargs: dict[str, Any]) -> tuple[dict[str, Any], list[str], list[str]]:
@@ -460,20 +471,23 @@ def decode_values(name: str, reply: dict, expected: int) -> list[float | None]:
     from playground.scoring import check_values
 
     if "bad_type" in reply:
-        hint = " (a generator: wrap it in list(...))" if reply.get("generator") else ""
-        raise RewardError(f"Reward {name!r} must return a list of floats, got {str(reply['bad_type'])[:100]}{hint}.")
+        key = "reward.generator" if reply.get("generator") else "reward.not_a_list"
+        raise RewardError(key, name=name, got=str(reply["bad_type"])[:100])
     if "bad_length" in reply:
         count = str(reply["bad_length"])[:20]
-        raise RewardError(f"Reward {name!r} returned {count} values for {expected} completions.")
+        raise RewardError("reward.count", name=name, count=count, n=expected)
     if "bad_item" in reply:
         index = reply["bad_item"] if isinstance(reply["bad_item"], int) else 0
         raise RewardError(
-            f"Reward {name!r} returned {str(reply.get('item_type'))[:100]} {str(reply.get('item_repr'))[:100]} "
-            f"for completion {index + 1}; expected a float or None."
+            "reward.bad_value_repr",
+            name=name,
+            kind=str(reply.get("item_type"))[:100],
+            value=str(reply.get("item_repr"))[:100],
+            index=index + 1,
         )
     values = reply.get("values")
     if not isinstance(values, list) or not all(v is None or type(v) in (float, int) for v in values):
-        raise RewardError(f"Reward {name!r}: the sandbox worker sent malformed values.")
+        raise RewardError("sandbox.malformed", name=name)
     return check_values(name, values, expected)
 
 

@@ -12,6 +12,7 @@ from playground.errors import RewardError
 from playground.sandbox.checks import inspect_code
 from playground.sandbox.client import Sandbox, SandboxedReward, SandboxError, close_rewards
 from playground.sandbox.settings import SandboxLimits, require_custom_code
+from playground.texts import msg
 
 
 if TYPE_CHECKING:
@@ -99,13 +100,17 @@ def trial_run(
 
                 values = check_values(name, values, n)
         except SandboxError as exc:
-            results.append(TrialResult(name, None, str(exc), exc.line, exc.output, time.perf_counter() - start, hint))
+            results.append(
+                TrialResult(name, None, exc.message, exc.line, exc.output, time.perf_counter() - start, hint)
+            )
             continue
         except RewardError as exc:
-            results.append(TrialResult(name, None, str(exc), None, _output(func), time.perf_counter() - start, hint))
+            results.append(
+                TrialResult(name, None, exc.message, None, _output(func), time.perf_counter() - start, hint)
+            )
             continue
         except Exception as exc:  # an in-process reward (tests, the library) failing is reported like a sandboxed one
-            message = f"Reward {name!r} raised {type(exc).__name__}: {exc}"
+            message = msg("reward.raised", name=name, error=f"{type(exc).__name__}: {exc}")
             results.append(TrialResult(name, None, message, None, "", time.perf_counter() - start, hint))
             continue
         results.append(TrialResult(name, values, None, None, _output(func), time.perf_counter() - start))
@@ -113,10 +118,7 @@ def trial_run(
     return results
 
 
-CHAT_HINT = (
-    "With a system prompt or a conversational dataset, TRL hands each completion over as a list of messages: read "
-    'the text with c if isinstance(c, str) else c[-1]["content"], or set completions_as_text.'
-)
+CHAT_HINT = msg("sandbox.chat_hint")
 
 
 def chat_flags(func: Callable, values: list, chat: bool, other: list, kwargs: dict[str, Any]) -> list[str]:
@@ -131,13 +133,10 @@ def chat_flags(func: Callable, values: list, chat: bool, other: list, kwargs: di
         if chat:  # the text shape is not what the run passes
             return []
         error = str(exc) if isinstance(exc, RewardError) else f"{type(exc).__name__}: {exc}"
-        return [f"Fails on chat completions ({error.rstrip('.')[:300]}). {CHAT_HINT}"]
+        return [msg("sandbox.chat_fails", error=error.rstrip(".")[:300], hint=CHAT_HINT)]
     chat_values, text_values = (values, other_values) if chat else (other_values, values)
     if len(set(map(repr, chat_values))) == 1 and len(set(map(repr, text_values))) > 1:
-        return [
-            f"Gives every chat completion the same value ({chat_values[0]!r}) where their texts differ: it treats the "
-            f"list of messages as text (len(c) of a one-message list is 1). {CHAT_HINT}"
-        ]
+        return [msg("sandbox.chat_constant", value=chat_values[0], hint=CHAT_HINT)]
     return []
 
 
@@ -150,12 +149,12 @@ def trial_flags(values: Sequence[float | None]) -> list[str]:
     flags = []
     bad = [i + 1 for i, v in enumerate(values) if v is not None and not math.isfinite(v)]
     if bad:
-        flags.append(f"NaN or inf for completion {', '.join(map(str, bad))}; training treats these as None.")
+        flags.append(msg("sandbox.trial_non_finite", indices=", ".join(map(str, bad))))
     finite = [v for v in values if v is not None and math.isfinite(v)]
     if not finite:
-        flags.append("No completion got a number (all None or NaN), so this reward gives no signal here.")
+        flags.append(msg("sandbox.trial_no_number"))
     elif len(values) > 1 and len(finite) == len(values) and max(finite) == min(finite):
-        flags.append(f"Every completion got {finite[0]:g}: no spread within the group, so no learning signal.")
+        flags.append(msg("sandbox.trial_constant", value=finite[0]))
     return flags
 
 

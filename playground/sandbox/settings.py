@@ -128,7 +128,5 @@ def require_custom_code(public: bool | None = None) -> SandboxLimits:
     """The limits for custom code, or a `PlaygroundError` when this server disables custom code."""
     policy = code_policy(public)
     if not policy.enabled:
-        raise PlaygroundError(
-            "Custom reward code is disabled on this server (PLAYGROUND_CUSTOM_CODE=off); use the library rewards."
-        )
+        raise PlaygroundError("rewards.custom.off")
     return policy.limits

@@ -69,7 +69,7 @@ def compare_run(
     """Works on any run with a saved adapter: finished, stopped, failed after a save, or loaded after a restart."""
     progress = progress or (lambda f, m: logger.info("%3.0f%% %s", 100 * f, m))
     if not run.has_adapter:
-        raise PlaygroundError(f"Run {run.id} has no saved adapter yet, so there is nothing to compare.")
+        raise PlaygroundError("lab_engine.no_adapter", run=run.id)
     spec = RunSpec.from_dict(run.spec())
     owned = {}
     if custom_rewards is None:  # a run that used custom code carries it: rebuild its sandboxed rewards
@@ -139,7 +139,7 @@ def _prompt_rows(spec: RunSpec, prompts: list[str] | None) -> list[tuple[Any, di
     if prompts:
         cleaned = [p for p in prompts if p and p.strip()]
         if not cleaned:
-            raise PlaygroundError("All the prompts to compare are empty.")
+            raise PlaygroundError("lab_engine.compare_empty")
         return [(p, {}) for p in cleaned]
     from playground.data import load_prompts
 

@@ -13,8 +13,10 @@ import logging
 import math
 import statistics
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
+
+from playground.texts import Text, msg
 
 
 logger = logging.getLogger(__name__)
@@ -35,10 +37,7 @@ DOMINANT_SHARE = 0.9
 ZERO_STD = 1e-6
 WINDOW = 5  # first / last steps compared by flat_reward and length_hacking
 SIGNAL_WINDOW = 10  # no_signal also holds while the mean over this many latest steps stays high (one lucky step)
-COLD_START = (
-    "No weighting can help a reward that never varies; use a cold start: an SFT warm-up (sft_warmup_steps), a "
-    "completion prefix such as the first tag (completion_prefix) or a partial-credit reward (tag_layout)."
-)
+COLD_START = "alert.cold_start"
 LENGTH_GROWTH = 1.5  # length_hacking: last-window length over first-window length
 REWARD_FLAT = 0.05  # length_hacking: a non-length reward mean moving less than this is flat
 LENGTH_REWARD_PREFIXES = ("length", "soft_overlong")
@@ -101,7 +100,7 @@ def _pct(fraction: float) -> str:
 def _share(values: list[float]) -> str:
     """'all' or 'at least 93%' of ..., for fractions that are all high."""
     low = min(values)
-    return "all" if low >= 1.0 else f"at least {_pct(low)}"
+    return msg("alert.share.all") if low >= 1.0 else msg("alert.share.at_least", pct=_pct(low))
 
 
 # --- the checks ----------------------------------------------------------------------------------------------------
@@ -122,28 +121,13 @@ def _no_signal(metrics: list[dict], k: int, **_: Any) -> Alert | None:
     everything_constant = bool(constant) and set(constant) == set(_reward_functions(metrics))
     if no_spread and not recent:
         rewards = _values(_series(metrics, "reward"))
-        score = f" ({rewards[-1]:.4g})" if rewards else ""
-        message = (
-            f"In the last {k} steps reward_std stayed below {ZERO_STD:g}: every completion got the same total "
-            f"reward{score}, so GRPO has no advantage to learn from (frac_reward_zero_std misses a spread of float "
-            "noise)."
-        )
+        score = msg("alert.no_signal.score", value=rewards[-1]) if rewards else ""
+        message = msg("alert.no_signal.float_noise", k=k, limit=ZERO_STD, score=score)
     elif recent:
-        message = (
-            f"In the last {k} steps, {_share(_values(last))} of the groups gave every completion the same "
-            "reward, so GRPO has no advantage to learn from."
-        )
+        message = msg("alert.no_signal.recent", k=k, share=_share(_values(last)))
     else:
-        message = (
-            f"Over the last {len(window)} steps, {_pct(_mean(_values(window)))} of the groups on average gave every "
-            "completion the same reward, so GRPO has almost no advantage to learn from."
-        )
-    advice = (
-        COLD_START
-        if everything_constant
-        else "Make the reward more graded (partial credit instead of pass/fail), or raise temperature or "
-        "num_generations so the completions of a group differ."
-    )
+        message = msg("alert.no_signal.sustained", k=len(window), pct=_pct(_mean(_values(window))))
+    advice = msg(COLD_START if everything_constant else "alert.no_signal.advice")
     return Alert("no_signal", message, advice, (spread if no_spread and not recent else series)[-1][0])
 
 
@@ -165,12 +149,11 @@ def _constant_reward(metrics: list[dict], k: int, **_: Any) -> Alert | None:
         return None
     steps = len(_series(metrics, f"rewards/{constant[0]}/std"))
     listed = ", ".join(f"'{fn}' ({_values(_series(metrics, f'rewards/{fn}/mean'))[-1]:.3g})" for fn in constant)
-    verb = "it adds" if len(constant) == 1 else "they add"
+    key = "alert.constant_reward.one" if len(constant) == 1 else "alert.constant_reward.many"
     return Alert(
         "constant_reward",
-        f"{listed} gave every completion the same score in all {steps} steps, so {verb} nothing to the advantages, "
-        "whatever the weights.",
-        COLD_START,
+        msg(key, listed=listed, steps=steps),
+        msg(COLD_START),
         _series(metrics, f"rewards/{constant[0]}/std")[-1][0],
     )
 
@@ -181,9 +164,8 @@ def _clipped(metrics: list[dict], k: int, **_: Any) -> Alert | None:
         return None
     return Alert(
         "clipped",
-        f"In the last {k} steps, {_share(_values(last))} of the completions hit max_completion_length "
-        "and were cut off before they finished.",
-        "Raise max_completion_length, or reward shorter answers (for example with a length penalty).",
+        msg("alert.clipped", k=k, share=_share(_values(last))),
+        msg("alert.clipped.advice"),
         last[-1][0],
     )
 
@@ -199,9 +181,8 @@ def _collapse(metrics: list[dict], k: int, **_: Any) -> Alert | None:
         return None
     return Alert(
         "collapse",
-        f"Completions collapsed to {latest:.1f} tokens on average (they were {first:.1f} at step {lengths[0][0]}).",
-        "Lower learning_rate and raise beta (the KL weight) so the policy stays near the base model, and check that "
-        "the reward does not pay for empty or one-token answers.",
+        msg("alert.collapse", latest=latest, first=first, step=lengths[0][0]),
+        msg("alert.collapse.advice"),
         step,
     )
 
@@ -216,9 +197,8 @@ def _kl_spike(metrics: list[dict], **_: Any) -> Alert | None:
         return None
     return Alert(
         "kl_spike",
-        f"The KL to the base model jumped to {latest:.3g} at step {step}, more than {KL_SPIKE_FACTOR:.0f}x its "
-        f"median so far ({median:.3g}): the policy is moving away from the base model fast.",
-        "Lower learning_rate or raise beta (the KL weight) to keep each update small.",
+        msg("alert.kl_spike", latest=latest, step=step, factor=KL_SPIKE_FACTOR, median=median),
+        msg("alert.kl_spike.advice"),
         step,
     )
 
@@ -251,18 +231,14 @@ def _dominant_reward(metrics: list[dict], weights: dict[str, float] | None, k: i
         )
         return Alert(
             "nothing_to_weigh",
-            f"Only '{fn}' varies: {scores} gave every completion of a group the same score at step "
-            f"{_step(row, index)}, so there is nothing to weigh against it yet.",
-            "No weight can make a reward count before it varies; give it a cold start (sft_warmup_steps, "
-            "completion_prefix, a partial-credit reward such as tag_layout) and weigh the rewards once each varies.",
+            msg("alert.nothing_to_weigh", fn=fn, scores=scores, step=_step(row, index)),
+            msg("alert.nothing_to_weigh.advice"),
             _step(row, index),
         )
     return Alert(
         "dominant_reward",
-        f"'{fn}' makes up {_pct(share)} of the weighted reward, so the other rewards ({others}) barely change the "
-        "advantages.",
-        f"Rescale the rewards to similar ranges (for example 0 to 1) or lower the weight of '{fn}', so every reward "
-        "counts.",
+        msg("alert.dominant_reward", fn=fn, pct=_pct(share), others=others),
+        msg("alert.dominant_reward.advice", fn=fn),
         _step(row, index),
     )
 
@@ -294,10 +270,8 @@ def _flat_reward(metrics: list[dict], flat_after: int, **_: Any) -> Alert | None
     step = reward[-1][0]
     return Alert(
         "flat_reward",
-        f"After {len(reward)} steps the mean reward is {last:.3g}, about what it was over the first {WINDOW} steps "
-        f"({first:.3g}): the policy is not learning.",
-        "Raise learning_rate, check that the reward function tells good completions from bad ones, or raise "
-        "num_generations for more varied groups.",
+        msg("alert.flat_reward", n=len(reward), last=last, window=WINDOW, first=first),
+        msg("alert.flat_reward.advice"),
         step,
     )
 
@@ -317,10 +291,8 @@ def _flat_eval(metrics: list[dict], flat_after: int) -> Alert | None:
         return None
     return Alert(
         "flat_reward",
-        f"After {int(trained)} steps the eval reward on the held-out prompts is {after:.3g}, about what it was when "
-        f"GRPO started ({before:.3g}): the policy is not learning.",
-        "Raise learning_rate, check that the reward function tells good completions from bad ones, or raise "
-        "num_generations for more varied groups; a reward that never varies needs a cold start.",
+        msg("alert.flat_eval", n=int(trained), after=after, before=before),
+        msg("alert.flat_eval.advice"),
         int(trained),
     )
 
@@ -338,10 +310,8 @@ def _length_hacking(metrics: list[dict], **_: Any) -> Alert | None:
     listed = ", ".join(f"'{fn}'" for fn in names)
     return Alert(
         "length_hacking",
-        f"Completions grew from {before:.0f} to {after:.0f} tokens on average while the other rewards ({listed}) did "
-        "not improve: the policy may be gaming the reward with length.",
-        "Cap max_completion_length, add a length penalty (for example soft_overlong), and check that the reward "
-        "cannot be raised by padding the answer.",
+        msg("alert.length_hacking", before=before, after=after, listed=listed),
+        msg("alert.length_hacking.advice"),
         lengths[-1][0],
     )
 
@@ -364,6 +334,14 @@ CHECKS: tuple[Callable[..., Alert | None], ...] = (
     _flat_reward,
     _length_hacking,
 )
+
+
+def alert_record(alert: Alert) -> dict:
+    """The alert as a run's status stores it (JSON): its fields in English, and under `texts` the catalogue key and
+    values of its message and advice, so that a page reads them back in its own language (`Text.from_json`)."""
+    record = asdict(alert)
+    record["texts"] = {k: v.to_json() for k in ("message", "advice") if isinstance(v := getattr(alert, k), Text)}
+    return record
 
 
 def health_alerts(

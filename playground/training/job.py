@@ -208,11 +208,9 @@ class TrainingJob(JobState):
 
     def _health(self) -> list[dict]:
         """The health alerts of the rows so far: computed here, once, and read by every view from the status."""
-        from dataclasses import asdict
+        from playground.training.health import alert_record, health_alerts
 
-        from playground.training.health import health_alerts
-
-        return [asdict(a) for a in health_alerts(self._rows, weights=self.weights or None)]
+        return [alert_record(a) for a in health_alerts(self._rows, weights=self.weights or None)]
 
     def _set_phase(self, phase: str) -> None:
         self.write(phase=phase, warmup_steps=self.spec.grpo.sft_warmup_steps)
@@ -430,7 +428,7 @@ def trl_reward_model(func: Callable) -> str | None:
     if model is None:
         return None
     if not model:
-        raise RewardError("The reward_model reward needs a model: a Hub id or a local folder.")
+        raise RewardError("reward.model_missing")
     return model
 
 
@@ -482,10 +480,7 @@ def _backend(spec: RunSpec, custom_rewards: dict | None = None):
     if spec.model.num_processes == 1:
         return TrainingJob
     if custom_rewards:
-        raise PlaygroundError(
-            "Rewards compiled in this process cannot reach other processes: pass their code as the spec's "
-            "custom_code, or train with num_processes 1."
-        )
+        raise PlaygroundError("job.compiled_rewards")
     from playground.training.launcher import LaunchedJob
 
     return LaunchedJob
@@ -529,34 +524,21 @@ class JobManager:
             job = self.current
             if job is not None and job.active:
                 if not self.public:
-                    raise PlaygroundError(
-                        f"A training run is already in progress ({job.run.id}, step {job.step} of {job.max_steps}); "
-                        "wait for it to finish or stop it first."
-                    )
+                    raise PlaygroundError("job.in_progress", run=job.run.id, step=job.step, total=job.max_steps)
                 return self._enqueue(Waiting(spec, owner, custom_rewards, address))
             return self._launch(Waiting(spec, owner, custom_rewards, address))
 
     def _enqueue(self, waiting: Waiting) -> None:
         if waiting.owner is None:
-            raise PlaygroundError("A run is in progress; a queued run needs a session. Reload the page.")
+            raise PlaygroundError("job.queue_session")
         mine = [i for i, w in enumerate(self.waiting) if w.owner == waiting.owner]
         if mine:
-            raise PlaygroundError(
-                f"You already have a run waiting in the queue (position {mine[0] + 1}); cancel it before queueing "
-                "another, or wait for it to start."
-            )
+            raise PlaygroundError("job.queued_already", position=mine[0] + 1)
         here = [w for w in self.waiting if waiting.address is not None and w.address == waiting.address]
         if len(here) >= self.caps.max_queued_per_address:
-            raise PlaygroundError(
-                f"Your network address already has {len(here)} run(s) waiting in the queue, the most one address may "
-                f"have (PLAYGROUND_MAX_QUEUED_PER_ADDRESS={self.caps.max_queued_per_address}); try again when it has "
-                "started."
-            )
+            raise PlaygroundError("job.queued_address", count=len(here), cap=self.caps.max_queued_per_address)
         if len(self.waiting) >= self.caps.max_queued:
-            raise PlaygroundError(
-                f"The training queue is full ({self.caps.max_queued} runs waiting, PLAYGROUND_MAX_QUEUED); "
-                "try again when one has started."
-            )
+            raise PlaygroundError("job.queue_full", count=self.caps.max_queued)
         self.waiting.append(waiting)
         logger.info("Queued a run (position %d)", len(self.waiting))
         return None
@@ -615,15 +597,15 @@ class JobManager:
             for i, waiting in enumerate(self.waiting):
                 if owner is not None and waiting.owner == owner:
                     return self.waiting.pop(i)
-        raise PlaygroundError("You have no run waiting in the queue.")
+        raise PlaygroundError("job.not_queued")
 
     def stop(self, owner: str | None = None) -> TrainingJob:
         with self._lock:
             job = self.current
             if job is None or not job.active:
-                raise PlaygroundError("No training run is in progress.")
+                raise PlaygroundError("job.none_running")
             if job.owner is not None and owner != job.owner:
-                raise PlaygroundError("Only the session that started this run can stop it.")
+                raise PlaygroundError("job.not_owner")
             job.stop()
             return job
 

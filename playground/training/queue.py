@@ -16,6 +16,7 @@ from typing import Any
 
 from playground.errors import PlaygroundError
 from playground.spec import RunSpec
+from playground.texts import msg
 
 
 @dataclass(frozen=True)
@@ -74,28 +75,29 @@ class PublicCaps:
                 try:
                     values[name] = kind(environ[variable])
                 except ValueError:
-                    raise PlaygroundError(f"{variable} must be a number, got {environ[variable]!r}.") from None
+                    raise PlaygroundError("public.env_number", name=variable, value=environ[variable]) from None
         return cls(**values)
 
     def check(self, spec: RunSpec, custom_names: list[str], call_timeout: float) -> None:
         """Refuse a run over a cap, with a message that names the cap, its variable and the value asked for."""
         steps = spec.grpo.max_steps
         if steps > self.max_steps:
-            raise PlaygroundError(
-                f"This app is public: a run may take at most {self.max_steps} steps (PLAYGROUND_MAX_STEPS); "
-                f"this one asks for {steps}. Lower max_steps, or run the app yourself for longer runs."
-            )
+            raise PlaygroundError("public.max_steps", cap=self.max_steps, steps=steps)
         if len(custom_names) > self.max_custom_functions:
             raise PlaygroundError(
-                f"This app is public: a run may use at most {self.max_custom_functions} custom reward functions "
-                f"(PLAYGROUND_MAX_CUSTOM_FUNCTIONS); this one uses {len(custom_names)} ({', '.join(custom_names)})."
+                "public.custom_functions",
+                cap=self.max_custom_functions,
+                count=len(custom_names),
+                names=", ".join(custom_names),
             )
         seconds = len(custom_names) * call_timeout
         if seconds > self.max_reward_seconds:
             raise PlaygroundError(
-                f"This app is public: the custom rewards of one step may take at most {self.max_reward_seconds:g} s "
-                f"(PLAYGROUND_MAX_REWARD_SECONDS); {len(custom_names)} functions × {call_timeout:g} s per call "
-                f"could take {seconds:g} s."
+                "public.reward_seconds",
+                cap=self.max_reward_seconds,
+                count=len(custom_names),
+                timeout=call_timeout,
+                seconds=seconds,
             )
         self.check_size(spec)
 
@@ -104,35 +106,33 @@ class PublicCaps:
         g = spec.grpo
         length = g.max_completion_length
         completions = max(spec.generation_batch_size(), spec.completions_per_step())
-        sizes = [("one step", f"{completions} completions", completions * length)]
+        sizes = [(msg("public.tokens.step"), msg("public.count.completions", n=completions), completions * length)]
         if g.eval_every:
             evals = g.eval_prompts * g.eval_num_generations
             sizes.append(
                 (
-                    "one held-out eval",
-                    f"{g.eval_prompts} prompts × {g.eval_num_generations} completions",
+                    msg("public.tokens.eval"),
+                    msg("public.count.eval", prompts=g.eval_prompts, g=g.eval_num_generations),
                     evals * length,
                 )
             )
         if g.sft_warmup_steps and g.sft_examples.strip() == "auto":
-            sizes.append(("the warm-up's examples", f"{g.sft_num_examples} examples", g.sft_num_examples * length))
+            examples = msg("public.count.examples", n=g.sft_num_examples)
+            sizes.append((msg("public.tokens.warmup"), examples, g.sft_num_examples * length))
         for what, count, tokens in sizes:
             if tokens > self.max_step_tokens:
                 raise PlaygroundError(
-                    f"This app is public: {what} may generate at most {self.max_step_tokens:,} tokens "
-                    f"(PLAYGROUND_MAX_STEP_TOKENS); this run asks for {count} × max_completion_length {length} = "
-                    f"{tokens:,}. Lower max_completion_length, the batch or num_generations."
+                    "public.step_tokens",
+                    what=what,
+                    cap=self.max_step_tokens,
+                    count=count,
+                    length=length,
+                    tokens=tokens,
                 )
         if g.sft_warmup_steps > self.max_steps:
-            raise PlaygroundError(
-                f"This app is public: the warm-up may take at most {self.max_steps} steps (PLAYGROUND_MAX_STEPS); "
-                f"this one asks for {g.sft_warmup_steps}."
-            )
+            raise PlaygroundError("public.warmup_steps", cap=self.max_steps, steps=g.sft_warmup_steps)
         if spec.lora.lora_r > self.max_lora_r:
-            raise PlaygroundError(
-                f"This app is public: lora_r may be at most {self.max_lora_r} (PLAYGROUND_MAX_LORA_R); this run asks "
-                f"for {spec.lora.lora_r}."
-            )
+            raise PlaygroundError("public.lora_r", cap=self.max_lora_r, value=spec.lora.lora_r)
 
 
 def custom_reward_names(spec: RunSpec, custom_rewards: dict | None) -> list[str]:

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from playground.errors import PlaygroundError
+from playground.texts import msg
 
 
 logger = logging.getLogger(__name__)
@@ -155,7 +156,7 @@ def _check_id(run_id: str) -> None:
         or any(sep in run_id for sep in ("/", "\\", "\0", os.sep, os.altsep or "/"))
     )
     if bad:
-        raise PlaygroundError(f"{run_id!r} is not a valid run name; use the name shown in the run list.")
+        raise PlaygroundError("job.bad_run_name", run=run_id)
 
 
 # --- process liveness ----------------------------------------------------------------------------------------------
@@ -241,9 +242,9 @@ class Run:
         try:
             return _read_json_object(self.path / SPEC)
         except FileNotFoundError:
-            raise PlaygroundError(f"Run '{self.id}' has no spec.json.") from None
+            raise PlaygroundError("job.no_spec", run=self.id) from None
         except (OSError, ValueError) as exc:
-            raise PlaygroundError(f"The spec.json of run '{self.id}' is unreadable ({exc}).") from None
+            raise PlaygroundError("job.bad_spec", run=self.id, error=str(exc)) from None
 
     def _read_status(self) -> dict:
         """The status as stored, without recovery. Missing -> interrupted (or {} for a bare folder); corrupt -> {}."""
@@ -433,13 +434,13 @@ class RunStore:
                 except OSError:
                     pass
             run_id = f"{stamp}-{_slug(name)}-{secrets.token_hex(2)}"
-        raise PlaygroundError(f"Could not find a free run name in {self.root}/.")
+        raise PlaygroundError("job.no_free_name", root=self.root)
 
     def get(self, run_id: str) -> Run:
         _check_id(run_id)
         path = self.root / run_id
         if not path.is_dir():
-            raise PlaygroundError(f"No run named '{run_id}' in {self.root}/.")
+            raise PlaygroundError("job.no_run", run=run_id, root=self.root)
         return Run(path)
 
     def list(self) -> list[RunInfo]:
@@ -471,9 +472,10 @@ class RunStore:
         run = self.get(run_id)
         status = run.status()
         if status.get("status") in ACTIVE:
-            where = status.get("host") if status.get("host") not in (None, socket.gethostname()) else "this machine"
+            where = status.get("host") if status.get("host") not in (None, socket.gethostname()) else None
+            where = where or msg("job.this_machine")
             raise PlaygroundError(
-                f"Run '{run_id}' is still {status['status']} (process {status.get('pid')} on {where}); stop it first."
+                "job.still_active", run=run_id, status=status["status"], pid=status.get("pid"), host=where
             )
         shutil.rmtree(run.path)
         logger.info("Deleted run '%s'.", run_id)

@@ -55,7 +55,7 @@ def bind(fn: Callable, *bound: Any) -> Callable:
         except gr.Error:
             raise
         except PlaygroundError as exc:
-            message = translate_error(lang, str(exc))
+            message = translate_error(lang, exc)
             raise gr.Error(message, title=tr(lang, "app.error_title"), print_exception=False) from None
         except Exception as exc:
             logger.exception("Handler %s failed", fn.__name__)

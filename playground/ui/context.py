@@ -55,7 +55,7 @@ class CodeSessions:
 
     def get(self, key: str | None) -> CodeSession:
         if not key:
-            raise PlaygroundError("Custom code needs a session; reload the page.")
+            raise PlaygroundError("sandbox.session")
         with self._lock:
             session = self._sessions.pop(key, None) or CodeSession()
             self._sessions[key] = session
@@ -196,11 +196,8 @@ class AppContext:
         allowed = access.can_change if change else access.can_read
         if not allowed(status, viewer, self.public):
             if change and access.can_read(status, viewer, self.public):
-                raise PlaygroundError(f"Run '{run_id}' was published by another visitor; it is read-only for you.")
-            raise PlaygroundError(
-                f"Run '{run_id}' belongs to another visitor of this public app; only its owner can open, download "
-                "or delete it (unless they publish it)."
-            )
+                raise PlaygroundError("access.published", run=run_id)
+            raise PlaygroundError("access.not_yours", run=run_id)
         return run
 
     def may_watch(self, job, token: str | None) -> bool:

@@ -27,7 +27,9 @@ from playground.sandbox import (
     require_custom_code,
     trial_run,
 )
+from playground.sandbox.checks import issue_message
 from playground.spec import RunSpec
+from playground.texts import msg
 from playground.ui.common import BAD_MARK, GOOD_MARK, bind, lang_of, short
 from playground.ui.context import AppContext, Session
 from playground.ui.i18n import t, tr
@@ -201,7 +203,7 @@ def check_code(ctx: AppContext, request: gr.Request, code: str, choices):
         try:
             trials = trial_run(code_session(ctx, request).rewards(code))
         except RewardError as exc:  # the code failed to load: an exception, sys.exit, a timeout at module level
-            problem = str(exc)
+            problem = exc.message
     usable = report.functions if report.ok and problem is None else []
     rows = merge_choices(choices, usable, {result.function for result in trials if graded(result)})
     return check_markdown(report, trials, problem, lang), choices_frame(rows, lang)
@@ -225,8 +227,7 @@ def _escape(text: str) -> str:
 
 
 def issue_text(issue: CodeIssue) -> str:
-    where = f" (line {issue.line})" if issue.line and f"line {issue.line}" not in issue.message else ""
-    return issue.message + where
+    return issue_message(issue)
 
 
 def check_markdown(report: CodeReport, trials: list[TrialResult], problem: str | None, lang: str) -> str:
@@ -314,7 +315,7 @@ def parse_cases(value, lang: str) -> list[tuple[int, RewardCase]]:
         for key, text in zip(("expected", "min", "max"), bounds, strict=True):
             if text:
                 data[key] = _number(text, number, key, lang)
-        cases.append((number, parse_case(data, tr(lang, "rewards.tests.where", case=number))))
+        cases.append((number, parse_case(data, msg("rewards.tests.where", case=number))))
     return cases
 
 

@@ -17,11 +17,12 @@ from playground.lab.dryrun import DryRun, dry_run, load_rows
 from playground.lab.graders import export_grader, import_grader
 from playground.lab.probe import probe
 from playground.scoring import build_rewards
+from playground.texts.lab import verdict_text, why_text
 from playground.ui.common import bind, headers_on_load, lang_of, progress_callback, short, styled
 from playground.ui.context import AppContext, Session, parse_selection
 from playground.ui.custom_code import custom_rewards, table_rows
 from playground.ui.i18n import t, tr
-from playground.ui.lab_zh import verdict_text, why_text
+from playground.ui.messages_zh import translate_error
 from playground.ui.rewards_tab import Layout, RewardsTab, apply_selection
 
 
@@ -177,16 +178,17 @@ def import_openai_grader(layout: Layout, request: gr.Request, text: str, code: s
     notes = [tr(lang, "lab.grader.imported", n=len(got.selection))]
     if got.columns:
         notes.append(tr(lang, "lab.grader.columns", columns=", ".join(f"`{c}`" for c in got.columns)))
-    notes += [f"- {m}" for m in got.messages]
+    notes += [f"- {translate_error(lang, m)}" for m in got.messages]
     shown = apply_selection(layout, request, json.dumps(got.selection), new_code, custom)
     return [new_code, "\n".join(notes), *shown]
 
 
 def export_openai_grader(request: gr.Request, selection: list[dict]):
     """The selection as an OpenAI grader JSON, where the rewards map."""
+    lang = lang_of(request)
     grader, messages = export_grader(selection or [])
     text = json.dumps(grader, indent=2, ensure_ascii=False) if grader else ""
-    return text, "\n".join(f"- {m}" for m in messages)
+    return text, "\n".join(f"- {translate_error(lang, m)}" for m in messages)
 
 
 def create_lab_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> None:

@@ -93,7 +93,7 @@ def example_scores(name: str, *values, lang: str | None = None) -> str:
     except PlaygroundError as exc:
         if lang is None:
             return tr(None, "rewards.examples.needs_params")
-        return f"⚠ {html.escape(translate_error(lang, str(exc)))}"
+        return f"⚠ {html.escape(translate_error(lang, exc))}"
     lines = []
     for mark, example in ((GOOD_MARK, spec.good), (BAD_MARK, spec.bad)):
         if example is None:
@@ -104,7 +104,7 @@ def example_scores(name: str, *values, lang: str | None = None) -> str:
         except PlaygroundError as exc:
             if lang is None:
                 return tr(None, "rewards.examples.needs_params")
-            shown = f"⚠ {html.escape(translate_error(lang, str(exc)))}"
+            shown = f"⚠ {html.escape(translate_error(lang, exc))}"
         extra = ", ".join(f"{k}={v!r}" for k, v in example.kwargs.items())
         lines.append(
             f"{mark} <code>{html.escape(short(example.completion, 90))}</code>"
@@ -131,7 +131,7 @@ def collect_selection(layout: Layout, request: gr.Request, custom, *values) -> t
         try:
             params = _non_default(name, params)
         except PlaygroundError as exc:
-            errors.append(str(exc))
+            errors.append(exc.message)
         selection.append({"name": name, "weight": 1.0 if weight is None else float(weight), "params": params})
     selection += custom_selection(custom)
     return selection, selection_summary(selection, lang_of(request), errors), json.dumps(selection, indent=1)
@@ -152,7 +152,7 @@ def selection_summary(selection: list[dict], lang: str | None, errors: list[str]
         params = ", ".join(f"{k}={v!r}" for k, v in item["params"].items())
         items.append(f"`{item['name']}`" + (f" ({html.escape(params)})" if params else "") + f" × {item['weight']:g}")
     lines = [f"**{tr(lang, 'rewards.selected')}** " + ", ".join(items)]
-    lines += [f"- ⚠ {html.escape(e)}" for e in errors or []]
+    lines += [f"- ⚠ {html.escape(translate_error(lang, e))}" for e in errors or []]
     return "\n".join(lines)
 
 
@@ -211,7 +211,7 @@ def rescore(ctx: AppContext, request: gr.Request, text: str, prompt: str, column
     try:
         return try_on_text(ctx, request, text, prompt, columns, selection, code)
     except PlaygroundError as exc:
-        return gr.skip(), f"⚠ {html.escape(translate_error(lang, str(exc)))}"
+        return gr.skip(), f"⚠ {html.escape(translate_error(lang, exc))}"
 
 
 def score_text(lang: str, text: str, prompt: str, columns: str, selection: list[dict], custom: dict):

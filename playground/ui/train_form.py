@@ -112,7 +112,7 @@ def _spec_fields(default_model: str) -> dict[str, tuple[str, object, str]]:
     spec = demo_spec()
     spec.model.model_name_or_path = default_model or spec.model.model_name_or_path
     sections = {"model": spec.model, "grpo": spec.grpo, "lora": spec.lora}
-    # The help is the field's metadata, shown in the page's language (keys `train.help.<field>`, see help_zh.py).
+    # The help is the field metadata, in the page language (keys `train.help.<field>`, playground/texts/help.py).
     out = {f.name: (_kind(f), getattr(sections[s], f.name), t(f"train.help.{f.name}")) for s, f in flat_fields()}
     data = {f.name: f for f in fields(PromptSource)}
     for flag, key in DATA_FLAGS.items():
@@ -182,9 +182,7 @@ def check_data_file(spec: RunSpec) -> None:
         return
     path, uploads = Path(spec.data.name).resolve(), Path(get_upload_folder()).resolve()
     if not path.is_relative_to(uploads):
-        raise PlaygroundError(
-            "This app is public, so a prompt file must be uploaded through the page; paths on the server are not read."
-        )
+        raise PlaygroundError("data.not_uploaded")
 
 
 def file_choice(path: str) -> gr.Dropdown:
@@ -257,16 +255,12 @@ def spec_from_form(names: tuple[str, ...], values: tuple, selection: list[dict])
         if name in OPTIONAL_NUMBERS and not value:
             value = None
         elif name in NUMBERS and value is None:  # the browser sends None for an empty box or one that holds "abc"
-            raise SpecError(name, f"{name} needs a number.")
+            raise SpecError(name, "spec.needs_number", name=name)
         spec.set(name, value)
     steps = spec.grpo.max_steps
     if steps > UNCAPPED_STEPS:
         days = f"{steps / SECONDS_PER_DAY:,.0f}"
-        raise SpecError(
-            "max_steps",
-            f"max_steps {steps} would take at least {days} days, even at one second a step; "
-            f"give at most {UNCAPPED_STEPS} steps.",
-        )
+        raise SpecError("max_steps", "spec.max_steps_days", value=steps, days=days, cap=UNCAPPED_STEPS)
     if spec.data.kind == "builtin" and spec.data.name not in BUILTIN_SETS:
         guessed = guess_kind(spec.data.name, public=is_public())
         if guessed is not None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import gradio as gr
 import pandas as pd
 
+from playground.texts import Text
 from playground.training.store import ACTIVE, Run
 from playground.ui.charts import CHARTS, chart_updates, create_charts, step_rows
 from playground.ui.common import GOOD_MARK, bind, empty_frame, lang_of, short, styled, with_text_widths
@@ -212,7 +213,9 @@ def alerts_markdown(alerts: list[dict], metrics: list[dict], lang: str) -> str:
 def _alert_text(alert: dict, lang: str) -> str:
     """The engine's sentence, with its reward names and figures, in the page's language; an alert whose sentences
     have no Chinese template gets its code's general Chinese text."""
-    message, advice = translate_error(lang, alert["message"]), translate_error(lang, alert["advice"])
+    texts = alert.get("texts") or {}  # the sentences' keys and values, as the job stored them
+    message = translate_error(lang, Text.from_json(texts.get("message", alert["message"])))
+    advice = translate_error(lang, Text.from_json(texts.get("advice", alert["advice"])))
     key = f"train.alert.{alert['code']}"
     if lang != "en" and (message == alert["message"] or advice == alert["advice"]) and key in EN:
         return tr(lang, key)

@@ -12,7 +12,7 @@ import pytest
 
 from playground.data import BUILTIN_SETS
 from playground.spec import flat_fields
-from playground.ui.help_zh import field_help
+from playground.texts.help import field_help
 from playground.ui.i18n import EN, ZH
 from rewards.registry import list_specs
 from tests.ui.live_app import running_app
@@ -207,4 +207,75 @@ def test_a_watcher_sees_a_run_started_elsewhere(app, browser):
     starter.predict(**form_kwargs(starter, **{**TINY_RUN, "max_steps": 2}), api_name="/start_training")
     wait_for(lambda: "another session" in status.inner_text(), 30, "the watcher to see the run")
     app.ctx.jobs.current.join(180)
+    context.close()
+
+
+def refusal_words(page, expected: str) -> list[str]:
+    """Wait for an error toast holding `expected`; the Latin words of the error toasts' messages that are not names
+    (a toast's title and close button are Gradio's own)."""
+    page.locator(".toast-body.error", has_text=expected).first.wait_for(timeout=30_000)
+    text = page.evaluate(
+        """() => [...document.querySelectorAll('.toast-body.error')].map(body => {
+            const copy = body.cloneNode(true);
+            copy.querySelectorAll('.toast-title, .toast-title-row, .toast-header, .toast-close, .toast-icon')
+                .forEach(n => n.remove());
+            return copy.textContent;
+        }).join(' ')"""
+    )
+    assert expected in text, text
+    return sorted({w for w in re.findall(r"[A-Za-z][A-Za-z0-9_]*", text) if w not in ALLOWED and len(w) > 1})
+
+
+def test_refusals_read_chinese_on_the_chinese_page(app, browser):
+    """The engine's refusals on the zh page, each raised with a catalogue key: a number box left empty, a spec
+    validation refusal, a preview setting, a public-style cap of the form and custom code that does not parse. Each
+    reads in Chinese with only names in Latin letters, and no run is left behind."""
+    from playground.texts import msg
+
+    T = TEXT["zh"]
+    context = browser.new_context(locale=LOCALE["zh"], viewport=VIEWPORT)
+    page = context.new_page()
+    page.goto(app.url)
+    page.get_by_text(T["rewards.try.title"], exact=True).wait_for(timeout=60_000)
+    runs = len(app.ctx.store.list())
+
+    # Custom code that does not parse: the check says where, in Chinese.
+    open_tab(page, "zh", "rewards.family.custom")
+    page.locator(".cm-content").first.click()
+    page.keyboard.press("Control+A")
+    page.keyboard.insert_text("def f(:\n    pass\n")
+    click(page, "zh", "rewards.custom.check")
+    syntax = msg("sandbox.syntax_column", line=1, column=7, detail="x").render("zh").split("x")[0]
+    report = page.locator(".prose", has_text=syntax).first
+    report.wait_for(timeout=30_000)
+    assert "Syntax error" not in report.inner_text()
+    open_tab(page, "zh", "rewards.family.format")
+    page.get_by_label(T["rewards.use"]).first.check()
+
+    # The Train form: an empty number box, then a max_steps the spec refuses, then one no run could finish.
+    open_tab(page, "zh", "train.tab")
+    cases = [
+        ("learning_rate", "", msg("spec.needs_number", name="learning_rate")),
+        ("max_steps", "0", msg("spec.max_steps", value=0)),
+        ("max_steps", "1000000000", msg("spec.max_steps_days", value=10**9, days="11,574", cap=100_000)),
+    ]
+    for label, value, refusal in cases:
+        fill(page, label, value)
+        click(page, "zh", "train.start")
+        assert refusal_words(page, refusal.render("zh")) == [], (
+            label,
+            page.locator(".toast-body.error").all_inner_texts(),
+        )
+        dismiss_toasts(page)
+        fill(page, label, {"learning_rate": "0.00005", "max_steps": "3"}[label])
+    shoot(page, "refusals-zh")
+
+    # The preview refuses a group size outside its range, in Chinese.
+    open_tab(page, "zh", "preview.tab")
+    g = page.get_by_label(T["preview.g"], exact=True)
+    g.fill("1")
+    g.press("Tab")
+    click(page, "zh", "preview.generate")
+    assert refusal_words(page, T["preview.g.range"].format(low=2, high=16, g=1)) == []
+    assert len(app.ctx.store.list()) == runs
     context.close()

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from playground.ui.help_zh import info_text, markdown_text
+from playground.texts.help import info_text, markdown_text
 from playground.ui.i18n import EN, ZH
 
 
@@ -30,23 +30,49 @@ def test_markdown_and_info_text():
     assert info_text("clipped ('*_truncate') or ('*_mask')") == "clipped ('∗_truncate') or ('∗_mask')"
 
 
-@pytest.mark.parametrize(
-    ("english", "chinese"),
-    [
-        ("Reward 'f' must return a list of floats, got str.", "奖励 'f' 必须返回浮点数列表，实际返回了 str。"),
-        ("Reward 'f' timed out after 5 s.", "奖励 'f' 超时（5 秒）。"),
-        ("Loading the custom code timed out after 10 s.", "加载自定义代码超时（10 秒）。"),
-        ("Reward 'f' returned 3 values for 4 completions.", "奖励 'f' 为 4 个生成结果返回了 3 个值。"),
-        (
-            "All 4 completions scored the same, so this group gives no learning signal (every advantage is 0).",
-            "全部 4 个生成结果得分相同，所以这一组没有学习信号（所有优势都是 0）。",
-        ),
-    ],
-)
-def test_sandbox_and_flag_messages_in_chinese(english, chinese):
+SANDBOX_AND_FLAGS = [  # (key, values, English, Chinese): what the sandbox and a scored group report
+    (
+        "reward.not_a_list",
+        {"name": "f", "got": "str"},
+        "Reward 'f' must return a list of floats, got str.",
+        "奖励 'f' 必须返回浮点数列表，实际返回了 str。",
+    ),
+    (
+        "sandbox.timed_out",
+        {"what": ("sandbox.what.reward", {"name": "f"}), "seconds": 5},
+        "Reward 'f' timed out after 5 s.",
+        "奖励 'f' 超时（5 秒）。",
+    ),
+    (
+        "sandbox.timed_out",
+        {"what": ("sandbox.what.load", {}), "seconds": 10},
+        "Loading the custom code timed out after 10 s.",
+        "加载自定义代码时超时（10 秒）。",
+    ),
+    (
+        "reward.count",
+        {"name": "f", "count": 3, "n": 4},
+        "Reward 'f' returned 3 values for 4 completions.",
+        "奖励 'f' 为 4 个生成结果返回了 3 个值。",
+    ),
+    (
+        "scoring.zero_std",
+        {"n": 4},
+        "All 4 completions scored the same, so this group gives no learning signal (every advantage is 0).",
+        "全部 4 个生成结果得分相同，所以这一组没有学习信号（所有优势都是 0）。",
+    ),
+]
+
+
+@pytest.mark.parametrize(("key", "values", "english", "chinese"), SANDBOX_AND_FLAGS)
+def test_sandbox_and_flag_messages_in_chinese(key, values, english, chinese):
+    from playground.texts import msg
     from playground.ui.messages_zh import translate_error
 
-    assert translate_error("zh", english) == chinese
+    values = {k: msg(v[0], **v[1]) if isinstance(v, tuple) else v for k, v in values.items()}
+    message = msg(key, **values)
+    assert str(message) == english  # the CLI and MCP read the English as before
+    assert translate_error("zh", message) == chinese
 
 
 def test_a_card_its_defaults_cannot_build_shows_a_translated_text_not_the_engines_english():

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from playground.data import BUILTIN_SETS
+from playground.texts.help import field_help
 from playground.training.store import STATUSES
 from playground.ui.charts import SLUGS
-from playground.ui.help_zh import field_help
 from playground.ui.i18n import EN, I18N, ZH, t, tr
 from playground.ui.messages_zh import translate_error
 from playground.ui.rewards_tab import FAMILIES
@@ -32,6 +32,8 @@ NAMESPACES = (
     "learn",
     "chart",
     "lab",
+    # what the engine raises and reports (playground/texts/: spec, data, rewards, sandbox, runs, alerts, lab_errors)
+    *"spec public data model reward scoring sandbox job access export alert lab_engine".split(),
 )
 KEY = re.compile(rf"^({'|'.join(NAMESPACES)})\.[a-z0-9_]+(\.[a-z0-9_]+)*$")
 # Keys built at run time from a value: f"rewards.family.{family}", f"flag.{code}", f"train.status.{status}".
@@ -78,7 +80,7 @@ def generated_text_keys() -> set[str]:
 @pytest.mark.parametrize("key", sorted(generated_text_keys()))
 def test_every_reward_field_and_prompt_set_text_has_chinese(key):
     assert key in EN and EN[key].strip()
-    assert ZH.get(key, "").strip() and ZH[key] != EN[key], f"{key} has no Chinese: add it to playground/ui/help_zh.py"
+    assert ZH.get(key, "").strip() and ZH[key] != EN[key], f"{key} has no Chinese: add it to playground/texts/help.py"
 
 
 def test_every_alert_code_in_the_engine_has_a_text():
@@ -111,9 +113,10 @@ def test_validation_messages_are_translated(field, value):
     with pytest.raises(SpecError) as caught:
         validate_spec(spec)
     english = str(caught.value)
-    chinese = translate_error("zh", english)
+    chinese = translate_error("zh", caught.value)
+    assert caught.value.key.startswith("spec.")  # raised with its catalogue key
     assert chinese != english and re.search(r"[\u4e00-\u9fff]", chinese), english
-    assert translate_error("en", english) == english
+    assert translate_error("en", caught.value) == english
 
 
 @pytest.mark.parametrize(
@@ -131,7 +134,7 @@ def test_data_messages_are_translated(source, monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     with pytest.raises(DataError) as caught:
         load_prompts(PromptSource(**source))
-    assert re.search(r"[\u4e00-\u9fff]", translate_error("zh", str(caught.value))), str(caught.value)
+    assert re.search(r"[\u4e00-\u9fff]", translate_error("zh", caught.value)), str(caught.value)
 
 
 def test_both_languages_have_the_same_keys():

@@ -10,7 +10,7 @@ from playground.lab import probe as probe_module
 from playground.lab import stats
 from playground.lab.probe import probe
 from playground.scoring import RewardChoice, build_rewards
-from playground.ui import lab_zh
+from playground.texts import lab as lab_zh
 
 
 # Three or more Latin words in a row, once names are taken out: an English sentence (or part of one) left untranslated.

@@ -130,7 +130,7 @@ def test_public_mode_messages_have_chinese(tmp_path):
     ):
         with pytest.raises(PlaygroundError) as err:
             check()
-        messages.append(str(err.value))
+        messages.append(err.value)
     ctx = AppContext.create(UISettings(runs=str(tmp_path)))
     ctx.jobs.public = True
     run = ctx.store.create({})
@@ -138,10 +138,10 @@ def test_public_mode_messages_have_chinese(tmp_path):
     for viewer in (ctx.tokens.issue(),):
         with pytest.raises(PlaygroundError) as err:
             ctx.open_run(run.id, viewer)
-        messages.append(str(err.value))
+        messages.append(err.value)
     run.publish()
     with pytest.raises(PlaygroundError) as err:
         ctx.open_run(run.id, viewer, change=True)
-    messages.append(str(err.value))
+    messages.append(err.value)
     translated = [translate_error("zh", m) for m in messages]
-    assert all(t != m and "公开" in t for t, m in zip(translated, messages, strict=True)), translated
+    assert all(m.key and t != str(m) and "公开" in t for t, m in zip(translated, messages, strict=True)), translated

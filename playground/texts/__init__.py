@@ -1,0 +1,55 @@
+"""One catalogue of the playground's texts, each key with its English and its Chinese side by side.
+
+The engine raises and reports keys: `msg(key, **values)` is a `Text`, a `str` that reads English (the CLI, the MCP
+server and logs use it as it is) and that the page renders in the browser's language (`render(lang, message)`).
+The page's own labels and help live here too, by tab. Names stay as they are in both languages: run spec fields,
+reward and prompt set names, TRL's metric keys.
+
+Each area is one small module with a `TEXTS` table of `key -> (English, Chinese)`; the keys of a module share its
+namespace. The reward, field and prompt set help takes its English from its one source (the reward registry, the
+run spec's metadata) and its Chinese from `playground.texts.help`; `catalogue()` adds those keys.
+"""
+
+from functools import lru_cache
+
+from playground.texts import (
+    alerts,
+    charts,
+    data,
+    lab_errors,
+    page,
+    rewards,
+    runs,
+    sandbox,
+    spec,
+    tab_compare,
+    tab_lab,
+    tab_learn,
+    tab_preview,
+    tab_rewards,
+    tab_runs,
+    tab_train,
+)
+from playground.texts.core import LANGS, Text, engine_table, msg, placeholders, register, render, template
+
+
+AREAS = (spec, data, rewards, sandbox, runs, alerts, lab_errors)  # what the engine raises and reports
+PAGE = (page, tab_rewards, tab_preview, tab_train, tab_compare, tab_runs, tab_learn, tab_lab, charts)
+for _area in (*AREAS, *PAGE):
+    register(_area.TEXTS)
+
+
+@lru_cache(maxsize=1)
+def catalogue() -> dict[str, dict[str, str]]:
+    """Every text by language: `{"en": {key: text}, "zh": {key: text}}`, with the generated help keys."""
+    from playground.texts.help import generated_keys
+
+    table = engine_table()
+    out = {lang: {key: pair[i] for key, pair in table.items()} for i, lang in enumerate(LANGS)}
+    en, zh = generated_keys()
+    out["en"].update(en)
+    out["zh"].update(zh)
+    return out
+
+
+__all__ = ["LANGS", "Text", "catalogue", "engine_table", "placeholders", "msg", "render", "template"]

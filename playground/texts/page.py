@@ -1,0 +1,39 @@
+"""The page's own texts: title, table headers, a scored group's summary and flags."""
+
+TEXTS: dict[str, tuple[str, str]] = {
+    # app
+    "app.title": ("GRPO Reward Playground", "GRPO 奖励函数试验场"),
+    "app.subtitle": (
+        "Design reward functions, preview them on groups of completions, then train with TRL's GRPO.",
+        "设计奖励函数，在一组生成结果上预览打分，然后用 TRL 的 GRPO 训练。",
+    ),
+    # table headers
+    "table.prompt": ("prompt", "提示词"),
+    "table.completion": ("completion", "生成结果"),
+    "table.total": ("total", "总分"),
+    "table.advantage": ("advantage", "优势"),
+    # group score
+    "score.group": (
+        "**Group of {n}**: mean reward {mean}, std {std}.",
+        "**{n} 个生成结果的组**：平均奖励 {mean}，标准差 {std}。",
+    ),
+    "score.no_flags": (
+        "This group gives a learning signal: the completions score differently.",
+        "这一组有学习信号：各生成结果得分不同。",
+    ),
+    "flag.non_finite": ("NaN or inf rewards", "奖励为 NaN 或无穷大"),
+    "flag.none": ("Skipped completions", "部分生成结果被跳过"),
+    "flag.unscorable": ("Unscored completions", "有生成结果未被打分"),
+    "flag.zero_std": ("No learning signal", "没有学习信号"),
+    "flag.dominates": ("One reward dominates", "某个奖励占主导"),
+    # --- first session, charts, Chinese page ---
+    "app.error_title": ("Error", "出错了"),
+    "app.duplicate": (
+        "Duplicate this Space for a private trainer with no queue.",
+        "复制这个 Space，就有一个不用排队的私人训练器。",
+    ),
+    "app.duplicate_button": ("Duplicate Space", "复制 Space"),
+    "app.warning_title": ("Warning", "注意"),
+    "app.info_title": ("Note", "提示"),
+    "table.step": ("step", "步"),
+}

@@ -1,0 +1,267 @@
+"""Refusals of a run spec (playground/spec.py, playground/validation.py and the Train form): each names its field,
+which stays TRL's name in both languages."""
+
+TEXTS: dict[str, tuple[str, str]] = {
+    # reading a spec (JSON, YAML, CLI flags, the form)
+    "spec.unknown_section": ("Unknown run spec section {name!r}.", "未知的运行规格分区 {name!r}。"),
+    "spec.unknown_field": ("Unknown run spec field {name!r}.", "未知的运行规格字段 {name!r}。"),
+    "spec.type": ("{name} must be {expected}, got {value!r}.", "{name} 必须是 {expected} 类型，实际为 {value!r}。"),
+    "spec.type_or_none": (
+        "{name} must be {expected} or None, got {value!r}.",
+        "{name} 必须是 {expected} 类型或 None，实际为 {value!r}。",
+    ),
+    "spec.custom_code_type": (
+        "custom_code must be Python source text, got {kind}.",
+        "custom_code 必须是 Python 源代码文本，实际为 {kind}。",
+    ),
+    "spec.needs_number": ("{name} needs a number.", "{name} 需要一个数字。"),
+    "spec.max_steps_days": (
+        "max_steps {value} would take at least {days} days, even at one second a step; give at most {cap} steps.",
+        "max_steps {value} 即使每步只用一秒也至少需要 {days} 天；请设为不超过 {cap} 步。",
+    ),
+    "spec.field_prefix": ("{name}: {message}", "{name}：{message}"),
+    # GRPO fields
+    "spec.reward_error_policy": (
+        "reward_error_policy must be fail or none, got {value!r}.",
+        "reward_error_policy 必须是 fail 或 none，实际为 {value!r}。",
+    ),
+    "spec.report_to": (
+        "report_to {name!r} cannot log here; the trackers installed are: {names} (pip install trackio adds trackio).",
+        "report_to {name!r} 无法在此记录；已安装的跟踪工具：{names}（pip install trackio 可添加 trackio）。",
+    ),
+    "spec.num_generations": (
+        "num_generations must be at least 2 (GRPO compares completions within a group), got {value}.",
+        "num_generations 至少为 2（GRPO 在组内比较生成结果），实际为 {value}。",
+    ),
+    "spec.per_device_train_batch_size": (
+        "per_device_train_batch_size must be at least 1.",
+        "per_device_train_batch_size 至少为 1。",
+    ),
+    "spec.gradient_accumulation_steps": (
+        "gradient_accumulation_steps must be at least 1.",
+        "gradient_accumulation_steps 至少为 1。",
+    ),
+    "spec.steps_per_generation": (
+        "steps_per_generation must be at least 1 or empty.",
+        "steps_per_generation 至少为 1，或留空。",
+    ),
+    "spec.num_processes": (
+        "num_processes must be at least 1, got {value}.",
+        "num_processes 至少为 1，实际为 {value}。",
+    ),
+    "spec.generation_batch": (
+        "The generation batch (per_device_train_batch_size × steps_per_generation = {batch}) must be divisible by "
+        "num_generations ({g}); per_device_train_batch_size counts completions, not prompts.",
+        "生成批量（per_device_train_batch_size × steps_per_generation = {batch}）必须能被 num_generations（{g}）"
+        "整除；per_device_train_batch_size 计的是生成结果数，不是提示词数。",
+    ),
+    "spec.max_steps": ("max_steps must be at least 1, got {value}.", "max_steps 至少为 1，实际为 {value}。"),
+    "spec.max_completion_length": (
+        "max_completion_length must be between 1 and {max}, got {value}.",
+        "max_completion_length 必须在 1 到 {max} 之间，实际为 {value}。",
+    ),
+    "spec.learning_rate": (
+        "learning_rate must be above 0 and at most 0.01, got {value}.",
+        "learning_rate 必须大于 0 且不超过 0.01，实际为 {value}。",
+    ),
+    "spec.beta": (
+        "beta (the KL weight) must be between 0 and 10, got {value}.",
+        "beta（KL 权重）必须在 0 到 10 之间，实际为 {value}。",
+    ),
+    "spec.epsilon": (
+        "epsilon (the clipping range) must be between 0 and 1, got {value}.",
+        "epsilon（裁剪范围）必须在 0 到 1 之间，实际为 {value}。",
+    ),
+    "spec.temperature": (
+        "temperature must be above 0 and at most 5, got {value}.",
+        "temperature 必须大于 0 且不超过 5，实际为 {value}。",
+    ),
+    "spec.top_p": (
+        "top_p must be above 0 and at most 1, got {value}.",
+        "top_p 必须大于 0 且不超过 1，实际为 {value}。",
+    ),
+    "spec.loss_type": (
+        "Unknown loss_type {value!r}; TRL supports {valid}.",
+        "未知的 loss_type {value!r}；TRL 支持：{valid}。",
+    ),
+    "spec.scale_rewards": (
+        "scale_rewards must be one of {valid}, got {value!r}.",
+        "scale_rewards 必须是 {valid} 之一，实际为 {value!r}。",
+    ),
+    "spec.multi_objective_aggregation": (
+        "multi_objective_aggregation must be one of {valid}, got {value!r}.",
+        "multi_objective_aggregation 必须是 {valid} 之一，实际为 {value!r}。",
+    ),
+    "spec.save_steps": ("save_steps must be at least 1.", "save_steps 至少为 1。"),
+    "spec.fast_rollout": (
+        "fast_rollout must be auto, bfloat16, float32 or off, got {value!r}.",
+        "fast_rollout 必须是 auto、bfloat16、float32 或 off，实际为 {value!r}。",
+    ),
+    "spec.fast_rollout_bf16_cpu": (
+        "fast_rollout bfloat16 needs a CPU with native bf16 (AVX512-BF16 or AMX); here it would be slower than "
+        "float32: use auto.",
+        "fast_rollout 设为 bfloat16 需要原生支持 bf16 的 CPU（AVX512-BF16 或 AMX）；在这台机器上它会比 float32 "
+        "更慢：请用 auto。",
+    ),
+    "spec.bf16_cpu": (
+        "bf16 needs a CPU with native bf16 (AVX512-BF16 or AMX); here it would be slower than fp32: turn it off.",
+        "bf16 需要原生支持 bf16 的 CPU（AVX512-BF16 或 AMX）；在这台机器上它会比 fp32 更慢：请关闭它。",
+    ),
+    "spec.vllm_importance_sampling_mode": (
+        "vllm_importance_sampling_mode must be one of {valid}, got {value!r}.",
+        "vllm_importance_sampling_mode 必须是 {valid} 之一，实际为 {value!r}。",
+    ),
+    "spec.vllm_importance_sampling_clip_max": (
+        "vllm_importance_sampling_clip_max must be above 1 or empty, got {value}.",
+        "vllm_importance_sampling_clip_max 必须大于 1，或留空，实际为 {value}。",
+    ),
+    "spec.off_policy_mask_threshold": (
+        "off_policy_mask_threshold must be above 0 or empty, got {value}.",
+        "off_policy_mask_threshold 必须大于 0，或留空，实际为 {value}。",
+    ),
+    "spec.vespo_token_level": (
+        "The vespo loss needs a token-level vllm_importance_sampling_mode (token_truncate or token_mask).",
+        "vespo 损失需要词元级的 vllm_importance_sampling_mode（token_truncate 或 token_mask）。",
+    ),
+    # cold start and evals
+    "spec.sft_warmup_steps": (
+        "sft_warmup_steps must be 0 to 1000, got {value}.",
+        "sft_warmup_steps 必须在 0 到 1000 之间，实际为 {value}。",
+    ),
+    "spec.sft_learning_rate": (
+        "sft_learning_rate must be above 0 and at most 0.01, got {value}.",
+        "sft_learning_rate 必须大于 0 且不超过 0.01，实际为 {value}。",
+    ),
+    "spec.sft_num_examples": (
+        "sft_num_examples must be 2 to 512, got {value}.",
+        "sft_num_examples 必须在 2 到 512 之间，实际为 {value}。",
+    ),
+    "spec.sft_tags": (
+        "sft_tags must be tag names such as intro,body,conclusion, got {value!r}.",
+        "sft_tags 必须是标签名，例如 intro,body,conclusion，实际为 {value!r}。",
+    ),
+    "spec.sft_examples": (
+        "sft_examples must be 'auto' or a .jsonl file of prompt/completion rows, got {value!r}.",
+        "sft_examples 必须是 'auto'，或由 prompt/completion 行组成的 .jsonl 文件，实际为 {value!r}。",
+    ),
+    "spec.completion_prefix": (
+        "completion_prefix must be at most 200 characters, got {value}.",
+        "completion_prefix 最多 200 个字符，实际为 {value} 个。",
+    ),
+    "spec.eval_every": (
+        "eval_every must be 0 or more steps, got {value}.",
+        "eval_every 必须是 0 或更多步，实际为 {value}。",
+    ),
+    "spec.eval_prompts": (
+        "eval_prompts must be 1 to 64, got {value}.",
+        "eval_prompts 必须在 1 到 64 之间，实际为 {value}。",
+    ),
+    "spec.eval_num_generations": (
+        "eval_num_generations must be 2 to 64, got {value}.",
+        "eval_num_generations 必须在 2 到 64 之间，实际为 {value}。",
+    ),
+    # LoRA, quantization, device
+    "spec.lora_r": ("lora_r must be at least 1, got {value}.", "lora_r 至少为 1，实际为 {value}。"),
+    "spec.lora_alpha": ("lora_alpha must be above 0, got {value}.", "lora_alpha 必须大于 0，实际为 {value}。"),
+    "spec.lora_dropout": (
+        "lora_dropout must be in [0, 1), got {value}.",
+        "lora_dropout 必须在 [0, 1) 范围内，实际为 {value}。",
+    ),
+    "spec.lora_target_modules": (
+        "lora_target_modules must name at least one module.",
+        "lora_target_modules 至少要指定一个模块。",
+    ),
+    "spec.device": (
+        "device must be auto, cpu or cuda, got {value!r}.",
+        "device 必须是 auto、cpu 或 cuda，实际为 {value!r}。",
+    ),
+    "spec.bnb_4bit_quant_type": ("bnb_4bit_quant_type must be nf4 or fp4.", "bnb_4bit_quant_type 必须是 nf4 或 fp4。"),
+    "spec.quantization_both": ("Choose 4-bit or 8-bit quantization, not both.", "4 位和 8 位量化只能选一种。"),
+    "spec.cuda_missing": (
+        "device is cuda but no CUDA GPU is available here; use auto or cpu.",
+        "device 为 cuda，但这里没有可用的 CUDA GPU；请使用 auto 或 cpu。",
+    ),
+    "spec.quantization_unavailable": (
+        "{bits}-bit quantization is not available: {reason}",
+        "{bits} 位量化不可用：{reason}",
+    ),
+    "spec.bnb_missing": (
+        "bitsandbytes is not installed (pip install bitsandbytes).",
+        "没有安装 bitsandbytes（pip install bitsandbytes）。",
+    ),
+    "spec.bnb_broken": ("bitsandbytes failed to load ({error}).", "bitsandbytes 加载失败（{error}）。"),
+    "spec.bnb_8bit_cpu": (
+        "8-bit LLM.int8 training needs a CUDA GPU; on CPU use 4-bit (load_in_4bit) instead.",
+        "8 位 LLM.int8 训练需要 CUDA GPU；在 CPU 上请改用 4 位（load_in_4bit）。",
+    ),
+    # several processes, vLLM
+    "spec.processes_batch": (
+        "The generation batch over {n} processes (per_device_train_batch_size {size} × num_processes {n} × "
+        "steps_per_generation {steps} = {batch}) must be divisible by num_generations ({g}); use a multiple of "
+        "{fits} as per_device_train_batch_size, or another process count.",
+        "{n} 个进程的生成批量（per_device_train_batch_size {size} × num_processes {n} × steps_per_generation "
+        "{steps} = {batch}）必须能被 num_generations（{g}）整除；请把 per_device_train_batch_size 设为 {fits} "
+        "的倍数，或换一个进程数。",
+    ),
+    "spec.processes_warmup": (
+        "The SFT warm-up runs in the app's own process only: set sft_warmup_steps to 0, or num_processes to 1.",
+        "SFT 预热只在应用自己的进程中运行：请把 sft_warmup_steps 设为 0，或把 num_processes 设为 1。",
+    ),
+    "spec.processes_gpus": (
+        "num_processes is {n} but this machine has {gpus} GPU(s); use at most {gpus}.",
+        "num_processes 为 {n}，但这台机器只有 {gpus} 块 GPU；最多用 {gpus} 个。",
+    ),
+    "spec.processes_cores": (
+        "num_processes is {n} but this machine has {cores} CPU core(s); each process needs one, use at most {cores}.",
+        "num_processes 为 {n}，但这台机器只有 {cores} 个 CPU 核；每个进程需要一个核，最多用 {cores} 个。",
+    ),
+    "spec.vllm_cuda": (
+        "use_vllm needs a CUDA GPU; on CPU the fast rollout is used.",
+        "use_vllm 需要 CUDA GPU；在 CPU 上会使用快速采样。",
+    ),
+    "spec.vllm_missing": (
+        "use_vllm needs the vllm package (pip install vllm); it is optional.",
+        "use_vllm 需要 vllm 包（pip install vllm）；它是可选的。",
+    ),
+    # rewards of a run
+    "spec.no_reward": ("Pick at least one reward.", "请至少选择一个奖励。"),
+    "spec.reward_weight": (
+        "The weight of reward {name!r} must be a finite number.",
+        "奖励 {name!r} 的权重必须是有限的数。",
+    ),
+    "spec.reward_column": (
+        "Reward {name!r} needs the dataset column {column!r}, but the data has only: {columns}. Map a column to "
+        "{column!r} or pick another prompt set.",
+        "奖励 {name!r} 需要数据集列 {column!r}，但数据中只有：{columns}。"
+        "请把某一列映射为 {column!r}，或换一个提示词集。",
+    ),
+    # public mode: what a visitor may ask of a shared app
+    "public.model": (
+        "This app is public: the model must be the app's own or a Hugging Face Hub id (org/name), not {name!r}; "
+        "folders of the server are not read.",
+        "这是公开的应用：模型必须是应用自带的，或 Hugging Face Hub id（org/name），而不是 {name!r}；"
+        "不会读取服务器上的文件夹。",
+    ),
+    "public.generations": (
+        "This app is public: num_generations must be between {low} and {high}, got {value}.",
+        "这是公开的应用：num_generations 必须在 {low} 到 {high} 之间，实际为 {value}。",
+    ),
+    "public.max_new_tokens": (
+        "This app is public: max_new_tokens must be between 1 and {max}, got {value}.",
+        "这是公开的应用：max_new_tokens 必须在 1 到 {max} 之间，实际为 {value}。",
+    ),
+    "public.sampled_tokens": (
+        "This app is public: one request may sample at most {cap:,} tokens; {prompts} prompt(s) × {g} completions "
+        "× {tokens} tokens = {total:,}. Ask for fewer.",
+        "这是公开的应用：一次请求最多采样 {cap:,} 个 token；{prompts} 个提示词 × {g} 个生成结果 × {tokens} 个 token "
+        "= {total:,}。请减少数量。",
+    ),
+    "public.group_size": (
+        "This app is public: a group may hold at most {cap} completions, got {value}.",
+        "这是公开的应用：一组最多 {cap} 个生成结果，实际为 {value} 个。",
+    ),
+    "public.completion_chars": (
+        "This app is public: a completion may hold at most {cap:,} characters, got {value:,}.",
+        "这是公开的应用：一个生成结果最多 {cap:,} 个字符，实际为 {value:,} 个。",
+    ),
+}

@@ -1,0 +1,33 @@
+"""The Compare tab: base model against the trained adapter."""
+
+TEXTS: dict[str, tuple[str, str]] = {
+    # compare tab
+    "compare.tab": ("Compare", "对比"),
+    "compare.intro": (
+        (
+            "Sample the base model and the base model with a run's adapter on the same prompts and seeds, and score "
+            "both with the run's rewards."
+        ),
+        "在相同的提示词和随机种子下，分别采样基础模型和加载了训练适配器的模型，并用该训练的奖励打分。",
+    ),
+    "compare.run": ("Run", "训练记录"),
+    "compare.prompts": ("Prompts, one per line", "提示词，每行一个"),
+    "compare.prompts.info": (
+        "Leave empty to use the first prompts of the run's prompt set.",
+        "留空则使用该训练提示词集中的前几个提示词。",
+    ),
+    "compare.prompts.placeholder": ("Empty: the run's first prompts", "留空：使用该训练的前几个提示词"),
+    "compare.samples": ("Completions per prompt and model", "每个提示词、每个模型的生成数"),
+    "compare.run_button": ("Compare", "对比"),
+    "compare.table": ("Before and after", "训练前后"),
+    "compare.before": ("before (base)", "训练前（基础模型）"),
+    "compare.before_reward": ("before: mean reward", "训练前：平均奖励"),
+    "compare.after": ("after (trained)", "训练后"),
+    "compare.after_reward": ("after: mean reward", "训练后：平均奖励"),
+    "compare.delta": ("delta", "差值"),
+    "compare.no_run": ("Pick a run with a saved adapter first.", "请先选择一个已保存适配器的训练。"),
+    "compare.summary": (
+        "**Mean reward delta {delta}** over {n} prompts (trained minus base, run `{run}`).",
+        "**平均奖励差值 {delta}**，共 {n} 个提示词（训练后减训练前，训练 `{run}`）。",
+    ),
+}

@@ -1,0 +1,93 @@
+"""The Learn tab: the lessons, and the run's phase on the Train tab."""
+
+TEXTS: dict[str, tuple[str, str]] = {
+    # learn tab: the lessons, and the run's phase on the Train tab
+    "learn.tab": ("Learn", "学习"),
+    "learn.intro": (
+        (
+            "Guided lessons that follow the article, one idea each. Pick a lesson and read it, then press **Load**: "
+            "it fills the Rewards, Preview and Train tabs with the lesson's recipe. Generate a group on Preview, or "
+            "start the run on Train and watch its charts."
+        ),
+        (
+            "跟随文章的引导课程，每课讲一个要点。选择一课并阅读，然后点击 **载入**："
+            "它会把本课的配方填入“奖励”“预览”和“训练”页。可以在“预览”页生成一组回答，或在“训练”页开始训练并观察图表"
+            "。"
+        ),
+    ),
+    "learn.pick": ("Lesson", "课程"),
+    "learn.load": ("Load into Rewards, Preview and Train", "载入到奖励、预览和训练页"),
+    "learn.expected": ("What to expect:", "预期结果："),
+    "learn.recipe": ("What Load sets", "载入会设置的内容"),
+    "learn.recipe.rewards": ("Rewards:", "奖励："),
+    "learn.recipe.fields": ("Train settings (TRL's names):", "训练设置（TRL 参数名）："),
+    "learn.recipe.prompt": ("Preview prompt:", "预览提示词："),
+    "learn.loaded": (
+        (
+            "Loaded “{title}”. The Rewards, Preview and Train tabs now hold its recipe: generate a group on "
+            "Preview, or press Start training on Train."
+        ),
+        (
+            "已载入“{title}”。奖励、预览和训练页已填入本课的配方：可以在“预览”页生成一组回答，或在“训练”页点击“开始"
+            "训练”。"
+        ),
+    ),
+    "learn.ref.title": ("Reference run", "参考运行"),
+    "learn.ref.none": (
+        "This lesson has no reference run: it trains nothing, or it has not been measured yet.",
+        "这一课没有参考运行：它不训练，或者还没有实测。",
+    ),
+    "learn.ref.summary": (
+        (
+            "Measured with `bench/lessons.py` on {cores} cores of {cpu}, a machine shared with other work (load "
+            "{load}): {wall} in all, {steps} GRPO steps, {samples} held-out answers per eval point."
+        ),
+        (
+            "用 `bench/lessons.py` 在 {cpu} 的 {cores} 个核心上实测，机器同时在做别的工作（负载 {load}）：共用时 "
+            "{wall}，{steps} 步 GRPO，每个评估点 {samples} 个预留回答。"
+        ),
+    ),
+    "learn.ref.summary_train": (
+        (
+            "Measured with `bench/lessons.py` on {cores} cores of {cpu}, a machine shared with other work (load "
+            "{load}): {wall} in all, {steps} GRPO steps, no held-out eval (the chart shows the training reward of "
+            "each step)."
+        ),
+        (
+            "用 `bench/lessons.py` 在 {cpu} 的 {cores} 个核心上实测，机器同时在做别的工作（负载 {load}）：共用时 "
+            "{wall}，{steps} 步 GRPO，没有预留提示评估（图表显示每一步的训练奖励）。"
+        ),
+    ),
+    "learn.ref.alerts": ("Alerts the run raised: {alerts}.", "这次运行发出的提醒：{alerts}。"),
+    "learn.ref.share": (
+        (
+            "`{metric}` on the held-out prompts: {base} before training → {warmup} after the warm-up → {final} "
+            "after GRPO. The warm-up added {from_warmup}, GRPO {from_grpo}."
+        ),
+        (
+            "预留提示上的 `{metric}`：训练前 {base} → 预热后 {warmup} → GRPO 后 {final}。预热带来 {from_warmup}，"
+            "GRPO 带来 {from_grpo}。"
+        ),
+    ),
+    "learn.ref.share_grpo": (
+        "`{metric}` on the held-out prompts: {base} before training → {final} after GRPO ({from_grpo}).",
+        "预留提示上的 `{metric}`：训练前 {base} → GRPO 后 {final}（{from_grpo}）。",
+    ),
+    "learn.ref.chart": (
+        "Eval curve: the reference run, and your run of this recipe",
+        "评估曲线：参考运行，以及你用这个配方的运行",
+    ),
+    "learn.ref.reference": ("reference", "参考"),
+    "learn.ref.live": ("your run", "你的运行"),
+    "learn.ref.answers": (
+        (
+            "The reference run's held-out answers: the same prompt and seed before training, after the warm-up and "
+            "after GRPO"
+        ),
+        "参考运行的预留回答：同一个提示、同一个随机种子，训练前、预热后和 GRPO 后",
+    ),
+    "learn.ref.col.prompt": ("Prompt", "提示词"),
+    "learn.ref.col.base": ("Before training", "训练前"),
+    "learn.ref.col.warmup": ("After the warm-up", "预热后"),
+    "learn.ref.col.grpo": ("After GRPO", "GRPO 后"),
+}

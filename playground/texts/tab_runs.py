@@ -1,0 +1,50 @@
+"""The Runs tab: the run store, downloads, publishing."""
+
+TEXTS: dict[str, tuple[str, str]] = {
+    # runs tab
+    "runs.tab": ("Runs", "训练记录"),
+    "runs.intro": (
+        (
+            "Past runs. Show a run's charts, put several runs' reward curves on one chart, download an adapter or "
+            "delete a run."
+        ),
+        "以往的训练。查看某次训练的图表，把多次训练的奖励曲线画在一张图上，下载适配器，或删除训练。",
+    ),
+    "runs.refresh": ("Refresh", "刷新"),
+    "runs.table": ("Runs", "训练列表"),
+    "runs.run": ("Run", "训练记录"),
+    "runs.show": ("Show charts", "显示图表"),
+    "runs.download": ("Download adapter (.zip)", "下载适配器（.zip）"),
+    "runs.delete": ("Delete run", "删除训练"),
+    "runs.zip": ("Adapter", "适配器"),
+    "runs.export": ("Download trl recipe (.zip)", "下载 trl 训练配方（.zip）"),
+    "runs.export_script": ("Download Python script (.zip)", "下载 Python 脚本（.zip）"),
+    "runs.script": ("Python script", "Python 脚本"),
+    "runs.recipe": ("trl recipe", "trl 训练配方"),
+    "runs.overlay": ("Reward curves of several runs", "多次训练的奖励曲线"),
+    "runs.overlay.pick": ("Runs to overlay", "要叠加的训练"),
+    "runs.none_selected": ("Pick a run first.", "请先选择一个训练。"),
+    "runs.no_adapter": ("Run {run} has no saved adapter yet.", "训练 {run} 还没有保存的适配器。"),
+    "runs.deleted": ("Deleted run {run}.", "已删除训练 {run}。"),
+    "runs.col.run": ("run", "训练记录"),
+    "runs.col.status": ("status", "状态"),
+    "runs.col.step": ("step", "步数"),
+    "runs.col.created": ("created", "创建时间"),
+    "runs.col.model": ("model", "模型"),
+    "runs.col.rewards": ("rewards", "奖励"),
+    "runs.col.final_reward": ("final reward", "最终奖励"),
+    "runs.col.error": ("error", "错误"),
+    "runs.published_mark": ("published", "已公开"),
+    "runs.delete.confirm": (
+        "Delete run `{run}` with its charts and adapter? This cannot be undone.",
+        "删除训练 `{run}` 及其图表和适配器？此操作无法撤销。",
+    ),
+    "runs.delete.yes": ("Yes, delete it", "确认删除"),
+    "runs.delete.no": ("Cancel", "取消"),
+    # --- public mode (run ownership, training queue) ---
+    "runs.publish": ("Publish (read-only)", "公开（只读）"),
+    "runs.published": (
+        "Run {run} is now visible to every visitor, read-only.",
+        "训练 {run} 已公开：所有访客都能查看，但不能修改或删除。",
+    ),
+}
