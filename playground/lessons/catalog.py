@@ -44,13 +44,14 @@ LESSONS: tuple[Lesson, ...] = (
                 "GRPO asks the model for a **group** of answers to the same prompt (`num_generations`, G). Every "
                 "reward scores every answer; an answer's **advantage** is its reward minus the group's mean, divided "
                 "by the group's spread. Green answers (advantage above 0) are made more likely, red ones less.\n\n"
-                "Open **Preview**, press *Generate*, and look at the colours. Then pick a reward that gives every "
-                "answer the same score: all advantages become 0 and there is nothing to learn. A group must differ."
+                "Open **Preview**, press *Generate group* and look at the colours. Then pick a reward that gives "
+                "every answer the same score: all advantages become 0 and there is nothing to learn."
+                " A group must differ."
             ),
             "zh": (
                 "GRPO 让模型对同一个提示生成**一组**回答（`num_generations`，即 G）。每个奖励函数给每个回答打分；"
                 "一个回答的**优势**等于它的奖励减去组内平均值，再除以组内标准差。绿色（优势大于 0）的回答会被强化，"
-                "红色的会被削弱。\n\n打开**预览**，点击*生成*，观察颜色。再换一个让所有回答得分相同的奖励："
+                "红色的会被削弱。\n\n打开**预览**，点击*生成一组*，观察颜色。再换一个让所有回答得分相同的奖励："
                 "所有优势都变成 0，模型无从学习。组内的回答必须有差别。"
             ),
         },
