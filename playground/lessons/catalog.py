@@ -366,6 +366,7 @@ LESSONS: tuple[Lesson, ...] = (
             "completion_prefix": "<think>",
             "learning_rate": 3e-4,  # 5e-4 drifted (kl 0.2-0.4) into repeated <answer> blocks that never stopped
             "eval_every": 10,
+            "eval_prompts": 16,  # 16 held-out problems x 4 = 64 samples: at 32, one sample moved correctness 3 points
         },
         rewards=(
             RewardChoice("think_answer_strict", 1.0),
