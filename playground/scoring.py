@@ -296,7 +296,7 @@ def _dominance_flags(
     return [
         (
             "dominates",
-            f"Reward {names[top]!r} makes up {share:.0%} of the {measure} of the weighted total, so {others} barely "
-            "move the advantage; rescale it or lower its weight.",
+            f"Reward {names[top]!r} makes up {share:.0%} of the {measure} of the weighted total, so {others} have "
+            "little effect on the advantage; rescale it or lower its weight.",
         )
     ]

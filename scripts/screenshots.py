@@ -67,10 +67,13 @@ def tour(page, url: str, lang: str, out: Path, run_id) -> list[Path]:
     shoot("preview")
 
     open_tab("train.tab")
+    generation = page.locator("#train-group-generation > .label-wrap")  # a collapsed group of the form
+    generation.click()
     for label, value in (("max_steps", "3"), ("num_generations", "4"), ("max_completion_length", "32")):
         box = page.get_by_label(label, exact=True)
         box.fill(value)
         box.press("Tab")
+    generation.click()  # closed again: the screenshot shows the form as a first visit sees it
     click("train.start")
     status = page.locator(".prose.pg-status")
     wait_for(lambda: text["train.state.finished"] in status.inner_text(), 900, "the run to finish")

@@ -219,17 +219,19 @@ LESSONS: tuple[Lesson, ...] = (
             ),
         },
         expected={
-            "en": "Measured on 2 shared CPU cores (one thread, load about 4; 8 held-out prompts x 4 samples): "
-            "length(200) -135 before, -91 after the warm-up, -128 after 10 GRPO steps; tag_layout 0.29 -> 0.72 after "
-            "the warm-up -> 0.49. The warm-up gave all of the gain and GRPO took part of it back: with weight 0.01 "
-            "the length spread (tens of characters) still outweighs tag_layout's (0 to 1), answers ran to the cap "
-            "and the clipped alert fired. Try multi_objective_aggregation = normalize_then_sum and compare. "
-            "10.4 min on that machine.",
-            "zh": "在共享的 2 核 CPU 上实测（单线程，负载约 4；8 个预留提示 x 每个 4 个样本）：length(200) 训练前 "
-            "-135，预热后 -91，GRPO 10 步后 -128；tag_layout 从 0.29 到预热后 0.72，再到 0.49。提升全部来自预热，"
+            "en": "Measured on a 2-core AMD EPYC shared with other work (one thread, load about 9; 8 held-out prompts"
+            " x 4 samples, seed 42): length(200) -135 before, -75 after the warm-up, -118 after 10 GRPO steps; "
+            "tag_layout 0.29 -> 0.67 after the warm-up -> 0.41. The warm-up gave all of the gain and GRPO took "
+            "part of it back: with weight 0.01 the length spread (tens of characters) still outweighs "
+            "tag_layout's (0 to 1), answers ran to the cap and the clipped alert fired. Try "
+            "multi_objective_aggregation = normalize_then_sum and compare. 504 CPU seconds (41 min of wall time "
+            "on that loaded machine).",
+            "zh": "在一台与其他工作共享的 2 核 AMD EPYC 上实测（单线程，负载约 9；8 个预留提示 x 每个 4 个样本，"
+            "随机种子 42）：length(200) 训练前 -135，预热后 -75，GRPO 10 步后 -118；tag_layout 从 0.29 到预热后 0.67，"
+            "再到 0.41。提升全部来自预热，"
             "GRPO 反而退回了一部分：权重 0.01 时，长度奖励的差异（几十个字符）仍然压过 tag_layout（0 到 1），"
             "回答写到长度上限，clipped 提醒触发。试试 multi_objective_aggregation = normalize_then_sum 再比较。"
-            "在那台机器上用时 10.4 分钟。",
+            "共 504 CPU 秒（在那台高负载机器上用时 41 分钟）。",
         },
         preview_prompt="Write a short paragraph about why people keep pets.",
         overrides={**FORMAT_RECIPE, "max_steps": 10, "max_completion_length": 80},  # as measured

@@ -6,6 +6,8 @@ thread job's own trainer from the run's spec.json; rank 0 writes the same run fo
 samples.jsonl, adapter/) and this process only reads it:
 
 - progress, listeners: new rows of metrics.jsonl and the status rank 0 writes, polled every `POLL_SECONDS`;
+- time left: the phases rank 0 reports (GRPO steps, held-out evals) timed apart by a `PhaseClock` here, as the thread
+  job times its own, so loading and evals do not count as GRPO step time;
 - Stop: the file `stop` in the run folder; the ranks agree on it at the next step end and save the adapter;
 - output of every rank goes to `launch.log` in the run folder; when the processes die without a final status, the run
   is marked failed with the log's last lines, as a failure in the thread is marked with its traceback.
@@ -29,6 +31,7 @@ from pathlib import Path
 
 import playground
 from playground.spec import RunSpec
+from playground.training.progress import PhaseClock, eval_points, run_eta
 from playground.training.state import JobState
 from playground.training.store import ACTIVE, FINAL, Run
 
@@ -112,6 +115,8 @@ class LaunchedJob(JobState):
         self.process: subprocess.Popen | None = None
         self._stop_asked = False
         self._rows_seen = 0
+        self._evals_seen = 0  # eval rows read: the held-out eval points done
+        self.clock = PhaseClock()  # each phase's own step times, from what rank 0 reports (`_time_phases`)
         self._thread = threading.Thread(target=self._watch, name=f"launch-{run.id}", daemon=True)
 
     # --- control ---------------------------------------------------------------------------------------------------
@@ -139,14 +144,19 @@ class LaunchedJob(JobState):
     def join(self, timeout: float | None = None) -> None:
         self._thread.join(timeout)
 
+    def eta(self, elapsed: float, since_step: float) -> tuple[float | None, float | None]:
+        """(the current phase's time left, the run's): each phase by its own step times, as the thread job's."""
+        g = self.spec.grpo
+        evals = eval_points(self.max_steps, g.eval_every, bool(g.sft_warmup_steps))
+        return run_eta(self.clock, warmup_steps=g.sft_warmup_steps, max_steps=self.max_steps, evals=evals)
+
     # --- watcher thread --------------------------------------------------------------------------------------------
 
     def _watch(self) -> None:
         done_at = None
         while True:
             code = self.process.poll()
-            self._read_status()
-            self._read_metrics()
+            self.poll()
             if code is not None:
                 break
             if self.loaded.get("status") in FINAL:
@@ -157,6 +167,26 @@ class LaunchedJob(JobState):
                     os.killpg(self.process.pid, signal.SIGKILL)
             time.sleep(POLL_SECONDS)
         self._finish(code)
+
+    def poll(self) -> None:
+        """Read what rank 0 wrote since the last poll, and time the phases by it."""
+        step, warmup_step, evals = self.step, self.warmup_step or 0, self._evals_seen
+        self._read_status()
+        self._read_metrics()
+        self._time_phases(step, warmup_step, evals)
+
+    def _time_phases(self, step: int, warmup_step: int, evals: int) -> None:
+        """Mark the steps finished since the last poll (GRPO steps, warm-up steps, eval points: an eval row is one
+        point), then switch the clock to the phase rank 0 is in now (none once the run has ended)."""
+        for _ in range(self.step - step):
+            self.clock.step("grpo")
+        for _ in range((self.warmup_step or 0) - warmup_step):
+            self.clock.step("warmup")
+        for _ in range(self._evals_seen - evals):
+            self.clock.step("eval")
+        phase = self.phase if self.loaded.get("status") in ("loading", "running") else None
+        if phase != self.clock.phase:
+            self.clock.enter(phase)
 
     def _read_status(self) -> None:
         status = self.run._read_status()
@@ -173,6 +203,7 @@ class LaunchedJob(JobState):
             if row.get("phase") == "grpo" and isinstance(row.get("step"), int) and row["step"] > self.step:
                 # Rank 0 appends a step's row before it rewrites status.json: the row already says the step is done.
                 self.step, self.step_at = row["step"], time.time()
+            self._evals_seen += row.get("phase") == "eval"
             for listener in list(self.listeners):
                 listener(row)
         self._rows_seen = max(self._rows_seen, len(rows))

@@ -43,8 +43,17 @@ span[data-testid="block-info"], label > span { white-space: normal !important; o
 th, th * { word-break: normal !important; overflow-wrap: normal !important; }
 /* A chart shown only with data (the bf16 rollout's) takes no room, caption included, while its plot is hidden. */
 .pg-optional-chart:not(:has(.vega-embed)) { display: none !important; }
-/* On a phone the selection and "Try on text" come before the reward cards (which are thousands of pixels long). */
-@media (max-width: 640px) { .pg-side { order: -1; } }
+/* On a phone the selection and "Try on text" come before the reward cards (which are thousands of pixels long), and
+   each field of the Train tab's groups takes a line of its own: beside a checkbox a field was squeezed until its label
+   ("reward_error_policy") was cut and its help stood one word a line. */
+@media (max-width: 640px) {
+  .pg-side { order: -1; }
+  .pg-form .block { min-width: 100% !important; }
+}
+/* A dropdown's text stops before its arrow (the arrow sits over the input's right end; a long value ran under it). */
+.wrap-inner input[role=combobox] { padding-right: calc(var(--size-5) * 2); text-overflow: ellipsis; }
+/* Charts carry no export menu (their spec's embed options also say so). */
+.pg-chart .vega-actions, .pg-chart details { display: none !important; }
 """
 # Gradio titles a toast by its type ("Error", "Info"), whatever title it was given: on a Chinese page, in Chinese.
 CSS += "html:lang(zh) .toast-title { font-size: 0; }\n"

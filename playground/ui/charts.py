@@ -1,9 +1,18 @@
-"""Training charts: native `gr.LinePlot`s fed from a run's logged metrics, under TRL's metric names."""
+"""Training charts: `gr.Plot`s of Vega-Lite specs built here from a run's logged metrics, under TRL's metric names.
 
+Gradio's `LinePlot` cannot ask for whole-number ticks (its "d" format prints "0 1 1 2 2" for ticks at 0, 0.5, 1, ...)
+nor give every chart the same axis width, so each chart is its own small Vega-Lite spec (`vega_chart`): steps ticked
+at whole numbers only (`tickMinStep`), y labels without float noise, a fixed plot height and y-axis width so that the
+charts of a row line up, and a colour per line fixed in the spec.
+"""
+
+import json
 from collections import Counter
+from typing import Literal
 
 import gradio as gr
 import pandas as pd
+from gradio.components.plot import PlotData
 
 from playground.training.health import metric_value
 from playground.ui.i18n import t, tr
@@ -28,10 +37,12 @@ ONLY_WITH_DATA = ("sampling/importance_sampling_ratio/mean",)
 EVAL_REWARD = "eval_reward"
 FUNCTION = "function"  # the column naming the line on the other charts: the reward function, or the metric itself
 SERIES = "series"  # the column naming the line on the reward chart: "reward" (training) or "eval_reward"
-COLOURED: tuple[str | None, ...] = CHARTS  # every chart names its lines: recolour each after an update
-PER_ROW = 4
-# Line colours of the charts with one line per reward function or per run (Tableau 10).
+PER_ROW = 2  # two charts a row: each about 600 px wide on a 1280 px screen
+# Line colours, one per series in order of appearance (Tableau 10).
 PALETTE = ("#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f")
+PLOT_HEIGHT = 200  # px of the plotting area; the legend goes below it, so plot areas of a row have the same height
+MAX_TICKS = 8  # x ticks a chart shows at most: room for three-digit steps on a phone
+Y_AXIS_WIDTH = 56  # px for the y labels and title on every chart: plot areas of a row start at the same x
 
 
 # Per chart: the key of its texts in i18n.py (`chart.<slug>.title`, `.y`, `.caption`), by TRL metric name.
@@ -49,46 +60,145 @@ SLUGS: dict[str | None, str] = {
 
 
 def axis_titles(slug: str, lang: str, color: str | None) -> dict:
-    """A chart's axis and legend titles in `lang`: y with its unit (tokens, fractions, ...), x in steps. Sent with each
-    data update: the page is built once for every language, and the browser translates only whole labels."""
+    """A chart's axis and legend titles in `lang`: y with its unit (tokens, fractions, ...), x in steps. Built into
+    each data update: the page is built once for every language, and the browser translates only whole labels."""
     titles = dict(x_title=tr(lang, "chart.step"), y_title=tr(lang, f"chart.{slug}.y"))
     return titles | ({"color_title": tr(lang, f"chart.series.{color}")} if color else {})
 
 
-def line_plot(
-    value: pd.DataFrame, slug: str, color: str, metric: str, height: int | None = None, visible: bool = True
-) -> gr.LinePlot:
-    """One chart, titled in the page's language with its TRL metric name; whole-number steps on x; a legend that
-    names each line (reward function, run, metric). Until data comes the axes carry the TRL names only."""
-    return gr.LinePlot(
-        value,
-        x="step",
-        y="value",
-        color=color,
-        label=t(f"chart.{slug}.title"),
-        x_title="step",
-        y_title=metric,
-        color_title=metric,
-        x_axis_format="d",  # steps are whole numbers: no 1.2, 1.4 ticks
-        height=height,
-        min_width=280,
-        visible=visible,
-    )
+def vega_spec(frame: pd.DataFrame, color: str, x_title: str, y_title: str, color_title: str) -> dict:
+    """The Vega-Lite spec of one chart: a line per value of column `color`, whole-number steps on x.
+
+    The x ticks are whole steps (`step_ticks`); y labels are rounded to the tick step's digits (`y_format`);
+    `minExtent`/`maxExtent` give every y axis the
+    same width and the fixed `height` every plot area the same height (autosize `fit-x`: the width follows the page,
+    the legend adds height below).
+    """
+    names = list(dict.fromkeys(frame[color])) if not frame.empty else []
+    return {
+        "$schema": "https://vega.github.io/schema/vega-lite/v5.json",
+        "height": PLOT_HEIGHT,
+        "autosize": {"type": "fit-x", "contains": "padding"},
+        "background": "transparent",
+        "padding": {"left": 4, "right": 12, "top": 32, "bottom": 4},  # the top clears the chart's title
+        # SVG (its tick labels are text a test or a screen reader can read) and no export menu
+        "usermeta": {"embedOptions": {"renderer": "svg", "actions": False}},
+        "data": {"values": json.loads(frame.to_json(orient="records"))},
+        # clipped to the plot area, so that a point on its edge does not push one chart's plot area below another's
+        "mark": {"type": "line", "point": {"size": 24}, "strokeWidth": 2, "clip": True},
+        "encoding": {
+            "x": {
+                "field": "step",
+                "type": "quantitative",
+                "title": x_title,
+                "scale": {"zero": False, "nice": False},
+                "axis": {"format": "d", "values": step_ticks(frame["step"].tolist()), "labelFlush": True},
+            },
+            "y": {
+                "field": "value",
+                "type": "quantitative",
+                "title": y_title,
+                "scale": {"zero": False, "padding": 6},
+                "axis": {
+                    "format": y_format(frame["value"].tolist()),
+                    "minExtent": Y_AXIS_WIDTH,
+                    "maxExtent": Y_AXIS_WIDTH,
+                    "labelFlush": True,
+                },
+            },
+            "color": {
+                "field": color,
+                "type": "nominal",
+                "title": color_title,
+                "scale": {"domain": names, "range": [PALETTE[i % len(PALETTE)] for i in range(max(len(names), 1))]},
+                # no legend on an empty chart: a legend title over nothing
+                "legend": {"orient": "bottom", "direction": "horizontal", "labelLimit": 220} if names else None,
+            },
+            "tooltip": [
+                {"field": color, "type": "nominal", "title": color_title},
+                {"field": "step", "type": "quantitative", "title": x_title, "format": "d"},
+                {"field": "value", "type": "quantitative", "title": y_title, "format": ".4~g"},
+            ],
+        },
+    }
 
 
-def create_charts(height: int | None = None) -> list[gr.LinePlot]:
-    """The empty charts, laid out in rows, each with a caption (what it measures, which way is good); fill them with
+def y_format(values: list[float]) -> str:
+    """The d3 format of a chart's y labels: rounded to the tick step's digits without trailing zeros or exponents
+    ("0.5", "-40", "0", not "0.500000" or "-4e+1"), in powers of ten for values all below 0.001 ("1.2e-5", not
+    "0.000012", which does not fit the axis), with SI prefixes from 100,000 ("250k")."""
+    top = max((abs(v) for v in values), default=0.0)
+    if 0 < top < 1e-3:
+        return "~e"
+    return "~s" if top >= 1e5 else "~r"
+
+
+def step_ticks(steps: list[int], most: int = MAX_TICKS) -> list[int]:
+    """Whole-number ticks over `steps`, at most `most` of them, 1, 2 or 5 times a power of ten apart.
+
+    Vega picks its own ticks (0.5 apart over 1..3, however `tickMinStep` is set) and a "d" format then prints
+    "1 2 2 3 3", so the ticks are given.
+    >>> step_ticks([1, 2, 3]), step_ticks(list(range(0, 201)))
+    ([1, 2, 3], [0, 50, 100, 150, 200])
+    """
+    if not steps:
+        return []
+    low, high = min(steps), max(steps)
+    scale = 1
+    while True:
+        for factor in (1, 2, 5):
+            gap = factor * scale
+            if (high - low) // gap + 1 <= most:
+                start = -(-low // gap) * gap  # the first multiple of gap at or after low
+                return list(range(start, high + 1, gap))
+        scale *= 10
+
+
+class VegaPlot(PlotData):
+    """A `gr.Plot` value holding a Vega-Lite spec. Its `chart` (none of Gradio's "bar", "line", "scatter") makes the
+    browser fit the chart to its column's width and apply the theme's fonts and colours, and leaves the spec's line
+    colours as they are."""
+
+    type: Literal["altair"] = "altair"
+    chart: str = "vega"
+
+
+def vega_chart(frame: pd.DataFrame, slug: str, color: str, lang: str, legend: str) -> VegaPlot:
+    """One chart's value for a `gr.Plot`, titled in `lang` (see `vega_spec`)."""
+    titles = axis_titles(slug, lang, legend)
+    spec = vega_spec(frame, color, titles["x_title"], titles["y_title"], titles["color_title"])
+    return VegaPlot(plot=json.dumps(spec))
+
+
+def spec_of(value) -> dict:
+    """The Vega-Lite spec inside a chart's value (a `PlotData`, or its JSON from the API)."""
+    plot = value.plot if isinstance(value, PlotData) else (value or {}).get("plot")
+    return json.loads(plot) if plot else {}
+
+
+def chart_plot(value: VegaPlot, slug: str, visible: bool = True) -> gr.Plot:
+    """One chart, titled in the page's language with what it measures (its TRL metric name is the y title until data
+    comes, then its unit)."""
+    return gr.Plot(value, label=t(f"chart.{slug}.title"), min_width=280, visible=visible, elem_classes="pg-chart")
+
+
+def create_charts() -> list[gr.Plot]:
+    """The empty charts, two a row, each with a caption (what it measures, which way is good); fill them with
     `chart_updates(metrics, lang)`."""
     plots = []
     for start in range(0, len(CHARTS), PER_ROW):
         with gr.Row(equal_height=True):
             for key in CHARTS[start : start + PER_ROW]:
-                empty = _typed([], SERIES) if key == "reward" else _frame([], key)
                 optional = key in ONLY_WITH_DATA
                 with gr.Column(min_width=280, elem_classes="pg-optional-chart" if optional else None):
-                    plots.append(line_plot(empty, SLUGS[key], _color(key), _metric(key), height, visible=not optional))
+                    empty = vega_chart(_empty(key), SLUGS[key], _color(key), "en", _legend(key))
+                    plots.append(chart_plot(empty, SLUGS[key], visible=not optional))
                     gr.Markdown(t(f"chart.{SLUGS[key]}.caption"), elem_classes="pg-chart-caption")
     return plots
+
+
+def _empty(key: str | None) -> pd.DataFrame:
+    return _typed([], SERIES) if key == "reward" else _frame([], key)
 
 
 def _color(key: str | None) -> str:
@@ -100,16 +210,11 @@ def _legend(key: str | None) -> str:
     return "series" if key == "reward" else "function" if key is None else "metric"
 
 
-def _metric(key: str | None) -> str:
-    return PER_FUNCTION.format(fn="<fn>") if key is None else key
-
-
-def chart_updates(metrics: list[dict], lang: str) -> list[gr.LinePlot]:
-    """Every chart's data, with its axis and legend titles in `lang`."""
+def chart_updates(metrics: list[dict], lang: str) -> list[gr.Plot]:
+    """Every chart's data, with its axis and legend titles in `lang`; the bf16 rollout's chart only when logged."""
     return [
-        gr.LinePlot(
-            frame,
-            **axis_titles(SLUGS[key], lang, _legend(key)),
+        gr.Plot(
+            vega_chart(frame, SLUGS[key], _color(key), lang, _legend(key)),
             **({"visible": not frame.empty} if key in ONLY_WITH_DATA else {}),
         )
         for key, frame in zip(CHARTS, chart_frames(metrics), strict=True)
@@ -149,18 +254,9 @@ def reward_frame(metrics: list[dict]) -> pd.DataFrame:
     return _typed(_drawable(points), SERIES)
 
 
-def coloured(plots: list[gr.LinePlot]) -> list[gr.LinePlot]:
-    """The charts among `plots` (laid out by `create_charts`) that draw one line per series."""
-    return [plots[CHARTS.index(key)] for key in COLOURED]
-
-
-def recolour_all(*plots) -> list:
-    """`recolour` for several charts in one event."""
-    return [recolour(plot) for plot in plots]
-
-
 def recolour(plot) -> gr.LinePlot:
-    """Give a chart with one line per series (its last column) a colour per series, in a second event.
+    """Give a `gr.LinePlot` with one line per series (its last column) a colour per series, in a second event (the
+    Learn tab's curve; the charts here carry their colours in their spec).
 
     The browser builds a chart's colour scale from the series it holds when it (re)builds the chart, and rebuilds it
     when `color_map` changes, but not when only the data changes; and a `color_map` sent with the data is applied
@@ -212,13 +308,13 @@ def overlay_frame(runs: list[tuple[str, list[dict]]], key: str = "reward") -> pd
     return _typed(_drawable(points), "run")
 
 
-def create_overlay(height: int | None = None) -> gr.LinePlot:
+def create_overlay() -> gr.Plot:
     """The Runs tab's chart of several runs' rewards, one line per run; its caption follows it."""
     with gr.Column():
-        plot = line_plot(overlay_frame([]), "overlay", "run", "reward", height)
+        plot = chart_plot(vega_chart(overlay_frame([]), "overlay", "run", "en", "run"), "overlay")
         gr.Markdown(t("chart.overlay.caption"), elem_classes="pg-chart-caption")
     return plot
 
 
-def overlay_update(runs: list[tuple[str, list[dict]]], lang: str) -> gr.LinePlot:
-    return gr.LinePlot(overlay_frame(runs), **axis_titles("overlay", lang, "run"))
+def overlay_update(runs: list[tuple[str, list[dict]]], lang: str) -> gr.Plot:
+    return gr.Plot(vega_chart(overlay_frame(runs), "overlay", "run", lang, "run"))

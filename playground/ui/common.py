@@ -105,6 +105,22 @@ def styled(frame: pd.DataFrame, colour_columns: list[str]) -> Any:
     return style
 
 
+NUMBER_COLUMN_SHARE = 8  # % of a table's width a column of numbers takes, about (it is sized to its content)
+
+
+def with_text_widths(value: Any, columns: list[str], text: dict[str, int]) -> gr.Dataframe:
+    """A table update whose text columns (`text`: name -> weight) share what the number columns leave of the table's
+    width, and wrap inside it.
+
+    Gradio sizes a column to its content, up to the whole table's width: one long completion made its column as wide
+    as the table, so its end was out of view past the numbers. The number columns keep their own ("auto") width.
+    """
+    room = max(100 - NUMBER_COLUMN_SHARE * sum(c not in text for c in columns), 20 * len(text))
+    weights = sum(text.values()) or 1
+    widths = [f"{room * text[c] // weights}%" if c in text else "auto" for c in columns]
+    return gr.Dataframe(value, column_widths=widths)
+
+
 def empty_frame(lang: str, *keys: str) -> pd.DataFrame:
     """A table with headers only (the translated `keys`), so that an empty table does not show "1 2 3"."""
     return pd.DataFrame(columns=[tr(lang, key) for key in keys])

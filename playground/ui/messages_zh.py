@@ -372,13 +372,13 @@ MESSAGES: tuple[tuple[str, str], ...] = (
     ("Custom code needs a session; reload the page.", "自定义代码需要会话；请刷新页面。"),
     # playground/scoring.py (the flags of a scored group)
     (
-        "Reward {name} makes up {share} of the spread of the weighted total, so {others} barely move the advantage; "
-        "rescale it or lower its weight.",
+        "Reward {name} makes up {share} of the spread of the weighted total, so {others} have little effect on the "
+        "advantage; rescale it or lower its weight.",
         "奖励 {name} 占加权总分离散程度的 {share}，所以 {others} 几乎影响不了优势；请调整它的尺度或降低它的权重。",
     ),
     (
-        "Reward {name} makes up {share} of the size of the weighted total, so {others} barely move the advantage; "
-        "rescale it or lower its weight.",
+        "Reward {name} makes up {share} of the size of the weighted total, so {others} have little effect on the "
+        "advantage; rescale it or lower its weight.",
         "奖励 {name} 占加权总分大小的 {share}，所以 {others} 几乎影响不了优势；请调整它的尺度或降低它的权重。",
     ),
     (

@@ -19,6 +19,7 @@ from playground.ui.common import (
     score_frame,
     score_summary,
     short,
+    with_text_widths,
 )
 from playground.ui.context import AppContext, Session, parse_selection
 from playground.ui.custom_code import custom_rewards
@@ -122,7 +123,9 @@ def generate(
     prefix = completion_prefix or ""
     result = preview_group(loaded, tokenizer, prompt, funcs, weights, settings, columns=columns, prefix=prefix)
     timing = tr(lang, "preview.timing", g=settings.num_generations, seconds=f"{result.group.seconds:.1f}")
-    return score_frame(result.score, lang), f"{timing}\n\n{score_summary(result.score, lang)}", result.to_json()
+    frame = score_frame(result.score, lang)
+    table = with_text_widths(frame, list(frame.data.columns), {tr(lang, "table.completion"): 1})
+    return table, f"{timing}\n\n{score_summary(result.score, lang)}", result.to_json()
 
 
 def create_preview_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> PreviewTab:

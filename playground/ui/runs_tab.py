@@ -13,7 +13,7 @@ import pandas as pd
 from playground.errors import PlaygroundError
 from playground.export import export_adapter_zip, export_recipe, export_script, zip_folder
 from playground.spec import RunSpec
-from playground.ui.charts import chart_updates, coloured, create_overlay, overlay_update, recolour, recolour_all
+from playground.ui.charts import chart_updates, create_overlay, overlay_update
 from playground.ui.common import bind, empty_frame, lang_of
 from playground.ui.context import AppContext, Session
 from playground.ui.i18n import t, tr
@@ -99,7 +99,7 @@ def empty_run_view(request: gr.Request) -> list:
     return [*chart_updates([], lang), empty_frame(lang, *SAMPLE_HEADERS), overlay_update([], lang)]
 
 
-def overlay(ctx: AppContext, request: gr.Request, session_id: str | None, run_ids: list[str] | None) -> gr.LinePlot:
+def overlay(ctx: AppContext, request: gr.Request, session_id: str | None, run_ids: list[str] | None) -> gr.Plot:
     """The reward curves of the chosen runs on one chart."""
     runs = [(run_id, ctx.open_run(run_id, session_id).metrics()) for run_id in run_ids or []]
     return overlay_update(runs, lang_of(request))
@@ -221,15 +221,12 @@ def create_runs_tab(ctx: AppContext, session: Session) -> None:
     gr.on(
         [tab.select, reload.click], bind(refresh, ctx), [me, run], lists, api_name="list_runs", show_progress="hidden"
     )
-    lines = coloured(plots)
     gr.context.Context.root_block.load(bind(empty_run_view), None, [*plots, samples, curves], **HIDDEN)
     shown = [*plots, samples, alerts, zipped, recipe_zip, script_zip]
-    show.click(bind(show_run, ctx), [me, run], shown, api_name="show_run").then(recolour_all, lines, lines, **HIDDEN)
+    show.click(bind(show_run, ctx), [me, run], shown, api_name="show_run")
     # Picking a run shows it: the charts and the downloads always belong to the run in the picker.
-    run.input(bind(show_run, ctx), [me, run], shown, **HIDDEN).then(recolour_all, lines, lines, **HIDDEN)
-    chosen.change(bind(overlay, ctx), [me, chosen], curves, api_name="overlay_runs").then(
-        recolour, curves, curves, **HIDDEN
-    )
+    run.input(bind(show_run, ctx), [me, run], shown, **HIDDEN)
+    chosen.change(bind(overlay, ctx), [me, chosen], curves, api_name="overlay_runs")
     download.click(bind(download_adapter, ctx), [me, run], zipped, api_name="download_adapter").success(
         reveal, None, zipped, **HIDDEN
     ).success(None, zipped, None, js=SAVE_FILE)

@@ -5,6 +5,7 @@ into one `RunSpec` through `RunSpec.set`, so there is no mapper to keep in step 
 """
 
 import os
+from collections.abc import Callable
 from dataclasses import fields
 from pathlib import Path
 
@@ -32,7 +33,31 @@ from playground.ui.messages_zh import translate_error
 from playground.ui.preview_tab import model_choices
 
 
-ESSENTIALS = ("num_generations", "max_completion_length", "learning_rate", "beta", "max_steps")
+# The form reads at a glance: the model, the data, the rewards and these, then Start and Stop; every other field is in
+# a named group, collapsed (`GROUPS`, then data, LoRA and quantization).
+ESSENTIALS = ("max_steps", "learning_rate")
+GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "train.group.generation",
+        ("num_generations", "max_completion_length", "temperature", "top_p", "steps_per_generation"),
+    ),
+    (
+        "train.group.optimisation",
+        ("beta", "epsilon", "loss_type", "scale_rewards", "multi_objective_aggregation")
+        + ("per_device_train_batch_size", "gradient_accumulation_steps", "gradient_checkpointing", "seed"),
+    ),
+    (
+        "train.group.cold_start",
+        ("sft_warmup_steps", "sft_examples", "sft_tags", "sft_num_examples", "sft_learning_rate", "completion_prefix"),
+    ),
+    ("train.group.evaluation", ("eval_every", "eval_prompts", "eval_num_generations")),
+    (
+        "train.group.rollout",
+        ("use_vllm", "fast_rollout", "bf16", "vllm_importance_sampling_correction", "vllm_importance_sampling_mode")
+        + ("vllm_importance_sampling_clip_max", "off_policy_mask_threshold"),
+    ),
+    ("train.group.run", ("reward_error_policy", "completions_as_text", "save_steps", "report_to")),
+)
 QUANTIZATION = ("load_in_4bit", "load_in_8bit", "bnb_4bit_quant_type", "device", "num_processes")
 CHOICES = {
     "loss_type": LOSS_TYPES,
@@ -95,8 +120,11 @@ def _spec_fields(default_model: str) -> dict[str, tuple[str, object, str]]:
     return out
 
 
-def create_form(default_model: str, rewards_summary: str) -> tuple[Form, gr.File, gr.Markdown]:
-    """Lay the form out (essentials first, the rest in accordions); returns it, the data upload and the rewards."""
+def create_form(
+    default_model: str, rewards_summary: str, actions: Callable[[], None] | None = None
+) -> tuple[Form, gr.File, gr.Markdown]:
+    """Lay the form out: the essentials, then `actions()` (the Start and Stop buttons), then every other field in a
+    named, collapsed group. Returns the form, the data upload and the rewards summary."""
     specs = _spec_fields(default_model)
     form: Form = {}
 
@@ -108,7 +136,7 @@ def create_form(default_model: str, rewards_summary: str) -> tuple[Form, gr.File
                     form[name] = _field_input(name, *specs[name])
 
     kind, value, info = specs["model_name_or_path"]
-    with gr.Row():
+    with gr.Row(elem_classes="pg-form"):  # a line each on a phone (app CSS), so the model's name is readable
         form["model_name_or_path"] = gr.Dropdown(
             model_choices(value), value=value, allow_custom_value=True, label="model_name_or_path", info=info, scale=2
         )
@@ -124,15 +152,18 @@ def create_form(default_model: str, rewards_summary: str) -> tuple[Form, gr.File
             gr.Markdown("**" + t("train.rewards") + "**")
             rewards_md = gr.Markdown(rewards_summary)
     add(ESSENTIALS, per_row=len(ESSENTIALS))
-    with gr.Accordion(t("train.advanced"), open=False):
-        add(f.name for s, f in flat_fields() if s == "grpo" and f.name not in ESSENTIALS)
-    with gr.Accordion(t("train.data"), open=False):
+    if actions is not None:
+        actions()
+    for key, names in GROUPS:
+        with gr.Accordion(t(key), open=False, elem_id=key.replace(".", "-"), elem_classes="pg-form"):
+            add(names)
+    with gr.Accordion(t("train.data"), open=False, elem_id="train-data", elem_classes="pg-form"):
         gr.Markdown(t("train.data.info"))
         upload = gr.File(label=t("train.data.upload"), file_types=list(FILE_TYPES), height=120)
         add(flag for flag in DATA_FLAGS if flag != "dataset_name")
-    with gr.Accordion(t("train.lora"), open=False):
+    with gr.Accordion(t("train.lora"), open=False, elem_id="train-lora", elem_classes="pg-form"):
         add(f.name for s, f in flat_fields() if s == "lora")
-    with gr.Accordion(t("train.quantization"), open=False):
+    with gr.Accordion(t("train.quantization"), open=False, elem_id="train-quantization", elem_classes="pg-form"):
         add(QUANTIZATION)
     return form, upload, rewards_md
 

@@ -13,8 +13,8 @@ import gradio as gr
 import pandas as pd
 
 from playground.training.store import ACTIVE, Run
-from playground.ui.charts import CHARTS, chart_updates, coloured, create_charts, recolour_all, step_rows
-from playground.ui.common import GOOD_MARK, bind, empty_frame, lang_of, short, styled
+from playground.ui.charts import CHARTS, chart_updates, create_charts, step_rows
+from playground.ui.common import GOOD_MARK, bind, empty_frame, lang_of, short, styled, with_text_widths
 from playground.ui.context import AppContext, Session, client_address
 from playground.ui.custom_code import attach_to_spec
 from playground.ui.eval_answers import create_eval_answers
@@ -45,7 +45,6 @@ class TrainTab:
     timer: gr.Timer
     status_inputs: list[gr.Component]
     status_outputs: list[gr.Component]
-    coloured: list[gr.LinePlot]  # the charts with one line per series (`charts.COLOURED`)
     form: dict[str, gr.Component]  # flat run spec field name -> its input (train_form.Form)
 
 
@@ -220,8 +219,9 @@ def _alert_text(alert: dict, lang: str) -> str:
     return f"**{html.escape(message, quote=False)}** {html.escape(advice, quote=False)}"
 
 
-def samples_frame(run: Run, lang: str):
-    """The latest step's completions, with each reward and the advantage (colour-coded)."""
+def samples_frame(run: Run, lang: str) -> gr.Dataframe:
+    """The latest step's completions, with each reward and the advantage (colour-coded); the prompt and completion
+    columns share the width the numbers leave (`with_text_widths`)."""
     rows = run.samples(last_step_only=True)
     names = list(rows[0]["rewards"]) if rows else []
     advantage = tr(lang, "table.advantage")
@@ -234,7 +234,8 @@ def samples_frame(run: Run, lang: str):
     frame = pd.DataFrame(data, columns=columns)
     for column in [*names, advantage]:
         frame[column] = pd.to_numeric(frame[column], errors="coerce")
-    return styled(frame, [advantage])
+    text = {tr(lang, "table.prompt"): 1, tr(lang, "table.completion"): 2}  # the completion gets the most room
+    return with_text_widths(styled(frame, [advantage]), columns, text)
 
 
 # --- layout --------------------------------------------------------------------------------------------------------
@@ -258,10 +259,16 @@ def create_run_view(max_height: int):
 def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> TrainTab:
     with gr.Tab(t("train.tab"), id="train") as tab:
         gr.Markdown(t("train.intro"))
-        form, upload, rewards_md = create_form(ctx.settings.model, selection_summary(session.selection.value, None))
-        with gr.Row():
-            start = gr.Button(t("train.start"), variant="primary")
-            stop = gr.Button(t("train.stop"), variant="stop", interactive=False)
+        buttons: list[gr.Button] = []
+
+        def actions() -> None:  # right after the essentials, before the collapsed groups
+            with gr.Row():
+                buttons.append(gr.Button(t("train.start"), variant="primary", elem_id="train-start"))
+                buttons.append(gr.Button(t("train.stop"), variant="stop", interactive=False, elem_id="train-stop"))
+
+        summary = selection_summary(session.selection.value, None)
+        form, upload, rewards_md = create_form(ctx.settings.model, summary, actions)
+        start, stop = buttons
         status = gr.Markdown(elem_classes="pg-status")
         progress = gr.HTML()
         alerts, plots, samples = create_run_view(max_height=420)
@@ -276,7 +283,6 @@ def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> 
         timer=timer,
         status_inputs=[session.id, seen],
         status_outputs=[timer, status, progress, *plots, samples, alerts, start, stop, seen],
-        coloured=coloured(plots),
         form=form,
     )
     timer.tick(
@@ -286,7 +292,7 @@ def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> 
         api_name="train_status",
         show_progress="hidden",
         concurrency_limit=None,
-    ).then(recolour_all, view.coloured, view.coloured, **HIDDEN)
+    )
     data_source = [form["dataset_kind"], form["dataset_name"]]
     upload_inputs = [upload, form["prompt_column"], form["column_map"]]
     upload.upload(bind(take_uploaded_file, ctx), upload, data_source, **HIDDEN).then(
@@ -313,10 +319,8 @@ def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> 
 
 
 def refresh_after(event, ctx: AppContext, view: TrainTab) -> None:
-    """After `event`: paint the live view, then colour the charts of several lines (see `charts.recolour`)."""
-    event.then(bind(train_status, ctx), view.status_inputs, view.status_outputs, **HIDDEN).then(
-        recolour_all, view.coloured, view.coloured, **HIDDEN
-    )
+    """After `event`: paint the live view."""
+    event.then(bind(train_status, ctx), view.status_inputs, view.status_outputs, **HIDDEN)
 
 
 def wire_page_load(demo: gr.Blocks, ctx: AppContext, session: Session, view: TrainTab) -> None:

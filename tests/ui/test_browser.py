@@ -58,6 +58,14 @@ def open_tab(page, name: str) -> None:
     page.get_by_role("tab", name=name, exact=True).click()
 
 
+def open_group(page, key: str, open_: bool = True) -> None:
+    """Open (or close) one of the Train tab's collapsed groups, by its text key ("train.group.generation"), in any
+    page language: its accordion's id is the key with dashes."""
+    label = page.locator(f"#{key.replace('.', '-')} > .label-wrap")
+    if ("open" in (label.get_attribute("class") or "").split()) != open_:
+        label.click()
+
+
 def wait_for(predicate, timeout: float, what: str):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -123,6 +131,7 @@ def test_flow_through_every_tab(app, browser):
     # Train: a short run; the reward chart gains points and the progress moves.
     open_tab(page, "Train")
     page.get_by_label("max_steps").fill("200")  # stopped after the reload; never finishes first
+    open_group(page, "train.group.generation")
     page.get_by_label("num_generations").fill("4")
     page.get_by_label("max_completion_length").fill("8")
     page.get_by_role("button", name="Start training").click()

@@ -2,8 +2,20 @@
 steps on x, a named line for every series, a caption each, and no lone point drawn as an empty crosshair."""
 
 import gradio as gr
+import pytest
 
-from playground.ui.charts import CHARTS, SLUGS, chart_frames, chart_updates, create_charts, overlay_update
+from playground.ui.charts import (
+    CHARTS,
+    PALETTE,
+    SLUGS,
+    chart_frames,
+    chart_updates,
+    create_charts,
+    overlay_update,
+    spec_of,
+    step_ticks,
+    y_format,
+)
 from playground.ui.i18n import EN, ZH
 
 
@@ -34,7 +46,7 @@ def test_charts_are_built_with_whole_steps_titles_and_captions():
     with gr.Blocks() as demo:
         plots = create_charts()
     assert len(plots) == len(CHARTS)
-    assert {p.x_axis_format for p in plots} == {"d"}
+    assert {spec_of(p.value)["encoding"]["x"]["axis"]["format"] for p in plots} == {"d"}
     assert [p.label.key for p in plots] == [f"chart.{SLUGS[k]}.title" for k in CHARTS]
     blocks = demo.blocks.values()
     captions = [b.value for b in blocks if "pg-chart-caption" in (getattr(b, "elem_classes", None) or [])]
@@ -50,14 +62,41 @@ def test_a_lone_point_is_not_drawn_and_two_are():
 
 
 def test_updates_carry_axis_and_legend_titles_in_the_page_language():
-    updates = dict(zip(CHARTS, chart_updates(rows(3), "zh"), strict=True))
-    length = updates["completions/mean_length"]
-    assert length.y_title == "token 数" and length.x_title == ZH["chart.step"]
-    assert updates[None].color_title == "奖励函数" and updates["kl"].color_title == "指标"
-    assert len(length.value["data"]) == 3
-    overlay = overlay_update([("run-a", rows(2)), ("run-b", rows(3))], "en")
-    assert overlay.color_title == "run" and overlay.y_title == EN["chart.overlay.y"]
-    assert sorted({row[-1] for row in overlay.value["data"]}) == ["run-a", "run-b"]
+    updates = {key: spec_of(u.value) for key, u in zip(CHARTS, chart_updates(rows(3), "zh"), strict=True)}
+    length = updates["completions/mean_length"]["encoding"]
+    assert length["y"]["title"] == "token 数" and length["x"]["title"] == ZH["chart.step"]
+    assert updates[None]["encoding"]["color"]["title"] == "奖励函数"
+    assert updates["kl"]["encoding"]["color"]["title"] == "指标"
+    assert len(updates["completions/mean_length"]["data"]["values"]) == 3
+    overlay = spec_of(overlay_update([("run-a", rows(2)), ("run-b", rows(3))], "en").value)
+    assert overlay["encoding"]["color"]["title"] == "run"
+    assert overlay["encoding"]["y"]["title"] == EN["chart.overlay.y"]
+    assert sorted({row["run"] for row in overlay["data"]["values"]}) == ["run-a", "run-b"]
+
+
+@pytest.mark.parametrize(
+    ("steps", "ticks"),
+    [
+        ([1, 2, 3], [1, 2, 3]),
+        ([0, 1, 2], [0, 1, 2]),
+        ([4], [4]),
+        (list(range(1, 10)), [2, 4, 6, 8]),
+        (list(range(5, 13)), [5, 6, 7, 8, 9, 10, 11, 12]),
+        (list(range(0, 201)), [0, 50, 100, 150, 200]),
+        ([], []),
+    ],
+)
+def test_step_ticks_are_whole_numbers_and_few(steps, ticks):
+    assert step_ticks(steps) == ticks
+
+
+def test_a_chart_spec_ticks_whole_steps_and_colours_each_line():
+    spec = spec_of(chart_updates(rows(3), "en")[CHARTS.index(None)].value)
+    x, y, color = (spec["encoding"][k] for k in ("x", "y", "color"))
+    assert x["axis"]["values"] == [1, 2, 3] and x["axis"]["format"] == "d"
+    assert y["axis"]["format"] == "~r" and y["axis"]["minExtent"] == y["axis"]["maxExtent"]
+    assert color["scale"] == {"domain": ["length", "format"], "range": list(PALETTE[:2])}
+    assert spec["usermeta"]["embedOptions"]["renderer"] == "svg"
 
 
 def test_health_alerts_are_shown_in_chinese_by_code():
@@ -99,3 +138,16 @@ def test_the_bf16_correction_chart_shows_only_with_its_metric():
     with_ratio = [dict(r, **{ONLY_WITH_DATA[0]: 1.0 + 0.01 * r["step"]}) for r in metrics]
     assert chart_updates(with_ratio, "en")[index].visible is True
     assert all(u.visible is not False for i, u in enumerate(chart_updates(metrics, "en")) if i != index)
+
+
+@pytest.mark.parametrize(
+    ("values", "fmt"),
+    [([0.0, 0.0], "~r"), ([-106.0, -99.0], "~r"), ([0.25, 0.75], "~r"), ([1e-6, 1.2e-5], "~e"), ([2e5, 3e5], "~s")],
+)
+def test_y_labels_are_rounded_and_short(values, fmt):
+    assert y_format(values) == fmt
+
+
+def test_an_empty_chart_has_no_legend():
+    spec = spec_of(chart_updates([], "en")[0].value)
+    assert spec["encoding"]["color"]["legend"] is None and spec["data"]["values"] == []

@@ -8,7 +8,7 @@ import pytest
 from gradio_client import Client
 from gradio_client.exceptions import AppError
 
-from playground.ui.charts import CHARTS
+from playground.ui.charts import CHARTS, spec_of
 
 
 LENGTH_5 = json.dumps([{"name": "length", "weight": 1.0, "params": {"ideal_length": 5}}])
@@ -42,9 +42,10 @@ def table(value: dict) -> list[dict]:
 
 
 def plot_points(value) -> int:
-    if isinstance(value, dict) and value.get("__type__") == "update":  # data sent with its axis titles
+    """How many points a chart sent over the API holds (its Vega-Lite spec's data)."""
+    if isinstance(value, dict) and value.get("__type__") == "update":  # data sent with visibility
         value = value.get("value")
-    return len(value["data"]) if isinstance(value, dict) and value.get("data") else 0
+    return len(spec_of(value).get("data", {}).get("values", []))
 
 
 # --- Rewards tab -------------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 """A whole first visit in a real headless Chromium, in English and in Chinese: pick a reward (Try on text
-re-scores by itself), preview a group (a G of 17 is refused and the group stays), open and close "Advanced", train 3
+re-scores by itself), preview a group (a G of 17 is refused and the group stays), open and close "Generation", train 3
 steps, compare, then Runs (pick a run, one-click download, Delete asks first). No error toast; on the Chinese page no
 English beyond TRL's metric and field names, reward and set names, and what the model or the user wrote. A watcher
 sees a run started in another session without switching tabs; at phone width labels wrap.
@@ -135,13 +135,14 @@ def test_a_first_visit(app, browser, lang):
     g.fill("8")
     g.press("Tab")
 
-    # Train: open and close Advanced (its empty steps_per_generation must not break Start), then 3 steps.
+    # Train: open the Generation group (its empty steps_per_generation must not break Start), set it for 3 short
+    # steps, close it again (its values stay).
     open_tab(page, lang, "train.tab")
-    page.get_by_text(T["train.advanced"], exact=True).click()
+    page.get_by_text(T["train.group.generation"], exact=True).click()
     page.get_by_label("steps_per_generation", exact=True).wait_for(timeout=10_000)
-    page.get_by_text(T["train.advanced"], exact=True).click()
     for label, value in (("max_steps", "3"), ("num_generations", "4"), ("max_completion_length", "8")):
         fill(page, label, value)
+    page.get_by_text(T["train.group.generation"], exact=True).click()
     click(page, lang, "train.start")
     status = page.locator(".prose.pg-status")
     wait_for(lambda: T["train.state.finished"] in status.inner_text(), 300, "the run to finish")

@@ -12,6 +12,7 @@ from tests.ui.test_browser import (
     VIEWPORT,
     assert_no_error_toast,
     coloured_lines,
+    open_group,
     open_tab,
     shoot,
     wait_for,
@@ -23,7 +24,7 @@ sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM}")
 
 # The format lesson, shrunk: one warm-up step, two GRPO steps, an eval of the base model, after the warm-up and after
-# step 2. Essentials first, then the fields under "Advanced GRPO settings".
+# step 2. The essential max_steps, then fields of the Generation, Optimisation, Cold start and Evaluation groups.
 TINY = {"max_steps": "2", "num_generations": "4", "max_completion_length": "4"}
 TINY_ADVANCED = {
     "per_device_train_batch_size": "4",
@@ -65,11 +66,13 @@ def test_load_every_lesson_then_run_one(app, browser):
     assert fmt.preview_prompt in texts
     open_tab(page, "Train")
     assert page.get_by_label("dataset_name").input_value() == "writing"
+    for key in ("train.group.generation", "train.group.optimisation", "train.group.cold_start"):
+        open_group(page, key)
+    open_group(page, "train.group.evaluation")
     for name, value in TINY.items():
         page.get_by_label(name, exact=True).fill(value)
-    page.get_by_text("Advanced GRPO settings").click()
     prefixes = page.get_by_label("completion_prefix")  # on Preview (visited above, still in the page) and on Train
-    wait_for(lambda: prefixes.count() == 2, 60, "the Advanced section's completion_prefix")  # .all() does not wait
+    wait_for(lambda: prefixes.count() == 2, 60, "the Cold start group's completion_prefix")  # .all() does not wait
     assert [prefix.input_value() for prefix in prefixes.all()] == ["<intro>", "<intro>"]
     assert page.get_by_label("sft_warmup_steps", exact=True).input_value() == str(fmt.run_spec().grpo.sft_warmup_steps)
     for name, value in TINY_ADVANCED.items():

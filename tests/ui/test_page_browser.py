@@ -7,7 +7,7 @@ import re
 import pytest
 
 from tests.lab.test_graders import STRING_CHECK
-from tests.ui.test_browser import CHROMIUM, assert_no_error_toast, open_tab, wait_for
+from tests.ui.test_browser import CHROMIUM, assert_no_error_toast, open_group, open_tab, wait_for
 
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -159,6 +159,7 @@ def test_phone_shows_the_selection_before_the_cards_and_labels_whole(app, browse
     page.get_by_role("tab", name="Train", exact=True).or_(
         page.get_by_role("button", name="Train", exact=True)
     ).first.click()
+    open_group(page, "train.group.generation")
     label = page.locator("label", has=page.get_by_text("num_generations", exact=True)).first
     span = label.get_by_text("num_generations", exact=True)
     box = span.evaluate(

@@ -169,3 +169,40 @@ def test_the_launched_job_answers_what_the_thread_job_answers(tmp_path, tiny_mod
     for name in ("spec", "run", "owner", "custom_rewards", "max_steps", "listeners", "alerts", "status", "error"):
         assert type(getattr(launched, name)) is type(getattr(thread, name)), name
     assert launched.run.status()["completions_per_step"] == 4 and launched.active
+
+
+def test_the_launched_job_times_each_phase_apart(tmp_path, tiny_model_dir):
+    """The time left of a launched run, from what rank 0 writes: loading and evals are not GRPO step time."""
+    from playground.training.progress import PhaseClock
+
+    spec = tiny_spec(tiny_model_dir, num_processes=2, per_device_train_batch_size=2, max_steps=4, eval_every=2)
+    job = LaunchedJob(spec, RunStore(tmp_path / "runs").create(spec.to_dict()), owner="me")  # not started
+    now = [0.0]
+    job.clock = PhaseClock(clock=lambda: now[0])
+
+    def rank0(at: float, rows: tuple[dict, ...] = (), **status) -> dict:
+        """Rank 0 writes its rows and status at `at` seconds; the watcher polls."""
+        now[0] = at
+        for row in rows:
+            job.run.append_metrics(row)
+        job.run.write_status(**status)
+        job.poll()
+        return job.snapshot()
+
+    rank0(0.0, status="loading")
+    assert job.clock.phase is None
+    rank0(30.0, status="running", phase="eval")  # 30 s of loading, then the base model's eval
+    snap = rank0(36.0, ({"step": 0, "phase": "eval", "eval_of": "base", "eval_reward": 0.1},), phase="grpo")
+    assert (snap["phase_eta"], snap["eta"]) == (None, None)  # no GRPO step time yet
+    snap = rank0(46.0, ({"step": 1, "phase": "grpo", "reward": 0.2},), step=1)
+    # GRPO: 10 s a step, 3 left; evals: 6 s each, 2 left (steps 2 and 4). All elapsed time / steps would say 138 s.
+    assert (snap["phase_eta"], snap["eta"]) == (30.0, 42.0)
+    snap = rank0(51.0)  # within step 2: it counts down
+    assert (snap["phase_eta"], snap["eta"]) == (25.0, 37.0)
+    snap = rank0(56.0, ({"step": 2, "phase": "grpo", "reward": 0.3},), step=2, phase="eval")
+    assert job.clock.phase == "eval" and snap["phase_eta"] == 12.0  # evals at steps 2 and 4, 6 s each as the first
+    snap = rank0(64.0, ({"step": 2, "phase": "eval", "eval_of": "grpo", "eval_reward": 0.4},), phase="grpo")
+    # Evals now average 7 s (6 and 8), GRPO steps 10 s: 2 steps and 1 eval left.
+    assert (snap["phase_eta"], snap["eta"]) == (20.0, 27.0)
+    rank0(70.0, status="stopped")
+    assert job.clock.phase is None and job.clock.spent("grpo") == 26.0  # 10 + 10 + 6: the phase's clock stopped
