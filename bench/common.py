@@ -1,10 +1,12 @@
-"""What the bench scripts share: the CPU's name, a free port, the app on it, and a run started on it."""
+"""What the bench scripts share: the CPU's name, latency percentiles, a free port, the app on it, and a run started
+on it."""
 
 from __future__ import annotations
 
 import contextlib
 import platform
 import socket
+import statistics
 import tempfile
 import time
 from pathlib import Path
@@ -19,6 +21,12 @@ def cpu_name() -> str:
     except OSError:
         pass
     return platform.processor() or "unknown"
+
+
+def summary(times: list[float]) -> dict:
+    """Count, median, 95th percentile and maximum of latencies in milliseconds."""
+    cuts = statistics.quantiles(times, n=100, method="inclusive") if len(times) > 1 else [times[0]] * 99
+    return {"n": len(times), "p50_ms": round(cuts[49], 1), "p95_ms": round(cuts[94], 1), "max_ms": round(max(times))}
 
 
 def free_port() -> int:

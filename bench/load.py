@@ -12,7 +12,6 @@ reward's. Prints p50/p95 per endpoint, the training steps made meanwhile, and on
 import argparse
 import json
 import os
-import statistics
 import sys
 import threading
 import time
@@ -24,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from bench.common import launched_app, start_run, wait_for_steps  # noqa: E402
+from bench.common import launched_app, start_run, summary, wait_for_steps  # noqa: E402
 
 
 ENDPOINTS = ("/check_code", "/try_on_text", "/generate_group")
@@ -82,11 +81,6 @@ def drive(url: str, sessions: int) -> tuple[dict[str, list[float]], list[str]]:
             except Exception as exc:
                 errors.append(f"{type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc).strip() else ''}")
     return dict(latencies), errors
-
-
-def summary(times: list[float]) -> dict:
-    cuts = statistics.quantiles(times, n=100, method="inclusive") if len(times) > 1 else [times[0]] * 99
-    return {"n": len(times), "p50_ms": round(cuts[49], 1), "p95_ms": round(cuts[94], 1), "max_ms": round(max(times))}
 
 
 def latency_table(latencies: dict[str, list[float]]) -> tuple[str, dict[str, dict]]:

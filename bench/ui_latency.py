@@ -11,7 +11,6 @@ process. Prints a table and one JSON line. Target: p95 <= 300 ms while training,
 import argparse
 import json
 import os
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -20,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from bench.common import launched_app, start_run, wait_for_steps  # noqa: E402
+from bench.common import launched_app, start_run, summary, wait_for_steps  # noqa: E402
 
 
 TARGET_P95_MS = 300.0
@@ -44,11 +43,6 @@ def measure(client, n: int) -> list[float]:
         client.predict(COMPLETIONS, api_name="/try_on_text")
         times.append((time.perf_counter() - start) * 1000)
     return times
-
-
-def summary(times: list[float]) -> dict:
-    cuts = statistics.quantiles(times, n=100, method="inclusive")
-    return {"n": len(times), "p50_ms": round(cuts[49], 1), "p95_ms": round(cuts[94], 1), "max_ms": round(max(times))}
 
 
 def main() -> None:

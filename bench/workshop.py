@@ -31,6 +31,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.common import cpu_name, free_port, start_run  # noqa: E402
+from playground.testing import save_tiny_model  # noqa: E402
+
+
 LENGTH_5 = json.dumps([{"name": "length", "weight": 1.0, "params": {"ideal_length": 5}}])
 TEXT = "abcde\n---\nabcdefghij\n---\nabc"
 RUN = {"max_steps": 1, "num_generations": 4, "per_device_train_batch_size": 4, "max_completion_length": 8}
@@ -39,40 +43,10 @@ POLL_SECONDS = 3.0  # a visitor looks at the run list this often while it waits 
 OTHERS = 5  # other visitors' runs each visitor tries to open at the end
 
 
-def tiny_model(folder: str) -> str:
-    """A 2-layer random Llama with the embedded model's tokenizer (as tests/conftest.py's tiny_model_dir)."""
-    import torch
-    from transformers import AutoTokenizer, LlamaConfig, LlamaForCausalLM
-
-    from playground.models import ensure_embedded_model
-
-    tokenizer = AutoTokenizer.from_pretrained(ensure_embedded_model())
-    pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
-    config = LlamaConfig(
-        vocab_size=len(tokenizer),
-        hidden_size=32,
-        intermediate_size=64,
-        num_hidden_layers=2,
-        num_attention_heads=4,
-        num_key_value_heads=2,
-        max_position_embeddings=512,
-        tie_word_embeddings=True,
-        bos_token_id=tokenizer.bos_token_id,
-        eos_token_id=tokenizer.eos_token_id,
-        pad_token_id=pad,
-    )
-    torch.manual_seed(0)
-    LlamaForCausalLM(config).save_pretrained(folder)
-    tokenizer.save_pretrained(folder)
-    return folder
-
-
 @contextlib.contextmanager
 def public_app(model: str, folder: str, visitors: int):
     """`python app.py` in public mode on a free port of 127.0.0.1, in its own process; yields its URL."""
     import httpx
-
-    from bench.common import free_port
 
     port = free_port()
     env = {**os.environ, "PLAYGROUND_PUBLIC": "1", "PLAYGROUND_MAX_QUEUED": str(visitors), "HF_HUB_OFFLINE": "1"}
@@ -120,8 +94,6 @@ class Visitor:
 
     def __call__(self) -> None:
         from gradio_client import Client
-
-        from bench.common import start_run
 
         time.sleep(self.delay)
         try:
@@ -178,19 +150,21 @@ def main() -> None:
     args = parser.parse_args()
     stats: dict[str, list] = {}
     lock = threading.Lock()
-    with tempfile.TemporaryDirectory() as folder, public_app(tiny_model(folder), folder, args.visitors) as url:
-        began = time.perf_counter()
-        deadline = time.monotonic() + args.timeout
-        visitors = [
-            Visitor(url, i, stats, lock, deadline, i * args.arrival / args.visitors) for i in range(args.visitors)
-        ]
-        with ThreadPoolExecutor(max_workers=args.visitors) as pool:
-            for future in [pool.submit(visitor) for visitor in visitors]:
-                future.result()
-        total = time.perf_counter() - began
-    cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "?")
+    with tempfile.TemporaryDirectory() as folder:
+        model = str(save_tiny_model(Path(folder) / "model"))  # the tests' tiny model: 2 layers, SmolLM2's tokenizer
+        with public_app(model, folder, args.visitors) as url:
+            began = time.perf_counter()
+            deadline = time.monotonic() + args.timeout
+            visitors = [
+                Visitor(url, i, stats, lock, deadline, i * args.arrival / args.visitors) for i in range(args.visitors)
+            ]
+            with ThreadPoolExecutor(max_workers=args.visitors) as pool:
+                for future in [pool.submit(visitor) for visitor in visitors]:
+                    future.result()
+            total = time.perf_counter() - began
     waits, tries, previews = stats.get("wait", []), stats.get("try", []), stats.get("preview", [])
-    print(f"machine: {cpu}, {os.cpu_count()} cores, {platform.system()}, load {os.getloadavg()[0]:.1f} at the end")
+    load = os.getloadavg()[0]
+    print(f"machine: {cpu_name()}, {os.cpu_count()} cores, {platform.system()}, load {load:.1f} at the end")
     print(f"visitors: {args.visitors}; runs finished: {len(stats.get('runs', []))}; total {total:.0f} s")
     print(f"errors: {len(stats.get('errors', []))}")
     for line in stats.get("errors", [])[:10]:

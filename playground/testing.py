@@ -3,10 +3,12 @@
 One builder, `save_tiny_model`: a random-init Llama (a causal LM, or a one-label sequence classifier as TRL's reward
 models are) with a given tokenizer, saved with it. `char_tokenizer` makes a character-level tokenizer for models that
 must not depend on the embedded model's files (the GPU check) or that must learn within a few steps (cold start).
+`tiny_spec` is the run spec the tests train such a model with.
 """
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +59,36 @@ def save_tiny_model(
     model.save_pretrained(path)
     tokenizer.save_pretrained(path)
     return path
+
+
+# A group of 4 completions per prompt and one prompt group per step: the smallest GRPO step that still compares.
+TINY_RUN = dict(num_generations=4, per_device_train_batch_size=4)
+
+
+def tiny_spec(model_dir: str | Path, rewards=None, *, base=None, custom_code: str | None = None, **settings: Any):
+    """A `RunSpec` on the model in `model_dir`, with `TINY_RUN` and then `settings` set by their flat names.
+
+    Args:
+        model_dir: the model folder (`save_tiny_model`'s).
+        rewards: a list of `RewardChoice`; default: `length` with `ideal_length=5`.
+        base: the spec to start from (e.g. `demo_spec()`); default: a fresh `RunSpec()`.
+        custom_code: the spec's custom reward source.
+        **settings: spec fields (TRL's names: `max_steps`, `learning_rate`, `dataset_name`, ...), set in order.
+    """
+    from playground.scoring import RewardChoice
+    from playground.spec import RunSpec
+
+    spec = base if base is not None else RunSpec()
+    spec.model.model_name_or_path = str(model_dir)
+    for name, value in {**TINY_RUN, **settings}.items():
+        spec.set(name, value)
+    # A copy: a partial that names its rewards once hands each spec its own (a test may change a weight).
+    spec.rewards = (
+        copy.deepcopy(list(rewards)) if rewards is not None else [RewardChoice("length", 1.0, {"ideal_length": 5})]
+    )
+    if custom_code is not None:
+        spec.custom_code = custom_code
+    return spec
 
 
 def char_tokenizer(chars: list[str], chat_template: str, *, vocab_size: int | None = None, fuse: bool = False):

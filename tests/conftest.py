@@ -1,4 +1,9 @@
-"""Shared fixtures: the embedded model (converted once per machine) and a tiny random model with its real tokenizer."""
+"""Shared fixtures: the embedded model (converted once per machine) and a tiny random model with its real tokenizer.
+
+The suite runs on pytest-xdist workers (`scripts/test.sh`: `-n 2 --dist loadgroup`). A module's tests stay on one
+worker, so its module-scoped app or sandbox starts once; browser tests share one worker, as do the tests that start
+several training processes, so two of them never compete for the cores side by side.
+"""
 
 import os
 
@@ -7,6 +12,24 @@ import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+# Each xdist worker gets its share of the cores for torch's threads (and passes it on to the processes it starts);
+# set before any test imports torch. Two workers on two cores with two threads each would fight over them.
+_WORKERS = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 0)
+if _WORKERS:
+    os.environ.setdefault("OMP_NUM_THREADS", str(max(1, (os.cpu_count() or 1) // _WORKERS)))
+
+
+def pytest_configure(config):
+    """Under xdist the controller converts the embedded model before the workers start: on a fresh machine two
+    workers would otherwise both convert it (about 35 s and 2 GB each) before one rename wins."""
+    if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
+        from playground.errors import ModelLoadError
+        from playground.models import ensure_embedded_model
+
+        try:
+            ensure_embedded_model()
+        except ModelLoadError:
+            pass  # not installed: the tests that need it say so themselves
 
 
 @pytest.fixture(scope="session")
@@ -78,6 +101,7 @@ MULTIPROC = (
 )
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the xdist_group marks
 def pytest_collection_modifyitems(config, items):
     for item in items:
         marks = {m.name for m in item.iter_markers()}
@@ -89,3 +113,21 @@ def pytest_collection_modifyitems(config, items):
             marks.add("multiproc")
         if "slow" not in marks and (item.nodeid.startswith(SLOW) or marks & {"browser", "multiproc"}):
             item.add_marker(pytest.mark.slow)
+        if "xdist_group" not in marks:
+            # --dist loadgroup: the browser tests run one after another on one worker, so do the multi-process ones;
+            # any other test stays with its module (one worker starts the module's app, sandbox or run once).
+            group = next((tier for tier in ("browser", "multiproc") if tier in marks), item.nodeid.split("::")[0])
+            item.add_marker(pytest.mark.xdist_group(group))
+    if _WORKERS:
+        # Longest first (with --no-loadscope-reorder xdist hands out the groups in this order): the browser group,
+        # the multi-process group, the modules with slow tests, then the quick ones that fill the gaps at the end.
+        slow_modules = {item.nodeid.split("::")[0] for item in items if item.get_closest_marker("slow")}
+
+        def rank(item) -> int:
+            if item.get_closest_marker("browser"):
+                return 0
+            if item.get_closest_marker("multiproc"):
+                return 1
+            return 2 if item.nodeid.split("::")[0] in slow_modules else 3
+
+        items.sort(key=rank)  # stable: each module keeps its own order

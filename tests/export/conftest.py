@@ -3,32 +3,26 @@
 import os
 import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
 
+from playground import testing
 from playground.scoring import RewardChoice
-from playground.spec import RunSpec
 from playground.training.job import JobManager
 from playground.training.store import RunStore
 
 
-def tiny_spec(model_dir, **overrides) -> RunSpec:
-    spec = RunSpec()
-    spec.model.model_name_or_path = str(model_dir)
-    settings = dict(
-        max_steps=2,
-        num_generations=4,
-        per_device_train_batch_size=4,
-        max_completion_length=6,
-        learning_rate=1e-2,  # large, so that two steps move the adapter measurably
-        save_steps=5,
-    )
-    settings.update(overrides)
-    for name, value in settings.items():
-        spec.set(name, value)
-    spec.rewards = [RewardChoice("length", 1.0, {"ideal_length": 5}), RewardChoice("format", 0.5)]
-    return spec
+# Two steps of a large learning rate move the adapter measurably; two rewards, so an export carries a weighted sum.
+tiny_spec = partial(
+    testing.tiny_spec,
+    rewards=[RewardChoice("length", 1.0, {"ideal_length": 5}), RewardChoice("format", 0.5)],
+    max_steps=2,
+    max_completion_length=6,
+    learning_rate=1e-2,
+    save_steps=5,
+)
 
 
 def train_exported(folder: Path, *args: str) -> Path:

@@ -3,15 +3,7 @@
 import pytest
 
 from playground.lab.stats import spearman, summarize
-
-
-class FixedReward:
-    def __init__(self, name, values):
-        self.__name__ = name
-        self.values = values
-
-    def __call__(self, completions, **kwargs):
-        return list(self.values)
+from tests.playground.test_advantages import trl_scored
 
 
 # Prompt 2's f1 is constant: no signal from f1 alone there.
@@ -22,28 +14,8 @@ ROWS = [[1.0, 0.0], [2.0, 1.0], [0.5, None], [3.0, 1.0], [0.0, 1.0], [5.0, 1.0],
     "scale_rewards,aggregation", [("group", "sum_then_normalize"), ("batch", "normalize_then_sum")]
 )
 def test_metrics_equal_trl_logs(tiny_model_dir, tmp_path, scale_rewards, aggregation):
-    from datasets import Dataset
-    from trl import GRPOConfig, GRPOTrainer
-
     weights = [0.7, 0.3]
-    funcs = [FixedReward(f"f{j}", [r[j] for r in ROWS]) for j in range(2)]
-    args = GRPOConfig(
-        output_dir=str(tmp_path),
-        num_generations=4,
-        per_device_train_batch_size=8,
-        max_completion_length=4,
-        scale_rewards=scale_rewards,
-        multi_objective_aggregation=aggregation,
-        reward_weights=weights,
-        use_cpu=True,
-        bf16=False,
-        report_to=[],
-    )
-    dataset = Dataset.from_dict({"prompt": ["a", "b"] * 4})
-    trainer = GRPOTrainer(model=str(tiny_model_dir), reward_funcs=funcs, args=args, train_dataset=dataset)
-    out = trainer._generate_and_score_completions([{"prompt": p} for p in ["a"] * 4 + ["b"] * 4])
-    mode = "train" if trainer.model.training else "eval"  # TRL logs under the model's current mode
-    logged = {k: v[-1] for k, v in trainer._metrics[mode].items()}
+    out, logged = trl_scored(tiny_model_dir, tmp_path, ROWS, weights, 4, scale_rewards, aggregation)
 
     ours = summarize(
         ROWS, ["f0", "f1"], weights, 4, scale_rewards=scale_rewards, multi_objective_aggregation=aggregation

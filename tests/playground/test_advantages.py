@@ -20,6 +20,33 @@ class FixedReward:
         return list(self.values)
 
 
+def trl_scored(model_dir, output_dir, rows, weights, g, scale_rewards, aggregation):
+    """TRL's GRPOTrainer scores one batch whose rewards are `rows` (completions x functions, groups of `g`): its
+    output (`advantages`, ...) and the metrics it logged for that batch."""
+    from datasets import Dataset
+    from trl import GRPOConfig, GRPOTrainer
+
+    n = len(rows)
+    funcs = [FixedReward(f"f{j}", [r[j] for r in rows]) for j in range(len(weights))]
+    args = GRPOConfig(
+        output_dir=str(output_dir),
+        num_generations=g,
+        per_device_train_batch_size=n,
+        max_completion_length=4,
+        scale_rewards=scale_rewards,
+        reward_weights=weights,
+        multi_objective_aggregation=aggregation,
+        use_cpu=True,
+        bf16=False,
+        report_to=[],
+    )
+    dataset = Dataset.from_dict({"prompt": ["a", "b"] * 4})
+    trainer = GRPOTrainer(model=str(model_dir), reward_funcs=funcs, args=args, train_dataset=dataset)
+    out = trainer._generate_and_score_completions([{"prompt": p} for p in ["a"] * g + ["b"] * (n - g)])
+    mode = "train" if trainer.model.training else "eval"  # TRL logs under the model's current mode
+    return out, {k: v[-1] for k, v in trainer._metrics[mode].items()}
+
+
 TABLE = [
     # (scale_rewards, per-function rewards (rows = completions), weights, num_generations)
     (
@@ -55,27 +82,7 @@ NORMALIZE_THEN_SUM = [
     [(*case, "sum_then_normalize") for case in TABLE] + NORMALIZE_THEN_SUM,
 )
 def test_equals_trl_grpo_trainer(tiny_model_dir, tmp_path, scale_rewards, rows, weights, g, aggregation):
-    from datasets import Dataset
-    from trl import GRPOConfig, GRPOTrainer
-
-    n = len(rows)
-    funcs = [FixedReward(f"f{j}", [r[j] for r in rows]) for j in range(len(weights))]
-    args = GRPOConfig(
-        output_dir=str(tmp_path),
-        num_generations=g,
-        per_device_train_batch_size=n,
-        max_completion_length=4,
-        scale_rewards=scale_rewards,
-        reward_weights=weights,
-        multi_objective_aggregation=aggregation,
-        use_cpu=True,
-        bf16=False,
-        report_to=[],
-    )
-    dataset = Dataset.from_dict({"prompt": ["a", "b"] * 4})
-    trainer = GRPOTrainer(model=str(tiny_model_dir), reward_funcs=funcs, args=args, train_dataset=dataset)
-    inputs = [{"prompt": p} for p in ["a"] * g + ["b"] * (n - g)]
-    trl_adv = trainer._generate_and_score_completions(inputs)["advantages"]
+    trl_adv = trl_scored(tiny_model_dir, tmp_path, rows, weights, g, scale_rewards, aggregation)[0]["advantages"]
 
     ours = compute_advantages(
         rows, weights, num_generations=g, scale_rewards=scale_rewards, multi_objective_aggregation=aggregation

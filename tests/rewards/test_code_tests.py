@@ -124,26 +124,22 @@ def test_preview_scores_a_correct_and_a_wrong_solution(mode, tiny):
 
 def test_one_grpo_step_scores_a_correct_and_a_wrong_solution(mode, tiny_model_dir, tmp_path):
     from playground.scoring import RewardChoice
-    from playground.spec import RunSpec
+    from playground.testing import tiny_spec
     from playground.training.job import JobManager
     from playground.training.store import RunStore
 
     data = tmp_path / "code.jsonl"
     data.write_text("".join(json.dumps(_row(i)) + "\n" for i in (0, 1)))
-    spec = RunSpec()
-    spec.model.model_name_or_path = str(tiny_model_dir)
-    settings = dict(
+    spec = tiny_spec(
+        tiny_model_dir,
+        [RewardChoice("code_tests")],
         max_steps=1,
-        num_generations=4,
         per_device_train_batch_size=8,
         max_completion_length=4,
         dataset_kind="file",
         dataset_name=str(data),
         completion_prefix=_row(0)["solution_code"] + "\n",
     )
-    for name, value in settings.items():
-        spec.set(name, value)
-    spec.rewards = [RewardChoice("code_tests")]
     job = JobManager(RunStore(tmp_path / "runs")).start(spec)
     job.join(300)
     assert job.status == "finished", job.error

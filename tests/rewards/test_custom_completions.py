@@ -94,22 +94,19 @@ def test_a_reward_that_reads_both_shapes_gets_no_warning():
 
 
 def test_one_grpo_step_with_a_system_prompt_and_completions_as_text(tiny_model_dir, tmp_path):
+    from playground.testing import tiny_spec
     from playground.training.job import JobManager
     from playground.training.store import RunStore
 
-    spec = RunSpec()
-    spec.model.model_name_or_path = str(tiny_model_dir)
-    for name, value in dict(
+    spec = tiny_spec(
+        tiny_model_dir,
+        [RewardChoice("reward_length", 1.0), RewardChoice("reward_format", 1.0)],
+        custom_code=ARTICLE,
         max_steps=1,
-        num_generations=4,
-        per_device_train_batch_size=4,
         max_completion_length=8,
         system_prompt="Answer in sections.",
         completions_as_text=True,
-    ).items():
-        spec.set(name, value)
-    spec.custom_code = ARTICLE
-    spec.rewards = [RewardChoice("reward_length", 1.0), RewardChoice("reward_format", 1.0)]
+    )
     job = JobManager(RunStore(tmp_path / "runs")).start(spec)
     job.join(300)
     assert job.status == "finished", job.error

@@ -1,11 +1,14 @@
 """The run spec carries custom code and the reward error policy; training runs custom rewards in a sandbox."""
 
+from functools import partial
+
 import pytest
 
 from playground.cli.train import parse_train
 from playground.errors import SpecError
 from playground.scoring import RewardChoice
 from playground.spec import RunSpec, field_help
+from playground.testing import tiny_spec
 from playground.training.job import JobManager
 from playground.training.store import RunStore
 from playground.validation import validate_spec
@@ -79,13 +82,7 @@ class TestSpec:
         assert spec.grpo.reward_error_policy == "none"
 
 
-def tiny_spec(model_dir, code, rewards, **overrides) -> RunSpec:
-    spec = RunSpec(custom_code=code, rewards=[RewardChoice(r) for r in rewards])
-    spec.model.model_name_or_path = str(model_dir)
-    settings = dict(max_steps=2, num_generations=4, per_device_train_batch_size=4, max_completion_length=8)
-    for name, value in {**settings, **overrides}.items():
-        spec.set(name, value)
-    return spec
+sandboxed_spec = partial(tiny_spec, max_steps=2, max_completion_length=8)
 
 
 @pytest.fixture
@@ -100,7 +97,7 @@ def finished(job, timeout=300):
 
 
 def test_training_compiles_the_spec_code_into_a_sandbox(manager, tiny_model_dir):
-    job = finished(manager.start(tiny_spec(tiny_model_dir, VOWELS, ["vowels"])))
+    job = finished(manager.start(sandboxed_spec(tiny_model_dir, [RewardChoice("vowels")], custom_code=VOWELS)))
     assert job.status == "finished", job.error
     rows = [m for m in job.run.metrics() if "reward" in m]
     assert len(rows) == 2 and all(0 <= r["rewards/vowels/mean"] <= 1 for r in rows)
@@ -111,14 +108,23 @@ def test_training_compiles_the_spec_code_into_a_sandbox(manager, tiny_model_dir)
 
 
 def test_failing_custom_reward_fails_the_run_with_its_line(manager, tiny_model_dir):
-    job = finished(manager.start(tiny_spec(tiny_model_dir, BROKEN, ["broken", "length"])))
+    job = finished(
+        manager.start(
+            sandboxed_spec(tiny_model_dir, [RewardChoice("broken"), RewardChoice("length")], custom_code=BROKEN)
+        )
+    )
     assert job.status == "failed"
     assert job.error == "Reward 'broken' raised KeyError: 'solution' (line 3)."
     assert job.run.status()["error"] == job.error
 
 
 def test_none_policy_scores_none_and_counts(manager, tiny_model_dir):
-    spec = tiny_spec(tiny_model_dir, BROKEN, ["broken", "length"], reward_error_policy="none")
+    spec = sandboxed_spec(
+        tiny_model_dir,
+        [RewardChoice("broken"), RewardChoice("length")],
+        custom_code=BROKEN,
+        reward_error_policy="none",
+    )
     job = finished(manager.start(spec))
     assert job.status == "finished", job.error
     assert job.reward_errors() == 2  # one generation batch per step, two steps

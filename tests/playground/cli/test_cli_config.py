@@ -10,32 +10,30 @@ from playground.cli.train import parse_train
 from playground.export import export_recipe
 from playground.scoring import RewardChoice
 from playground.spec import RunSpec, demo_spec
+from playground.testing import tiny_spec
 
 
 CUSTOM = "def shouting(completions, **kwargs):\n    return [float(str(c).isupper()) for c in completions]\n"
 
 
 def recipe_spec(model_dir) -> RunSpec:
-    spec = demo_spec()
-    for name, value in dict(
-        model_name_or_path=str(model_dir),
+    rewards = [
+        RewardChoice("length", 1.0, {"ideal_length": 5}),
+        RewardChoice("format", 0.5),
+        RewardChoice("shouting", 0.25),
+    ]
+    return tiny_spec(
+        model_dir,
+        rewards,
+        base=demo_spec(),
+        custom_code=CUSTOM,
         max_steps=7,
-        num_generations=4,
-        per_device_train_batch_size=4,
         max_completion_length=6,
         learning_rate=3e-3,
         lora_r=4,
         dataset_name="arithmetic",
         device="cpu",
-    ).items():
-        spec.set(name, value)
-    spec.custom_code = CUSTOM
-    spec.rewards = [
-        RewardChoice("length", 1.0, {"ideal_length": 5}),
-        RewardChoice("format", 0.5),
-        RewardChoice("shouting", 0.25),
-    ]
-    return spec
+    )
 
 
 @pytest.fixture(scope="module")

@@ -54,14 +54,14 @@ def test_rollout_logits_match_policy(tiny_model_dir, tmp_path, four_bit, dtype, 
 
 def _train(char_model_dir, tmp_path, fast_rollout, beta=0.0, max_steps=12, **fields):
     from playground.scoring import RewardChoice
-    from playground.spec import RunSpec
+    from playground.testing import tiny_spec
     from playground.training.job import JobManager
     from playground.training.store import RunStore
     from tests.playground.training.test_job import vowel_fraction
 
-    spec = RunSpec()
-    spec.model.model_name_or_path = str(char_model_dir)
-    for name, value in dict(
+    spec = tiny_spec(
+        char_model_dir,
+        [RewardChoice("vowels")],
         max_steps=max_steps,
         num_generations=8,
         per_device_train_batch_size=8,
@@ -70,9 +70,7 @@ def _train(char_model_dir, tmp_path, fast_rollout, beta=0.0, max_steps=12, **fie
         beta=beta,
         fast_rollout=fast_rollout,
         **fields,
-    ).items():
-        spec.set(name, value)
-    spec.rewards = [RewardChoice("vowels")]
+    )
     job = JobManager(RunStore(tmp_path / fast_rollout)).start(spec, custom_rewards={"vowels": vowel_fraction})
     job.join(600)
     assert job.status == "finished", job.error

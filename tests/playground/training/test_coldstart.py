@@ -206,21 +206,18 @@ def test_cold_start_turns_a_reward_the_base_model_never_earns_into_one_it_earns(
     """The random character model never starts an answer with "ok." (about 1 in 45^3 draws): GRPO alone has no
     signal. Ten SFT warm-up steps on user-given examples make the reward reachable, at a fixed seed."""
     from playground.scoring import RewardChoice
-    from playground.spec import RunSpec
+    from playground.testing import tiny_spec
     from playground.training.job import JobManager
     from playground.training.store import RunStore
 
     examples = tmp_path / "examples.jsonl"
     prompts = ["say ok", "answer me", "what now", "tell me more"]
     examples.write_text("".join(json.dumps({"prompt": p, "completion": "ok."}) + "\n" for p in prompts))
-    spec = RunSpec()
-    spec.model.model_name_or_path = str(char_model_dir)
-    # the character tokenizer decodes "ok." as "o k ."
-    spec.rewards = [RewardChoice("regex", 1.0, {"pattern": r"^o k \.", "mode": "search"})]
-    settings = dict(
+    spec = tiny_spec(
+        char_model_dir,
+        # the character tokenizer decodes "ok." as "o k ."
+        [RewardChoice("regex", 1.0, {"pattern": r"^o k \.", "mode": "search"})],
         max_steps=2,
-        num_generations=4,
-        per_device_train_batch_size=4,
         max_completion_length=8,
         learning_rate=1e-3,
         beta=0.0,
@@ -231,8 +228,6 @@ def test_cold_start_turns_a_reward_the_base_model_never_earns_into_one_it_earns(
         eval_prompts=2,
         eval_num_generations=8,
     )
-    for name, value in settings.items():
-        spec.set(name, value)
     job = JobManager(RunStore(tmp_path / "runs")).start(spec)
     job.join(600)
     assert job.status == "finished", job.error

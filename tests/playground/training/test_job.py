@@ -1,9 +1,11 @@
 """Real GRPOTrainer runs on tiny models: live metrics, stop, failure, 4-bit, and a learning test."""
 
 import time
+from functools import partial
 
 import pytest
 
+from playground import testing
 from playground.errors import PlaygroundError
 from playground.scoring import RewardChoice
 from playground.spec import RunSpec
@@ -11,17 +13,7 @@ from playground.training.job import JobManager
 from playground.training.store import RunStore
 
 
-def tiny_spec(model_dir, **overrides) -> RunSpec:
-    spec = RunSpec()
-    spec.model.model_name_or_path = str(model_dir)
-    settings = dict(
-        max_steps=3, num_generations=4, per_device_train_batch_size=4, max_completion_length=8, learning_rate=1e-3
-    )
-    settings.update(overrides)
-    for name, value in settings.items():
-        spec.set(name, value)
-    spec.rewards = [RewardChoice("length", 1.0, {"ideal_length": 5})]
-    return spec
+tiny_spec = partial(testing.tiny_spec, max_steps=3, max_completion_length=8, learning_rate=1e-3)
 
 
 def wait(job, timeout=300):

@@ -12,8 +12,7 @@ from transformers import PreTrainedModel
 from playground.advantages import compute_advantages
 from playground.errors import RewardError
 from playground.scoring import RewardChoice, build_rewards
-from playground.spec import RunSpec
-from playground.testing import save_tiny_model
+from playground.testing import save_tiny_model, tiny_spec
 from playground.training.job import TrainingJob, trl_reward_model
 from playground.training.store import RunStore
 from rewards.model import get_reward_model_reward
@@ -30,21 +29,16 @@ def test_trl_reward_model_is_the_folder_for_a_reward_model_only(tmp_path):
 
 def test_one_step_with_a_reward_model_logs_the_classifiers_values(tiny_model_dir, embedded_dir, tmp_path):
     folder = str(save_tiny_model(tmp_path / "rm", classifier=True))
-    spec = RunSpec()
-    spec.model.model_name_or_path = str(tiny_model_dir)
-    spec.model.device = "cpu"
-    for name, value in dict(
+    rewards = [RewardChoice("reward_model", 1.0, {"model": folder}), RewardChoice("length", 0.5, {"ideal_length": 5})]
+    spec = tiny_spec(
+        tiny_model_dir,
+        rewards,
+        device="cpu",
         max_steps=1,
-        num_generations=4,
         per_device_train_batch_size=8,  # two prompts of four completions: the batch-level step of normalize_then_sum
         max_completion_length=8,
         multi_objective_aggregation="normalize_then_sum",
-    ).items():
-        spec.set(name, value)
-    spec.rewards = [
-        RewardChoice("reward_model", 1.0, {"model": folder}),
-        RewardChoice("length", 0.5, {"ideal_length": 5}),
-    ]
+    )
     rm_name, length_name = metric_name("reward_model", {"model": folder}), "length(ideal_length=5)"
     job = TrainingJob(spec, RunStore(tmp_path / "runs").create(spec.to_dict()))
     trainer = job._build_trainer()
