@@ -158,9 +158,10 @@ LESSONS: tuple[Lesson, ...] = (
             "en": (
                 "A policy learns whatever the reward pays for, not what you meant. This recipe is the format lesson "
                 "with one loophole: `format` with `allow_empty = true` (the regex `.*?` instead of the article's "
-                "`.+`) pays 1.0 for `<conclusion></conclusion>`. A second copy of `format`, strict and with weight "
-                "0, is scored and charted but never trained on: the gap between the two lines is the **hack rate**, "
-                "the answers that pass only because a section is empty.\n\n"
+                "`.+`) pays 1.0 for `<conclusion></conclusion>`, and a brevity reward (`length`, ideal 20 characters, "
+                "weight 0.01) makes the shortest paid answer the best one. A second copy of `format`, strict and with "
+                "weight 0, is scored and charted but never trained on: the gap between the two lines is the "
+                "**hack rate**, the answers that pass only because a section is empty.\n\n"
                 "1. Train it and watch the per-reward chart (`rewards/<fn>/mean`) and the held-out answers: the "
                 "loose line climbs, the strict one lags behind, and conclusions empty out.\n"
                 "2. Open the **Reward lab** and run the **probe** on this selection: it reports that tags with empty "
@@ -171,7 +172,8 @@ LESSONS: tuple[Lesson, ...] = (
             ),
             "zh": (
                 "策略学到的是奖励付钱的东西，而不是你的本意。这个配方就是格式课的配方，只留了一个漏洞：`format` 设为 "
-                "`allow_empty = true`（正则用 `.*?`，而不是文章里的 `.+`），`<conclusion></conclusion>` 也能拿 1.0。"
+                "`allow_empty = true`（正则用 `.*?`，而不是文章里的 `.+`），`<conclusion></conclusion>` 也能拿 1.0；"
+                "再加上一个“简短”奖励（`length`，理想长度 20 个字符，权重 0.01），让能拿分的最短回答成为最好的回答。"
                 "另一份严格的 `format` 权重为 0：它会被打分、画进图表，但不参与训练。两条线之间的差距就是"
                 "**投机率**，也就是只因为某个段落为空才通过的回答。\n\n"
                 "1. 训练并观察按奖励分开的图表（`rewards/<fn>/mean`）和预留提示的回答：宽松的那条线往上走，严格的那条"
@@ -184,17 +186,23 @@ LESSONS: tuple[Lesson, ...] = (
             ),
         },
         expected={
-            "en": "The same loophole measured on 2 CPU cores (format with empty sections allowed, next to a "
-            "tag_layout that still credited them; 30 writing prompts, seed 7): over the last 5 GRPO steps 37 of 40 "
-            "training answers scored 1.0, but only 23 of 40 had text in all three sections (19 of 40 over the first "
-            "5 steps), so GRPO's honest gain was about +0.1 while the loose eval format read 0.59 -> 0.91. A "
-            "typical answer: `<intro>Public Libraries:</intro> <body>A beacon of culture in the digital "
-            "age.</body> <conclusion></conclusion>`. This recipe's own run is not measured yet.",
-            "zh": "在 2 核 CPU 上实测过同一个漏洞（允许空段落的 format，加上当时仍给空段落打分的 tag_layout；"
-            "30 个写作提示，随机种子 7）：GRPO 最后 5 步里 40 个训练回答有 37 个得 1.0，但只有 23 个三个部分都有"
-            "内容（前 5 步是 19 个），所以 GRPO 真实的提升只有约 +0.1，而宽松的评估格式分从 0.59 升到 0.91。"
-            "典型回答：`<intro>Public Libraries:</intro> <body>A beacon of culture in the digital age.</body> "
-            "<conclusion></conclusion>`。这个配方本身的运行还没有实测。",
+            "en": "Measured with bench/lessons.py on a 2-core AMD EPYC shared with other work (one thread, load 4-9; "
+            "8 held-out prompts x 4 samples, seed 42). Loose format (trained) / strict format (watched) before -> "
+            "after the warm-up -> GRPO step 10 -> step 20: 0.00/0.00 -> 0.38/0.34 -> 0.72/0.69 -> 0.72/0.59. The gap, "
+            "the hack rate, grows from 0.03 to 0.13 over the last 10 steps, and the share of answers with an empty "
+            "section from 0.06 to 0.19, e.g. `<intro>The advantages of walking every day</intro> <body>are "
+            "far</body><conclusion></conclusion>`. The brevity reward finds a second loophole that even the strict "
+            "format pays: one-word sections (`<intro>Your homemade</intro> <body>glass of</body> "
+            "<conclusion>jumbo</conclusion>`). Without the brevity reward, 20 steps did not empty the sections "
+            "(0.88 loose, 0.84 strict): a loophole is only exploited when something favours it. 739 CPU seconds.",
+            "zh": "用 bench/lessons.py 在一台与其他工作共享的 2 核 AMD EPYC 上实测（单线程，负载 4-9；8 个预留提示 x "
+            "每个 4 个样本，随机种子 42）。宽松格式（参与训练）/ 严格格式（只观察）训练前 -> 预热后 -> GRPO 第 10 步 "
+            "-> 第 20 步：0.00/0.00 -> 0.38/0.34 -> 0.72/0.69 -> 0.72/0.59。两者之差（投机率）在最后 10 步从 0.03 "
+            "增加到 0.13，含空段落的回答比例从 0.06 增加到 0.19，例如 `<intro>The advantages of walking every "
+            "day</intro> <body>are far</body><conclusion></conclusion>`。简短奖励还找到了第二个漏洞，连严格格式也照样"
+            "给分：每段只写一个词（`<intro>Your homemade</intro> <body>glass of</body> <conclusion>jumbo"
+            "</conclusion>`）。去掉简短奖励时，20 步后段落并没有变空（宽松 0.88，严格 0.84）：只有当某个东西偏爱"
+            "漏洞时，漏洞才会被利用。共 739 CPU 秒。",
         },
         preview_prompt="Write a short paragraph about why people keep pets.",
         overrides=dict(FORMAT_RECIPE),
