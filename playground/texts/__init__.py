@@ -7,7 +7,8 @@ reward and prompt set names, TRL's metric keys.
 
 Each area is one small module with a `TEXTS` table of `key -> (English, Chinese)`; the keys of a module share its
 namespace. The reward, field and prompt set help takes its English from its one source (the reward registry, the
-run spec's metadata) and its Chinese from `playground.texts.help`; `catalogue()` adds those keys.
+run spec's metadata) and its Chinese from `playground.ui.help_texts`, which the page adds to these keys (help needs the
+run spec and the registry, which themselves raise keys from here).
 """
 
 from functools import lru_cache
@@ -41,15 +42,9 @@ for _area in (*AREAS, *PAGE):
 
 @lru_cache(maxsize=1)
 def catalogue() -> dict[str, dict[str, str]]:
-    """Every text by language: `{"en": {key: text}, "zh": {key: text}}`, with the generated help keys."""
-    from playground.texts.help import generated_keys
-
+    """Every text by language: `{"en": {key: text}, "zh": {key: text}}` (the generated help keys are the page's)."""
     table = engine_table()
-    out = {lang: {key: pair[i] for key, pair in table.items()} for i, lang in enumerate(LANGS)}
-    en, zh = generated_keys()
-    out["en"].update(en)
-    out["zh"].update(zh)
-    return out
+    return {lang: {key: pair[i] for key, pair in table.items()} for i, lang in enumerate(LANGS)}
 
 
 __all__ = ["LANGS", "Text", "catalogue", "engine_table", "placeholders", "msg", "render", "template"]

@@ -9,10 +9,12 @@ Field names of the run spec and metric names stay TRL's, untranslated, so that u
 import gradio as gr
 
 from playground.texts import catalogue
+from playground.ui.help_texts import generated_keys
 
 
-EN: dict[str, str] = catalogue()["en"]
-ZH: dict[str, str] = catalogue()["zh"]
+_HELP_EN, _HELP_ZH = generated_keys()
+EN: dict[str, str] = catalogue()["en"] | _HELP_EN
+ZH: dict[str, str] = catalogue()["zh"] | _HELP_ZH
 TRANSLATIONS = {"en": EN, "zh": ZH}
 
 # Browsers report Chinese as zh-CN, zh-TW, ...; the frontend falls back from those to "zh".

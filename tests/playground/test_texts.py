@@ -13,6 +13,7 @@ import pytest
 from playground.errors import PlaygroundError, SpecError
 from playground.spec import flat_fields
 from playground.texts import AREAS, PAGE, Text, catalogue, engine_table, msg, placeholders
+from playground.ui.help_texts import generated_keys
 from rewards.registry import list_specs
 
 
@@ -47,7 +48,8 @@ def test_the_catalogue_covers_the_page_and_the_generated_help():
     assert set(texts["en"]) == set(texts["zh"])
     page = {key for area in PAGE for key in area.TEXTS}
     assert page <= set(texts["en"]) and ENGINE <= set(texts["en"])
-    assert {f"rewards.desc.{s.name}" for s in list_specs()} <= set(texts["zh"])
+    help_en, help_zh = generated_keys()  # the page's help, generated from the registry and the run spec
+    assert set(help_en) == set(help_zh) and {f"rewards.desc.{s.name}" for s in list_specs()} <= set(help_zh)
     assert len(ENGINE) > 300 and len(page) > 300  # guards the walk above against finding nothing
 
 

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from playground.texts.help import info_text, markdown_text
+from playground.ui.help_texts import info_text, markdown_text
 from playground.ui.i18n import EN, ZH
 
 

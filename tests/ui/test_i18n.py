@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from playground.data import BUILTIN_SETS
-from playground.texts.help import field_help
 from playground.training.store import STATUSES
 from playground.ui.charts import SLUGS
+from playground.ui.help_texts import field_help
 from playground.ui.i18n import EN, I18N, ZH, t, tr
 from playground.ui.messages_zh import translate_error
 from playground.ui.rewards_tab import FAMILIES
@@ -80,7 +80,7 @@ def generated_text_keys() -> set[str]:
 @pytest.mark.parametrize("key", sorted(generated_text_keys()))
 def test_every_reward_field_and_prompt_set_text_has_chinese(key):
     assert key in EN and EN[key].strip()
-    assert ZH.get(key, "").strip() and ZH[key] != EN[key], f"{key} has no Chinese: add it to playground/texts/help.py"
+    assert ZH.get(key, "").strip() and ZH[key] != EN[key], f"{key}: no Chinese in playground/ui/help_texts.py"
 
 
 def test_every_alert_code_in_the_engine_has_a_text():
