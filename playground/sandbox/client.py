@@ -294,7 +294,7 @@ class Sandbox:
             time.sleep(0.01)
         if count <= 1:
             return None
-        return msg("sandbox.threads_left", count=count - 1)
+        return msg("sandbox.thread_left") if count == 2 else msg("sandbox.threads_left", count=count - 1)
 
     def _clean(self) -> None:
         """Remove what the last call wrote in the worker's folder (what loading the code wrote stays)."""

@@ -48,7 +48,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "alert.clipped": (
         "In the last {k} steps, {share} of the completions hit max_completion_length and were cut off before they "
         "finished.",
-        "最近 {k} 步里，{share}的生成结果达到 max_completion_length，没写完就被截断。",
+        "最近 {k} 步里，{share} 的生成结果达到 max_completion_length，没写完就被截断。",
     ),
     "alert.clipped.advice": (
         "Raise max_completion_length, or reward shorter answers (for example with a length penalty).",

@@ -39,8 +39,14 @@ TEXTS: dict[str, tuple[str, str]] = {
         " and {mb:.0f} MB in deleted files it kept open",
         "，另有 {mb:.0f} MB 在它仍打开的已删除文件中",
     ),
+    "sandbox.thread_left": (
+        "left 1 thread running after it returned, and the worker was stopped; join the threads you start "
+        "(e.g. `with ThreadPoolExecutor() as pool:`) before returning",
+        "返回后还留着 1 个线程在运行，工作进程已停止；请在返回前等待你启动的线程结束"
+        "（例如用 `with ThreadPoolExecutor() as pool:`）",
+    ),
     "sandbox.threads_left": (
-        "left {count} thread(s) running after it returned, and the worker was stopped; join the threads you start "
+        "left {count} threads running after it returned, and the worker was stopped; join the threads you start "
         "(e.g. `with ThreadPoolExecutor() as pool:`) before returning",
         "返回后还留着 {count} 个线程在运行，工作进程已停止；请在返回前等待你启动的线程结束"
         "（例如用 `with ThreadPoolExecutor() as pool:`）",
