@@ -2,6 +2,7 @@
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import gradio as gr
 
@@ -19,7 +20,7 @@ from playground.ui.common import (
     score_frame,
     score_summary,
     short,
-    with_text_widths,
+    text_widths,
 )
 from playground.ui.context import AppContext, Session, parse_selection
 from playground.ui.custom_code import custom_rewards
@@ -123,9 +124,14 @@ def generate(
     prefix = completion_prefix or ""
     result = preview_group(loaded, tokenizer, prompt, funcs, weights, settings, columns=columns, prefix=prefix)
     timing = tr(lang, "preview.timing", g=settings.num_generations, seconds=f"{result.group.seconds:.1f}")
-    frame = score_frame(result.score, lang)
-    table = with_text_widths(frame, list(frame.data.columns), {tr(lang, "table.completion"): 1})
-    return table, f"{timing}\n\n{score_summary(result.score, lang)}", result.to_json()
+    # the table's value as it is (API and MCP clients read it); its column widths follow in `fit_completion_column`
+    return score_frame(result.score, lang), f"{timing}\n\n{score_summary(result.score, lang)}", result.to_json()
+
+
+def fit_completion_column(request: gr.Request, value: Any) -> gr.Dataframe:
+    """Only the group table's column widths: the completion shares what the number columns leave (value untouched)."""
+    columns = [str(c) for c in getattr(value, "columns", [])]
+    return gr.Dataframe(column_widths=text_widths(columns, {tr(lang_of(request), "table.completion"): 1}))
 
 
 def create_preview_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> PreviewTab:
@@ -177,7 +183,8 @@ def create_preview_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -
     inputs = [model, prompt, row, session.selection, rewards.editor, num_generations, temperature, top_p]
     inputs += [max_new_tokens, seed, prefix]
     outputs = [table, summary, session.preview]
-    run.click(bind(generate, ctx), inputs, outputs, api_name="generate_group", show_progress_on=[summary])
+    done = run.click(bind(generate, ctx), inputs, outputs, api_name="generate_group", show_progress_on=[summary])
+    done.success(fit_completion_column, outputs[0], outputs[0], api_visibility="private", show_progress="hidden")
     return PreviewTab(
         model, prompt_set, prompt_row, prompt, row, num_generations, temperature, top_p, max_new_tokens, prefix
     )

@@ -8,6 +8,7 @@ The `gr.Timer` that refreshes the view is active only while a run is going.
 
 import html
 from dataclasses import dataclass
+from typing import Any
 
 import gradio as gr
 import pandas as pd
@@ -15,7 +16,7 @@ import pandas as pd
 from playground.texts import Text
 from playground.training.store import ACTIVE, Run
 from playground.ui.charts import CHARTS, chart_updates, create_charts, step_rows
-from playground.ui.common import GOOD_MARK, bind, empty_frame, lang_of, short, styled, with_text_widths
+from playground.ui.common import GOOD_MARK, bind, empty_frame, lang_of, short, styled, text_widths
 from playground.ui.context import AppContext, Session, client_address
 from playground.ui.custom_code import attach_to_spec
 from playground.ui.eval_answers import create_eval_answers
@@ -224,7 +225,7 @@ def _alert_text(alert: dict, lang: str) -> str:
 
 def samples_frame(run: Run, lang: str) -> gr.Dataframe:
     """The latest step's completions, with each reward and the advantage (colour-coded); the prompt and completion
-    columns share the width the numbers leave (`with_text_widths`)."""
+    columns get their widths in `fit_sample_columns`."""
     rows = run.samples(last_step_only=True)
     names = list(rows[0]["rewards"]) if rows else []
     advantage = tr(lang, "table.advantage")
@@ -237,8 +238,15 @@ def samples_frame(run: Run, lang: str) -> gr.Dataframe:
     frame = pd.DataFrame(data, columns=columns)
     for column in [*names, advantage]:
         frame[column] = pd.to_numeric(frame[column], errors="coerce")
-    text = {tr(lang, "table.prompt"): 1, tr(lang, "table.completion"): 2}  # the completion gets the most room
-    return with_text_widths(styled(frame, [advantage]), columns, text)
+    return styled(frame, [advantage])
+
+
+def fit_sample_columns(request: gr.Request, value: Any) -> gr.Dataframe:
+    """Only the samples table's column widths (its value stays as API clients read it): the prompt and completion
+    columns share the width the numbers leave, the completion the most."""
+    lang = lang_of(request)
+    text = {tr(lang, "table.prompt"): 1, tr(lang, "table.completion"): 2}
+    return gr.Dataframe(column_widths=text_widths([str(c) for c in getattr(value, "columns", [])], text))
 
 
 # --- layout --------------------------------------------------------------------------------------------------------
@@ -256,6 +264,7 @@ def create_run_view(max_height: int):
         interactive=False,
         max_height=max_height,
     )
+    samples.change(fit_sample_columns, samples, samples, **HIDDEN)
     return alerts, plots, samples
 
 

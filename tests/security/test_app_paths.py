@@ -16,14 +16,17 @@ from gradio_client.exceptions import AppError
 from mcp import ClientSession
 from mcp.client.streamable_http import streamablehttp_client
 
-from playground.data import NOT_UPLOADED, Uploads, plain_file
+from playground.data import NOT_UPLOADED as NOT_UPLOADED_KEY
+from playground.data import Uploads, plain_file
 from playground.errors import DataError, PlaygroundError
+from playground.texts import msg
 from tests.ui.live_app import running_app
 from tests.ui.test_client import TINY_RUN, client, form_kwargs
 
 
 PROMPTS = '{"prompt": "the admin password is hunter2"}\n{"prompt": "Say bye."}\n'
 NOT_A_HUB_ID = re.escape("is not a Hugging Face dataset id (org/name); folders of the server are not read")
+NOT_UPLOADED = re.escape(str(msg(NOT_UPLOADED_KEY)))  # the English the visitor reads
 NOT_A_MODEL = re.escape("the model must be the app's own or a Hugging Face Hub id (org/name)")
 # A quota of 1 KB: two small prompt files fit, a third does not.
 ENV = {"PLAYGROUND_PUBLIC": "1", "PLAYGROUND_UPLOAD_QUOTA_MB": str(1024 / 1024 / 1024)}
@@ -234,7 +237,7 @@ def test_mcp_tools_read_no_path_and_check_their_bounds(public_mcp, tmp_path):
         )
     )
     expected = [
-        NOT_UPLOADED,
+        str(msg(NOT_UPLOADED_KEY)),
         "is not a Hugging Face dataset id (org/name); folders of the server are not read",  # a folder reads as hub
         "num_generations must be between 2 and 16, got 64",
         "num_generations must be between 2 and 16, got 64",

@@ -83,12 +83,12 @@ def test_the_lab_prompt_table_shows_3_decimals_not_float32_noise():
 
 def test_text_columns_share_what_the_numbers_leave():
     """The completion column gets a share of the table, not its own width (which made it as wide as the table)."""
-    from playground.ui.common import with_text_widths
+    from playground.ui.common import text_widths
 
     columns = ["step", "length(ideal_length=5)", "format", "advantage", "prompt", "completion"]
-    widths = with_text_widths(None, columns, {"prompt": 1, "completion": 2}).column_widths
+    widths = text_widths(columns, {"prompt": 1, "completion": 2})
     assert widths == ["auto", "auto", "auto", "auto", "20%", "40%"]
     # Chinese headers take twice the room a letter takes: less is left for the text.
-    zh = with_text_widths(None, ["步", "优势优势优势", "生成结果"], {"生成结果": 1}).column_widths
-    latin = with_text_widths(None, ["s", "abcdef", "text"], {"text": 1}).column_widths
+    zh = text_widths(["步", "优势优势优势", "生成结果"], {"生成结果": 1})
+    latin = text_widths(["s", "abcdef", "text"], {"text": 1})
     assert zh == ["auto", "auto", "82%"] and latin == ["auto", "auto", "86%"]
