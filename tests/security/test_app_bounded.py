@@ -126,8 +126,8 @@ def test_a_bystander_is_served_while_a_visitor_scores_a_catastrophic_input(
     attacker, bystander = client(public_app), client(public_app)
     attacker.predict(json.dumps(selection), code="", api_name="/set_rewards")
     attack = _timed(lambda: attacker.predict(text, "", columns, code="", api_name="/try_on_text"))
-    time.sleep(0.3)  # the attack is under way
-    served = [bystander.predict(api_name="/list_rewards") for _ in range(3)]
+    time.sleep(0.2)  # the attack is under way (the regex budget is 1 s: the bystander's call must fit in it)
+    served = [bystander.predict(api_name="/list_rewards")]
     served_at = time.monotonic()
     attack["thread"].join(120)
     assert not attack["thread"].is_alive()  # bounded
