@@ -22,9 +22,10 @@ def shouty(completions, **kwargs):
 '''
 
 RUNNER = """
-import importlib.util, json, sys
+import json, sys
 sys.path.insert(0, sys.argv[1])
-assert importlib.util.find_spec("rewards") is None and importlib.util.find_spec("playground") is None
+# The product may be installed (pip install -e .): block its packages so the script proves it needs neither.
+sys.modules["rewards"] = sys.modules["playground"] = None
 import rewards_module as m
 cases = json.load(open(sys.argv[2]))
 out = []
