@@ -96,6 +96,8 @@ TEXTS: dict[str, tuple[str, str]] = {
         "每步的平均总奖励，每次训练一条线（奖励设置不同的训练不可直接比较）。越高越好。",
     ),
     "chart.series.metric": ("metric", "指标"),
+    # --- the Learn tab's curve: each chart metric of a lesson (a reward function's mean, or eval_reward) ---
+    "chart.lesson.y": ("reward (mean)", "奖励（平均）"),
     # --- the bf16 rollout's importance-sampling chart ---
     "chart.is_ratio.title": (
         "sampling/importance_sampling_ratio/mean: sampler vs policy",

@@ -256,21 +256,6 @@ def reward_frame(metrics: list[dict]) -> pd.DataFrame:
     return _typed(_drawable(points), SERIES)
 
 
-def recolour(plot) -> gr.LinePlot:
-    """Give a `gr.LinePlot` with one line per series (its last column) a colour per series, in a second event (the
-    Learn tab's curve; the charts here carry their colours in their spec).
-
-    The browser builds a chart's colour scale from the series it holds when it (re)builds the chart, and rebuilds it
-    when `color_map` changes, but not when only the data changes; and a `color_map` sent with the data is applied
-    before the data. So each data update is followed by this one (cheap: nothing is redrawn while the map is the same).
-    """
-    data = plot.get("data") if isinstance(plot, dict) else getattr(plot, "data", None)
-    if not data:
-        return gr.skip()
-    names = list(dict.fromkeys(row[-1] for row in data))
-    return gr.LinePlot(color_map={name: PALETTE[i % len(PALETTE)] for i, name in enumerate(names)})
-
-
 def _typed(points: list[tuple], series: str | None = None) -> pd.DataFrame:
     """Typed columns even when empty: the browser fixes a chart's scales from the first value it gets, and an
     untyped empty frame would make both axes discrete for good."""

@@ -23,7 +23,7 @@ from playground.lessons import LESSONS, Lesson, get_lesson
 from playground.lessons.reference import Reference
 from playground.models import EMBEDDED
 from playground.spec import DATA_FLAGS, RunSpec, flat_fields
-from playground.ui.charts import recolour
+from playground.ui.charts import SERIES, VegaPlot, vega_chart
 from playground.ui.common import bind, lang_of, short
 from playground.ui.context import AppContext, Session
 from playground.ui.i18n import t, tr
@@ -48,7 +48,7 @@ class LearnTab:
     recipe: gr.Markdown
     loaded: gr.Markdown
     reference: gr.Markdown
-    curve: gr.LinePlot
+    curve: gr.Plot
     answers: gr.Dataframe
     tab: gr.Tab
     timer: gr.Timer
@@ -144,8 +144,14 @@ def curve_frame(lesson: Lesson, lang: str, reference: Reference | None, live: li
                 value = row.get(metric)
                 if isinstance(value, int | float) and not isinstance(value, bool):
                     points.append((int(row.get("step", 0)), float(value), f"{metric} · {source}"))
-    frame = pd.DataFrame(points, columns=["step", "value", "series"])
-    return frame.astype({"step": "int64", "value": "float64", "series": "str"})
+    frame = pd.DataFrame(points, columns=["step", "value", SERIES])
+    return frame.astype({"step": "int64", "value": "float64", SERIES: "str"})
+
+
+def curve_chart(lesson: Lesson, lang: str, reference: Reference | None, live: list[dict] | None = None) -> VegaPlot:
+    """The curve as the Train tab draws its charts (`charts.vega_chart`): whole steps on x, y labels without float
+    noise, axis and legend titles in `lang`."""
+    return vega_chart(curve_frame(lesson, lang, reference, live), "lesson", SERIES, lang, "series")
 
 
 def _as_reference_row(row: dict, prefix: str = "eval_rewards/") -> dict:
@@ -184,7 +190,7 @@ def reference_views(lesson: Lesson, lang: str, live: list[dict] | None = None) -
     reference = lesson.reference()
     return [
         reference_markdown(lesson, lang, reference),
-        curve_frame(lesson, lang, reference, live),
+        curve_chart(lesson, lang, reference, live),
         answers_frame(reference, lang),
     ]
 
@@ -234,7 +240,7 @@ def watch_live(ctx: AppContext, request: gr.Request, lesson_id: str | None, sess
     timer = gr.Timer(active=job is not None and job.active)
     if key == seen:
         return timer, gr.skip(), seen
-    return timer, curve_frame(lesson, lang_of(request), lesson.reference(), live), key
+    return timer, curve_chart(lesson, lang_of(request), lesson.reference(), live), key
 
 
 def lesson_spec(ctx: AppContext, lesson: Lesson) -> RunSpec:
@@ -317,15 +323,8 @@ def create_learn_tab() -> LearnTab:
             recipe = gr.Markdown(recipe)
         summary, curve, answers = reference_views(first, "en")
         reference = gr.Markdown(summary, elem_classes="pg-reference")
-        curve = gr.LinePlot(
-            curve,
-            x="step",
-            y="value",
-            color="series",
-            label=t("learn.ref.chart"),
-            x_axis_format="d",
-            min_width=280,
-            elem_classes="pg-reference-curve",
+        curve = gr.Plot(
+            curve, label=t("learn.ref.chart"), min_width=280, elem_classes=["pg-chart", "pg-reference-curve"]
         )
         answers = gr.Dataframe(
             answers,
@@ -361,16 +360,12 @@ def wire_learn_tab(
     train: TrainTab,
 ) -> None:
     """The Learn tab's events; called once every tab exists, because Load fills inputs of the other tabs."""
-    # Each curve update is followed by `recolour`: the browser keeps a chart's colour scale until its colour map
-    # changes (see charts.recolour), so new series would otherwise be drawn without a colour.
-    loaded = demo.load(bind(show_page, ctx), [learn.picker, session.id], [learn.picker, *learn.views], **HIDDEN)
-    picked = learn.picker.input(bind(show_lesson, ctx), [learn.picker, session.id], learn.views, **HIDDEN)
+    demo.load(bind(show_page, ctx), [learn.picker, session.id], [learn.picker, *learn.views], **HIDDEN)
+    learn.picker.input(bind(show_lesson, ctx), [learn.picker, session.id], learn.views, **HIDDEN)
     seen = gr.State(None)
     live = ([learn.picker, session.id, seen], [learn.timer, learn.curve, seen])
-    selected = learn.tab.select(bind(watch_live, ctx), *live, **HIDDEN)  # a run may have ended meanwhile
-    ticked = learn.timer.tick(bind(watch_live, ctx), *live, **HIDDEN)
-    for event in (loaded, picked, selected, ticked):
-        event.then(recolour, learn.curve, learn.curve, **HIDDEN)
+    learn.tab.select(bind(watch_live, ctx), *live, **HIDDEN)  # a run may have ended meanwhile
+    learn.timer.tick(bind(watch_live, ctx), *live, **HIDDEN)
     names = tuple(train.form)
     outputs = [learn.loaded, session.selection, *rewards.apply_outputs]
     outputs += [preview.model, preview.prompt_set, preview.prompt_row, preview.prompt, preview.row]

@@ -157,3 +157,29 @@ def test_y_labels_are_rounded_and_short(values, labels):
 def test_an_empty_chart_has_no_legend():
     spec = spec_of(chart_updates([], "en")[0].value)
     assert spec["encoding"]["color"]["legend"] is None and spec["data"]["values"] == []
+
+
+@pytest.mark.parametrize(("lang", "text"), [("en", EN), ("zh", ZH)])
+def test_the_learn_curve_is_a_chart_spec_with_whole_steps_and_titles_in_the_page_language(lang, text):
+    """The Learn tab's curve (the format lesson's shipped reference run, evals at steps 0, 0, 10, 20, and a live run
+    beside it) is drawn by the same spec as the Train tab's charts."""
+    from playground.lessons import get_lesson
+    from playground.ui.learn_tab import curve_chart
+
+    lesson = get_lesson("format")
+    live = [{"step": s, "phase": "eval", "eval_rewards/format/mean": 0.25 * s} for s in (0, 1, 2)]
+    spec = spec_of(curve_chart(lesson, lang, lesson.reference(), live))
+    x, y, color = (spec["encoding"][k] for k in ("x", "y", "color"))
+    assert x["axis"]["values"] == [0, 5, 10, 15, 20] and x["axis"]["format"] == "d"
+    assert (x["title"], y["title"], color["title"]) == (
+        text["chart.step"],
+        text["chart.lesson.y"],
+        text["chart.series.series"],
+    )
+    assert y["axis"]["format"] == "~r" and y["axis"]["minExtent"] == y["axis"]["maxExtent"]
+    reference, mine = text["learn.ref.reference"], text["learn.ref.live"]
+    assert color["scale"]["domain"] == [f"format · {reference}", f"tag_layout · {reference}", f"format · {mine}"]
+    assert color["scale"]["range"] == list(PALETTE[:3])
+    assert [row["step"] for row in spec["data"]["values"] if row["series"] == f"format · {mine}"] == [0, 1, 2]
+    assert spec["usermeta"]["embedOptions"]["renderer"] == "svg"
+    assert EN["chart.lesson.y"] != ZH["chart.lesson.y"]
