@@ -2,11 +2,13 @@
 format lesson's run shrunk for the tiny model, see its phases and eval points appear; the zh-CN page shows the
 lessons in Chinese."""
 
+import re
 from pathlib import Path
 
 import pytest
 
 from playground.lessons import LESSONS, get_lesson
+from playground.ui.i18n import EN, ZH
 from tests.ui.test_browser import (
     CHROMIUM,
     VIEWPORT,
@@ -43,6 +45,20 @@ def pick_lesson(page, label: str, lesson_label: str) -> None:
 
 def progress_text(page) -> str:
     return " ".join(page.locator(".pg-progress-label").all_inner_texts())
+
+
+# The Learn curve's axes as Vega draws them in SVG: the tick labels and the title of each axis.
+AXES = """() => [...document.querySelectorAll('.pg-reference-curve g[aria-roledescription=axis]')].map(a => ({
+    label: a.getAttribute('aria-label') || '',
+    ticks: [...a.querySelectorAll('g.role-axis-label text')].map(t => t.textContent),
+    title: [...a.querySelectorAll('g.role-axis-title text')].map(t => t.textContent).join(' '),
+}))"""
+
+
+def curve_axes(page) -> dict[str, dict]:
+    """The Learn curve's "x" and "y" axes: tick labels and title."""
+    axes = page.evaluate(AXES)
+    return {a["label"][0].lower(): a for a in axes if a["label"][:6] in ("X-axis", "Y-axis")}
 
 
 def test_load_every_lesson_then_run_one(app, browser):
@@ -163,6 +179,15 @@ def test_a_lessons_reference_run_shows_at_once(app, browser, locale, tab, picker
     # a coloured line per chart metric of the lesson (format, tag_layout), and as many for a run of the recipe
     wait_for(lambda: curve.locator("g.mark-line path[stroke^='#']").count() in (2, 4), 60, "the reference curve")
     assert curve.locator("text", has_text="format · " + ("reference" if lang == "en" else "参考")).count() == 1
+    # The Train tab's chart: its evals at steps 0, 0, 10 and 20 ticked at whole steps, each once (not "0 1 1 2 2"), y
+    # labels without float noise, axis titles in the page's language.
+    text = {"en": EN, "zh": ZH}[lang]
+    axes = wait_for(lambda: (a := curve_axes(page)).keys() >= {"x", "y"} and a, 30, "the curve's axes")
+    assert axes["x"]["ticks"] == ["0", "5", "10", "15", "20"], axes["x"]
+    assert len(axes["y"]["ticks"]) >= 2, axes["y"]
+    for label in axes["y"]["ticks"]:
+        assert re.fullmatch(r"−?\d+(\.\d{0,2}[1-9])?", label), axes["y"]  # "0.2", not "0.200000" nor "0.30000000000000004"
+    assert (axes["x"]["title"], axes["y"]["title"]) == (text["chart.step"], text["chart.lesson.y"])
     assert_no_error_toast(page)
     shoot(page, f"learn-reference-{lang}")
     context.close()
