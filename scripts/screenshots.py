@@ -1,7 +1,8 @@
 """Render the docs' screenshots of the tabs (docs/screenshots/<tab>.png and <tab>-zh.png) on a real model.
 
 Starts the app on 127.0.0.1, then in Debian's Chromium (Playwright for Python, never `playwright install`), once per
-language: ticks the `format` reward, generates a group of 8, trains 3 steps, compares, and opens the run.
+language: ticks the `format` reward, generates a group of 8, trains 3 steps, compares, opens the run, and shows the
+format lesson's reference run on the Learn tab.
 
     HF_HUB_OFFLINE=1 python scripts/screenshots.py                 # the embedded model, into docs/screenshots/
     HF_HUB_OFFLINE=1 python scripts/screenshots.py --model <folder> --out /tmp/shots
@@ -93,6 +94,18 @@ def tour(page, url: str, lang: str, out: Path, run_id) -> list[Path]:
     picker.click()
     page.get_by_role("option", name=run_id()).click()
     shoot("runs")
+
+    # Learn: the format lesson and its reference run (no compute), its eval curve drawn as the Train tab's charts.
+    from playground.lessons import LESSONS, get_lesson
+
+    lesson = get_lesson("format")
+    open_tab("learn.tab")
+    page.get_by_label(text["learn.pick"], exact=True).click()
+    page.get_by_role("option", name=f"{LESSONS.index(lesson) + 1}. {lesson.title[lang]}", exact=True).click()
+    page.get_by_role("heading", name=lesson.title[lang]).wait_for(timeout=60_000)
+    curve = page.locator(".pg-reference-curve g.mark-line path")
+    wait_for(lambda: curve.count() > 0, 60, "the reference curve")
+    shoot("learn")
     return shots
 
 
