@@ -223,8 +223,9 @@ WRONG_TYPE = 'def wrong_type(completions, **kwargs):\n    return "x"\n'
 SLOW = "def slow(completions, **kwargs):\n    while True:\n        pass\n"
 BROKEN = "def f(:\n    pass\n"
 NOT_JSON = "[{"
-# The names the custom code below defines, and the Python type the broken one returns (its refusal names both).
-VISITOR = {"wrong_type", "slow", "str"}
+# What the visitor wrote that a refusal quotes: the functions of the custom code below, the Python type the broken one
+# returns, a weight typed as text.
+VISITOR = {"wrong_type", "slow", "str", "abc"}
 # The OpenAI grader format's own names: its grader types, keys, a python grader's arguments, string_check operations.
 GRADER_NAMES = {"type", "string_check", "text_similarity", "score_model", "python", "multi", "label_model", "grade"}
 GRADER_NAMES |= {"source", "sample", "item", "eq", "ne", "like", "ilike"}
