@@ -17,6 +17,7 @@ from playground.texts import (
     alerts,
     charts,
     data,
+    lab,
     lab_errors,
     page,
     rewards,
@@ -34,7 +35,7 @@ from playground.texts import (
 from playground.texts.core import LANGS, Text, engine_table, msg, placeholders, register, render, template
 
 
-AREAS = (spec, data, rewards, sandbox, runs, alerts, lab_errors)  # what the engine raises and reports
+AREAS = (spec, data, rewards, sandbox, runs, alerts, lab_errors, lab)  # what the engine raises and reports
 PAGE = (page, tab_rewards, tab_preview, tab_train, tab_compare, tab_runs, tab_learn, tab_lab, charts)
 for _area in (*AREAS, *PAGE):
     register(_area.TEXTS)

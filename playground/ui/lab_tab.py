@@ -17,7 +17,6 @@ from playground.lab.dryrun import DryRun, dry_run, load_rows
 from playground.lab.graders import export_grader, import_grader
 from playground.lab.probe import probe
 from playground.scoring import build_rewards
-from playground.texts.lab import verdict_text, why_text
 from playground.ui.common import bind, headers_on_load, lang_of, progress_callback, short, styled
 from playground.ui.context import AppContext, Session, parse_selection
 from playground.ui.custom_code import custom_rewards, table_rows
@@ -32,14 +31,19 @@ PROMPT_HEADERS = ("table.prompt", "lab.col.mean", "lab.col.std", "lab.col.zero_s
 
 def _prompt_frame(summary, lang: str) -> pd.DataFrame:
     rows = [
-        [short(p["prompt"], 90), p["mean"], p["std"], tr(lang, "lab.no_signal") if p["zero_std"] else ""]
+        [
+            short(translate_error(lang, p["prompt"]), 90),
+            p["mean"],
+            p["std"],
+            tr(lang, "lab.no_signal") if p["zero_std"] else "",
+        ]
         for p in summary.prompts
     ]
     return styled(pd.DataFrame(rows, columns=[tr(lang, key) for key in PROMPT_HEADERS]), [])  # 3 decimals
 
 
 def _metrics(summary, lang: str, seconds: float | None = None) -> str:
-    lines = [f"**{summary.verdict}**", ""]
+    lines = [f"**{translate_error(lang, summary.verdict)}**", ""]
     lines.append(
         f"`reward` {summary.reward:.4f} · `reward_std` {summary.reward_std:.4f} · "
         f"`frac_reward_zero_std` {summary.frac_reward_zero_std:.3f}"
@@ -109,7 +113,6 @@ def run_dry_run(
         progress=lambda f: progress(f, desc=tr(lang, "lab.sampling", n=len(rows), g=int(num_generations))),
     )
     summary = run.summarize(scale_rewards=scale_rewards, multi_objective_aggregation=aggregation)
-    summary.verdict = verdict_text(summary, lang)
     return (
         _metrics(summary, lang, run.seconds),
         _prompt_frame(summary, lang),
@@ -132,7 +135,6 @@ def rescore(request: gr.Request, state: dict, weights: pd.DataFrame, scale_rewar
     summary = run.summarize(
         weights=w, enabled=on, scale_rewards=scale_rewards, multi_objective_aggregation=aggregation
     )
-    summary.verdict = verdict_text(summary, lang)
     return _metrics(summary, lang), _prompt_frame(summary, lang), _signal_file(run, summary), summary.to_json()
 
 
@@ -153,9 +155,7 @@ def run_probe(ctx: AppContext, request: gr.Request, selection: list[dict], code:
         columns = {k: v for k, v in run.rows[0].items() if k != "prompt"}
         prompt = run.prompt_texts[0]
     report = probe(choices, funcs, prompt=prompt, columns=columns, completions=completions)
-    for finding in report.findings:
-        finding.why = why_text(finding, lang)
-    rows = [[f.reward, f.score, short(f.text, 120) or "∅", f.why] for f in report.findings]
+    rows = [[f.reward, f.score, short(f.text, 120) or "∅", translate_error(lang, f.why)] for f in report.findings]
     headers = [tr(lang, f"lab.col.{c}") for c in ("reward", "score", "text", "why")]
     frame = styled(pd.DataFrame(rows, columns=headers), [])  # scores to 3 decimals, not float32 noise
     note = tr(lang, "lab.probe.none", n=report.tried) if not rows else tr(lang, "lab.probe.found", n=len(rows))

@@ -22,6 +22,7 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 # Keys whose Chinese holds only names and punctuation around its values (a prefix, an article, a figure).
 NO_CJK = {"spec.field_prefix", "data.article.a", "data.article.an", "sandbox.problem", "alert.no_signal.score"}
 NO_CJK |= {"train.lora"}  # LoRA, a name in both languages
+NO_CJK |= {"lab_engine.label.join"}  # two names of kinds of text, listed
 ENGINE = {key for area in AREAS for key in area.TEXTS}
 
 
