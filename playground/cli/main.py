@@ -146,7 +146,7 @@ def _run_preview(args: argparse.Namespace) -> int:
     settings = GenerationSettings(args.num_generations, args.max_new_tokens, args.temperature, args.top_p, args.seed)
     settings.validate()
     if not args.prompt.strip():
-        raise PlaygroundError("The prompt is empty.")
+        raise PlaygroundError("cli.prompt_empty")
     funcs, weights, columns = _build(args)
     source = ModelSource.parse(args.model)
     model, tokenizer = load_model(source, inference=True)

@@ -417,7 +417,7 @@ class Sandbox:
 
 def _how_it_ended(code: int | None, exc: protocol.ProtocolError, limits: SandboxLimits) -> str:
     if code is None:
-        return msg("sandbox.protocol", detail=str(exc))
+        return msg("sandbox.protocol", detail=msg(exc.args[0], **exc.values))
     if code >= 0:
         return msg("sandbox.exited", code=code)
     sig = -code
