@@ -230,7 +230,21 @@ TEXTS: dict[str, tuple[str, str]] = {
         "{what} 无法转换成表格；请检查每一列是否只有一种值类型。",
     ),
     # models
+    # loading a model: the progress bar's messages
+    "model.progress.ready": ("Embedded model ready", "内置模型已就绪"),
+    "model.progress.converting": (
+        "First start: converting the embedded SmolLM2 model (about 35 s, once)",
+        "首次启动：正在转换内置的 SmolLM2 模型（约 35 秒，只需一次）",
+    ),
+    "model.progress.tokenizer": ("Tokenizer converted; dequantizing the weights", "分词器已转换；正在反量化权重"),
+    "model.progress.weights": ("Weights dequantized; writing safetensors", "权重已反量化；正在写入 `safetensors`"),
+    "model.progress.loading": ("Loading {label}", "正在加载 {label}"),
+    "model.progress.loaded": ("Loaded {label}", "已加载 {label}"),
     # the SFT warm-up's examples (playground/training/warmup.py)
+    "warmup.building": (
+        "Building warm-up examples from the base model's answers",
+        "正在用基座模型的回答生成热身示例",
+    ),
     "warmup.none_built": (
         "The SFT warm-up could not build examples from the model's answers; give a .jsonl file.",
         "SFT 热身无法从模型的回答中生成示例；请给出一个 .jsonl 文件。",

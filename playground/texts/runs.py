@@ -35,6 +35,12 @@ TEXTS: dict[str, tuple[str, str]] = {
         "or train with num_processes 1.",
         "在本进程中编译的奖励函数无法传给其他进程：请把代码放进运行规格的 custom_code，或用 num_processes 1 训练。",
     ),
+    # comparing a run's adapter with its base model: the progress bar's messages
+    "job.compare.loading_base": ("Loading the base model", "正在加载基座模型"),
+    "job.compare.sampling_base": ("Sampling base", "正在为基座模型采样"),
+    "job.compare.loading_adapter": ("Loading the adapter", "正在加载适配器"),
+    "job.compare.sampling_trained": ("Sampling trained", "正在为训练后的模型采样"),
+    "job.compare.delta": ("Mean reward delta {delta:+.3f}", "平均奖励变化 {delta:+.3f}"),
     # the run store
     "job.bad_run_name": (
         "{run!r} is not a valid run name; use the name shown in the run list.",

@@ -20,6 +20,7 @@ from typing import Any
 
 from playground.errors import DataError
 from playground.spec import RunSpec
+from playground.texts import msg
 
 
 logger = logging.getLogger(__name__)
@@ -280,5 +281,5 @@ def examples_for(
     if spec.grpo.sft_examples != "auto":
         return load_examples(spec.grpo.sft_examples)
     if progress:
-        progress("Building warm-up examples from the base model's answers")
+        progress(msg("warmup.building"))
     return build_examples(spec, prompts, tokenizer, answers, should_stop)

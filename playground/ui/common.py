@@ -73,9 +73,9 @@ def first_line(exc: BaseException) -> str:
     return text.splitlines()[0][:300] if text else "no details"
 
 
-def progress_callback(progress: gr.Progress) -> Callable[[float, str], None]:
-    """Adapts the engine's `progress(fraction, message)` callbacks to a `gr.Progress` bar."""
-    return lambda fraction, message: progress(fraction, desc=message)
+def progress_callback(progress: gr.Progress, lang: str | None = None) -> Callable[[float, str], None]:
+    """Adapts the engine's `progress(fraction, message)` callbacks to a `gr.Progress` bar, in the page's language."""
+    return lambda fraction, message: progress(fraction, desc=translate_error(lang, message))
 
 
 def lang_of(request: gr.Request | None) -> str:

@@ -99,7 +99,7 @@ def run_dry_run(
     funcs, weights = build_rewards(parse_selection(selection), custom_rewards(ctx, request, code, selection))
     ctx.check_sampling(int(num_prompts), int(num_generations), int(max_new_tokens))
     rows = load_rows(PromptSource(kind="builtin", name=prompt_set), int(num_prompts))
-    loaded, tokenizer = ctx.models.get(model or ctx.settings.model, progress=progress_callback(progress))
+    loaded, tokenizer = ctx.models.get(model or ctx.settings.model, progress=progress_callback(progress, lang))
     progress(0.0, desc=tr(lang, "lab.sampling", n=len(rows), g=int(num_generations)))
     run = dry_run(
         loaded,
