@@ -65,6 +65,22 @@ def _metrics(summary, lang: str, seconds: float | None = None) -> str:
     return "\n".join(lines)
 
 
+def _summary_json(summary, lang: str) -> dict:
+    """The dry run's JSON (`Summary.to_json`) with its verdict and prompt labels in the page's language."""
+    data = summary.to_json()
+    data["verdict"] = translate_error(lang, summary.verdict)
+    data["prompts"] = [{**p, "prompt": translate_error(lang, p["prompt"])} for p in data["prompts"]]
+    return data
+
+
+def _report_json(report, lang: str) -> dict:
+    """The probe's JSON (`ProbeReport.to_json`) with each finding's "why" in the page's language."""
+    data = report.to_json()
+    for finding, shown in zip(report.findings, data["findings"], strict=True):
+        shown["why"] = translate_error(lang, finding.why)
+    return data
+
+
 def _signal_file(run: DryRun, summary) -> str | None:
     text = run.signal_jsonl(summary)
     if not text:
@@ -119,7 +135,7 @@ def run_dry_run(
         _weights_frame(run, lang),
         _signal_file(run, summary),
         run.to_state(),
-        summary.to_json(),
+        _summary_json(summary, lang),
     )
 
 
@@ -135,7 +151,12 @@ def rescore(request: gr.Request, state: dict, weights: pd.DataFrame, scale_rewar
     summary = run.summarize(
         weights=w, enabled=on, scale_rewards=scale_rewards, multi_objective_aggregation=aggregation
     )
-    return _metrics(summary, lang), _prompt_frame(summary, lang), _signal_file(run, summary), summary.to_json()
+    return (
+        _metrics(summary, lang),
+        _prompt_frame(summary, lang),
+        _signal_file(run, summary),
+        _summary_json(summary, lang),
+    )
 
 
 def _cell(rows: dict, name: str, index: int, default):
@@ -159,7 +180,7 @@ def run_probe(ctx: AppContext, request: gr.Request, selection: list[dict], code:
     headers = [tr(lang, f"lab.col.{c}") for c in ("reward", "score", "text", "why")]
     frame = styled(pd.DataFrame(rows, columns=headers), [])  # scores to 3 decimals, not float32 noise
     note = tr(lang, "lab.probe.none", n=report.tried) if not rows else tr(lang, "lab.probe.found", n=len(rows))
-    return frame, note, report.to_json()
+    return frame, note, _report_json(report, lang)
 
 
 def import_openai_grader(layout: Layout, request: gr.Request, text: str, code: str, custom):
