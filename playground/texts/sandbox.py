@@ -51,6 +51,12 @@ TEXTS: dict[str, tuple[str, str]] = {
         "返回后还留着 {count} 个线程在运行，工作进程已停止；请在返回前等待你启动的线程结束"
         "（例如用 `with ThreadPoolExecutor() as pool:`）",
     ),
+    "sandbox.network_off": (
+        "Network access is off in the public sandbox: a reward cannot open sockets or look up hosts "
+        "(seccomp refuses socket() for every family).",
+        "公开沙箱中的网络访问已关闭：奖励函数不能打开套接字，也不能查询主机"
+        "（`seccomp` 对所有协议族都拒绝 `socket()`）。",
+    ),
     "sandbox.protocol": ("broke the sandbox protocol ({detail})", "破坏了沙箱协议（{detail}）"),
     "sandbox.wire.closed_input": ("the worker closed its input", "工作进程关闭了它的输入"),
     "sandbox.wire.closed_output": ("the worker closed its output", "工作进程关闭了它的输出"),
