@@ -147,6 +147,7 @@ def test_a_run_status_keeps_its_alerts_keys_for_the_page():
 
 KEY = re.compile(r"^[a-z_]+(\.[a-z0-9_]+)+$")
 ERRORS = {"PlaygroundError", "SpecError", "DataError", "RewardError", "ModelLoadError", "SandboxError"}
+ERRORS |= {"ProtocolError"}  # the sandbox wire's reasons, filled in by the client
 
 
 def raised_keys() -> list[tuple[str, str]]:
@@ -171,3 +172,15 @@ def test_every_key_the_code_raises_is_in_the_catalogue():
     keys = raised_keys()
     assert len(keys) > 250  # the engine raises keys, not sentences
     assert [(f, k) for f, k in keys if k not in engine_table()] == []
+
+
+def test_keys_kept_in_tables_are_in_the_catalogue():
+    from playground.export.inline import NOT_EXPORTABLE
+    from playground.lab.graders import UNAVAILABLE_METRICS
+    from playground.lab.probe import FAMILIES, LABELS
+
+    kept = {*NOT_EXPORTABLE.values(), *UNAVAILABLE_METRICS.values()}
+    kept |= {f"lab_engine.verdict.{kind}" for kind in ("none", "good", "weak", "usable", "dominated")}
+    kept |= {f"lab_engine.gamed.{family}" for family in (*FAMILIES, "generic")}
+    kept |= {f"lab_engine.label.{label}" for label in LABELS}
+    assert len(kept) > 30 and kept - set(engine_table()) == set()
