@@ -61,6 +61,10 @@ TEXTS: dict[str, tuple[str, str]] = {
         "{file}: {name} is not a library reward the playground can read back; train it with `trl grpo`.",
         "{file}：{name} 不是实验场能读回的库奖励；请用 `trl grpo` 训练它。",
     ),
+    "cli.mcp_extra": (
+        'app.py: --mcp needs Gradio\'s MCP extra, which is not installed: pip install "gradio[mcp]=={gradio}"',
+        '`app.py`：`--mcp` 需要 Gradio 的 MCP 扩展，但它没有安装：`pip install "gradio[mcp]=={gradio}"`',
+    ),
     # the MCP server's tools
     "mcp.rewards_json": (
         "rewards must be a JSON list: line {line}: {error}",

@@ -8,6 +8,7 @@ from typing import Any
 import gradio as gr
 
 from playground.data import max_file_bytes
+from playground.texts import msg
 from playground.ui.common import toast_title_css
 from playground.ui.compare_tab import create_compare_tab
 from playground.ui.context import AppContext, create_session
@@ -115,8 +116,6 @@ def launch_kwargs(settings: UISettings) -> dict[str, Any]:
     )
     if settings.mcp:
         if not mcp_available():
-            raise SystemExit(
-                'app.py: --mcp needs Gradio\'s MCP extra, which is not installed: pip install "gradio[mcp]==6.31.0"'
-            )
+            raise SystemExit(msg("cli.mcp_extra", gradio="6.31.0"))  # the pinned version
         kwargs["mcp_server"] = True
     return kwargs

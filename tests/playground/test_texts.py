@@ -69,7 +69,7 @@ NAMES = {
     *"prompt completion completions prompts solution question answer intro body conclusion think input output".split(),
     *"trainer_state completion_ids completions_as_text custom_code config data params terms tests".split(),
     *"role content spec max_new_tokens python embedded".split(),
-    *"YAML SmolLM2 E2B Morph".split(),  # a format, a model and two code sandboxes
+    *"YAML SmolLM2 E2B Morph Gradio MCP".split(),  # a format, a model, two code sandboxes, a library, a protocol
     # an OpenAI grader's fields, as its JSON spells them
     *"type input reference operation evaluation_metric label_model score_model range source grade sample item".split(),
     *"multi graders calculate_output python_errors sampling_params image_tag pass_threshold logits P".split(),
