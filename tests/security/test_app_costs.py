@@ -116,14 +116,14 @@ def test_the_wall_time_cap_stops_a_run_inside_its_step(tiny_model_dir, tmp_path)
     for name, value in {**TINY_RUN, "max_steps": 2, "model_name_or_path": str(tiny_model_dir)}.items():
         spec.set(name, value)
     spec.rewards = [RewardChoice(name="slow", weight=1.0)]
-    jobs = JobManager(RunStore(tmp_path), public=True, caps=PublicCaps(max_minutes=0.75))
+    jobs = JobManager(RunStore(tmp_path), public=True, caps=PublicCaps(max_minutes=0.3))
     job = jobs.start(spec, owner="sha256:x", custom_rewards={"slow": slow})
-    assert entered.wait(40)  # inside step 1, before the wall time (45 s)
+    assert entered.wait(18)  # inside step 1, before the wall time (18 s)
     job.join(120)
     assert not job.active and not finished.is_set()
     status = json.loads((job.run.path / "status.json").read_text())
     assert (status["status"], status["step"]) == ("stopped", 0)
-    assert "Stopped after the public limit of 0.75 minutes per run" in status["wall_time_error"]
+    assert "Stopped after the public limit of 0.3 minutes per run" in status["wall_time_error"]
 
 
 def _write_rows(path: Path, kind: str, rows: int) -> None:

@@ -74,6 +74,14 @@ def test_try_on_text_flags_a_group_without_signal_and_refuses_one_completion(app
         c.predict("only one", api_name="/try_on_text")
 
 
+def test_the_zero_spread_flag_reads_chinese_on_the_chinese_page(app):
+    c = Client(app.url, verbose=False, download_files=False, headers={"Accept-Language": "zh-CN,zh;q=0.9"})
+    c.predict(LENGTH_5, api_name="/set_rewards")
+    _, summary = c.predict("abcde\n---\nvwxyz", api_name="/try_on_text")
+    assert "没有学习信号" in summary and "全部 2 个生成结果得分相同" in summary and "所有优势都是 0" in summary
+    assert "learning signal" not in summary and "scored the same" not in summary
+
+
 def test_selection_is_per_session_and_unknown_rewards_list_the_valid_ones(app):
     a, b = client(app), client(app)
     a.predict(LENGTH_5, api_name="/set_rewards")

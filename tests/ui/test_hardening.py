@@ -9,7 +9,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from gradio_client import handle_file
+from gradio_client import Client, handle_file
 from gradio_client.exceptions import AppError
 
 from tests.ui.live_app import running_app
@@ -80,6 +80,23 @@ def test_bad_reward_gives_one_line_and_the_app_answers(app, bystander, name):
     assert expected in str(err.value)
     assert_one_line(str(err.value))
     assert_app_answers(app, c, bystander)
+
+
+@pytest.mark.parametrize(
+    "name, chinese, english",
+    [
+        ("infinite_loop.py", "奖励 'reward' 超时（1 秒）。", "timed out"),
+        ("wrong_type_str.py", "奖励 'reward' 必须返回浮点数列表", "must return"),
+    ],
+)
+def test_a_bad_rewards_message_reads_chinese_on_the_chinese_page(app, name, chinese, english):
+    c = Client(app.url, verbose=False, download_files=False, headers={"Accept-Language": "zh-CN,zh;q=0.9"})
+    source = (CORPUS / name).read_text()
+    c.predict(REWARD, code=source, api_name="/set_rewards")
+    with pytest.raises(AppError) as err:
+        c.predict(TEXT, code=source, api_name="/try_on_text")
+    assert chinese in str(err.value) and english not in str(err.value)
+    assert_one_line(str(err.value))
 
 
 def test_syntax_error_gives_one_line_with_its_line_and_column(app, bystander):

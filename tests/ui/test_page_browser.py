@@ -153,7 +153,10 @@ PHONE = {"width": 390, "height": 844}
 def test_phone_shows_the_selection_before_the_cards_and_labels_whole(app, browser):
     context, page = open_page(browser, app, viewport=PHONE)
     summary = page.locator(".prose", has_text="Selected rewards:").first
-    assert summary.bounding_box()["y"] < page.locator(".pg-card").first.bounding_box()["y"]
+    first_card = page.locator(".pg-card").first.bounding_box()["y"]
+    assert summary.bounding_box()["y"] < first_card
+    try_on_text = page.get_by_text("Try on text", exact=True).first.bounding_box()["y"]
+    assert try_on_text < first_card, "Try on text sits after the reward cards"
     # A phone shows the first tabs; the others sit in the tab bar's overflow menu.
     page.locator(".overflow-menu button, button.overflow-menu, [class*=overflow] button").first.click()
     page.get_by_role("tab", name="Train", exact=True).or_(

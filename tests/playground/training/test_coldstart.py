@@ -3,6 +3,7 @@ the CLI's `lessons` and `train --lesson`."""
 
 import importlib.util
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -228,8 +229,10 @@ def test_cold_start_turns_a_reward_the_base_model_never_earns_into_one_it_earns(
         eval_prompts=2,
         eval_num_generations=8,
     )
+    began = time.monotonic()
     job = JobManager(RunStore(tmp_path / "runs")).start(spec)
     job.join(600)
+    wall = time.monotonic() - began
     assert job.status == "finished", job.error
     key = "eval_rewards/regex(pattern=_o_k__.~34dec3)/mean"
     evals = {(r["step"], r["eval_of"]): r[key] for r in job.run.metrics() if r.get("phase") == "eval"}
@@ -238,6 +241,12 @@ def test_cold_start_turns_a_reward_the_base_model_never_earns_into_one_it_earns(
     assert evals == {(0, "base"): 0.0, (0, "warmup"): 0.8125, (2, "grpo"): 0.9375}
     grpo = [r for r in job.run.metrics() if r.get("phase") == "grpo" and "frac_reward_zero_std" in r]
     assert len(grpo) == 2 and all(r["rewards/regex(pattern=_o_k__.~34dec3)/mean"] > 0 for r in grpo)
+    # The run's clock timed each phase apart (the per-phase ETA reads it): 20 warm-up steps, 2 GRPO steps, 3 evals,
+    # and loading the model is in none of them.
+    clock = job.clock
+    assert clock.steps == {"warmup": 20, "grpo": 2, "eval": 3} and clock.phase is None
+    phases = [clock.spent(phase) for phase in ("warmup", "grpo", "eval")]
+    assert all(seconds > 0 for seconds in phases) and sum(phases) < wall
 
 
 def test_warmup_rows_continue_the_exact_prompt_tokens_grpo_samples_after(embedded_dir):
