@@ -168,7 +168,7 @@ def run_train(argv: list[str]) -> int:
         while job.active:
             time.sleep(0.5)
     except KeyboardInterrupt:
-        print("stopping after this step (the adapter will be saved)...", file=sys.stderr)
+        print(msg("cli.stopping"), file=sys.stderr)
         job.stop()
         while job.active:
             time.sleep(0.5)

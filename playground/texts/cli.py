@@ -25,6 +25,11 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Unknown lesson {name!r}; the lessons are: {valid}.",
         "没有名为 {name!r} 的课程；现有课程：{valid}。",
     ),
+    "cli.stopping": (
+        "stopping after this step (the adapter will be saved)...",
+        "这一步结束后停止（适配器会被保存）……",
+    ),
+    "cli.interrupted": ("interrupted", "已中断"),
     # files
     "cli.cannot_read": ("Cannot read {path}: {error}.", "无法读取 {path}：{error}。"),
     "cli.spec_unreadable": ("Cannot read spec file {path}: {error}.", "无法读取运行规格文件 {path}：{error}。"),
