@@ -103,6 +103,10 @@ TEXTS: dict[str, tuple[str, str]] = {
         "自定义代码：{message}（另有 {count} 个问题）",
     ),
     "sandbox.at_line": ("{message} (line {line})", "{message}（第 {line} 行）"),
+    "sandbox.example": (
+        "`def my_reward(completions, **kwargs):` returning one float (or None) per completion",
+        "`def my_reward(completions, **kwargs):`，为每个生成结果返回一个浮点数（或 None）",
+    ),
     "sandbox.empty": (
         "The code is empty; define a reward like {example}.",
         "代码为空；请像这样定义一个奖励：{example}。",

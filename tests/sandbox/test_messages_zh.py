@@ -62,3 +62,17 @@ def test_a_bad_sandbox_setting_names_itself_in_both_languages(monkeypatch, varia
         code_policy(public=False)
     assert str(caught.value) == f"Bad sandbox setting in the environment: {english}"
     assert translate_error("zh", caught.value) == f"环境变量中的沙箱设置有误：{chinese}"
+
+
+def test_the_empty_code_example_reads_chinese_on_the_page():
+    from playground.sandbox import inspect_code
+
+    (issue,) = inspect_code("").errors
+    assert issue.message == (
+        "The code is empty; define a reward like `def my_reward(completions, **kwargs):` returning one float "
+        "(or None) per completion."
+    )
+    assert translate_error("zh", issue.message) == (
+        "代码为空；请像这样定义一个奖励：`def my_reward(completions, **kwargs):`，"
+        "为每个生成结果返回一个浮点数（或 None）。"
+    )
