@@ -43,7 +43,9 @@ def run_check(args: argparse.Namespace) -> int:
     try:
         source = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise PlaygroundError("cli.cannot_read", path=path, error=getattr(exc, "strerror", None) or exc) from None
+        raise PlaygroundError(
+            "cli.cannot_read", path=str(path), error=getattr(exc, "strerror", None) or str(exc)
+        ) from None
     cases = load_cases(args.cases) if args.cases else []
     columns = column_values(args.column)
     report = inspect_code(source)

@@ -50,7 +50,7 @@ def _module_reward(path: Path, attr: str, weight: float) -> tuple[RewardChoice, 
         source = path.read_text(encoding="utf-8")
         tree = ast.parse(source)
     except (OSError, SyntaxError) as exc:
-        raise PlaygroundError("cli.recipe_module", path=path, error=exc) from None
+        raise PlaygroundError("cli.recipe_module", path=str(path), error=str(exc)) from None
     for node in tree.body:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == attr:
             return RewardChoice(attr, weight), _custom_section(source, tree, node)
