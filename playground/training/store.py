@@ -290,7 +290,7 @@ class Run:
         )
         if self._read_status() == status:  # not rewritten meanwhile by a live process
             try:
-                _write_atomic(self.path / STATUS, _dumps(recovered, indent=2))
+                _write_atomic(self.path / STATUS, _dumps(_error_text_out(recovered), indent=2))
             except OSError as exc:
                 logger.warning("Run '%s': could not rewrite status.json (%s).", self.id, exc)
         return recovered

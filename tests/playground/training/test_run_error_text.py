@@ -7,7 +7,7 @@ from playground.errors import DataError
 from playground.texts import Text, msg
 from playground.training.job import _describe
 from playground.training.store import DEAD_PROCESS_ERROR, RunStore
-from tests.playground.training.test_store import SPEC
+from tests.playground.training.test_store import SPEC, dead_pid
 
 
 def test_a_keyed_failure_reads_english_in_the_file_and_chinese_on_the_page(tmp_path):
@@ -22,6 +22,15 @@ def test_a_keyed_failure_reads_english_in_the_file_and_chinese_on_the_page(tmp_p
     run.write_status(status="failed", error="A sentence from a library.")  # a plain error drops the old key
     stored = json.loads((run.path / "status.json").read_text(encoding="utf-8"))
     assert "error_text" not in stored and run.info().error == "A sentence from a library."
+
+
+def test_a_run_whose_process_died_reads_chinese_after_recovery(tmp_path):
+    run = RunStore(tmp_path / "runs").create(SPEC)
+    run.write_status(status="running", pid=dead_pid())
+    assert run.status()["error"] == DEAD_PROCESS_ERROR  # recovered, and status.json rewritten
+    stored = json.loads((run.path / "status.json").read_text(encoding="utf-8"))
+    assert stored["status"] == "interrupted" and stored["error_text"]["key"] == "job.dead_process"
+    assert run.info().error.render("zh") == DEAD_PROCESS_ERROR.render("zh")
 
 
 def test_an_unexpected_exception_and_a_dead_process_are_keyed_too():
