@@ -66,8 +66,13 @@ def _error_text_out(status: dict) -> dict:
 
 def _error_text_in(status: dict) -> dict:
     """The status as written: its `error` a `Text` again when `error_text` holds its key and values."""
-    text = Text.from_json(status.get("error_text"))
-    return {**status, "error": text} if isinstance(text, Text) else status
+    try:
+        text = Text.from_json(status.get("error_text"))
+        if isinstance(text, Text) and text.render("zh"):  # its values fill both languages' templates
+            return {**status, "error": text}
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+        logger.warning("status.json holds an unreadable error_text; showing its English error")
+    return status
 
 
 def json_safe(value: Any) -> Any:

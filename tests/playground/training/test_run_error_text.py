@@ -39,3 +39,12 @@ def test_an_unexpected_exception_and_a_dead_process_are_keyed_too():
     assert failed.render("zh") == "训练失败，出现 RuntimeError：CUDA error: out of memory"
     assert DEAD_PROCESS_ERROR.render("zh").startswith("运行这次训练的进程在训练完成前就结束了")
     assert msg("job.wall_time", minutes=30).render("zh").startswith("已达到公开应用每次训练 30 分钟的上限")
+
+
+def test_an_unreadable_error_text_leaves_the_english_error(tmp_path):
+    run = RunStore(tmp_path / "runs").create(SPEC)
+    stored = json.loads((run.path / "status.json").read_text(encoding="utf-8"))
+    for broken in ({"key": "job.wall_time", "values": {}}, {"key": "job.wall_time", "values": {"minutes": "x"}}, [1]):
+        stored.update(status="failed", error="An English sentence.", error_text=broken)
+        (run.path / "status.json").write_text(json.dumps(stored), encoding="utf-8")
+        assert run.info().error == "An English sentence." and not isinstance(run.info().error, Text)
