@@ -128,7 +128,7 @@ def ensure_embedded_model(progress: Progress | None = None) -> Path:
                     raise
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
-    progress(1.0, "Embedded model ready")
+    progress(1.0, msg("model.progress.ready"))
     return target
 
 
@@ -136,11 +136,11 @@ def _convert_gguf(gguf: Path, out: Path, progress: Progress) -> None:
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    progress(0.0, "First start: converting the embedded SmolLM2 model (about 35 s, once)")
+    progress(0.0, msg("model.progress.converting"))
     tokenizer = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
-    progress(0.25, "Tokenizer converted; dequantizing the weights")
+    progress(0.25, msg("model.progress.tokenizer"))
     quantized = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name, dtype=torch.float32)
-    progress(0.85, "Weights dequantized; writing safetensors")
+    progress(0.85, msg("model.progress.weights"))
     # A model loaded from GGUF refuses save_pretrained, so copy its weights into a plain model built from the config.
     config = quantized.config
     if hasattr(config, "quantization_config"):
@@ -207,7 +207,7 @@ def load_model(
     device = device or default_device()
     torch_dtype = getattr(torch, dtype) if dtype else torch.float32
     tokenizer = load_tokenizer(source, progress)
-    progress(0.9, f"Loading {source.label}")
+    progress(0.9, msg("model.progress.loading", label=source.label))
     kwargs = {"dtype": torch_dtype}
     if quantization_config is not None:
         kwargs.update(quantization_config=quantization_config, device_map={"": device})
@@ -220,7 +220,7 @@ def load_model(
         from playground.fastpath.decode import prepare_for_sampling
 
         prepare_for_sampling(model)
-    progress(1.0, f"Loaded {source.label}")
+    progress(1.0, msg("model.progress.loaded", label=source.label))
     return model, tokenizer
 
 

@@ -88,7 +88,7 @@ def column_values(items: list[str]) -> dict[str, str]:
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key:
-            raise PlaygroundError(f"Malformed --column {item!r}; use NAME=VALUE.")
+            raise PlaygroundError("cli.column_malformed", item=item)
         columns[key] = value
     return columns
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from playground.cli.args import column_values
 from playground.errors import PlaygroundError, RewardError
+from playground.texts import msg
 
 
 def setup_check(p: argparse.ArgumentParser) -> None:
@@ -42,7 +43,9 @@ def run_check(args: argparse.Namespace) -> int:
     try:
         source = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise PlaygroundError(f"Cannot read {path}: {getattr(exc, 'strerror', None) or exc}.") from None
+        raise PlaygroundError(
+            "cli.cannot_read", path=str(path), error=getattr(exc, "strerror", None) or str(exc)
+        ) from None
     cases = load_cases(args.cases) if args.cases else []
     columns = column_values(args.column)
     report = inspect_code(source)
@@ -78,7 +81,7 @@ def _trial(rewards: dict, cases: list, columns: dict[str, str]) -> list:
         own = columns or next((c.columns for c in cases if c.function == name), {})
         (result,) = trial_run({name: func}, columns={k: [v] * n for k, v in own.items()})
         if result.error and not own and (" raised KeyError: " in result.error or "required" in result.error):
-            hint = "The trial run passed no dataset columns; give them with --column NAME=VALUE or a case."
+            hint = msg("cli.trial_no_columns")
             result.error = f"{result.error.rstrip('.')}. {hint}"
         out.append(result)
     return out

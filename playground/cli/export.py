@@ -37,10 +37,10 @@ def run_export(args: argparse.Namespace) -> int:
     from playground.export import export_adapter_zip, export_merged, export_recipe, export_script
 
     if bool(args.run) == bool(args.spec):
-        raise PlaygroundError("Give either --run or --spec.")
+        raise PlaygroundError("cli.run_or_spec")
     if args.spec:
         if args.format not in SPEC_FORMATS:
-            raise PlaygroundError(f"--format {args.format} needs a trained run (--run), not a spec.")
+            raise PlaygroundError("cli.format_needs_run", format=args.format)
         from playground.cli.train import load_spec_file
 
         source = load_spec_file(args.spec)
@@ -69,7 +69,7 @@ def run_push(args: argparse.Namespace) -> int:
     from playground.export.hub import push_to_hub
 
     if not args.run:
-        raise PlaygroundError("Give --run.")
+        raise PlaygroundError("cli.give_run")
     result = push_to_hub(_get_run(args), args.repo_id, kind=args.kind, private=not args.public)
     print(result.url)
     print(f"files: {result.folder}", file=sys.stderr)

@@ -17,6 +17,7 @@ from playground.cli import lab as cli_lab
 from playground.cli import train as cli_train
 from playground.cli.args import column_values
 from playground.errors import PlaygroundError
+from playground.texts import msg
 
 
 class _Parser(argparse.ArgumentParser):
@@ -146,7 +147,7 @@ def _run_preview(args: argparse.Namespace) -> int:
     settings = GenerationSettings(args.num_generations, args.max_new_tokens, args.temperature, args.top_p, args.seed)
     settings.validate()
     if not args.prompt.strip():
-        raise PlaygroundError("The prompt is empty.")
+        raise PlaygroundError("cli.prompt_empty")
     funcs, weights, columns = _build(args)
     source = ModelSource.parse(args.model)
     model, tokenizer = load_model(source, inference=True)
@@ -218,5 +219,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+        print(msg("cli.interrupted"), file=sys.stderr)
         return 130

@@ -28,15 +28,13 @@ def recipe_rewards(
     """(reward choices, custom code) for a YAML file's `reward_funcs`, weighted by `reward_weights` (default 1.0)."""
     weights = list(reward_weights or [1.0] * len(reward_funcs))
     if len(weights) != len(reward_funcs):
-        raise PlaygroundError(
-            f"{config.name}: reward_weights has {len(weights)} values for {len(reward_funcs)} reward_funcs."
-        )
+        raise PlaygroundError("cli.recipe_weights", config=config.name, count=len(weights), n=len(reward_funcs))
     choices, custom = [], []
     for entry, weight in zip(reward_funcs, weights, strict=True):
         module, _, attr = entry.rpartition(".")
         if not module:
             if entry not in TRL_REWARDS:
-                raise PlaygroundError(f"{config.name}: reward {entry!r} is neither TRL's nor a module.function path.")
+                raise PlaygroundError("cli.recipe_entry", config=config.name, entry=entry)
             choices.append(RewardChoice(TRL_REWARDS[entry], float(weight)))
             continue
         path = config.parent / (module.replace(".", "/") + ".py")
@@ -52,13 +50,13 @@ def _module_reward(path: Path, attr: str, weight: float) -> tuple[RewardChoice, 
         source = path.read_text(encoding="utf-8")
         tree = ast.parse(source)
     except (OSError, SyntaxError) as exc:
-        raise PlaygroundError(f"Cannot read the rewards module {path}: {exc}.") from None
+        raise PlaygroundError("cli.recipe_module", path=str(path), error=str(exc)) from None
     for node in tree.body:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == attr:
             return RewardChoice(attr, weight), _custom_section(source, tree, node)
         if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == attr for t in node.targets):
             return _assigned_reward(path, attr, node.value, weight), None
-    raise PlaygroundError(f"{path.name} defines no reward {attr!r}.")
+    raise PlaygroundError("cli.recipe_no_reward", file=path.name, name=attr)
 
 
 def _assigned_reward(path: Path, attr: str, value: ast.expr, weight: float) -> RewardChoice:
@@ -75,9 +73,7 @@ def _assigned_reward(path: Path, attr: str, value: ast.expr, weight: float) -> R
     except (AttributeError, TypeError, ValueError, PlaygroundError):
         readable = False
     if not readable:
-        raise PlaygroundError(
-            f"{path.name}: {attr} is not a library reward the playground can read back; train it with `trl grpo`."
-        )
+        raise PlaygroundError("cli.recipe_unreadable", file=path.name, name=attr)
     defaults = get_spec(name).defaults()  # the module spells out every parameter; the spec keeps the chosen ones
     return RewardChoice(name, weight, {k: v for k, v in params.items() if k not in defaults or v != defaults[k]})
 

@@ -16,6 +16,7 @@ from playground.data import FILE_TYPES
 from playground.errors import PlaygroundError
 from playground.scoring import RewardChoice
 from playground.spec import TRAINER_SETTINGS, RunSpec, demo_spec
+from playground.texts import msg
 
 
 TRAIN_HELP = "train with GRPO (default: the demo recipe)"
@@ -67,11 +68,11 @@ def parse_train(argv: list[str]) -> tuple[RunSpec, argparse.Namespace]:
     except (OSError, ValueError, yaml.YAMLError) as exc:
         one_line(parser, exc)
     if from_args:
-        parser.error(f"unrecognized arguments: {' '.join(from_args)}")
+        parser.error(msg("cli.unrecognized", args=" ".join(from_args)))
     unknown = [key for key in from_config[::2] if key.removeprefix("--") not in SET_BY_PLAYGROUND]
     if unknown:
         keys = ", ".join(k.removeprefix("--") for k in unknown)
-        parser.error(f"{known.config}: {keys}: not a setting the playground trains with (train it with `trl grpo`)")
+        parser.error(msg("cli.not_a_setting", config=known.config, keys=keys))
     *sections, data, recipe = parsed
     spec = build_spec(base, {**dict(zip(SECTIONS, sections, strict=True)), "data": data})
     _apply_config(spec, config, Path(known.config) if known.config else None, recipe)
@@ -86,7 +87,7 @@ def base_spec(spec_file: str | None, lesson: str | None) -> RunSpec:
         from playground.lessons import get_lesson
 
         if spec_file:
-            raise PlaygroundError("Give --spec or --lesson, not both.")
+            raise PlaygroundError("cli.spec_or_lesson")
         return get_lesson(lesson).run_spec()
     if spec_file:
         return load_spec_file(spec_file)
@@ -97,20 +98,20 @@ def load_spec_file(path: str) -> RunSpec:
     try:
         return RunSpec.from_json(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
-        raise PlaygroundError(f"Cannot read spec file {path}: {exc.strerror}.") from None
+        raise PlaygroundError("cli.spec_unreadable", path=path, error=exc.strerror) from None
     except json.JSONDecodeError as exc:
-        raise PlaygroundError(f"Spec file {path} is not valid JSON (line {exc.lineno}: {exc.msg}).") from None
+        raise PlaygroundError("cli.spec_json", path=path, line=exc.lineno, error=exc.msg) from None
 
 
 def _read_config(path: str) -> dict:
     try:
         config = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
-        raise PlaygroundError(f"Cannot read config file {path}: {exc.strerror}.") from None
+        raise PlaygroundError("cli.config_unreadable", path=path, error=exc.strerror) from None
     except yaml.YAMLError as exc:
-        raise PlaygroundError(f"Config file {path} is not valid YAML: {str(exc).splitlines()[0]}") from None
+        raise PlaygroundError("cli.config_yaml", path=path, error=str(exc).splitlines()[0]) from None
     if not isinstance(config, dict):
-        raise PlaygroundError(f"Config file {path} must hold a YAML mapping of TRL's keys.")
+        raise PlaygroundError("cli.config_mapping", path=path)
     return config
 
 
@@ -167,7 +168,7 @@ def run_train(argv: list[str]) -> int:
         while job.active:
             time.sleep(0.5)
     except KeyboardInterrupt:
-        print("stopping after this step (the adapter will be saved)...", file=sys.stderr)
+        print(msg("cli.stopping"), file=sys.stderr)
         job.stop()
         while job.active:
             time.sleep(0.5)
@@ -268,7 +269,7 @@ def run_compare(args: argparse.Namespace) -> int:
     path = Path(args.run)
     run = Run(path) if (path / "spec.json").is_file() else RunStore(args.out).get(args.run)
     if args.num_samples < 2:
-        raise PlaygroundError("--num-samples must be at least 2.")
+        raise PlaygroundError("cli.num_samples")
     start = time.perf_counter()
     result = compare_run(run, args.prompt, num_samples=args.num_samples, seed=args.seed)
     if args.json:

@@ -21,6 +21,7 @@ from playground.export.model_card import KIND_ADAPTER, KIND_MERGED, build_model_
 from playground.export.recipe import REWARDS_MODULE
 from playground.export.weights import copy_adapter, export_merged
 from playground.spec import RunSpec
+from playground.texts import Text, msg
 from playground.training.compare import Comparison
 from playground.training.store import Run
 
@@ -108,27 +109,26 @@ def check_repo_id(repo_id: str) -> None:
         raise PlaygroundError("export.repo_invalid", repo=repo_id) from None
 
 
-def describe_push_error(exc: BaseException, repo_id: str, folder: Path, token: str | None = None) -> str:
+def describe_push_error(exc: BaseException, repo_id: str, folder: Path, token: str | None = None) -> Text:
     """One sentence for a failed upload, naming the kept folder and never the token."""
     from huggingface_hub import errors
 
-    kept = f"nothing was uploaded, and the files are kept in {folder}"
+    repo = _redact(str(repo_id), token)
+    kept = msg("export.push_kept", folder=_redact(str(folder), token))
     status = getattr(getattr(exc, "response", None), "status_code", None)
     if isinstance(exc, errors.OfflineModeIsEnabled):
-        text = f"The Hugging Face Hub cannot be reached in offline mode (HF_HUB_OFFLINE is set); {kept}."
-    elif isinstance(exc, errors.LocalTokenNotFoundError):
-        text = f"No Hugging Face token: enter one, or set HF_TOKEN; {kept}."
-    elif status == 401:
-        text = f"The Hugging Face Hub refused the token (401 Unauthorized); {kept}."
-    elif status == 403:
-        text = f"The token may not write to {repo_id} (403 Forbidden): use a token with write access; {kept}."
-    elif isinstance(exc, errors.HfHubHTTPError):
-        text = f"The Hugging Face Hub answered {status or 'an error'} for {repo_id}; {kept}."
-    elif isinstance(exc, ConnectionError | TimeoutError | getattr(errors, "HTTPError", ConnectionError)):
-        text = f"Could not reach the Hugging Face Hub (no network?); {kept}."
-    else:
-        text = f"Uploading to {repo_id} failed ({type(exc).__name__}); {kept}."
-    return _redact(text, token)
+        return msg("export.push_offline", kept=kept)
+    if isinstance(exc, errors.LocalTokenNotFoundError):
+        return msg("export.push_no_token", kept=kept)
+    if status == 401:
+        return msg("export.push_401", kept=kept)
+    if status == 403:
+        return msg("export.push_403", repo=repo, kept=kept)
+    if isinstance(exc, errors.HfHubHTTPError):
+        return msg("export.push_http", status=status or msg("export.push_an_error"), repo=repo, kept=kept)
+    if isinstance(exc, ConnectionError | TimeoutError | getattr(errors, "HTTPError", ConnectionError)):
+        return msg("export.push_network", kept=kept)
+    return msg("export.push_failed", repo=repo, error=type(exc).__name__, kept=kept)
 
 
 def _redact(text: str, token: str | None) -> str:

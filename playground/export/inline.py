@@ -56,15 +56,7 @@ class RewardsCode:
 
 
 # Rewards an export cannot carry, and why. (A formula is carried: its terms are built here, see `_formula_call`.)
-NOT_EXPORTABLE = {
-    "judge": "The 'judge' reward cannot be exported as standalone code: it loads its judge model through the "
-    "playground's model loader ('embedded' is the playground's own converted copy of SmolLM2, loaded through the "
-    "playground), which an exported script or recipe does not have. Export without it, or score with a reward model "
-    "(a sequence classifier, which TRL loads itself).",
-    "code_tests": "The 'code_tests' reward cannot be exported as standalone code: it runs the completions' programs "
-    "in the playground's sandbox, which an exported script or recipe does not have. Export without it, or use "
-    "open-r1's code reward (E2B or Morph) in the exported script.",
-}
+NOT_EXPORTABLE = {"judge": "export.not_judge", "code_tests": "export.not_code_tests"}  # name -> catalogue key
 
 
 def rewards_code(
@@ -102,9 +94,7 @@ def rewards_code(
         custom_defs & (library.defined | library.imported) | (custom_imported - inlined_here) & library.defined
     )
     if clash:
-        raise PlaygroundError(
-            f"Your custom code defines {clash[0]!r}, which the exported library rewards also define; rename it."
-        )
+        raise PlaygroundError("export.custom_clash", name=clash[0])
     custom = _strip_lines(custom_code, [lines for _, _, lines in custom_imports] + _future_lines(custom_tree))
     used = library.defined | library.imported | custom_defs | custom_imported | _BUILTINS
     names, wiring = _wiring(calls, used, models)
@@ -231,9 +221,7 @@ def _factory_call(choice: RewardChoice) -> tuple[str, str, str]:
     # A factory made on the fly (the registry's wrapper of a plain function) returns a module-level function.
     func = spec.factory(**params)
     if params or not inspect.isfunction(func) or not _is_module_level(func):
-        raise PlaygroundError(
-            f"Reward {choice.name!r} cannot be exported: its factory is not a module-level function."
-        )
+        raise PlaygroundError("export.factory", name=choice.name)
     return func.__module__, func.__name__, func.__name__
 
 
@@ -299,15 +287,11 @@ def _internal_imports(tree: ast.Module) -> list[tuple[str, str, range]]:
     out = []
     for node in tree.body:
         if isinstance(node, ast.Import) and any(_is_internal(a.name) for a in node.names):
-            raise PlaygroundError(
-                "Custom code that imports a whole playground module cannot be exported; import names."
-            )
+            raise PlaygroundError("export.whole_module")
         if isinstance(node, ast.ImportFrom) and _is_internal(node.module):
             for alias in node.names:
                 if alias.asname and alias.asname != alias.name:
-                    raise PlaygroundError(
-                        f"Custom code imports {alias.name} as {alias.asname}; drop the alias to export."
-                    )
+                    raise PlaygroundError("export.custom_alias", name=alias.name, alias=alias.asname)
                 out.append((node.module, alias.name, range(node.lineno, node.end_lineno + 1)))
     return out
 
@@ -342,7 +326,7 @@ class _Module:
 def _load(module: str) -> _Module:
     spec = importlib.util.find_spec(module)
     if spec is None or not spec.origin:
-        raise PlaygroundError(f"Cannot find the source of module {module!r} to export it.")
+        raise PlaygroundError("export.no_source", module=module)
     with open(spec.origin, encoding="utf-8") as f:
         text = f.read()
     tree = ast.parse(text)
@@ -376,7 +360,7 @@ def _check_no_internal_imports(module: str, node: ast.stmt) -> None:
             and _is_internal(inner.module)
             or (isinstance(inner, ast.Import) and any(_is_internal(a.name) for a in inner.names))
         ):
-            raise PlaygroundError(f"{module} imports playground code inside a function; it cannot be inlined.")
+            raise PlaygroundError("export.inline_nested", module=module)
 
 
 @dataclass
@@ -410,7 +394,7 @@ class _Inliner:
             if (module, node.lineno) in self.nodes:
                 return
             if self.owner.get(name, module) != module:
-                raise PlaygroundError(f"{name!r} is defined in both {self.owner[name]} and {module}; cannot inline.")
+                raise PlaygroundError("export.inline_twice", name=name, first=self.owner[name], second=module)
             _check_no_internal_imports(module, node)
             self.nodes[(module, node.lineno)] = (module, node)
             self.owner[name] = module
@@ -419,7 +403,7 @@ class _Inliner:
         elif name in mod.imports:
             self._resolve(mod, name)
         else:
-            raise PlaygroundError(f"Cannot find {name!r} in {module} to export it.")
+            raise PlaygroundError("export.inline_missing", name=name, module=module)
 
     def _resolve(self, mod: _Module, ref: str) -> None:
         if ref in mod.defs:
@@ -427,14 +411,14 @@ class _Inliner:
         elif ref in mod.imports:
             source, name, level = mod.imports[ref]
             if level:
-                raise PlaygroundError(f"{mod.name} uses a relative import; it cannot be inlined.")
+                raise PlaygroundError("export.inline_relative", module=mod.name)
             if source is not None and _is_internal(source):
                 if ref != name:
-                    raise PlaygroundError(f"{mod.name} imports {name} as {ref}; it cannot be inlined.")
+                    raise PlaygroundError("export.inline_alias", module=mod.name, name=name, alias=ref)
                 self.module_deps[mod.name].add(source)
                 self._add(source, name)
             elif source is None and _is_internal(name):
-                raise PlaygroundError(f"{mod.name} uses the module {name} by attribute; it cannot be inlined.")
+                raise PlaygroundError("export.inline_attribute", module=mod.name, name=name)
             else:
                 self.external.add((source, name, ref))
         # anything else is a builtin or a local variable

@@ -192,11 +192,7 @@ def _write_warmup_examples(source: Run | RunSpec, spec: RunSpec, folder: Path) -
     elif spec.grpo.sft_examples != "auto":
         origin = Path(spec.grpo.sft_examples)
     else:
-        raise SpecError(
-            "sft_examples",
-            "sft_examples is 'auto': the examples are built when the run starts, so export the run after it started "
-            "(or give a .jsonl file of prompt/completion rows).",
-        )
+        raise SpecError("sft_examples", "export.sft_auto")
     (folder / WARMUP_FILE).parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(origin, folder / WARMUP_FILE)
 
@@ -206,10 +202,7 @@ def _refuse_cold_start(spec: RunSpec) -> None:
     g = spec.grpo
     for name, value in (("sft_warmup_steps", g.sft_warmup_steps), ("completion_prefix", g.completion_prefix)):
         if value:
-            raise SpecError(
-                name,
-                f"The trl grpo recipe cannot run {name} (a playground cold-start tool); export as a script instead.",
-            )
+            raise SpecError(name, "export.cold_start", name=name)
 
 
 def _py_dict(values: dict[str, Any], comments: bool = False) -> str:

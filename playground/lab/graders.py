@@ -29,12 +29,8 @@ _SAMPLE = re.compile(r"^\s*\{\{\s*sample\.output_text\s*\}\}\s*$")
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 # OpenAI text_similarity metrics -> the similarity reward's metrics (the same computation, see rewards.similarity).
 SIMILARITY_METRICS = {m: m for m in ("fuzzy_match", "bleu", "gleu", "rouge_l", *(f"rouge_{n}" for n in range(1, 6)))}
-# Metrics that cannot run here, and why: refused, never replaced by another metric.
-UNAVAILABLE_METRICS = {
-    "cosine": "cosine compares embeddings from OpenAI's text-embedding-3-large, a remote model",
-    "meteor": "meteor needs the WordNet data, which nltk downloads from the internet at first use and no PyPI package "
-    "ships, so it cannot run offline",
-}
+# Metrics that cannot run here, and the catalogue key of why: refused, never replaced by another metric.
+UNAVAILABLE_METRICS = {"cosine": "lab_engine.why_cosine", "meteor": "lab_engine.why_meteor"}
 PYTHON_ERRORS = ("zero", "raise")
 
 
@@ -113,7 +109,7 @@ def _term(grader: dict[str, Any], name: str, out: Imported, python_errors: str =
         metric = grader.get("evaluation_metric", "fuzzy_match")
         if metric in UNAVAILABLE_METRICS:
             raise PlaygroundError(
-                "lab_engine.metric_unavailable", where=where, value=metric, reason=UNAVAILABLE_METRICS[metric]
+                "lab_engine.metric_unavailable", where=where, value=metric, reason=msg(UNAVAILABLE_METRICS[metric])
             )
         if metric not in SIMILARITY_METRICS:
             raise PlaygroundError("lab_engine.metric", where=where, value=metric)

@@ -20,6 +20,7 @@ from typing import Any
 
 from playground.errors import RewardError
 from playground.scoring import call_reward, reward_name
+from playground.texts import Text, msg
 
 
 logger = logging.getLogger(__name__)
@@ -32,15 +33,15 @@ class Finding:
     reward: str
     text: str
     score: float
-    why: str
+    why: str  # a catalogue `Text` (`explain`)
     kind: str = "degenerate"  # "degenerate" (texts of the battery that beat or tie the best) or "constant"
     label: str = ""  # the key of `LABELS` of `text`, the highest-scoring text of the finding
-    family: str = "custom"  # the reward's family: what "gamed" means for it (`GAMED`)
+    family: str = "custom"  # the reward's family: what "gamed" means for it (`FAMILIES`)
     best: float = 0.0  # the best real completion's score
     labels: list[str] = field(default_factory=list)  # every kind of text the finding covers (keys of `LABELS`)
 
     def to_json(self) -> dict[str, Any]:
-        return {"reward": self.reward, "text": self.text, "score": self.score, "why": self.why}
+        return {"reward": self.reward, "text": self.text, "score": self.score, "why": str(self.why)}
 
 
 @dataclass
@@ -53,79 +54,60 @@ class ProbeReport:
         return {"findings": [f.to_json() for f in self.findings]}
 
 
-# The probe's sentences. The UI shows them in the page's language with the same keys (playground/texts/lab.py); the
-# CLI and the JSON API print these.
-TEXTS = {
-    "degenerate": "A degenerate text ({label}) scores {score}, {relation} the best real completion ({best}): {gamed}.",
-    "degenerate_many": "{count} kinds of degenerate text ({label}) score up to {score}, {relation} the best real "
-    "completion ({best}): {gamed}.",
-    "constant": "gives {best} to every text tried, real or degenerate: it cannot tell them apart, so it gives no "
-    "learning signal.",
-    "more": "more than",
-    "same": "as much as",
-}
-# What "gamed" means, per reward family.
-GAMED = {
-    "format": "the format reward checks the tags, not that the sections say anything",
-    "length": "the length reward counts characters, so filler of the right length earns as much as content",
-    "accuracy": "the accuracy reward checks the final answer only, so text without reasoning earns full marks",
-    "content": "the content reward matches words or patterns, not whether they are used sensibly",
-    "similarity": "the similarity reward measures overlap with the reference, which copying or stuffing can inflate",
-    "model": "the reward model prefers this degenerate text; it is an exploitable blind spot",
-    "judge": "the judge model rates this degenerate text as highly; a small judge is easy to fool",
-    "formula": "the formula's parts let this degenerate text through",
-    "generic": "the reward does not tell this degenerate text from a real answer",
-}
-# The battery's texts, by key.
-LABELS = {
-    "empty": "empty text",
-    "whitespace": "whitespace only",
-    "empty_sections": "tags with empty sections",
-    "empty_think_answer": "think/answer tags with nothing inside",
-    "tag_stuffing": "tag stuffing",
-    "repeated_word": "one word repeated",
-    "overlong": "over-long filler",
-    "prompt_copy": "a copy of the prompt",
-    "answer_alone": "the answer alone",
-    "answer_repeated": "the answer repeated",
-    "wrong_formatted": "a wrong answer, well formatted",
-    "wrong_after_hashes": "a wrong answer after ####",
-    "off_topic": "well formatted but off-topic",
-    "best_emptied": "the best completion with its sections emptied",
-    "best_halved": "the best completion cut in half",
-    "best_reversed": "the best completion with its words reversed",
-    "best_filler": "filler as long as the best completion",
-    "best_tripled": "the best completion three times",
-}
+# The kinds of family whose "gamed" has its own text (`lab_engine.gamed.<family>`); any other reads "generic".
+FAMILIES = ("format", "length", "accuracy", "content", "similarity", "model", "judge", "formula")
+# The battery's texts, by key (`lab_engine.label.<key>` names each in the catalogue).
+LABELS = (
+    "empty",
+    "whitespace",
+    "empty_sections",
+    "empty_think_answer",
+    "tag_stuffing",
+    "repeated_word",
+    "overlong",
+    "prompt_copy",
+    "answer_alone",
+    "answer_repeated",
+    "wrong_formatted",
+    "wrong_after_hashes",
+    "off_topic",
+    "best_emptied",
+    "best_halved",
+    "best_reversed",
+    "best_filler",
+    "best_tripled",
+)
 
 
-def explain(
-    finding: Finding,
-    texts: dict[str, str] | None = None,
-    gamed: dict[str, str] | None = None,
-    labels: dict[str, str] | None = None,
-    sep: str = ", ",
-) -> str:
-    """The finding's "why" in the given sentences (the keys of `TEXTS`, `GAMED`, `LABELS`; English by default), kinds
-    of text listed with `sep`."""
-    texts, gamed, labels = texts or TEXTS, gamed or GAMED, labels or LABELS
+def label_text(key: str) -> Text:
+    """The name of a kind of degenerate text (a key of `LABELS`)."""
+    return msg(f"lab_engine.label.{key}")
+
+
+def explain(finding: Finding) -> Text:
+    """The finding's "why": English as a `str` (the CLI and the JSON API print it), rendered in the page's language
+    by the page."""
     if finding.kind == "constant":
-        return texts["constant"].format(best=f"{finding.best:g}")
+        return msg("lab_engine.probe.constant", best=f"{finding.best:g}")
     keys = finding.labels or [finding.label]
-    listed = sep.join(labels[key] for key in keys)
-    return texts["degenerate" if len(keys) == 1 else "degenerate_many"].format(
+    listed = label_text(keys[0])
+    for key in keys[1:]:
+        listed = msg("lab_engine.label.join", first=listed, then=label_text(key))
+    family = finding.family if finding.family in FAMILIES else "generic"
+    return msg(
+        "lab_engine.probe.degenerate" if len(keys) == 1 else "lab_engine.probe.degenerate_many",
         label=listed,
         count=len(keys),
         score=f"{finding.score:g}",
-        relation=texts["more" if finding.score > finding.best else "same"],
+        relation=msg("lab_engine.probe.more" if finding.score > finding.best else "lab_engine.probe.same"),
         best=f"{finding.best:g}",
-        gamed=gamed.get(finding.family, gamed["generic"]),
+        gamed=msg(f"lab_engine.gamed.{family}"),
     )
 
 
 def battery(prompt: str = "", answer: str | None = None, best: str | None = None) -> list[tuple[str, str]]:
     """(label, text) pairs: degenerate completions, then the best real completion damaged on purpose."""
-    return [(LABELS[key], text) for key, text in battery_items(prompt, answer, best)]
+    return [(str(label_text(key)), text) for key, text in battery_items(prompt, answer, best)]
 
 
 def battery_items(prompt: str = "", answer: str | None = None, best: str | None = None) -> list[tuple[str, str]]:
@@ -251,7 +233,8 @@ def _finding(reward: str, text: str, score: float, kind: str, label: str, family
 
 
 def _family(spec) -> str:
-    """The key of `GAMED` for a reward: its registry family, or its own kind for the lab's reward kinds."""
+    """A reward's family (what "gamed" means for it, `FAMILIES`): its registry family, or its own kind for the lab's
+    reward kinds."""
     if spec is None:
         return "custom"
     return {"reward_model": "model", "judge": "judge", "formula": "formula", "similarity": "similarity"}.get(

@@ -21,6 +21,7 @@ from typing import Any
 
 from playground.advantages import AGGREGATIONS, SCALE_REWARDS, compute_advantages, nanstd, to_tensor
 from playground.errors import PlaygroundError
+from playground.texts import Text, msg
 
 
 # A function dominates when its weighted values make up this share of the within-group spread of the total.
@@ -43,7 +44,7 @@ class Summary:
     correlations: dict[str, float | None]  # "a ~ b" -> Spearman's rho over completions
     shares: dict[str, float]  # function -> share of the within-group spread of the weighted total
     dominant: str | None
-    verdict: str
+    verdict: str  # a catalogue `Text`: English, rendered in the page's language by the page
     milliseconds: float = 0.0
     settings: dict[str, Any] = field(default_factory=dict)
 
@@ -55,7 +56,7 @@ class Summary:
             "frac_reward_zero_std": self.frac_reward_zero_std,
             "rewards": self.rewards,
             "prompts": self.prompts,
-            "verdict": self.verdict,
+            "verdict": str(self.verdict),
         }
 
     def to_full_json(self) -> dict[str, Any]:
@@ -122,7 +123,7 @@ def summarize(
         for j, name in enumerate(names)
     }
     grouped_signal = adv.rewards.view(n_prompts, g)
-    texts = list(prompts) if prompts is not None else [f"prompt {i + 1}" for i in range(n_prompts)]
+    texts = list(prompts) if prompts is not None else [msg("lab_engine.prompt_n", n=i + 1) for i in range(n_prompts)]
     per_prompt = []
     for p in range(n_prompts):
         block = raw[p * g : (p + 1) * g]
@@ -215,21 +216,9 @@ def _correlations(values, names: list[str]) -> dict[str, float | None]:
     return out
 
 
-# The verdict's sentences, by kind; `{dominated}` is the "dominated" clause or "". The UI shows them in the page's
-# language with the same keys (playground/texts/lab.py); the CLI and the JSON API print these.
-VERDICTS = {
-    "none": "No signal: in all {n} prompts every completion scores the same, so every advantage is 0 and training "
-    "would not move; change the reward (or the data) before spending compute.",
-    "good": "Good signal: all {n} prompts give a learning signal{dominated}.",
-    "weak": "Weak signal: only {k} of {n} prompts give a learning signal, the rest are wasted steps{dominated}; "
-    "consider a softer (partial-credit) reward or filtering the data.",
-    "usable": "Usable signal: {k} of {n} prompts give a learning signal{dominated}.",
-    "dominated": "; {name} makes up {share} of the spread, so the other rewards barely count",
-}
-
-
 def verdict_kind(summary: Summary) -> tuple[str, dict[str, Any]]:
-    """(kind, values) of the verdict: kind is a key of `VERDICTS`; values fill it (`dominated` fills its clause)."""
+    """(kind, values) of the verdict: kind is "none", "good", "weak" or "usable" (`lab_engine.verdict.<kind>` in the
+    catalogue); values fill it (`dominated` fills its clause, or is None)."""
     n = len(summary.prompts)
     k = summary.signal_count
     values: dict[str, Any] = {"n": n, "k": k, "dominated": None}
@@ -243,10 +232,10 @@ def verdict_kind(summary: Summary) -> tuple[str, dict[str, Any]]:
     return ("weak" if k / n < WEAK_SIGNAL else "usable"), values
 
 
-def verdict(summary: Summary, texts: dict[str, str] | None = None) -> str:
-    """One sentence on whether training on these prompts with these rewards would learn anything, in `texts` (the
-    keys of `VERDICTS`; English by default)."""
-    texts = texts or VERDICTS
+def verdict(summary: Summary) -> Text:
+    """One sentence on whether training on these prompts with these rewards would learn anything: English as a
+    `str` (the CLI and the JSON API print it), rendered in the page's language by the page."""
     kind, values = verdict_kind(summary)
     dominated = values.pop("dominated")
-    return texts[kind].format(dominated=texts["dominated"].format(**dominated) if dominated else "", **values)
+    clause = msg("lab_engine.verdict.dominated", **dominated) if dominated else ""
+    return msg(f"lab_engine.verdict.{kind}", dominated=clause, **values)

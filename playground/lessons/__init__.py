@@ -16,9 +16,7 @@ def get_lesson(lesson_id: str) -> Lesson:
     for lesson in LESSONS:
         if lesson.id == lesson_id:
             return lesson
-    raise PlaygroundError(
-        f"Unknown lesson {lesson_id!r}; the lessons are: {', '.join(lesson.id for lesson in LESSONS)}."
-    )
+    raise PlaygroundError("cli.unknown_lesson", name=lesson_id, valid=", ".join(lesson.id for lesson in LESSONS))
 
 
 __all__ = ["LESSONS", "Lesson", "get_lesson"]

@@ -18,7 +18,6 @@ from playground.texts import msg
 
 
 FILENAME = "custom_reward.py"
-EXAMPLE = "`def my_reward(completions, **kwargs):` returning one float (or None) per completion"
 
 
 @dataclass
@@ -92,7 +91,7 @@ def inspect_code(source: str) -> CodeReport:
     """
     report = CodeReport()
     if not source.strip():
-        report.errors.append(CodeIssue(None, msg("sandbox.empty", example=EXAMPLE)))
+        report.errors.append(CodeIssue(None, msg("sandbox.empty", example=msg("sandbox.example"))))
         return report
     try:
         tree = ast.parse(source, filename=FILENAME)
@@ -133,7 +132,7 @@ def inspect_code(source: str) -> CodeReport:
         if public:
             report.errors.extend(_signature_issue(node) for node in public)
         else:
-            report.errors.append(CodeIssue(None, msg("sandbox.no_function", example=EXAMPLE)))
+            report.errors.append(CodeIssue(None, msg("sandbox.no_function", example=msg("sandbox.example"))))
     clashes = library_names().intersection(report.functions)
     for node in public:
         if node.name in clashes:

@@ -37,6 +37,7 @@ from typing import Any
 from playground.errors import RewardError
 from playground.sandbox import protocol
 from playground.sandbox.settings import SandboxLimits, require_custom_code
+from playground.sandbox.worker import NETWORK_OFF
 from playground.tempdirs import folder_usage, make_temp_dir
 from playground.texts import msg
 
@@ -406,6 +407,8 @@ class Sandbox:
         if kind == "exception":
             line = reply.get("line") if isinstance(reply.get("line"), int) else None
             error, detail = str(reply.get("type"))[:100], str(reply.get("message"))[:1000]
+            if detail == NETWORK_OFF:  # the worker's own refusal (it has no catalogue): the page's language
+                detail = msg("sandbox.network_off")
             text = (
                 msg("sandbox.raised_line", what=what, error=error, detail=detail, at_line=line)
                 if line
@@ -417,7 +420,7 @@ class Sandbox:
 
 def _how_it_ended(code: int | None, exc: protocol.ProtocolError, limits: SandboxLimits) -> str:
     if code is None:
-        return msg("sandbox.protocol", detail=str(exc))
+        return msg("sandbox.protocol", detail=msg(exc.args[0], **exc.values))
     if code >= 0:
         return msg("sandbox.exited", code=code)
     sig = -code

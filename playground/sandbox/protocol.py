@@ -21,13 +21,20 @@ WATCH_SECONDS = 0.1  # how often `receive` runs its `watch` while it waits (the 
 
 
 class ProtocolError(Exception):
-    """The worker closed the pipe, was too slow, or sent something that is not a message."""
+    """The worker closed the pipe, was too slow, or sent something that is not a message.
 
-    def __init__(self, reason: str, timed_out: bool = False, closed: bool = False, watched: bool = False):
+    `reason` is a catalogue key (`sandbox.wire.*`, filled with `values` by the client: the worker imports this module
+    and stays free of the catalogue), or the message of the `watch` that stopped the wait.
+    """
+
+    def __init__(
+        self, reason: str, timed_out: bool = False, closed: bool = False, watched: bool = False, **values: Any
+    ):
         super().__init__(reason)
         self.timed_out = timed_out
         self.closed = closed
         self.watched = watched  # the `watch` given to `receive` stopped the wait; `reason` is its message
+        self.values = values
 
 
 def _json_default(value: Any) -> Any:
@@ -90,7 +97,7 @@ def send(fd: int, message: dict, deadline: float) -> None:
         except BlockingIOError:
             continue
         except BrokenPipeError:
-            raise ProtocolError("the worker closed its input", closed=True) from None
+            raise ProtocolError("sandbox.wire.closed_input", closed=True) from None
 
 
 def receive(
@@ -102,14 +109,14 @@ def receive(
     """
     (size,) = HEADER.unpack(_read_exact(fd, HEADER.size, deadline, watch))
     if size > max_bytes:
-        raise ProtocolError(f"the worker sent a reply of {size} bytes (more than {max_bytes})")
+        raise ProtocolError("sandbox.wire.too_big", size=size, max=max_bytes)
     body = _read_exact(fd, size, deadline)
     try:
         message = json.loads(body)
     except (UnicodeDecodeError, ValueError, RecursionError):  # RecursionError: hostile nesting like [[[[...]]]]
-        raise ProtocolError("the worker sent a malformed reply") from None
+        raise ProtocolError("sandbox.wire.malformed") from None
     if not isinstance(message, dict):
-        raise ProtocolError("the worker sent a malformed reply")
+        raise ProtocolError("sandbox.wire.malformed")
     return message
 
 
@@ -122,7 +129,7 @@ def _read_exact(fd: int, n: int, deadline: float, watch: Callable[[], str | None
         except BlockingIOError:
             continue
         if not chunk:
-            raise ProtocolError("the worker closed its output", closed=True)
+            raise ProtocolError("sandbox.wire.closed_output", closed=True)
         chunks.append(chunk)
         left -= len(chunk)
     return b"".join(chunks)
@@ -134,7 +141,7 @@ def _wait(fd: int, deadline: float, write: bool, watch: Callable[[], str | None]
     while True:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
-            raise ProtocolError("timed out", timed_out=True)
+            raise ProtocolError("sandbox.wire.timed_out", timed_out=True)
         if poller.poll(min(remaining, WATCH_SECONDS if watch else remaining) * 1000):
             return
         reason = watch() if watch else None

@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, replace
 
 from playground.errors import PlaygroundError
 from playground.mode import OFF_WORDS, is_public
+from playground.texts import msg
 
 
 @dataclass(frozen=True)
@@ -68,11 +69,11 @@ class SandboxLimits:
 
     def __post_init__(self):
         if not (0 < self.timeout and 0 < self.load_timeout):
-            raise ValueError("Sandbox timeouts must be above 0 seconds.")
+            raise ValueError(msg("sandbox.setting_timeouts"))
         if self.memory_mb < 64:  # the interpreter alone maps about 20 MB; below 64 MB nothing useful runs
-            raise ValueError(f"The sandbox memory limit must be at least 64 MB, got {self.memory_mb}.")
+            raise ValueError(msg("sandbox.setting_memory", mb=self.memory_mb))
         if self.disk_mb < 1 or self.disk_files < 10:  # the folder holds the worker's log and Python's caches
-            raise ValueError(f"The sandbox disk quota must be at least 1 MB and 10 files, got {self.disk_mb} MB.")
+            raise ValueError(msg("sandbox.setting_disk", mb=self.disk_mb))
 
     def to_dict(self) -> dict:
         return {**asdict(self), "read_paths": list(self.read_paths)}
@@ -119,7 +120,7 @@ def code_policy(public: bool | None = None) -> CodePolicy:
             overrides["read_paths"] = tuple(p for p in os.environ["PLAYGROUND_SANDBOX_READ_PATHS"].split(":") if p)
         limits = replace(limits, **overrides)
     except ValueError as exc:
-        raise PlaygroundError(f"Bad sandbox setting in the environment: {exc}") from None
+        raise PlaygroundError("sandbox.setting", detail=exc.args[0] if exc.args else str(exc)) from None
     enabled = os.environ.get("PLAYGROUND_CUSTOM_CODE", "").strip().lower() not in OFF_WORDS
     return CodePolicy(enabled=enabled, public=public, limits=limits)
 

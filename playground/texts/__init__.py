@@ -16,7 +16,9 @@ from functools import lru_cache
 from playground.texts import (
     alerts,
     charts,
+    cli,
     data,
+    lab,
     lab_errors,
     page,
     rewards,
@@ -34,7 +36,7 @@ from playground.texts import (
 from playground.texts.core import LANGS, Text, engine_table, msg, placeholders, register, render, template
 
 
-AREAS = (spec, data, rewards, sandbox, runs, alerts, lab_errors)  # what the engine raises and reports
+AREAS = (spec, data, rewards, sandbox, runs, alerts, lab_errors, lab, cli)  # what the engine raises and reports
 PAGE = (page, tab_rewards, tab_preview, tab_train, tab_compare, tab_runs, tab_learn, tab_lab, charts)
 for _area in (*AREAS, *PAGE):
     register(_area.TEXTS)

@@ -230,6 +230,38 @@ TEXTS: dict[str, tuple[str, str]] = {
         "{what} 无法转换成表格；请检查每一列是否只有一种值类型。",
     ),
     # models
+    # loading a model: the progress bar's messages
+    "model.progress.ready": ("Embedded model ready", "内置模型已就绪"),
+    "model.progress.converting": (
+        "First start: converting the embedded SmolLM2 model (about 35 s, once)",
+        "首次启动：正在转换内置的 SmolLM2 模型（约 35 秒，只需一次）",
+    ),
+    "model.progress.tokenizer": ("Tokenizer converted; dequantizing the weights", "分词器已转换；正在反量化权重"),
+    "model.progress.weights": ("Weights dequantized; writing safetensors", "权重已反量化；正在写入 `safetensors`"),
+    "model.progress.loading": ("Loading {label}", "正在加载 {label}"),
+    "model.progress.loaded": ("Loaded {label}", "已加载 {label}"),
+    # the SFT warm-up's examples (playground/training/warmup.py)
+    "warmup.building": (
+        "Building warm-up examples from the base model's answers",
+        "正在用基座模型的回答生成热身示例",
+    ),
+    "warmup.none_built": (
+        "The SFT warm-up could not build examples from the model's answers; give a .jsonl file.",
+        "SFT 热身无法从模型的回答中生成示例；请给出一个 .jsonl 文件。",
+    ),
+    "warmup.unreadable": ("Cannot read the warm-up examples {path}: {error}.", "无法读取热身示例 {path}：{error}。"),
+    "warmup.json": (
+        "{path} line {line} is not valid JSON ({error}).",
+        "{path} 第 {line} 行不是有效的 JSON（{error}）。",
+    ),
+    "warmup.row": (
+        "{path} line {line} needs a prompt and a completion (text).",
+        "{path} 第 {line} 行需要 prompt 和 completion（文本）。",
+    ),
+    "warmup.too_few": (
+        "{path} holds {count} warm-up example(s); give at least 2.",
+        "{path} 中有 {count} 个热身示例；至少需要 2 个。",
+    ),
     "model.no_folder": ("Model folder {name!r} does not exist.", "模型文件夹 {name!r} 不存在。"),
     "model.bad_id": (
         "Model {name!r} is neither an existing folder nor a valid Hugging Face Hub id.",

@@ -31,6 +31,16 @@ TEXTS: dict[str, tuple[str, str]] = {
         "{where}: evaluation_metric {value!r} is not available: {reason}.",
         "{where}：evaluation_metric {value!r} 不可用：{reason}。",
     ),
+    "lab_engine.why_cosine": (
+        "cosine compares embeddings from OpenAI's text-embedding-3-large, a remote model",
+        "`cosine` 比较的是 OpenAI 的 `text-embedding-3-large`（一个远程模型）给出的向量",
+    ),
+    "lab_engine.why_meteor": (
+        "meteor needs the WordNet data, which nltk downloads from the internet at first use and no PyPI package "
+        "ships, so it cannot run offline",
+        "`meteor` 需要 `WordNet` 数据，而 `nltk` 在第一次使用时才从网上下载它，也没有 `PyPI` 包提供它，"
+        "所以离线无法运行",
+    ),
     "lab_engine.metric": (
         "{where}: evaluation_metric {value!r} is not supported.",
         "{where}：不支持 evaluation_metric {value!r}。",

@@ -35,6 +35,12 @@ TEXTS: dict[str, tuple[str, str]] = {
         "or train with num_processes 1.",
         "在本进程中编译的奖励函数无法传给其他进程：请把代码放进运行规格的 custom_code，或用 num_processes 1 训练。",
     ),
+    # comparing a run's adapter with its base model: the progress bar's messages
+    "job.compare.loading_base": ("Loading the base model", "正在加载基座模型"),
+    "job.compare.sampling_base": ("Sampling base", "正在为基座模型采样"),
+    "job.compare.loading_adapter": ("Loading the adapter", "正在加载适配器"),
+    "job.compare.sampling_trained": ("Sampling trained", "正在为训练后的模型采样"),
+    "job.compare.delta": ("Mean reward delta {delta:+.3f}", "平均奖励变化 {delta:+.3f}"),
     # the run store
     "job.bad_run_name": (
         "{run!r} is not a valid run name; use the name shown in the run list.",
@@ -52,6 +58,26 @@ TEXTS: dict[str, tuple[str, str]] = {
         "训练 '{run}' 仍处于 {status} 状态（{host} 上的进程 {pid}）；请先停止它。",
     ),
     "job.this_machine": ("this machine", "本机"),
+    # why a run ended without finishing
+    "job.dead_process": (
+        "The process running this run ended before it finished (killed or crashed).",
+        "运行这次训练的进程在训练完成前就结束了（被杀死或崩溃）。",
+    ),
+    "job.status_unreadable": ("status.json is unreadable", "`status.json` 无法读取"),
+    "job.status_missing": ("status.json is missing", "缺少 `status.json`"),
+    "job.failed_with": ("Training failed with {error}: {detail}", "训练失败，出现 {error}：{detail}"),
+    "job.processes_exited": (
+        "The {count} training processes exited with code {code}: {detail}",
+        "{count} 个训练进程以退出码 {code} 结束：{detail}",
+    ),
+    "job.wall_time": (
+        "Stopped after the public limit of {minutes:g} minutes per run (PLAYGROUND_MAX_RUN_MINUTES).",
+        "已达到公开应用每次训练 {minutes:g} 分钟的上限，训练已停止（PLAYGROUND_MAX_RUN_MINUTES）。",
+    ),
+    "access.secret_short": (
+        "{name} must be at least 16 characters long.",
+        "{name} 至少需要 16 个字符。",
+    ),
     # runs of other visitors
     "access.published": (
         "Run '{run}' was published by another visitor; it is read-only for you.",
@@ -133,4 +159,106 @@ TEXTS: dict[str, tuple[str, str]] = {
         "{folder} already exists and is not empty; choose a new folder.",
         "{folder} 已存在且不为空；请换一个新文件夹。",
     ),
+    # what an export cannot carry over
+    "export.not_judge": (
+        "The 'judge' reward cannot be exported as standalone code: it loads its judge model through the playground's "
+        "model loader ('embedded' is the playground's own converted copy of SmolLM2, loaded through the playground), "
+        "which an exported script or recipe does not have. Export without it, or score with a reward model (a "
+        "sequence classifier, which TRL loads itself).",
+        "'judge' 奖励无法导出为独立代码：它通过实验场的模型加载器加载评判模型（'embedded' 是实验场自己转换的 "
+        "SmolLM2 副本，也由实验场加载），而导出的脚本或配方里没有这个加载器。请去掉它再导出，或改用奖励模型打分"
+        "（一个序列分类模型，TRL 会自己加载）。",
+    ),
+    "export.not_code_tests": (
+        "The 'code_tests' reward cannot be exported as standalone code: it runs the completions' programs in the "
+        "playground's sandbox, which an exported script or recipe does not have. Export without it, or use "
+        "open-r1's code reward (E2B or Morph) in the exported script.",
+        "'code_tests' 奖励无法导出为独立代码：它在实验场的沙箱中运行生成结果里的程序，而导出的脚本或配方里没有"
+        "这个沙箱。请去掉它再导出，或在导出的脚本中改用 `open-r1` 的代码奖励（E2B 或 Morph）。",
+    ),
+    "export.custom_clash": (
+        "Your custom code defines {name!r}, which the exported library rewards also define; rename it.",
+        "你的自定义代码定义了 {name!r}，而导出的库奖励中也有同名定义；请改个名。",
+    ),
+    "export.factory": (
+        "Reward {name!r} cannot be exported: its factory is not a module-level function.",
+        "奖励 {name!r} 无法导出：它的工厂函数不是模块级函数。",
+    ),
+    "export.whole_module": (
+        "Custom code that imports a whole playground module cannot be exported; import names.",
+        "导入整个 playground 模块的自定义代码无法导出；请导入具体的名字。",
+    ),
+    "export.custom_alias": (
+        "Custom code imports {name} as {alias}; drop the alias to export.",
+        "自定义代码把 {name} 导入为 {alias}；去掉别名才能导出。",
+    ),
+    "export.no_source": (
+        "Cannot find the source of module {module!r} to export it.",
+        "找不到模块 {module!r} 的源代码，无法导出。",
+    ),
+    "export.inline_nested": (
+        "{module} imports playground code inside a function; it cannot be inlined.",
+        "{module} 在函数内部导入了 playground 的代码；无法内联。",
+    ),
+    "export.inline_twice": (
+        "{name!r} is defined in both {first} and {second}; cannot inline.",
+        "{name!r} 在 {first} 和 {second} 中都有定义；无法内联。",
+    ),
+    "export.inline_missing": (
+        "Cannot find {name!r} in {module} to export it.",
+        "在 {module} 中找不到 {name!r}，无法导出。",
+    ),
+    "export.inline_relative": (
+        "{module} uses a relative import; it cannot be inlined.",
+        "{module} 使用了相对导入；无法内联。",
+    ),
+    "export.inline_alias": (
+        "{module} imports {name} as {alias}; it cannot be inlined.",
+        "{module} 把 {name} 导入为 {alias}；无法内联。",
+    ),
+    "export.inline_attribute": (
+        "{module} uses the module {name} by attribute; it cannot be inlined.",
+        "{module} 通过属性访问来使用模块 {name}；无法内联。",
+    ),
+    "export.sft_auto": (
+        "sft_examples is 'auto': the examples are built when the run starts, so export the run after it started "
+        "(or give a .jsonl file of prompt/completion rows).",
+        "sft_examples 为 'auto'：示例在训练开始时才生成，所以请在训练开始后再导出这次训练（或给出一个由 "
+        "prompt/completion 行组成的 .jsonl 文件）。",
+    ),
+    "export.cold_start": (
+        "The trl grpo recipe cannot run {name} (a playground cold-start tool); export as a script instead.",
+        "`trl grpo` 配方无法运行 {name}（实验场的冷启动工具）；请改为导出脚本。",
+    ),
+    # uploads to the Hub; `{kept}` says where the files stay
+    "export.push_kept": (
+        "nothing was uploaded, and the files are kept in {folder}",
+        "没有上传任何内容，文件保留在 {folder}",
+    ),
+    "export.push_offline": (
+        "The Hugging Face Hub cannot be reached in offline mode (HF_HUB_OFFLINE is set); {kept}.",
+        "离线模式下无法连接 Hugging Face Hub（已设置 HF_HUB_OFFLINE）；{kept}。",
+    ),
+    "export.push_no_token": (
+        "No Hugging Face token: enter one, or set HF_TOKEN; {kept}.",
+        "没有 Hugging Face 令牌：请输入一个，或设置 HF_TOKEN；{kept}。",
+    ),
+    "export.push_401": (
+        "The Hugging Face Hub refused the token (401 Unauthorized); {kept}.",
+        "Hugging Face Hub 拒绝了这个令牌（401 未授权）；{kept}。",
+    ),
+    "export.push_403": (
+        "The token may not write to {repo} (403 Forbidden): use a token with write access; {kept}.",
+        "这个令牌无权写入 {repo}（403 禁止访问）：请使用有写权限的令牌；{kept}。",
+    ),
+    "export.push_http": (
+        "The Hugging Face Hub answered {status} for {repo}; {kept}.",
+        "Hugging Face Hub 对 {repo} 返回了 {status}；{kept}。",
+    ),
+    "export.push_an_error": ("an error", "错误"),
+    "export.push_network": (
+        "Could not reach the Hugging Face Hub (no network?); {kept}.",
+        "无法连接 Hugging Face Hub（没有网络？）；{kept}。",
+    ),
+    "export.push_failed": ("Uploading to {repo} failed ({error}); {kept}.", "上传到 {repo} 失败（{error}）；{kept}。"),
 }

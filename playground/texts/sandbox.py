@@ -51,7 +51,32 @@ TEXTS: dict[str, tuple[str, str]] = {
         "返回后还留着 {count} 个线程在运行，工作进程已停止；请在返回前等待你启动的线程结束"
         "（例如用 `with ThreadPoolExecutor() as pool:`）",
     ),
+    "sandbox.network_off": (
+        "Network access is off in the public sandbox: a reward cannot open sockets or look up hosts "
+        "(seccomp refuses socket() for every family).",
+        "公开沙箱中的网络访问已关闭：奖励函数不能打开套接字，也不能查询主机"
+        "（`seccomp` 对所有协议族都拒绝 `socket()`）。",
+    ),
     "sandbox.protocol": ("broke the sandbox protocol ({detail})", "破坏了沙箱协议（{detail}）"),
+    "sandbox.wire.closed_input": ("the worker closed its input", "工作进程关闭了它的输入"),
+    "sandbox.wire.closed_output": ("the worker closed its output", "工作进程关闭了它的输出"),
+    "sandbox.wire.too_big": (
+        "the worker sent a reply of {size} bytes (more than {max})",
+        "工作进程发回了 {size} 字节的回复（超过 {max}）",
+    ),
+    "sandbox.wire.malformed": ("the worker sent a malformed reply", "工作进程发回的回复格式不对"),
+    "sandbox.wire.timed_out": ("timed out", "超时"),
+    # the sandbox's own settings (PLAYGROUND_SANDBOX_*)
+    "sandbox.setting": ("Bad sandbox setting in the environment: {detail}", "环境变量中的沙箱设置有误：{detail}"),
+    "sandbox.setting_timeouts": ("Sandbox timeouts must be above 0 seconds.", "沙箱的超时时间必须大于 0 秒。"),
+    "sandbox.setting_memory": (
+        "The sandbox memory limit must be at least 64 MB, got {mb}.",
+        "沙箱的内存上限至少为 64 MB，实际为 {mb}。",
+    ),
+    "sandbox.setting_disk": (
+        "The sandbox disk quota must be at least 1 MB and 10 files, got {mb} MB.",
+        "沙箱的磁盘配额至少为 1 MB 和 10 个文件，实际为 {mb} MB。",
+    ),
     "sandbox.exited": (
         "ended the sandbox worker: it exited with code {code} (os._exit / sys.exit)",
         "结束了沙箱工作进程：它以退出码 {code} 退出（os._exit / sys.exit）",
@@ -78,6 +103,10 @@ TEXTS: dict[str, tuple[str, str]] = {
         "自定义代码：{message}（另有 {count} 个问题）",
     ),
     "sandbox.at_line": ("{message} (line {line})", "{message}（第 {line} 行）"),
+    "sandbox.example": (
+        "`def my_reward(completions, **kwargs):` returning one float (or None) per completion",
+        "`def my_reward(completions, **kwargs):`，为每个生成结果返回一个浮点数（或 None）",
+    ),
     "sandbox.empty": (
         "The code is empty; define a reward like {example}.",
         "代码为空；请像这样定义一个奖励：{example}。",

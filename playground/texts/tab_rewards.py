@@ -30,6 +30,9 @@ TEXTS: dict[str, tuple[str, str]] = {
     "rewards.json": ("Selection as JSON (copy, or paste and apply)", "以 JSON 表示的选择（可复制，或粘贴后应用）"),
     "rewards.apply_json": ("Apply JSON", "应用 JSON"),
     "rewards.bad_json": ("The selection is not valid JSON ({error}).", "选择不是有效的 JSON（{error}）。"),
+    "rewards.json_line": ("line {line}: {error}", "第 {line} 行：{error}"),
+    "rewards.json_expected": ('expected [{{"name": ..., "weight": ...}}]', '应为 [{{"name": ..., "weight": ...}}]'),
+    "rewards.json_not_object": ("not a JSON object", "不是 JSON 对象"),
     "rewards.try.title": ("Try on text", "用文本试一试"),
     "rewards.try.completions": ("Completions", "生成结果"),
     "rewards.try.info": (

@@ -22,6 +22,7 @@ import os
 import secrets
 from typing import Any
 
+from playground.texts import msg
 from playground.training.store import ACTIVE
 
 
@@ -48,7 +49,7 @@ class Tokens:
             configured = os.environ.get(SECRET_ENV, "")
             secret = configured.encode("utf-8") if configured else secrets.token_bytes(32)
         if len(secret) < 16:
-            raise ValueError(f"{SECRET_ENV} must be at least 16 characters long.")
+            raise ValueError(msg("access.secret_short", name=SECRET_ENV))
         self._secret = secret
 
     def _sign(self, nonce: str) -> str:

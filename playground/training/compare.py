@@ -11,6 +11,7 @@ from playground.errors import PlaygroundError
 from playground.preview import GenerationSettings, generate_group
 from playground.scoring import GroupScore, build_rewards, score_group
 from playground.spec import RunSpec
+from playground.texts import msg
 from playground.training.store import Run
 
 
@@ -100,20 +101,32 @@ def _compare(run, spec, prompts, num_samples, seed, custom_rewards, progress) ->
         temperature=spec.grpo.temperature,
         top_p=spec.grpo.top_p,
     )
-    progress(0.0, "Loading the base model")
+    progress(0.0, msg("job.compare.loading_base"))
     model, tokenizer = load_model(spec.model.model_name_or_path, inference=True)
     prefix = spec.grpo.completion_prefix
     base = _sample_all(
-        model, tokenizer, rows, settings, seed, lambda f: progress(0.05 + 0.45 * f, "Sampling base"), prefix
+        model,
+        tokenizer,
+        rows,
+        settings,
+        seed,
+        lambda f: progress(0.05 + 0.45 * f, msg("job.compare.sampling_base")),
+        prefix,
     )
-    progress(0.5, "Loading the adapter")
+    progress(0.5, msg("job.compare.loading_adapter"))
     del model
     model, _ = load_model(spec.model.model_name_or_path)
     model = PeftModel.from_pretrained(model, str(run.adapter_dir)).merge_and_unload().eval()
     if model.device.type == "cpu":
         prepare_for_sampling(model)
     trained = _sample_all(
-        model, tokenizer, rows, settings, seed, lambda f: progress(0.5 + 0.45 * f, "Sampling trained"), prefix
+        model,
+        tokenizer,
+        rows,
+        settings,
+        seed,
+        lambda f: progress(0.5 + 0.45 * f, msg("job.compare.sampling_trained")),
+        prefix,
     )
     result = Comparison(run.id)
     for i, (prompt, columns) in enumerate(rows):
@@ -130,7 +143,7 @@ def _compare(run, spec, prompts, num_samples, seed, custom_rewards, progress) ->
                 )
             )
         result.items.append(PromptComparison(_text(prompt), seed + i, scores[0], scores[1]))
-    progress(1.0, f"Mean reward delta {result.mean_delta:+.3f}")
+    progress(1.0, msg("job.compare.delta", delta=result.mean_delta))
     return result
 
 

@@ -20,6 +20,7 @@ from transformers import PrinterCallback, TrainerCallback
 
 from playground.errors import PlaygroundError, RewardError
 from playground.spec import RunSpec
+from playground.texts import msg
 from playground.training.progress import PhaseClock, eval_points, run_eta
 from playground.training.queue import PublicCaps, Waiting, custom_reward_names, estimate_wait
 from playground.training.state import JobState
@@ -458,10 +459,12 @@ def load_training_model(spec: RunSpec):
 
 
 def _describe(exc: BaseException) -> str:
+    """Why a run failed: a `PlaygroundError`'s message (a catalogue `Text` when it has a key), else the exception's
+    first line."""
     if isinstance(exc, PlaygroundError):
-        return str(exc)
+        return exc.message
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-    return f"Training failed with {type(exc).__name__}: {text}"[:500]
+    return msg("job.failed_with", error=type(exc).__name__, detail=text[:450])
 
 
 def _free_memory() -> None:
@@ -558,10 +561,7 @@ class JobManager:
         job.join(self.caps.max_minutes * 60)
         if job.active:
             logger.warning("Run %s reached the public wall-time limit; stopping it", job.run.id)
-            job.write(
-                wall_time_error=f"Stopped after the public limit of {self.caps.max_minutes:g} minutes per run "
-                "(PLAYGROUND_MAX_RUN_MINUTES)."
-            )
+            job.write(wall_time_error=msg("job.wall_time", minutes=self.caps.max_minutes))
             job.stop()
             job.join(INTERRUPT_GRACE_SECONDS)
             if job.active and hasattr(job, "interrupt"):  # the step is still going: end it where it is

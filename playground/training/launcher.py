@@ -31,6 +31,7 @@ from pathlib import Path
 
 import playground
 from playground.spec import RunSpec
+from playground.texts import msg
 from playground.training.progress import PhaseClock, eval_points, run_eta
 from playground.training.state import JobState
 from playground.training.store import ACTIVE, FINAL, Run
@@ -214,7 +215,7 @@ class LaunchedJob(JobState):
             self.status = status
             return
         error, lines = crash_report(log_tail(self.run.path / LOG_FILE))
-        self.error = f"The {self.num_processes} training processes exited with code {code}: {error}"[:500]
+        self.error = msg("job.processes_exited", count=self.num_processes, code=code, detail=str(error)[:420])
         logger.error("Run %s failed: %s", self.run.id, self.error)
         self.write(status="failed", error=self.error, traceback="\n".join(lines))
 

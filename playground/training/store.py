@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from playground.errors import PlaygroundError
-from playground.texts import msg
+from playground.texts import Text, msg
 
 
 logger = logging.getLogger(__name__)
@@ -38,9 +38,9 @@ logger = logging.getLogger(__name__)
 ACTIVE = ("queued", "loading", "running", "stopping")
 FINAL = ("finished", "failed", "stopped", "interrupted")
 STATUSES = ACTIVE + FINAL
-DEAD_PROCESS_ERROR = "The process running this run ended before it finished (killed or crashed)."
-UNREADABLE_STATUS_ERROR = "status.json is unreadable"
-MISSING_STATUS_ERROR = "status.json is missing"
+DEAD_PROCESS_ERROR = msg("job.dead_process")
+UNREADABLE_STATUS_ERROR = msg("job.status_unreadable")
+MISSING_STATUS_ERROR = msg("job.status_missing")
 SPEC, STATUS, METRICS, SAMPLES, ADAPTER = "spec.json", "status.json", "metrics.jsonl", "samples.jsonl", "adapter"
 _TMP_PREFIX = "."  # hidden entries in the root (runs being created, temporary files) are not runs
 
@@ -54,6 +54,25 @@ def _now() -> str:
 
 def _iso_from_timestamp(ts: float) -> str:
     return datetime.fromtimestamp(ts, UTC).isoformat(timespec="microseconds")
+
+
+def _error_text_out(status: dict) -> dict:
+    """A catalogue `error` keeps its key and values beside its English, as `error_text`, for the page's language."""
+    error = status.get("error")
+    if isinstance(error, Text):
+        return {**status, "error_text": error.to_json()}
+    return {k: v for k, v in status.items() if k != "error_text"}
+
+
+def _error_text_in(status: dict) -> dict:
+    """The status as written: its `error` a `Text` again when `error_text` holds its key and values."""
+    try:
+        text = Text.from_json(status.get("error_text"))
+        if isinstance(text, Text) and text.render("zh"):  # its values fill both languages' templates
+            return {**status, "error": text}
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+        logger.warning("status.json holds an unreadable error_text; showing its English error")
+    return status
 
 
 def json_safe(value: Any) -> Any:
@@ -249,7 +268,7 @@ class Run:
     def _read_status(self) -> dict:
         """The status as stored, without recovery. Missing -> interrupted (or {} for a bare folder); corrupt -> {}."""
         try:
-            return _read_json_object(self.path / STATUS)
+            return _error_text_in(_read_json_object(self.path / STATUS))
         except FileNotFoundError:
             return {}
         except (OSError, ValueError) as exc:
@@ -276,7 +295,7 @@ class Run:
         )
         if self._read_status() == status:  # not rewritten meanwhile by a live process
             try:
-                _write_atomic(self.path / STATUS, _dumps(recovered, indent=2))
+                _write_atomic(self.path / STATUS, _dumps(_error_text_out(recovered), indent=2))
             except OSError as exc:
                 logger.warning("Run '%s': could not rewrite status.json (%s).", self.id, exc)
         return recovered
@@ -293,7 +312,7 @@ class Run:
         if status["status"] in ACTIVE:
             pid = fields.get("pid", os.getpid())
             status.update(pid=pid, pid_start=_process_start(pid), host=socket.gethostname())
-        status = json_safe(status)
+        status = json_safe(_error_text_out(status))
         _write_atomic(self.path / STATUS, _dumps(status, indent=2))
         return status
 
@@ -344,7 +363,7 @@ class Run:
             model=_str(_get(spec, "model", "model_name_or_path")),
             rewards=_reward_names(spec),
             final_reward=_final_reward(metrics),
-            error=_str(status.get("error")),
+            error=status["error"] if isinstance(status.get("error"), Text) else _str(status.get("error")),
             owner=_str(status.get("owner")),
             published=bool(status.get("published")),
         )

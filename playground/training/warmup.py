@@ -20,6 +20,7 @@ from typing import Any
 
 from playground.errors import DataError
 from playground.spec import RunSpec
+from playground.texts import msg
 
 
 logger = logging.getLogger(__name__)
@@ -144,7 +145,7 @@ def build_examples(
             logger.warning("Fewer than 2 right answers: the warm-up uses the wrong ones too")
             examples = (examples + rejected)[: g.sft_num_examples]
     if len(examples) < 2:
-        raise DataError("The SFT warm-up could not build examples from the model's answers; give a .jsonl file.")
+        raise DataError("warmup.none_built")
     return examples
 
 
@@ -153,7 +154,7 @@ def load_examples(path: str) -> list[dict[str, Any]]:
     try:
         lines = Path(path).read_text(encoding="utf-8").splitlines()
     except OSError as exc:
-        raise DataError(f"Cannot read the warm-up examples {path}: {exc.strerror}.") from None
+        raise DataError("warmup.unreadable", path=path, error=exc.strerror) from None
     rows = []
     for n, line in enumerate(lines, 1):
         if not line.strip():
@@ -161,12 +162,12 @@ def load_examples(path: str) -> list[dict[str, Any]]:
         try:
             row = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise DataError(f"{path} line {n} is not valid JSON ({exc.msg}).") from None
+            raise DataError("warmup.json", path=path, line=n, error=exc.msg) from None
         if not isinstance(row, dict) or not row.get("prompt") or not isinstance(row.get("completion"), str):
-            raise DataError(f"{path} line {n} needs a prompt and a completion (text).")
+            raise DataError("warmup.row", path=path, line=n)
         rows.append({"prompt": row["prompt"], "completion": row["completion"]})
     if len(rows) < 2:
-        raise DataError(f"{path} holds {len(rows)} warm-up example(s); give at least 2.")
+        raise DataError("warmup.too_few", path=path, count=len(rows))
     return rows
 
 
@@ -280,5 +281,5 @@ def examples_for(
     if spec.grpo.sft_examples != "auto":
         return load_examples(spec.grpo.sft_examples)
     if progress:
-        progress("Building warm-up examples from the base model's answers")
+        progress(msg("warmup.building"))
     return build_examples(spec, prompts, tokenizer, answers, should_stop)

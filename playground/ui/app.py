@@ -8,6 +8,8 @@ from typing import Any
 import gradio as gr
 
 from playground.data import max_file_bytes
+from playground.texts import msg
+from playground.ui.common import toast_title_css
 from playground.ui.compare_tab import create_compare_tab
 from playground.ui.context import AppContext, create_session
 from playground.ui.custom_code import wire_unload
@@ -55,11 +57,7 @@ th, th * { word-break: normal !important; overflow-wrap: normal !important; }
 /* Charts carry no export menu (their spec's embed options also say so). */
 .pg-chart .vega-actions, .pg-chart details { display: none !important; }
 """
-# Gradio titles a toast by its type ("Error", "Info"), whatever title it was given: on a Chinese page, in Chinese.
-CSS += "html:lang(zh) .toast-title { font-size: 0; }\n"
-CSS += "html:lang(zh) .toast-title::before { font-size: var(--text-md); }\n"
-for _type, _key in (("error", "error"), ("warning", "warning"), ("info", "info"), ("success", "info")):
-    CSS += f'html:lang(zh) .toast-title.{_type}::before {{ content: "{ZH[f"app.{_key}_title"]}"; }}\n'
+CSS += toast_title_css(ZH)  # Gradio titles a toast by its type ("Error", "Info"): on a Chinese page, in Chinese
 # The page's language on <html lang> (Gradio always writes "en"), for the CSS above; the same test as `lang_of`.
 HEAD = """<script>
 document.documentElement.lang = (navigator.language || "en").toLowerCase().startsWith("zh") ? "zh" : "en";
@@ -118,8 +116,6 @@ def launch_kwargs(settings: UISettings) -> dict[str, Any]:
     )
     if settings.mcp:
         if not mcp_available():
-            raise SystemExit(
-                'app.py: --mcp needs Gradio\'s MCP extra, which is not installed: pip install "gradio[mcp]==6.31.0"'
-            )
+            raise SystemExit(msg("cli.mcp_extra", gradio="6.31.0"))  # the pinned version
         kwargs["mcp_server"] = True
     return kwargs

@@ -55,12 +55,10 @@ def bind(fn: Callable, *bound: Any) -> Callable:
         except gr.Error:
             raise
         except PlaygroundError as exc:
-            message = translate_error(lang, exc)
-            raise gr.Error(message, title=tr(lang, "app.error_title"), print_exception=False) from None
+            raise refusal(lang, exc) from None
         except Exception as exc:
             logger.exception("Handler %s failed", fn.__name__)
-            message = f"{type(exc).__name__}: {first_line(exc)}"
-            raise gr.Error(message, title=tr(lang, "app.error_title"), print_exception=False) from None
+            raise refusal(lang, f"{type(exc).__name__}: {first_line(exc)}") from None
 
     wrapper.__signature__ = signature.replace(parameters=params)
     if own is None:
@@ -68,14 +66,48 @@ def bind(fn: Callable, *bound: Any) -> Callable:
     return wrapper
 
 
+# --- toasts ----------------------------------------------------------------------------------------------------------
+
+# A toast's title by its type. Gradio 6 titles a toast with its type ("Error", "Info") whatever `title` it is given,
+# so the page's CSS (`toast_title_css`) shows these on a Chinese page; `title` still carries them for API clients.
+TOAST_TITLES = {"error": "app.error_title", "warning": "app.warning_title", "info": "app.info_title"}
+TOAST_TYPES = {**TOAST_TITLES, "success": "app.info_title"}  # the toast types Gradio draws, by their CSS class
+
+
+def toast_title(lang: str | None, kind: str) -> str:
+    """The title of a toast of `kind` ("error", "warning", "info") in `lang`."""
+    return tr(lang or "en", TOAST_TITLES[kind])
+
+
+def refusal(lang: str | None, message: Any) -> gr.Error:
+    """The error toast for `message` (a catalogue text, an error or a sentence), in the page's language, to raise."""
+    return gr.Error(translate_error(lang, message), title=toast_title(lang, "error"), print_exception=False)
+
+
+def notify(lang: str | None, kind: str, message: Any) -> None:
+    """Show a "warning" or "info" toast of `message` in the page's language."""
+    toast = {"warning": gr.Warning, "info": gr.Info}[kind]
+    toast(translate_error(lang, message), title=toast_title(lang, kind))
+
+
+def toast_title_css(titles: dict[str, str]) -> str:
+    """CSS that titles each type of toast with `titles[key]` on a Chinese page (`<html lang="zh">`): Gradio's own
+    English title is hidden and the Chinese one drawn in its place."""
+    css = "html:lang(zh) .toast-title { font-size: 0; }\n"
+    css += "html:lang(zh) .toast-title::before { font-size: var(--text-md); }\n"
+    for kind, key in TOAST_TYPES.items():
+        css += f'html:lang(zh) .toast-title.{kind}::before {{ content: "{titles[key]}"; }}\n'
+    return css
+
+
 def first_line(exc: BaseException) -> str:
     text = str(exc).strip()
     return text.splitlines()[0][:300] if text else "no details"
 
 
-def progress_callback(progress: gr.Progress) -> Callable[[float, str], None]:
-    """Adapts the engine's `progress(fraction, message)` callbacks to a `gr.Progress` bar."""
-    return lambda fraction, message: progress(fraction, desc=message)
+def progress_callback(progress: gr.Progress, lang: str | None = None) -> Callable[[float, str], None]:
+    """Adapts the engine's `progress(fraction, message)` callbacks to a `gr.Progress` bar, in the page's language."""
+    return lambda fraction, message: progress(fraction, desc=translate_error(lang, message))
 
 
 def lang_of(request: gr.Request | None) -> str:

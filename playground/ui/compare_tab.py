@@ -65,7 +65,7 @@ def compare(
         chosen or None,
         num_samples=int(num_samples),
         seed=int(seed or 0),
-        progress=progress_callback(progress),
+        progress=progress_callback(progress, lang),
     )
     headers = [tr(lang, k) for k in COLUMNS]
     rows = [

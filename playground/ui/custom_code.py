@@ -298,7 +298,9 @@ def _columns(text: str, case: int, lang: str) -> dict:
     except json.JSONDecodeError as exc:
         raise PlaygroundError(tr(lang, "rewards.tests.bad_columns", case=case, error=exc.msg)) from None
     if not isinstance(value, dict):
-        raise PlaygroundError(tr(lang, "rewards.tests.bad_columns", case=case, error="not a JSON object"))
+        raise PlaygroundError(
+            tr(lang, "rewards.tests.bad_columns", case=case, error=tr(lang, "rewards.json_not_object"))
+        )
     return value
 
 

@@ -28,9 +28,9 @@ def reward_selection(rewards: str) -> list[dict]:
     try:
         data = json.loads(rewards)
     except json.JSONDecodeError as exc:
-        raise PlaygroundError(f"rewards must be a JSON list: line {exc.lineno}: {exc.msg}") from None
+        raise PlaygroundError("mcp.rewards_json", line=exc.lineno, error=exc.msg) from None
     if not isinstance(data, list) or not all(isinstance(item, dict) and "name" in item for item in data):
-        raise PlaygroundError('rewards must be a JSON list like [{"name": "length", "weight": 1.0, "params": {}}].')
+        raise PlaygroundError("mcp.rewards_shape")
     return data
 
 

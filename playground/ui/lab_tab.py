@@ -17,7 +17,6 @@ from playground.lab.dryrun import DryRun, dry_run, load_rows
 from playground.lab.graders import export_grader, import_grader
 from playground.lab.probe import probe
 from playground.scoring import build_rewards
-from playground.texts.lab import verdict_text, why_text
 from playground.ui.common import bind, headers_on_load, lang_of, progress_callback, short, styled
 from playground.ui.context import AppContext, Session, parse_selection
 from playground.ui.custom_code import custom_rewards, table_rows
@@ -32,14 +31,19 @@ PROMPT_HEADERS = ("table.prompt", "lab.col.mean", "lab.col.std", "lab.col.zero_s
 
 def _prompt_frame(summary, lang: str) -> pd.DataFrame:
     rows = [
-        [short(p["prompt"], 90), p["mean"], p["std"], tr(lang, "lab.no_signal") if p["zero_std"] else ""]
+        [
+            short(translate_error(lang, p["prompt"]), 90),
+            p["mean"],
+            p["std"],
+            tr(lang, "lab.no_signal") if p["zero_std"] else "",
+        ]
         for p in summary.prompts
     ]
     return styled(pd.DataFrame(rows, columns=[tr(lang, key) for key in PROMPT_HEADERS]), [])  # 3 decimals
 
 
 def _metrics(summary, lang: str, seconds: float | None = None) -> str:
-    lines = [f"**{summary.verdict}**", ""]
+    lines = [f"**{translate_error(lang, summary.verdict)}**", ""]
     lines.append(
         f"`reward` {summary.reward:.4f} · `reward_std` {summary.reward_std:.4f} · "
         f"`frac_reward_zero_std` {summary.frac_reward_zero_std:.3f}"
@@ -59,6 +63,22 @@ def _metrics(summary, lang: str, seconds: float | None = None) -> str:
         timing = tr(lang, "lab.timing", seconds=f"{seconds:.1f}") + " " + timing
     lines += ["", timing]
     return "\n".join(lines)
+
+
+def _summary_json(summary, lang: str) -> dict:
+    """The dry run's JSON (`Summary.to_json`) with its verdict and prompt labels in the page's language."""
+    data = summary.to_json()
+    data["verdict"] = translate_error(lang, summary.verdict)
+    data["prompts"] = [{**p, "prompt": translate_error(lang, p["prompt"])} for p in data["prompts"]]
+    return data
+
+
+def _report_json(report, lang: str) -> dict:
+    """The probe's JSON (`ProbeReport.to_json`) with each finding's "why" in the page's language."""
+    data = report.to_json()
+    for finding, shown in zip(report.findings, data["findings"], strict=True):
+        shown["why"] = translate_error(lang, finding.why)
+    return data
 
 
 def _signal_file(run: DryRun, summary) -> str | None:
@@ -95,7 +115,7 @@ def run_dry_run(
     funcs, weights = build_rewards(parse_selection(selection), custom_rewards(ctx, request, code, selection))
     ctx.check_sampling(int(num_prompts), int(num_generations), int(max_new_tokens))
     rows = load_rows(PromptSource(kind="builtin", name=prompt_set), int(num_prompts))
-    loaded, tokenizer = ctx.models.get(model or ctx.settings.model, progress=progress_callback(progress))
+    loaded, tokenizer = ctx.models.get(model or ctx.settings.model, progress=progress_callback(progress, lang))
     progress(0.0, desc=tr(lang, "lab.sampling", n=len(rows), g=int(num_generations)))
     run = dry_run(
         loaded,
@@ -109,14 +129,13 @@ def run_dry_run(
         progress=lambda f: progress(f, desc=tr(lang, "lab.sampling", n=len(rows), g=int(num_generations))),
     )
     summary = run.summarize(scale_rewards=scale_rewards, multi_objective_aggregation=aggregation)
-    summary.verdict = verdict_text(summary, lang)
     return (
         _metrics(summary, lang, run.seconds),
         _prompt_frame(summary, lang),
         _weights_frame(run, lang),
         _signal_file(run, summary),
         run.to_state(),
-        summary.to_json(),
+        _summary_json(summary, lang),
     )
 
 
@@ -132,8 +151,12 @@ def rescore(request: gr.Request, state: dict, weights: pd.DataFrame, scale_rewar
     summary = run.summarize(
         weights=w, enabled=on, scale_rewards=scale_rewards, multi_objective_aggregation=aggregation
     )
-    summary.verdict = verdict_text(summary, lang)
-    return _metrics(summary, lang), _prompt_frame(summary, lang), _signal_file(run, summary), summary.to_json()
+    return (
+        _metrics(summary, lang),
+        _prompt_frame(summary, lang),
+        _signal_file(run, summary),
+        _summary_json(summary, lang),
+    )
 
 
 def _cell(rows: dict, name: str, index: int, default):
@@ -153,13 +176,11 @@ def run_probe(ctx: AppContext, request: gr.Request, selection: list[dict], code:
         columns = {k: v for k, v in run.rows[0].items() if k != "prompt"}
         prompt = run.prompt_texts[0]
     report = probe(choices, funcs, prompt=prompt, columns=columns, completions=completions)
-    for finding in report.findings:
-        finding.why = why_text(finding, lang)
-    rows = [[f.reward, f.score, short(f.text, 120) or "∅", f.why] for f in report.findings]
+    rows = [[f.reward, f.score, short(f.text, 120) or "∅", translate_error(lang, f.why)] for f in report.findings]
     headers = [tr(lang, f"lab.col.{c}") for c in ("reward", "score", "text", "why")]
     frame = styled(pd.DataFrame(rows, columns=headers), [])  # scores to 3 decimals, not float32 noise
     note = tr(lang, "lab.probe.none", n=report.tried) if not rows else tr(lang, "lab.probe.found", n=len(rows))
-    return frame, note, report.to_json()
+    return frame, note, _report_json(report, lang)
 
 
 def import_openai_grader(layout: Layout, request: gr.Request, text: str, code: str, custom):

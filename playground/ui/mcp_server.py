@@ -71,7 +71,7 @@ def score_completions(
     """
     completions = [str(c) for c in completions or []]
     if len(completions) < 2:
-        raise PlaygroundError("A GRPO group needs at least two completions.")
+        raise PlaygroundError("mcp.group_size")
     ctx.check_group(completions)
     custom = _custom(code)
     try:

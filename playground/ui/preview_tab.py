@@ -118,7 +118,7 @@ def generate(
     )
     settings.validate()
     ctx.check_sampling(1, settings.num_generations, settings.max_new_tokens)
-    loaded, tokenizer = ctx.models.get(model, progress=progress_callback(progress))
+    loaded, tokenizer = ctx.models.get(model, progress=progress_callback(progress, lang))
     progress(None, desc=tr(lang, "preview.generating", g=settings.num_generations))  # no fraction to report
     columns = row["columns"] if row and row.get("prompt") == prompt else {}
     prefix = completion_prefix or ""

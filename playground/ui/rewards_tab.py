@@ -170,9 +170,11 @@ def apply_selection(layout: Layout, request: gr.Request, text: str, code: str, c
     try:
         data = json.loads(text or "[]")
     except json.JSONDecodeError as exc:
-        raise PlaygroundError(tr(lang, "rewards.bad_json", error=f"line {exc.lineno}: {exc.msg}")) from None
+        raise PlaygroundError(
+            tr(lang, "rewards.bad_json", error=tr(lang, "rewards.json_line", line=exc.lineno, error=exc.msg))
+        ) from None
     if not isinstance(data, list) or not all(isinstance(item, dict) and "name" in item for item in data):
-        raise PlaygroundError(tr(lang, "rewards.bad_json", error='expected [{"name": ..., "weight": ...}]'))
+        raise PlaygroundError(tr(lang, "rewards.bad_json", error=tr(lang, "rewards.json_expected")))
     chosen = {}
     for choice in parse_selection(data):
         if choice.name not in defined or choice.params:
@@ -223,7 +225,7 @@ def score_text(lang: str, text: str, prompt: str, columns: str, selection: list[
     except json.JSONDecodeError as exc:
         raise PlaygroundError(tr(lang, "rewards.try.bad_columns", error=exc.msg)) from None
     if not isinstance(extra, dict):
-        raise PlaygroundError(tr(lang, "rewards.try.bad_columns", error="not a JSON object"))
+        raise PlaygroundError(tr(lang, "rewards.try.bad_columns", error=tr(lang, "rewards.json_not_object")))
     funcs, weights = build_rewards(parse_selection(selection), custom)
     n = len(completions)
     score = score_group(

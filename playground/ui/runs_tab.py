@@ -14,7 +14,7 @@ from playground.errors import PlaygroundError
 from playground.export import export_adapter_zip, export_recipe, export_script, zip_folder
 from playground.spec import RunSpec
 from playground.ui.charts import chart_updates, create_overlay, overlay_update
-from playground.ui.common import bind, empty_frame, lang_of
+from playground.ui.common import bind, empty_frame, lang_of, notify
 from playground.ui.context import AppContext, Session
 from playground.ui.i18n import t, tr
 from playground.ui.messages_zh import translate_error
@@ -169,7 +169,7 @@ def delete_run(ctx: AppContext, request: gr.Request, session_id: str | None, run
         raise PlaygroundError(tr(lang, "runs.none_selected"))
     ctx.open_run(run_id, session_id, change=True)
     ctx.store.delete(run_id)
-    gr.Info(tr(lang, "runs.deleted", run=run_id), title=tr(lang, "app.info_title"))
+    notify(lang, "info", tr(lang, "runs.deleted", run=run_id))
     frame, _, chosen = refresh(ctx, request, session_id)
     ids = frame.iloc[:, 0].tolist()
     hide = gr.File(value=None, visible=False)
@@ -183,7 +183,7 @@ def publish_run(ctx: AppContext, request: gr.Request, session_id: str | None, ru
     if not run_id:
         raise PlaygroundError(tr(lang, "runs.none_selected"))
     ctx.open_run(run_id, session_id, change=True).publish()
-    gr.Info(tr(lang, "runs.published", run=run_id), title=tr(lang, "app.info_title"))
+    notify(lang, "info", tr(lang, "runs.published", run=run_id))
     return refresh(ctx, request, session_id, run_id)
 
 

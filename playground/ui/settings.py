@@ -5,6 +5,8 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from playground.texts import msg
+
 
 DEFAULT_HOST = "127.0.0.1"
 SPACE_HOST = "0.0.0.0"  # a Hugging Face Space routes to 0.0.0.0:7860
@@ -25,7 +27,7 @@ class UISettings:
 def _auth(value: str) -> tuple[str, str]:
     user, sep, password = value.partition(":")
     if not sep or not user or not password:
-        raise argparse.ArgumentTypeError("use --auth USER:PASSWORD")
+        raise argparse.ArgumentTypeError(msg("cli.auth"))
     return user, password
 
 

@@ -26,10 +26,9 @@ from playground.spec import (
     demo_spec,
     flat_fields,
 )
-from playground.ui.common import lang_of
+from playground.ui.common import lang_of, notify
 from playground.ui.context import parse_selection
 from playground.ui.i18n import t, tr
-from playground.ui.messages_zh import translate_error
 from playground.ui.preview_tab import model_choices
 
 
@@ -212,9 +211,9 @@ def use_uploaded_file(ctx, request: gr.Request, path: str | None, prompt_column:
         kind="file", name=path, prompt_column=prompt_column or "prompt", column_map=parse_column_map(column_map)
     )
     data = load_prompts(source)
-    gr.Info(tr(lang, "train.data.checked", rows=len(data.dataset)), title=tr(lang, "app.info_title"))
+    notify(lang, "info", tr(lang, "train.data.checked", rows=len(data.dataset)))
     for warning in data.warnings:
-        gr.Warning(translate_error(lang, warning), title=tr(lang, "app.warning_title"))
+        notify(lang, "warning", warning)
     return "file", file_choice(path)
 
 
@@ -236,7 +235,7 @@ def take_dataset_name(request: gr.Request, name: str, kind: str):
     if guessed is None or guessed == kind:
         return gr.skip()
     lang = lang_of(request)
-    gr.Info(tr(lang, "train.data.kind_taken", name=name, kind=guessed), title=tr(lang, "app.info_title"))
+    notify(lang, "info", tr(lang, "train.data.kind_taken", name=name, kind=guessed))
     return guessed
 
 

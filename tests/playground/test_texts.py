@@ -22,6 +22,7 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 # Keys whose Chinese holds only names and punctuation around its values (a prefix, an article, a figure).
 NO_CJK = {"spec.field_prefix", "data.article.a", "data.article.an", "sandbox.problem", "alert.no_signal.score"}
 NO_CJK |= {"train.lora"}  # LoRA, a name in both languages
+NO_CJK |= {"lab_engine.label.join"}  # two names of kinds of text, listed
 ENGINE = {key for area in AREAS for key in area.TEXTS}
 
 
@@ -68,6 +69,7 @@ NAMES = {
     *"prompt completion completions prompts solution question answer intro body conclusion think input output".split(),
     *"trainer_state completion_ids completions_as_text custom_code config data params terms tests".split(),
     *"role content spec max_new_tokens python embedded".split(),
+    *"YAML SmolLM2 E2B Morph Gradio MCP".split(),  # a format, a model, two code sandboxes, a library, a protocol
     # an OpenAI grader's fields, as its JSON spells them
     *"type input reference operation evaluation_metric label_model score_model range source grade sample item".split(),
     *"multi graders calculate_output python_errors sampling_params image_tag pass_threshold logits P".split(),
@@ -145,6 +147,7 @@ def test_a_run_status_keeps_its_alerts_keys_for_the_page():
 
 KEY = re.compile(r"^[a-z_]+(\.[a-z0-9_]+)+$")
 ERRORS = {"PlaygroundError", "SpecError", "DataError", "RewardError", "ModelLoadError", "SandboxError"}
+ERRORS |= {"ProtocolError"}  # the sandbox wire's reasons, filled in by the client
 
 
 def raised_keys() -> list[tuple[str, str]]:
@@ -169,3 +172,15 @@ def test_every_key_the_code_raises_is_in_the_catalogue():
     keys = raised_keys()
     assert len(keys) > 250  # the engine raises keys, not sentences
     assert [(f, k) for f, k in keys if k not in engine_table()] == []
+
+
+def test_keys_kept_in_tables_are_in_the_catalogue():
+    from playground.export.inline import NOT_EXPORTABLE
+    from playground.lab.graders import UNAVAILABLE_METRICS
+    from playground.lab.probe import FAMILIES, LABELS
+
+    kept = {*NOT_EXPORTABLE.values(), *UNAVAILABLE_METRICS.values()}
+    kept |= {f"lab_engine.verdict.{kind}" for kind in ("none", "good", "weak", "usable", "dominated")}
+    kept |= {f"lab_engine.gamed.{family}" for family in (*FAMILIES, "generic")}
+    kept |= {f"lab_engine.label.{label}" for label in LABELS}
+    assert len(kept) > 30 and kept - set(engine_table()) == set()

@@ -32,8 +32,9 @@ NAMESPACES = (
     "learn",
     "chart",
     "lab",
-    # what the engine raises and reports (playground/texts/: spec, data, rewards, sandbox, runs, alerts, lab_errors)
-    *"spec public data model reward scoring sandbox job access export alert lab_engine".split(),
+    # what the engine raises and reports (playground/texts/: spec, data, rewards, sandbox, runs, alerts, lab_errors,
+    # lab, cli)
+    *"spec public data model reward scoring sandbox job access export alert lab_engine warmup cli mcp".split(),
 )
 KEY = re.compile(rf"^({'|'.join(NAMESPACES)})\.[a-z0-9_]+(\.[a-z0-9_]+)*$")
 # Keys built at run time from a value: f"rewards.family.{family}", f"flag.{code}", f"train.status.{status}".
