@@ -229,12 +229,10 @@ VISITOR = {"wrong_type", "slow", "str", "abc"}
 # The OpenAI grader format's own names: its grader types, keys, a python grader's arguments, string_check operations.
 GRADER_NAMES = {"type", "string_check", "text_similarity", "score_model", "python", "multi", "label_model", "grade"}
 GRADER_NAMES |= {"source", "sample", "item", "eq", "ne", "like", "ilike"}
-# English still shown on two paths, from code that has no catalogue key for it yet: per path, the only Latin words it
-# may show besides names until then (RewardChoice.from_dict in playground/scoring.py lets float() raise its ValueError;
-# apply_selection in playground/ui/rewards_tab.py writes "line N" before the JSON decoder's message).
+# English still shown on one path, from code that has no catalogue key for it yet (RewardChoice.from_dict in
+# playground/scoring.py lets float() raise its ValueError): the only Latin words it may show besides names until then.
 KNOWN_ENGLISH = {
     "Rewards: a weight that is no number": {"ValueError", "could", "not", "convert", "string", "to", "float"},
-    "Rewards: a selection that is no JSON": {"line"},
 }
 # What a toast says, without its title (the page's CSS titles it in the page's language: test_toast_titles_browser).
 TOASTS = """() => [...document.querySelectorAll('.toast-body')].map(body => {
