@@ -50,7 +50,12 @@ class RewardChoice:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RewardChoice:
-        return cls(data["name"], float(data.get("weight", 1.0)), dict(data.get("params") or {}))
+        weight = data.get("weight", 1.0)
+        try:
+            weight = float(weight)
+        except (TypeError, ValueError):
+            raise RewardError("reward.weight_not_number", name=data.get("name"), weight=weight) from None
+        return cls(data["name"], weight, dict(data.get("params") or {}))
 
 
 def build_rewards(

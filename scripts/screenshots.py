@@ -86,7 +86,8 @@ def tour(page, url: str, lang: str, out: Path, run_id) -> list[Path]:
     samples.fill("2")
     samples.press("Tab")
     click("compare.run_button")
-    page.get_by_text(text["compare.summary"].split("{delta}")[0].strip("*")).first.wait_for(timeout=600_000)
+    summary = text["compare.summary"].split("{delta}")[0].strip("*")  # the result's Markdown, not the progress bar
+    page.locator(".prose", has_text=summary).first.wait_for(timeout=600_000)
     shoot("compare")
 
     open_tab("runs.tab")

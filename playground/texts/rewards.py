@@ -37,6 +37,10 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Malformed weight {weight!r} in {text!r}; use NAME:WEIGHT with a number.",
         "{text!r} 中的权重 {weight!r} 格式不对；请写成 NAME:WEIGHT，权重为数字。",
     ),
+    "reward.weight_not_number": (
+        "Weight of {name!r} must be a number, got {weight!r}.",
+        "{name!r} 的权重必须是数字，实际为 {weight!r}。",
+    ),
     "reward.weight_finite": (
         "Weight of {name!r} must be a finite number, got {weight!r}.",
         "{name!r} 的权重必须是有限的数，实际为 {weight!r}。",

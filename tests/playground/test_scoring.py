@@ -163,3 +163,12 @@ class TestBuildRewards:
     def test_empty(self):
         with pytest.raises(RewardError, match="at least one"):
             build_rewards([])
+
+
+@pytest.mark.parametrize("weight", ["abc", None, [1]])
+def test_a_selection_whose_weight_is_no_number_is_refused_with_its_name(weight):
+    with pytest.raises(RewardError) as caught:
+        RewardChoice.from_dict({"name": "format", "weight": weight})
+    assert str(caught.value) == f"Weight of 'format' must be a number, got {weight!r}."
+    assert caught.value.render("zh") == f"'format' 的权重必须是数字，实际为 {weight!r}。"
+    assert RewardChoice.from_dict({"name": "format", "weight": "2"}).weight == 2.0

@@ -229,11 +229,8 @@ VISITOR = {"wrong_type", "slow", "str", "abc"}
 # The OpenAI grader format's own names: its grader types, keys, a python grader's arguments, string_check operations.
 GRADER_NAMES = {"type", "string_check", "text_similarity", "score_model", "python", "multi", "label_model", "grade"}
 GRADER_NAMES |= {"source", "sample", "item", "eq", "ne", "like", "ilike"}
-# English still shown on one path, from code that has no catalogue key for it yet (RewardChoice.from_dict in
-# playground/scoring.py lets float() raise its ValueError): the only Latin words it may show besides names until then.
-KNOWN_ENGLISH = {
-    "Rewards: a weight that is no number": {"ValueError", "could", "not", "convert", "string", "to", "float"},
-}
+# English a path may still show besides names, by path (none: every path reads Chinese).
+KNOWN_ENGLISH: dict[str, set[str]] = {}
 # What a toast says, without its title (the page's CSS titles it in the page's language: test_toast_titles_browser).
 TOASTS = """() => [...document.querySelectorAll('.toast-body')].map(body => {
     const copy = body.cloneNode(true);
