@@ -1,8 +1,8 @@
 """Shared fixtures: the embedded model (converted once per machine) and a tiny random model with its real tokenizer.
 
 The suite runs on pytest-xdist workers (`scripts/test.sh`: `-n 2 --dist loadgroup`). A module's tests stay on one
-worker, so its module-scoped app or sandbox starts once; browser tests share one worker, as do the tests that start
-several training processes, so two of them never compete for the cores side by side.
+worker, so its module-scoped app, browser or sandbox starts once; the tests that start several training processes
+share one worker, so two of them never compete for the cores side by side.
 """
 
 import os
@@ -114,12 +114,13 @@ def pytest_collection_modifyitems(config, items):
         if "slow" not in marks and (item.nodeid.startswith(SLOW) or marks & {"browser", "multiproc"}):
             item.add_marker(pytest.mark.slow)
         if "xdist_group" not in marks:
-            # --dist loadgroup: the browser tests run one after another on one worker, so do the multi-process ones;
-            # any other test stays with its module (one worker starts the module's app, sandbox or run once).
-            group = next((tier for tier in ("browser", "multiproc") if tier in marks), item.nodeid.split("::")[0])
+            # --dist loadgroup: the multi-process tests run one after another on one worker; any other test stays
+            # with its module (one worker starts the module's app, browser, sandbox or run once). The browser modules
+            # spread over the workers: together they are longer than half the suite, and they wait on the page a lot.
+            group = "multiproc" if "multiproc" in marks else item.nodeid.split("::")[0]
             item.add_marker(pytest.mark.xdist_group(group))
     if _WORKERS:
-        # Longest first (with --no-loadscope-reorder xdist hands out the groups in this order): the browser group,
+        # Longest first (with --no-loadscope-reorder xdist hands out the groups in this order): the browser modules,
         # the multi-process group, the modules with slow tests, then the quick ones that fill the gaps at the end.
         slow_modules = {item.nodeid.split("::")[0] for item in items if item.get_closest_marker("slow")}
 
