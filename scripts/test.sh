@@ -19,6 +19,6 @@ fi
 
 ruff check .
 ruff format --check .
-# Two pytest-xdist workers; tests/conftest.py keeps a module's tests, the browser tests and the multi-process tests
-# each on one worker, and hands out the longest groups first. `-n 0` runs the suite in one process.
+# Two pytest-xdist workers; tests/conftest.py keeps each module's tests on one worker and all multi-process tests on
+# one, and hands out the longest groups (the browser modules) first. `-n 0` runs the suite in one process.
 HF_HUB_OFFLINE=1 python -m pytest -n 2 --dist loadgroup --no-loadscope-reorder --durations=20 "$@"
