@@ -229,8 +229,6 @@ VISITOR = {"wrong_type", "slow", "str", "abc"}
 # The OpenAI grader format's own names: its grader types, keys, a python grader's arguments, string_check operations.
 GRADER_NAMES = {"type", "string_check", "text_similarity", "score_model", "python", "multi", "label_model", "grade"}
 GRADER_NAMES |= {"source", "sample", "item", "eq", "ne", "like", "ilike"}
-# English a path may still show besides names, by path (none: every path reads Chinese).
-KNOWN_ENGLISH: dict[str, set[str]] = {}
 # What a toast says, without its title (the page's CSS titles it in the page's language: test_toast_titles_browser).
 TOASTS = """() => [...document.querySelectorAll('.toast-body')].map(body => {
     const copy = body.cloneNode(true);
@@ -279,7 +277,6 @@ class ErrorPaths:
             return
         toasts = re.findall(r"[A-Za-z][A-Za-z0-9_]*", PATH.sub(" ", self.page.evaluate(TOASTS)))
         words = sorted({w for w in [*toasts, *english_words(self.page)] if w not in ALLOWED | names and len(w) > 1})
-        words = [w for w in words if w not in KNOWN_ENGLISH.get(where, ())]
         if words:
             self.found[where] = words
         dismiss_toasts(self.page)
