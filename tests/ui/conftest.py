@@ -13,6 +13,31 @@ def app(tiny_model_dir, tmp_path_factory):
         yield live
 
 
+# Gradio's spinners, pulses and fades repaint the page many times a second, and a headless Chromium without a GPU
+# paints in software: on 2 cores that costs as much CPU as the page's own work. The tests read what the page shows,
+# not how it moves, so every context starts with CSS animations and transitions off.
+STILL = """document.addEventListener('DOMContentLoaded', () => {
+    const style = document.createElement('style');
+    style.textContent = '*, *::before, *::after { animation: none !important; transition: none !important; }';
+    document.head.appendChild(style);
+});"""
+
+
+class StillBrowser:
+    """A Playwright browser whose new contexts have animations off (`STILL`); anything else goes to the browser."""
+
+    def __init__(self, browser):
+        self._browser = browser
+
+    def new_context(self, **kwargs):
+        context = self._browser.new_context(reduced_motion="reduce", **kwargs)
+        context.add_init_script(STILL)
+        return context
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+
 @pytest.fixture(scope="module")
 def browser():
     """Debian's Chromium through Playwright (see test_browser.py for the path and flags); each test opens its own
@@ -23,5 +48,5 @@ def browser():
     with sync_api.sync_playwright() as p:
         # launch() runs Chromium with a fresh temporary user-data dir.
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield browser
+        yield StillBrowser(browser)
         browser.close()

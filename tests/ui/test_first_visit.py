@@ -1,4 +1,4 @@
-"""A whole first visit in a real headless Chromium, in English and in Chinese: pick a reward (Try on text
+"""A whole first visit in a real headless Chromium, on the Chinese page: pick a reward (Try on text
 re-scores by itself), preview a group (a G of 17 is refused and the group stays), open and close "Generation", train 3
 steps, compare, then Runs (pick a run, one-click download, Delete asks first). No error toast; on the Chinese page no
 English beyond TRL's metric and field names, reward and set names, and what the model or the user wrote. A watcher
@@ -107,7 +107,9 @@ def dismiss_toasts(page) -> None:
         close.click()
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
+# On the Chinese page only: every step behaves the same in English (test_browser.py walks the English page through
+# every tab), and the Chinese page also has its words checked at each step.
+@pytest.mark.parametrize("lang", ["zh"])
 def test_a_first_visit(app, browser, lang):
     T = TEXT[lang]
     context = browser.new_context(locale=LOCALE[lang], viewport=VIEWPORT, accept_downloads=True)
