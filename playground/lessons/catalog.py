@@ -132,21 +132,23 @@ LESSONS: tuple[Lesson, ...] = (
             ),
         },
         expected={
-            "en": "Measured with bench/lessons.py on a 2-core AMD EPYC shared with other work (one thread, load 6-9; "
-            "8 held-out prompts x 4 samples). Strict format (text in every section) before -> after the warm-up -> "
-            "GRPO step 10 -> step 20: seed 42 0.00 -> 0.34 -> 0.75 -> 0.81; seed 7 0.03 -> 0.47 -> 0.34 -> 0.69; "
-            "seed 11 0.00 -> 0.25 -> 0.06 -> 0.03, where GRPO drifted (kl 0.2-0.4) into answers that run to the "
-            "length cap with extra tags, which tag_layout still partly pays (0.65 -> 0.78). Mean of the three seeds: "
-            "the warm-up added +0.35 and GRPO +0.16 (final 0.51). On 30 writing prompts the recipe was not tuned on "
-            "(bench/data/writing_unseen.jsonl, seed 42): 0.00 -> 0.19 -> 0.34 -> 0.78. 12 to 18 CPU minutes a run. "
-            "Without the cold start (sft_warmup_steps = 0, no prefix) the strict format stays 0.00.",
-            "zh": "用 bench/lessons.py 在一台与其他工作共享的 2 核 AMD EPYC 上实测（单线程，负载 6-9；8 个预留提示 x "
-            "每个 4 个样本）。严格格式（每个部分都有内容）训练前 -> 预热后 -> GRPO 第 10 步 -> 第 20 步：随机种子 42 "
-            "为 0.00 -> 0.34 -> 0.75 -> 0.81；种子 7 为 0.03 -> 0.47 -> 0.34 -> 0.69；种子 11 为 0.00 -> 0.25 -> "
-            "0.06 -> 0.03，GRPO 在这里跑偏了（kl 0.2-0.4）：回答写到长度上限、多出别的标签，而 tag_layout 仍给它们部分"
-            "分数（0.65 -> 0.78）。三个种子的平均：预热带来 +0.35，GRPO 带来 +0.16（最终 0.51）。在配方没有调过的"
-            " 30 个写作提示上（bench/data/writing_unseen.jsonl，种子 42）：0.00 -> 0.19 -> 0.34 -> 0.78。"
-            "每次运行 12 到 18 CPU 分钟。不做冷启动（sft_warmup_steps = 0、不加前缀）时，严格格式一直是 0.00。",
+            "en": "Measured with bench/lessons.py on a 2-core AMD EPYC (8 held-out prompts x 4 samples). Strict "
+            "format (text in every section) before -> after the warm-up -> GRPO step 10 -> step 20: seed 42 "
+            "0.00 -> 0.34 -> 0.50 -> 0.47 (quiet machine, both cores: 10 min, 3.3 of them held-out evals); "
+            "seed 7 0.03 -> 0.47 -> 0.44 -> 0.56 and seed 11 0.00 -> 0.25 -> 0.38 -> 0.66 (one thread each, "
+            "machine shared, 14 CPU minutes a run). Mean of the three seeds: the warm-up added +0.34 and GRPO "
+            "+0.21 (final 0.56). At a learning rate of 5e-4 seed 11 drifted into answers that run to the "
+            "length cap and ended at 0.03. On 30 writing prompts the recipe was not tuned on "
+            "(bench/data/writing_unseen.jsonl, seed 42): 0.00 -> 0.19 -> 0.69 -> 0.66. Without the cold start "
+            "(sft_warmup_steps = 0, no prefix) the strict format stays 0.00.",
+            "zh": "用 bench/lessons.py 在一台 2 核 AMD EPYC 上实测（8 个预留提示 x 每个 4 个样本）。严格格式（每个部"
+            "分都有内容）训练前 -> 预热后 -> GRPO 第 10 步 -> 第 20 步：随机种子 42 为 0.00 -> 0.34 -> 0.50 ->"
+            " 0.47（机器空闲，用两个核：10 分钟，其中 3.3 分钟是预留评估）；种子 7 为 0.03 -> 0.47 -> 0.44 -> "
+            "0.56，种子 11 为 0.00 -> 0.25 -> 0.38 -> 0.66（各用一个线程，机器与其他工作共享，每次 14 CPU 分钟"
+            "）。三个种子的平均：预热带来 +0.34，GRPO 带来 +0.21（最终 0.56）。学习率为 5e-4 时，种子 11 跑偏"
+            "成写到长度上限的回答，最终只有 0.03。在配方没有调过的 30 个写作提示上（bench/data/writing_unseen."
+            "jsonl，种子 42）：0.00 -> 0.19 -> 0.69 -> 0.66。不做冷启动（sft_warmup_steps = 0、不加前缀）时，"
+            "严格格式一直是 0.00。",
         },
         preview_prompt="Write a short paragraph about why people keep pets.",
         overrides=dict(FORMAT_RECIPE),
@@ -207,7 +209,7 @@ LESSONS: tuple[Lesson, ...] = (
             "漏洞时，漏洞才会被利用。共 739 CPU 秒。",
         },
         preview_prompt="Write a short paragraph about why people keep pets.",
-        overrides=dict(FORMAT_RECIPE),
+        overrides={**FORMAT_RECIPE, "learning_rate": 5e-4},  # as measured: the faster rate shows the hack sooner
         rewards=(
             RewardChoice("format", 1.0, {"allow_empty": True}),
             # "be brief": every character past 20 costs 0.01, so the shortest answer the loose format pays for,
@@ -256,7 +258,8 @@ LESSONS: tuple[Lesson, ...] = (
             "共 504 CPU 秒（在那台高负载机器上用时 41 分钟）。",
         },
         preview_prompt="Write a short paragraph about why people keep pets.",
-        overrides={**FORMAT_RECIPE, "max_steps": 10, "max_completion_length": 80},  # as measured
+        # as measured
+        overrides={**FORMAT_RECIPE, "max_steps": 10, "max_completion_length": 80, "learning_rate": 5e-4},
         rewards=(RewardChoice("length", 0.01, {"ideal_length": 200}), RewardChoice("tag_layout", 1.0)),
         chart=("tag_layout",),
     ),
@@ -388,6 +391,9 @@ LESSONS: tuple[Lesson, ...] = (
             **FORMAT_RECIPE,
             "dataset_name": "arithmetic",
             "max_completion_length": 80,  # as measured
+            # Two problems a step (G = 8 each). With one, correctness had no signal in about half the steps (a problem
+            # the model always or never solves scores every answer alike) and GRPO's share stayed within the noise.
+            "per_device_train_batch_size": 16,
             "sft_tags": ["think", "answer"],
             "completion_prefix": "<think>",
             "learning_rate": 3e-4,  # 5e-4 drifted (kl 0.2-0.4) into repeated <answer> blocks that never stopped
