@@ -25,12 +25,12 @@ sync_api = pytest.importorskip("playwright.sync_api")
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM}")
 
-# The format lesson, shrunk: one warm-up step, two GRPO steps, an eval of the base model, after the warm-up and after
-# step 2. The essential max_steps, then fields of the Generation, Optimisation, Cold start and Evaluation groups.
+# The format lesson, shrunk: 20 short warm-up steps, two GRPO steps, an eval of the base model, after the warm-up and
+# after step 2. The essential max_steps, then fields of the Generation, Optimisation, Cold start and Evaluation groups.
 TINY = {"max_steps": "2", "num_generations": "4", "max_completion_length": "4"}
 TINY_ADVANCED = {
     "per_device_train_batch_size": "4",
-    "sft_warmup_steps": "1",
+    "sft_warmup_steps": "20",  # some seconds: long enough for the page to show the warm-up phase
     "sft_num_examples": "2",
     "eval_every": "2",
     "eval_prompts": "1",
