@@ -372,19 +372,21 @@ LESSONS: tuple[Lesson, ...] = (
             ),
         },
         expected={
-            "en": "Measured with bench/lessons.py on a 2-core AMD EPYC shared with other work (one thread, load 6-9; "
-            "16 held-out problems x 4 samples = 64). Correctness before -> after the warm-up -> GRPO step 10 -> step "
-            "20: seed 42 14% -> 31% -> 42% -> 41%; seed 7 22% -> 25% -> 25% -> 19%; seed 11 8% -> 30% -> 23% -> 20%. "
-            "Mean of the three: the warm-up's rejection-sampled examples added +14 points, and GRPO -2 (+9 at seed "
-            "42, -6 and -9 at the others): on this model and budget the gain is the warm-up's, and GRPO's share is "
-            "within the noise of 64 samples. The strict think/answer layout reached 0.92, 0.86 and 0.89 after GRPO "
-            "(0.75 to 0.91 after the warm-up). 13 to 17 CPU minutes a run.",
-            "zh": "用 bench/lessons.py 在一台与其他工作共享的 2 核 AMD EPYC 上实测（单线程，负载 6-9；16 道预留题 x "
-            "每题 4 个样本 = 64）。正确率训练前 -> 预热后 -> GRPO 第 10 步 -> 第 20 步：随机种子 42 为 14% -> 31% "
-            "-> 42% -> 41%；种子 7 为 22% -> 25% -> 25% -> 19%；种子 11 为 8% -> 30% -> 23% -> 20%。三个种子的平均："
-            "预热（拒绝采样得到的样例）带来 +14 个百分点，GRPO 带来 -2（种子 42 为 +9，另两个为 -6 和 -9）："
-            "在这个模型和训练量下，提升来自预热，GRPO 的贡献在 64 个样本的噪声范围之内。严格的 think/answer 格式"
-            "在 GRPO 后为 0.92、0.86 和 0.89（预热后 0.75 到 0.91）。每次运行 13 到 17 CPU 分钟。",
+            "en": "Measured with bench/lessons.py on a 2-core AMD EPYC (one thread a run, two runs side by side; 16 "
+            "held-out problems x 4 samples = 64). Correctness before -> after the warm-up -> GRPO step 10 -> "
+            "step 20: seed 42 14% -> 31% -> 44% -> 47%; seed 7 22% -> 25% -> 48% -> 53%; seed 11 8% -> 30% -> "
+            "45% -> 48%. Mean of the three: the warm-up's rejection-sampled examples added +14 points and "
+            "GRPO +21. With one problem a step GRPO's share was -2 points: a problem the model always or "
+            "never solves gives every answer the same score, so about half the steps had no correctness "
+            "signal; two problems a step keep one. The strict think/answer layout reached 0.95, 1.00 and 0.97 "
+            "after GRPO. About 20 CPU minutes a run.",
+            "zh": "用 bench/lessons.py 在一台 2 核 AMD EPYC 上实测（每次运行一个线程，两个运行同时进行；16 道预留题 "
+            "x 每题 4 个样本 = 64）。正确率训练前 -> 预热后 -> GRPO 第 10 步 -> 第 20 步：随机种子 42 为 14% -"
+            "> 31% -> 44% -> 47%；种子 7 为 22% -> 25% -> 48% -> 53%；种子 11 为 8% -> 30% -> 45% -> 48%。三个"
+            "种子的平均：预热（拒绝采样得到的样例）带来 +14 个百分点，GRPO 带来 +21。每步只有一道题时，GRPO 的"
+            "贡献是 -2：模型总是答对或总是答错的题，每个回答得分都一样，大约一半的步骤没有正确性信号；每步两道"
+            "题就保住了这个信号。严格的 think/answer 格式在 GRPO 后为 0.95、1.00 和 0.97。每次运行约 20 CPU 分"
+            "钟。",
         },
         preview_prompt="Tom has 12 apples and buys 7 more. How many apples does he have now?",
         overrides={
