@@ -142,13 +142,13 @@ LESSONS: tuple[Lesson, ...] = (
             "(bench/data/writing_unseen.jsonl, seed 42): 0.00 -> 0.19 -> 0.69 -> 0.66. Without the cold start "
             "(sft_warmup_steps = 0, no prefix) the strict format stays 0.00.",
             "zh": "用 bench/lessons.py 在一台 2 核 AMD EPYC 上实测（8 个预留提示 x 每个 4 个样本）。严格格式（每个部"
-            "分都有内容）训练前 -> 预热后 -> GRPO 第 10 步 -> 第 20 步：随机种子 42 为 0.00 -> 0.34 -> 0.50 ->"
-            " 0.47（机器空闲，用两个核：10 分钟，其中 3.3 分钟是预留评估）；种子 7 为 0.03 -> 0.47 -> 0.44 -> "
+            "分都有内容）训练前 -> 预热后 -> GRPO 第 10 步 -> 第 20 步：随机种子 42 为 0.00 -> 0.34 -> 0.50 "
+            "-> 0.47（机器空闲，用两个核：10 分钟，其中 3.3 分钟是预留评估）；种子 7 为 0.03 -> 0.47 -> 0.44 -> "
             "0.56，种子 11 为 0.00 -> 0.25 -> 0.38 -> 0.66（各用一个线程，机器与其他工作共享，每次 14 CPU 分钟"
             "）。三个种子的平均：预热带来 +0.34，GRPO 带来 +0.21（最终 0.56）。学习率为 5e-4 时，种子 11 跑偏"
-            "成写到长度上限的回答，最终只有 0.03。在配方没有调过的 30 个写作提示上（bench/data/writing_unseen."
-            "jsonl，种子 42）：0.00 -> 0.19 -> 0.69 -> 0.66。不做冷启动（sft_warmup_steps = 0、不加前缀）时，"
-            "严格格式一直是 0.00。",
+            "成写到长度上限的回答，最终只有 0.03。在配方没有调过的 30 个写作提示上（"
+            "bench/data/writing_unseen.jsonl，种子 42）：0.00 -> 0.19 -> 0.69 -> 0.66。不做冷启动"
+            "（sft_warmup_steps = 0、不加前缀）时，严格格式一直是 0.00。",
         },
         preview_prompt="Write a short paragraph about why people keep pets.",
         overrides=dict(FORMAT_RECIPE),
@@ -209,7 +209,7 @@ LESSONS: tuple[Lesson, ...] = (
             "漏洞时，漏洞才会被利用。共 739 CPU 秒。",
         },
         preview_prompt="Write a short paragraph about why people keep pets.",
-        overrides={**FORMAT_RECIPE, "learning_rate": 5e-4},  # as measured: the faster rate shows the hack sooner
+        overrides={**FORMAT_RECIPE, "learning_rate": 5e-4},  # as measured (the figures above are at 5e-4)
         rewards=(
             RewardChoice("format", 1.0, {"allow_empty": True}),
             # "be brief": every character past 20 costs 0.01, so the shortest answer the loose format pays for,
@@ -381,8 +381,8 @@ LESSONS: tuple[Lesson, ...] = (
             "signal; two problems a step keep one. The strict think/answer layout reached 0.95, 1.00 and 0.97 "
             "after GRPO. About 20 CPU minutes a run.",
             "zh": "用 bench/lessons.py 在一台 2 核 AMD EPYC 上实测（每次运行一个线程，两个运行同时进行；16 道预留题 "
-            "x 每题 4 个样本 = 64）。正确率训练前 -> 预热后 -> GRPO 第 10 步 -> 第 20 步：随机种子 42 为 14% -"
-            "> 31% -> 44% -> 47%；种子 7 为 22% -> 25% -> 48% -> 53%；种子 11 为 8% -> 30% -> 45% -> 48%。三个"
+            "x 每题 4 个样本 = 64）。正确率训练前 -> 预热后 -> GRPO 第 10 步 -> 第 20 步：随机种子 42 为 14% "
+            "-> 31% -> 44% -> 47%；种子 7 为 22% -> 25% -> 48% -> 53%；种子 11 为 8% -> 30% -> 45% -> 48%。三个"
             "种子的平均：预热（拒绝采样得到的样例）带来 +14 个百分点，GRPO 带来 +21。每步只有一道题时，GRPO 的"
             "贡献是 -2：模型总是答对或总是答错的题，每个回答得分都一样，大约一半的步骤没有正确性信号；每步两道"
             "题就保住了这个信号。严格的 think/answer 格式在 GRPO 后为 0.95、1.00 和 0.97。每次运行约 20 CPU 分"
