@@ -285,7 +285,7 @@ def create_rewards_tab(ctx: AppContext, session: Session) -> RewardsTab:
                     with gr.Tab(t("rewards.family.custom"), id="custom"):
                         custom = create_custom_code(ctx, session)
             with gr.Column(scale=2, elem_classes="pg-side"):
-                summary = gr.Markdown(selection_summary(session.selection.value, None))
+                summary = gr.Markdown(selection_summary(session.selection.value, None), elem_id="pg-selection-summary")
                 with gr.Accordion(t("rewards.json"), open=False):
                     selection_json = gr.Code(json.dumps(session.selection.value, indent=1), language="json")
                     apply = gr.Button(t("rewards.apply_json"), size="sm")

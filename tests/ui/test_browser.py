@@ -114,7 +114,7 @@ def test_flow_through_every_tab(app, browser):
 
     # Rewards: add `format` to the selection, then score the pasted completions.
     page.get_by_label("Use").first.check()
-    summary = page.locator(".prose", has_text="Selected rewards:").first
+    summary = page.locator("#pg-selection-summary")  # by id: a text-filtered locator misses it mid-render
     wait_for(lambda: "format" in summary.inner_text(), 20, "the selection to include format")
     page.get_by_role("button", name="Score", exact=True).click()
     page.get_by_role("columnheader", name="format").first.wait_for(timeout=20_000)
@@ -210,7 +210,7 @@ def test_custom_reward_written_in_the_page(app, browser):
     page.get_by_role("button", name="Check", exact=True).click()
     page.get_by_text("Reward functions found:").wait_for(timeout=30_000)
     page.get_by_text("scoring 4").wait_for(timeout=10_000)  # the trial run's printed output
-    summary = page.locator(".prose", has_text="Selected rewards:").first
+    summary = page.locator("#pg-selection-summary")  # by id: a text-filtered locator misses it mid-render
     wait_for(lambda: "short_answer" in summary.inner_text(), 20, "the checked function in the selection")
     page.get_by_role("button", name="Score", exact=True).click()
     page.get_by_role("columnheader", name="short_answer").first.wait_for(timeout=20_000)

@@ -31,7 +31,8 @@ def card(page, name: str):
 
 def test_imported_grader_moves_the_rewards_tab_and_survives_an_edit(app, browser):
     context, page = open_page(browser, app)
-    summary = page.locator(".prose", has_text="Selected rewards:").first
+    # By its id: a locator filtered by text matches nothing while the summary re-renders.
+    summary = page.locator("#pg-selection-summary")
     wait_for(lambda: "length" in summary.inner_text(), 20, "the starting selection")
 
     open_tab(page, "Reward lab")
@@ -152,7 +153,8 @@ PHONE = {"width": 390, "height": 844}
 
 def test_phone_shows_the_selection_before_the_cards_and_labels_whole(app, browser):
     context, page = open_page(browser, app, viewport=PHONE)
-    summary = page.locator(".prose", has_text="Selected rewards:").first
+    # By its id: a locator filtered by text matches nothing while the summary re-renders.
+    summary = page.locator("#pg-selection-summary")
     first_card = page.locator(".pg-card").first.bounding_box()["y"]
     assert summary.bounding_box()["y"] < first_card
     try_on_text = page.get_by_text("Try on text", exact=True).first.bounding_box()["y"]
