@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import torch
 from torch.nn import functional as F
+from transformers.models.llama.modeling_llama import apply_rotary_pos_emb
 
 from playground.fastpath.packing import PackedLinear, bf16_matmul_is_native, pack_linears, packed_linear_available
 from playground.fastpath.prefix import shared_prefix_generate
@@ -213,6 +214,112 @@ class LlamaDecoder:
         return (ids, torch.cat(logps, dim=1)) if with_logps else ids
 
 
+COMPACT_SHARE = 8  # finished rows leave the batch once they are at least 1/8 of it (each move copies the cache)
+
+
+def decode_prompts(
+    decoder: LlamaDecoder,
+    prompts: list[torch.Tensor],
+    g: int,
+    config,
+    *,
+    generators: list[torch.Generator] | None = None,
+    compact: bool = True,
+    counts: dict | None = None,
+) -> torch.Tensor:
+    """New tokens (len(prompts) * g, <= max_new_tokens) for `g` continuations of each 1-D prompt, rows grouped by
+    prompt, in one batch: the prompts left-padded, each row at its own rotary position behind a padding mask.
+
+    Random draws come from the default generator, as `generate` on the left-padded batch would draw them; with one
+    `generators[p]` per prompt, prompt p's rows draw from it alone, so each group gets the tokens it would get sampled
+    on its own with that seed. With `compact`, rows that have finished stop being decoded (`compact=False` keeps
+    them, as a reference for the tests); `counts` gets the number of row-steps decoded under "row_steps".
+    """
+    model = decoder.model
+    longest = max(p.numel() for p in prompts)
+    new = config.max_new_tokens
+    total = longest + new
+    rows = len(prompts) * g
+    pads = torch.tensor([longest - p.numel() for p in prompts]).repeat_interleave(g)
+    shape = (rows, decoder.kv_heads, total, decoder.head_dim)
+    keys = [torch.zeros(shape, dtype=decoder.dtype) for _ in decoder.layers]
+    values = [torch.zeros(shape, dtype=decoder.dtype) for _ in decoder.layers]
+    hidden = torch.empty(rows, model.config.hidden_size, dtype=decoder.dtype)
+    for p, prompt in enumerate(prompts):
+        last, cache = decoder.prefill(prompt, 1, prompt.numel())
+        block = slice(p * g, (p + 1) * g)
+        for i in range(len(decoder.layers)):
+            keys[i][block, :, longest - prompt.numel() : longest] = cache.keys[i][0]
+            values[i][block, :, longest - prompt.numel() : longest] = cache.values[i][0]
+        hidden[block] = last[0]
+    valid = torch.arange(total)[None, :] >= pads[:, None]  # (rows, total): key positions that are not padding
+    processors = model._get_logits_processor(
+        generation_config=config,
+        input_ids_seq_length=longest,
+        encoder_input_ids=None,
+        device=hidden.device,
+        model_kwargs={},
+    )
+    eos, pad = stop_tokens(config)
+    ids = torch.stack([F.pad(p, (longest - p.numel(), 0), value=pad or 0) for p in prompts]).repeat_interleave(g, 0)
+    unfinished = torch.ones(rows, dtype=torch.long)
+    live = torch.arange(rows)  # the rows still decoded: finished ones leave the batch (see below)
+    for step in range(new):
+        logits = decoder.logits(hidden)
+        if live.numel() < rows:  # rows that left score zeros: choose_next pads them, and draws the same random numbers
+            logits = logits.new_zeros(rows, logits.shape[-1]).index_copy_(0, live, logits)
+        scores = processors(ids, logits)
+        next_tokens, unfinished = choose_next(scores, config, eos, pad, unfinished, generators)
+        ids = torch.cat([ids, next_tokens[:, None]], dim=-1)
+        if eos.numel() and not unfinished.any():
+            break
+        if step == new - 1:
+            break
+        done = unfinished[live] == 0
+        if compact and int(done.sum()) * COMPACT_SHARE >= live.numel():
+            # A row past its EOS would be decoded to the end of the batch for nothing (completions of the embedded
+            # model end well before the cap on average); once an eighth of the batch is done, the rest move to a
+            # smaller cache. Each row's arithmetic is unchanged, so are its tokens (tests/lab/test_dryrun.py).
+            keep = (~done).nonzero().squeeze(1)
+            live, pads, valid = live[keep], pads[keep], valid[keep]
+            keys = [k[keep] for k in keys]
+            values = [v[keep] for v in values]
+        hidden = _step_rows(decoder, next_tokens[live], keys, values, longest + step, pads, valid)
+        if counts is not None:
+            counts["row_steps"] = counts.get("row_steps", 0) + live.numel()
+    return ids[:, longest:]
+
+
+def _step_rows(decoder, tokens, keys, values, index: int, pads: torch.Tensor, valid: torch.Tensor) -> torch.Tensor:
+    """One token per row at cache slot `index`; each row's rotary position is `index - pad`."""
+    heads, kv_heads, head_dim = decoder.heads, decoder.kv_heads, decoder.head_dim
+    rows = tokens.numel()
+    hidden = decoder.model.model.embed_tokens(tokens[:, None])
+    cos, sin = decoder.model.model.rotary_emb(hidden, (index - pads)[:, None])
+    mask = valid[:, None, None, : index + 1]
+    for i, layer in enumerate(decoder.layers):
+        qkv = decoder.packs[i, "qkv"](layer.input_layernorm(hidden))
+        q, k, v = qkv.split([heads * head_dim, kv_heads * head_dim, kv_heads * head_dim], dim=-1)
+        q = q.view(rows, 1, heads, head_dim).transpose(1, 2)
+        k = k.view(rows, 1, kv_heads, head_dim).transpose(1, 2)
+        v = v.view(rows, 1, kv_heads, head_dim).transpose(1, 2)
+        q, k = apply_rotary_pos_emb(q, k, cos, sin)
+        keys[i][:, :, index : index + 1] = k
+        values[i][:, :, index : index + 1] = v
+        out = F.scaled_dot_product_attention(
+            q,
+            keys[i][:, :, : index + 1],
+            values[i][:, :, : index + 1],
+            attn_mask=mask,
+            scale=layer.self_attn.scaling,
+            enable_gqa=heads != kv_heads,
+        )
+        hidden = hidden + decoder.packs[i, "o"](out.transpose(1, 2).reshape(rows, 1, heads * head_dim))
+        gate, up = decoder.packs[i, "gate_up"](layer.post_attention_layernorm(hidden)).chunk(2, dim=-1)
+        hidden = hidden + decoder.packs[i, "down"](F.silu(gate) * up)
+    return decoder.model.model.norm(hidden[:, -1])
+
+
 def stop_tokens(generation_config) -> tuple[torch.Tensor, int | None]:
     """`generate`'s end-of-sequence ids (as a tensor, possibly empty) and its pad id."""
     eos = generation_config.eos_token_id
@@ -221,10 +328,22 @@ def stop_tokens(generation_config) -> tuple[torch.Tensor, int | None]:
 
 
 def choose_next(
-    scores: torch.Tensor, generation_config, eos: torch.Tensor, pad: int | None, unfinished: torch.Tensor
+    scores: torch.Tensor,
+    generation_config,
+    eos: torch.Tensor,
+    pad: int | None,
+    unfinished: torch.Tensor,
+    generators: list[torch.Generator] | None = None,
 ) -> tuple[torch.Tensor, torch.Tensor]:
-    """One token per row as `generate` draws it (same RNG call), padded after a row's EOS; and the rows still open."""
-    if generation_config.do_sample:
+    """One token per row as `generate` draws it (same RNG call), padded after a row's EOS; and the rows still open.
+
+    With `generators`, the rows are that many equal blocks, each drawn from its own generator."""
+    if generation_config.do_sample and generators:
+        blocks = F.softmax(scores, dim=-1).split(scores.size(0) // len(generators))
+        next_tokens = torch.cat(
+            [torch.multinomial(b, num_samples=1, generator=gen) for b, gen in zip(blocks, generators, strict=True)]
+        ).squeeze(1)
+    elif generation_config.do_sample:
         next_tokens = torch.multinomial(F.softmax(scores, dim=-1), num_samples=1).squeeze(1)
     else:
         next_tokens = torch.argmax(scores, dim=-1)

@@ -11,7 +11,8 @@ the same prompts and seeds before the warm-up, after it, and after GRPO.
 
 TRL's own `eval_dataset`/`eval_steps` was not used: it samples with the training RNG (different draws at every point),
 also runs a loss forward pass per batch, cannot score before the warm-up, and needs an eval split in every export.
-Here each prompt i is sampled with seed `seed + i` in a forked RNG, so training's randomness is not disturbed.
+Here each prompt i is sampled with its own generator seeded `seed + i` (all prompts in one batch, see
+`playground.preview.generate_groups`), so training's randomness is not disturbed.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from playground.preview import GenerationSettings, generate_group
+from playground.preview import GenerationSettings, generate_groups
 from playground.scoring import reward_name, score_group
 from playground.spec import RunSpec
 
@@ -56,7 +57,8 @@ class Evaluator:
     def evaluate(
         self, model, step: int, eval_of: str, should_stop: Callable[[], bool] | None = None
     ) -> dict[str, Any] | None:
-        """The eval row of the model as it is now; None when `should_stop` (asked before each prompt) says yes."""
+        """The eval row of the model as it is now; None when `should_stop` (asked before each batch of prompts) says
+        yes. The prompts are sampled together (`generate_groups`), each with its own seed."""
         g = self.spec.grpo
         start = time.perf_counter()
         settings = GenerationSettings(
@@ -70,14 +72,21 @@ class Evaluator:
         totals: list[float] = []
         stds: list[float] = []
         self.samples = []
-        for i, row in enumerate(self.rows):
-            if should_stop is not None and should_stop():
+        seeds = [g.seed + i for i in range(len(self.rows))]
+        prompts = [row["prompt"] for row in self.rows]
+        groups = generate_groups(
+            model, self.tokenizer, prompts, settings, seeds, g.completion_prefix, should_stop=should_stop
+        )
+        if not groups:
+            logger.info("Eval at step %d (%s) stopped before its first prompt", step, eval_of)
+            return None
+        for i, (row, seed, group) in enumerate(zip(self.rows, seeds, groups, strict=False)):
+            # asked again before each prompt's scoring: a slow reward should not hold a Stop for the whole eval
+            if len(groups) < len(self.rows) or (i and should_stop is not None and should_stop()):
                 logger.info("Eval at step %d (%s) stopped after %d of %d prompts", step, eval_of, i, len(self.rows))
                 return None
             prompt = row["prompt"]
             columns = {k: v for k, v in row.items() if k != "prompt"}
-            settings.seed = g.seed + i
-            group = generate_group(model, self.tokenizer, prompt, settings, g.completion_prefix)
             n = len(group.completions)
             conversational = not isinstance(prompt, str)
             completions = (
@@ -95,7 +104,7 @@ class Evaluator:
                 scale_rewards=g.scale_rewards,
             )
             stds.append(score.std)
-            self.samples += _sample_rows(step, eval_of, prompt, settings.seed, group.completions, score.completions)
+            self.samples += _sample_rows(step, eval_of, prompt, seed, group.completions, score.completions)
             for c in score.completions:
                 if c.total is not None:
                     totals.append(c.total)

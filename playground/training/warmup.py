@@ -103,11 +103,12 @@ def build_examples(
     With reference `answers` (the column the run's correctness reward reads), only wrapped answers the correctness
     reward accepts are kept: rejection sampling, as DeepSeek-R1's cold-start data was filtered, so the warm-up does
     not teach wrong numbers in the right layout. When fewer than two answers are right, every answer is used (and the
-    log says so). `should_stop` is asked before each prompt: once it says yes, the examples so far are returned.
+    log says so). The prompts still needed are sampled in one batch, each with its own seed (`generate_groups`).
+    `should_stop` is asked before each batch: once it says yes, the examples so far are returned.
     """
     from playground.fastpath.decode import prepare_for_sampling
     from playground.models import load_model
-    from playground.preview import GenerationSettings, generate_group
+    from playground.preview import GenerationSettings, generate_groups
     from rewards.accuracy import get_correctness_reward
 
     g = spec.grpo
@@ -122,20 +123,25 @@ def build_examples(
     settings = GenerationSettings(num_generations=draws, max_new_tokens=g.max_completion_length, temperature=0.7)
     examples: list[dict[str, str]] = []
     rejected: list[dict[str, str]] = []
-    for i in range(max(len(prompts), 1) * 3):  # up to three passes over the prompts
-        if len(examples) >= g.sft_num_examples or not prompts or (should_stop and should_stop()):
-            break
-        prompt = prompts[i % len(prompts)]
-        settings.seed = g.seed + i
-        for text in generate_group(model, tokenizer, prompt, settings).completions:
-            wrapped = None if repetitive(text) else wrap_in_tags(text, g.sft_tags, budget)
-            if wrapped is None or len(examples) >= g.sft_num_examples:
-                continue
-            row = {"prompt": prompt, "completion": wrapped}
-            if check is None or check([wrapped], answer=[answers[i % len(prompts)]])[0] == 1.0:
-                examples.append(row)
-            else:
-                rejected.append(row)
+    passes = max(len(prompts), 1) * 3  # up to three passes over the prompts
+    i = 0
+    while i < passes and prompts and len(examples) < g.sft_num_examples and not (should_stop and should_stop()):
+        # Enough prompts for the examples still missing, sampled in one batch (each with its own seed, as alone).
+        batch = range(i, min(passes, i + max(1, -(-(g.sft_num_examples - len(examples)) // draws))))
+        groups = generate_groups(
+            model, tokenizer, [prompts[j % len(prompts)] for j in batch], settings, [g.seed + j for j in batch]
+        )
+        for j, group in zip(batch, groups, strict=True):
+            for text in group.completions:
+                wrapped = None if repetitive(text) else wrap_in_tags(text, g.sft_tags, budget)
+                if wrapped is None or len(examples) >= g.sft_num_examples:
+                    continue
+                row = {"prompt": prompts[j % len(prompts)], "completion": wrapped}
+                if check is None or check([wrapped], answer=[answers[j % len(prompts)]])[0] == 1.0:
+                    examples.append(row)
+                else:
+                    rejected.append(row)
+        i = batch.stop
     del model
     if should_stop and should_stop():
         return examples + rejected  # the run stops before the warm-up trains: nothing to check

@@ -5,8 +5,9 @@ import torch
 from transformers import GenerationConfig
 
 from playground.data import PromptSource, render_prompt
+from playground.fastpath.decode import decode_prompts
 from playground.lab.dryrun import dry_run, load_rows
-from playground.lab.sampling import _decode, _sample_chunk, sample_prompts
+from playground.lab.sampling import _sample_chunk, sample_prompts
 from playground.models import load_model
 from playground.scoring import RewardChoice, build_rewards
 
@@ -40,7 +41,7 @@ def test_rows_that_finish_leave_the_batch_and_no_token_changes(tiny_sampler):
     texts = ["Hi there", "Why is the sky blue? Answer at length", "Name a color:"]  # of different lengths
     prompts = [tokenizer(t, return_tensors="pt", add_special_tokens=False)["input_ids"][0] for t in texts]
     greedy = GenerationConfig(max_new_tokens=24, do_sample=False, pad_token_id=pad, eos_token_id=None)
-    first = _decode(decoder, prompts, 4, greedy)  # the random tiny model repeats one token per prompt
+    first = decode_prompts(decoder, prompts, 4, greedy)  # the random tiny model repeats one token per prompt
     assert first[0, 0] not in first[4:]
     # Sampling: an eighth of the vocabulary ends a row. Greedy: prompt 1's token ends its rows at once, not others'.
     for do_sample, eos in ((True, list(range(3, len(tokenizer), 8))), (False, [int(first[0, 0])])):
@@ -48,9 +49,9 @@ def test_rows_that_finish_leave_the_batch_and_no_token_changes(tiny_sampler):
         counts, reference_counts = {}, {}
         with torch.random.fork_rng(devices=[]):
             torch.manual_seed(5)
-            compacted = _decode(decoder, prompts, 4, config, counts=counts)
+            compacted = decode_prompts(decoder, prompts, 4, config, counts=counts)
             torch.manual_seed(5)
-            reference = _decode(decoder, prompts, 4, config, compact=False, counts=reference_counts)
+            reference = decode_prompts(decoder, prompts, 4, config, compact=False, counts=reference_counts)
         assert torch.equal(compacted, reference)
         assert counts["row_steps"] < reference_counts["row_steps"]  # finished rows were not decoded on
         ended = [next((i for i, t in enumerate(row.tolist()) if t in eos), None) for row in compacted]
