@@ -16,9 +16,10 @@ from playground.scoring import RewardChoice
 FORMAT_RECIPE = {
     "dataset_name": "writing",
     "max_steps": 20,
-    # 128: three sections with text each must fit; at 80 the held-out essays were cut before </conclusion> and the
-    # strict format fell from 0.44 after the warm-up to 0.22 at step 10 (80 only passed while empty sections paid)
-    "max_completion_length": 128,
+    # Three sections with text each must fit. The held-out prompts ask for short essays: at 128 tokens 9 of the 17
+    # failures after GRPO (seed 42) were answers cut before </conclusion>; at 80 the strict format fell from 0.44
+    # after the warm-up to 0.22 at step 10. 192 learnt less at seed 42 (0.56) and cost a quarter more CPU time.
+    "max_completion_length": 160,
     "num_generations": 8,
     "per_device_train_batch_size": 8,
     # 5e-4 learnt faster at some seeds but drifted at others (kl 0.2-0.4) into answers that run to the length cap:
@@ -134,20 +135,20 @@ LESSONS: tuple[Lesson, ...] = (
         expected={
             "en": "Measured with bench/lessons.py on a 2-core AMD EPYC (8 held-out prompts x 4 samples). Strict "
             "format (text in every section) before -> after the warm-up -> GRPO step 10 -> step 20: seed 42 "
-            "0.00 -> 0.34 -> 0.50 -> 0.47 (quiet machine, both cores: 10 min, 3.3 of them held-out evals); "
-            "seed 7 0.03 -> 0.47 -> 0.44 -> 0.56 and seed 11 0.00 -> 0.25 -> 0.38 -> 0.66 (one thread each, "
-            "machine shared, 14 CPU minutes a run). Mean of the three seeds: the warm-up added +0.34 and GRPO "
-            "+0.21 (final 0.56). At a learning rate of 5e-4 seed 11 drifted into answers that run to the "
-            "length cap and ended at 0.03. On 30 writing prompts the recipe was not tuned on "
-            "(bench/data/writing_unseen.jsonl, seed 42): 0.00 -> 0.19 -> 0.69 -> 0.66. Without the cold start "
-            "(sft_warmup_steps = 0, no prefix) the strict format stays 0.00.",
+            "0.00 -> 0.16 -> 0.50 -> 0.69 (quiet machine, both cores: 9.2 min, 1.7 of them held-out evals); "
+            "seed 7 0.03 -> 0.47 -> 0.84 -> 0.88 and seed 11 0.00 -> 0.34 -> 0.22 -> 0.25 (one thread each, "
+            "machine shared, 10 and 16 CPU minutes). Mean of the three seeds: the warm-up added +0.31 and GRPO "
+            "+0.28 (final 0.60). Seed 11 drifted into long first sections that the 160-token cap cuts before "
+            "</conclusion>. On 30 writing prompts the recipe was not tuned on (bench/data/writing_unseen.jsonl, "
+            "seed 42): 0.00 -> 0.25 -> 0.63 -> 0.63. Without the cold start (sft_warmup_steps = 0, no prefix) "
+            "the strict format stays 0.00.",
             "zh": "用 bench/lessons.py 在一台 2 核 AMD EPYC 上实测（8 个预留提示 x 每个 4 个样本）。严格格式（每个部"
-            "分都有内容）训练前 -> 预热后 -> GRPO 第 10 步 -> 第 20 步：随机种子 42 为 0.00 -> 0.34 -> 0.50 "
-            "-> 0.47（机器空闲，用两个核：10 分钟，其中 3.3 分钟是预留评估）；种子 7 为 0.03 -> 0.47 -> 0.44 -> "
-            "0.56，种子 11 为 0.00 -> 0.25 -> 0.38 -> 0.66（各用一个线程，机器与其他工作共享，每次 14 CPU 分钟"
-            "）。三个种子的平均：预热带来 +0.34，GRPO 带来 +0.21（最终 0.56）。学习率为 5e-4 时，种子 11 跑偏"
-            "成写到长度上限的回答，最终只有 0.03。在配方没有调过的 30 个写作提示上（"
-            "bench/data/writing_unseen.jsonl，种子 42）：0.00 -> 0.19 -> 0.69 -> 0.66。不做冷启动"
+            "分都有内容）训练前 -> 预热后 -> GRPO 第 10 步 -> 第 20 步：随机种子 42 为 0.00 -> 0.16 -> 0.50 "
+            "-> 0.69（机器空闲，用两个核：9.2 分钟，其中 1.7 分钟是预留评估）；种子 7 为 0.03 -> 0.47 -> 0.84 -> "
+            "0.88，种子 11 为 0.00 -> 0.34 -> 0.22 -> 0.25（各用一个线程，机器与其他工作共享，分别用了 10 和 16 "
+            "CPU 分钟）。三个种子的平均：预热带来 +0.31，GRPO 带来 +0.28（最终 0.60）。种子 11 跑偏成很长的第一"
+            "部分，在 160 个 token 的上限处被截断，写不到 </conclusion>。在配方没有调过的 30 个写作提示上（"
+            "bench/data/writing_unseen.jsonl，种子 42）：0.00 -> 0.25 -> 0.63 -> 0.63。不做冷启动"
             "（sft_warmup_steps = 0、不加前缀）时，严格格式一直是 0.00。",
         },
         preview_prompt="Write a short paragraph about why people keep pets.",
@@ -209,7 +210,8 @@ LESSONS: tuple[Lesson, ...] = (
             "漏洞时，漏洞才会被利用。共 739 CPU 秒。",
         },
         preview_prompt="Write a short paragraph about why people keep pets.",
-        overrides={**FORMAT_RECIPE, "learning_rate": 5e-4},  # as measured (the figures above are at 5e-4)
+        # as measured: the figures above are at a learning rate of 5e-4 and 128 new tokens
+        overrides={**FORMAT_RECIPE, "learning_rate": 5e-4, "max_completion_length": 128},
         rewards=(
             RewardChoice("format", 1.0, {"allow_empty": True}),
             # "be brief": every character past 20 costs 0.01, so the shortest answer the loose format pays for,
