@@ -27,6 +27,17 @@ class GenerationSettings:
     top_p: float = 1.0
     seed: int = 0
 
+    def generate_kwargs(self, tokenizer) -> dict[str, Any]:
+        """The `generate` options of these settings (TRL's sampling: no top-k)."""
+        return {
+            "do_sample": True,
+            "temperature": self.temperature,
+            "top_p": self.top_p,
+            "top_k": 0,
+            "max_new_tokens": self.max_new_tokens,
+            "pad_token_id": tokenizer.pad_token_id,
+        }
+
     def validate(self) -> None:
         if not 2 <= self.num_generations <= MAX_GENERATIONS:
             raise PlaygroundError("preview.num_generations", max=MAX_GENERATIONS, value=self.num_generations)
@@ -68,16 +79,7 @@ def generate_group(
     start = time.perf_counter()
     with torch.random.fork_rng(devices=[]), torch.inference_mode():
         torch.manual_seed(settings.seed)
-        out = sample(
-            model,
-            input_ids,
-            do_sample=True,
-            temperature=settings.temperature,
-            top_p=settings.top_p,
-            top_k=0,
-            max_new_tokens=settings.max_new_tokens,
-            pad_token_id=tokenizer.pad_token_id,
-        )
+        out = sample(model, input_ids, **settings.generate_kwargs(tokenizer))
     seconds = time.perf_counter() - start
     new = out[:, input_ids.shape[1] :]
     ids = [_until_eos(row.tolist(), tokenizer) for row in new]
@@ -113,14 +115,7 @@ def generate_groups(
 
     settings.validate()
     config = copy.deepcopy(model.generation_config)
-    config.update(
-        do_sample=True,
-        temperature=settings.temperature,
-        top_p=settings.top_p,
-        top_k=0,
-        max_new_tokens=settings.max_new_tokens,
-        pad_token_id=tokenizer.pad_token_id,
-    )
+    config.update(**settings.generate_kwargs(tokenizer))
     decoder = getattr(model, "playground_sampler", None)
     g = settings.num_generations
     groups: list[Group] = []
