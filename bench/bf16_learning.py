@@ -7,6 +7,7 @@ metrics), then one summary line comparing the two.
     python bench/bf16_learning.py                              # demo recipe, 40 steps, seeds 42 43 44
     python bench/bf16_learning.py --recipe lesson:format       # a lesson's recipe (warm-up included)
     python bench/bf16_learning.py --steps 2 --seeds 42         # a quick smoke run
+    python bench/bf16_learning.py --bf16_train --parallel 2    # bf16 training too; fp32 and bf16 side by side
 
 The comparison, per seed then averaged: the training reward's gain (mean of the last 10 steps minus mean of the
 first 3) and the last eval reward. bf16 "matches" when, for both, the mean difference bf16 - fp32 is within the
@@ -35,10 +36,14 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 ROLLOUTS = ("float32", "bfloat16")
 
 
-def recipe_spec(recipe: str, steps: int, seed: int, rollout: str, eval_every: int, overrides: dict[str, str]):
+def recipe_spec(
+    recipe: str, steps: int, seed: int, rollout: str, eval_every: int, overrides: dict[str, str], bf16_train=False
+):
     from playground.spec import demo_spec
 
     extra = {"max_steps": steps, "seed": seed, "fast_rollout": rollout, "save_steps": 10_000, **overrides}
+    if bf16_train and rollout == "bfloat16":
+        extra["bf16"] = True  # the training forward and backward in bf16 autocast too
     if recipe.startswith("lesson:"):
         from playground.lessons import get_lesson
 
@@ -52,12 +57,14 @@ def recipe_spec(recipe: str, steps: int, seed: int, rollout: str, eval_every: in
     return spec
 
 
-def run_one(recipe: str, steps: int, seed: int, rollout: str, eval_every: int, overrides: dict[str, str]) -> dict:
+def run_one(
+    recipe: str, steps: int, seed: int, rollout: str, eval_every: int, overrides: dict[str, str], bf16_train=False
+) -> dict:
     from bench.lessons import cpu_name
     from playground.training.job import JobManager
     from playground.training.store import RunStore
 
-    spec = recipe_spec(recipe, steps, seed, rollout, eval_every, overrides)
+    spec = recipe_spec(recipe, steps, seed, rollout, eval_every, overrides, bf16_train)
     start = time.perf_counter()
     with tempfile.TemporaryDirectory() as out:
         job = JobManager(RunStore(out)).start(spec)
@@ -71,6 +78,7 @@ def run_one(recipe: str, steps: int, seed: int, rollout: str, eval_every: int, o
         "bench": "bf16_learning",
         "recipe": recipe,
         "rollout": rollout,
+        "bf16_train": spec.grpo.bf16,
         "seed": seed,
         "status": job.status,
         "error": job.error,
@@ -141,25 +149,35 @@ def main() -> None:
     p.add_argument("--eval_every", type=int, default=10, help="eval points, where the recipe sets none")
     p.add_argument("--tolerance", type=float, default=0.2, help="allowed difference, as a fraction of fp32's gain")
     p.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE", help="override a recipe field")
+    p.add_argument("--bf16_train", action="store_true", help="the bf16 runs also train in bf16 autocast (`bf16`)")
+    p.add_argument("--parallel", type=int, default=1, help="runs at a time (each then at OMP_NUM_THREADS=1)")
     p.add_argument("--only", nargs=2, metavar=("ROLLOUT", "SEED"), help=argparse.SUPPRESS)
     args = p.parse_args()
     overrides = dict(item.split("=", 1) for item in args.set)
     if args.only:
         rollout, seed = args.only
-        print(json.dumps(run_one(args.recipe, args.steps, int(seed), rollout, args.eval_every, overrides)))
+        run = run_one(args.recipe, args.steps, int(seed), rollout, args.eval_every, overrides, args.bf16_train)
+        print(json.dumps(run))
         return
+    jobs = [(seed, rollout) for seed in args.seeds for rollout in ROLLOUTS]
+    env = dict(os.environ, OMP_NUM_THREADS="1") if args.parallel > 1 else None
     runs = []
-    for seed in args.seeds:
-        for rollout in ROLLOUTS:  # each in a fresh process: its own memory, no state carried between runs
+    while jobs:  # each run in a fresh process: its own memory, no state carried between runs
+        batch, jobs = jobs[: args.parallel], jobs[args.parallel :]
+        started = []
+        for seed, rollout in batch:
             cmd = [sys.executable, __file__, "--recipe", args.recipe, "--steps", str(args.steps)]
             cmd += ["--eval_every", str(args.eval_every), "--only", rollout, str(seed)]
-            cmd += [f"--set={item}" for item in args.set]
-            done = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
-            if done.returncode:
+            cmd += [f"--set={item}" for item in args.set] + ["--bf16_train"] * args.bf16_train
+            proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+            started.append((seed, rollout, proc))
+        for seed, rollout, proc in started:
+            stdout, stderr = proc.communicate()
+            if proc.returncode:
                 run = {"bench": "bf16_learning", "rollout": rollout, "seed": seed, "status": "crashed"}
-                run["error"] = done.stderr[-2000:]
+                run["error"] = stderr[-2000:]
             else:
-                run = json.loads(done.stdout.strip().splitlines()[-1])
+                run = json.loads(stdout.strip().splitlines()[-1])
             runs.append(run)
             print(json.dumps(run), flush=True)
     print(json.dumps(compare(runs, args.tolerance)), flush=True)
