@@ -27,7 +27,6 @@ from dataclasses import dataclass
 
 import torch
 from torch.nn import functional as F
-from transformers.models.llama.modeling_llama import apply_rotary_pos_emb
 
 from playground.fastpath.packing import PackedLinear, bf16_matmul_is_native, pack_linears, packed_linear_available
 from playground.fastpath.prefix import shared_prefix_generate
@@ -292,6 +291,8 @@ def decode_prompts(
 
 def _step_rows(decoder, tokens, keys, values, index: int, pads: torch.Tensor, valid: torch.Tensor) -> torch.Tensor:
     """One token per row at cache slot `index`; each row's rotary position is `index - pad`."""
+    from transformers.models.llama.modeling_llama import apply_rotary_pos_emb
+
     heads, kv_heads, head_dim = decoder.heads, decoder.kv_heads, decoder.head_dim
     rows = tokens.numel()
     hidden = decoder.model.model.embed_tokens(tokens[:, None])

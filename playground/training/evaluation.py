@@ -77,14 +77,12 @@ class Evaluator:
         groups = generate_groups(
             model, self.tokenizer, prompts, settings, seeds, g.completion_prefix, should_stop=should_stop
         )
-        if not groups:
-            logger.info("Eval at step %d (%s) stopped before its first prompt", step, eval_of)
-            return None
-        for i, (row, seed, group) in enumerate(zip(self.rows, seeds, groups, strict=False)):
+        if len(groups) < len(self.rows):
+            return _stopped(step, eval_of, len(groups), len(self.rows))
+        for i, (row, seed, group) in enumerate(zip(self.rows, seeds, groups, strict=True)):
             # asked again before each prompt's scoring: a slow reward should not hold a Stop for the whole eval
-            if len(groups) < len(self.rows) or (i and should_stop is not None and should_stop()):
-                logger.info("Eval at step %d (%s) stopped after %d of %d prompts", step, eval_of, i, len(self.rows))
-                return None
+            if i and should_stop is not None and should_stop():
+                return _stopped(step, eval_of, i, len(self.rows))
             prompt = row["prompt"]
             columns = {k: v for k, v in row.items() if k != "prompt"}
             n = len(group.completions)
@@ -121,6 +119,11 @@ class Evaluator:
         row_out["eval_seconds"] = round(time.perf_counter() - start, 2)
         logger.info("Eval at step %d (%s): reward %.4g", step, eval_of, row_out["eval_reward"] or 0.0)
         return row_out
+
+
+def _stopped(step: int, eval_of: str, done: int, total: int) -> None:
+    """No eval row: a partial eval would not be comparable with the others."""
+    logger.info("Eval at step %d (%s) stopped after %d of %d prompts", step, eval_of, done, total)
 
 
 def _mean(values: list[float]) -> float | None:
