@@ -1,5 +1,7 @@
-"""The launched app fixture (the tiny model as its default model, a fresh runs folder) and the headless Chromium the
-browser tests share."""
+"""The launched app fixture (the tiny model as its default model, a fresh runs folder), the headless Chromium the
+browser tests share, and a screenshot of every page a failed browser test left open (tests/artifacts/)."""
+
+import re
 
 import pytest
 
@@ -34,6 +36,9 @@ class StillBrowser:
         context.add_init_script(STILL)
         return context
 
+    def open_pages(self) -> list:
+        return [page for context in self._browser.contexts for page in context.pages if not page.is_closed()]
+
     def __getattr__(self, name):
         return getattr(self._browser, name)
 
@@ -50,3 +55,22 @@ def browser():
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
         yield StillBrowser(browser)
         browser.close()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """When a test that drives the browser fails, a full-page screenshot of each page it left open, named after the
+    test, in tests/artifacts/ (a passing test takes none: a full-page screenshot costs seconds of CPU)."""
+    report = yield
+    browser = item.funcargs.get("browser") if report.failed and call.when == "call" else None
+    if isinstance(browser, StillBrowser):
+        from tests.ui.test_browser import ARTIFACTS
+
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        name = re.sub(r"[^A-Za-z0-9_.-]+", "-", item.name)
+        for i, page in enumerate(browser.open_pages()):
+            try:
+                page.screenshot(path=str(ARTIFACTS / f"{name}-{i}.png"), full_page=True, timeout=30_000)
+            except Exception as exc:  # the page may be what failed; the report says so and keeps the test's error
+                report.sections.append(("screenshot", f"page {i}: no screenshot ({exc})"))
+    return report

@@ -3,8 +3,8 @@
 One flow through the tabs with the tiny model: score text, generate a group, start a run and watch the chart gain
 points and the progress move, reload the page and stop the run (the starter keeps control), compare, show the run;
 and a custom reward typed into the editor, checked, selected and scored.
-Screenshots go to tests/artifacts/ (gitignored), to look at when a test fails. The docs' screenshots are made by
-scripts/screenshots.py, not by tests.
+When a browser test fails, a screenshot of each page it left open goes to tests/artifacts/ (gitignored; see
+tests/ui/conftest.py). The docs' screenshots are made by scripts/screenshots.py, not by tests.
 """
 
 import re
@@ -48,12 +48,6 @@ def app(tiny_model_dir, tmp_path_factory):
         yield live
 
 
-def shoot(page, name: str) -> None:
-    """A full-page screenshot in tests/artifacts/."""
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-
-
 def open_tab(page, name: str) -> None:
     page.get_by_role("tab", name=name, exact=True).click()
 
@@ -72,7 +66,7 @@ def wait_for(predicate, timeout: float, what: str):
         value = predicate()
         if value:
             return value
-        time.sleep(0.25)
+        time.sleep(0.05)
     raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
 
 
@@ -119,14 +113,12 @@ def test_flow_through_every_tab(app, browser):
     page.get_by_role("button", name="Score", exact=True).click()
     page.get_by_role("columnheader", name="format").first.wait_for(timeout=20_000)
     assert_no_error_toast(page)
-    shoot(page, "rewards")
 
     # Preview: a group of 8 from the tiny model.
     open_tab(page, "Preview")
     page.get_by_role("button", name="Generate group").click()
     page.get_by_text("Generated 8 completions").wait_for(timeout=120_000)
     assert page.get_by_role("grid").last.get_by_role("row").count() == 1 + 8  # the header row and G rows
-    shoot(page, "preview")
 
     # Train: a short run; the reward chart gains points and the progress moves.
     open_tab(page, "Train")
@@ -142,7 +134,6 @@ def test_flow_through_every_tab(app, browser):
     assert "is running" in page.locator(".prose.pg-status").inner_text()
     wait_for(lambda: coloured_lines(page, PER_FUNCTION) == 2, 30, "a line per reward function")
     assert_no_error_toast(page)
-    shoot(page, "train")
 
     # After a reload the starter regains control: Stop is enabled again and stops the run.
     page.reload()
@@ -154,7 +145,6 @@ def test_flow_through_every_tab(app, browser):
     status = page.locator(".prose.pg-status")
     wait_for(lambda: "was stopped at step" in status.inner_text(), 120, "the run to stop")
     assert not stop.is_enabled()
-    shoot(page, "train-stopped")
 
     # Compare: the run just stopped is picked by default (it saved its adapter).
     open_tab(page, "Compare")
@@ -164,9 +154,7 @@ def test_flow_through_every_tab(app, browser):
     page.get_by_role("button", name="Compare", exact=True).click()
     # The result's Markdown (the progress bars show the same words for a moment while the comparison ends).
     page.locator(".prose", has_text="Mean reward delta").first.wait_for(timeout=180_000)
-    time.sleep(1.0)  # let the table's "updating" fade finish before the screenshot
     assert_no_error_toast(page)
-    shoot(page, "compare")
 
     # Runs: the run is listed; show its charts and overlay its reward curve.
     open_tab(page, "Runs")
@@ -182,7 +170,6 @@ def test_flow_through_every_tab(app, browser):
     wait_for(lambda: coloured_lines(page, EN["chart.overlay.title"]) == 1, 30, "the run's line on the overlay chart")
     assert coloured_lines(page, PER_FUNCTION) == 2
     assert_no_error_toast(page)
-    shoot(page, "runs")
     context.close()
 
 
@@ -193,7 +180,6 @@ def test_chinese_browser_gets_chinese_labels(app, browser):
     page.get_by_role("tab", name="训练", exact=True).wait_for(timeout=60_000)
     page.get_by_role("tab", name="训练", exact=True).click()
     page.get_by_role("button", name="开始训练").wait_for(timeout=30_000)
-    shoot(page, "train-zh")
     context.close()
 
 
@@ -215,7 +201,6 @@ def test_custom_reward_written_in_the_page(app, browser):
     page.get_by_role("button", name="Score", exact=True).click()
     page.get_by_role("columnheader", name="short_answer").first.wait_for(timeout=20_000)
     assert_no_error_toast(page)
-    shoot(page, "custom")
 
     # Unticking it in the table takes it out of the selection.
     choices = page.locator(".block", has=page.get_by_text("Custom rewards: tick the ones to use")).last

@@ -19,7 +19,7 @@ from playground.ui.help_texts import field_help
 from playground.ui.i18n import EN, ZH
 from rewards.registry import list_specs
 from tests.ui.live_app import running_app
-from tests.ui.test_browser import CHROMIUM, assert_no_error_toast, shoot, wait_for
+from tests.ui.test_browser import CHROMIUM, assert_no_error_toast, wait_for
 
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -123,7 +123,6 @@ def test_a_first_visit(app, browser, lang):
     page.get_by_label(T["rewards.use"]).first.check()
     page.get_by_role("columnheader", name="format").first.wait_for(timeout=30_000)
     assert_no_error_toast(page)
-    shoot(page, "rewards" if lang == "en" else "rewards-zh")
 
     # Preview: a group of 8; then G = 17 is refused with a message, and the group stays on the page.
     open_tab(page, lang, "preview.tab")
@@ -132,7 +131,6 @@ def test_a_first_visit(app, browser, lang):
     wait_for(lambda: grid.get_by_role("row").count() == 1 + 8, 180, "the group of 8")
     assert_no_error_toast(page)
     no_english(page, lang, "Preview tab")
-    shoot(page, "preview" if lang == "en" else "preview-zh")
     g = page.get_by_label(T["preview.g"], exact=True)
     g.fill("17")
     g.press("Tab")
@@ -157,7 +155,6 @@ def test_a_first_visit(app, browser, lang):
     wait_for(lambda: T["train.state.finished"] in status.inner_text(), 300, "the run to finish")
     assert_no_error_toast(page)
     no_english(page, lang, "Train tab")
-    shoot(page, "train" if lang == "en" else "train-zh")
 
     # Compare: the run just trained is picked.
     open_tab(page, lang, "compare.tab")
@@ -170,7 +167,6 @@ def test_a_first_visit(app, browser, lang):
     time.sleep(1.0)
     assert_no_error_toast(page)
     no_english(page, lang, "Compare tab")
-    shoot(page, "compare" if lang == "en" else "compare-zh")
 
     # Runs: pick the run (its charts show), download in one click, Delete asks first (and is cancelled).
     open_tab(page, lang, "runs.tab")
@@ -190,7 +186,6 @@ def test_a_first_visit(app, browser, lang):
     assert run_id in [info.id for info in app.ctx.store.list()]
     assert_no_error_toast(page)
     no_english(page, lang, "Runs tab")
-    shoot(page, "runs" if lang == "en" else "runs-zh")
 
     # At phone width the Train form's labels wrap instead of being cut.
     open_tab(page, lang, "train.tab")
@@ -429,7 +424,6 @@ def test_every_error_path_reads_chinese(app, browser):
     click(page, "zh", "learn.load")
     paths.report("Learn: Load", T["learn.loaded"].split("“")[0])
 
-    shoot(page, "error-paths-zh")
     assert len(app.ctx.store.list()) == runs
     context.close()
     assert paths.found == {}, "\n".join(f"{where}: {words}" for where, words in paths.found.items())

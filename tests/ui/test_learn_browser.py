@@ -16,7 +16,6 @@ from tests.ui.test_browser import (
     coloured_lines,
     open_group,
     open_tab,
-    shoot,
     wait_for,
 )
 
@@ -76,7 +75,6 @@ def test_load_two_lessons_then_run_one(app, browser):
         page.get_by_role("button", name="Load into Rewards, Preview and Train").click()
         wait_for(lambda t=lesson.title["en"]: f"Loaded “{t}”" in loaded.inner_text(), 60, f"Load of {lesson.id}")
     assert_no_error_toast(page)
-    shoot(page, "learn")
 
     # The last Load wins: the Preview holds the format lesson's prompt, the Train form its recipe.
     open_tab(page, "Preview")
@@ -125,7 +123,6 @@ def test_load_two_lessons_then_run_one(app, browser):
     curve = page.locator(".block.pg-reference-curve")
     wait_for(lambda: curve.locator("text", has_text="format · your run").count() == 1, 60, "the live run's curve")
     assert_no_error_toast(page)
-    shoot(page, "learn-run")
     context.close()
 
 
@@ -144,7 +141,6 @@ def test_chinese_page_shows_the_lessons_in_chinese(app, browser):
     assert page.get_by_text("预期结果：").count() >= 1
     page.get_by_role("button", name="载入到奖励、预览和训练页").click()
     wait_for(lambda: page.get_by_text(f"已载入“{fmt.title['zh']}”").count() > 0, 60, "the Chinese Load message")
-    shoot(page, "learn-zh")
     context.close()
 
 
@@ -191,5 +187,4 @@ def test_a_lessons_reference_run_shows_at_once(app, browser, locale, tab, picker
         assert re.fullmatch(r"−?\d+(\.\d{0,2}[1-9])?", label), axes["y"]
     assert (axes["x"]["title"], axes["y"]["title"]) == (text["chart.step"], text["chart.lesson.y"])
     assert_no_error_toast(page)
-    shoot(page, f"learn-reference-{lang}")
     context.close()
