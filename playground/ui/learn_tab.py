@@ -223,11 +223,11 @@ def show_lesson(ctx: AppContext, request: gr.Request, lesson_id: str, session_id
 
 
 def show_page(ctx: AppContext, request: gr.Request, lesson_id: str | None, session_id: str | None = None) -> list:
-    """On page load: the picker's labels and the lesson in the page's language."""
+    """On page load: the picker's labels and the lesson in the page's language; then the picker opens."""
     lang = lang_of(request)
     lesson = get_lesson(lesson_id or LESSONS[0].id)
     views = [*lesson_views(lesson, lang), *reference_views(lesson, lang, live_eval_rows(ctx, lesson, session_id))]
-    return [gr.Dropdown(choices=lesson_choices(lang), value=lesson.id), *views]
+    return [gr.Dropdown(choices=lesson_choices(lang), value=lesson.id, interactive=True), *views]
 
 
 def watch_live(ctx: AppContext, request: gr.Request, lesson_id: str | None, session_id: str | None, seen: str | None):
@@ -313,7 +313,11 @@ def create_learn_tab() -> LearnTab:
     with gr.Tab(t("learn.tab"), id="learn") as tab:
         gr.Markdown(t("learn.intro"))
         with gr.Row(equal_height=True):
-            picker = gr.Dropdown(lesson_choices("en"), value=first.id, label=t("learn.pick"), scale=3)
+            # Locked until the page load has drawn the lesson in the page's language: a pick made before that answer
+            # arrived was overwritten by it (the picker back on the first lesson, which Load then loaded).
+            picker = gr.Dropdown(
+                lesson_choices("en"), value=first.id, label=t("learn.pick"), scale=3, interactive=False
+            )
             load = gr.Button(t("learn.load"), variant="primary", scale=1)
         loaded = gr.Markdown(elem_classes="pg-status")
         text, expected, recipe = lesson_views(first, "en")

@@ -11,7 +11,14 @@ from gradio_client import Client
 from playground.lessons import LESSONS, get_lesson
 from playground.spec import DATA_FLAGS, flat_fields
 from playground.ui.charts import reward_frame
-from playground.ui.learn_tab import form_value, lesson_choices, lesson_views, preview_values
+from playground.ui.learn_tab import (
+    create_learn_tab,
+    form_value,
+    lesson_choices,
+    lesson_views,
+    preview_values,
+    show_page,
+)
 from playground.ui.train_form import create_form, spec_from_form
 from playground.ui.train_tab import progress_html, status_text
 from playground.validation import validate_spec
@@ -66,6 +73,22 @@ def test_picker_and_texts_follow_the_language():
         "`tag_layout`" in recipe
         and f"sft_warmup_steps={get_lesson('format').run_spec().grpo.sft_warmup_steps}" in recipe
     )
+
+
+def test_the_picker_opens_only_with_the_page_loads_answer():
+    """A pick made before the page load's answer would be overwritten by it (and Load would load the first lesson):
+    the picker starts locked, and the page load's answer opens it on the lesson it drew."""
+    with gr.Blocks():
+        learn = create_learn_tab()
+    assert learn.picker.interactive is False
+
+    class NoRun:
+        class jobs:  # noqa: N801 - the one attribute of AppContext that show_page reads without a session
+            current = None
+
+    picker, text, *_ = show_page(NoRun, None, "length")
+    assert picker.interactive is True and picker.value == "length"
+    assert get_lesson("length").title["en"] in text
 
 
 def test_preview_picks_the_lessons_row_so_rewards_see_its_columns():
