@@ -115,18 +115,21 @@ def _timed(fn):
 @pytest.mark.parametrize(
     "selection, text, columns, outcome",
     [
-        ([{"name": "regex", "params": {"pattern": CATASTROPHIC}}], "a" * 40 + "!\n---\nab", "", "took more than 1 s"),
+        ([{"name": "regex", "params": {"pattern": CATASTROPHIC}}], "a" * 40 + "!\n---\nab", "", "took more than 5 s"),
         ([{"name": "correctness", "params": {"mode": "math_verify"}}], TOWER + "\n---\n2", '{"answer": "2"}', None),
     ],
     ids=["regex", "math_verify"],
 )
 def test_a_bystander_is_served_while_a_visitor_scores_a_catastrophic_input(
-    public_app, selection, text, columns, outcome
+    public_app, selection, text, columns, outcome, monkeypatch
 ):
+    # The app runs in this process: the regex budget goes from 1 s to the 5 s that answer checking has, so that the
+    # attack outlasts a bystander's round trip on a loaded machine by seconds, not by a few hundred milliseconds.
+    monkeypatch.setattr("rewards.content.REGEX_SECONDS", 5.0)
     attacker, bystander = client(public_app), client(public_app)
     attacker.predict(json.dumps(selection), code="", api_name="/set_rewards")
     attack = _timed(lambda: attacker.predict(text, "", columns, code="", api_name="/try_on_text"))
-    time.sleep(0.2)  # the attack is under way (the regex budget is 1 s: the bystander's call must fit in it)
+    time.sleep(0.2)  # the attack is under way
     served = [bystander.predict(api_name="/list_rewards")]
     served_at = time.monotonic()
     attack["thread"].join(120)
