@@ -3,6 +3,7 @@ fills Rewards, Preview and Train; a lesson run started from what Load filled rep
 
 import json
 import time
+from types import SimpleNamespace
 
 import gradio as gr
 import pytest
@@ -82,11 +83,8 @@ def test_the_picker_opens_only_with_the_page_loads_answer():
         learn = create_learn_tab()
     assert learn.picker.interactive is False
 
-    class NoRun:
-        class jobs:  # noqa: N801 - the one attribute of AppContext that show_page reads without a session
-            current = None
-
-    picker, text, *_ = show_page(NoRun, None, "length")
+    no_run = SimpleNamespace(jobs=SimpleNamespace(current=None))  # what show_page reads of the app's context
+    picker, text, *_ = show_page(no_run, None, "length")
     assert picker.interactive is True and picker.value == "length"
     assert get_lesson("length").title["en"] in text
 
