@@ -178,6 +178,13 @@ class GRPOArgs:
         default=4, metadata={"help": "Held-out eval prompts (the prompt set's last rows, not trained on)."}
     )
     eval_num_generations: int = field(default=4, metadata={"help": "Completions per eval prompt (fixed seeds)."})
+    eval_max_completion_length: int = field(
+        default=0,
+        metadata={
+            "help": "Maximum new tokens of an eval answer (0: max_completion_length). A longer cap than training's "
+            "judges a held-out answer on what it wrote, not on where the training cap cut it."
+        },
+    )
     use_vllm: bool = field(
         default=False,
         metadata={"help": "Generate with vLLM in colocate mode (CUDA only, needs `pip install vllm`; optional)."},

@@ -214,6 +214,13 @@ def _validate_cold_start(g) -> None:
         "spec.eval_num_generations",
         value=g.eval_num_generations,
     )
+    _check(
+        0 <= g.eval_max_completion_length <= MAX_COMPLETION_LENGTH,
+        "eval_max_completion_length",
+        "spec.eval_max_completion_length",
+        max=MAX_COMPLETION_LENGTH,
+        value=g.eval_max_completion_length,
+    )
 
 
 def _validate_rollout_correction(spec: RunSpec) -> None:

@@ -110,10 +110,9 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "public.step_tokens": (
         "This app is public: {what} may generate at most {cap:,} tokens (PLAYGROUND_MAX_STEP_TOKENS); this run asks "
-        "for {count} × max_completion_length {length} = {tokens:,}. Lower max_completion_length, the batch or "
-        "num_generations.",
+        "for {count} × {cap_name} {length} = {tokens:,}. Lower {cap_name}, the batch or num_generations.",
         "这是公开的应用：{what}最多可生成 {cap:,} 个 token（PLAYGROUND_MAX_STEP_TOKENS）；这次训练要求 {count} × "
-        "max_completion_length {length} = {tokens:,}。请减小 max_completion_length、批量或 num_generations。",
+        "{cap_name} {length} = {tokens:,}。请减小 {cap_name}、批量或 num_generations。",
     ),
     "public.tokens.step": ("one step", "一步"),
     "public.tokens.eval": ("one held-out eval", "一次留出评估"),

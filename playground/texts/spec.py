@@ -160,6 +160,10 @@ TEXTS: dict[str, tuple[str, str]] = {
         "eval_num_generations must be 2 to 64, got {value}.",
         "eval_num_generations 必须在 2 到 64 之间，实际为 {value}。",
     ),
+    "spec.eval_max_completion_length": (
+        "eval_max_completion_length must be 0 (max_completion_length) to {max}, got {value}.",
+        "eval_max_completion_length 必须在 0（即 max_completion_length）到 {max} 之间，实际为 {value}。",
+    ),
     # LoRA, quantization, device
     "spec.lora_r": ("lora_r must be at least 1, got {value}.", "lora_r 至少为 1，实际为 {value}。"),
     "spec.lora_alpha": ("lora_alpha must be above 0, got {value}.", "lora_alpha 必须大于 0，实际为 {value}。"),

@@ -104,30 +104,36 @@ class PublicCaps:
     def check_size(self, spec: RunSpec) -> None:
         """The tokens a step, an eval and the warm-up generate, the warm-up's steps and the LoRA rank."""
         g = spec.grpo
-        length = g.max_completion_length
+        length = ("max_completion_length", g.max_completion_length)
         completions = max(spec.generation_batch_size(), spec.completions_per_step())
-        sizes = [(msg("public.tokens.step"), msg("public.count.completions", n=completions), completions * length)]
+        sizes = [(msg("public.tokens.step"), msg("public.count.completions", n=completions), completions, length)]
         if g.eval_every:
-            evals = g.eval_prompts * g.eval_num_generations
+            eval_length = (
+                ("eval_max_completion_length", g.eval_max_completion_length)
+                if g.eval_max_completion_length
+                else length
+            )
             sizes.append(
                 (
                     msg("public.tokens.eval"),
                     msg("public.count.eval", prompts=g.eval_prompts, g=g.eval_num_generations),
-                    evals * length,
+                    g.eval_prompts * g.eval_num_generations,
+                    eval_length,
                 )
             )
         if g.sft_warmup_steps and g.sft_examples.strip() == "auto":
             examples = msg("public.count.examples", n=g.sft_num_examples)
-            sizes.append((msg("public.tokens.warmup"), examples, g.sft_num_examples * length))
-        for what, count, tokens in sizes:
-            if tokens > self.max_step_tokens:
+            sizes.append((msg("public.tokens.warmup"), examples, g.sft_num_examples, length))
+        for what, count, n, (cap_name, tokens_each) in sizes:
+            if n * tokens_each > self.max_step_tokens:
                 raise PlaygroundError(
                     "public.step_tokens",
                     what=what,
                     cap=self.max_step_tokens,
                     count=count,
-                    length=length,
-                    tokens=tokens,
+                    cap_name=cap_name,
+                    length=tokens_each,
+                    tokens=n * tokens_each,
                 )
         if g.sft_warmup_steps > self.max_steps:
             raise PlaygroundError("public.warmup_steps", cap=self.max_steps, steps=g.sft_warmup_steps)

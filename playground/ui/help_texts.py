@@ -144,6 +144,8 @@ FIELDS: dict[str, str] = {
     "eval_rewards/<fn>/mean。",
     "eval_prompts": "预留的评估提示词数（取提示词集的最后几行，不参与训练）。",
     "eval_num_generations": "每个评估提示词的生成结果数（固定随机种子）。",
+    "eval_max_completion_length": "评估回答的最大新 token 数（0：同 max_completion_length）。比训练更长的上限，"
+    "按回答写了什么来评判，而不是按训练上限在哪里截断了它。",
     "use_vllm": "用 vLLM 的 colocate 模式生成（仅限 CUDA，需要 `pip install vllm`；可选）。",
     "fast_rollout": "CPU 快速路径（合并并预打包的采样副本、共享提示词、内存分配设置）："
     "'auto' 或 'float32'（结果完全一致）、"

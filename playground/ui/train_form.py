@@ -49,7 +49,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "train.group.cold_start",
         ("sft_warmup_steps", "sft_examples", "sft_tags", "sft_num_examples", "sft_learning_rate", "completion_prefix"),
     ),
-    ("train.group.evaluation", ("eval_every", "eval_prompts", "eval_num_generations")),
+    ("train.group.evaluation", ("eval_every", "eval_prompts", "eval_num_generations", "eval_max_completion_length")),
     (
         "train.group.rollout",
         ("use_vllm", "fast_rollout", "bf16", "vllm_importance_sampling_correction", "vllm_importance_sampling_mode")

@@ -49,6 +49,11 @@ def public_app(tiny_model_dir, tmp_path_factory):
             "one held-out eval may generate at most 8,192 tokens",
         ),
         (
+            {"eval_every": 1, "eval_prompts": 4, "eval_num_generations": 4, "eval_max_completion_length": 1024},
+            "one held-out eval may generate at most 8,192 tokens (PLAYGROUND_MAX_STEP_TOKENS); this run asks for 4 "
+            "prompts × 4 completions × eval_max_completion_length 1024 = 16,384. Lower eval_max_completion_length",
+        ),
+        (
             {"sft_warmup_steps": 1, "sft_num_examples": 512, "max_completion_length": 32},
             "the warm-up's examples may generate at most 8,192 tokens (PLAYGROUND_MAX_STEP_TOKENS); this run asks "
             "for 512 examples × max_completion_length 32 = 16,384",
@@ -56,7 +61,7 @@ def public_app(tiny_model_dir, tmp_path_factory):
         ({"lora_r": 100000}, "lora_r may be at most 64 (PLAYGROUND_MAX_LORA_R); this run asks for 100000"),
         ({"sft_warmup_steps": 61}, "the warm-up may take at most 60 steps"),
     ],
-    ids=["huge-batch", "step-tokens", "eval-tokens", "warmup-tokens", "lora-rank", "warmup-steps"],
+    ids=["huge-batch", "step-tokens", "eval-tokens", "eval-cap-tokens", "warmup-tokens", "lora-rank", "warmup-steps"],
 )
 def test_a_run_over_a_size_cap_is_refused_before_it_exists(public_app, fields, message):
     c = client(public_app)
