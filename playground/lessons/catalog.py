@@ -16,16 +16,22 @@ from playground.scoring import RewardChoice
 FORMAT_RECIPE = {
     "dataset_name": "writing",
     "max_steps": 20,
-    # Three sections with text each must fit. The held-out prompts ask for short essays: at 128 tokens 9 of the 17
-    # failures after GRPO (seed 42) were answers cut before </conclusion>; at 80 the strict format fell from 0.44
-    # after the warm-up to 0.22 at step 10. 192 learnt less at seed 42 (0.56) and cost a quarter more CPU time.
-    "max_completion_length": 160,
+    # Three sections with text each must fit. Training caps an answer at 128 tokens: one cut before </conclusion>
+    # scores 0, which teaches brevity, and a long answer holds a step's rollout for fewer tokens. The held-out eval
+    # allows 160, so it judges what an answer wrote, not where the training cap cut it: with 128 for both, 9 of the
+    # 17 failures after GRPO (seed 42) were answers cut there. 160 for both (beta 0.04) ended at a mean of 0.60 over
+    # three seeds, against 0.76, and took 551-600 s against 353 s.
+    # At 80 the strict format fell from 0.44 after the warm-up to 0.22 at step 10.
+    "max_completion_length": 128,
+    "eval_max_completion_length": 160,
     "num_generations": 8,
     "per_device_train_batch_size": 8,
     # 5e-4 learnt faster at some seeds but drifted at others (kl 0.2-0.4) into answers that run to the length cap:
     # one of three seeds fell from 0.25 after the warm-up to 0.03; 1e-3 undid the warm-up within two steps
     "learning_rate": 3e-4,
-    "beta": 0.04,  # KL to the warmed-up adapter (TRL copies it as the reference)
+    # TRL's default: no KL term, so no reference forward a step. With beta 0.04 (KL to the warmed-up adapter) seed 42
+    # reached 0.56 instead of 0.72, for 17 % more CPU time.
+    "beta": 0.0,
     "temperature": 0.9,
     "sft_warmup_steps": 20,
     "sft_examples": "auto",
@@ -37,6 +43,10 @@ FORMAT_RECIPE = {
     "eval_prompts": 8,  # 8 held-out prompts x 4 samples: 4 prompts gave a curve too coarse to trust
     "eval_num_generations": 4,
 }
+
+# The lessons built on the format lesson's cold start keep the KL term and one length cap for training and eval, as
+# their figures were measured (the metrics lesson reads `kl`).
+AS_MEASURED = {"beta": 0.04, "eval_max_completion_length": 0}
 
 LESSONS: tuple[Lesson, ...] = (
     Lesson(
@@ -133,23 +143,21 @@ LESSONS: tuple[Lesson, ...] = (
             ),
         },
         expected={
-            "en": "Measured with bench/lessons.py on a 2-core AMD EPYC (8 held-out prompts x 4 samples). Strict "
-            "format (text in every section) before -> after the warm-up -> GRPO step 10 -> step 20: seed 42 "
-            "0.00 -> 0.16 -> 0.50 -> 0.69 (quiet machine, both cores: 9.2 min, 1.7 of them held-out evals); "
-            "seed 7 0.03 -> 0.47 -> 0.84 -> 0.88 and seed 11 0.00 -> 0.34 -> 0.22 -> 0.25 (one thread each, "
-            "machine shared, 10 and 16 CPU minutes). Mean of the three seeds: the warm-up added +0.31 and GRPO "
-            "+0.28 (final 0.60). Seed 11 drifted into long first sections that the 160-token cap cuts before "
-            "</conclusion>. On 30 writing prompts the recipe was not tuned on (bench/data/writing_unseen.jsonl, "
-            "seed 42): 0.00 -> 0.25 -> 0.63 -> 0.63. Without the cold start (sft_warmup_steps = 0, no prefix) "
-            "the strict format stays 0.00.",
-            "zh": "用 bench/lessons.py 在一台 2 核 AMD EPYC 上实测（8 个预留提示 x 每个 4 个样本）。严格格式（每个部"
-            "分都有内容）训练前 -> 预热后 -> GRPO 第 10 步 -> 第 20 步：随机种子 42 为 0.00 -> 0.16 -> 0.50 "
-            "-> 0.69（机器空闲，用两个核：9.2 分钟，其中 1.7 分钟是预留评估）；种子 7 为 0.03 -> 0.47 -> 0.84 -> "
-            "0.88，种子 11 为 0.00 -> 0.34 -> 0.22 -> 0.25（各用一个线程，机器与其他工作共享，分别用了 10 和 16 "
-            "CPU 分钟）。三个种子的平均：预热带来 +0.31，GRPO 带来 +0.28（最终 0.60）。种子 11 跑偏成很长的第一"
-            "部分，在 160 个 token 的上限处被截断，写不到 </conclusion>。在配方没有调过的 30 个写作提示上（"
-            "bench/data/writing_unseen.jsonl，种子 42）：0.00 -> 0.25 -> 0.63 -> 0.63。不做冷启动"
-            "（sft_warmup_steps = 0、不加前缀）时，严格格式一直是 0.00。",
+            "en": "Measured with bench/lessons.py on a 2-core AMD EPYC (8 held-out prompts x 4 samples; answers "
+            "trained at up to 128 tokens and judged at up to 160). Strict format (text in every section) before -> "
+            "after the warm-up -> GRPO step 10 -> step 20: seed 42 0.00 -> 0.38 -> 0.72 -> 0.72 (quiet machine, "
+            "both cores: 5.9 min, 1.1 of them held-out evals); seed 7 0.03 -> 0.56 -> 0.66 -> 0.75 and seed 11 "
+            "0.00 -> 0.28 -> 0.56 -> 0.81 (one thread each, two runs side by side, 6.7 and 6.8 CPU minutes). Mean "
+            "of the three seeds: the warm-up added +0.40 and GRPO +0.35 (final 0.76). On 30 writing prompts the "
+            "recipe was not tuned on (bench/data/writing_unseen.jsonl, seed 42, 5.2 min): 0.00 -> 0.34 -> 0.50 -> "
+            "0.72. Without the cold start (sft_warmup_steps = 0, no prefix) the strict format stays 0.00.",
+            "zh": "用 bench/lessons.py 在一台 2 核 AMD EPYC 上实测（8 个预留提示 x 每个 4 个样本；训练时回答最多 128 "
+            "个 token，评估时最多 160 个）。严格格式（每个部分都有内容）训练前 -> 预热后 -> GRPO 第 10 步 -> 第 20 "
+            "步：随机种子 42 为 0.00 -> 0.38 -> 0.72 -> 0.72（机器空闲，用两个核：5.9 分钟，其中 1.1 分钟是预留评"
+            "估）；种子 7 为 0.03 -> 0.56 -> 0.66 -> 0.75，种子 11 为 0.00 -> 0.28 -> 0.56 -> 0.81（各用一个线程，"
+            "两个运行同时进行，分别用了 6.7 和 6.8 CPU 分钟）。三个种子的平均：预热带来 +0.40，GRPO 带来 +0.35"
+            "（最终 0.76）。在配方没有调过的 30 个写作提示上（bench/data/writing_unseen.jsonl，种子 42，5.2 分钟）："
+            "0.00 -> 0.34 -> 0.50 -> 0.72。不做冷启动（sft_warmup_steps = 0、不加前缀）时，严格格式一直是 0.00。",
         },
         preview_prompt="Write a short paragraph about why people keep pets.",
         overrides=dict(FORMAT_RECIPE),
@@ -211,7 +219,7 @@ LESSONS: tuple[Lesson, ...] = (
         },
         preview_prompt="Write a short paragraph about why people keep pets.",
         # as measured: the figures above are at a learning rate of 5e-4 and 128 new tokens
-        overrides={**FORMAT_RECIPE, "learning_rate": 5e-4, "max_completion_length": 128},
+        overrides={**FORMAT_RECIPE, **AS_MEASURED, "learning_rate": 5e-4, "max_completion_length": 128},
         rewards=(
             RewardChoice("format", 1.0, {"allow_empty": True}),
             # "be brief": every character past 20 costs 0.01, so the shortest answer the loose format pays for,
@@ -261,7 +269,13 @@ LESSONS: tuple[Lesson, ...] = (
         },
         preview_prompt="Write a short paragraph about why people keep pets.",
         # as measured
-        overrides={**FORMAT_RECIPE, "max_steps": 10, "max_completion_length": 80, "learning_rate": 5e-4},
+        overrides={
+            **FORMAT_RECIPE,
+            **AS_MEASURED,
+            "max_steps": 10,
+            "max_completion_length": 80,
+            "learning_rate": 5e-4,
+        },
         rewards=(RewardChoice("length", 0.01, {"ideal_length": 200}), RewardChoice("tag_layout", 1.0)),
         chart=("tag_layout",),
     ),
@@ -393,6 +407,7 @@ LESSONS: tuple[Lesson, ...] = (
         preview_prompt="Tom has 12 apples and buys 7 more. How many apples does he have now?",
         overrides={
             **FORMAT_RECIPE,
+            **AS_MEASURED,
             "dataset_name": "arithmetic",
             "max_completion_length": 80,  # as measured
             # Two problems a step (G = 8 each). With one, correctness had no signal in about half the steps (a problem
