@@ -147,15 +147,15 @@ LESSONS: tuple[Lesson, ...] = (
             "trained at up to 128 tokens and judged at up to 160). Strict format (text in every section) before -> "
             "after the warm-up -> GRPO step 10 -> step 20: seed 42 0.00 -> 0.38 -> 0.72 -> 0.72 (quiet machine, "
             "both cores: 5.9 min, 1.1 of them held-out evals); seed 7 0.03 -> 0.56 -> 0.66 -> 0.75 and seed 11 "
-            "0.00 -> 0.28 -> 0.56 -> 0.81 (one thread each, two runs side by side, 6.7 and 6.8 CPU minutes). Mean "
+            "0.00 -> 0.28 -> 0.56 -> 0.81 (5.1 min each, one run after another). Mean "
             "of the three seeds: the warm-up added +0.40 and GRPO +0.35 (final 0.76). On 30 writing prompts the "
             "recipe was not tuned on (bench/data/writing_unseen.jsonl, seed 42, 5.2 min): 0.00 -> 0.34 -> 0.50 -> "
             "0.72. Without the cold start (sft_warmup_steps = 0, no prefix) the strict format stays 0.00.",
             "zh": "用 bench/lessons.py 在一台 2 核 AMD EPYC 上实测（8 个预留提示 x 每个 4 个样本；训练时回答最多 128 "
             "个 token，评估时最多 160 个）。严格格式（每个部分都有内容）训练前 -> 预热后 -> GRPO 第 10 步 -> 第 20 "
             "步：随机种子 42 为 0.00 -> 0.38 -> 0.72 -> 0.72（机器空闲，用两个核：5.9 分钟，其中 1.1 分钟是预留评"
-            "估）；种子 7 为 0.03 -> 0.56 -> 0.66 -> 0.75，种子 11 为 0.00 -> 0.28 -> 0.56 -> 0.81（各用一个线程，"
-            "两个运行同时进行，分别用了 6.7 和 6.8 CPU 分钟）。三个种子的平均：预热带来 +0.40，GRPO 带来 +0.35"
+            "估）；种子 7 为 0.03 -> 0.56 -> 0.66 -> 0.75，种子 11 为 0.00 -> 0.28 -> 0.56 -> 0.81（依次运行，"
+            "各 5.1 分钟）。三个种子的平均：预热带来 +0.40，GRPO 带来 +0.35"
             "（最终 0.76）。在配方没有调过的 30 个写作提示上（bench/data/writing_unseen.jsonl，种子 42，5.2 分钟）："
             "0.00 -> 0.34 -> 0.50 -> 0.72。不做冷启动（sft_warmup_steps = 0、不加前缀）时，严格格式一直是 0.00。",
         },
