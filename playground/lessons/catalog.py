@@ -388,21 +388,20 @@ LESSONS: tuple[Lesson, ...] = (
             ),
         },
         expected={
-            "en": "Measured with bench/lessons.py on a 2-core AMD EPYC (one thread a run, two runs side by side; 16 "
-            "held-out problems x 4 samples = 64). Correctness before -> after the warm-up -> GRPO step 10 -> "
+            "en": "Measured with bench/lessons.py on a 2-core AMD EPYC (each run alone on the quiet machine, one after "
+            "another; 16 held-out problems x 4 samples = 64). Correctness before -> after the warm-up -> GRPO step 10 -> "
             "step 20: seed 42 14% -> 31% -> 44% -> 47%; seed 7 22% -> 25% -> 48% -> 53%; seed 11 8% -> 30% -> "
             "45% -> 48%. Mean of the three: the warm-up's rejection-sampled examples added +14 points and "
             "GRPO +21. With one problem a step GRPO's share was -2 points: a problem the model always or "
             "never solves gives every answer the same score, so about half the steps had no correctness "
             "signal; two problems a step keep one. The strict think/answer layout reached 0.95, 1.00 and 0.97 "
-            "after GRPO. About 20 CPU minutes a run.",
-            "zh": "用 bench/lessons.py 在一台 2 核 AMD EPYC 上实测（每次运行一个线程，两个运行同时进行；16 道预留题 "
+            "after GRPO. 9 to 10 minutes a run.",
+            "zh": "用 bench/lessons.py 在一台 2 核 AMD EPYC 上实测（每次只运行一个，机器空闲，依次运行；16 道预留题 "
             "x 每题 4 个样本 = 64）。正确率训练前 -> 预热后 -> GRPO 第 10 步 -> 第 20 步：随机种子 42 为 14% "
             "-> 31% -> 44% -> 47%；种子 7 为 22% -> 25% -> 48% -> 53%；种子 11 为 8% -> 30% -> 45% -> 48%。三个"
             "种子的平均：预热（拒绝采样得到的样例）带来 +14 个百分点，GRPO 带来 +21。每步只有一道题时，GRPO 的"
             "贡献是 -2：模型总是答对或总是答错的题，每个回答得分都一样，大约一半的步骤没有正确性信号；每步两道"
-            "题就保住了这个信号。严格的 think/answer 格式在 GRPO 后为 0.95、1.00 和 0.97。每次运行约 20 CPU 分"
-            "钟。",
+            "题就保住了这个信号。严格的 think/answer 格式在 GRPO 后为 0.95、1.00 和 0.97。每次运行 9 到 10 分钟。",
         },
         preview_prompt="Tom has 12 apples and buys 7 more. How many apples does he have now?",
         overrides={

@@ -34,6 +34,7 @@ TINY_ADVANCED = {
     "eval_every": "2",
     "eval_prompts": "1",
     "eval_num_generations": "2",
+    "eval_max_completion_length": "0",  # the training cap: the lesson judges at 160, too long for the tiny model
 }
 
 

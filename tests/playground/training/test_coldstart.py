@@ -115,6 +115,7 @@ def test_train_lesson_runs_warmup_then_grpo_with_eval_rows_and_compare_agrees(tm
         eval_every=3,
         eval_prompts=2,
         eval_num_generations=2,
+        eval_max_completion_length=0,  # the training cap (the lesson judges at 160)
     )
     argv = ["train", "--lesson", "format", "--json_log", "--out", str(tmp_path)]
     for key, value in flags.items():
