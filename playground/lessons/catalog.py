@@ -95,12 +95,12 @@ LESSONS: tuple[Lesson, ...] = (
             ),
         },
         expected={
-            "en": "Measured on a shared 2-core CPU: eval reward -225 before training, -157 after 5 steps, -136 after "
-            "10, -131 after 15 and -122 after 20 (the training reward swung between -13 and -265 meanwhile); no "
-            "warm-up, so all of the +103 came from GRPO. 4.7 min on one thread of that machine.",
-            "zh": "在共享的 2 核 CPU 上实测：评估奖励训练前 -225，第 5 步后 -157，第 10 步后 -136，"
-            "第 15 步后 -131，第 20 步后 -122（同期训练奖励在 -13 到 -265 之间跳动）；没有预热，"
-            "+103 全部来自 GRPO。在那台机器上单线程用时 4.7 分钟。",
+            "en": "Measured with bench/lessons.py on a quiet 2-core AMD EPYC (seed 42): eval reward -225 before "
+            "training, -157 after 5 steps, -110 after 10, -83 after 15 and -76 after 20 (the training reward swung "
+            "between -265 and -16 meanwhile); no warm-up, so all of the +149 came from GRPO. 2.3 min.",
+            "zh": "用 bench/lessons.py 在一台空闲的 2 核 AMD EPYC 上实测（随机种子 42）：评估奖励训练前 -225，"
+            "第 5 步后 -157，第 10 步后 -110，第 15 步后 -83，第 20 步后 -76（同期训练奖励在 -265 到 -16 之间"
+            "跳动）；没有预热，+149 全部来自 GRPO。用时 2.3 分钟。",
         },
         preview_prompt="Describe a rainy morning in a big city in about 100 characters.",
         overrides={"dataset_name": "writing", "max_steps": 20, "eval_every": 5, "eval_prompts": 4},
@@ -199,7 +199,7 @@ LESSONS: tuple[Lesson, ...] = (
             ),
         },
         expected={
-            "en": "Measured with bench/lessons.py on a 2-core AMD EPYC shared with other work (one thread, load 4-9; "
+            "en": "Measured with bench/lessons.py on a quiet 2-core AMD EPYC (both cores; "
             "8 held-out prompts x 4 samples, seed 42). Loose format (trained) / strict format (watched) before -> "
             "after the warm-up -> GRPO step 10 -> step 20: 0.00/0.00 -> 0.38/0.34 -> 0.72/0.69 -> 0.72/0.59. The gap, "
             "the hack rate, grows from 0.03 to 0.13 over the last 10 steps, and the share of answers with an empty "
@@ -207,15 +207,15 @@ LESSONS: tuple[Lesson, ...] = (
             "far</body><conclusion></conclusion>`. The brevity reward finds a second loophole that even the strict "
             "format pays: one-word sections (`<intro>Your homemade</intro> <body>glass of</body> "
             "<conclusion>jumbo</conclusion>`). Without the brevity reward, 20 steps did not empty the sections "
-            "(0.88 loose, 0.84 strict): a loophole is only exploited when something favours it. 739 CPU seconds.",
-            "zh": "用 bench/lessons.py 在一台与其他工作共享的 2 核 AMD EPYC 上实测（单线程，负载 4-9；8 个预留提示 x "
+            "(0.88 loose, 0.84 strict): a loophole is only exploited when something favours it. 5.5 min.",
+            "zh": "用 bench/lessons.py 在一台空闲的 2 核 AMD EPYC 上实测（用两个核；8 个预留提示 x "
             "每个 4 个样本，随机种子 42）。宽松格式（参与训练）/ 严格格式（只观察）训练前 -> 预热后 -> GRPO 第 10 步 "
             "-> 第 20 步：0.00/0.00 -> 0.38/0.34 -> 0.72/0.69 -> 0.72/0.59。两者之差（投机率）在最后 10 步从 0.03 "
             "增加到 0.13，含空段落的回答比例从 0.06 增加到 0.19，例如 `<intro>The advantages of walking every "
             "day</intro> <body>are far</body><conclusion></conclusion>`。简短奖励还找到了第二个漏洞，连严格格式也照样"
             "给分：每段只写一个词（`<intro>Your homemade</intro> <body>glass of</body> <conclusion>jumbo"
             "</conclusion>`）。去掉简短奖励时，20 步后段落并没有变空（宽松 0.88，严格 0.84）：只有当某个东西偏爱"
-            "漏洞时，漏洞才会被利用。共 739 CPU 秒。",
+            "漏洞时，漏洞才会被利用。用时 5.5 分钟。",
         },
         preview_prompt="Write a short paragraph about why people keep pets.",
         # as measured: the figures above are at a learning rate of 5e-4 and 128 new tokens
@@ -253,19 +253,18 @@ LESSONS: tuple[Lesson, ...] = (
             ),
         },
         expected={
-            "en": "Measured on a 2-core AMD EPYC shared with other work (one thread, load about 9; 8 held-out prompts"
+            "en": "Measured with bench/lessons.py on a quiet 2-core AMD EPYC (both cores; 8 held-out prompts"
             " x 4 samples, seed 42): length(200) -135 before, -75 after the warm-up, -118 after 10 GRPO steps; "
             "tag_layout 0.29 -> 0.67 after the warm-up -> 0.41. The warm-up gave all of the gain and GRPO took "
             "part of it back: with weight 0.01 the length spread (tens of characters) still outweighs "
             "tag_layout's (0 to 1), answers ran to the cap and the clipped alert fired. Try "
-            "multi_objective_aggregation = normalize_then_sum and compare. 504 CPU seconds (41 min of wall time "
-            "on that loaded machine).",
-            "zh": "在一台与其他工作共享的 2 核 AMD EPYC 上实测（单线程，负载约 9；8 个预留提示 x 每个 4 个样本，"
+            "multi_objective_aggregation = normalize_then_sum and compare. 3.6 min.",
+            "zh": "用 bench/lessons.py 在一台空闲的 2 核 AMD EPYC 上实测（用两个核；8 个预留提示 x 每个 4 个样本，"
             "随机种子 42）：length(200) 训练前 -135，预热后 -75，GRPO 10 步后 -118；tag_layout 从 0.29 到预热后 0.67，"
             "再到 0.41。提升全部来自预热，"
             "GRPO 反而退回了一部分：权重 0.01 时，长度奖励的差异（几十个字符）仍然压过 tag_layout（0 到 1），"
             "回答写到长度上限，clipped 提醒触发。试试 multi_objective_aggregation = normalize_then_sum 再比较。"
-            "共 504 CPU 秒（在那台高负载机器上用时 41 分钟）。",
+            "用时 3.6 分钟。",
         },
         preview_prompt="Write a short paragraph about why people keep pets.",
         # as measured
@@ -308,15 +307,15 @@ LESSONS: tuple[Lesson, ...] = (
             ),
         },
         expected={
-            "en": "Measured on 2 shared CPU cores: eval reward -225 before, -171 at step 5, -175 at step 10, while "
-            "the step reward swung between -266 and -49; loss between 0.0006 and 0.38 (positive: the long answers had "
-            "the negative advantages); kl rose from 0 to 0.115 and raised the kl_spike alert; clipped_ratio 1.0 at "
-            "step 6 and 0 at the end. No warm-up: the +50 came from GRPO's first 5 steps. 2.7 min on that loaded "
-            "machine.",
-            "zh": "在共享的 2 核 CPU 上实测：评估奖励训练前 -225，第 5 步 -171，第 10 步 -175，而每一步的奖励在 -266 "
-            "到 -49 之间跳动；损失在 0.0006 到 0.38 之间（为正：较长的回答优势为负）；kl 从 0 升到 0.115，"
-            "触发了 kl_spike 提醒；clipped_ratio 在第 6 步为 1.0，最后为 0。没有预热：+50 来自 GRPO 的前 5 步。"
-            "在那台高负载机器上用时 2.7 分钟。",
+            "en": "Measured with bench/lessons.py on a quiet 2-core AMD EPYC (seed 42): eval reward -225 before, -171 "
+            "at step 5, -133 at step 10, while the step reward swung between -266 and -49; loss between 0.0006 and "
+            "0.38 (positive: the long answers had the negative advantages); kl rose from 0 to 0.113 and raised the "
+            "kl_spike alert; clipped_ratio 1.0 at step 6 and 0 at the end. No warm-up: all of the +92 came from GRPO, "
+            "+54 of it in the first 5 steps. 1.7 min.",
+            "zh": "用 bench/lessons.py 在一台空闲的 2 核 AMD EPYC 上实测（随机种子 42）：评估奖励训练前 -225，第 5 步 "
+            "-171，第 10 步 -133，而每一步的奖励在 -266 到 -49 之间跳动；损失在 0.0006 到 0.38 之间（为正：较长的"
+            "回答优势为负）；kl 从 0 升到 0.113，触发了 kl_spike 提醒；clipped_ratio 在第 6 步为 1.0，最后为 0。"
+            "没有预热：+92 全部来自 GRPO，其中 +54 来自前 5 步。用时 1.7 分钟。",
         },
         preview_prompt="Describe a rainy morning in a big city in about 100 characters.",
         overrides={"dataset_name": "writing", "max_steps": 10, "beta": 0.04, "eval_every": 5},
@@ -348,10 +347,12 @@ LESSONS: tuple[Lesson, ...] = (
             ),
         },
         expected={
-            "en": "rewards/format/mean 0.0 at every step (30 steps, 240 answers, measured); from step 3 the no_signal "
+            "en": "rewards/format/mean 0.0 at every step (8 steps, 64 answers, 1.6 min on a quiet 2-core AMD EPYC; 30 "
+            "steps and 240 answers gave the same); from step 3 the no_signal "
             "and constant_reward alerts say no weighting can help and point at the cold-start tools. No warm-up and "
             "nothing from GRPO: that is the lesson.",
-            "zh": "每一步 rewards/format/mean 都是 0.0（实测 30 步、240 个回答）；从第 3 步起，no_signal 和 "
+            "zh": "每一步 rewards/format/mean 都是 0.0（8 步、64 个回答，在一台空闲的 2 核 AMD EPYC 上用时 1.6 分钟；"
+            "30 步、240 个回答结果相同）；从第 3 步起，no_signal 和 "
             "constant_reward 提醒指出任何权重都无济于事，并指向冷启动工具。"
             "没有预热，GRPO 也一无所获：这正是本课要讲的。",
         },
@@ -388,11 +389,11 @@ LESSONS: tuple[Lesson, ...] = (
             ),
         },
         expected={
-            "en": "Measured with bench/lessons.py on a 2-core AMD EPYC (each run alone on the quiet machine, one after "
-            "another; 16 held-out problems x 4 samples = 64). Correctness before -> after the warm-up -> GRPO step 10 -> "
-            "step 20: seed 42 14% -> 31% -> 44% -> 47%; seed 7 22% -> 25% -> 48% -> 53%; seed 11 8% -> 30% -> "
-            "45% -> 48%. Mean of the three: the warm-up's rejection-sampled examples added +14 points and "
-            "GRPO +21. With one problem a step GRPO's share was -2 points: a problem the model always or "
+            "en": "Measured with bench/lessons.py on a 2-core AMD EPYC (each run alone on the quiet machine, one "
+            "after another; 16 held-out problems x 4 samples = 64). Correctness before -> after the warm-up -> GRPO "
+            "step 10 -> step 20: seed 42 14% -> 31% -> 44% -> 47%; seed 7 22% -> 25% -> 48% -> 53%; seed 11 "
+            "8% -> 30% -> 45% -> 48%. Mean of the three: the warm-up's rejection-sampled examples added +14 "
+            "points and GRPO +21. With one problem a step GRPO's share was -2 points: a problem the model always or "
             "never solves gives every answer the same score, so about half the steps had no correctness "
             "signal; two problems a step keep one. The strict think/answer layout reached 0.95, 1.00 and 0.97 "
             "after GRPO. 9 to 10 minutes a run.",
