@@ -5,8 +5,10 @@ while loading, `# restart: yes` when the worker must be replaced, `# needs: secc
 file that must not exist afterwards), `# output:` a fragment of the captured output, `# values:` the values of an ok
 case, `# mode: public` for the public limits (no network, no /dev/shm or Hub cache, folder cleaned between calls),
 `# landlock-abi: 5` to apply Landlock as a kernel before 6.12 would (no signal scoping, so seccomp alone must hold),
-`# disk: MB,FILES` for a small disk quota, `# plant: PATH` (a file written before, removed after; `$HF_HUB_CACHE` is
-a test folder). Each case also checks that the next good call works and that another session's sandbox is untouched.
+`# disk: MB,FILES` for a small disk quota, `# timeout: S` for a longer call budget than the test limits' 1 s (a case
+whose limit must be reached by work that a loaded machine slows, such as faulting in 512 MB), `# plant: PATH` (a
+file written before, removed after; `$HF_HUB_CACHE` is a test folder). Each case also checks that the next good call
+works and that another session's sandbox is untouched.
 """
 
 import dataclasses
@@ -65,6 +67,8 @@ def limits_for(meta: dict[str, str]):
         limits = dataclasses.replace(limits, **{name: getattr(PUBLIC_LIMITS, name) for name in public})
     if meta.get("landlock-abi"):
         limits = dataclasses.replace(limits, landlock_abi=int(meta["landlock-abi"]))
+    if meta.get("timeout"):
+        limits = dataclasses.replace(limits, timeout=float(meta["timeout"]))
     if meta.get("disk"):
         mb, files = meta["disk"].split(",")
         limits = dataclasses.replace(limits, disk_mb=int(mb), disk_files=int(files))

@@ -39,6 +39,7 @@ TINY_LESSON = {
     "eval_every": 2,
     "eval_prompts": 1,
     "eval_num_generations": 2,
+    "eval_max_completion_length": 0,  # the training cap (the lesson judges at 160)
 }
 
 
@@ -158,6 +159,7 @@ def test_load_fills_rewards_preview_and_train(app, tiny_model_dir):
     assert loaded["sft_warmup_steps"] == grpo.sft_warmup_steps > 0 and loaded["completion_prefix"] == "<intro>"
     assert loaded["eval_every"] == grpo.eval_every > 0 and loaded["beta"] == grpo.beta
     assert loaded["max_completion_length"] == grpo.max_completion_length
+    assert loaded["eval_max_completion_length"] == grpo.eval_max_completion_length == 160
     assert loaded["sft_tags"] == "intro, body, conclusion" and loaded["dataset_name"] == "writing"
     # Rewards: the selection JSON and the cards
     selection = json.loads(next(v for v in loaded.values() if isinstance(v, str) and v.lstrip().startswith("[")))

@@ -1,6 +1,7 @@
 # expect: Reward 'reward' exceeded the 512 MB memory limit.
 # category: memory
 # restart: yes
+# timeout: 10
 def reward(completions, **kwargs):
     blocks = []
     while True:
