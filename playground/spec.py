@@ -320,6 +320,10 @@ class RunSpec:
         steps = g.steps_per_generation or g.gradient_accumulation_steps
         return g.per_device_train_batch_size * self.model.num_processes * steps
 
+    def eval_completion_length(self) -> int:
+        """Most new tokens of a held-out eval answer: `eval_max_completion_length`, or the training cap when 0."""
+        return self.grpo.eval_max_completion_length or self.grpo.max_completion_length
+
     def completions_per_step(self) -> int:
         """Completions one optimizer step learns from: per-device batch × processes × accumulation."""
         g = self.grpo

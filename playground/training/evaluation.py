@@ -63,7 +63,7 @@ class Evaluator:
         start = time.perf_counter()
         settings = GenerationSettings(
             num_generations=g.eval_num_generations,
-            max_new_tokens=g.eval_max_completion_length or g.max_completion_length,
+            max_new_tokens=self.spec.eval_completion_length(),
             temperature=g.temperature,
             top_p=g.top_p,
         )

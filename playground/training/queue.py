@@ -108,17 +108,13 @@ class PublicCaps:
         completions = max(spec.generation_batch_size(), spec.completions_per_step())
         sizes = [(msg("public.tokens.step"), msg("public.count.completions", n=completions), completions, length)]
         if g.eval_every:
-            eval_length = (
-                ("eval_max_completion_length", g.eval_max_completion_length)
-                if g.eval_max_completion_length
-                else length
-            )
+            cap_name = "eval_max_completion_length" if g.eval_max_completion_length else "max_completion_length"
             sizes.append(
                 (
                     msg("public.tokens.eval"),
                     msg("public.count.eval", prompts=g.eval_prompts, g=g.eval_num_generations),
                     g.eval_prompts * g.eval_num_generations,
-                    eval_length,
+                    (cap_name, spec.eval_completion_length()),
                 )
             )
         if g.sft_warmup_steps and g.sft_examples.strip() == "auto":
