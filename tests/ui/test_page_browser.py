@@ -177,6 +177,8 @@ def test_phone_shows_the_selection_before_the_cards_and_labels_whole(app, browse
 def test_a_failing_score_keeps_the_try_on_text_table(app, browser):
     context, page = open_page(browser, app)
     table = page.locator(".block", has=page.get_by_role("columnheader", name="advantage")).first
+    # the page load scores the example completions: read the rows once they are drawn, not the empty table before
+    wait_for(lambda: table.get_by_role("row").count() > 1, 60, "the example scores in the Try-on-text table")
     rows_before = table.get_by_role("row").count()
     page.locator("textarea").first.fill("only one completion")
     page.get_by_role("button", name="Score", exact=True).click()
