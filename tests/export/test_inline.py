@@ -68,6 +68,7 @@ def test_a_reward_that_needs_the_playground_is_refused_by_name():
         rewards_code([RewardChoice("code_tests")], "")
 
 
+@pytest.mark.slow
 def test_every_library_reward_runs_standalone_with_the_same_scores(tmp_path):
     choices = [RewardChoice(s.name) for s in list_specs() if s.name not in NOT_INLINABLE | NEEDS_A_MODEL]
     choices += [

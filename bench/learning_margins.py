@@ -1,0 +1,80 @@
+"""How far above noise do the learning tests' runs end, seed by seed, under this machine's rounding?
+
+Runs the vowel-reward learning run of `tests/playground/training/test_job.py` (a 45-character random Llama, 16
+steps, 8 completions a step) for several seeds, each in its own process, and prints one JSON line per run: the
+training reward per step and the gain (mean of the last 4 steps minus mean of the first 4). A different thread count
+(`OMP_NUM_THREADS=1` or `2`) or kernel set (`ATEN_CPU_CAPABILITY=avx2` or `default`) changes the rounding, and with
+it the sampled completions: the gains below, over those settings, are what the test's thresholds are set against.
+
+    OMP_NUM_THREADS=1 python bench/learning_margins.py --seeds 0 1 2 3
+    OMP_NUM_THREADS=2 ATEN_CPU_CAPABILITY=avx2 python bench/learning_margins.py --seeds 0 1 2 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+
+def run(seed: int, steps: int) -> list[float]:
+    from playground.scoring import RewardChoice
+    from playground.testing import tiny_spec
+    from playground.training.job import JobManager
+    from playground.training.store import RunStore
+    from tests.conftest import save_char_model
+    from tests.playground.training.test_job import vowel_fraction
+
+    folder = Path(tempfile.mkdtemp(prefix="learning-margins-"))
+    model_dir = save_char_model(folder / "model")
+    spec = tiny_spec(
+        model_dir,
+        [RewardChoice("vowels")],
+        max_steps=steps,
+        num_generations=8,
+        per_device_train_batch_size=8,
+        max_completion_length=16,
+        learning_rate=1e-2,
+        beta=0.0,
+        seed=seed,
+    )
+    job = JobManager(RunStore(folder / "runs")).start(spec, custom_rewards={"vowels": vowel_fraction})
+    job.join(1200)
+    if job.status != "finished":
+        raise SystemExit(f"seed {seed}: {job.status}: {job.error}")
+    return [m["reward"] for m in job.run.metrics() if "reward" in m]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2, 3])
+    parser.add_argument("--steps", type=int, default=16)
+    args = parser.parse_args()
+    from bench.common import cpu_name
+
+    for seed in args.seeds:
+        rewards = run(seed, args.steps)
+        first, last = sum(rewards[:4]) / 4, sum(rewards[-4:]) / 4
+        row = {
+            "seed": seed,
+            "cpu": cpu_name(),
+            "omp_num_threads": os.environ.get("OMP_NUM_THREADS"),
+            "aten_cpu_capability": os.environ.get("ATEN_CPU_CAPABILITY"),
+            "first4": round(first, 4),
+            "last4": round(last, 4),
+            "gain": round(last - first, 4),
+            "rewards": [round(r, 4) for r in rewards],
+        }
+        print(json.dumps(row), flush=True)
+
+
+if __name__ == "__main__":
+    main()
