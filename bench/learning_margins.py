@@ -8,6 +8,7 @@ it the sampled completions: the gains below, over those settings, are what the t
 
     OMP_NUM_THREADS=1 python bench/learning_margins.py --seeds 0 1 2 3
     OMP_NUM_THREADS=2 ATEN_CPU_CAPABILITY=avx2 python bench/learning_margins.py --seeds 0 1 2 3
+    python bench/learning_margins.py --steps 12 --set fast_rollout=bfloat16      # tests/playground/fastpath's runs
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 
-def run(seed: int, steps: int) -> list[float]:
+def run(seed: int, steps: int, fields: dict) -> list[float]:
     from playground.scoring import RewardChoice
     from playground.testing import tiny_spec
     from playground.training.job import JobManager
@@ -45,6 +46,7 @@ def run(seed: int, steps: int) -> list[float]:
         learning_rate=1e-2,
         beta=0.0,
         seed=seed,
+        **fields,
     )
     job = JobManager(RunStore(folder / "runs")).start(spec, custom_rewards={"vowels": vowel_fraction})
     job.join(1200)
@@ -57,17 +59,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2, 3])
     parser.add_argument("--steps", type=int, default=16)
+    parser.add_argument(
+        "--set", nargs="*", default=[], metavar="FIELD=VALUE", help="spec fields, e.g. fast_rollout=bfloat16 bf16=true"
+    )
     args = parser.parse_args()
+    fields = {k: v for k, v in (item.split("=", 1) for item in args.set)}
     from bench.common import cpu_name
 
     for seed in args.seeds:
-        rewards = run(seed, args.steps)
+        rewards = run(seed, args.steps, fields)
         first, last = sum(rewards[:4]) / 4, sum(rewards[-4:]) / 4
         row = {
             "seed": seed,
             "cpu": cpu_name(),
             "omp_num_threads": os.environ.get("OMP_NUM_THREADS"),
             "aten_cpu_capability": os.environ.get("ATEN_CPU_CAPABILITY"),
+            "fields": fields,
             "first4": round(first, 4),
             "last4": round(last, 4),
             "gain": round(last - first, 4),
