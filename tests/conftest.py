@@ -89,12 +89,24 @@ def stop_group(proc) -> None:
         pass
 
 
+def _close_process_wide_workers() -> None:
+    """Close the workers the process keeps for its whole life by design (the code_tests program runner's sandbox),
+    so that what is left after them is what a test left."""
+    import sys
+
+    for runner in getattr(sys.modules.get("rewards.code"), "_RUNNER", ()):
+        sandbox = getattr(runner, "_sandbox", None)
+        if sandbox is not None:
+            sandbox.close()
+
+
 @pytest.fixture(scope="session", autouse=True)
 def no_process_outlives_the_suite():
     """Fails the session's last test when a process this test process started is still running at the end (after a
     grace period for processes on their way out); the leftovers are listed and killed."""
     os.environ[SESSION_MARK] = str(os.getpid())
     yield
+    _close_process_wide_workers()
     deadline = time.monotonic() + 10
     while (left := leftover_processes(os.getpid())) and time.monotonic() < deadline:
         time.sleep(0.5)
