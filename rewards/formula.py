@@ -134,6 +134,10 @@ def evaluate(node: ast.AST, values: dict[str, float]) -> float:
             return 0.0  # a reward must stay finite; x / 0 reads 0
         if isinstance(node.op, ast.Pow) and abs(right) > 10:
             raise RewardError("reward.formula_power")
+        if isinstance(node.op, ast.Pow) and left == 0 and right < 0:
+            return 0.0  # 0 ^ -1 is 1 / 0, which reads 0
+        if isinstance(node.op, ast.Pow) and left < 0 and not right.is_integer():
+            return math.nan  # not a real number (Python gives a complex one): that completion scores None
         return _BINARY[type(node.op)](left, right)
     if isinstance(node, ast.UnaryOp):
         operand = evaluate(node.operand, values)

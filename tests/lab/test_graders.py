@@ -277,6 +277,9 @@ _NE = {**STRING_CHECK, "operation": "ne"}  # the opposite
         ("min(a, b) + max(a, b)", [1.0, 1.0]),
         ("abs(a - b)", [1.0, 1.0]),
         ("log(a)", [0.0, None]),  # log(0) is undefined: the sample reads None (TRL skips it)
+        ("(a - 1) ^ 0.5 + 1", [1.0, None]),  # (-1) ^ 0.5 is not real: that sample reads None, the call goes on
+        ("(a - 1) ^ 2", [0.0, 1.0]),  # a negative base with a whole exponent is real
+        ("a ^ -1", [1.0, 0.0]),  # 0 ^ -1 is 1 / 0, which reads 0
     ],
 )
 def test_multi_operators_and_functions(expression, expected):
