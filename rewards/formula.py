@@ -230,6 +230,8 @@ class FormulaReward:
                 value = float(evaluate(self.tree, values))
             except OverflowError:
                 raise RewardError("reward.formula_overflow", formula=self.expression) from None
+            except RewardError:
+                raise  # a RewardError is a ValueError: keep its own message
             except (TypeError, ValueError) as exc:
                 raise RewardError("reward.formula_failed", formula=self.expression, error=str(exc)) from exc
             out.append(round(value, 10) if math.isfinite(value) else None)

@@ -88,6 +88,18 @@ class TestRegistry:
             get_spec("lenght")
         assert all(name in str(info.value) for name in NAMES)
 
+    def test_a_bad_argument_is_a_value_error_as_in_trl_and_open_r1(self):
+        """TRL's and open-r1's reward factories raise ValueError for bad arguments; code written against them catches
+        the playground's too, and the message keeps its catalogue key (for the page's language)."""
+        from trl.rewards import get_soft_overlong_punishment  # noqa: F401  (the reference is importable here)
+
+        with pytest.raises(ValueError, match="Unknown reward 'lenght'") as info:
+            get_spec("lenght")
+        assert isinstance(info.value, RewardError) and info.value.key == "reward.unknown"
+        formula = build_reward("formula", {"expression": "2 ^ (length * 0 + 11)"})
+        with pytest.raises(ValueError, match="Powers above 10"):  # raised inside the formula's evaluation, kept
+            formula(["a b"])
+
     def test_unknown_param_lists_params(self):
         with pytest.raises(RewardError, match="no parameter 'ideal'.*ideal_length"):
             resolve_params("length", {"ideal": 3})
