@@ -1,10 +1,11 @@
 """How far above noise do the learning tests' runs end, seed by seed, under this machine's rounding?
 
 Runs the vowel-reward learning run of `tests/playground/training/test_job.py` (a 45-character random Llama, 16
-steps, 8 completions a step) for several seeds, each in its own process, and prints one JSON line per run: the
-training reward per step and the gain (mean of the last 4 steps minus mean of the first 4). A different thread count
-(`OMP_NUM_THREADS=1` or `2`) or kernel set (`ATEN_CPU_CAPABILITY=avx2` or `default`) changes the rounding, and with
-it the sampled completions: the gains below, over those settings, are what the test's thresholds are set against.
+steps, 8 completions a step) for several seeds, one after another, and prints one JSON line per run: the training
+reward per step and the gain (mean of the last 4 steps minus mean of the first 4). Another CPU's rounding changes
+which completions a run samples, so a seed's curve is one draw: the spread of the gains over seeds is what the test's
+thresholds are set against. Thread counts (`OMP_NUM_THREADS`) and kernel sets (`ATEN_CPU_CAPABILITY=avx2` or
+`default`, `MKL_ENABLE_INSTRUCTIONS=AVX2`) can change the rounding too (on an AMD EPYC they gave the same values).
 
     OMP_NUM_THREADS=1 python bench/learning_margins.py --seeds 0 1 2 3
     OMP_NUM_THREADS=2 ATEN_CPU_CAPABILITY=avx2 python bench/learning_margins.py --seeds 0 1 2 3
