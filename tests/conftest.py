@@ -90,14 +90,18 @@ def stop_group(proc) -> None:
 
 
 def _close_process_wide_workers() -> None:
-    """Close the workers the process keeps for its whole life by design (the code_tests program runner's sandbox),
-    so that what is left after them is what a test left."""
+    """Close the workers the process keeps for its whole life by design (the code_tests program runner's sandbox,
+    public mode's answer checker), so that what is left after them is what a test left."""
     import sys
 
     for runner in getattr(sys.modules.get("rewards.code"), "_RUNNER", ()):
         sandbox = getattr(runner, "_sandbox", None)
         if sandbox is not None:
             sandbox.close()
+    checker = getattr(sys.modules.get("rewards._bounded"), "CHECKER", None)
+    if checker is not None:
+        with checker._lock:
+            checker._stop()
 
 
 @pytest.fixture(scope="session", autouse=True)
