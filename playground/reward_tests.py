@@ -192,5 +192,37 @@ def run_cases(rewards: dict[str, Callable], cases: Sequence[RewardCase | dict]) 
             continue
         got, error = run_case(func, case)
         passed = error is None and check_case(case, got) is None
+        if passed and not _expects_something(case):
+            error = _shape_blind(func, case, got)
+            passed = error is None
         results.append(CaseResult(index, case, passed, got, error))
     return results
+
+
+def _expects_something(case: RewardCase) -> bool:
+    return case.has_expected or case.min is not None or case.max is not None
+
+
+def _shape_blind(func: Callable, case: RewardCase, got: float | None) -> str | None:
+    """A chat case without an expected value passes on any value, but not on one the reward gives only because it
+    read the message list instead of its text: one assistant message must score as its text does (a reward that
+    takes `len()` of the list gives -99 for every chat completion where its text gives the real value)."""
+    from dataclasses import replace
+
+    from rewards._text import completion_text
+
+    if isinstance(case.completion, str) or len(case.completion) != 1 or not isinstance(case.completion[0], dict):
+        return None  # text, or several messages: no single text twin
+    twin, twin_error = run_case(func, replace(case, completion=completion_text(case.completion)))
+    if twin_error is not None or _same(got, twin):
+        return None  # a reward that refuses plain text is not this case's concern
+    return (
+        f"got {_fmt(got)} for the chat message, but {_fmt(twin)} for its text: the reward reads the message list, not"
+        " its content (give the case `expected`, `min` or `max` to check a value)"
+    )
+
+
+def _same(a: float | None, b: float | None) -> bool:
+    if a is None or b is None:
+        return a is b
+    return math.isclose(a, b, rel_tol=REL_TOL, abs_tol=ABS_TOL)

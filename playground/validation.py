@@ -374,9 +374,6 @@ def _validate_rewards(spec: RunSpec, columns: list[str] | None, custom: set[str]
 
 # --- public mode: paths and sizes a stranger may ask for -------------------------------------------------------------
 
-# The parameters through which a library reward loads a model (reward_model, judge): a Hub id, never a server folder.
-MODEL_PARAMS = ("model",)
-
 
 def check_public_model(name: str | None, allowed: Collection[str] = ()) -> None:
     """Public mode: a model is the embedded one, one the app was started with (`allowed`), or a Hub id; never a
@@ -397,12 +394,18 @@ def check_public_rewards(choices: Iterable) -> None:
 
 
 def _check_reward_params(name: str, params: dict) -> None:
+    """The parameters through which a library reward loads a model (its spec's `loads_model` ones: reward_model,
+    judge) name a Hub id, never a server folder; a composite reward's terms are checked the same way."""
     import json
 
+    from rewards.registry import REGISTRY
+
+    spec = REGISTRY.get(name)
+    models = {p.name for p in spec.params if p.loads_model} if spec else {"model"}  # unknown: its "model" too
     for key, value in params.items():
-        if key in MODEL_PARAMS and isinstance(value, str) and value.strip():
+        if key in models and isinstance(value, str) and value.strip():
             check_public_model(value)
-    terms = params.get("terms") if name == "formula" else None
+    terms = params.get("terms") if spec is not None and spec.composite else None
     if isinstance(terms, str) and terms.strip():
         try:
             bound = json.loads(terms)

@@ -134,6 +134,10 @@ def evaluate(node: ast.AST, values: dict[str, float]) -> float:
             return 0.0  # a reward must stay finite; x / 0 reads 0
         if isinstance(node.op, ast.Pow) and abs(right) > 10:
             raise RewardError("reward.formula_power")
+        if isinstance(node.op, ast.Pow) and left == 0 and right < 0:
+            return 0.0  # 0 ^ -1 is 1 / 0, which reads 0
+        if isinstance(node.op, ast.Pow) and left < 0 and not right.is_integer():
+            return math.nan  # not a real number (Python gives a complex one): that completion scores None
         return _BINARY[type(node.op)](left, right)
     if isinstance(node, ast.UnaryOp):
         operand = evaluate(node.operand, values)
@@ -226,6 +230,8 @@ class FormulaReward:
                 value = float(evaluate(self.tree, values))
             except OverflowError:
                 raise RewardError("reward.formula_overflow", formula=self.expression) from None
+            except RewardError:
+                raise  # a RewardError is a ValueError: keep its own message
             except (TypeError, ValueError) as exc:
                 raise RewardError("reward.formula_failed", formula=self.expression, error=str(exc)) from exc
             out.append(round(value, 10) if math.isfinite(value) else None)

@@ -285,6 +285,7 @@ register(
         columns=("tests",),
         good=Example("```python\nprint(int(input()) + int(input()))\n```", {"tests": _ADD_TESTS}),
         bad=Example("```python\nprint(int(input()) - int(input()))\n```", {"tests": _ADD_TESTS}),
+        export_refusal="export.not_code_tests",
     )
 )
 register(
@@ -409,6 +410,7 @@ register(
         columns=("reference",),
         good=Example("Plants turn sunlight into food.", {"reference": "Plants turn sunlight into their food."}),
         bad=Example("The stock market fell on Monday.", {"reference": "Plants turn sunlight into their food."}),
+        lab_family="similarity",
     )
 )
 register(
@@ -438,6 +440,8 @@ register(
         ),
         good=Example(_SECTIONS),
         bad=Example("Plants eat light."),
+        lab_family="formula",
+        composite=True,
     )
 )
 register(
@@ -447,11 +451,12 @@ register(
         description="A one-label sequence-classification reward model scores prompt + completion, as TRL runs it.",
         family="other",
         params=(
-            Param("model", str, "", "Hub id or local folder of the reward model."),
+            Param("model", str, "", "Hub id or local folder of the reward model.", loads_model=True),
             Param("batch_size", int, 8, "Completions per forward pass.", minimum=1),
         ),
         good=Example("Plants use sunlight, water and carbon dioxide to make sugar."),
         bad=Example("no"),
+        lab_family="model",
     )
 )
 register(
@@ -462,11 +467,15 @@ register(
         family="other",
         params=(
             Param("rubric", str, "The answer is polite, on topic and helpful.", "What a good answer does."),
-            Param("model", str, "embedded", "'embedded', a Hub id or a local folder of a causal LM."),
+            Param(
+                "model", str, "embedded", "'embedded', a Hub id or a local folder of a causal LM.", loads_model=True
+            ),
             Param("batch_size", int, 8, "Completions per forward pass.", minimum=1),
             Param("time_limit", float, 120.0, "Seconds per call; the rest get None.", minimum=1.0),
         ),
         good=Example("Thank you! Plants make food from sunlight."),
         bad=Example("You are stupid."),
+        export_refusal="export.not_judge",
+        lab_family="judge",
     )
 )

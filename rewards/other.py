@@ -49,7 +49,8 @@ def get_repetition_penalty_reward(ngram_size: int = 3, max_penalty: float = -1.0
     - `"zh"`: jieba's words, as open-r1 (characters when jieba is not installed);
     - `"ja"`: characters, lower-cased, without whitespace (open-r1 has no Japanese splitter; jieba would split kana
       into characters too);
-    - `"auto"`: `"ja"` for a text with kana, `"zh"` for one with Chinese characters, else `"en"`.
+    - `"auto"`: for a text whose letters are mostly kana or Chinese characters, `"ja"` when it has kana, else `"zh"`;
+      otherwise `"en"` (an English text quoting one Chinese word keeps its case folding).
 
     Args:
         ngram_size (`int`, *optional*, defaults to `3`):
@@ -96,7 +97,7 @@ class _RepetitionPenalty:
 def text_tokens(text: str, language: str = "auto") -> list[str]:
     """The tokens of `text` for the repetition penalty: see `get_repetition_penalty_reward`."""
     if language == "auto":
-        language = "ja" if _KANA.search(text) else "zh" if _HAN.search(text) else "en"
+        language = _language(text)
     if language == "en":
         return text.lower().split()
     if language == "zh":
@@ -104,6 +105,16 @@ def text_tokens(text: str, language: str = "auto") -> list[str]:
         if words is not None:
             return words
     return [ch for ch in text.lower() if not ch.isspace()]
+
+
+def _language(text: str) -> str:
+    """ "ja" or "zh" when kana or Chinese characters make up most of the text's letters, else "en": one Chinese word
+    quoted in an English text leaves the whole text split into lower-cased words."""
+    letters = sum(ch.isalpha() for ch in text)
+    kana, han = len(_KANA.findall(text)), len(_HAN.findall(text))
+    if not letters or 2 * (kana + han) < letters:
+        return "en"
+    return "ja" if kana else "zh"
 
 
 def _jieba_words(text: str) -> list[str] | None:
@@ -151,5 +162,9 @@ class _SoftOverlong:
     def __init__(self, max_completion_len: int, soft_punish_cache: int):
         self.trl_reward = _trl_soft_overlong_punishment(max_completion_len, soft_punish_cache)
 
-    def __call__(self, completions: list, completion_ids: list | None = None, **kwargs) -> list[float]:
+    def __call__(self, completions: list | None = None, completion_ids: list | None = None, **kwargs) -> list[float]:
+        if completions is None:  # TRL's own reward takes `completion_ids` alone: `reward(completion_ids=...)`
+            if completion_ids is None:
+                raise TypeError("soft_overlong_reward needs completions or completion_ids")
+            completions = [""] * len(completion_ids)
         return [float(r) for r in self.trl_reward(_tokens(completions, completion_ids))]

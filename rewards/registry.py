@@ -31,6 +31,7 @@ class Param:
     choices: tuple[Any, ...] | None = None
     minimum: float | None = None
     maximum: float | None = None
+    loads_model: bool = False  # the value names a model the reward loads (a Hub id or a folder)
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,12 @@ class RewardSpec:
     columns: tuple[str, ...] = ()  # dataset columns the reward reads from kwargs
     good: Example | None = None
     bad: Example | None = None
+    # Why an exported recipe cannot carry the reward (a catalogue key of the playground's texts); "" when it can.
+    export_refusal: str = ""
+    # What "gamed" means for it in the Reward lab's probe, when not its family: "model", "judge", "formula", ...
+    lab_family: str = ""
+    # Its `terms` parameter holds other rewards with their parameters (JSON), as the formula's does.
+    composite: bool = False
 
     def defaults(self) -> dict[str, Any]:
         return {p.name: list(p.default) if isinstance(p.default, list) else p.default for p in self.params}

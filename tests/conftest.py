@@ -6,6 +6,9 @@ share one worker, so two of them never compete for the cores side by side.
 """
 
 import os
+import signal
+import time
+from pathlib import Path
 
 import pytest
 
@@ -30,6 +33,93 @@ def pytest_configure(config):
             ensure_embedded_model()
         except ModelLoadError:
             pass  # not installed: the tests that need it say so themselves
+
+
+# --- no process outlives the suite ---------------------------------------------------------------------------------
+# The marker every process started by this test process inherits (an orphaned rank keeps it after its parent died).
+SESSION_MARK = "PLAYGROUND_TEST_SESSION"
+# Helpers that the interpreter keeps until it exits, never a test's.
+LONG_LIVED = ("multiprocessing.resource_tracker", "multiprocessing.forkserver")
+
+
+def _process_info(pid: int) -> tuple[int, str, str] | None:
+    """(parent pid, state, command line) of a live process, or None when it is gone."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()
+    except OSError:
+        return None
+    state, ppid = stat[stat.rindex(")") + 2 :].split()[:2]
+    return int(ppid), state, cmdline
+
+
+def _has_mark(pid: int, mark: bytes) -> bool:
+    try:
+        return mark in Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    except OSError:
+        return False
+
+
+def leftover_processes(session_pid: int) -> dict[int, str]:
+    """The processes this test process started, directly or not, that still run: its children, and any process
+    (an orphan reparented to init included) whose environment carries this session's mark."""
+    mark = f"{SESSION_MARK}={session_pid}".encode()
+    found = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit() or int(entry.name) == session_pid:
+            continue
+        pid = int(entry.name)
+        info = _process_info(pid)
+        if info is None or info[1] in "ZX" or any(name in info[2] for name in LONG_LIVED):
+            continue
+        if info[0] == session_pid or _has_mark(pid, mark):
+            found[pid] = info[2]
+    return found
+
+
+def stop_group(proc) -> None:
+    """Kill a `Popen(..., start_new_session=True)`, its process group and every process below it (the ranks of an
+    `accelerate launch` run in sessions of their own), and reap it. Safe when it has already exited."""
+    from playground.training.launcher import kill_tree
+
+    kill_tree(proc.pid)
+    try:
+        proc.wait(30)
+    except Exception:  # noqa: BLE001 - killed; a process that will not be reaped is reported at the session's end
+        pass
+
+
+def _close_process_wide_workers() -> None:
+    """Close the workers the process keeps for its whole life by design (the code_tests program runner's sandbox,
+    public mode's answer checker), so that what is left after them is what a test left."""
+    import sys
+
+    for runner in getattr(sys.modules.get("rewards.code"), "_RUNNER", ()):
+        sandbox = getattr(runner, "_sandbox", None)
+        if sandbox is not None:
+            sandbox.close()
+    checker = getattr(sys.modules.get("rewards._bounded"), "CHECKER", None)
+    if checker is not None:
+        with checker._lock:
+            checker._stop()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_process_outlives_the_suite():
+    """Fails the session's last test when a process this test process started is still running at the end (after a
+    grace period for processes on their way out); the leftovers are listed and killed."""
+    os.environ[SESSION_MARK] = str(os.getpid())
+    yield
+    _close_process_wide_workers()
+    deadline = time.monotonic() + 10
+    while (left := leftover_processes(os.getpid())) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    for pid in left:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    assert not left, "processes left running by the tests: " + "; ".join(f"{p}: {c[:200]}" for p, c in left.items())
 
 
 @pytest.fixture(scope="session")
@@ -58,8 +148,7 @@ def tiny(tiny_model_dir):
 CHAR_VOCAB = ["<pad>", "<eos>", "<unk>"] + list("abcdefghijklmnopqrstuvwxyz0123456789 .,?!:")
 
 
-@pytest.fixture(scope="session")
-def char_model_dir(tmp_path_factory):
+def save_char_model(path):
     """A tiny random Llama over a 45-symbol character vocabulary, where a reward on letters is learnable in steps."""
     from playground.testing import char_tokenizer, save_tiny_model
 
@@ -68,7 +157,7 @@ def char_model_dir(tmp_path_factory):
         "{% if add_generation_prompt %}a:{% endif %}"
     )
     return save_tiny_model(
-        tmp_path_factory.mktemp("char-model"),
+        path,
         char_tokenizer(CHAR_VOCAB, template),
         max_position_embeddings=256,
         initializer_range=0.3,  # peaky logits, so a LoRA update moves the distribution within a few steps
@@ -76,42 +165,24 @@ def char_model_dir(tmp_path_factory):
     )
 
 
-# --- tiers: `pytest -m "not slow"` for a quick loop; `slow`, `browser`, `multiproc` are registered in pyproject.toml.
-# Tests of more than about 10 s on 2 CPU cores (a real run through a subprocess, the embedded model, a launched app).
-SLOW = (
-    "tests/bench/test_gpu_check.py::test_gpu_check_dry_run",
-    "tests/playground/cli/test_cli.py::test_preview_embedded",
-    "tests/playground/cli/test_cli.py::test_train_ctrl_c",
-    "tests/playground/training/test_coldstart.py::test_train_lesson_runs",
-    "tests/export/test_recipe.py::test_trl_cli_trains",
-    "tests/export/test_lab_rewards_export.py::test_script_formula",
-    "tests/export/test_inline.py::test_every_library_reward_runs_standalone",
-    "tests/lab/test_dryrun.py::test_embedded_",
-    "tests/export/test_script.py",
-    "tests/export/test_script_cold_start.py",
-    "tests/export/test_dockerfile.py",
-    "tests/ui/test_client.py",
-    "tests/ui/test_load.py",
-)
-# Tests that start several training processes (accelerate launch, trl grpo with --num_processes).
-MULTIPROC = (
-    "tests/playground/training/test_launcher.py::test_two_processes",
-    "tests/playground/training/test_launcher.py::test_a_crash_of_the_processes",
-    "tests/export/test_recipe_processes.py",
-)
+@pytest.fixture(scope="session")
+def char_model_dir(tmp_path_factory):
+    return save_char_model(tmp_path_factory.mktemp("char-model"))
 
 
+# --- tiers: `pytest -m "not slow"` for a quick loop. `slow`, `browser` and `multiproc` (registered in pyproject.toml)
+# are set where the test is, by a decorator or a module's `pytestmark`: `slow` for tests of more than about 10 s on
+# 2 CPU cores (a real run through a subprocess, the embedded model, a launched app), `multiproc` for tests that start
+# several training processes. A test that uses the `browser` fixture is a browser test; browser and multi-process
+# tests are slow.
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the xdist_group marks
 def pytest_collection_modifyitems(config, items):
     for item in items:
         marks = {m.name for m in item.iter_markers()}
-        if "browser" in getattr(item, "fixturenames", ()) or item.nodeid.split("::")[0].endswith("_browser.py"):
+        if "browser" in getattr(item, "fixturenames", ()) and "browser" not in marks:
             item.add_marker(pytest.mark.browser)
             marks.add("browser")
-        if item.nodeid.startswith(MULTIPROC):
-            item.add_marker(pytest.mark.multiproc)
-            marks.add("multiproc")
-        if "slow" not in marks and (item.nodeid.startswith(SLOW) or marks & {"browser", "multiproc"}):
+        if "slow" not in marks and marks & {"browser", "multiproc"}:
             item.add_marker(pytest.mark.slow)
         if "xdist_group" not in marks:
             # --dist loadgroup: the multi-process tests run one after another on one worker; any other test stays

@@ -55,10 +55,6 @@ class RewardsCode:
         return "\n\n\n".join(p.strip("\n") for p in parts if p.strip()) + "\n"
 
 
-# Rewards an export cannot carry, and why. (A formula is carried: its terms are built here, see `_formula_call`.)
-NOT_EXPORTABLE = {"judge": "export.not_judge", "code_tests": "export.not_code_tests"}  # name -> catalogue key
-
-
 def rewards_code(
     choices: list[RewardChoice], custom_code: str | None = None, completions_as_text: bool = False
 ) -> RewardsCode:
@@ -130,8 +126,11 @@ AS_TEXT = '''def completions_as_text(func):
 
 
 def _refuse(choice: RewardChoice) -> None:
-    if choice.name in NOT_EXPORTABLE:
-        raise PlaygroundError(NOT_EXPORTABLE[choice.name])
+    """A reward an export cannot carry (its spec's `export_refusal` says why). A formula is carried: its terms are
+    built here, see `_formula_call`."""
+    refusal = get_spec(choice.name).export_refusal
+    if refusal:
+        raise PlaygroundError(refusal)
 
 
 def reward_model_id(choice: RewardChoice) -> str | None:

@@ -30,11 +30,15 @@ forward and computes the same ratio, truncation or mask and `sampling/*` metrics
 fp32.
 
 `FastGRPOTrainer` overrides `_generate_single_turn` and `_get_per_token_logps_and_entropies` for plain-text prompts
-on CPU without vLLM (and `train`, for the allocator); every other case goes to TRL's own code.
+on CPU without vLLM, `_compute_loss` for the deferred correction (and `train`, for the allocator); every other case
+goes to TRL's own code. Those three are TRL's private methods: at start the trainer checks that TRL's still take the
+arguments the overrides expect (`private_method_mismatches`); where one does not, it logs one line and uses TRL's own
+methods and generate, as bare TRL.
 """
 
 from __future__ import annotations
 
+import inspect
 import logging
 import time
 from contextlib import contextmanager
@@ -225,6 +229,44 @@ def _cpu_lm_head():
 CPU_LM_HEAD_CHUNK = 2048
 
 
+# TRL's private methods the fast path overrides, and the leading parameters (after self) the overrides take and pass
+# on. TRL may add parameters after these only with defaults.
+OVERRIDDEN = {
+    "_compute_loss": ("model", "inputs"),
+    "_get_per_token_logps_and_entropies": (
+        "model",
+        "input_ids",
+        "attention_mask",
+        "logits_to_keep",
+        "batch_size",
+        "compute_entropy",
+    ),
+    "_generate_single_turn": ("prompt_ids", "images", "multimodal_fields", "num_generations", "has_tool_images"),
+}
+
+
+def private_method_mismatches(cls: type) -> list[str]:
+    """How the methods `cls` inherits below `FastGRPOTrainer` (TRL's) differ from what its overrides expect; empty
+    when they match."""
+    bases = cls.__mro__[cls.__mro__.index(FastGRPOTrainer) + 1 :]
+    problems = []
+    for name, expected in OVERRIDDEN.items():
+        method = next((vars(base)[name] for base in bases if name in vars(base)), None)
+        if method is None:
+            problems.append(f"{name} is gone")
+            continue
+        params = list(inspect.signature(method).parameters.values())[1:]
+        named = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        extra_required = [
+            p.name
+            for p in params[len(expected) :]
+            if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+        ]
+        if tuple(named[: len(expected)]) != expected or extra_required:
+            problems.append(f"{name}{inspect.signature(method)}")
+    return problems
+
+
 class FastGRPOTrainer(GRPOTrainer):
     """`GRPOTrainer` with the CPU fast path of the module docstring.
 
@@ -235,6 +277,17 @@ class FastGRPOTrainer(GRPOTrainer):
     def __init__(
         self, *args, rollout: bool = True, rollout_dtype: str = "auto", tune_allocator: bool = True, **kwargs
     ):
+        mismatches = private_method_mismatches(type(self))
+        if mismatches:
+            logger.warning(
+                "The fast path is off: this TRL's private methods differ from what it overrides (%s); training with "
+                "TRL's own code.",
+                "; ".join(mismatches),
+            )
+            rollout = False
+            for name in OVERRIDDEN:  # an instance attribute wins over the class's override: TRL calls its own
+                if hasattr(super(), name):
+                    setattr(self, name, getattr(super(), name))
         super().__init__(*args, **kwargs)
         self._tune_allocator = tune_allocator and self.accelerator.device.type == "cpu"
         self._rollout: RolloutModel | None = None

@@ -26,6 +26,7 @@ from playground.texts import msg
 _ITEM = re.compile(r"^\s*\{\{\s*item\.([A-Za-z_][\w]*)\s*\}\}\s*$")
 _ANY_ITEM = re.compile(r"\{\{\s*item\.([A-Za-z_][\w]*)\s*\}\}")
 _SAMPLE = re.compile(r"^\s*\{\{\s*sample\.output_text\s*\}\}\s*$")
+_ANY_SAMPLE = re.compile(r"\{\{\s*sample\.output_text\s*\}\}")  # OpenAI writes it with or without spaces
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 # OpenAI text_similarity metrics -> the similarity reward's metrics (the same computation, see rewards.similarity).
 SIMILARITY_METRICS = {m: m for m in ("fuzzy_match", "bleu", "gleu", "rouge_l", *(f"rouge_{n}" for n in range(1, 6)))}
@@ -139,7 +140,7 @@ def _score_model(grader: dict[str, Any], where: str, out: Imported) -> dict[str,
         out.columns += _ANY_ITEM.findall(content)
         parts.append(content)
     # The judge fills {{item.<column>}} with each row's value of that column; the completion follows the rubric.
-    rubric = "\n".join(parts).replace("{{sample.output_text}}", "(the answer below)")
+    rubric = _ANY_SAMPLE.sub("(the answer below)", "\n".join(parts))
     model = grader.get("model")
     if model:
         out.messages.append(msg("lab_engine.note_judge", where=where, model=model))
@@ -208,6 +209,16 @@ def _sample_{func}(text):
     return {{"output_text": text, "output_json": output_json, "output_tools": None, "choices": None}}
 
 
+def _score_{func}(value):
+    """As OpenAI: a grade that is not a finite number (NaN, inf, a string such as '0.7', None) scores 0."""
+    import math
+
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        print(f"{func}: grade() returned {{value!r}}, not a finite number; the sample scores 0.0")
+        return 0.0
+    return float(value)
+
+
 def {func}(completions, **kwargs):
     """OpenAI `grade(sample, item)` for each completion; item holds this row's dataset columns."""
     n = len(completions)
@@ -215,14 +226,14 @@ def {func}(completions, **kwargs):
     for i, completion in enumerate(completions):
         text = completion if isinstance(completion, str) else completion[-1]["content"]
         item = {{k: v[i] for k, v in kwargs.items() if isinstance(v, list) and len(v) == n and k != "completion_ids"}}
-        out.append(float({grade}(_sample_{func}(text), item)))
+        out.append(_score_{func}({grade}(_sample_{func}(text), item)))
     return out
 '''
 # OpenAI scores a sample whose grader raises (or returns no number) 0.0 and goes on.
 _ADAPTER_ZERO = _ADAPTER.replace(
-    "        out.append(float({grade}(_sample_{func}(text), item)))",
+    "        out.append(_score_{func}({grade}(_sample_{func}(text), item)))",
     "        try:\n"
-    "            out.append(float({grade}(_sample_{func}(text), item)))\n"
+    "            out.append(_score_{func}({grade}(_sample_{func}(text), item)))\n"
     "        except Exception as exc:  # as OpenAI: an error scores the sample 0\n"
     '            print(f"{func}: grade() raised {{type(exc).__name__}}: {{exc}}; the sample scores 0.0")\n'
     "            out.append(0.0)",

@@ -237,9 +237,7 @@ def _family(spec) -> str:
     reward kinds."""
     if spec is None:
         return "custom"
-    return {"reward_model": "model", "judge": "judge", "formula": "formula", "similarity": "similarity"}.get(
-        spec.name, spec.family
-    )
+    return spec.lab_family or spec.family
 
 
 def _answer(columns: dict[str, Any]) -> str | None:

@@ -83,6 +83,42 @@ def launch_env(num_processes: int) -> dict[str, str]:
     return env
 
 
+def descendants(pid: int) -> list[int]:
+    """The processes below `pid`, children first (from /proc; empty where there is none)."""
+    children: dict[int, list[int]] = {}
+    try:
+        entries = [e.name for e in os.scandir("/proc") if e.name.isdigit()]
+    except OSError:
+        return []
+    for name in entries:
+        try:
+            stat = Path(f"/proc/{name}/stat").read_text()
+        except OSError:
+            continue
+        children.setdefault(int(stat[stat.rindex(")") + 2 :].split()[1]), []).append(int(name))
+    found, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def kill_tree(pid: int) -> None:
+    """SIGKILL the process group `pid` leads and every process below it. The launcher's ranks are not in its group:
+    torch's elastic agent starts each rank in a session of its own, so killing the group alone would orphan them."""
+    below = descendants(pid)
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    for child in below:
+        try:
+            os.kill(child, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -165,7 +201,7 @@ class LaunchedJob(JobState):
                 if time.monotonic() - done_at > EXIT_GRACE_SECONDS:
                     # Rank 0 saved and reported; a rank stuck on its way out must not hold the run open.
                     logger.warning("Run %s: the processes did not exit after the run ended; ending them.", self.run.id)
-                    os.killpg(self.process.pid, signal.SIGKILL)
+                    kill_tree(self.process.pid)
             time.sleep(POLL_SECONDS)
         self._finish(code)
 

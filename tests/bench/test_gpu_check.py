@@ -4,10 +4,13 @@ import json
 import subprocess
 from pathlib import Path
 
+import pytest
+
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.slow
 def test_gpu_check_dry_run_finds_what_it_needs():
     out = subprocess.run(
         ["bash", "bench/gpu_check.sh", "--dry_run"], cwd=ROOT, capture_output=True, text=True, timeout=300

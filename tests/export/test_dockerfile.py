@@ -16,6 +16,9 @@ from pathlib import Path
 import pytest
 
 
+pytestmark = pytest.mark.slow  # a venv and the image's commands
+
+
 ROOT = Path(__file__).resolve().parents[2]
 DOCKERFILE = ROOT / "Dockerfile"
 

@@ -68,6 +68,7 @@ def test_a_reward_that_needs_the_playground_is_refused_by_name():
         rewards_code([RewardChoice("code_tests")], "")
 
 
+@pytest.mark.slow
 def test_every_library_reward_runs_standalone_with_the_same_scores(tmp_path):
     choices = [RewardChoice(s.name) for s in list_specs() if s.name not in NOT_INLINABLE | NEEDS_A_MODEL]
     choices += [
@@ -113,7 +114,7 @@ def test_only_what_the_rewards_need_is_copied():
     assert 'reward_length = NamedReward(get_length_reward(ideal_length=50), "length(ideal_length=50)")' in source
     assert "REWARD_FUNCS = [reward_length]" in source and "REWARD_WEIGHTS = [1.0]" in source
     assert "class _LengthReward:" in source and "def get_length_reward(" in source
-    assert "class RewardError(PlaygroundError):" in source  # followed into playground.errors
+    assert "class RewardError(PlaygroundError, ValueError):" in source  # followed into playground.errors
     assert "def get_regex_reward" not in source and "math_verify" not in source
     assert "from rewards" not in source and "from playground" not in source and "import trl" not in source
     assert source.index("from __future__ import annotations") < source.index("def completion_texts(")

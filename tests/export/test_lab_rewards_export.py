@@ -40,6 +40,7 @@ print(json.dumps([script.reward_formula.__name__, script.reward_formula(texts), 
 """
 
 
+@pytest.mark.slow
 def test_script_formula_scores_as_in_the_app_without_the_playground(tiny_model_dir, tmp_path):
     spec = tiny_spec(tiny_model_dir)
     spec.rewards = [RewardChoice("formula", 2.0, FORMULA)]

@@ -151,6 +151,7 @@ def test_multi_gpu_commands_of_the_readme_reach_accelerate(tiny_model_dir, tmp_p
     )
 
 
+@pytest.mark.slow
 def test_trl_cli_trains_the_recipe_into_the_runs_metrics(trained_run, tmp_path):
     """The exported recipe, run by the real `trl grpo` on the CPU, logs the same rewards as the playground run."""
     import torch

@@ -2,19 +2,22 @@
 `num_processes`: TRL's own GRPO script under `accelerate launch`, gloo between the ranks."""
 
 import json
-import os
-import signal
 import subprocess
 import sys
 import time
 
+import pytest
 import torch
 
 from playground.export import export_recipe
 from playground.export.recipe import CPU_FLAGS
 from playground.training.launcher import free_port, launch_env
 from playground.training.rank import state_digest
+from tests.conftest import stop_group
 from tests.export.conftest import tiny_spec
+
+
+pytestmark = pytest.mark.multiproc  # two training processes under accelerate launch
 
 
 EXIT_GRACE = 30  # a rank can hang in gloo's teardown after TRL's trainer.end(); rank 0 has saved by then
@@ -48,14 +51,19 @@ def test_the_recipe_trains_with_two_processes_as_its_readme_says(tmp_path, tiny_
     output = folder / "output"
     saved_at = None
     deadline = time.monotonic() + 400
-    while proc.poll() is None and time.monotonic() < deadline:
-        if saved_at is None and (output / "adapter_model.safetensors").is_file() and "Model saved" in log.read_text():
-            saved_at = time.monotonic()
-        if saved_at is not None and time.monotonic() - saved_at > EXIT_GRACE:
-            os.killpg(proc.pid, signal.SIGKILL)  # the teardown hang (README, "Export and scale-out")
-            break
-        time.sleep(1)
-    proc.wait(30)
+    try:
+        while proc.poll() is None and time.monotonic() < deadline:
+            if (
+                saved_at is None
+                and (output / "adapter_model.safetensors").is_file()
+                and "Model saved" in log.read_text()
+            ):
+                saved_at = time.monotonic()
+            if saved_at is not None and time.monotonic() - saved_at > EXIT_GRACE:
+                break  # the teardown hang (README, "Export and scale-out"): the group is killed below
+            time.sleep(1)
+    finally:
+        stop_group(proc)  # the launcher and both ranks, also when the launcher exited first or the wait ran out
     text = log.read_text()
     assert saved_at is not None or proc.returncode == 0, text[-3000:]
     assert "Model saved to output" in text, text[-3000:]

@@ -12,6 +12,9 @@ from playground.spec import RunSpec
 from tests.export.conftest import tiny_spec, train_exported
 
 
+pytestmark = pytest.mark.slow  # each test trains the exported script in a subprocess
+
+
 CUSTOM = '''\
 def ends_with_period(completions, **kwargs):
     """1.0 when the completion ends with a period."""

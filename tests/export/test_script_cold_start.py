@@ -10,6 +10,9 @@ from playground.export.recipe import export_recipe, export_script
 from tests.export.conftest import tiny_spec, train_exported
 
 
+pytestmark = pytest.mark.slow  # each test trains the exported script in a subprocess
+
+
 def test_script_runs_the_warmup_then_grpo_with_the_prefix(tmp_path, tiny_model_dir):
     examples = tmp_path / "examples.jsonl"
     rows = [

@@ -73,6 +73,7 @@ def test_same_seed_same_completions_whatever_the_chunking(tiny_sampler):
     assert a.ids == b.ids and len(a.texts) == 3 and all(len(g) == 2 for g in a.texts)
 
 
+@pytest.mark.slow
 def test_embedded_format_gives_no_signal_and_length_gives_signal_everywhere(embedded_dir):
     model, tokenizer = load_model(str(embedded_dir), inference=True)
     rows = load_rows(PromptSource(kind="builtin", name="writing"), 4)

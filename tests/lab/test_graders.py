@@ -277,6 +277,9 @@ _NE = {**STRING_CHECK, "operation": "ne"}  # the opposite
         ("min(a, b) + max(a, b)", [1.0, 1.0]),
         ("abs(a - b)", [1.0, 1.0]),
         ("log(a)", [0.0, None]),  # log(0) is undefined: the sample reads None (TRL skips it)
+        ("(a - 1) ^ 0.5 + 1", [1.0, None]),  # (-1) ^ 0.5 is not real: that sample reads None, the call goes on
+        ("(a - 1) ^ 2", [0.0, 1.0]),  # a negative base with a whole exponent is real
+        ("a ^ -1", [1.0, 0.0]),  # 0 ^ -1 is 1 / 0, which reads 0
     ],
 )
 def test_multi_operators_and_functions(expression, expected):
@@ -344,3 +347,30 @@ def test_python_grader_reading_output_json_is_warned_about_at_import():
 def test_unknown_python_errors_option():
     with pytest.raises(PlaygroundError, match="python_errors"):
         import_grader(PYTHON, python_errors="ignore")
+
+
+def test_score_model_template_with_spaces_is_replaced_as_without():
+    """OpenAI's own examples write `{{ sample.output_text }}`; it is the completion, not literal text for the judge."""
+    spaced = json.loads(json.dumps(SCORE_MODEL).replace("{{sample.output_text}}", "{{ sample.output_text }}"))
+    assert "{{ sample.output_text }}" in json.dumps(spaced)
+    rubric = import_grader(spaced).selection[0]["params"]["rubric"]
+    assert "sample.output_text" not in rubric and "(the answer below)" in rubric
+    assert rubric == import_grader(SCORE_MODEL).selection[0]["params"]["rubric"]
+
+
+@pytest.mark.parametrize("python_errors", ["zero", "raise"])
+def test_python_grader_returning_no_finite_number_scores_zero_as_openai(python_errors):
+    """OpenAI scores a python grader's invalid value 0: NaN, inf, a string (even '0.7') or None; numbers pass."""
+    grader = {
+        "type": "python",
+        "name": "odd",
+        "source": (
+            "def grade(sample, item):\n"
+            "    return {'nan': float('nan'), 'inf': float('inf'), 'str': '0.7', 'none': None, 'int': 1,\n"
+            "            'float': 0.7}[sample['output_text']]\n"
+        ),
+    }
+    namespace: dict = {}
+    exec(import_grader(grader, python_errors=python_errors).code, namespace)  # the adapter, as the sandbox runs it
+    values = namespace["odd"](["nan", "inf", "str", "none", "int", "float"])
+    assert values == [0.0, 0.0, 0.0, 0.0, 1.0, 0.7]

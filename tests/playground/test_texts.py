@@ -175,11 +175,11 @@ def test_every_key_the_code_raises_is_in_the_catalogue():
 
 
 def test_keys_kept_in_tables_are_in_the_catalogue():
-    from playground.export.inline import NOT_EXPORTABLE
     from playground.lab.graders import UNAVAILABLE_METRICS
     from playground.lab.probe import FAMILIES, LABELS
+    from rewards.registry import list_specs
 
-    kept = {*NOT_EXPORTABLE.values(), *UNAVAILABLE_METRICS.values()}
+    kept = {s.export_refusal for s in list_specs() if s.export_refusal} | {*UNAVAILABLE_METRICS.values()}
     kept |= {f"lab_engine.verdict.{kind}" for kind in ("none", "good", "weak", "usable", "dominated")}
     kept |= {f"lab_engine.gamed.{family}" for family in (*FAMILIES, "generic")}
     kept |= {f"lab_engine.label.{label}" for label in LABELS}

@@ -31,6 +31,10 @@ class TestRepetitionPenaltyReward:
             ("这个这个这个", "ja", -0.5),  # characters: 这个这 个这个 这个这 个这个
             ("这个这个这个", "zh", 0.0),  # jieba: 这个 这个 这个, one trigram
             ("Word word WORD word", "en", -0.5),  # folded: 1 unique of 2 trigrams
+            ("Word word WORD word", "auto", -0.5),
+            ("Word word WORD word WORD 中", "auto", -0.5),  # one Chinese character: still folded English words
+            ("这个这个这个", "auto", 0.0),  # Chinese: jieba's words
+            ("这个这个这个 ok", "auto", 0.0),  # mostly Chinese: jieba's words
         ],
     )
     def test_text_languages(self, text, language, expected):
@@ -50,6 +54,14 @@ class TestRepetitionPenaltyReward:
 
 
 class TestSoftOverlongReward:
+    def test_called_with_completion_ids_only_as_trls_test_calls_it(self):
+        from trl.rewards import get_soft_overlong_punishment
+
+        ids = [[1] * 70, [1] * 90, [1] * 110]
+        reference = get_soft_overlong_punishment(max_completion_len=100, soft_punish_cache=20)(completion_ids=ids)
+        reward = get_soft_overlong_reward(max_completion_len=100, soft_punish_cache=20)
+        assert reward(completion_ids=ids) == reference == [0.0, -0.5, -1.0]
+
     def test_trl_example_on_completion_ids(self):
         reward = get_soft_overlong_reward(max_completion_len=100, soft_punish_cache=20)
         ids = [[1] * 80, [1] * 90, [1] * 100, [1] * 101]

@@ -88,6 +88,37 @@ class TestRegistry:
             get_spec("lenght")
         assert all(name in str(info.value) for name in NAMES)
 
+    def test_a_bad_argument_is_a_value_error_as_in_trl_and_open_r1(self):
+        """TRL's and open-r1's reward factories raise ValueError for bad arguments; code written against them catches
+        the playground's too, and the message keeps its catalogue key (for the page's language)."""
+        from trl.rewards import get_soft_overlong_punishment  # noqa: F401  (the reference is importable here)
+
+        with pytest.raises(ValueError, match="Unknown reward 'lenght'") as info:
+            get_spec("lenght")
+        assert isinstance(info.value, RewardError) and info.value.key == "reward.unknown"
+        formula = build_reward("formula", {"expression": "2 ^ (length * 0 + 11)"})
+        with pytest.raises(ValueError, match="Powers above 10"):  # raised inside the formula's evaluation, kept
+            formula(["a b"])
+
+    def test_the_facts_about_a_reward_are_in_its_spec(self):
+        """What export, the public-mode model check and the lab's probe need to know, each in the registry."""
+        specs = {s.name: s for s in list_specs()}
+        assert {n: s.export_refusal for n, s in specs.items() if s.export_refusal} == {
+            "judge": "export.not_judge",
+            "code_tests": "export.not_code_tests",
+        }
+        assert {(n, p.name) for n, s in specs.items() for p in s.params if p.loads_model} == {
+            ("judge", "model"),
+            ("reward_model", "model"),
+        }
+        assert [n for n, s in specs.items() if s.composite] == ["formula"]
+        assert {n: s.lab_family for n, s in specs.items() if s.lab_family} == {
+            "similarity": "similarity",
+            "formula": "formula",
+            "reward_model": "model",
+            "judge": "judge",
+        }
+
     def test_unknown_param_lists_params(self):
         with pytest.raises(RewardError, match="no parameter 'ideal'.*ideal_length"):
             resolve_params("length", {"ideal": 3})

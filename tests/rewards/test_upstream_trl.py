@@ -190,3 +190,29 @@ class TestCosineScaledReward:
         reward = pickle.loads(pickle.dumps(build_reward("cosine_scaled", {"max_len": 100})))
         assert reward(_chat(self.THIRD), solution=[r"\frac{1}{3}"], completion_ids=[[1] * 50]) == [pytest.approx(0.75)]
         assert reward.__name__ == "cosine_scaled(max_len=100)"
+
+
+class TestSeveralMessages:
+    """A tool-calling completion: TRL's rewards read its first message (the call), the playground's its last assistant
+    message (the final answer), as docs/rewards.md says. One message: the same value as TRL's."""
+
+    CALL = {"role": "assistant", "content": "<think>I need the calculator.</think>calculator(6 * 7)"}
+    TOOL = {"role": "tool", "content": "42"}
+    FINAL = {"role": "assistant", "content": "The answer is $42$."}
+
+    def test_the_last_assistant_message_is_scored_where_trl_reads_the_first(self):
+        from trl.rewards import accuracy_reward, think_format_reward
+
+        exchange = [[self.CALL, self.TOOL, self.FINAL]]
+        assert think_format_reward(exchange) == [1.0]  # TRL: the call has the think block
+        assert build_reward("think_format")(exchange) == [0.0]  # here: the final answer has none
+        assert accuracy_reward(exchange, solution=["$42$"]) == [0.0]  # TRL: the call holds no answer
+        assert build_reward("accuracy")(exchange, solution=["$42$"]) == [1.0]  # here: the final answer is right
+
+    @pytest.mark.parametrize("message", [CALL, FINAL])
+    def test_one_message_scores_as_trl(self, message):
+        from trl.rewards import accuracy_reward, think_format_reward
+
+        one = [[message]]
+        assert build_reward("think_format")(one) == think_format_reward(one)
+        assert build_reward("accuracy")(one, solution=["$42$"]) == accuracy_reward(one, solution=["$42$"])

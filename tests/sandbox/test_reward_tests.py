@@ -40,6 +40,20 @@ REWARDS = {"brevity": brevity, "exact": exact, "maybe": maybe, "broken": broken}
         ({"function": "brevity", "completion": "abcdef", "min": -5}, False, -6.0, None),
         ({"function": "brevity", "completion": "", "max": -1}, False, -0.0, None),
         ({"function": "brevity", "completion": "anything"}, True, -8.0, None),  # no check: any value passes
+        (  # ...but not one that comes from the message list instead of its text (len() of a one-message list)
+            {"function": "brevity", "completion": [{"role": "assistant", "content": "anything"}]},
+            False,
+            -1.0,
+            "got -1 for the chat message, but -8 for its text: the reward reads the message list, not its content"
+            " (give the case `expected`, `min` or `max` to check a value)",
+        ),
+        ({"function": "brevity", "completion": [{"role": "assistant", "content": "x"}]}, True, -1.0, None),  # alike
+        (
+            {"function": "brevity", "completion": [{"role": "assistant", "content": "anything"}], "max": 0},
+            True,
+            -1.0,
+            None,
+        ),
         ({"function": "exact", "completion": "it is 42", "columns": {"answer": "42"}, "expected": 1}, True, 1.0, None),
         (
             {"function": "exact", "completion": "42", "prompt": "bonus", "columns": {"answer": "42"}, "expected": 1.5},

@@ -2,6 +2,7 @@
 browser tests share, and a screenshot of every page a failed browser test left open (tests/artifacts/)."""
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -43,12 +44,25 @@ class StillBrowser:
         return getattr(self._browser, name)
 
 
+# Debian's Chromium (never `playwright install`), headless without a GPU, quiet on the network.
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
 @pytest.fixture(scope="module")
 def browser():
-    """Debian's Chromium through Playwright (see test_browser.py for the path and flags); each test opens its own
-    context in it."""
+    """Debian's Chromium through Playwright; each test opens its own context in it. Every browser test takes this
+    fixture, so without Playwright or Chromium they are skipped here, in one place."""
     sync_api = pytest.importorskip("playwright.sync_api")
-    from tests.ui.test_browser import ARGS, CHROMIUM
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM}")
 
     with sync_api.sync_playwright() as p:
         # launch() runs Chromium with a fresh temporary user-data dir.

@@ -17,17 +17,6 @@ from playground.ui.i18n import EN
 from tests.ui.live_app import running_app
 
 
-sync_api = pytest.importorskip("playwright.sync_api")
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "tests" / "artifacts"
 VIEWPORT = {"width": 1400, "height": 900}
@@ -37,8 +26,6 @@ CUSTOM_CODE = """def short_answer(completions, **kwargs):
     print("scoring", len(completions))
     return [1.0 if len(c) < 20 else 0.0 for c in completions]
 """
-
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM}")
 
 
 @pytest.fixture(scope="module")

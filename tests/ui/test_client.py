@@ -11,6 +11,9 @@ from gradio_client.exceptions import AppError
 from playground.ui.charts import CHARTS, spec_of
 
 
+pytestmark = pytest.mark.slow  # a launched app and real runs
+
+
 LENGTH_5 = json.dumps([{"name": "length", "weight": 1.0, "params": {"ideal_length": 5}}])
 TINY_RUN = {
     "max_steps": 3,

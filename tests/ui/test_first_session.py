@@ -21,27 +21,40 @@ def wait_done(app, timeout: float = 180) -> str:
     return job.status
 
 
-def test_an_opened_advanced_section_still_trains(app):
-    """The browser sends steps_per_generation=0 once the Generation group has opened: it means unset."""
+def train_one_step(app, **fields):
+    """One step of the length reward with the tiny run's fields, started by a fresh client session; its job."""
     c = client(app)
     c.predict(LENGTH_5, api_name="/set_rewards")
-    c.predict(**form_kwargs(c, **{**TINY_RUN, "max_steps": 1, "steps_per_generation": 0}), api_name="/start_training")
+    c.predict(**form_kwargs(c, **{**TINY_RUN, "max_steps": 1, **fields}), api_name="/start_training")
     assert wait_done(app) == "finished", app.ctx.jobs.current.error
-    assert app.ctx.jobs.current.spec.grpo.steps_per_generation is None
+    return app.ctx.jobs.current
 
 
-def test_a_new_session_does_not_take_another_sessions_run_as_its_own(app):
-    """After the run above (another session's), a new visitor is told so, with no progress bar of that run."""
-    assert app.ctx.jobs.current is not None and not app.ctx.jobs.current.active
+@pytest.fixture(scope="module")
+def opened_section_run(app):
+    """A run started with the Generation group opened: the browser then sends steps_per_generation=0."""
+    return train_one_step(app, steps_per_generation=0)
+
+
+def test_an_opened_advanced_section_still_trains(opened_section_run):
+    """steps_per_generation=0 from an opened Generation group means unset."""
+    assert opened_section_run.status == "finished"
+    assert opened_section_run.spec.grpo.steps_per_generation is None
+
+
+def test_a_new_session_does_not_take_another_sessions_run_as_its_own(app, opened_section_run):
+    """After another session's run, a new visitor is told so, with no progress bar of that run."""
+    job = app.ctx.jobs.current  # the fixture's run, or a later test's: another session's, finished
+    assert job is not None and not job.active
     out = client(app).predict(api_name="/train_status")
     status, progress = out[1], out[2]
-    assert "started in another session" in status and app.ctx.jobs.current.run.id in status
+    assert "started in another session" in status and job.run.id in status
     assert progress == ""
 
 
 def test_runs_table_in_the_page_language_and_delete_clears_the_run_everywhere(app):
+    run_id = train_one_step(app).run.id  # its own run: deleting it leaves the other tests' runs alone
     zh = Client(app.url, verbose=False, download_files=False, headers={"Accept-Language": "zh-CN"})
-    run_id = app.ctx.jobs.current.run.id
     runs, picker, _ = zh.predict(None, api_name="/list_runs")
     assert runs["headers"] == ["训练记录", "状态", "步数", "创建时间", "模型", "奖励", "最终奖励", "错误"]
     row = next(dict(zip(runs["headers"], r, strict=True)) for r in runs["data"] if r[0] == run_id)

@@ -19,11 +19,8 @@ from playground.ui.help_texts import field_help
 from playground.ui.i18n import EN, ZH
 from rewards.registry import list_specs
 from tests.ui.live_app import running_app
-from tests.ui.test_browser import CHROMIUM, assert_no_error_toast, wait_for
+from tests.ui.test_browser import assert_no_error_toast, wait_for
 
-
-sync_api = pytest.importorskip("playwright.sync_api")
-pytestmark = pytest.mark.skipif(not __import__("pathlib").Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM}")
 
 TEXT = {"en": EN, "zh": ZH}
 LOCALE = {"en": "en-US", "zh": "zh-CN"}

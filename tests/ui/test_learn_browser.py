@@ -3,14 +3,12 @@ format lesson's run shrunk for the tiny model, see its phases and eval points ap
 lessons in Chinese."""
 
 import re
-from pathlib import Path
 
 import pytest
 
 from playground.lessons import LESSONS, get_lesson
 from playground.ui.i18n import EN, ZH
 from tests.ui.test_browser import (
-    CHROMIUM,
     VIEWPORT,
     assert_no_error_toast,
     coloured_lines,
@@ -19,10 +17,6 @@ from tests.ui.test_browser import (
     wait_for,
 )
 
-
-sync_api = pytest.importorskip("playwright.sync_api")
-
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM}")
 
 # The format lesson, shrunk: 20 short warm-up steps, two GRPO steps, an eval of the base model, after the warm-up and
 # after step 2. The essential max_steps, then fields of the Generation, Optimisation, Cold start and Evaluation groups.

@@ -7,9 +7,14 @@ The same load with its table and a JSON line: `HF_HUB_OFFLINE=1 python bench/loa
 
 import time
 
+import pytest
+
 from bench.common import start_run, wait_for_steps
 from bench.load import drive, latency_table
 from tests.ui.test_client import TINY_RUN, client
+
+
+pytestmark = pytest.mark.slow  # a launched app under load
 
 
 SESSIONS = 20

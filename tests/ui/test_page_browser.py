@@ -7,11 +7,8 @@ import re
 import pytest
 
 from tests.lab.test_graders import STRING_CHECK
-from tests.ui.test_browser import CHROMIUM, assert_no_error_toast, open_group, open_tab, wait_for
+from tests.ui.test_browser import assert_no_error_toast, open_group, open_tab, wait_for
 
-
-sync_api = pytest.importorskip("playwright.sync_api")
-pytestmark = pytest.mark.skipif(not __import__("pathlib").Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM}")
 
 VIEWPORT = {"width": 1280, "height": 900}
 

@@ -2,20 +2,16 @@
 headless Chromium; on the English page Gradio's own "Error" and "Info" stay. The toasts come from one helper
 (`playground.ui.common.refusal` / `notify`), which also carries the title for API clients."""
 
-from pathlib import Path
-
 import gradio as gr
 import pytest
 
 from playground.errors import SpecError
 from playground.ui.common import notify, refusal, toast_title
 from playground.ui.i18n import EN, ZH
-from tests.ui.test_browser import CHROMIUM
 
 
 TEXT = {"en": EN, "zh": ZH}
 LOCALE = {"en": "en-US", "zh": "zh-CN"}
-browser_only = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM}")
 
 # What the visitor sees as a toast's title: Gradio's own title text, its size, and what the page's CSS draws before it.
 TITLE = """(kind) => {
@@ -45,7 +41,6 @@ def seen_title(page, kind: str) -> str:
     return title["text"]
 
 
-@browser_only
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_toast_titles_read_in_the_page_language(app, browser, lang):
     T = TEXT[lang]

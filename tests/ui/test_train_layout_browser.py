@@ -11,11 +11,8 @@ from playground.scoring import RewardChoice
 from playground.ui.i18n import EN, ZH
 from playground.ui.train_form import ESSENTIALS, GROUPS
 from tests.export.conftest import tiny_spec
-from tests.ui.test_browser import CHROMIUM, assert_no_error_toast, open_group, wait_for
+from tests.ui.test_browser import assert_no_error_toast, open_group, wait_for
 
-
-sync_api = pytest.importorskip("playwright.sync_api")
-pytestmark = pytest.mark.skipif(not __import__("pathlib").Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM}")
 
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}

@@ -98,6 +98,7 @@ def test_preview_tiny_model_json_is_seeded(tiny_model_dir, capsys):
     assert len(a["completions"]) == 4 and len({c["text"] for c in a["completions"]}) == 4
 
 
+@pytest.mark.slow
 def test_preview_embedded_gives_distinct_sensible_completions(embedded_dir):
     out = cli(
         "preview",
@@ -141,6 +142,7 @@ def test_train_json_log_then_compare(tiny_model_dir, tmp_path, capsys):
     assert data["mean_delta"] == pytest.approx(item["trained"]["group"]["mean"] - item["base"]["group"]["mean"])
 
 
+@pytest.mark.slow
 def test_train_ctrl_c_stops_gracefully_and_saves_adapter(tiny_model_dir, tmp_path):
     import signal
 
@@ -164,11 +166,16 @@ def test_train_ctrl_c_stops_gracefully_and_saves_adapter(tiny_model_dir, tmp_pat
         cwd=ROOT,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # a background shell may ignore SIGINT
     )
-    for line in proc.stdout:
-        if json.loads(line)["step"] >= 2:
-            break
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=120)
+    try:
+        for line in proc.stdout:
+            if json.loads(line)["step"] >= 2:
+                break
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
     assert proc.returncode == 130, err
     assert "stopping after this step" in err
     (run_dir,) = [p for p in tmp_path.iterdir() if p.is_dir()]

@@ -7,6 +7,7 @@ import torch
 
 from playground.fastpath.packing import bf16_matmul_is_native
 from playground.fastpath.trainer import RolloutModel
+from tests.playground.training.test_job import rank_correlation
 
 
 def peft_model(path, four_bit=False):
@@ -144,9 +145,12 @@ def test_bf16_rollout_learns_under_trls_importance_sampling_correction(char_mode
         assert values["sampling/sampling_logp_difference/max"] < 0.5, values
         ratios.append(values["sampling/importance_sampling_ratio/mean"])
     assert sum(ratios) / len(ratios) == pytest.approx(1, abs=0.05)  # no drift: rounding, not a biased sampler
-    # It learns (12 steps of one seed are noisy: the fp32 vs bf16 learning comparison is bench/bf16_learning.py).
+    # It learns: the reward trends up. One seed's 12 steps are one draw of a CPU's rounding, so the check is a rank
+    # statistic far below what the draws give (bench/learning_margins.py --steps 12 --set fast_rollout=bfloat16, seeds
+    # 42, 0, 1 at OMP_NUM_THREADS=1 and 2: rank correlation 0.76-0.91, last-3 minus first-3 gain 0.04-0.17); the
+    # multi-seed learning test is test_job.py's, the fp32 vs bf16 comparison bench/bf16_learning.py.
     reward = [row["reward"] for row in rows]
-    assert sum(reward[-3:]) / 3 > sum(reward[:3]) / 3 + 0.02, reward
+    assert rank_correlation(reward) > 0.3, reward
 
 
 def test_inference_model_samples_what_the_plain_model_samples(tiny_model_dir):
@@ -231,8 +235,10 @@ def test_bf16_training_autocasts_the_forward_and_keeps_fp32_lora_weights(char_mo
     bf16 = _train(char_model_dir, tmp_path / "bf16", "float32", bf16=True)
     assert bf16[0]["reward"] == pytest.approx(fp32[0]["reward"], abs=1e-6)  # same model, same seed, same samples
     assert [m["loss"] for m in bf16] != [m["loss"] for m in fp32]  # bf16 autocast did change the arithmetic
+    # The reward trends up (bench/learning_margins.py --steps 12 --set bf16=true, seeds 42, 0, 1 at OMP_NUM_THREADS=1
+    # and 2: rank correlation 0.76-0.92, gain 0.09-0.26): a rank statistic, not one CPU's rounding of one seed.
     reward = [row["reward"] for row in bf16]
-    assert sum(reward[-3:]) / 3 > sum(reward[:3]) / 3 + 0.02, reward
+    assert rank_correlation(reward) > 0.3, reward
 
 
 def test_bf16_training_is_refused_without_native_bf16(monkeypatch):

@@ -95,6 +95,7 @@ def test_unknown_lesson_lists_the_valid_ones(capsys):
     assert "the lessons are: groups, length, format" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_train_lesson_runs_warmup_then_grpo_with_eval_rows_and_compare_agrees(tmp_path, tiny_model_dir, capsys):
     """The format lesson's recipe on the tiny model: warm-up, prefix, eval points, then compare with that prefix."""
     from playground.models import load_model

@@ -128,26 +128,55 @@ def test_four_bit_qlora_trains_on_cpu(manager, tiny_model_dir):
     assert job.run.has_adapter
 
 
+def rank_correlation(values: list[float]) -> float:
+    """Spearman's rank correlation of `values` with their order (1: always rising, 0: no trend; ties: by order)."""
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    ranks = [0] * len(values)
+    for rank, i in enumerate(order):
+        ranks[i] = rank
+    n = len(values)
+    return 1 - 6 * sum((i - r) ** 2 for i, r in enumerate(ranks)) / (n * (n * n - 1))
+
+
+LEARNING_SEEDS = (0, 1, 2)
+
+
+@pytest.mark.slow
 def test_learning_vowel_reward_rises(manager, char_model_dir):
-    """A reward the tiny model can learn rises well beyond noise over a short fixed-seed run."""
-    spec = tiny_spec(
-        char_model_dir,
-        max_steps=16,
-        num_generations=8,
-        per_device_train_batch_size=8,
-        max_completion_length=16,
-        learning_rate=1e-2,
-        beta=0.0,
-    )
-    spec.rewards = [RewardChoice("vowels")]
-    job = manager.start(spec, custom_rewards={"vowels": vowel_fraction})
-    wait(job, timeout=600)
-    assert job.status == "finished", job.error
-    rewards = [m["reward"] for m in job.run.metrics() if "reward" in m]
-    first, last = sum(rewards[:4]) / 4, sum(rewards[-4:]) / 4
-    print("vowel reward per step:", [round(r, 3) for r in rewards])
-    assert first < 0.2  # a random character model writes about 11% vowels
-    assert last > first + 0.25, rewards  # measured: 0.07 -> 0.50 over 16 steps
+    """A reward the tiny model can learn rises over short runs, whatever the CPU's rounding.
+
+    A CPU's rounding changes which completions a run samples, so one seed's curve is one draw among many: the test
+    asserts over several seeds, with a rank statistic and margins far from what the draws give. Measured with
+    `bench/learning_margins.py` over seeds 42 and 0-8 (AMD EPYC; the same values at OMP_NUM_THREADS=1 and 2): the gain
+    (mean of the last 4 steps minus the first 4) is 0.06-0.43 per seed, 0.28 on average over seeds 0-2; the rank
+    correlation of reward with step is 0.64-0.97 per seed, 0.92 on average over seeds 0-2. A run that does not learn
+    averages 0 on both (the rank correlation of 16 shuffled steps has a standard deviation of 0.26, 0.15 over three
+    seeds)."""
+    gains, trends = [], []
+    for seed in LEARNING_SEEDS:
+        spec = tiny_spec(
+            char_model_dir,
+            max_steps=16,
+            num_generations=8,
+            per_device_train_batch_size=8,
+            max_completion_length=16,
+            learning_rate=1e-2,
+            beta=0.0,
+            seed=seed,
+        )
+        spec.rewards = [RewardChoice("vowels")]
+        job = manager.start(spec, custom_rewards={"vowels": vowel_fraction})
+        wait(job, timeout=600)
+        assert job.status == "finished", job.error
+        rewards = [m["reward"] for m in job.run.metrics() if "reward" in m]
+        print(f"seed {seed}: vowel reward per step:", [round(r, 3) for r in rewards])
+        first, last = sum(rewards[:4]) / 4, sum(rewards[-4:]) / 4
+        assert first < 0.2, rewards  # a random character model writes about 11% vowels
+        gains.append(last - first)
+        trends.append(rank_correlation(rewards))
+    assert sum(gains) / len(gains) > 0.1, gains
+    assert sum(trends) / len(trends) > 0.5, trends
+    assert sum(g > 0 for g in gains) >= len(gains) - 1, gains  # one seed may stall; most must gain
 
 
 def test_failure_mid_run_keeps_the_adapter_of_the_last_step(manager, tiny_model_dir):

@@ -15,6 +15,7 @@ from playground.validation import validate_spec
 from tests.playground.training.test_job import tiny_spec
 
 
+@pytest.mark.multiproc
 def test_two_processes_train_live_stop_and_save_the_adapter_both_ranks_hold(tmp_path, tiny_model_dir):
     """One run for every live check (2-process runs are slow): ranks, live metrics, Stop, and the saved adapter."""
     from peft import PeftModel, get_peft_model_state_dict
@@ -66,6 +67,7 @@ def test_two_processes_train_live_stop_and_save_the_adapter_both_ranks_hold(tmp_
     assert any(t.abs().sum() > 0 for name, t in adapter.items() if "lora_B" in name)  # and it moved (B starts at 0)
 
 
+@pytest.mark.multiproc
 def test_a_crash_of_the_processes_fails_the_run_with_the_ranks_error(tmp_path, tiny_model_dir):
     spec = tiny_spec(tiny_model_dir, num_processes=2, per_device_train_batch_size=2)
     run = RunStore(tmp_path / "runs").create(spec.to_dict())
