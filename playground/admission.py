@@ -369,6 +369,8 @@ def check_inputs(values: Iterable[Any], caps: Caps | None = None) -> None:
 
 
 def _chars(value: Any, caps: Caps, depth: int) -> int:
+    if hasattr(value, "columns") and hasattr(value, "to_dict"):  # a table (a pandas DataFrame), cell by cell
+        value = value.to_dict("split")
     if isinstance(value, str):
         _over("max_field_chars", len(value), caps)
         return len(value)

@@ -206,7 +206,8 @@ def try_on_text(
 ):
     """Score completions pasted one per block (blocks separated by a `---` line) as one GRPO group; custom rewards
     run in the session's sandbox. The gate prices the completions, the prompt and every column value first."""
-    ctx.check_group(SEPARATOR.split(text or ""), _columns(lang_of(request), columns), [prompt or ""])
+    completions = [block.strip() for block in SEPARATOR.split(text or "") if block.strip()]  # as `score_text` reads
+    ctx.check_group(completions, _columns(lang_of(request), columns), [prompt or ""])
     ctx.check_selection(selection)
     custom = custom_rewards(ctx, request, code, selection)
     return score_text(lang_of(request), text, prompt, columns, selection, custom)

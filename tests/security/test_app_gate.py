@@ -199,6 +199,7 @@ def test_a_previews_prompt_counts_against_its_tokens(public_app):
 # --- break 8: uploads belong to the browser token and the address ------------------------------------------------
 
 
+@pytest.mark.slow  # 1001 events over the raw queue: minutes on a loaded 2-core machine
 def test_a_thousand_sessions_replace_no_other_visitors_upload(public_app, tmp_path):
     prompts = tmp_path / "victim.jsonl"
     prompts.write_text('{"prompt": "Say hi."}\n')
