@@ -70,6 +70,12 @@ class Caps:
         "Most completion characters × column characters in one group (what similarity rewards compare).",
         "scoring",
     )
+    max_judge_tokens: int = _cap(
+        4_096,
+        "PLAYGROUND_MAX_JUDGE_TOKENS",
+        "Most tokens a judge reward reads in one group: each completion with the rubric (UTF-8 bytes / 2).",
+        "scoring",
+    )
     max_cases: int = _cap(
         64, "PLAYGROUND_MAX_REWARD_CASES", "Most reward test cases in one run of the tests.", "scoring"
     )
@@ -236,6 +242,16 @@ def check_group(
         _over("max_column_chars", size, caps)
         column_chars = max(column_chars, size)
     _over("max_pair_chars", sum(sizes) * column_chars, caps)
+
+
+def check_judges(completions: Collection[Any], selection: Iterable[Any], caps: Caps | None = None) -> None:
+    """Price what each `judge` reward of `selection` reads with a model: every completion with its rubric."""
+    caps = caps or Caps.from_env()
+    for item in selection or []:
+        name, params = _name_params(item)
+        if name == "judge":
+            rubric = prompt_tokens(str(params.get("rubric") or ""))
+            _over("max_judge_tokens", sum(prompt_tokens(c) + rubric for c in completions), caps)
 
 
 def _column_values(columns: Mapping[str, Any]) -> list[Any]:

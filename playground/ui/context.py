@@ -162,6 +162,11 @@ class AppContext:
         if self.public:
             admission.check_group(completions, columns, prompts)
 
+    def check_judges(self, completions: list, selection) -> None:
+        """Public mode: the price of the judge rewards of `selection` reading `completions`."""
+        if self.public:
+            admission.check_judges(completions, selection)
+
     def check_selection(self, selection) -> None:
         """Public mode: the price of a reward selection (parameter sizes, patterns, models a reward loads)."""
         if self.public:

@@ -73,6 +73,7 @@ def score_completions(
     if len(completions) < 2:
         raise PlaygroundError("mcp.group_size")
     ctx.check_group(completions, prompts=[prompt or ""])
+    ctx.check_judges(completions, reward_selection(rewards))
     custom = _custom(code)
     try:
         funcs, weights = build_rewards(parse_selection(reward_selection(rewards)), custom)

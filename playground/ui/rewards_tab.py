@@ -209,6 +209,7 @@ def try_on_text(
     completions = [block.strip() for block in SEPARATOR.split(text or "") if block.strip()]  # as `score_text` reads
     ctx.check_group(completions, _columns(lang_of(request), columns), [prompt or ""])
     ctx.check_selection(selection)
+    ctx.check_judges(completions, selection)
     custom = custom_rewards(ctx, request, code, selection)
     return score_text(lang_of(request), text, prompt, columns, selection, custom)
 

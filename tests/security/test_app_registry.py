@@ -41,8 +41,9 @@ def _fill(text: str, size: int) -> str:
     return (text * (size // len(text) + 1))[:size]
 
 
-def largest_inputs(spec, shape: str, caps: Caps) -> tuple[str, dict]:
-    """Try on text's completions box (64 blocks) and columns box at the gate's largest for `shape`."""
+def largest_inputs(spec, shape: str, caps: Caps, shrink: int = 1) -> tuple[str, dict]:
+    """Try on text's completions box (64 blocks) and columns box at the gate's largest for `shape`, the completions
+    cut by `shrink` (where a reward's own cap, the judge's tokens, allows less)."""
     example = spec.good or spec.bad
     completion = example.completion if example else "The answer is 42."
     columns = {k: v for k, v in (example.kwargs if example else {}).items()}
@@ -53,8 +54,23 @@ def largest_inputs(spec, shape: str, caps: Caps) -> tuple[str, dict]:
     longest = max((len(v if isinstance(v, str) else json.dumps(v)) for v in columns.values()), default=1)
     n, separator = caps.max_completions, "\n---\n"
     group = min(caps.max_group_chars, caps.max_pair_chars // max(longest, 1), caps.max_field_chars - 2 * n * 6)
-    each = max(1, group // n)
+    each = max(1, group // n // shrink)
     return separator.join(_fill(completion.replace("---", "- -"), each).strip() or "x" for _ in range(n)), columns
+
+
+def score_largest(visitor: Client, spec, shape: str, caps: Caps) -> tuple[str, float]:
+    """Try on text at the largest inputs the gate accepts for this reward: halved while the gate refuses them."""
+    for shrink in (1, 2, 4, 8, 16, 32, 64):
+        text, columns = largest_inputs(spec, shape, caps, shrink)
+        started = time.monotonic()
+        try:
+            visitor.predict(text, "", json.dumps(columns), api_name="/try_on_text")
+            return f"scored at {len(text):,} characters", time.monotonic() - started
+        except AppError as exc:
+            outcome = f"refused: {str(exc)[:160]}"
+            if "PLAYGROUND_MAX_" not in outcome:
+                return outcome, time.monotonic() - started
+    raise AssertionError(f"the gate refused even 1/64 of its largest inputs: {outcome}")
 
 
 def test_the_registry_is_attacked_whole():
@@ -68,21 +84,11 @@ def test_the_registry_is_attacked_whole():
 @pytest.mark.parametrize("spec", SPECS, ids=[spec.name for spec in SPECS])
 def test_every_reward_at_the_largest_allowed_inputs(public_app, spec, shape):
     caps = Caps()
-    text, columns = largest_inputs(spec, shape, caps)
     visitor = Client(public_app.url, verbose=False, download_files=False)
     visitor.predict(json.dumps([{"name": spec.name, "weight": 1.0, "params": {}}]), api_name="/set_rewards")
     with Bystander(public_app.url) as bystander:
-        started = time.monotonic()
-        try:
-            visitor.predict(text, "", json.dumps(columns), api_name="/try_on_text")
-            outcome = "scored"
-        except AppError as exc:
-            outcome = f"refused: {str(exc)[:160]}"
-        seconds = time.monotonic() - started
-    print(
-        f"\n{spec.name} [{shape}]: {outcome}; {seconds:.1f} s; bystander's slowest page load {bystander.worst:.2f} s"
-    )
-    assert "PLAYGROUND_MAX_" not in outcome, f"the gate refused its own largest inputs: {outcome}"
+        outcome, seconds = score_largest(visitor, spec, shape, caps)
+    print(f"\n{spec.name} [{shape}]: {outcome}; {seconds:.1f} s; slowest page load meanwhile {bystander.worst:.2f} s")
     assert seconds < CALL_BUDGET, f"{spec.name} took {seconds:.1f} s"
     assert bystander.count >= 1
     if bystander.worst >= BYSTANDER_BOUND and not SCORED_ELSEWHERE:
