@@ -202,15 +202,22 @@ def prompt_tokens(prompt: Any) -> int:
     return math.ceil(len(text.encode("utf-8", "surrogatepass")) / 2)
 
 
-def check_sampling(prompts: Iterable[Any], num_generations: int, max_new_tokens: int, caps: Caps | None = None) -> int:
+def check_sampling(
+    prompts: Iterable[Any] | int, num_generations: int, max_new_tokens: int, caps: Caps | None = None
+) -> int:
     """Price one request that samples the app's model: G, new tokens, each prompt's tokens and the total
-    prompts × G × (prompt tokens + new tokens). Returns the total."""
+    prompts × G × (prompt tokens + new tokens). Returns the total. `prompts` may be a count, priced (as empty
+    prompts) before the prompts are read."""
     caps = caps or Caps.from_env()
     g, new = int(num_generations), int(max_new_tokens)
     if not caps.min_generations <= g <= caps.max_generations:
         raise PlaygroundError("public.generations", low=caps.min_generations, high=caps.max_generations, value=g)
     if not 1 <= new <= caps.max_new_tokens:
         raise PlaygroundError("public.max_new_tokens", max=caps.max_new_tokens, value=new)
+    if isinstance(prompts, int):
+        total = max(prompts, 0) * g * new
+        _over("max_sampled_tokens", total, caps)
+        return total
     total = 0
     for prompt in prompts:
         tokens = prompt_tokens(prompt)

@@ -152,8 +152,9 @@ class AppContext:
 
     # --- public mode: the admission gate (playground/admission.py) prices each request before work starts ----------
 
-    def check_sampling(self, prompts: list, num_generations: int, max_new_tokens: int) -> None:
-        """Public mode: the price of sampling G completions of up to `max_new_tokens` for each of `prompts`."""
+    def check_sampling(self, prompts: list | int, num_generations: int, max_new_tokens: int) -> None:
+        """Public mode: the price of sampling G completions of up to `max_new_tokens` for each of `prompts` (or for
+        that many prompts, before they are read)."""
         if self.public:
             admission.check_sampling(prompts, num_generations, max_new_tokens)
 

@@ -61,7 +61,7 @@ def lab_dry_run(
     Returns:
         {"reward", "reward_std", "frac_reward_zero_std", "rewards", "prompts", "verdict"}.
     """
-    ctx.check_sampling([""] * int(num_prompts), int(num_generations), int(max_new_tokens))  # the shape, then the rows
+    ctx.check_sampling(int(num_prompts), int(num_generations), int(max_new_tokens))  # the shape, then the rows
     funcs, weights = build_rewards(_choices(rewards))
     source = prompt_source(dataset_name)
     ctx.check_source(source, None)  # public mode: MCP clients upload nothing, so no file of the server is read

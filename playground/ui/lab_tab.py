@@ -112,7 +112,7 @@ def run_dry_run(
 ):
     """Sample G completions for each of the first N prompts of a set in batches, score them as GRPO's first step."""
     lang = lang_of(request)
-    ctx.check_sampling([""] * int(num_prompts), int(num_generations), int(max_new_tokens))  # the shape, then the rows
+    ctx.check_sampling(int(num_prompts), int(num_generations), int(max_new_tokens))  # the shape, then the rows
     rows = load_rows(PromptSource(kind="builtin", name=prompt_set), int(num_prompts))
     ctx.check_sampling([row["prompt"] for row in rows], int(num_generations), int(max_new_tokens))
     funcs, weights = build_rewards(parse_selection(selection), custom_rewards(ctx, request, code, selection))

@@ -37,6 +37,7 @@ def test_each_cap_reads_its_variable_and_the_run_caps_are_the_same_table():
     [
         (lambda c: check_sampling(["x" * 60_000], 2, 4, c), "a prompt's tokens may be at most 1,024"),
         (lambda c: check_sampling(["x" * 2000] * 2, 16, 512, c), "PLAYGROUND_MAX_SAMPLED_TOKENS); this request has"),
+        (lambda c: check_sampling(10**9, 4, 32, c), "SAMPLED_TOKENS); this request has 128,000,000,000"),
         (lambda c: check_group(["a", "b"], {"reference": ["r" * 4001]}, (), c), "PLAYGROUND_MAX_COLUMN_CHARS"),
         (lambda c: check_group(["a" * 2000] * 3, {"reference": "r" * 1000}, (), c), "PLAYGROUND_MAX_PAIR_CHARS"),
         (lambda c: check_group(["a"] * 65, None, (), c), "PLAYGROUND_MAX_COMPLETIONS"),
@@ -45,7 +46,7 @@ def test_each_cap_reads_its_variable_and_the_run_caps_are_the_same_table():
         (lambda c: admission.check_inputs(["x" * 100_001], c), "PLAYGROUND_MAX_FIELD_CHARS"),
         (lambda c: admission.check_inputs([[{"name": "reward_model", "params": {"model": "/srv"}}]], c), "folders"),
     ],
-    ids=["prompt", "sampled", "column", "pairs", "completions", "pattern", "param", "field", "selection-model"],
+    ids=["prompt", "sampled", "count", "column", "pairs", "completions", "pattern", "param", "field", "model"],
 )
 def test_the_gate_refuses_naming_the_cap(call, message):
     with pytest.raises(PlaygroundError, match=re.escape(message)):
@@ -54,6 +55,7 @@ def test_the_gate_refuses_naming_the_cap(call, message):
 
 def test_a_request_within_the_caps_passes_and_its_price_counts_the_prompt():
     assert check_sampling(["ab" * 50], 4, 32) == 4 * (50 + 32)
+    assert check_sampling(8, 4, 32) == 8 * 4 * 32
     check_group(["a"] * 64, {"reference": ["r" * 4000]}, ["p"])
 
 
