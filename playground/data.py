@@ -18,6 +18,7 @@ import os
 import re
 import stat
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import asdict, dataclass, field, fields
 from importlib import resources
@@ -194,10 +195,10 @@ def render_prompt(tokenizer: Any, prompt: str | list[dict[str, str]], use_chat_t
 
 
 # --------------------------------------------------------------------------------------------------------------------
-# Public mode: a session reads only the files it uploaded
+# Public mode: a browser reads only the files it uploaded
 
-UPLOAD_QUOTA_MB = 100  # per browser session, all its uploads together; overridable with PLAYGROUND_UPLOAD_QUOTA_MB
-UPLOAD_FILES = 20  # most files one browser session may upload
+UPLOAD_QUOTA_MB = 100  # per browser, all its uploads together; overridable with PLAYGROUND_UPLOAD_QUOTA_MB
+UPLOAD_FILES = 20  # most files one browser may upload
 # The same sentence whether the path is another visitor's upload or any other file: nothing tells them apart.
 NOT_UPLOADED = "data.not_uploaded"
 
@@ -223,54 +224,92 @@ def plain_file(path: str) -> str:
     return absolute
 
 
-class Uploads:
-    """The files each browser session uploaded through the page: in public mode the only files the app reads for it.
+UPLOAD_SECONDS = 24 * 3600  # Gradio removes an upload after a day (the app's `delete_cache`); so does its record
 
-    Sessions are Gradio's session hashes; the most recent `max_sessions` are kept. Each session may upload
-    `max_files` files and `quota_bytes` bytes in all. Thread-safe.
+
+@dataclass
+class _UploadRecord:
+    address: str | None
+    files: dict[str, int] = field(default_factory=dict)
+    seen: float = 0.0
+
+
+class Uploads:
+    """The files each browser uploaded through the page: in public mode the only files the app reads for it.
+
+    A record belongs to a browser's owner key (its server-issued token, never Gradio's session hash, which any client
+    makes up afresh) and to the client's address. Each browser may upload `max_files` files and `quota_bytes` bytes in
+    all. At most `max_owners` records are kept and at most `per_address` from one address: a new record first replaces
+    records older than `max_age` seconds, then its own address's oldest; when neither frees room it is refused. So no
+    client replaces another address's uploads, however many sessions or tokens it opens. Thread-safe.
     """
 
-    def __init__(self, quota_bytes: int | None = None, max_files: int = UPLOAD_FILES, max_sessions: int = 1000):
+    def __init__(
+        self,
+        quota_bytes: int | None = None,
+        max_files: int = UPLOAD_FILES,
+        max_owners: int = 1000,
+        per_address: int | None = None,
+        max_age: float = UPLOAD_SECONDS,
+    ):
         self.quota_bytes = upload_quota_bytes() if quota_bytes is None else quota_bytes
         self.max_files = max_files
-        self.max_sessions = max_sessions
+        self.max_owners = max_owners
+        self.per_address = max_owners if per_address is None else per_address
+        self.max_age = max_age
         self._lock = threading.Lock()
-        self._files: OrderedDict[str, dict[str, int]] = OrderedDict()
+        self._records: OrderedDict[str, _UploadRecord] = OrderedDict()
 
-    def add(self, session: str | None, path: str) -> str:
-        """Record `path` as uploaded by `session` (over the quota: a `DataError`); returns the path as recorded."""
-        if not session:
+    def add(self, owner: str | None, path: str, address: str | None = None) -> str:
+        """Record `path` as uploaded by `owner` from `address` (over the quota, or no room: a `DataError`); returns
+        the path as recorded."""
+        if not owner:
             raise DataError("data.upload_session")
         absolute = plain_file(path)
         size = os.lstat(absolute).st_size
         with self._lock:
-            files = self._files.pop(session, {})
-            self._files[session] = files
-            while len(self._files) > self.max_sessions:
-                self._files.popitem(last=False)
-            if absolute in files:
+            record = self._records.pop(owner, None) or self._make_room(address)
+            record.seen = time.monotonic()
+            self._records[owner] = record
+            if absolute in record.files:
                 return absolute
-            if len(files) >= self.max_files or sum(files.values()) + size > self.quota_bytes:
+            if len(record.files) >= self.max_files or sum(record.files.values()) + size > self.quota_bytes:
                 raise DataError("data.upload_quota", files=self.max_files, size=_size(self.quota_bytes))
-            files[absolute] = size
+            record.files[absolute] = size
         return absolute
 
-    def check(self, session: str | None, path: str) -> str:
-        """`path` as recorded, if `session` uploaded it and it is still a plain file; else a `DataError`."""
+    def _make_room(self, address: str | None) -> _UploadRecord:
+        """A new record for `address`, once room is made for it without touching another address's live records."""
+        cutoff = time.monotonic() - self.max_age
+        for key in [key for key, record in self._records.items() if record.seen < cutoff]:
+            del self._records[key]
+        own = [key for key, record in self._records.items() if record.address == address]  # oldest first
+        while own and (len(own) >= self.per_address or len(self._records) >= self.max_owners):
+            del self._records[own.pop(0)]
+        if len(own) >= self.per_address or len(self._records) >= self.max_owners:
+            raise DataError("admission.uploads_full")
+        return _UploadRecord(address)
+
+    def check(self, owner: str | None, path: str) -> str:
+        """`path` as recorded, if `owner` uploaded it and it is still a plain file; else a `DataError`."""
         absolute = os.path.abspath(os.path.expanduser(path or ""))
         with self._lock:
-            uploaded = bool(session) and absolute in self._files.get(session, {})
+            record = self._records.get(owner) if owner else None
+            uploaded = record is not None and absolute in record.files
         if not uploaded:
             raise DataError(NOT_UPLOADED)
         return plain_file(absolute)
 
+    def __len__(self) -> int:
+        return len(self._records)
 
-def check_public_source(source: PromptSource, uploads: Uploads, session: str | None) -> None:
-    """Public mode's rule for a prompt source: a built-in set, a file this session uploaded, or a Hub dataset id that
-    names no path of the server (the `datasets` library would read a local folder of that name)."""
+
+def check_public_source(source: PromptSource, uploads: Uploads, owner: str | None) -> None:
+    """Public mode's rule for a prompt source: a built-in set, a file this browser (`owner`) uploaded, or a Hub dataset
+    id that names no path of the server (the `datasets` library would read a local folder of that name)."""
     name = source.name.strip()
     if source.kind == "file":
-        uploads.check(session, name)
+        uploads.check(owner, name)
     elif source.kind == "hub" and not is_hub_id(name):
         raise DataError("data.public_hub_id", name=name)
 

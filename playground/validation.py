@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib.util
 import math
 import os
-from collections.abc import Collection, Iterable
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from playground.errors import PlaygroundError, SpecError
@@ -372,104 +372,24 @@ def _validate_rewards(spec: RunSpec, columns: list[str] | None, custom: set[str]
                 )
 
 
-# --- public mode: paths and sizes a stranger may ask for -------------------------------------------------------------
+# --- public mode: paths a stranger may ask for ----------------------------------------------------------------------
 
 
-def check_public_model(name: str | None, allowed: Collection[str] = ()) -> None:
-    """Public mode: a model is the embedded one, one the app was started with (`allowed`), or a Hub id; never a
-    folder of the server, which could hold another visitor's files or a folder made to look like a model."""
-    from playground.data import is_hub_id
-
-    name = (name or "").strip()
-    if name in ("", "embedded") or name in allowed:
-        return
-    if not is_hub_id(name):
-        raise PlaygroundError("public.model", name=name)
-
-
-def check_public_rewards(choices: Iterable) -> None:
-    """Public mode: no reward parameter names a model folder of the server (formula terms included)."""
-    for choice in choices:
-        _check_reward_params(choice.name, choice.params or {})
-
-
-def _check_reward_params(name: str, params: dict) -> None:
-    """The parameters through which a library reward loads a model (its spec's `loads_model` ones: reward_model,
-    judge) name a Hub id, never a server folder; a composite reward's terms are checked the same way."""
-    import json
-
-    from rewards.registry import REGISTRY
-
-    spec = REGISTRY.get(name)
-    models = {p.name for p in spec.params if p.loads_model} if spec else {"model"}  # unknown: its "model" too
-    for key, value in params.items():
-        if key in models and isinstance(value, str) and value.strip():
-            check_public_model(value)
-    terms = params.get("terms") if spec is not None and spec.composite else None
-    if isinstance(terms, str) and terms.strip():
-        try:
-            bound = json.loads(terms)
-        except ValueError:
-            return  # the formula reward refuses it when it is built
-        for term in bound.values() if isinstance(bound, dict) else ():
-            if isinstance(term, dict) and isinstance(term.get("params"), dict):
-                _check_reward_params(str(term.get("name")), term["params"])
-
-
-def check_public_paths(spec: RunSpec, uploads: Uploads, session: str | None, models: Collection[str] = ()) -> None:
+def check_public_paths(spec: RunSpec, uploads: Uploads, owner: str | None, models: Collection[str] = ()) -> None:
     """Public mode's one path rule for a run: every field that names a file (`dataset_name`, `sft_examples`) names
-    one this browser session uploaded; models and reward models are Hub ids or the app's own."""
+    one this browser (`owner`, its token's key) uploaded; models and reward models are Hub ids or the app's own,
+    priced by the admission gate."""
+    from playground.admission import check_model, check_selection
     from playground.data import check_public_source
 
     try:
-        check_public_source(spec.data, uploads, session)
+        check_public_source(spec.data, uploads, owner)
     except PlaygroundError as exc:
         raise SpecError("dataset_name", exc.message) from None
     if spec.grpo.sft_examples.strip() != "auto":
         try:
-            uploads.check(session, spec.grpo.sft_examples)
+            uploads.check(owner, spec.grpo.sft_examples)
         except PlaygroundError as exc:
             raise SpecError("sft_examples", "spec.field_prefix", name="sft_examples", message=exc.message) from None
-    check_public_model(spec.model.model_name_or_path, models)
-    check_public_rewards(spec.rewards)
-
-
-# Sampling a visitor may ask of the app's model outside a run (the preview, the reward lab's dry run): the preview's
-# group sizes, and tokens per completion and in all that keep one request to about a minute on a 2-core CPU Space.
-PUBLIC_GENERATIONS = (2, 16)
-PUBLIC_MAX_NEW_TOKENS = 512
-PUBLIC_SAMPLED_TOKENS = 16_384  # prompts × completions × max_new_tokens; the dry run's defaults take 16 × 8 × 64
-
-
-def check_public_sampling(prompts: int, num_generations: int, max_new_tokens: int) -> None:
-    """Public mode: G within `PUBLIC_GENERATIONS`, at most `PUBLIC_MAX_NEW_TOKENS` per completion, and at most
-    `PUBLIC_SAMPLED_TOKENS` in all (N × G × tokens)."""
-    low, high = PUBLIC_GENERATIONS
-    if not low <= num_generations <= high:
-        raise PlaygroundError("public.generations", low=low, high=high, value=num_generations)
-    if not 1 <= max_new_tokens <= PUBLIC_MAX_NEW_TOKENS:
-        raise PlaygroundError("public.max_new_tokens", max=PUBLIC_MAX_NEW_TOKENS, value=max_new_tokens)
-    total = prompts * num_generations * max_new_tokens
-    if total > PUBLIC_SAMPLED_TOKENS:
-        raise PlaygroundError(
-            "public.sampled_tokens",
-            cap=PUBLIC_SAMPLED_TOKENS,
-            prompts=prompts,
-            g=num_generations,
-            tokens=max_new_tokens,
-            total=total,
-        )
-
-
-PUBLIC_MAX_COMPLETIONS = 64  # a scored group outside a run: 16 is the preview's largest, 64 leaves room
-PUBLIC_MAX_COMPLETION_CHARS = 20_000  # as a prompt (data.MAX_PROMPT_CHARS)
-
-
-def check_public_group(completions: list[str]) -> None:
-    """Public mode: a group of completions to score holds at most `PUBLIC_MAX_COMPLETIONS` of at most
-    `PUBLIC_MAX_COMPLETION_CHARS` characters each."""
-    if len(completions) > PUBLIC_MAX_COMPLETIONS:
-        raise PlaygroundError("public.group_size", cap=PUBLIC_MAX_COMPLETIONS, value=len(completions))
-    longest = max((len(c) for c in completions), default=0)
-    if longest > PUBLIC_MAX_COMPLETION_CHARS:
-        raise PlaygroundError("public.completion_chars", cap=PUBLIC_MAX_COMPLETION_CHARS, value=longest)
+    check_model(spec.model.model_name_or_path, models)
+    check_selection(spec.rewards, models)

@@ -14,6 +14,7 @@ run spec and the registry, which themselves raise keys from here).
 from functools import lru_cache
 
 from playground.texts import (
+    admission,
     alerts,
     charts,
     cli,
@@ -36,7 +37,8 @@ from playground.texts import (
 from playground.texts.core import LANGS, Text, engine_table, msg, placeholders, register, render, template
 
 
-AREAS = (spec, data, rewards, sandbox, runs, alerts, lab_errors, lab, cli)  # what the engine raises and reports
+# what the engine raises and reports
+AREAS = (admission, spec, data, rewards, sandbox, runs, alerts, lab_errors, lab, cli)
 PAGE = (page, tab_rewards, tab_preview, tab_train, tab_compare, tab_runs, tab_learn, tab_lab, charts)
 for _area in (*AREAS, *PAGE):
     register(_area.TEXTS)

@@ -254,18 +254,4 @@ TEXTS: dict[str, tuple[str, str]] = {
         "This app is public: max_new_tokens must be between 1 and {max}, got {value}.",
         "这是公开的应用：max_new_tokens 必须在 1 到 {max} 之间，实际为 {value}。",
     ),
-    "public.sampled_tokens": (
-        "This app is public: one request may sample at most {cap:,} tokens; {prompts} prompt(s) × {g} completions "
-        "× {tokens} tokens = {total:,}. Ask for fewer.",
-        "这是公开的应用：一次请求最多采样 {cap:,} 个 token；{prompts} 个提示词 × {g} 个生成结果 × {tokens} 个 token "
-        "= {total:,}。请减少数量。",
-    ),
-    "public.group_size": (
-        "This app is public: a group may hold at most {cap} completions, got {value}.",
-        "这是公开的应用：一组最多 {cap} 个生成结果，实际为 {value} 个。",
-    ),
-    "public.completion_chars": (
-        "This app is public: a completion may hold at most {cap:,} characters, got {value:,}.",
-        "这是公开的应用：一个生成结果最多 {cap:,} 个字符，实际为 {value:,} 个。",
-    ),
 }

@@ -9,74 +9,21 @@ time a step may take (custom functions × the sandbox's per-call timeout). Each 
 
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from playground.admission import Caps
 from playground.errors import PlaygroundError
 from playground.spec import RunSpec
 from playground.texts import msg
 
 
 @dataclass(frozen=True)
-class PublicCaps:
-    """Limits on one run in public mode.
-
-    Args:
-        max_steps (`int`, *optional*, defaults to `200`):
-            Most `max_steps` a run may ask for (`PLAYGROUND_MAX_STEPS`).
-        max_minutes (`float`, *optional*, defaults to `30`):
-            Wall-clock minutes a run may take once it starts; it is then stopped and keeps its adapter
-            (`PLAYGROUND_MAX_RUN_MINUTES`).
-        max_custom_functions (`int`, *optional*, defaults to `3`):
-            Most custom (sandboxed) reward functions one run may use (`PLAYGROUND_MAX_CUSTOM_FUNCTIONS`).
-        max_reward_seconds (`float`, *optional*, defaults to `6`):
-            Most reward time one step may take: custom functions × the sandbox's per-call timeout
-            (`PLAYGROUND_MAX_REWARD_SECONDS`).
-        max_queued (`int`, *optional*, defaults to `10`):
-            Most runs waiting in the queue, all visitors together (`PLAYGROUND_MAX_QUEUED`).
-        max_step_tokens (`int`, *optional*, defaults to `8192`):
-            Most tokens one step may generate: completions per generation round × `max_completion_length`; the same
-            bound holds for one held-out eval (prompts × completions each) and for the warm-up's built examples
-            (`PLAYGROUND_MAX_STEP_TOKENS`). The demo recipe generates 8 × 64 = 512.
-        max_lora_r (`int`, *optional*, defaults to `64`):
-            Largest LoRA rank (`PLAYGROUND_MAX_LORA_R`).
-        max_queued_per_address (`int`, *optional*, defaults to `1`):
-            Most runs waiting from one client address, whatever the browser (`PLAYGROUND_MAX_QUEUED_PER_ADDRESS`). A
-            workshop whose visitors share one address (a campus network's) raises it to the class size.
-    """
-
-    max_steps: int = 200
-    max_minutes: float = 30.0
-    max_custom_functions: int = 3
-    max_reward_seconds: float = 6.0
-    max_queued: int = 10
-    max_step_tokens: int = 8192
-    max_lora_r: int = 64
-    max_queued_per_address: int = 1
-
-    @classmethod
-    def from_env(cls, environ: dict[str, str] | None = None) -> PublicCaps:
-        environ = os.environ if environ is None else environ
-        names = {
-            "max_steps": ("PLAYGROUND_MAX_STEPS", int),
-            "max_minutes": ("PLAYGROUND_MAX_RUN_MINUTES", float),
-            "max_custom_functions": ("PLAYGROUND_MAX_CUSTOM_FUNCTIONS", int),
-            "max_reward_seconds": ("PLAYGROUND_MAX_REWARD_SECONDS", float),
-            "max_queued": ("PLAYGROUND_MAX_QUEUED", int),
-            "max_step_tokens": ("PLAYGROUND_MAX_STEP_TOKENS", int),
-            "max_lora_r": ("PLAYGROUND_MAX_LORA_R", int),
-            "max_queued_per_address": ("PLAYGROUND_MAX_QUEUED_PER_ADDRESS", int),
-        }
-        values: dict[str, Any] = {}
-        for name, (variable, kind) in names.items():
-            if environ.get(variable):
-                try:
-                    values[name] = kind(environ[variable])
-                except ValueError:
-                    raise PlaygroundError("public.env_number", name=variable, value=environ[variable]) from None
-        return cls(**values)
+class PublicCaps(Caps):
+    """Limits on one run in public mode: the run fields of the admission gate's one table (`playground.admission.Caps`:
+    `max_steps`, `max_minutes`, `max_custom_functions`, `max_reward_seconds`, `max_queued`, `max_step_tokens`,
+    `max_lora_r`, `max_queued_per_address`, each read from its `PLAYGROUND_MAX_*` variable by `from_env`)."""
 
     def check(self, spec: RunSpec, custom_names: list[str], call_timeout: float) -> None:
         """Refuse a run over a cap, with a message that names the cap, its variable and the value asked for."""

@@ -9,7 +9,7 @@ import gradio as gr
 
 from playground.data import max_file_bytes
 from playground.texts import msg
-from playground.ui.common import toast_title_css
+from playground.ui.common import gate_every_event, toast_title_css
 from playground.ui.compare_tab import create_compare_tab
 from playground.ui.context import AppContext, create_session
 from playground.ui.custom_code import wire_unload
@@ -92,6 +92,7 @@ def build_app(settings: UISettings | None = None, *, ctx: AppContext | None = No
         wire_learn_tab(demo, ctx, session, learn, rewards, preview, train)
         wire_unload(demo, ctx)
         add_mcp_tools(ctx)
+    gate_every_event(demo)  # public mode's admission gate prices every event's inputs, named or not
     demo.queue(default_concurrency_limit=1)
     return demo
 

@@ -12,7 +12,10 @@ from typing import Any
 import gradio as gr
 import pandas as pd
 
+from playground import admission
 from playground.errors import PlaygroundError
+from playground.mode import is_public
+from playground.redact import scrub_paths
 from playground.scoring import GroupScore
 from playground.ui.i18n import tr
 from playground.ui.messages_zh import translate_error
@@ -34,7 +37,8 @@ def bind(fn: Callable, *bound: Any) -> Callable:
     `gr.Request` and `gr.Progress`. A `PlaygroundError` becomes a `gr.Error` with its one-sentence message, in the
     browser's language and under a translated title; anything else is logged with its traceback and shown as one
     line, never as a traceback in the page. The wrapper always takes the request (for the language), whether `fn`
-    does or not.
+    does or not. In public mode the admission gate prices the event's inputs before `fn` runs
+    (`admission.check_inputs`): every event of the app is bound, named or not (`ungated` lists any that is not).
     """
     signature = inspect.signature(fn)
     params = list(signature.parameters.values())[len(bound) :]
@@ -51,6 +55,8 @@ def bind(fn: Callable, *bound: Any) -> Callable:
             request = args[own] if len(args) > own else kwargs.get(params[own].name)
         lang = lang_of(request)
         try:
+            if is_public():
+                admission.check_inputs([*args, *kwargs.values()])
             return fn(*bound, *args, **kwargs)
         except gr.Error:
             raise
@@ -61,6 +67,7 @@ def bind(fn: Callable, *bound: Any) -> Callable:
             raise refusal(lang, f"{type(exc).__name__}: {first_line(exc)}") from None
 
     wrapper.__signature__ = signature.replace(parameters=params)
+    wrapper.__admitted__ = True
     if own is None:
         wrapper.__annotations__ = {**hints, REQUEST: gr.Request}
     return wrapper
@@ -79,15 +86,33 @@ def toast_title(lang: str | None, kind: str) -> str:
     return tr(lang or "en", TOAST_TITLES[kind])
 
 
+def gate_every_event(demo: gr.Blocks) -> None:
+    """Bind each handler of `demo` that is not bound yet, so that the admission gate prices every event's inputs,
+    including an unnamed one called by its `fn_index` and one added later without `bind`."""
+    for block_fn in demo.fns.values():
+        if block_fn.fn is not None and not getattr(block_fn.fn, "__admitted__", False):
+            block_fn.fn = bind(block_fn.fn)
+
+
+def ungated(demo: gr.Blocks) -> list[str]:
+    """The events of `demo` whose handler is not `bind`'s, so not priced by the admission gate (empty when all are)."""
+    return [f"{i}:{f.name}" for i, f in demo.fns.items() if f.fn is not None and not getattr(f.fn, "__admitted__", 0)]
+
+
+def shown(lang: str | None, message: Any) -> str:
+    """`message` as a visitor reads it: in the page's language, with no path of the server."""
+    return scrub_paths(translate_error(lang, message))
+
+
 def refusal(lang: str | None, message: Any) -> gr.Error:
     """The error toast for `message` (a catalogue text, an error or a sentence), in the page's language, to raise."""
-    return gr.Error(translate_error(lang, message), title=toast_title(lang, "error"), print_exception=False)
+    return gr.Error(shown(lang, message), title=toast_title(lang, "error"), print_exception=False)
 
 
 def notify(lang: str | None, kind: str, message: Any) -> None:
     """Show a "warning" or "info" toast of `message` in the page's language."""
     toast = {"warning": gr.Warning, "info": gr.Info}[kind]
-    toast(translate_error(lang, message), title=toast_title(lang, kind))
+    toast(shown(lang, message), title=toast_title(lang, kind))
 
 
 def toast_title_css(titles: dict[str, str]) -> str:

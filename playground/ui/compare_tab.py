@@ -3,7 +3,10 @@
 import gradio as gr
 import pandas as pd
 
+from playground import admission
 from playground.errors import PlaygroundError
+from playground.spec import RunSpec
+from playground.training.compare import _prompt_rows as compare_prompts
 from playground.training.compare import compare_run
 from playground.ui.common import (
     advantage_style,
@@ -45,6 +48,18 @@ def refresh_runs(ctx: AppContext, request: gr.Request, session_id: str | None = 
     return gr.Dropdown(choices=choices, value=default)
 
 
+def price_comparison(ctx: AppContext, run, prompts: list[str], num_samples: int) -> None:
+    """Public mode: the gate prices a comparison before a model loads: the run's model (the app's or a Hub id), the
+    prompts (typed, else the first of the run's set), and both models sampling `num_samples` of the run's length."""
+    if not ctx.public:
+        return
+    spec = RunSpec.from_dict(run.spec())
+    admission.check_model(spec.model.model_name_or_path, (ctx.settings.model,))
+    admission.check_count("max_compare_prompts", len(prompts))
+    chosen = prompts or [prompt for prompt, _ in compare_prompts(spec, None)]
+    ctx.check_sampling(chosen * 2, num_samples, spec.grpo.max_completion_length)  # the base model and the trained
+
+
 def compare(
     ctx: AppContext,
     request: gr.Request,
@@ -60,8 +75,10 @@ def compare(
     if not run_id:
         raise PlaygroundError(tr(lang, "compare.no_run"))
     chosen = [line.strip() for line in (prompts or "").splitlines() if line.strip()]
+    run = ctx.open_run(run_id, session_id)  # public mode: the visitor's own or a published run
+    price_comparison(ctx, run, chosen, int(num_samples))
     result = compare_run(
-        ctx.open_run(run_id, session_id),  # public mode: the visitor's own or a published run
+        run,
         chosen or None,
         num_samples=int(num_samples),
         seed=int(seed or 0),

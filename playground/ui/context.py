@@ -10,6 +10,7 @@ from pathlib import Path
 
 import gradio as gr
 
+from playground import admission
 from playground.data import PromptSource, Uploads, check_public_source
 from playground.errors import PlaygroundError
 from playground.models import ModelCache
@@ -25,13 +26,7 @@ from playground.training import access
 from playground.training.job import JobManager
 from playground.training.store import Run, RunInfo, RunStore
 from playground.ui.settings import UISettings
-from playground.validation import (
-    check_public_group,
-    check_public_model,
-    check_public_paths,
-    check_public_rewards,
-    check_public_sampling,
-)
+from playground.validation import check_public_paths
 
 
 # Sessions that keep a sandbox worker (each a Python process of about 20 MB): a visitor beyond this closes the least
@@ -84,8 +79,8 @@ class CodeSessions:
 
 
 class AppModels(ModelCache):
-    """The app's inference models. In public mode only the app's own model, the embedded one or a Hub id loads:
-    never a folder of the server typed by a visitor."""
+    """The app's inference models. In public mode only the app's own model, the embedded one or a Hub id within the
+    gate's parameter cap loads (`admission.check_model`): never a folder of the server typed by a visitor."""
 
     def __init__(self, public: bool, own: str):
         super().__init__()
@@ -94,7 +89,7 @@ class AppModels(ModelCache):
 
     def get(self, source, progress=None, **kwargs):
         if self.public and isinstance(source, str | None):
-            check_public_model(source, (self.own,))
+            admission.check_model(source, (self.own,))
         return super().get(source, progress, **kwargs)
 
 
@@ -110,7 +105,9 @@ class AppContext:
     downloads: Path  # zips are made here, each in a folder of its own with an unguessable name
     code: CodeSessions = field(default_factory=CodeSessions)  # each session's custom reward code
     tokens: access.Tokens = field(default_factory=access.Tokens)  # browser tokens, signed with this app's secret
-    uploads: Uploads = field(default_factory=Uploads)  # the files each browser session uploaded
+    uploads: Uploads = field(
+        default_factory=lambda: Uploads(per_address=admission.Caps.from_env().max_upload_owners_per_address)
+    )  # the files each browser uploaded, by token and address
 
     @classmethod
     def create(cls, settings: UISettings) -> "AppContext":
@@ -132,30 +129,49 @@ class AppContext:
         """The owner key of a browser token this app issued; None for anything else (a made-up or stolen hash)."""
         return self.tokens.owner(token)
 
-    # --- public mode: files and paths (one rule: a session reads only what it uploaded) -----------------------------
+    # --- public mode: files and paths (one rule: a browser reads only what it uploaded) -----------------------------
 
-    def record_upload(self, request: gr.Request | None, path: str) -> str:
-        """Note that this browser session uploaded `path` (public mode reads no other file); returns it as noted."""
-        return self.uploads.add(_session_of(request), path) if self.public else path
+    def record_upload(self, request: gr.Request | None, token: str | None, path: str) -> tuple[str | None, str]:
+        """Note that the browser of `token` uploaded `path` (public mode reads no other file for it); issues the token
+        first when the browser has none. Returns the token and the path as noted. The record belongs to the token and
+        the client's address: opening sessions replaces nobody else's (`Uploads`)."""
+        if not self.public:
+            return token, path
+        token = self.tokens.keep_or_issue(token)
+        return token, self.uploads.add(self.viewer(token), path, address=client_address(request))
 
-    def check_spec(self, spec: RunSpec, request: gr.Request | None) -> None:
-        """Public mode: every path of the run spec was uploaded by this session; models are Hub ids or the app's."""
+    def check_spec(self, spec: RunSpec, token: str | None) -> None:
+        """Public mode: every path of the run spec was uploaded by this browser; models are Hub ids or the app's,
+        within the gate's caps."""
         if self.public:
-            check_public_paths(spec, self.uploads, _session_of(request), (self.settings.model,))
+            check_public_paths(spec, self.uploads, self.viewer(token), (self.settings.model,))
 
-    def check_source(self, source: PromptSource, request: gr.Request | None) -> None:
+    def check_source(self, source: PromptSource, token: str | None) -> None:
         if self.public:
-            check_public_source(source, self.uploads, _session_of(request))
+            check_public_source(source, self.uploads, self.viewer(token))
 
-    def check_sampling(self, prompts: int, num_generations: int, max_new_tokens: int) -> None:
-        """Public mode: the bounds of one preview or dry run (`validation.check_public_sampling`)."""
-        if self.public:
-            check_public_sampling(int(prompts), int(num_generations), int(max_new_tokens))
+    # --- public mode: the admission gate (playground/admission.py) prices each request before work starts ----------
 
-    def check_group(self, completions: list[str]) -> None:
-        """Public mode: the size of a group of completions to score (`validation.check_public_group`)."""
+    def check_sampling(self, prompts: list | int, num_generations: int, max_new_tokens: int) -> None:
+        """Public mode: the price of sampling G completions of up to `max_new_tokens` for each of `prompts` (or for
+        that many prompts, before they are read)."""
         if self.public:
-            check_public_group(completions)
+            admission.check_sampling(prompts, num_generations, max_new_tokens)
+
+    def check_group(self, completions: list[str], columns: dict | None = None, prompts: list | tuple = ()) -> None:
+        """Public mode: the price of scoring a group: its completions, every column value and the prompts."""
+        if self.public:
+            admission.check_group(completions, columns, prompts)
+
+    def check_judges(self, completions: list, selection) -> None:
+        """Public mode: the price of the judge rewards of `selection` reading `completions`."""
+        if self.public:
+            admission.check_judges(completions, selection)
+
+    def check_selection(self, selection) -> None:
+        """Public mode: the price of a reward selection (parameter sizes, patterns, models a reward loads)."""
+        if self.public:
+            admission.check_selection(selection, (self.settings.model,))
 
     def download_folder(self) -> Path:
         """A new folder for one download, with an unguessable name; folders older than `DOWNLOAD_SECONDS` go."""
@@ -205,14 +221,16 @@ class AppContext:
         return access.can_read(job.run.status() if self.public else {}, self.viewer(token), self.public)
 
 
-def _session_of(request: gr.Request | None) -> str | None:
-    return getattr(request, "session_hash", None)
-
-
 def client_address(request: gr.Request | None) -> str | None:
-    """The client's address as the web server saw it (behind a proxy, the address the proxy reports)."""
+    """The client's address, in one place: behind `PLAYGROUND_PROXY_HOPS` trusted proxies, the entry the outermost
+    one added to its header (the rightmost of `X-Forwarded-For`, or of `Forwarded` with
+    `PLAYGROUND_PROXY_HEADER=forwarded`), never one the visitor wrote; else the connection's own address."""
     client = getattr(request, "client", None)
-    return getattr(client, "host", None)
+    headers = getattr(request, "headers", None)
+    items = headers.items() if headers is not None else []
+    return admission.client_address(
+        getattr(client, "host", None), items, admission.proxy_hops(), admission.proxy_header()
+    )
 
 
 def default_selection() -> list[dict]:
@@ -221,11 +239,11 @@ def default_selection() -> list[dict]:
 
 
 def parse_selection(selection: list[dict] | None) -> list[RewardChoice]:
-    """The reward choices of a selection; in public mode none names a model folder of the server."""
-    choices = [RewardChoice.from_dict(item) for item in selection or []]
+    """The reward choices of a selection; in public mode priced by the gate first (no model folder of the server, no
+    parameter over its cap)."""
     if is_public():
-        check_public_rewards(choices)
-    return choices
+        admission.check_selection(selection or [])
+    return [RewardChoice.from_dict(item) for item in selection or []]
 
 
 @dataclass

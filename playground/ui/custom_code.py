@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import gradio as gr
 import pandas as pd
 
+from playground import admission
 from playground.errors import PlaygroundError, RewardError
 from playground.reward_tests import RewardCase, check_case, parse_case, run_cases
 from playground.sandbox import (
@@ -328,12 +329,23 @@ def library_rewards(names: Iterable[str], selection: list[dict]) -> dict[str, Ca
     return {name: build_reward(name, params.get(name, {})) for name in set(names) & library}
 
 
+def price_cases(ctx: AppContext, cases: list[RewardCase], selection: list[dict]) -> None:
+    """Public mode: the gate prices the tests before any reward is built: how many cases, each case's completion,
+    prompt and columns, and the selection whose parameters the library rewards take."""
+    if ctx.public:
+        admission.check_count("max_cases", len(cases))
+        for case in cases:
+            ctx.check_group([case.completion], {k: [v] for k, v in (case.columns or {}).items()}, [case.prompt or ""])
+        ctx.check_selection(selection)
+
+
 def run_reward_tests(ctx: AppContext, request: gr.Request, code: str, selection: list[dict], cases):
     """Run each case against its function (custom ones in the session's sandbox); pass or fail, with the value got."""
     lang = lang_of(request)
     numbered = parse_cases(cases, lang)
     if not numbered:
         raise PlaygroundError(tr(lang, "rewards.tests.none"))
+    price_cases(ctx, [case for _, case in numbered], selection)
     names = {case.function for _, case in numbered}
     rewards = {**library_rewards(names, selection), **session_rewards(ctx, request, code, names)}
     results = run_cases(rewards, [case for _, case in numbered])

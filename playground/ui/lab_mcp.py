@@ -61,11 +61,12 @@ def lab_dry_run(
     Returns:
         {"reward", "reward_std", "frac_reward_zero_std", "rewards", "prompts", "verdict"}.
     """
-    ctx.check_sampling(int(num_prompts), int(num_generations), int(max_new_tokens))
+    ctx.check_sampling(int(num_prompts), int(num_generations), int(max_new_tokens))  # the shape, then the rows
     funcs, weights = build_rewards(_choices(rewards))
     source = prompt_source(dataset_name)
     ctx.check_source(source, None)  # public mode: MCP clients upload nothing, so no file of the server is read
     rows = load_rows(source, int(num_prompts))
+    ctx.check_sampling([row["prompt"] for row in rows], int(num_generations), int(max_new_tokens))
     model, tokenizer = ctx.models.get(ctx.settings.model)
     run = dry_run(
         model,

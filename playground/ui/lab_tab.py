@@ -112,9 +112,10 @@ def run_dry_run(
 ):
     """Sample G completions for each of the first N prompts of a set in batches, score them as GRPO's first step."""
     lang = lang_of(request)
-    funcs, weights = build_rewards(parse_selection(selection), custom_rewards(ctx, request, code, selection))
-    ctx.check_sampling(int(num_prompts), int(num_generations), int(max_new_tokens))
+    ctx.check_sampling(int(num_prompts), int(num_generations), int(max_new_tokens))  # the shape, then the rows
     rows = load_rows(PromptSource(kind="builtin", name=prompt_set), int(num_prompts))
+    ctx.check_sampling([row["prompt"] for row in rows], int(num_generations), int(max_new_tokens))
+    funcs, weights = build_rewards(parse_selection(selection), custom_rewards(ctx, request, code, selection))
     loaded, tokenizer = ctx.models.get(model or ctx.settings.model, progress=progress_callback(progress, lang))
     progress(0.0, desc=tr(lang, "lab.sampling", n=len(rows), g=int(num_generations)))
     run = dry_run(

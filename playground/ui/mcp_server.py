@@ -72,7 +72,8 @@ def score_completions(
     completions = [str(c) for c in completions or []]
     if len(completions) < 2:
         raise PlaygroundError("mcp.group_size")
-    ctx.check_group(completions)
+    ctx.check_group(completions, prompts=[prompt or ""])
+    ctx.check_judges(completions, reward_selection(rewards))
     custom = _custom(code)
     try:
         funcs, weights = build_rewards(parse_selection(reward_selection(rewards)), custom)
@@ -103,9 +104,9 @@ def preview_group(
     Returns:
         The prompt, the scored completions and the group's statistics.
     """
+    ctx.check_sampling([prompt or ""], int(num_generations), int(max_new_tokens))
     settings = GenerationSettings(num_generations=int(num_generations), max_new_tokens=int(max_new_tokens), seed=seed)
     settings.validate()
-    ctx.check_sampling(1, settings.num_generations, settings.max_new_tokens)
     custom = _custom(code)
     try:
         funcs, weights = build_rewards(parse_selection(reward_selection(rewards)), custom)

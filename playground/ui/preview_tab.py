@@ -82,6 +82,14 @@ def pick_row(name: str, index: int | None):
     return str(row["prompt"]), _row_state(row)
 
 
+def _int(value) -> int:
+    """A number box's value as an int for the gate (0 for an empty box, which the gate then refuses)."""
+    try:
+        return int(value or 0)
+    except (TypeError, ValueError, OverflowError):
+        return 0
+
+
 def generate(
     ctx: AppContext,
     request: gr.Request,
@@ -106,6 +114,7 @@ def generate(
     lang = lang_of(request)
     if not (prompt or "").strip():
         raise PlaygroundError(tr(lang, "preview.empty_prompt"))
+    ctx.check_sampling([(prompt or "") + (completion_prefix or "")], _int(num_generations), _int(max_new_tokens))
     funcs, weights = build_rewards(parse_selection(selection), custom_rewards(ctx, request, code, selection))
     if num_generations is None or not G_RANGE[0] <= num_generations <= G_RANGE[1] or num_generations % 1:
         raise PlaygroundError(tr(lang, "preview.g.range", low=G_RANGE[0], high=G_RANGE[1], g=num_generations))
@@ -117,7 +126,6 @@ def generate(
         seed=int(seed or 0),
     )
     settings.validate()
-    ctx.check_sampling(1, settings.num_generations, settings.max_new_tokens)
     loaded, tokenizer = ctx.models.get(model, progress=progress_callback(progress, lang))
     progress(None, desc=tr(lang, "preview.generating", g=settings.num_generations))  # no fraction to report
     columns = row["columns"] if row and row.get("prompt") == prompt else {}

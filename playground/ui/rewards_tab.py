@@ -9,10 +9,12 @@ from dataclasses import dataclass
 
 import gradio as gr
 
+from playground import admission
 from playground.errors import PlaygroundError
+from playground.mode import is_public
 from playground.sandbox import code_policy, inspect_code
 from playground.scoring import build_rewards, call_reward, score_group
-from playground.ui.common import BAD_MARK, GOOD_MARK, bind, lang_of, score_frame, score_summary, short
+from playground.ui.common import BAD_MARK, GOOD_MARK, bind, lang_of, score_frame, score_summary, short, shown
 from playground.ui.context import AppContext, Session, parse_selection
 from playground.ui.custom_code import (
     CustomCode,
@@ -115,7 +117,10 @@ def example_scores(name: str, *values, lang: str | None = None) -> str:
 
 
 def example_scores_for(name: str, request: gr.Request, *values) -> str:
-    """`example_scores` after a parameter changed, in the page's language."""
+    """`example_scores` after a parameter changed, in the page's language. In public mode the gate prices the card's
+    parameters first: a model folder, or a pattern over its cap, is refused before the reward is built."""
+    if is_public():
+        admission.check_reward_params(name, dict(zip((p.name for p in get_spec(name).params), values, strict=False)))
     return example_scores(name, *values, lang=lang_of(request))
 
 
@@ -200,8 +205,11 @@ def try_on_text(
     ctx: AppContext, request: gr.Request, text: str, prompt: str, columns: str, selection: list[dict], code: str
 ):
     """Score completions pasted one per block (blocks separated by a `---` line) as one GRPO group; custom rewards
-    run in the session's sandbox."""
-    ctx.check_group(SEPARATOR.split(text or ""))
+    run in the session's sandbox. The gate prices the completions, the prompt and every column value first."""
+    completions = [block.strip() for block in SEPARATOR.split(text or "") if block.strip()]  # as `score_text` reads
+    ctx.check_group(completions, _columns(lang_of(request), columns), [prompt or ""])
+    ctx.check_selection(selection)
+    ctx.check_judges(completions, selection)
     custom = custom_rewards(ctx, request, code, selection)
     return score_text(lang_of(request), text, prompt, columns, selection, custom)
 
@@ -213,19 +221,25 @@ def rescore(ctx: AppContext, request: gr.Request, text: str, prompt: str, column
     try:
         return try_on_text(ctx, request, text, prompt, columns, selection, code)
     except PlaygroundError as exc:
-        return gr.skip(), f"⚠ {html.escape(translate_error(lang, exc))}"
+        return gr.skip(), f"⚠ {html.escape(shown(lang, exc))}"
 
 
-def score_text(lang: str, text: str, prompt: str, columns: str, selection: list[dict], custom: dict):
-    completions = [block.strip() for block in SEPARATOR.split(text or "") if block.strip()]
-    if len(completions) < 2:
-        raise PlaygroundError(tr(lang, "rewards.try.too_few"))
+def _columns(lang: str, columns: str) -> dict:
+    """The Try on text columns box: a JSON object of column values (one per group), or a refusal."""
     try:
         extra = json.loads(columns) if (columns or "").strip() else {}
     except json.JSONDecodeError as exc:
         raise PlaygroundError(tr(lang, "rewards.try.bad_columns", error=exc.msg)) from None
     if not isinstance(extra, dict):
         raise PlaygroundError(tr(lang, "rewards.try.bad_columns", error=tr(lang, "rewards.json_not_object")))
+    return extra
+
+
+def score_text(lang: str, text: str, prompt: str, columns: str, selection: list[dict], custom: dict):
+    completions = [block.strip() for block in SEPARATOR.split(text or "") if block.strip()]
+    if len(completions) < 2:
+        raise PlaygroundError(tr(lang, "rewards.try.too_few"))
+    extra = _columns(lang, columns)
     funcs, weights = build_rewards(parse_selection(selection), custom)
     n = len(completions)
     score = score_group(

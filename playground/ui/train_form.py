@@ -190,23 +190,26 @@ def file_choice(path: str) -> gr.Dropdown:
     return gr.Dropdown(choices=[*BUILTIN_SETS, (Path(path).name, path)], value=path)
 
 
-def take_uploaded_file(ctx, request: gr.Request, path: str | None):
+def take_uploaded_file(ctx, request: gr.Request, session_id: str | None, path: str | None):
     """An upload becomes the data source at once, so that the set chosen before is not trained on by mistake when the
-    file needs a prompt_column (see `use_uploaded_file`). In public mode the file is recorded as this session's
-    (`AppContext.record_upload`, within its quota): the only files it may train on."""
+    file needs a prompt_column (see `use_uploaded_file`). In public mode the file is recorded as this browser's
+    (`AppContext.record_upload`, under its token, within its quota): the only files it may train on."""
     if not path:
-        return gr.skip(), gr.skip()
-    return "file", file_choice(ctx.record_upload(request, path))
+        return gr.skip(), gr.skip(), gr.skip()
+    session_id, path = ctx.record_upload(request, session_id, path)
+    return session_id, "file", file_choice(path)
 
 
-def use_uploaded_file(ctx, request: gr.Request, path: str | None, prompt_column: str, column_map: str):
+def use_uploaded_file(
+    ctx, request: gr.Request, session_id: str | None, path: str | None, prompt_column: str, column_map: str
+):
     """Check an uploaded prompt file with the form's prompt_column and column_map: how many rows it gives, or the
     engine's message saying why it does not read (no prompt column, a broken line, over the size limit). The file
     stays the data source either way, and setting prompt_column or column_map checks it again."""
     if not path:
-        return gr.skip(), gr.skip()
+        return gr.skip(), gr.skip(), gr.skip()
     lang = lang_of(request)
-    path = ctx.record_upload(request, path)
+    session_id, path = ctx.record_upload(request, session_id, path)
     source = PromptSource(
         kind="file", name=path, prompt_column=prompt_column or "prompt", column_map=parse_column_map(column_map)
     )
@@ -214,17 +217,23 @@ def use_uploaded_file(ctx, request: gr.Request, path: str | None, prompt_column:
     notify(lang, "info", tr(lang, "train.data.checked", rows=len(data.dataset)))
     for warning in data.warnings:
         notify(lang, "warning", warning)
-    return "file", file_choice(path)
+    return session_id, "file", file_choice(path)
 
 
 def recheck_uploaded_file(
-    ctx, request: gr.Request, path: str | None, prompt_column: str, column_map: str, name: str | None
+    ctx,
+    request: gr.Request,
+    session_id: str | None,
+    path: str | None,
+    prompt_column: str,
+    column_map: str,
+    name: str | None,
 ):
     """prompt_column or column_map was set: check the uploaded file again with them, if it is still the data source
     (dataset_name holds it as uploaded, or as public mode recorded it)."""
     if not path or not name or name not in (path, os.path.abspath(path), os.path.realpath(path)):
-        return gr.skip(), gr.skip()
-    return use_uploaded_file(ctx, request, path, prompt_column, column_map)
+        return gr.skip(), gr.skip(), gr.skip()
+    return use_uploaded_file(ctx, request, session_id, path, prompt_column, column_map)
 
 
 def take_dataset_name(request: gr.Request, name: str, kind: str):

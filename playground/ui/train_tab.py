@@ -63,7 +63,7 @@ def start_training(
     """
     session_id = ctx.tokens.keep_or_issue(session_id)
     spec = spec_from_form(names, values, selection)
-    ctx.check_spec(spec, request)
+    ctx.check_spec(spec, session_id)
     check_data_file(spec)
     attach_to_spec(spec, code)
     check_sources(spec)  # a bad model or dataset is refused here, before a run folder exists
@@ -306,16 +306,17 @@ def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> 
         concurrency_limit=None,
     )
     data_source = [form["dataset_kind"], form["dataset_name"]]
-    upload_inputs = [upload, form["prompt_column"], form["column_map"]]
-    upload.upload(bind(take_uploaded_file, ctx), upload, data_source, **HIDDEN).then(
-        bind(use_uploaded_file, ctx), upload_inputs, data_source, api_name="upload_prompts", show_progress="hidden"
+    uploaded = [session.id, *data_source]  # an upload belongs to the browser's token, issued here if it has none
+    upload_inputs = [session.id, upload, form["prompt_column"], form["column_map"]]
+    upload.upload(bind(take_uploaded_file, ctx), [session.id, upload], uploaded, **HIDDEN).then(
+        bind(use_uploaded_file, ctx), upload_inputs, uploaded, api_name="upload_prompts", show_progress="hidden"
     )
     mapping = [form["prompt_column"], form["column_map"]]
     gr.on(
         [e for box in mapping for e in (box.blur, box.submit)],
         bind(recheck_uploaded_file, ctx),
         [*upload_inputs, form["dataset_name"]],
-        data_source,
+        uploaded,
         **HIDDEN,
     )
     form["dataset_name"].input(bind(take_dataset_name), data_source[::-1], form["dataset_kind"], **HIDDEN)

@@ -8,7 +8,6 @@ import json
 import os
 import re
 import tempfile
-from types import SimpleNamespace
 
 import pytest
 from gradio_client import handle_file
@@ -20,6 +19,7 @@ from playground.data import NOT_UPLOADED as NOT_UPLOADED_KEY
 from playground.data import Uploads, plain_file
 from playground.errors import DataError, PlaygroundError
 from playground.texts import msg
+from playground.validation import check_public_paths
 from tests.ui.live_app import running_app
 from tests.ui.test_client import TINY_RUN, client, form_kwargs
 
@@ -69,11 +69,12 @@ def test_another_visitors_upload_is_refused_in_every_path_field(public_app, vict
         with pytest.raises(AppError, match="Unknown built-in prompt set|not in the list of choices") as err:
             alice.predict(model, path, "", 2, 2, 8, 0, "group", "sum_then_normalize", api_name="/dry_run")
         assert "hunter2" not in str(err.value)
-    # Bob's own upload passes the same rule (his session uploaded it).
+    # Bob's own upload passes the same rule (his browser's token, issued with the upload, uploaded it).
     ctx, spec = public_app.ctx, _spec(dataset_kind="file", dataset_name=stolen, sft_examples=stolen)
-    ctx.check_spec(spec, SimpleNamespace(session_hash=bob.session_hash))
+    (bobs,) = [owner for owner, record in ctx.uploads._records.items() if stolen in record.files]
+    check_public_paths(spec, ctx.uploads, bobs, (ctx.settings.model,))
     with pytest.raises(PlaygroundError, match="prompt file must be uploaded"):
-        ctx.check_spec(spec, SimpleNamespace(session_hash=alice.session_hash))
+        ctx.check_spec(spec, ctx.tokens.issue())
 
 
 def _spec(**fields):
@@ -120,14 +121,14 @@ def test_model_folders_of_the_server_are_refused(public_app, tiny_model_dir, tmp
 
 def test_page_sampling_is_bounded_on_the_server(public_app):
     c = client(public_app)
-    with pytest.raises(AppError, match="from 2 to 16, got 64"):
+    with pytest.raises(AppError, match="num_generations must be between 2 and 16, got 64"):
         c.predict(num_generations=64, max_new_tokens=8, api_name="/generate_group")
     with pytest.raises(AppError, match="Value 2048 is greater than maximum value 512"):  # Gradio's slider bound
         c.predict(num_generations=16, max_new_tokens=2048, api_name="/generate_group")
     model = str(public_app.ctx.settings.model)
     with pytest.raises(AppError, match="Value 256 is greater than maximum value 64"):  # Gradio's slider bound
         c.predict(model, "arithmetic", "", 256, 64, 2048, 0, "group", "sum_then_normalize", api_name="/dry_run")
-    total = r"at most 16,384 tokens; 64 prompt\(s\) × 16 completions × 256 tokens = 262,144"
+    total = r"the tokens of one request .* may be at most 32,768 \(PLAYGROUND_MAX_SAMPLED_TOKENS\)"
     with pytest.raises(AppError, match=total):  # within every slider, over the total
         c.predict(model, "arithmetic", "", 64, 16, 256, 0, "group", "sum_then_normalize", api_name="/dry_run")
 
@@ -243,8 +244,8 @@ def test_mcp_tools_read_no_path_and_check_their_bounds(public_mcp, tmp_path):
         "num_generations must be between 2 and 16, got 64",
         "max_new_tokens must be between 1 and 512, got 2048",
         "the model must be the app's own or a Hugging Face Hub id (org/name)",
-        "a group may hold at most 64 completions, got 65",
-        "a completion may hold at most 20,000 characters, got 20,001",
+        "the completions of a group to score may be at most 64 (PLAYGROUND_MAX_COMPLETIONS); this request has 65",
+        "one completion may be at most 20,000 (PLAYGROUND_MAX_COMPLETION_CHARS); this request has 20,001",
     ]
     for (error, text), message in zip(results, expected, strict=False):
         assert error and message in text, text

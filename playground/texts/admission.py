@@ -1,0 +1,63 @@
+"""Refusals of public mode's admission gate (playground/admission.py): each names the cap and its variable."""
+
+TEXTS: dict[str, tuple[str, str]] = {
+    "admission.over": (
+        "This app is public: {what} may be at most {cap} ({env}); this request has {value}.",
+        "这是公开的应用：{what}最多为 {cap}（{env}）；这次请求为 {value}。",
+    ),
+    "admission.no_config": (
+        "This app is public: the model {name!r} has no config.json here to read its size from before it loads, so it "
+        "is not loaded.",
+        "这是公开的应用：模型 {name!r} 在此没有可读取的 config.json，无法在加载前确认其大小，因此不会加载。",
+    ),
+    "admission.what.min_generations": ("the fewest completions in a group", "一组最少的生成结果数"),
+    "admission.what.max_generations": ("the completions in a sampled group", "一组采样的生成结果数"),
+    "admission.what.max_new_tokens": ("the new tokens per completion", "每个生成结果的新 token 数"),
+    "admission.what.max_prompt_tokens": ("a prompt's tokens", "一个提示词的 token 数"),
+    "admission.what.max_sampled_tokens": (
+        "the tokens of one request (prompts × G × (prompt tokens + new tokens))",
+        "一次请求的 token 数（提示词数 × 每组生成数 × (提示词 token + 新 token)）",
+    ),
+    "admission.what.max_compare_prompts": ("the prompts of one comparison", "一次对比的提示词数"),
+    "admission.what.max_completions": ("the completions of a group to score", "一组待评分的生成结果数"),
+    "admission.what.max_completion_chars": ("the characters of one completion", "一个生成结果的字符数"),
+    "admission.what.max_group_chars": ("the characters of a group's completions", "一组生成结果的总字符数"),
+    "admission.what.max_column_chars": (
+        "the characters of one column value or prompt (reference, tests, solution, answer)",
+        "一个数据列的值或提示词的字符数（reference、tests、solution、answer）",
+    ),
+    "admission.what.max_pair_chars": (
+        "completion characters × column characters in one group",
+        "一组中生成结果字符数 × 数据列字符数",
+    ),
+    "admission.what.max_judge_tokens": (
+        "the tokens a judge reward reads (completions with the rubric)",
+        "评判奖励读取的 token 数（生成结果加评分标准）",
+    ),
+    "admission.what.max_cases": ("the reward test cases", "奖励测试用例数"),
+    "admission.what.max_param_chars": ("the characters of one reward parameter", "一个奖励参数的字符数"),
+    "admission.what.max_pattern_chars": ("the characters of a regular expression", "一个正则表达式的字符数"),
+    "admission.what.max_rewards": ("the rewards of one selection", "一次选择中的奖励数"),
+    "admission.what.max_model_params": (
+        "the parameters of a reward or judge model",
+        "奖励模型或评判模型的参数量",
+    ),
+    "admission.what.max_field_chars": ("the characters of one input", "一个输入的字符数"),
+    "admission.what.max_request_chars": ("the characters of one request's inputs", "一次请求全部输入的字符数"),
+    "admission.what.max_steps": ("a run's steps", "一次训练的步数"),
+    "admission.what.max_minutes": ("a run's minutes", "一次训练的分钟数"),
+    "admission.what.max_custom_functions": ("a run's custom reward functions", "一次训练的自定义奖励函数数"),
+    "admission.what.max_reward_seconds": ("a step's reward seconds", "每一步的奖励秒数"),
+    "admission.what.max_queued": ("the runs waiting", "排队中的训练数"),
+    "admission.what.max_step_tokens": ("the tokens of one step", "每一步的 token 数"),
+    "admission.what.max_lora_r": ("lora_r", "LoRA 秩 lora_r"),
+    "admission.what.max_queued_per_address": ("the runs waiting from one address", "同一地址排队中的训练数"),
+    "admission.what.max_upload_owners_per_address": (
+        "the browsers of one address with uploads",
+        "同一地址有上传记录的浏览器数",
+    ),
+    "admission.uploads_full": (
+        "This app is public: the table of uploads is full (other visitors' uploads are kept); try again later.",
+        "这是公开的应用：上传记录已满（其他访客的上传会被保留）；请稍后再试。",
+    ),
+}

@@ -1,0 +1,92 @@
+"""What the attack tests share: the app's route table (`/config`), events sent over the raw queue API as a browser or
+an attacker's script sends them (any `fn_index`, named or not, with any headers), and inputs built per component."""
+
+import json
+import threading
+import time
+from collections.abc import Callable
+
+import httpx
+
+
+def app_config(url: str) -> dict:
+    return httpx.get(url + "config", timeout=30).json()
+
+
+def components(config: dict) -> dict[int, dict]:
+    return {c["id"]: c for c in config["components"]}
+
+
+def backend_events(config: dict) -> list[tuple[int, dict]]:
+    """(fn_index, dependency) for each event that runs on the server, named or not."""
+    return [(dep.get("id", i), dep) for i, dep in enumerate(config["dependencies"]) if dep.get("backend_fn")]
+
+
+def payload(config: dict, dep: dict, value: Callable[[dict], object]) -> list:
+    """The data of one call of `dep`: `value(component)` for each input; server-held states are sent as None, as the
+    page sends them."""
+    by_id = components(config)
+    data = []
+    for input_id in dep["inputs"]:
+        component = by_id[input_id]
+        data.append(None if component["type"] == "state" else value(component))
+    return data
+
+
+def raw_call(
+    url: str, session_hash: str, fn_index: int, data: list, headers: dict | None = None, timeout: float = 120
+) -> dict:
+    """One event over the raw queue API; returns its final message (`success`, `output`)."""
+    with httpx.Client(timeout=timeout, headers=headers or {}) as http:
+        joined = http.post(
+            url + "gradio_api/queue/join",
+            json={"data": data, "fn_index": fn_index, "session_hash": session_hash, "event_data": None},
+        )
+        if joined.status_code != 200:
+            return {"success": False, "output": {"error": joined.text}, "rejected": joined.status_code}
+        with http.stream("GET", url + "gradio_api/queue/data", params={"session_hash": session_hash}) as stream:
+            for line in stream.iter_lines():
+                if line.startswith("data:"):
+                    message = json.loads(line[5:])
+                    if message.get("msg") == "process_completed":
+                        return message
+    raise AssertionError("the queue closed without an answer")
+
+
+def error_of(message: dict) -> str:
+    return str((message.get("output") or {}).get("error") or "")
+
+
+def find_event(config: dict, test: Callable[[dict, dict[int, dict]], bool]) -> tuple[int, dict]:
+    by_id = components(config)
+    for index, dep in backend_events(config):
+        if test(dep, by_id):
+            return index, dep
+    raise AssertionError("no such event in the route table")
+
+
+class Bystander:
+    """A visitor who loads the page (GET /config) every 0.2 s while an attack runs; `worst` is its slowest answer."""
+
+    def __init__(self, url: str):
+        self.url, self.worst, self.count = url, 0.0, 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self):
+        with httpx.Client(timeout=120) as http:
+            while True:  # at least one page load, however short the attack
+                started = time.monotonic()
+                http.get(self.url + "config").raise_for_status()
+                self.worst = max(self.worst, time.monotonic() - started)
+                self.count += 1
+                if self._stop.wait(0.2):
+                    break
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join(150)

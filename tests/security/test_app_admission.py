@@ -1,0 +1,128 @@
+"""The admission gate's parts on their own: the one caps table (and docs/security.md showing it), the client's address
+behind trusted proxies, the upload records' owners and addresses, a model's size from its config, the path filter,
+and that every event of the built app passes through the gate."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from playground import admission
+from playground.admission import Caps, caps_table, check_group, check_sampling, client_address, parameter_count
+from playground.data import Uploads
+from playground.errors import DataError, PlaygroundError
+from playground.redact import scrub_paths
+from playground.training.queue import PublicCaps
+
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "security.md"
+
+
+def test_docs_show_the_one_caps_table():
+    text = DOC.read_text()
+    shown = re.search(r"<!-- caps-table -->\n(.*?)\n<!-- /caps-table -->", text, re.S).group(1)
+    assert shown == caps_table(), "docs/security.md: paste admission.caps_table() between the caps-table markers"
+
+
+def test_each_cap_reads_its_variable_and_the_run_caps_are_the_same_table():
+    caps = Caps.from_env({"PLAYGROUND_MAX_PROMPT_TOKENS": "10", "PLAYGROUND_MAX_RUN_MINUTES": "2.5"})
+    assert (caps.max_prompt_tokens, caps.max_minutes) == (10, 2.5)
+    assert PublicCaps.from_env({"PLAYGROUND_MAX_STEPS": "7"}).max_steps == 7
+    with pytest.raises(PlaygroundError, match="PLAYGROUND_MAX_PATTERN_CHARS must be a number, got 'lots'"):
+        Caps.from_env({"PLAYGROUND_MAX_PATTERN_CHARS": "lots"})
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda c: check_sampling(["x" * 60_000], 2, 4, c), "a prompt's tokens may be at most 1,024"),
+        (lambda c: check_sampling(["x" * 2000] * 2, 16, 512, c), "PLAYGROUND_MAX_SAMPLED_TOKENS); this request has"),
+        (lambda c: check_sampling(10**9, 4, 32, c), "SAMPLED_TOKENS); this request has 128,000,000,000"),
+        (lambda c: check_group(["a", "b"], {"reference": ["r" * 4001]}, (), c), "PLAYGROUND_MAX_COLUMN_CHARS"),
+        (lambda c: check_group(["a" * 2000] * 3, {"reference": "r" * 1000}, (), c), "PLAYGROUND_MAX_PAIR_CHARS"),
+        (lambda c: check_group(["a"] * 65, None, (), c), "PLAYGROUND_MAX_COMPLETIONS"),
+        (lambda c: admission.check_reward_params("regex", {"pattern": "a" * 690_000}, (), c), "MAX_PATTERN_CHARS"),
+        (lambda c: admission.check_reward_params("judge", {"rubric": "r" * 2001}, (), c), "MAX_PARAM_CHARS"),
+        (lambda c: admission.check_inputs(["x" * 100_001], c), "PLAYGROUND_MAX_FIELD_CHARS"),
+        (lambda c: admission.check_inputs([[{"name": "reward_model", "params": {"model": "/srv"}}]], c), "folders"),
+    ],
+    ids=["prompt", "sampled", "count", "column", "pairs", "completions", "pattern", "param", "field", "model"],
+)
+def test_the_gate_refuses_naming_the_cap(call, message):
+    with pytest.raises(PlaygroundError, match=re.escape(message)):
+        call(Caps())
+
+
+def test_a_request_within_the_caps_passes_and_its_price_counts_the_prompt():
+    assert check_sampling(["ab" * 50], 4, 32) == 4 * (50 + 32)
+    assert check_sampling(8, 4, 32) == 8 * 4 * 32
+    check_group(["a"] * 64, {"reference": ["r" * 4000]}, ["p"])
+
+
+XFF, FWD = "x-forwarded-for", "forwarded"
+
+
+@pytest.mark.parametrize(
+    "headers, hops, header, expected",
+    [
+        ([(XFF, "6.6.6.6, 9.9.9.9")], 1, XFF, "9.9.9.9"),
+        ([(XFF, "6.6.6.6"), (XFF, "7.7.7.7, 9.9.9.9")], 1, XFF, "9.9.9.9"),
+        ([(XFF, "6.6.6.6, 8.8.8.8, 9.9.9.9")], 2, XFF, "8.8.8.8"),
+        ([(XFF, "6.6.6.6, 9.9.9.9")], 0, XFF, "10.0.0.1"),
+        ([(XFF, "9.9.9.9")], 2, XFF, "10.0.0.1"),
+        ([(FWD, "for=6.6.6.6"), (XFF, "9.9.9.9")], 1, XFF, "9.9.9.9"),
+        ([(FWD, 'for=6.6.6.6;proto=https, for="[2001:db8::1]:4711"')], 1, FWD, "2001:db8::1"),
+        ([(XFF, "6.6.6.6"), (FWD, "for=9.9.9.9:80")], 1, FWD, "9.9.9.9"),
+    ],
+    ids=["rightmost", "header-lines", "two-hops", "no-hops", "too-few", "other-header", "forwarded", "forwarded-only"],
+)
+def test_the_clients_address_is_the_entry_the_trusted_proxy_added(headers, hops, header, expected):
+    assert client_address("10.0.0.1", headers, hops, header) == expected
+
+
+def test_upload_records_belong_to_an_owner_and_an_address(tmp_path):
+    path = tmp_path / "p.jsonl"
+    path.write_text('{"prompt": "a"}\n')
+    uploads = Uploads(quota_bytes=10_000, max_files=5, max_owners=10, per_address=3)
+    uploads.add("victim", str(path), address="1.1.1.1")
+    for n in range(1001):  # one address, a new owner each time: it replaces its own oldest only
+        uploads.add(f"attacker-{n}", str(path), address="6.6.6.6")
+    assert uploads.check("victim", str(path)) == str(path)
+    assert len(uploads) == 4
+    for n in range(6):  # other addresses fill the table: then a newcomer is refused, no live record replaced
+        uploads.add(f"other-{n}", str(path), address=f"7.7.7.{n}")
+    with pytest.raises(DataError, match="the table of uploads is full"):
+        uploads.add("late", str(path), address="8.8.8.8")
+    assert uploads.check("victim", str(path)) == str(path)
+    with pytest.raises(DataError, match="must be uploaded"):
+        uploads.check("attacker-0", str(path))
+
+
+def test_a_models_size_comes_from_its_config():
+    smol = {"hidden_size": 576, "num_hidden_layers": 30, "intermediate_size": 1536, "vocab_size": 49152}
+    assert 130e6 < parameter_count(smol) < 160e6  # SmolLM2-135M
+    huge = {"hidden_size": 8192, "num_hidden_layers": 80, "intermediate_size": 28672, "vocab_size": 128256}
+    assert parameter_count(huge) > 60e9
+    assert parameter_count({"text_config": huge}) == parameter_count(huge)
+    with pytest.raises(PlaygroundError, match="folders of the server are not read"):
+        admission.check_model("/srv/models/x")
+    with pytest.raises(PlaygroundError, match="no config.json here"):
+        admission.check_model("pg-attack/not-cached-anywhere")
+    admission.check_model("embedded")
+
+
+def test_messages_show_no_server_path():
+    assert scrub_paths("No run named 'a' in /home/user/runs/.") == "No run named 'a' in …/runs."
+    assert scrub_paths("open '/tmp/gradio/ab/c.jsonl' failed") == "open '…/c.jsonl' failed"
+    kept = "see https://hf.co/a/b, org/name, 1/2 and and/or"
+    assert scrub_paths(kept) == kept
+
+
+def test_every_event_of_the_app_passes_through_the_gate(tiny_model_dir):
+    from playground.ui.app import build_app
+    from playground.ui.common import ungated
+    from playground.ui.settings import UISettings
+
+    demo = build_app(UISettings(model=str(tiny_model_dir)))
+    assert ungated(demo) == []
+    assert len([f for f in demo.fns.values() if f.fn is not None]) >= 80

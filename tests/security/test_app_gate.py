@@ -1,0 +1,254 @@
+"""Public mode's admission gate and identity boundary against an attacker, on a real public app on 127.0.0.1 behind
+one simulated proxy hop (the attacker writes `X-Forwarded-For`; the "proxy" appends the real address):
+
+- folders load as reward models through the reward cards' unnamed events and through /run_reward_tests after
+  collect_selection (another visitor's model folder, a folder of symbolic links to it), and a Hub model's config is
+  priced before it loads;
+- the per-address queue cap counts the address the proxy added, not the entries the visitor wrote;
+- a preview's prompt is priced with its completions;
+- a client opening a thousand sessions replaces no other visitor's upload;
+- a regular expression's size is capped;
+- no refusal shows a server path.
+"""
+
+import json
+import os
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+
+import httpx
+import pytest
+from gradio_client import Client, handle_file
+from gradio_client.exceptions import AppError
+
+from rewards.registry import get_spec
+from tests.security.app_attacks import app_config, components, error_of, find_event, payload, raw_call
+from tests.ui.live_app import running_app
+from tests.ui.test_client import TINY_RUN, form_kwargs
+
+
+PROXY = "198.51.100.7"  # the attacker's real address, as the Space's proxy appends it
+VICTIM = "198.51.100.20"
+ENV = {
+    "PLAYGROUND_PUBLIC": "1",
+    "PLAYGROUND_PROXY_HOPS": "1",  # what the Dockerfile sets: one proxy hop
+    "FORWARDED_ALLOW_IPS": "*",  # what the Dockerfile set before: the web server trusted every forwarded entry
+}
+NOT_A_FOLDER = "folders of the server are not read"
+
+
+@pytest.fixture(scope="module")
+def public_app(tiny_model_dir, tmp_path_factory):
+    with running_app(str(tiny_model_dir), str(tmp_path_factory.mktemp("runs")), env=ENV) as live:
+        yield live
+
+
+def visitor(app, real: str, written: str = "") -> Client:
+    """A browser session whose requests reach the app through the proxy: `written` is what the visitor put in
+    X-Forwarded-For, `real` what the proxy appended."""
+    header = f"{written}, {real}" if written else real
+    return Client(app.url, verbose=False, download_files=False, headers={"X-Forwarded-For": header})
+
+
+def defaults(component: dict):
+    value = component["props"].get("value")
+    return value if value is not None else ""
+
+
+def _model_box(component: dict) -> bool:
+    return component["props"].get("label") == "model"
+
+
+def model_folders(tiny_model_dir, tmp_path) -> list[str]:
+    """Another visitor's model folder (a real one of the server), and a folder of links to its files, as an attacker
+    plants in a folder it can write."""
+    links = tmp_path / "links"
+    links.mkdir()
+    for item in tiny_model_dir.iterdir():
+        (links / item.name).symlink_to(item)
+    return [str(tiny_model_dir), str(links)]
+
+
+# --- break 2: folders as reward models ---------------------------------------------------------------------------
+
+
+def test_a_reward_cards_unnamed_event_loads_no_folder(public_app, tiny_model_dir, tmp_path):
+    config = app_config(public_app.url)
+    by_id = components(config)
+    cards = [
+        (index, dep)
+        for index, dep in enumerate(config["dependencies"])
+        if dep.get("backend_fn")
+        and dep.get("api_visibility") == "private"
+        and any(by_id[i]["props"].get("label") == "model" for i in dep["inputs"])
+        and len(dep["outputs"]) == 1
+    ]
+    assert len(cards) == 2  # reward_model and judge
+    for folder in model_folders(tiny_model_dir, tmp_path):
+        for index, dep in cards:
+
+            def value(component, folder=folder):
+                return folder if component["props"].get("label") == "model" else defaults(component)
+
+            done = raw_call(public_app.url, uuid.uuid4().hex, index, payload(config, dep, value))
+            assert not done["success"] and NOT_A_FOLDER in error_of(done), done
+
+
+def test_run_reward_tests_after_collect_selection_loads_no_folder(public_app, tiny_model_dir, tmp_path):
+    config = app_config(public_app.url)
+    by_id = components(config)
+    index, collect = max(
+        ((i, d) for i, d in enumerate(config["dependencies"]) if d.get("backend_fn")),
+        key=lambda item: len(item[1]["inputs"]),
+    )  # collect_selection reads every card
+    inputs = [by_id[i] for i in collect["inputs"]]
+    (model_at,) = [
+        n for n, c in enumerate(inputs) if c["props"].get("label") == "model" and c["props"].get("value") == ""
+    ]  # reward_model's model (the judge's is "embedded")
+    use_at = model_at - 2 - [p.name for p in get_spec("reward_model").params].index("model")
+    cases = next(
+        c
+        for c in config["components"]
+        if c["type"] == "dataframe" and len((c["props"].get("value") or {}).get("headers", [])) == 7
+    )  # function, completion, prompt, columns, expected, min, max
+    headers = cases["props"]["value"]["headers"]
+    for folder in model_folders(tiny_model_dir, tmp_path):
+        c = visitor(public_app, PROXY)
+        data = [None if c_["type"] == "state" else defaults(c_) for c_ in inputs]
+        data[use_at], data[model_at] = True, folder
+        done = raw_call(public_app.url, c.session_hash, index, data)
+        assert done["success"], done  # the selection is only noted; nothing loads yet
+        table = {"headers": headers, "data": [["reward_model", "Hello.", "", "", "", "", ""]]}
+        with pytest.raises(AppError, match=NOT_A_FOLDER):
+            c.predict("", table, api_name="/run_reward_tests")
+
+
+def test_a_hub_models_size_is_read_from_its_config_before_it_loads(public_app, tmp_path, monkeypatch):
+    """A Hub id whose config.json says 70 billion parameters is refused by the card before anything loads."""
+    import huggingface_hub.constants
+
+    snapshot = tmp_path / "hub" / "models--pg-attack--huge" / "snapshots" / ("0" * 40)
+    snapshot.mkdir(parents=True)
+    (snapshot.parents[1] / "refs").mkdir()
+    (snapshot.parents[1] / "refs" / "main").write_text("0" * 40)
+    huge = {"model_type": "llama", "hidden_size": 8192, "num_hidden_layers": 80, "intermediate_size": 28672}
+    (snapshot / "config.json").write_text(json.dumps({**huge, "vocab_size": 128256}))
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_CACHE", str(tmp_path / "hub"))
+    config = app_config(public_app.url)
+    index, dep = find_event(
+        config,
+        lambda dep, by_id: (
+            dep.get("api_visibility") == "private"
+            and any(
+                by_id[i]["props"].get("label") == "model" and by_id[i]["props"].get("value") == ""
+                for i in dep["inputs"]
+            )
+            and len(dep["outputs"]) == 1
+        ),
+    )
+
+    def value(component):
+        return "pg-attack/huge" if component["props"].get("label") == "model" else defaults(component)
+
+    done = raw_call(public_app.url, uuid.uuid4().hex, index, payload(config, dep, value))
+    assert not done["success"], done
+    assert "PLAYGROUND_MAX_MODEL_PARAMS" in error_of(done) and "500,000,000" in error_of(done), done
+
+
+# --- break 4: one trusted proxy hop ------------------------------------------------------------------------------
+
+
+def test_the_queue_cap_counts_the_address_the_proxy_added(public_app):
+    ctx = public_app.ctx
+    runner = visitor(public_app, "198.51.100.1")
+    runner.predict(**form_kwargs(runner, **{**TINY_RUN, "max_steps": 60}), api_name="/start_training")
+    job = ctx.jobs.current
+    try:
+        first = visitor(public_app, PROXY, "203.0.113.1")
+        first.predict(**form_kwargs(first, **{**TINY_RUN, "max_steps": 1}), api_name="/start_training")  # queued
+        assert [w.address for w in ctx.jobs.waiting] == [PROXY]
+        for n in range(2, 5):  # the same client, a new entry of its own each time
+            forged = visitor(public_app, PROXY, f"203.0.113.{n}, 192.0.2.{n}")
+            with pytest.raises(AppError, match="Your network address already has 1 run"):
+                forged.predict(**form_kwargs(forged, **{**TINY_RUN, "max_steps": 1}), api_name="/start_training")
+        real = visitor(public_app, VICTIM)  # another visitor still gets in
+        real.predict(**form_kwargs(real, **{**TINY_RUN, "max_steps": 1}), api_name="/start_training")
+        assert [w.address for w in ctx.jobs.waiting] == [PROXY, VICTIM]
+    finally:
+        ctx.jobs.waiting.clear()
+        job.stop()
+        job.join(300)
+
+
+# --- break 7: the prompt is priced --------------------------------------------------------------------------------
+
+
+def test_a_previews_prompt_counts_against_its_tokens(public_app):
+    c = visitor(public_app, PROXY)
+    with pytest.raises(AppError, match=r"a prompt's tokens may be at most 1,024 \(PLAYGROUND_MAX_PROMPT_TOKENS\)"):
+        c.predict(prompt="x" * 60_000, num_generations=2, max_new_tokens=4, api_name="/generate_group")
+    # The same through the MCP tool's endpoint, and a prompt given to score (Try on text) has its own cap.
+    with pytest.raises(AppError, match="PLAYGROUND_MAX_PROMPT_TOKENS"):
+        c.predict("x" * 60_000, "", 2, 4, 0, "", api_name="/preview_group")
+    with pytest.raises(AppError, match="PLAYGROUND_MAX_COLUMN_CHARS"):
+        c.predict("a\n---\nb", "x" * 60_000, "", api_name="/try_on_text")
+    with pytest.raises(AppError, match="PLAYGROUND_MAX_COLUMN_CHARS"):
+        c.predict("a\n---\nb", "", json.dumps({"reference": "r" * 50_000}), api_name="/try_on_text")
+
+
+# --- break 8: uploads belong to the browser token and the address ------------------------------------------------
+
+
+@pytest.mark.slow  # 1001 events over the raw queue: minutes on a loaded 2-core machine
+def test_a_thousand_sessions_replace_no_other_visitors_upload(public_app, tmp_path):
+    prompts = tmp_path / "victim.jsonl"
+    prompts.write_text('{"prompt": "Say hi."}\n')
+    victim = visitor(public_app, VICTIM)
+    kind, name = victim.predict(handle_file(str(prompts)), api_name="/upload_prompts")
+    stored = name["value"]
+    assert kind == "file" and os.path.isfile(stored)
+
+    config = app_config(public_app.url)
+    index, dep = find_event(config, lambda dep, by_id: any(event == "upload" for _, event in dep["targets"]))
+    headers = {"X-Forwarded-For": PROXY}
+    with httpx.Client(timeout=60, headers=headers) as http:
+        (uploaded,) = http.post(public_app.url + "gradio_api/upload", files={"files": prompts.open("rb")}).json()
+    file = {"path": uploaded, "orig_name": "a.jsonl", "meta": {"_type": "gradio.FileData"}}
+    data = payload(config, dep, lambda component: file)
+    # A fresh Gradio session each time, as a script makes them; eight at once.
+    with ThreadPoolExecutor(8) as pool:
+        calls = [pool.submit(raw_call, public_app.url, uuid.uuid4().hex, index, data, headers) for _ in range(1001)]
+        answers = [call.result() for call in calls]
+    assert sum(a["success"] for a in answers) == 1001
+    # The victim's Start still finds the upload: the path rule passes, and a cap further on refuses the run.
+    with pytest.raises(AppError) as err:
+        victim.predict(
+            **form_kwargs(victim, **{**TINY_RUN, "dataset_kind": "file", "dataset_name": stored, "lora_r": 100000}),
+            api_name="/start_training",
+        )
+    assert "lora_r may be at most 64" in str(err.value), str(err.value)
+
+
+# --- regex pattern size --------------------------------------------------------------------------------------------
+
+
+def test_a_regular_expressions_size_is_capped(public_app):
+    c = visitor(public_app, PROXY)
+    rewards = json.dumps([{"name": "regex", "weight": 1.0, "params": {"pattern": r"\d" * 25_000}}])
+    with pytest.raises(AppError, match=r"may be at most 500 \(PLAYGROUND_MAX_PATTERN_CHARS\)"):
+        c.predict(rewards, api_name="/set_rewards")
+    with pytest.raises(AppError, match=r"PLAYGROUND_MAX_PATTERN_CHARS\); this request has 50,000"):
+        c.predict(["1", "2"], rewards, "", "", api_name="/score_completions")
+
+
+# --- no server path in a message ------------------------------------------------------------------------------------
+
+
+def test_no_refusal_shows_a_server_path(public_app):
+    c = visitor(public_app, PROXY)
+    root = str(public_app.ctx.store.root)
+    for endpoint in ("/show_run", "/download_recipe", "/download_adapter", "/delete_run"):
+        with pytest.raises(AppError) as err:
+            c.predict("no-such-run", api_name=endpoint)
+        text = str(err.value)
+        assert "no-such-run" in text and root not in text and os.path.dirname(root) not in text, text

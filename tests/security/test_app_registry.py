@@ -1,0 +1,96 @@
+"""An attack generated from the reward registry: every registered reward is scored in public mode through the entry
+point the page uses (Try on text, a real public app on 127.0.0.1), with the largest inputs the admission gate allows,
+in two shapes: the most completion text with the reward's own columns, and the longest column values with as much
+completion text as the gate then allows. A reward added later is attacked without a new test.
+
+Each call must end within `CALL_BUDGET` seconds (scored, or refused by the gate), and a bystander loading the page
+(GET /config) meanwhile must be answered within `BYSTANDER_BOUND`. Where reward scoring still runs in the app's own
+process (no `playground.isolation` worker), a reward that breaks the bystander bound is reported as an expected
+failure naming it; with the worker, it fails.
+"""
+
+import importlib.util
+import json
+import time
+
+import pytest
+from gradio_client import Client
+from gradio_client.exceptions import AppError
+
+from playground.admission import Caps
+from rewards.registry import list_specs, required_columns
+from tests.security.app_attacks import Bystander
+from tests.ui.live_app import running_app
+
+
+CALL_BUDGET = 90.0  # seconds one Try on text call may take, scored or refused, on a loaded 2-core machine
+BYSTANDER_BOUND = 1.0  # seconds a page load may wait meanwhile
+SHAPES = ("completions", "columns")
+SPECS = list_specs()
+SCORED_ELSEWHERE = importlib.util.find_spec("playground.isolation") is not None
+
+
+@pytest.fixture(scope="module")
+def public_app(tiny_model_dir, tmp_path_factory):
+    with running_app(str(tiny_model_dir), str(tmp_path_factory.mktemp("runs")), env={"PLAYGROUND_PUBLIC": "1"}) as app:
+        yield app
+
+
+def _fill(text: str, size: int) -> str:
+    text = text or "42"
+    return (text * (size // len(text) + 1))[:size]
+
+
+def largest_inputs(spec, shape: str, caps: Caps, shrink: int = 1) -> tuple[str, dict]:
+    """Try on text's completions box (64 blocks) and columns box at the gate's largest for `shape`, the completions
+    cut by `shrink` (where a reward's own cap, the judge's tokens, allows less)."""
+    example = spec.good or spec.bad
+    completion = example.completion if example else "The answer is 42."
+    columns = {k: v for k, v in (example.kwargs if example else {}).items()}
+    for name in required_columns(spec.name, {}):
+        columns.setdefault(name, "42")
+    if shape == "columns":
+        columns = {k: _fill(v, caps.max_column_chars) if isinstance(v, str) else v for k, v in columns.items()}
+    longest = max((len(v if isinstance(v, str) else json.dumps(v)) for v in columns.values()), default=1)
+    n, separator = caps.max_completions, "\n---\n"
+    group = min(caps.max_group_chars, caps.max_pair_chars // max(longest, 1), caps.max_field_chars - 2 * n * 6)
+    each = max(1, group // n // shrink)
+    return separator.join(_fill(completion.replace("---", "- -"), each).strip() or "x" for _ in range(n)), columns
+
+
+def score_largest(visitor: Client, spec, shape: str, caps: Caps) -> tuple[str, float]:
+    """Try on text at the largest inputs the gate accepts for this reward: halved while the gate refuses them."""
+    for shrink in (1, 2, 4, 8, 16, 32, 64):
+        text, columns = largest_inputs(spec, shape, caps, shrink)
+        started = time.monotonic()
+        try:
+            visitor.predict(text, "", json.dumps(columns), api_name="/try_on_text")
+            return f"scored at {len(text):,} characters", time.monotonic() - started
+        except AppError as exc:
+            outcome = f"refused: {str(exc)[:160]}"
+            if "PLAYGROUND_MAX_" not in outcome:
+                return outcome, time.monotonic() - started
+    raise AssertionError(f"the gate refused even 1/64 of its largest inputs: {outcome}")
+
+
+def test_the_registry_is_attacked_whole():
+    names = [spec.name for spec in SPECS]
+    print(f"\nreward registry: {len(names)} rewards × {len(SHAPES)} shapes: {', '.join(names)}")
+    assert len(names) == len(set(names)) >= 20
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("spec", SPECS, ids=[spec.name for spec in SPECS])
+def test_every_reward_at_the_largest_allowed_inputs(public_app, spec, shape):
+    caps = Caps()
+    visitor = Client(public_app.url, verbose=False, download_files=False)
+    visitor.predict(json.dumps([{"name": spec.name, "weight": 1.0, "params": {}}]), api_name="/set_rewards")
+    with Bystander(public_app.url) as bystander:
+        outcome, seconds = score_largest(visitor, spec, shape, caps)
+    print(f"\n{spec.name} [{shape}]: {outcome}; {seconds:.1f} s; slowest page load meanwhile {bystander.worst:.2f} s")
+    assert seconds < CALL_BUDGET, f"{spec.name} took {seconds:.1f} s"
+    assert bystander.count >= 1
+    if bystander.worst >= BYSTANDER_BOUND and not SCORED_ELSEWHERE:
+        pytest.xfail(f"{spec.name} held the app for {bystander.worst:.2f} s: scoring still runs in the app's process")
+    assert bystander.worst < BYSTANDER_BOUND, f"{spec.name}: a page load waited {bystander.worst:.2f} s"

@@ -1,0 +1,93 @@
+"""An attack generated from the app's route table: every event `/config` lists, named or not, is called over the raw
+queue API (by its `fn_index`, from a fresh session) three times: with another visitor's run id, with a server path,
+and with inputs over the admission gate's caps. An event added later is attacked without a new test.
+
+Each answer is a refusal, or an answer that reveals nothing: not the other visitor's run, not a server path. The
+oversize call is refused wherever the event takes text. Nothing starts, and the other visitor's run is untouched.
+"""
+
+import json
+import uuid
+
+import pytest
+
+from playground.spec import RunSpec
+from tests.security.app_attacks import app_config, backend_events, payload, raw_call
+from tests.ui.live_app import running_app
+
+
+SECRET = "victim-secret-7c1f9"  # in the other visitor's run: its prompt set, its samples and its adapter
+OVERSIZE = 1_000_001  # characters: over any one input's cap and over a whole request's
+TEXT = ("textbox", "code", "dropdown", "radio", "api", "markdown", "browserstate", "json", "html")
+
+
+@pytest.fixture(scope="module")
+def public_app(tiny_model_dir, tmp_path_factory):
+    env = {"PLAYGROUND_PUBLIC": "1", "PLAYGROUND_PROXY_HOPS": "1"}
+    with running_app(str(tiny_model_dir), str(tmp_path_factory.mktemp("runs")), env=env) as live:
+        yield live
+
+
+@pytest.fixture(scope="module")
+def victims_run(public_app):
+    """A finished run of another visitor (unpublished), with an adapter, samples and metrics."""
+    spec = RunSpec()
+    spec.set("dataset_name", SECRET)
+    run = public_app.ctx.store.create(spec.to_dict(), owner="sha256:" + "7" * 64)
+    run.write_status(status="finished", step=3)
+    run.append_samples([{"step": 3, "prompt": SECRET, "completion": SECRET, "reward": 1.0}])
+    run.append_metrics({"step": 3, "reward": 0.5})
+    run.adapter_dir.mkdir(parents=True, exist_ok=True)
+    (run.adapter_dir / "adapter_config.json").write_text(json.dumps({"note": SECRET}))
+    return run
+
+
+def attack_value(kind: str, run, oversize: int):
+    """The input an attacker sends to a component of type `kind`, for each of the three attacks."""
+
+    def value(component: dict):
+        ctype, default = component["type"], component["props"].get("value")
+        text = {"run": run.id, "path": str(run.path), "oversize": "x" * oversize}[kind]
+        if ctype in TEXT:
+            return text
+        if ctype == "file":  # a file of the other visitor's run, in the path attack
+            path = str(run.adapter_dir / "adapter_config.json")
+            return {"path": path, "meta": {"_type": "gradio.FileData"}} if kind == "path" else None
+        if ctype == "dataframe":
+            headers = (default or {}).get("headers") or ["a"]
+            return {"headers": headers, "data": [[text] * len(headers)]}
+        if ctype in ("number", "slider") and kind == "oversize":
+            return 10**12
+        return default
+
+    return value
+
+
+@pytest.mark.slow
+def test_every_event_refuses_another_visitors_run_a_server_path_and_oversize_input(public_app, victims_run):
+    ctx = public_app.ctx
+    config = app_config(public_app.url)
+    events = backend_events(config)
+    oversize = OVERSIZE
+    leaks = [SECRET, str(ctx.store.root), str(victims_run.path)]
+    attacked, refused = 0, {"run": 0, "path": 0, "oversize": 0}
+    for index, dep in events:
+        for kind in ("run", "path", "oversize"):
+            data = payload(config, dep, attack_value(kind, victims_run, oversize))
+            done = raw_call(public_app.url, uuid.uuid4().hex, index, data, timeout=120)
+            sent = {"run": victims_run.id, "path": str(victims_run.path), "oversize": "x" * oversize}[kind]
+            shown = json.dumps(done, ensure_ascii=False).replace(sent, "<sent>")  # an echo of the input tells nothing
+            where = f"event {index} ({dep.get('api_name')}), {kind}"
+            for leak in leaks:
+                assert leak not in shown, f"{where} shows {leak!r}: {shown[:600]}"
+            refused[kind] += not done["success"]
+            takes_text = any(d is not None and not isinstance(d, bool | int | float) for d in data)
+            if kind == "oversize" and takes_text:
+                assert not done["success"], f"{where} took an input over the caps: {shown[:600]}"
+        attacked += 1
+    print(f"\nroute table: {attacked} events attacked × 3 (refused: {refused})")
+    assert attacked == len(events) >= 80
+    assert ctx.jobs.current is None and not ctx.jobs.waiting  # nothing started or queued
+    status = victims_run.status()
+    assert status["status"] == "finished" and not status.get("published")
+    assert (victims_run.adapter_dir / "adapter_config.json").is_file()
