@@ -12,11 +12,16 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from playground.errors import PlaygroundError
 from playground.spec import RunSpec
 from playground.texts import msg
+
+
+if TYPE_CHECKING:
+    from playground.training.store import Run
 
 
 @dataclass(frozen=True)
@@ -155,6 +160,8 @@ class Waiting:
     custom_rewards: dict | None
     address: str | None = None  # the client's address, as the web server saw it
     queued_at: float = field(default_factory=time.time)
+    run: Run | None = None  # a run to continue (its folder), else None: a new run folder
+    resume_from: Path | None = None  # the checkpoint of `run` it continues from
 
 
 def estimate_wait(

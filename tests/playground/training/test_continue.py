@@ -1,0 +1,172 @@
+"""Runs that continue: a run stopped, or killed (a real process, SIGKILL), and continued from its checkpoint takes the
+same steps as the run that was never interrupted; a finished run trains further from its final state."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from functools import partial
+from pathlib import Path
+
+import pytest
+
+from playground import testing
+from playground.errors import PlaygroundError
+from playground.training.checkpoint import GRPO_STATE, KEEP_CHECKPOINTS, checkpoint_root, last_checkpoint
+from playground.training.job import JobManager
+from playground.training.store import RunStore
+
+
+ROOT = Path(__file__).resolve().parents[3]
+STEPS = 10
+KEYS = ("reward", "loss", "kl")
+# A learning rate large enough that a step moves the samples: a resumed state that differed would show in the rewards.
+tiny_spec = partial(
+    testing.tiny_spec, max_steps=STEPS, max_completion_length=8, learning_rate=5e-3, save_steps=5, beta=0.04
+)
+
+
+def wait(job, timeout=600):
+    job.join(timeout)
+    assert not job.active, f"job still {job.status} after {timeout} s"
+
+
+def step_rows(run) -> dict[int, dict]:
+    rows = [r for r in run.metrics() if r.get("phase") == "grpo" and "reward" in r]
+    steps = [r["step"] for r in rows]
+    assert len(steps) == len(set(steps)), f"repeated steps: {steps}"
+    return {r["step"]: r for r in rows}
+
+
+def assert_same_steps(got: dict[int, dict], want: dict[int, dict], steps) -> None:
+    for step in steps:
+        for key in KEYS:
+            assert got[step][key] == pytest.approx(want[step][key], abs=1e-6), (step, key)
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory, tiny_model_dir):
+    """The uninterrupted 10-step run: its rows by step."""
+    manager = JobManager(RunStore(tmp_path_factory.mktemp("reference")))
+    job = manager.start(tiny_spec(tiny_model_dir))
+    wait(job)
+    assert job.status == "finished", job.error
+    rows = step_rows(job.run)
+    assert sorted(rows) == list(range(1, STEPS + 1))
+    # the samples move from step to step: equal rows below are not equal by chance
+    assert len({rows[s]["reward"] for s in rows}) > 3
+    return job.run
+
+
+def test_stop_then_continue_takes_the_uninterrupted_steps(tmp_path, tiny_model_dir, reference):
+    manager = JobManager(RunStore(tmp_path))
+    job = manager.start(tiny_spec(tiny_model_dir))
+    job.listeners.append(lambda row: row.get("step") == 3 and "reward" in row and job.stop())
+    wait(job)
+    assert job.status == "stopped"
+    stopped_at = job.run.status()["step"]
+    assert 4 <= stopped_at < STEPS
+    checkpoint = last_checkpoint(job.run.path)
+    assert checkpoint.name == f"checkpoint-{stopped_at}"  # Stop saved the whole state, off the save_steps
+    assert {p.name for p in checkpoint.iterdir()} >= {
+        "adapter_model.safetensors",
+        "optimizer.pt",
+        "scheduler.pt",
+        "rng_state.pth",
+        "trainer_state.json",
+        GRPO_STATE,
+    }
+
+    continued = manager.resume(job.run.id)
+    assert continued.run.path == job.run.path and continued.step == stopped_at
+    wait(continued)
+    assert continued.status == "finished", continued.error
+    rows = step_rows(continued.run)
+    assert sorted(rows) == list(range(1, STEPS + 1))  # no repeated and no missing steps
+    assert_same_steps(rows, step_rows(reference), range(stopped_at + 1, STEPS + 1))
+    assert continued.run.status()["step"] == STEPS
+    # bounded disk: the newest checkpoints only
+    kept = sorted(int(p.name.split("-")[1]) for p in checkpoint_root(job.run.path).glob("checkpoint-*"))
+    assert len(kept) <= KEEP_CHECKPOINTS and kept[-1] == STEPS
+
+
+def test_sigkill_between_steps_then_continue_from_the_command_line(tmp_path, tiny_model_dir, reference):
+    spec_file = tmp_path / "spec.json"
+    spec_file.write_text(tiny_spec(tiny_model_dir).to_json())
+    runs = tmp_path / "runs"
+    env = dict(os.environ, HF_HUB_OFFLINE="1", PYTHONPATH=str(ROOT))
+    cmd = [sys.executable, "-m", "playground", "train", "--spec", str(spec_file), "--out", str(runs)]
+    proc = subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 600
+    try:
+        while not list(runs.glob("*/trainer/checkpoint-5")) and time.time() < deadline:
+            assert proc.poll() is None, proc.stderr.read()
+            time.sleep(0.05)
+        os.kill(proc.pid, signal.SIGKILL)  # checkpoint-5 is renamed into place after step 5: step 6 is under way
+    finally:
+        proc.kill()
+        proc.wait()
+    (run_dir,) = [p for p in runs.iterdir() if p.is_dir() and not p.name.startswith(".")]
+    store = RunStore(runs)
+    assert store.get(run_dir.name).status()["status"] == "interrupted"
+
+    out = subprocess.run(
+        [*cmd[:4], "--resume_from_checkpoint", run_dir.name, "--out", str(runs)],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert out.returncode == 0, out.stderr
+    run = store.get(run_dir.name)
+    assert run.status()["status"] == "finished"
+    rows = step_rows(run)
+    assert sorted(rows) == list(range(1, STEPS + 1))
+    assert_same_steps(rows, step_rows(reference), range(6, STEPS + 1))
+    assert {s["step"] for s in run.samples()} == set(range(1, STEPS + 1))
+    assert len(run.samples()) == len(reference.samples())
+
+
+def test_a_finished_run_trains_further_with_a_larger_max_steps(tmp_path, tiny_model_dir, reference):
+    """TRL's default scheduler is linear over `max_steps`: a 5-step run's learning rate falls to 0 by its step 5, the
+    10-step run's only by step 10. Trained further to 10 steps, the restored scheduler, over the new `max_steps`, gives
+    steps 6-10 the 10-step run's learning rates; steps 2-5 were taken at the 5-step run's faster falling rates, so the
+    adapter, and the rewards after step 1, differ from the 10-step run's. (With a constant schedule they would not.)"""
+    manager = JobManager(RunStore(tmp_path))
+    job = manager.start(tiny_spec(tiny_model_dir, max_steps=5))
+    wait(job)
+    assert job.status == "finished"
+    first = step_rows(job.run)
+    with pytest.raises(PlaygroundError, match="already reached step 5 of 5"):
+        manager.resume(job.run.id)
+
+    further = manager.resume(job.run.id, max_steps=STEPS)
+    wait(further)
+    assert further.status == "finished", further.error
+    rows, ref = step_rows(further.run), step_rows(reference)
+    assert sorted(rows) == list(range(1, STEPS + 1))
+    rate = {s: rows[s]["learning_rate"] for s in rows}
+    assert [rate[s] for s in range(1, 6)] == [first[s]["learning_rate"] for s in range(1, 6)]
+    assert [rate[s] for s in range(6, STEPS + 1)] == pytest.approx([ref[s]["learning_rate"] for s in range(6, 11)])
+    assert rate[6] > 0 and rate[5] < ref[5]["learning_rate"]  # step 6 learns again; step 5 was the old schedule's
+    assert rows[1]["reward"] == ref[1]["reward"]  # the same first step: only the rates of steps 2-5 differ
+    assert json.loads((further.run.path / "spec.json").read_text())["grpo"]["max_steps"] == STEPS
+    assert further.run.status()["max_steps"] == STEPS
+
+
+def test_continue_refusals(tmp_path, tiny_model_dir):
+    store = RunStore(tmp_path)
+    public = JobManager(store, public=True)
+    run = store.create(tiny_spec(tiny_model_dir).to_dict(), owner="alice")
+    run.write_status(status="stopped")
+    with pytest.raises(PlaygroundError, match="Only the session that started this run can continue it"):
+        public.resume(run.id, owner="mallory")
+    with pytest.raises(PlaygroundError, match="Only the session that started this run can continue it"):
+        public.resume(run.id, owner=None)
+    with pytest.raises(PlaygroundError, match="no checkpoint to continue from"):
+        public.resume(run.id, owner="alice")
+    with pytest.raises(PlaygroundError, match="No run named"):
+        public.resume(str(run.path), owner="alice")  # a public app takes run ids only, never a path
