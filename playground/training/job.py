@@ -24,7 +24,14 @@ from playground.spec import RunSpec
 from playground.texts import msg
 from playground.training.checkpoint import KEEP_CHECKPOINTS, checkpoint_root, checkpoint_step
 from playground.training.progress import PhaseClock, eval_points, run_eta
-from playground.training.queue import PublicCaps, Waiting, custom_reward_names, estimate_wait
+from playground.training.queue import (
+    PublicCaps,
+    Waiting,
+    custom_reward_names,
+    estimate_wait,
+    load_queue,
+    save_queue,
+)
 from playground.training.state import JobState
 from playground.training.store import ACTIVE, SPEC, Run, RunStore, json_safe
 from playground.validation import validate_spec
@@ -563,6 +570,10 @@ class JobManager:
         self.current: TrainingJob | None = None
         self.waiting: list[Waiting] = []
         self.last_pace: float | None = None  # seconds per step of the last run that took a step
+        if public:  # the queue a previous app process left: it goes on where it stopped
+            self.waiting = load_queue(store)
+            with self._lock:
+                self._start_next()
 
     def start(
         self,
@@ -597,7 +608,8 @@ class JobManager:
         address: str | None = None,
     ) -> TrainingJob | None:
         """Continue a run from its last checkpoint, in the same run folder: a run id, or (outside public mode) a run
-        folder or a checkpoint folder. `max_steps` trains a run further than its spec's. In public mode only the run's
+        folder or a checkpoint folder. A run that ended before its first checkpoint starts over in its folder; a
+        finished run needs one. `max_steps` trains a run further than its spec's. In public mode only the run's
         owner may continue it, and it is queued and capped like a new run (returns None when queued)."""
         run, checkpoint = self._checkpoint_of(target)
         status = run.status()
@@ -610,9 +622,9 @@ class JobManager:
             spec.grpo.max_steps = int(max_steps)
         if spec.model.num_processes > 1:
             raise PlaygroundError("job.continue_processes")
-        if checkpoint is None:
+        if checkpoint is None and status.get("status") == "finished":
             raise PlaygroundError("job.no_checkpoint", run=run.id)
-        step = checkpoint_step(checkpoint)
+        step = checkpoint_step(checkpoint) if checkpoint is not None else 0  # none yet: it starts over, in its folder
         if step >= spec.grpo.max_steps:
             raise PlaygroundError("job.continue_done", run=run.id, step=step, total=spec.grpo.max_steps)
         validate_spec(spec)
@@ -651,6 +663,7 @@ class JobManager:
         if len(self.waiting) >= self.caps.max_queued:
             raise PlaygroundError("job.queue_full", count=self.caps.max_queued)
         self.waiting.append(waiting)
+        save_queue(self.store.root, self.waiting)
         logger.info("Queued a run (position %d)", len(self.waiting))
         return None
 
@@ -661,6 +674,10 @@ class JobManager:
             run = waiting.run
             run.write_spec(waiting.spec.to_dict())
             resume = {"resume_from": waiting.resume_from}
+            if waiting.resume_from is None:  # no checkpoint: it starts over, so its rows go
+                from playground.training.evaluation import EVAL_SAMPLES
+
+                run.truncate(-1, others=(EVAL_SAMPLES,), warmup=False)
         else:
             run, resume = self.store.create(waiting.spec.to_dict(), owner=waiting.owner), {}
         job = backend(waiting.spec, run, owner=waiting.owner, custom_rewards=waiting.custom_rewards, **resume).start()
@@ -683,12 +700,17 @@ class JobManager:
         if job.step and job.started_at:
             self.last_pace = (time.time() - job.started_at) / job.step
         with self._lock:
-            while self.waiting and (self.current is None or not self.current.active):
-                waiting = self.waiting.pop(0)
-                try:
-                    self._launch(waiting)
-                except Exception as exc:  # its spec was checked when queued; a failure here must not stall the queue
-                    logger.error("A queued run could not start: %s", exc)
+            self._start_next()
+
+    def _start_next(self) -> None:
+        """Start the first queued run that starts, if the machine is free (the lock is held)."""
+        while self.waiting and (self.current is None or not self.current.active):
+            waiting = self.waiting.pop(0)
+            save_queue(self.store.root, self.waiting)
+            try:
+                self._launch(waiting)
+            except Exception as exc:  # its spec was checked when queued; a failure here must not stall the queue
+                logger.error("A queued run could not start: %s", exc)
 
     def position(self, owner: str | None) -> dict[str, Any] | None:
         """The owner's queued run: {"position": 1-based, "waiting": total, "eta": seconds or None}, or None."""
@@ -709,7 +731,9 @@ class JobManager:
         with self._lock:
             for i, waiting in enumerate(self.waiting):
                 if owner is not None and waiting.owner == owner:
-                    return self.waiting.pop(i)
+                    self.waiting.pop(i)
+                    save_queue(self.store.root, self.waiting)
+                    return waiting
         raise PlaygroundError("job.not_queued")
 
     def stop(self, owner: str | None = None) -> TrainingJob:

@@ -350,13 +350,15 @@ class Run:
         last = max(steps)
         return [r for r in rows if r.get("step") == last]
 
-    def truncate(self, step: int, others: tuple[str, ...] = ()) -> list[dict]:
-        """Keep only the rows of steps up to `step` (the warm-up's all) in metrics.jsonl, samples.jsonl and the
-        `others` .jsonl files, each rewritten atomically; returns the metrics rows kept. A run continued from the
-        checkpoint of `step` takes the later steps again."""
+    def truncate(self, step: int, others: tuple[str, ...] = (), warmup: bool = True) -> list[dict]:
+        """Keep only the rows of steps up to `step` (and the warm-up's, with `warmup`) in metrics.jsonl,
+        samples.jsonl and the `others` .jsonl files, each rewritten atomically; returns the metrics rows kept. A run
+        continued from the checkpoint of `step` takes the later steps again."""
 
         def kept(row: dict) -> bool:
-            return row.get("phase") == "warmup" or not isinstance(row.get("step"), int) or row["step"] <= step
+            if row.get("phase") == "warmup":
+                return warmup
+            return not isinstance(row.get("step"), int) or row["step"] <= step
 
         for name in (SAMPLES, *others):
             _keep_lines(self.path / name, kept)

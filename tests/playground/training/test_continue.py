@@ -161,12 +161,52 @@ def test_continue_refusals(tmp_path, tiny_model_dir):
     store = RunStore(tmp_path)
     public = JobManager(store, public=True)
     run = store.create(tiny_spec(tiny_model_dir).to_dict(), owner="alice")
-    run.write_status(status="stopped")
+    run.write_status(status="finished", step=STEPS)
     with pytest.raises(PlaygroundError, match="Only the session that started this run can continue it"):
         public.resume(run.id, owner="mallory")
     with pytest.raises(PlaygroundError, match="Only the session that started this run can continue it"):
         public.resume(run.id, owner=None)
     with pytest.raises(PlaygroundError, match="no checkpoint to continue from"):
         public.resume(run.id, owner="alice")
-    with pytest.raises(PlaygroundError, match="No run named"):
+    with pytest.raises(PlaygroundError, match="is not a valid run name"):
         public.resume(str(run.path), owner="alice")  # a public app takes run ids only, never a path
+
+
+def test_a_run_interrupted_before_its_first_checkpoint_starts_over_in_its_folder(tmp_path, tiny_model_dir):
+    store = RunStore(tmp_path)
+    run = store.create(tiny_spec(tiny_model_dir, max_steps=2).to_dict())
+    run.append_metrics({"step": 1, "phase": "grpo", "reward": 0.5})  # what the killed process had logged
+    run.append_samples([{"step": 1, "prompt": "p", "completion": "c", "rewards": {}, "advantage": 0.0}])
+    run.write_status(status="interrupted", step=1)
+    job = JobManager(store).resume(run.id)
+    assert job.run.path == run.path and job.start_step == 0
+    wait(job)
+    assert job.status == "finished", job.error
+    assert sorted(step_rows(run)) == [1, 2] and step_rows(run)[1]["reward"] != 0.5
+    assert [s["step"] for s in run.samples()].count(1) == 4  # one group of 4, not the killed process's row too
+
+
+def test_a_public_queue_outlives_the_app_process(tmp_path, tiny_model_dir):
+    """The queue is kept in the runs folder: a new manager on the folder (the restarted app) reads it back and starts
+    its first run; a queued continuation keeps its run and checkpoint."""
+    from playground.training.queue import QUEUE_FILE, Waiting
+
+    store = RunStore(tmp_path)
+    before = JobManager(store, public=True)
+    stopped = store.create(tiny_spec(tiny_model_dir).to_dict(), owner="carol")
+    checkpoint = checkpoint_root(stopped.path) / "checkpoint-5"
+    before._enqueue(Waiting(tiny_spec(tiny_model_dir, max_steps=1), "bob", None, "10.0.0.2"))
+    before._enqueue(Waiting(tiny_spec(tiny_model_dir), "carol", None, "10.0.0.3", run=stopped, resume_from=checkpoint))
+    assert (tmp_path / QUEUE_FILE).is_file() and {i.id for i in store.list()} == {stopped.id}  # not a run
+
+    after = JobManager(store, public=True)  # the restarted app
+    started = after.current
+    assert started is not None and started.owner == "bob" and started.spec.grpo.max_steps == 1
+    assert [(w.owner, w.address, w.run.id, w.resume_from) for w in after.waiting] == [
+        ("carol", "10.0.0.3", stopped.id, checkpoint)
+    ]
+    assert after.position("carol")["position"] == 1
+    after.cancel("carol")
+    assert JobManager(store, public=True).waiting == []  # the cancel was written too
+    wait(started)
+    assert started.status == "finished", started.error
