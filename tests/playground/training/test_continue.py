@@ -210,3 +210,42 @@ def test_a_public_queue_outlives_the_app_process(tmp_path, tiny_model_dir):
     assert JobManager(store, public=True).waiting == []  # the cancel was written too
     wait(started)
     assert started.status == "finished", started.error
+
+
+def test_a_continued_runs_time_left_counts_the_steps_left_from_its_checkpoint(tmp_path, tiny_model_dir):
+    from playground.training.progress import PhaseClock
+
+    store = RunStore(tmp_path)
+    run = store.create(tiny_spec(tiny_model_dir).to_dict())
+    checkpoint = checkpoint_root(run.path) / "checkpoint-6"
+    checkpoint.mkdir(parents=True)
+    (checkpoint / "trainer_state.json").write_text(json.dumps({"global_step": 6}))
+    from playground.training.job import TrainingJob
+
+    job = TrainingJob(tiny_spec(tiny_model_dir), run, resume_from=checkpoint)  # not started
+    assert (job.step, job.start_step, run.status()["step"]) == (6, 6, 6)
+    now = [0.0]
+    job.clock = PhaseClock(clock=lambda: now[0])
+    job.clock.enter("grpo")
+    now[0] = 2.0
+    job.clock.step("grpo")  # step 7 took 2 s: steps 8-10 are left
+    assert job.eta(0, 0) == (6.0, 6.0)
+
+
+def test_health_alerts_read_the_rows_from_before_the_checkpoint(tmp_path, tiny_model_dir):
+    """A continued run's alerts are those of all its rows, as if it had not stopped (the rows before the checkpoint
+    are read back from metrics.jsonl, the rows past it dropped)."""
+    from playground.training.job import TrainingJob
+
+    store = RunStore(tmp_path)
+    run = store.create(tiny_spec(tiny_model_dir).to_dict())
+    for step in range(1, 8):  # every group the same reward: no signal to learn from, a known alert
+        row = {"step": step, "phase": "grpo", "reward": 0.5, "reward_std": 0.0, "frac_reward_zero_std": 1.0}
+        run.append_metrics(row | {"loss": 0.0, "kl": 0.0, "completions/clipped_ratio": 0.0})
+    checkpoint = checkpoint_root(run.path) / "checkpoint-6"
+    checkpoint.mkdir(parents=True)
+    (checkpoint / "trainer_state.json").write_text(json.dumps({"global_step": 6}))
+    job = TrainingJob(tiny_spec(tiny_model_dir), run, resume_from=checkpoint)
+    job._continue_records()
+    assert [r["step"] for r in run.metrics()] == [1, 2, 3, 4, 5, 6]
+    assert [(a["code"], a["step"]) for a in job.alerts] == [("no_signal", 6)]
