@@ -70,6 +70,8 @@ class PlaygroundCallback(TrainerCallback):
             return control
         if state.global_step >= state.max_steps:
             control.should_save = True  # the final state, so the run can be trained further
+        elif self.job.stop_at is not None and state.global_step >= self.job.stop_at:
+            control.should_training_stop = control.should_save = True  # a chunk's end: the next chunk continues
         if state.global_step % self.job.spec.grpo.save_steps == 0 and state.global_step < state.max_steps:
             self.job.save_adapter(kwargs["model"])
         every = self.job.spec.grpo.eval_every
@@ -139,9 +141,13 @@ class TrainingJob(JobState):
         owner: str | None = None,
         custom_rewards: dict | None = None,
         resume_from: str | Path | None = None,
+        stop_at: int | None = None,
     ):
-        """`resume_from`: a checkpoint folder of `run` to continue from (`playground.training.checkpoint`)."""
+        """`resume_from`: a checkpoint folder of `run` to continue from (`playground.training.checkpoint`).
+        `stop_at`: end this process's training at that step, checkpointed, with the run still "running" (one chunk of
+        a chunked run, `playground.training.chunks`)."""
         self.resume_from = Path(resume_from) if resume_from is not None else None
+        self.stop_at = stop_at
         self.start_step = checkpoint_step(self.resume_from) if self.resume_from is not None else 0
         self.init_state(spec, run, owner, **({"step": self.start_step} if self.resume_from else {}))
         self.step = self.start_step
@@ -324,7 +330,10 @@ class TrainingJob(JobState):
                 self._interruptible = False
             self.save_adapter(trainer.model)
             self.step = trainer.state.global_step
-            self._set_status("stopped" if self.stop_requested.is_set() else "finished", **self._error_fields())
+            if self.stop_requested.is_set():
+                self._set_status("stopped", **self._error_fields())
+            else:
+                self._set_status("finished" if self.step >= self.max_steps else "running", **self._error_fields())
         except RunStopped:
             with self._interrupt_lock:
                 self._interruptible = False
@@ -544,11 +553,18 @@ def _free_memory() -> None:
 
 
 def _backend(spec: RunSpec, custom_rewards: dict | None = None):
-    """This process's thread for one process; `accelerate launch` in a subprocess for several."""
-    if spec.model.num_processes == 1:
+    """This process's thread for one process (in chunks of GPU calls on ZeroGPU); `accelerate launch` in a
+    subprocess for several."""
+    from playground.training.chunks import chunked
+
+    if spec.model.num_processes == 1 and not chunked():
         return TrainingJob
     if custom_rewards:
         raise PlaygroundError("job.compiled_rewards")
+    if spec.model.num_processes == 1:
+        from playground.training.chunks import ChunkedJob
+
+        return ChunkedJob
     from playground.training.launcher import LaunchedJob
 
     return LaunchedJob
