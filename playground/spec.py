@@ -119,7 +119,13 @@ class GRPOArgs:
     )
     max_steps: int = field(default=20, metadata={"help": "Optimizer steps to train."})
     seed: int = field(default=42, metadata={"help": "Random seed (data order, sampling, LoRA init)."})
-    save_steps: int = field(default=10, metadata={"help": "Save the adapter every this many steps."})
+    save_steps: int = field(
+        default=10,
+        metadata={
+            "help": "Save a checkpoint (the adapter and the whole training state, to continue from) every this "
+            "many steps."
+        },
+    )
     gradient_checkpointing: bool = field(
         default=False, metadata={"help": "Trade compute for memory; off by default, it slows small models down."}
     )

@@ -1,7 +1,8 @@
 """ZeroGPU: a Hugging Face Space lends a GPU to a function only inside a `@spaces.GPU(duration=...)` call.
 
 `on_zerogpu()` says whether this process runs on one (the `spaces` package is installed and the Space set
-`SPACES_ZERO_GPU`). `gpu_call(target, *args, duration=...)` runs `target` inside such a call there, and directly
+`SPACES_ZERO_GPU`). `gpu_handler(fn)` wraps a page's event handler that samples (previews, dry runs, Compare);
+`gpu_call(target, *args, duration=...)` runs `target` inside such a call there, and directly
 anywhere else (off a Space `spaces.GPU` is a no-op too). On ZeroGPU the call runs in a worker process forked from this
 one, its arguments and result pickled: `target` is named by `"module:function"` and the arguments are plain values,
 so nothing of this process's state has to travel but what the worker inherited when it was forked.
@@ -43,6 +44,19 @@ def _seconds(target: str, args: tuple, seconds: int) -> int:
 
 
 _gpu_run = None
+
+# The GPU time a page's sampling asks for: a preview group, a dry run's groups, a comparison of two models.
+SAMPLING_SECONDS = 120
+
+
+def gpu_handler(fn, duration: float = SAMPLING_SECONDS):
+    """An event handler that samples, run inside `@spaces.GPU(duration=...)` on ZeroGPU (its inputs are pickled to
+    the worker, which inherited the app's state when it was forked); `fn` itself elsewhere."""
+    if not on_zerogpu():
+        return fn
+    import spaces
+
+    return spaces.GPU(fn, duration=int(duration))
 
 
 def gpu_call(target: str, *args: Any, duration: float = 60) -> Any:
