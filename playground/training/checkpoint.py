@@ -19,6 +19,7 @@ import json
 import logging
 import os
 import shutil
+import time
 from pathlib import Path
 
 import torch
@@ -88,11 +89,13 @@ class RunTrainer(FastGRPOTrainer):
     """The playground's trainer: the fast path, plus checkpoints written atomically that hold TRL's buffers."""
 
     _staging: Path | None = None
+    last_save_seconds: float | None = None  # how long the latest checkpoint took to write (bench/continue.py)
 
     def _get_output_dir(self, trial):
         return str(self._staging) if self._staging is not None else super()._get_output_dir(trial)
 
     def _save_checkpoint(self, model, trial):
+        started = time.perf_counter()
         root = Path(super()._get_output_dir(trial))
         name = f"{PREFIX_CHECKPOINT_DIR}-{self.state.global_step}"
         staging = root / STAGING
@@ -117,7 +120,8 @@ class RunTrainer(FastGRPOTrainer):
         _fsync_dir(root)
         rotate_checkpoints(str(root), save_total_limit=self.args.save_total_limit, use_mtime=False)
         shutil.rmtree(staging, ignore_errors=True)
-        logger.info("Saved checkpoint %s", target)
+        self.last_save_seconds = time.perf_counter() - started
+        logger.info("Saved checkpoint %s in %.2f s", target, self.last_save_seconds)
 
     def _load_optimizer_and_scheduler(self, checkpoint):
         super()._load_optimizer_and_scheduler(checkpoint)

@@ -249,3 +249,19 @@ def test_health_alerts_read_the_rows_from_before_the_checkpoint(tmp_path, tiny_m
     job._continue_records()
     assert [r["step"] for r in run.metrics()] == [1, 2, 3, 4, 5, 6]
     assert [(a["code"], a["step"]) for a in job.alerts] == [("no_signal", 6)]
+
+
+def test_a_save_killed_half_way_leaves_the_previous_checkpoint(tmp_path):
+    """What a process killed while it saved leaves: the staged folder, never a half-written checkpoint-<step>."""
+    from playground.training.checkpoint import STAGING, drop_later_checkpoints
+
+    root = checkpoint_root(tmp_path)
+    whole = root / "checkpoint-5"
+    whole.mkdir(parents=True)
+    (whole / "trainer_state.json").write_text(json.dumps({"global_step": 5}))
+    half = root / STAGING / "checkpoint-10"
+    half.mkdir(parents=True)
+    (half / "optimizer.pt").write_bytes(b"\0" * 10)  # no trainer_state.json yet
+    assert last_checkpoint(tmp_path) == whole
+    drop_later_checkpoints(tmp_path, 5)  # what continuing from it does first
+    assert not (root / STAGING).exists() and last_checkpoint(tmp_path) == whole
