@@ -1,9 +1,9 @@
 """A run trained in chunks of steps, each chunk one GPU call that continues from the previous chunk's checkpoint.
 
 A ZeroGPU Space lends its GPU only inside `@spaces.GPU(duration=...)` calls of bounded length (`playground.zerogpu`).
-`ChunkedJob` trains a run as a series of such calls: each (`train_chunk`) builds the trainer, continues from the
-run's last checkpoint (the whole training state, `playground.training.checkpoint`), trains until its `stop_at` step,
-saves, and returns. The first chunk takes `FIRST_CHUNK_STEPS` steps; the next ones as many as fit in one call's
+`ChunkedJob` trains a run as a series of such calls: each (`gpu_chunk.train_chunk`) builds the trainer, continues from
+the run's last checkpoint (the whole training state, `playground.training.checkpoint`), trains until its `stop_at`
+step, saves, and returns. The first chunk takes `FIRST_CHUNK_STEPS` steps; the next ones as many as fit in one call's
 budget (`PLAYGROUND_GPU_SECONDS`) at the step and load times measured so far, and the call's duration is sized from
 them. A run in chunks takes the same steps as a run in one piece (tests/playground/training/test_chunks.py).
 
@@ -52,20 +52,6 @@ def plan_chunk(step_seconds: float | None, load_seconds: float, budget: float) -
         return forced or FIRST_CHUNK_STEPS, budget
     steps = forced or max(1, int((budget / MARGIN - load_seconds) / step_seconds))
     return steps, min(budget, MARGIN * (load_seconds + steps * step_seconds))
-
-
-def train_chunk(run_path: str, checkpoint: str | None, stop_at: int) -> dict:
-    """One chunk, in the process that holds the GPU: the run's spec, continued from `checkpoint` (None: from the
-    start) to step `stop_at`, checkpointed there. Returns {"status", "step", "error"}."""
-    from playground.training.job import TrainingJob
-    from playground.training.rank import AgreedStop
-
-    run = Run(run_path)
-    spec = RunSpec.from_dict(run.spec())
-    job = TrainingJob(spec, run, owner=run.status().get("owner"), resume_from=checkpoint, stop_at=stop_at)
-    job.stop_requested = AgreedStop(run.path / STOP_FILE, rank=0)  # Stop reaches a forked GPU worker as a file
-    job._main()
-    return {"status": job.status, "step": job.step, "error": str(job.error) if job.error else None}
 
 
 class ChunkedJob(LaunchedJob):
@@ -130,7 +116,7 @@ class ChunkedJob(LaunchedJob):
                 started = time.monotonic()
                 arg = str(checkpoint) if checkpoint is not None else None
                 outcome = gpu_call(
-                    "playground.training.chunks:train_chunk", str(self.run.path), arg, stop_at, duration=duration
+                    "playground.training.gpu_chunk:train_chunk", str(self.run.path), arg, stop_at, duration=duration
                 )
                 self.chunks += 1
                 took, done = time.monotonic() - started, outcome["step"] - step
