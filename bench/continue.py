@@ -59,8 +59,8 @@ def main() -> None:
     from playground.training.store import RunStore
 
     times = SaveTimes()
-    logging.getLogger("playground.training.checkpoint").addHandler(times)
-    logging.getLogger("playground.training.checkpoint").setLevel(logging.INFO)
+    logging.getLogger("playground.training.run_trainer").addHandler(times)
+    logging.getLogger("playground.training.run_trainer").setLevel(logging.INFO)
     spec = demo_spec()
     spec.set("save_steps", 1)
     spec.set("max_steps", args.steps + 5)

@@ -386,8 +386,8 @@ class TrainingJob(JobState):
         from playground.data import load_prompts
         from playground.sandbox import programs  # noqa: F401  (installs the code_tests reward's sandbox runner)
         from playground.scoring import GuardedReward, build_rewards, reward_name
-        from playground.training.checkpoint import RunTrainer
         from playground.training.evaluation import Evaluator, split_eval
+        from playground.training.run_trainer import RunTrainer
 
         spec = self.spec
         data = load_prompts(spec.data)
