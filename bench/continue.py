@@ -66,15 +66,19 @@ def main() -> None:
     spec.set("max_steps", args.steps + 5)
     manager = JobManager(RunStore(tempfile.mkdtemp(prefix="bench-continue-")))
     job = manager.start(spec)
+    print(f"started {job.run.id}", flush=True)
     start_to_first = first_step_seconds(job, 0)
+    print(f"first step after {start_to_first:.1f} s", flush=True)
     while job.step < args.steps:
         time.sleep(0.1)
     job.stop()
     job.join()
     checkpoint = last_checkpoint(job.run.path)
     files = {p.name: p.stat().st_size for p in checkpoint.rglob("*") if p.is_file()}
+    print(f"stopped at step {job.step}; continuing", flush=True)
     continued = manager.resume(job.run.id)
     continue_to_first = first_step_seconds(continued, continued.start_step)
+    print(f"first continued step after {continue_to_first:.1f} s", flush=True)
     continued.stop()
     continued.join()
     result = {
