@@ -58,7 +58,10 @@ class PlaygroundCallback(TrainerCallback):
         self._last_samples: tuple | None = None
 
     def on_train_begin(self, args, state, control, **kwargs):
-        self.job.evaluate(kwargs["model"], 0, "warmup" if self.job.warmed_up else "base")
+        job, every = self.job, self.job.spec.grpo.eval_every
+        job.evaluate(kwargs["model"], 0, "warmup" if job.warmed_up else "base")
+        if job.start_step and every and job.start_step % every == 0:  # Stop at an eval point skipped its eval
+            job.evaluate(kwargs["model"], job.start_step, "grpo")  # (done already: `evaluate` skips it)
 
     def on_step_end(self, args, state, control, **kwargs):
         self.job.step = state.global_step

@@ -267,3 +267,31 @@ def test_a_save_killed_half_way_leaves_the_previous_checkpoint(tmp_path):
     assert last_checkpoint(tmp_path) == whole
     drop_later_checkpoints(tmp_path, 5)  # what continuing from it does first
     assert not (root / STAGING).exists() and last_checkpoint(tmp_path) == whole
+
+
+def test_a_run_with_a_warmup_and_evals_continues_against_its_warmed_up_reference(tmp_path, tiny_model_dir):
+    """With an SFT warm-up, KL is measured to the warmed-up adapter (TRL's "ref" adapter, saved in the checkpoint's
+    ref/): the continued run skips the warm-up, takes that reference back, and its evals go on where they were."""
+    spec = partial(tiny_spec, tiny_model_dir, max_steps=4, save_steps=2, sft_warmup_steps=2, sft_num_examples=4)
+    manager = JobManager(RunStore(tmp_path))
+    whole = manager.start(spec(eval_every=2, eval_prompts=2))
+    wait(whole)
+    assert whole.status == "finished", whole.error
+    job = manager.start(spec(eval_every=2, eval_prompts=2))
+    job.listeners.append(lambda row: row.get("step") == 1 and "reward" in row and job.stop())
+    wait(job)
+    stopped_at = job.run.status()["step"]
+    assert job.status == "stopped" and (last_checkpoint(job.run.path) / "ref").is_dir()
+    continued = manager.resume(job.run.id)
+    wait(continued)
+    assert continued.status == "finished", continued.error
+    assert_same_steps(step_rows(continued.run), step_rows(whole.run), range(stopped_at + 1, 5))
+    warmup = [r["step"] for r in continued.run.metrics() if r.get("phase") == "warmup" and "warmup/loss" in r]
+    assert warmup == [1, 2]  # once, not again
+    # Stop at step 2 skipped that step's eval; the continued run makes it before its first step
+    assert list(eval_rewards(continued.run)) == [(0, "base"), (0, "warmup"), (2, "grpo"), (4, "grpo")]
+    assert eval_rewards(continued.run) == eval_rewards(whole.run)
+
+
+def eval_rewards(run) -> dict[tuple, float]:
+    return {(r["step"], r["eval_of"]): r["eval_reward"] for r in run.metrics() if r.get("phase") == "eval"}
