@@ -29,7 +29,7 @@ MAX_COMPLETION_LENGTH = 4096  # beyond this a CPU or small GPU run will not fini
 # GRPOConfig settings the playground fixes for its own trainer (the run folder, its charts and its adapter saving).
 TRAINER_SETTINGS = {
     "logging_steps": 1,  # TRL's default is 10; the playground's charts want every step
-    "save_strategy": "no",  # the playground saves the adapter itself, into the run folder
+    "save_strategy": "no",  # the training job asks for its own checkpoints, in the run folder (job.py); exports theirs
     "disable_tqdm": True,
 }
 TRACKER_PROJECT = "grpo-playground"  # the trackio (or wandb) project runs report to; each run is named by its id
@@ -119,7 +119,13 @@ class GRPOArgs:
     )
     max_steps: int = field(default=20, metadata={"help": "Optimizer steps to train."})
     seed: int = field(default=42, metadata={"help": "Random seed (data order, sampling, LoRA init)."})
-    save_steps: int = field(default=10, metadata={"help": "Save the adapter every this many steps."})
+    save_steps: int = field(
+        default=10,
+        metadata={
+            "help": "Save a checkpoint (the adapter and the whole training state, to continue from) every this "
+            "many steps."
+        },
+    )
     gradient_checkpointing: bool = field(
         default=False, metadata={"help": "Trade compute for memory; off by default, it slows small models down."}
     )

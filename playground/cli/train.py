@@ -46,6 +46,12 @@ def train_parser(prog: str = "grpo-playground train") -> Parser:
     own.add_argument("--out", default=None, help="runs folder (default: $PLAYGROUND_RUNS or ./runs)")
     own.add_argument("--json_log", action="store_true", help="print one JSON object per log step")
     own.add_argument("--reward", action="append", metavar="NAME[:WEIGHT]", help="replace the rewards; repeat it")
+    own.add_argument(
+        "--resume_from_checkpoint",
+        metavar="RUN",
+        help="continue a run from its last checkpoint, in its own folder: a run id (in --out), a run folder or a "
+        "checkpoint folder; the run's spec.json holds its settings, and --max_steps trains it further",
+    )
     return p
 
 
@@ -154,7 +160,11 @@ def run_train(argv: list[str]) -> int:
 
     spec, args = parse_train(argv)
     manager = JobManager(RunStore(args.out))
-    job = manager.start(spec)
+    if args.resume_from_checkpoint:
+        job = manager.resume(args.resume_from_checkpoint, max_steps=_given_max_steps(argv))
+        spec = job.spec
+    else:
+        job = manager.start(spec)
     printer = LivePrinter(job, args.json_log)
     job.listeners.append(printer)
     if not args.json_log:
@@ -177,6 +187,13 @@ def run_train(argv: list[str]) -> int:
     status = job.status
     print(f"run {job.run.id} {status}" + (f": {job.error}" if job.error else ""), file=sys.stderr)
     return {"finished": 0, "stopped": 130}.get(status, 1)
+
+
+def _given_max_steps(argv: list[str]) -> int | None:
+    """`--max_steps` when given on the command line (a continued run keeps its own otherwise)."""
+    pre = argparse.ArgumentParser(add_help=False)
+    pre.add_argument("--max_steps", type=int)
+    return pre.parse_known_args(argv)[0].max_steps
 
 
 def _print_alerts(job, printer=None) -> None:

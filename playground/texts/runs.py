@@ -30,6 +30,27 @@ TEXTS: dict[str, tuple[str, str]] = {
     "job.not_queued": ("You have no run waiting in the queue.", "你没有在排队的训练。"),
     "job.none_running": ("No training run is in progress.", "没有正在进行的训练。"),
     "job.not_owner": ("Only the session that started this run can stop it.", "只有启动这次训练的会话才能停止它。"),
+    # continuing a run from its last checkpoint (playground/training/checkpoint.py)
+    "job.no_checkpoint": (
+        "Run '{run}' has no checkpoint to continue from (it saves one every save_steps steps and when stopped).",
+        "训练 '{run}' 没有可继续的检查点（每 save_steps 步和停止时会保存一个）。",
+    ),
+    "job.not_owner_continue": (
+        "Only the session that started this run can continue it.",
+        "只有启动这次训练的会话才能继续它。",
+    ),
+    "job.continue_active": (
+        "Run '{run}' is still {status}; it can be continued once it has ended.",
+        "训练 '{run}' 尚未结束（{status}）；结束后才能继续。",
+    ),
+    "job.continue_done": (
+        "Run '{run}' already reached step {step} of {total}; give it a larger max_steps to train it further.",
+        "训练 '{run}' 已到第 {step} / {total} 步；要继续训练，请给它更大的 max_steps。",
+    ),
+    "job.continue_processes": (
+        "A run of several processes cannot be continued yet; continue it with num_processes=1 or start a new run.",
+        "多进程训练暂不能继续；请以 num_processes=1 继续，或开始新的训练。",
+    ),
     "job.compiled_rewards": (
         "Rewards compiled in this process cannot reach other processes: pass their code as the spec's custom_code, "
         "or train with num_processes 1.",

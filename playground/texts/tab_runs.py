@@ -43,6 +43,20 @@ TEXTS: dict[str, tuple[str, str]] = {
     "runs.delete.no": ("Cancel", "取消"),
     # --- public mode (run ownership, training queue) ---
     "runs.publish": ("Publish (read-only)", "公开（只读）"),
+    "runs.continue": ("Continue", "继续训练"),
+    "runs.continue.steps": ("Train to step (max_steps)", "训练到第几步（max_steps）"),
+    "runs.continue.steps_info": (
+        "Empty: the run's own max_steps. Larger: trains a finished run further.",
+        "留空：沿用该训练的 max_steps。更大：让已完成的训练继续训练。",
+    ),
+    "runs.continued": (
+        "Run {run} continues from step {step} (its last checkpoint); follow it on the Train tab.",
+        "训练 {run} 从第 {step} 步（其最后一个检查点）继续；可在“训练”页查看进度。",
+    ),
+    "runs.continue_queued": (
+        "Run {run} will continue from its last checkpoint when the machine is free.",
+        "机器空闲后，训练 {run} 将从其最后一个检查点继续。",
+    ),
     "runs.published": (
         "Run {run} is now visible to every visitor, read-only.",
         "训练 {run} 已公开：所有访客都能查看，但不能修改或删除。",

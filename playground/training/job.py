@@ -14,6 +14,7 @@ import threading
 import time
 import traceback
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from transformers import PrinterCallback, TrainerCallback
@@ -21,10 +22,18 @@ from transformers import PrinterCallback, TrainerCallback
 from playground.errors import PlaygroundError, RewardError
 from playground.spec import RunSpec
 from playground.texts import msg
+from playground.training.checkpoint import KEEP_CHECKPOINTS, checkpoint_root, checkpoint_step
 from playground.training.progress import PhaseClock, eval_points, run_eta
-from playground.training.queue import PublicCaps, Waiting, custom_reward_names, estimate_wait
+from playground.training.queue import (
+    PublicCaps,
+    Waiting,
+    custom_reward_names,
+    estimate_wait,
+    load_queue,
+    save_queue,
+)
 from playground.training.state import JobState
-from playground.training.store import Run, RunStore, json_safe
+from playground.training.store import ACTIVE, SPEC, Run, RunStore, json_safe
 from playground.validation import validate_spec
 
 
@@ -49,7 +58,10 @@ class PlaygroundCallback(TrainerCallback):
         self._last_samples: tuple | None = None
 
     def on_train_begin(self, args, state, control, **kwargs):
-        self.job.evaluate(kwargs["model"], 0, "warmup" if self.job.warmed_up else "base")
+        job, every = self.job, self.job.spec.grpo.eval_every
+        job.evaluate(kwargs["model"], 0, "warmup" if job.warmed_up else "base")
+        if job.start_step and every and job.start_step % every == 0:  # Stop at an eval point skipped its eval
+            job.evaluate(kwargs["model"], job.start_step, "grpo")  # (done already: `evaluate` skips it)
 
     def on_step_end(self, args, state, control, **kwargs):
         self.job.step = state.global_step
@@ -57,7 +69,12 @@ class PlaygroundCallback(TrainerCallback):
         self.job.clock.step("grpo")
         if self.job.stop_requested.is_set():
             control.should_training_stop = True
+            control.should_save = True  # the whole training state, so the run can be continued
             return control
+        if state.global_step >= state.max_steps:
+            control.should_save = True  # the final state, so the run can be trained further
+        elif self.job.stop_at is not None and state.global_step >= self.job.stop_at:
+            control.should_training_stop = control.should_save = True  # a chunk's end: the next chunk continues
         if state.global_step % self.job.spec.grpo.save_steps == 0 and state.global_step < state.max_steps:
             self.job.save_adapter(kwargs["model"])
         every = self.job.spec.grpo.eval_every
@@ -120,8 +137,23 @@ class WarmupCallback(TrainerCallback):
 class TrainingJob(JobState):
     """One GRPO run. `start()` returns at once; poll `snapshot()` or read the run folder."""
 
-    def __init__(self, spec: RunSpec, run: Run, owner: str | None = None, custom_rewards: dict | None = None):
-        self.init_state(spec, run, owner)
+    def __init__(
+        self,
+        spec: RunSpec,
+        run: Run,
+        owner: str | None = None,
+        custom_rewards: dict | None = None,
+        resume_from: str | Path | None = None,
+        stop_at: int | None = None,
+    ):
+        """`resume_from`: a checkpoint folder of `run` to continue from (`playground.training.checkpoint`).
+        `stop_at`: end this process's training at that step, checkpointed, with the run still "running" (one chunk of
+        a chunked run, `playground.training.chunks`)."""
+        self.resume_from = Path(resume_from) if resume_from is not None else None
+        self.stop_at = stop_at
+        self.start_step = checkpoint_step(self.resume_from) if self.resume_from is not None else 0
+        self.init_state(spec, run, owner, **({"step": self.start_step} if self.resume_from else {}))
+        self.step = self.start_step
         self.custom_rewards = custom_rewards or {}
         self._own_rewards: dict = {}  # sandboxed rewards this job compiled from `spec.custom_code`; closed at the end
         self.guarded: list = []  # the GuardedRewards given to the trainer: they count errors under the "none" policy
@@ -174,7 +206,10 @@ class TrainingJob(JobState):
         """(the current phase's time left, the run's): each phase by its own step times (`PhaseClock`)."""
         g = self.spec.grpo
         evals = eval_points(self.max_steps, g.eval_every, bool(g.sft_warmup_steps)) if self._evaluator else 0
-        return run_eta(self.clock, warmup_steps=g.sft_warmup_steps, max_steps=self.max_steps, evals=evals)
+        warmup = 0 if self.resume_from is not None else g.sft_warmup_steps  # a continued run has done it
+        # The clock times this process's steps: a continued run counts what is left from its checkpoint.
+        evals = max(0, evals - len(self._evaluated)) if self.resume_from is not None else evals
+        return run_eta(self.clock, warmup_steps=warmup, max_steps=self.max_steps - self.start_step, evals=evals)
 
     # --- thread ----------------------------------------------------------------------------------------------------
 
@@ -285,18 +320,23 @@ class TrainingJob(JobState):
             with self._interrupt_lock:
                 self._interruptible = True
             self._set_status("loading", started_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+            if self.resume_from is not None:
+                self._continue_records()
             trainer = self._build_trainer()
             model = trainer.model
             if not self.stop_requested.is_set():
                 self.phase = "grpo"
                 self._set_status("running", phase="grpo")
                 self.clock.enter("grpo")
-                trainer.train()
+                trainer.train(resume_from_checkpoint=str(self.resume_from) if self.resume_from else None)
             with self._interrupt_lock:
                 self._interruptible = False
             self.save_adapter(trainer.model)
             self.step = trainer.state.global_step
-            self._set_status("stopped" if self.stop_requested.is_set() else "finished", **self._error_fields())
+            if self.stop_requested.is_set():
+                self._set_status("stopped", **self._error_fields())
+            else:
+                self._set_status("finished" if self.step >= self.max_steps else "running", **self._error_fields())
         except RunStopped:
             with self._interrupt_lock:
                 self._interruptible = False
@@ -318,6 +358,22 @@ class TrainingJob(JobState):
             del trainer, model
             _free_memory()
 
+    def _continue_records(self) -> None:
+        """Before continuing from the checkpoint: drop the rows, samples and checkpoints past its step (steps the
+        interrupted process took after it, which the continued run takes again), and take the rows up to it back
+        into the health checks and the evals done."""
+        from playground.training.checkpoint import drop_later_checkpoints
+        from playground.training.evaluation import EVAL_SAMPLES
+
+        step = self.start_step
+        rows = self.run.truncate(step, others=(EVAL_SAMPLES,))
+        drop_later_checkpoints(self.run.path, step)
+        self._rows = [r for r in rows if r.get("phase") in ("grpo", "eval", "warmup")]
+        self._evaluated = {(r["step"], r.get("eval_of")) for r in rows if r.get("phase") == "eval"}
+        self.warmed_up = bool(self.spec.grpo.sft_warmup_steps)
+        self.alerts = self._health()
+        logger.info("Continuing run %s from step %d of %d", self.run.id, step, self.max_steps)
+
     def _save_after_failure(self, trainer) -> None:
         """Keep what was learned before a failure: the adapter as of the last finished step."""
         if trainer is None or trainer.state.global_step < 1:
@@ -331,10 +387,10 @@ class TrainingJob(JobState):
     def _build_trainer(self):
         from playground.completion_prefix import with_prefix
         from playground.data import load_prompts
-        from playground.fastpath.trainer import FastGRPOTrainer
         from playground.sandbox import programs  # noqa: F401  (installs the code_tests reward's sandbox runner)
         from playground.scoring import GuardedReward, build_rewards, reward_name
         from playground.training.evaluation import Evaluator, split_eval
+        from playground.training.run_trainer import RunTrainer
 
         spec = self.spec
         data = load_prompts(spec.data)
@@ -360,7 +416,9 @@ class TrainingJob(JobState):
         if eval_rows is not None:
             self._evaluator = Evaluator(spec, eval_rows, funcs, weights, tokenizer)
         peft_config = spec.lora_config()
-        if g.sft_warmup_steps:
+        if g.sft_warmup_steps and self.resume_from is not None:
+            model, peft_config = self._warmed_up_model(model, peft_config), None
+        elif g.sft_warmup_steps:
             # The warm-up trains the adapter GRPO goes on with, so the adapter exists before the GRPO trainer does.
             # With beta > 0, TRL copies it as the reference (the "ref" adapter): KL is measured to the warmed-up model.
             from peft import get_peft_model
@@ -378,13 +436,20 @@ class TrainingJob(JobState):
             self.shown_prompts = dict(zip(dataset["prompt"], own, strict=True))
         callback = PlaygroundCallback(self)
         fast = spec.grpo.fast_rollout
-        trainer = FastGRPOTrainer(
+        args = spec.grpo_config(
+            output_dir=str(checkpoint_root(self.run.path)),
+            run_name=self.run.id,
+            save_strategy="steps",  # the whole training state every save_steps, and at Stop and the end (callback)
+            save_steps=g.save_steps,
+            save_total_limit=KEEP_CHECKPOINTS,
+        )
+        trainer = RunTrainer(
             model=model,
             rollout=fast != "off",
             tune_allocator=fast != "off",
             rollout_dtype=fast if fast != "off" else "auto",
             reward_funcs=reward_funcs,
-            args=spec.grpo_config(output_dir=str(self.run.path / "trainer"), run_name=self.run.id),
+            args=args,
             train_dataset=dataset,
             processing_class=tokenizer,
             peft_config=peft_config,
@@ -396,6 +461,18 @@ class TrainingJob(JobState):
         callback.trainer = self._trainer = trainer
         trainer.remove_callback(PrinterCallback)  # the run folder and our listeners carry the logs
         return trainer
+
+    def _warmed_up_model(self, model, peft_config):
+        """A continued run with an SFT warm-up: the PEFT model with the warmed-up adapter as "default" (TRL copies it
+        as the "ref" adapter KL is measured to; the trainer then loads the checkpoint's adapter over "default")."""
+        from peft import get_peft_model, set_peft_model_state_dict
+        from safetensors.torch import load_file
+
+        model = get_peft_model(model, peft_config)
+        ref = self.resume_from / "ref" / "adapter_model.safetensors"
+        if ref.is_file():
+            set_peft_model_state_dict(model, load_file(str(ref)))
+        return model
 
     def _warmup(self, model, tokenizer, train_rows) -> None:
         """The SFT warm-up phase: examples (built or read), then `sft_warmup_steps` SFTTrainer steps on `model`."""
@@ -479,11 +556,18 @@ def _free_memory() -> None:
 
 
 def _backend(spec: RunSpec, custom_rewards: dict | None = None):
-    """This process's thread for one process; `accelerate launch` in a subprocess for several."""
-    if spec.model.num_processes == 1:
+    """This process's thread for one process (in chunks of GPU calls on ZeroGPU); `accelerate launch` in a
+    subprocess for several."""
+    from playground.training.chunks import chunked
+
+    if spec.model.num_processes == 1 and not chunked():
         return TrainingJob
     if custom_rewards:
         raise PlaygroundError("job.compiled_rewards")
+    if spec.model.num_processes == 1:
+        from playground.training.chunks import ChunkedJob
+
+        return ChunkedJob
     from playground.training.launcher import LaunchedJob
 
     return LaunchedJob
@@ -505,6 +589,10 @@ class JobManager:
         self.current: TrainingJob | None = None
         self.waiting: list[Waiting] = []
         self.last_pace: float | None = None  # seconds per step of the last run that took a step
+        if public:  # the queue a previous app process left: it goes on where it stopped
+            self.waiting = load_queue(store)
+            with self._lock:
+                self._start_next()
 
     def start(
         self,
@@ -531,6 +619,57 @@ class JobManager:
                 return self._enqueue(Waiting(spec, owner, custom_rewards, address))
             return self._launch(Waiting(spec, owner, custom_rewards, address))
 
+    def resume(
+        self,
+        target: str,
+        owner: str | None = None,
+        max_steps: int | None = None,
+        address: str | None = None,
+    ) -> TrainingJob | None:
+        """Continue a run from its last checkpoint, in the same run folder: a run id, or (outside public mode) a run
+        folder or a checkpoint folder. A run that ended before its first checkpoint starts over in its folder; a
+        finished run needs one. `max_steps` trains a run further than its spec's. In public mode only the run's
+        owner may continue it, and it is queued and capped like a new run (returns None when queued)."""
+        run, checkpoint = self._checkpoint_of(target)
+        status = run.status()
+        if status.get("status") in ACTIVE:
+            raise PlaygroundError("job.continue_active", run=run.id, status=status["status"])
+        if self.public and (owner is None or status.get("owner") != owner):
+            raise PlaygroundError("job.not_owner_continue")
+        spec = RunSpec.from_dict(run.spec())
+        if max_steps is not None:
+            spec.grpo.max_steps = int(max_steps)
+        if spec.model.num_processes > 1:
+            raise PlaygroundError("job.continue_processes")
+        if checkpoint is None and status.get("status") == "finished":
+            raise PlaygroundError("job.no_checkpoint", run=run.id)
+        step = checkpoint_step(checkpoint) if checkpoint is not None else 0  # none yet: it starts over, in its folder
+        if step >= spec.grpo.max_steps:
+            raise PlaygroundError("job.continue_done", run=run.id, step=step, total=spec.grpo.max_steps)
+        validate_spec(spec)
+        if self.public:
+            from playground.sandbox.settings import code_policy
+
+            self.caps.check(spec, custom_reward_names(spec, None), code_policy(True).limits.timeout)
+        waiting = Waiting(spec, owner, None, address, run=run, resume_from=checkpoint)
+        with self._lock:
+            job = self.current
+            if job is not None and job.active:
+                if not self.public:
+                    raise PlaygroundError("job.in_progress", run=job.run.id, step=job.step, total=job.max_steps)
+                return self._enqueue(waiting)
+            return self._launch(waiting)
+
+    def _checkpoint_of(self, target: str) -> tuple[Run, Path | None]:
+        """The run and the checkpoint to continue from: a checkpoint folder's own, else the run's newest."""
+        from playground.training.checkpoint import TRAINER_STATE, last_checkpoint
+
+        path = Path(target).expanduser()
+        if not self.public and (path / TRAINER_STATE).is_file():
+            return Run(path.resolve().parent.parent), path.resolve()
+        run = Run(path) if not self.public and (path / SPEC).is_file() else self.store.get(target)
+        return run, last_checkpoint(run.path)
+
     def _enqueue(self, waiting: Waiting) -> None:
         if waiting.owner is None:
             raise PlaygroundError("job.queue_session")
@@ -543,14 +682,24 @@ class JobManager:
         if len(self.waiting) >= self.caps.max_queued:
             raise PlaygroundError("job.queue_full", count=self.caps.max_queued)
         self.waiting.append(waiting)
+        save_queue(self.store.root, self.waiting)
         logger.info("Queued a run (position %d)", len(self.waiting))
         return None
 
     def _launch(self, waiting: Waiting) -> TrainingJob:
         """Create the run folder and start the job (the lock is held)."""
         backend = _backend(waiting.spec, waiting.custom_rewards)
-        run = self.store.create(waiting.spec.to_dict(), owner=waiting.owner)
-        job = backend(waiting.spec, run, owner=waiting.owner, custom_rewards=waiting.custom_rewards).start()
+        if waiting.run is not None:  # a run continued: its folder, its spec (max_steps may be new)
+            run = waiting.run
+            run.write_spec(waiting.spec.to_dict())
+            resume = {"resume_from": waiting.resume_from}
+            if waiting.resume_from is None:  # no checkpoint: it starts over, so its rows go
+                from playground.training.evaluation import EVAL_SAMPLES
+
+                run.truncate(-1, others=(EVAL_SAMPLES,), warmup=False)
+        else:
+            run, resume = self.store.create(waiting.spec.to_dict(), owner=waiting.owner), {}
+        job = backend(waiting.spec, run, owner=waiting.owner, custom_rewards=waiting.custom_rewards, **resume).start()
         self.current = job
         if self.public:
             threading.Thread(target=self._after, args=(job,), name=f"queue-{run.id}", daemon=True).start()
@@ -570,12 +719,17 @@ class JobManager:
         if job.step and job.started_at:
             self.last_pace = (time.time() - job.started_at) / job.step
         with self._lock:
-            while self.waiting and (self.current is None or not self.current.active):
-                waiting = self.waiting.pop(0)
-                try:
-                    self._launch(waiting)
-                except Exception as exc:  # its spec was checked when queued; a failure here must not stall the queue
-                    logger.error("A queued run could not start: %s", exc)
+            self._start_next()
+
+    def _start_next(self) -> None:
+        """Start the first queued run that starts, if the machine is free (the lock is held)."""
+        while self.waiting and (self.current is None or not self.current.active):
+            waiting = self.waiting.pop(0)
+            save_queue(self.store.root, self.waiting)
+            try:
+                self._launch(waiting)
+            except Exception as exc:  # its spec was checked when queued; a failure here must not stall the queue
+                logger.error("A queued run could not start: %s", exc)
 
     def position(self, owner: str | None) -> dict[str, Any] | None:
         """The owner's queued run: {"position": 1-based, "waiting": total, "eta": seconds or None}, or None."""
@@ -596,7 +750,9 @@ class JobManager:
         with self._lock:
             for i, waiting in enumerate(self.waiting):
                 if owner is not None and waiting.owner == owner:
-                    return self.waiting.pop(i)
+                    self.waiting.pop(i)
+                    save_queue(self.store.root, self.waiting)
+                    return waiting
         raise PlaygroundError("job.not_queued")
 
     def stop(self, owner: str | None = None) -> TrainingJob:

@@ -11,12 +11,17 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from playground.admission import Caps
 from playground.errors import PlaygroundError
 from playground.spec import RunSpec
 from playground.texts import msg
+
+
+if TYPE_CHECKING:
+    from playground.training.store import Run
 
 
 @dataclass(frozen=True)
@@ -102,6 +107,58 @@ class Waiting:
     custom_rewards: dict | None
     address: str | None = None  # the client's address, as the web server saw it
     queued_at: float = field(default_factory=time.time)
+    run: Run | None = None  # a run to continue (its folder), else None: a new run folder
+    resume_from: Path | None = None  # the checkpoint of `run` it continues from
+
+
+QUEUE_FILE = ".queue.json"  # in the runs folder (hidden entries are not runs): the queue outlives the app process
+
+
+def save_queue(root: Path, waiting: list[Waiting]) -> None:
+    """Write the queue to the runs folder, atomically. A start with compiled rewards cannot be written; it is left
+    out (the app's own starts carry their code in the spec)."""
+    from playground.training.store import _dumps, _write_atomic
+
+    entries = [
+        {
+            "spec": w.spec.to_dict(),
+            "owner": w.owner,
+            "address": w.address,
+            "queued_at": w.queued_at,
+            "run": w.run.id if w.run is not None else None,
+            "resume_from": str(w.resume_from) if w.resume_from is not None else None,
+        }
+        for w in waiting
+        if not w.custom_rewards
+    ]
+    root.mkdir(parents=True, exist_ok=True)
+    _write_atomic(root / QUEUE_FILE, _dumps(entries, indent=2))
+
+
+def load_queue(store) -> list[Waiting]:
+    """The queue a previous app process left in the store's folder; an entry that no longer reads is skipped."""
+    import json
+    import logging
+
+    path = store.root / QUEUE_FILE
+    try:
+        entries = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return []
+    except (OSError, ValueError) as exc:
+        logging.getLogger(__name__).warning("The saved queue is unreadable (%s); starting with an empty queue", exc)
+        return []
+    waiting = []
+    for entry in entries if isinstance(entries, list) else []:
+        try:
+            run = store.get(entry["run"]) if entry.get("run") else None
+            resume = Path(entry["resume_from"]) if entry.get("resume_from") else None
+            spec = RunSpec.from_dict(entry["spec"])
+            owner, address = entry.get("owner"), entry.get("address")
+            waiting.append(Waiting(spec, owner, None, address, entry["queued_at"], run=run, resume_from=resume))
+        except (KeyError, TypeError, ValueError, PlaygroundError) as exc:
+            logging.getLogger(__name__).warning("Skipping a saved queue entry: %s", exc)
+    return waiting
 
 
 def estimate_wait(

@@ -42,7 +42,9 @@ class JobState:
         self.step_at: float | None = None  # when the latest step ended (the ETA counts down from there)
         self.listeners: list = []
         self.loaded: dict[str, Any] = {}  # the status.json last read by `load`
-        self.run.write_status(status=self.status, step=0, max_steps=self.max_steps, owner=owner, **fields)
+        self.run.write_status(
+            **{"status": self.status, "step": 0, "max_steps": self.max_steps, "owner": owner, **fields}
+        )
 
     @property
     def active(self) -> bool:

@@ -153,6 +153,15 @@ def _read_lines(path: Path) -> list[dict]:
     return rows
 
 
+def _keep_lines(path: Path, keep) -> list[dict]:
+    """The rows of a .jsonl file that `keep` accepts; the file is rewritten (atomically) when it held others."""
+    rows = _read_lines(path)
+    kept = [row for row in rows if keep(row)]
+    if len(kept) != len(rows):
+        _write_atomic(path, "".join(_dumps(row) + "\n" for row in kept))
+    return kept
+
+
 def _read_json_object(path: Path) -> dict:
     """Parse a JSON object; raises FileNotFoundError when missing and ValueError when it is not a JSON object."""
     data = json.loads(path.read_text(encoding="utf-8"))
@@ -265,6 +274,10 @@ class Run:
         except (OSError, ValueError) as exc:
             raise PlaygroundError("job.bad_spec", run=self.id, error=str(exc)) from None
 
+    def write_spec(self, spec: dict) -> None:
+        """Replace spec.json atomically (a run continued with a new `max_steps`)."""
+        _write_atomic(self.path / SPEC, _dumps(spec, indent=2))
+
     def _read_status(self) -> dict:
         """The status as stored, without recovery. Missing -> interrupted (or {} for a bare folder); corrupt -> {}."""
         try:
@@ -336,6 +349,20 @@ class Run:
             return rows
         last = max(steps)
         return [r for r in rows if r.get("step") == last]
+
+    def truncate(self, step: int, others: tuple[str, ...] = (), warmup: bool = True) -> list[dict]:
+        """Keep only the rows of steps up to `step` (and the warm-up's, with `warmup`) in metrics.jsonl,
+        samples.jsonl and the `others` .jsonl files, each rewritten atomically; returns the metrics rows kept. A run
+        continued from the checkpoint of `step` takes the later steps again."""
+
+        def kept(row: dict) -> bool:
+            if row.get("phase") == "warmup":
+                return warmup
+            return not isinstance(row.get("step"), int) or row["step"] <= step
+
+        for name in (SAMPLES, *others):
+            _keep_lines(self.path / name, kept)
+        return _keep_lines(self.path / METRICS, kept)
 
     # --- adapter -----------------------------------------------------------------------------------------------------
 

@@ -19,6 +19,7 @@ from playground.ui.common import (
 )
 from playground.ui.context import AppContext, Session
 from playground.ui.i18n import t, tr
+from playground.zerogpu import gpu_handler
 
 
 COLUMNS = (
@@ -126,4 +127,9 @@ def create_compare_tab(ctx: AppContext, session: Session) -> None:
         headers_on_load(table, *COLUMNS)
 
     gr.on([tab.select, refresh.click], bind(refresh_runs, ctx), session.id, run, api_visibility="private")
-    go.click(bind(compare, ctx), [session.id, run, prompts, num_samples, seed], [summary, table], api_name="compare")
+    go.click(
+        gpu_handler(bind(compare, ctx)),
+        [session.id, run, prompts, num_samples, seed],
+        [summary, table],
+        api_name="compare",
+    )

@@ -127,7 +127,7 @@ FIELDS: dict[str, str] = {
     "'normalize_then_sum'（每个奖励先在组内归一化，再加权求和，最后在整批上归一化：GDPO）。",
     "max_steps": "训练的优化器步数。",
     "seed": "随机种子（数据顺序、采样、LoRA 初始化）。",
-    "save_steps": "每隔这么多步保存一次适配器。",
+    "save_steps": "每隔这么多步保存一次检查点（适配器及全部训练状态，可从中继续训练）。",
     "gradient_checkpointing": "用计算换内存；默认关闭，它会让小模型变慢。",
     "reward_error_policy": "奖励函数出错、超时或返回无效值时：'fail' 停止训练并显示原因；'none' 让这一批的该奖励记为 "
     "None（TRL 会跳过 None），并在训练状态中计数。",

@@ -23,6 +23,7 @@ from playground.ui.custom_code import custom_rewards, table_rows
 from playground.ui.i18n import t, tr
 from playground.ui.messages_zh import translate_error
 from playground.ui.rewards_tab import Layout, RewardsTab, apply_selection
+from playground.zerogpu import gpu_handler
 
 
 WEIGHT_HEADERS = ("lab.col.reward", "rewards.weight", "rewards.use")  # read by position, shown in the page's language
@@ -269,7 +270,7 @@ def create_lab_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> No
     settings = [scale_rewards, aggregation]
     inputs = [model, prompt_set, session.selection, rewards.editor, num_prompts, num_generations, max_new_tokens, seed]
     outputs = [metrics, prompts, weights, signal, state, result]
-    run.click(bind(run_dry_run, ctx), [*inputs, *settings], outputs, api_name="dry_run")
+    run.click(gpu_handler(bind(run_dry_run, ctx)), [*inputs, *settings], outputs, api_name="dry_run")
     for control in (weights, scale_rewards, aggregation):
         control.input(
             bind(rescore),

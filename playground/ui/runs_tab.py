@@ -15,7 +15,7 @@ from playground.export import export_adapter_zip, export_recipe, export_script, 
 from playground.spec import RunSpec
 from playground.ui.charts import chart_updates, create_overlay, overlay_update
 from playground.ui.common import bind, empty_frame, lang_of, notify
-from playground.ui.context import AppContext, Session
+from playground.ui.context import AppContext, Session, client_address
 from playground.ui.i18n import t, tr
 from playground.ui.messages_zh import translate_error
 from playground.ui.train_tab import HIDDEN, SAMPLE_HEADERS, alerts_markdown, create_run_view, samples_frame
@@ -187,6 +187,24 @@ def publish_run(ctx: AppContext, request: gr.Request, session_id: str | None, ru
     return refresh(ctx, request, session_id, run_id)
 
 
+def continue_run(
+    ctx: AppContext, request: gr.Request, session_id: str | None, run_id: str | None, max_steps: float | None
+):
+    """Continue the run from its last checkpoint, in its own folder (public mode: the owner's run only, queued and
+    capped like a new run); a larger `max_steps` trains a finished run further."""
+    lang = lang_of(request)
+    if not run_id:
+        raise PlaygroundError(tr(lang, "runs.none_selected"))
+    ctx.open_run(run_id, session_id, change=True)
+    steps = int(max_steps) if max_steps else None
+    job = ctx.jobs.resume(run_id, owner=ctx.viewer(session_id), max_steps=steps, address=client_address(request))
+    if job is None:
+        notify(lang, "info", tr(lang, "runs.continue_queued", run=run_id))
+    else:
+        notify(lang, "info", tr(lang, "runs.continued", run=run_id, step=job.start_step))
+    return refresh(ctx, request, session_id, run_id)
+
+
 def create_runs_tab(ctx: AppContext, session: Session) -> None:
     frame = runs_frame(ctx, None)
     ids = frame.iloc[:, 0].tolist()
@@ -204,6 +222,9 @@ def create_runs_tab(ctx: AppContext, session: Session) -> None:
             script = gr.Button(t("runs.export_script"), scale=1)
             delete = gr.Button(t("runs.delete"), variant="stop", scale=1)
             publish = gr.Button(t("runs.publish"), scale=1, visible=ctx.public)
+        with gr.Row(equal_height=True):
+            more = gr.Number(None, label=t("runs.continue.steps"), info=t("runs.continue.steps_info"), precision=0)
+            resume = gr.Button(t("runs.continue"), scale=0, min_width=160, elem_id="runs-continue")
         with gr.Row(visible=False, equal_height=True) as confirm_row:  # Delete asks first
             question = gr.Markdown()
             confirm = gr.Button(t("runs.delete.yes"), variant="stop", scale=0, min_width=160)
@@ -241,3 +262,4 @@ def create_runs_tab(ctx: AppContext, session: Session) -> None:
     cleared = [*lists, *plots, samples, alerts, zipped, recipe_zip, script_zip, confirm_row]
     confirm.click(bind(delete_run, ctx), [me, run], cleared, api_name="delete_run")
     publish.click(bind(publish_run, ctx), [me, run], lists, api_name="publish_run")
+    resume.click(bind(continue_run, ctx), [me, run, more], lists, api_name="continue_run")

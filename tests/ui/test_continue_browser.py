@@ -1,0 +1,93 @@
+"""An app process killed while it trains, and started again: the Runs tab lists the run as interrupted, and its
+Continue button takes it from its last checkpoint to its end (a real app process, Chromium through Playwright)."""
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.ui.live_app import SANDBOX_ENV, free_port
+from tests.ui.test_browser import CHROMIUM, VIEWPORT, assert_no_error_toast, open_tab, wait_for
+from tests.ui.test_client import TINY_RUN, client, form_kwargs
+
+
+ROOT = Path(__file__).resolve().parents[2]
+STEPS = 8
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM}")
+
+
+@contextlib.contextmanager
+def app_process(model: Path, runs: Path):
+    """`python app.py` on a free port of 127.0.0.1, in a process group of its own; killed (SIGKILL) on the way out."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k not in SANDBOX_ENV}
+    env.update(HF_HUB_OFFLINE="1", PYTHONPATH=str(ROOT), GRADIO_ANALYTICS_ENABLED="False")
+    cmd = [sys.executable, "app.py", "--host", "127.0.0.1", "--port", str(port), "--model", str(model)]
+    proc = subprocess.Popen(
+        [*cmd, "--runs", str(runs)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        deadline = time.monotonic() + 180
+        while True:
+            assert proc.poll() is None, "the app exited"
+            try:
+                urllib.request.urlopen(url, timeout=5).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the app did not answer"
+                time.sleep(0.5)
+        yield proc, type("Live", (), {"url": url})()
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
+def test_continue_a_run_after_the_app_was_killed(tiny_model_dir, tmp_path, browser):
+    runs = tmp_path / "runs"
+    with app_process(tiny_model_dir, runs) as (proc, live):
+        c = client(live)
+        c.predict(**form_kwargs(c, **{**TINY_RUN, "max_steps": STEPS, "save_steps": 2}), api_name="/start_training")
+        wait_for(lambda: list(runs.glob("*/trainer/checkpoint-2")), 300, "the first checkpoint")
+        os.killpg(proc.pid, signal.SIGKILL)  # the app dies while it trains
+    (run_dir,) = [p for p in runs.iterdir() if p.is_dir() and not p.name.startswith(".")]
+
+    with app_process(tiny_model_dir, runs) as (_, live):
+        context = browser.new_context(locale="en-US", viewport=VIEWPORT)
+        page = context.new_page()
+        page.goto(live.url)
+        open_tab(page, "Runs")
+        row = page.get_by_role("row").filter(has_text=run_dir.name)
+        row.filter(has_text="interrupted").wait_for(timeout=60_000)
+        page.get_by_role("button", name="Continue", exact=True).click()  # the picker holds the newest run: this one
+        page.get_by_text(f"Run {run_dir.name} continues from step").wait_for(timeout=60_000)
+
+        def finished() -> bool:
+            page.get_by_role("button", name="Refresh").click()
+            time.sleep(1)
+            return row.filter(has_text="finished").filter(has_text=f"{STEPS}/{STEPS}").count() > 0
+
+        wait_for(finished, 600, "the continued run to finish")
+        assert_no_error_toast(page)
+        context.close()
+
+    rows = [r for r in _metrics(run_dir) if r.get("phase") == "grpo" and "reward" in r]
+    assert [r["step"] for r in rows] == list(range(1, STEPS + 1))
+
+
+def _metrics(run_dir: Path) -> list[dict]:
+    import json
+
+    return [json.loads(line) for line in (run_dir / "metrics.jsonl").read_text().splitlines() if line.strip()]
