@@ -10,6 +10,9 @@ from tests.ui.live_app import running_app
 from tests.ui.test_client import TINY_RUN, client, form_kwargs, table
 
 
+pytestmark = pytest.mark.slow  # real runs of several steps (and a launched app)
+
+
 NOT_YOURS = "belongs to another visitor of this public app"
 ENV = {"PLAYGROUND_PUBLIC": "1", "PLAYGROUND_MAX_STEPS": "6", "PLAYGROUND_SANDBOX_DISK_MB": "16"}
 

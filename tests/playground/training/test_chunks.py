@@ -11,6 +11,7 @@ from tests.playground.training.test_continue import STEPS, assert_same_steps, re
 __all__ = ["reference"]  # the uninterrupted 10-step run, a fixture of this module too
 
 
+@pytest.mark.slow
 def test_a_run_in_four_chunks_equals_the_run_in_one(tmp_path, tiny_model_dir, reference, monkeypatch):
     monkeypatch.setenv(CHUNK_STEPS_ENV, "3")  # chunks of steps 1-3, 4-6, 7-9, 10
     job = JobManager(RunStore(tmp_path)).start(tiny_spec(tiny_model_dir))
@@ -28,6 +29,7 @@ def test_a_run_in_four_chunks_equals_the_run_in_one(tmp_path, tiny_model_dir, re
     assert (status["status"], status["step"]) == ("finished", STEPS)
 
 
+@pytest.mark.slow
 def test_stop_between_chunks_keeps_the_checkpoint_and_the_run_continues(tmp_path, tiny_model_dir, monkeypatch):
     monkeypatch.setenv(CHUNK_STEPS_ENV, "2")
     manager = JobManager(RunStore(tmp_path))

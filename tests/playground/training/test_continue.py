@@ -20,6 +20,9 @@ from playground.training.job import JobManager
 from playground.training.store import RunStore
 
 
+pytestmark = pytest.mark.slow  # real runs of several steps (and a launched app)
+
+
 ROOT = Path(__file__).resolve().parents[3]
 STEPS = 10
 KEYS = ("reward", "loss", "kl")
