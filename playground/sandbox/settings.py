@@ -48,6 +48,9 @@ class SandboxLimits:
             message from Python; socket pairs (asyncio's) still work.
         shared_reads (`bool`, *optional*, defaults to `True`):
             Whether the worker may read /dev/shm (and the rest of /dev) and the Hugging Face Hub cache.
+        children (`bool`, *optional*, defaults to `False`):
+            The worker runs only trusted code that starts a confined child per user program (the `code_tests`
+            runner): it may fork and signal its children, which cannot reach its descriptors (`confine.confine`).
         landlock_abi (`int`, *optional*, defaults to `0`):
             Apply at most this Landlock ABI version (0: the kernel's). A test setting: ABI 5 behaves like a kernel
             before 6.12, where Landlock does not scope signals, so that seccomp alone must stop them.
@@ -65,6 +68,7 @@ class SandboxLimits:
     clean_between_calls: bool = False
     network: bool = True
     shared_reads: bool = True
+    children: bool = False
     landlock_abi: int = 0
 
     def __post_init__(self):

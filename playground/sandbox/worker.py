@@ -226,6 +226,7 @@ def main() -> None:
         max_abi=limits.get("landlock_abi", 0),
         network=limits.get("network", True),
         shared=limits.get("shared_reads", True),
+        parent=limits.get("children", False),
     )
     if not limits.get("network", True):
         sys.addaudithook(refuse_network)
