@@ -34,9 +34,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from playground.errors import RewardError
+from playground.errors import PlaygroundError, RewardError
 from playground.sandbox import protocol
-from playground.sandbox.settings import SandboxLimits, require_custom_code
+from playground.sandbox.settings import SandboxLimits, check_confinement, require_custom_code
 from playground.sandbox.worker import NETWORK_OFF
 from playground.tempdirs import folder_usage, make_temp_dir
 from playground.texts import msg
@@ -242,6 +242,12 @@ class Sandbox:
             last = exc.output.strip().splitlines()[-1:] or [str(exc)]
             raise SandboxError("sandbox.start_failed", detail=last[0], output=exc.output) from None
         self.features = reply.get("features") if isinstance(reply.get("features"), dict) else {}
+        if self.limits.require_confinement:
+            try:
+                check_confinement(self.features)  # fail closed: the container refused what the kernel offers
+            except PlaygroundError:
+                self._stop()
+                raise
         self._warn_missing()
         logger.info("Sandbox worker %d started (%s)", proc.pid, self.features)
         if self.source is not None:

@@ -399,6 +399,14 @@ def seccomp_program(
     return prog
 
 
+def seccomp_available() -> str | None:
+    """None when this kernel supports seccomp filters (PR_GET_SECCOMP answers), else the reason."""
+    PR_GET_SECCOMP = 21
+    if _libc.prctl(PR_GET_SECCOMP, 0, 0, 0, 0) < 0:
+        return _error("seccomp")
+    return None
+
+
 class _SockFprog(ctypes.Structure):
     _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
 
