@@ -57,7 +57,8 @@ _warned: set[str] = set()
 
 
 class SandboxError(RewardError):
-    """Custom code failed in the sandbox. `output` is what it printed, `line` the line of the user's code."""
+    """Custom code failed in the sandbox. `output` is what it printed, `line` the line of the user's code; for an
+    exception the code raised, `error_type` is its type's name and `detail` its message (as the worker sent them)."""
 
     def __init__(
         self,
@@ -67,12 +68,16 @@ class SandboxError(RewardError):
         output: str = "",
         line: int | None = None,
         traceback: str | None = None,
+        error_type: str | None = None,
+        detail: str | None = None,
         **values: Any,
     ):
         super().__init__(message, **values)
         self.output = output
         self.line = line
         self.traceback = traceback
+        self.error_type = error_type
+        self.detail = detail
 
 
 @dataclass
@@ -332,9 +337,12 @@ class Sandbox:
 
     # --- requests --------------------------------------------------------------------------------------------------
 
-    def call(self, function: str, completions: Sequence[Any], **kwargs: Any) -> CallResult:
-        """Call `function(completions=..., **kwargs)` in the worker; returns its checked values and printed output."""
-        what = msg("sandbox.what.reward", name=function)
+    def call(
+        self, function: str, completions: Sequence[Any], /, *, shown_as: str | None = None, **kwargs: Any
+    ) -> CallResult:
+        """Call `function(completions=..., **kwargs)` in the worker; returns its checked values and printed output.
+        Messages name the reward `shown_as` (default: `function`)."""
+        what = msg("sandbox.what.reward", name=shown_as or function)
         wire, callables, namespaces = _encode_kwargs(kwargs)
         message = {
             "op": "call",
@@ -359,7 +367,7 @@ class Sandbox:
         if "values" not in reply and not any(k in reply for k in ("bad_type", "bad_length", "bad_item")):
             raise self._error(reply, what)
         try:
-            values = decode_values(function, reply, len(message["completions"]))
+            values = decode_values(shown_as or function, reply, len(message["completions"]))
         except RewardError as exc:
             raise SandboxError(exc.message, output=self.last_output) from None
         _replay_logs(reply.get("logs"), kwargs, callables)
@@ -420,7 +428,8 @@ class Sandbox:
                 if line
                 else msg("sandbox.raised", what=what, error=error, detail=detail)
             )
-            return SandboxError(text, output=output, line=line, traceback=str(reply.get("traceback") or "")[:4000])
+            trace = str(reply.get("traceback") or "")[:4000]
+            return SandboxError(text, output=output, line=line, traceback=trace, error_type=error, detail=detail)
         return SandboxError("sandbox.failed", what=what, detail=str(reply.get("message") or kind)[:200])
 
 

@@ -55,6 +55,9 @@ class SandboxLimits:
         children (`bool`, *optional*, defaults to `False`):
             The worker runs only trusted code that starts a confined child per user program (the `code_tests`
             runner): it may fork and signal its children, which cannot reach its descriptors (`confine.confine`).
+        nice (`int`, *optional*, defaults to `0`):
+            CPU priority the worker gives itself (`setpriority`, 0 to 19): visitor workers take 10, so the process
+            that serves pages keeps its share of the CPU while they compute.
         require_confinement (`bool`, *optional*, defaults to `False`):
             Refuse to run code where the worker could not apply both seccomp and Landlock (public mode).
         landlock_abi (`int`, *optional*, defaults to `0`):
@@ -75,6 +78,7 @@ class SandboxLimits:
     network: bool = True
     shared_reads: bool = True
     children: bool = False
+    nice: int = 0
     require_confinement: bool = False
     landlock_abi: int = 0
 

@@ -216,6 +216,8 @@ def main() -> None:
     if init is None:
         return
     limits = init["limits"]
+    if limits.get("nice"):
+        os.setpriority(os.PRIO_PROCESS, 0, int(limits["nice"]))  # before seccomp, which refuses setpriority
     features = confine.confine(
         os.getcwd(),
         init["repo_root"],

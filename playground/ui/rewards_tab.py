@@ -11,7 +11,7 @@ import gradio as gr
 
 from playground.errors import PlaygroundError
 from playground.sandbox import code_policy, inspect_code
-from playground.scoring import build_rewards, call_reward, score_group
+from playground.scoring import RewardChoice, build_rewards, call_reward, score_group
 from playground.ui.common import BAD_MARK, GOOD_MARK, bind, lang_of, score_frame, score_summary, short
 from playground.ui.context import AppContext, Session, parse_selection
 from playground.ui.custom_code import (
@@ -89,7 +89,9 @@ def example_scores(name: str, *values, lang: str | None = None) -> str:
     """
     spec = get_spec(name)
     try:
-        func = build_reward(name, dict(zip((p.name for p in spec.params), values, strict=True)))
+        params = dict(zip((p.name for p in spec.params), values, strict=True))
+        # The page's own defaults build here; a visitor's parameters go where scoring runs (public: a worker).
+        func = build_reward(name, params) if lang is None else build_rewards([RewardChoice(name, 1.0, params)])[0][0]
     except PlaygroundError as exc:
         if lang is None:
             return tr(None, "rewards.examples.needs_params")
