@@ -22,6 +22,7 @@ from playground.ui.custom_code import (
     custom_selection,
     selected_choices,
 )
+from playground.ui.fair import TRY_SLOTS, fair
 from playground.ui.i18n import t, tr
 from playground.ui.messages_zh import translate_error
 from rewards.registry import Param, RewardSpec, build_reward, get_spec, list_specs, resolve_params
@@ -331,22 +332,23 @@ def create_rewards_tab(ctx: AppContext, session: Session) -> RewardsTab:
     try_inputs = [text, prompt, columns, session.selection, custom.editor]
     # The spinner, and a failure's badge, show by the details, never over the table: an error keeps the last scores.
     score.click(
-        bind(try_on_text, ctx),
+        fair(bind(try_on_text, ctx), TRY_SLOTS),  # a visitor's queued calls wait behind their own, not others'
         try_inputs,
         [table, details],
         api_name="try_on_text",
-        concurrency_limit=8,
+        concurrency_limit=None,
         show_progress_on=[details],
     )
     # The composition root's page load: the first scores in the page's language, then again on each selection change.
     page_load = gr.context.Context.root_block.load
     gr.on(
         [page_load, session.selection.change],
-        bind(rescore, ctx),
+        fair(bind(rescore, ctx), TRY_SLOTS),
         try_inputs,
         [table, details],
         api_visibility="private",
         trigger_mode="always_last",
         show_progress="hidden",
+        concurrency_limit=None,
     )
     return tab
