@@ -1,10 +1,12 @@
 """Visitor-sized reward work leaves the public app's process: on a real public app (127.0.0.1, driven by
 gradio_client), a visitor scores inputs that held the app's interpreter for tens of seconds (a fuzzy ratio or a
 ROUGE-L table against a huge reference, a tower of powers through math_verify), while a bystander in another process
-asks for the page's /config. The bystander is answered within a second each time, and the attack's call ends within
-the visitor worker's budget (its start plus its per-call deadline), with or without a score."""
+asks for the page's /config. The bystander is answered within a second each time, the attack's call ends within
+the visitor worker's budget (its start plus its per-call deadline), with or without a score, and the app's process
+spends neither the CPU nor the memory of the attack."""
 
 import json
+import resource
 import subprocess
 import sys
 import threading
@@ -44,9 +46,40 @@ def public_app(tiny_model_dir, tmp_path_factory):
         yield live
 
 
+class AppUsage:
+    """The app's process (this test's process) while a block runs: CPU seconds used, and the most its resident memory
+    grew, sampled every 50 ms."""
+
+    def __init__(self):
+        self.cpu = self.grew_mb = 0.0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+
+    @staticmethod
+    def rss_mb() -> float:
+        with open("/proc/self/status") as status:
+            return next(int(line.split()[1]) for line in status if line.startswith("VmRSS")) / 1024
+
+    def _sample(self):
+        start = self.rss_mb()
+        while not self._stop.wait(0.05):
+            self.grew_mb = max(self.grew_mb, self.rss_mb() - start)
+
+    def __enter__(self):
+        self._cpu = resource.getrusage(resource.RUSAGE_SELF)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+        end = resource.getrusage(resource.RUSAGE_SELF)
+        self.cpu = end.ru_utime + end.ru_stime - self._cpu.ru_utime - self._cpu.ru_stime
+
+
 def attack(app, selection: list[dict], text: str, columns: dict, probe_seconds: float = 8.0) -> dict:
-    """Score `text` on Try on text as one visitor while another process reads /config; the slowest read, how long the
-    attack took, and its result or error."""
+    """Score `text` on Try on text as one visitor while another process reads /config; each read's seconds, how long
+    the attack took, its result or error, and what the app's process used meanwhile."""
     attacker = client(app)
     attacker.predict(json.dumps(selection), code="", api_name="/set_rewards")
     out: dict = {}
@@ -59,21 +92,25 @@ def attack(app, selection: list[dict], text: str, columns: dict, probe_seconds: 
             out["error"] = exc
         out["seconds"] = time.monotonic() - start
 
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    time.sleep(0.5)  # the attack is under way
-    probe = subprocess.run(
-        [sys.executable, "-c", PROBE, app.url, str(probe_seconds)], capture_output=True, text=True, timeout=300
-    )
-    thread.join(BUDGET)
+    with AppUsage() as usage:
+        thread = threading.Thread(target=run, daemon=True)
+        thread.start()
+        time.sleep(0.5)  # the attack is under way
+        probe = subprocess.run(
+            [sys.executable, "-c", PROBE, app.url, str(probe_seconds)], capture_output=True, text=True, timeout=300
+        )
+        thread.join(BUDGET)
     out["times"] = [float(t) for t in probe.stdout.split()] or [float("inf")]
     out["slowest"] = max(out["times"])
     out["ended"] = not thread.is_alive()
+    out["usage"] = usage
     return out
 
 
 SIMILARITY = [
-    pytest.param("fuzzy", ["xy" * 10_000] * 8, "yx" * 500_000, id="fuzzy_8x20000_vs_1MB"),
+    # rapidfuzz holds the interpreter lock for each pair: seconds per completion against a 4 MB reference
+    pytest.param("fuzzy", ["xy" * 10_000] * 2, "yx" * 2_000_000, id="fuzzy_2x20000_vs_4MB"),
+    # ROUGE-L's table: 1,000 x 20,000 cells of Python integers, hundreds of MB and tens of seconds of CPU
     pytest.param(
         "rouge_l",
         [" ".join(f"w{i % 97}" for i in range(1_000))],
@@ -81,6 +118,8 @@ SIMILARITY = [
         id="rouge_l_1000_vs_20000_tokens",
     ),
 ]
+APP_CPU_SECONDS = 5.0  # the app's own share of a request: receiving the reference and handing it to the worker
+APP_GROWTH_MB = 300
 
 
 @pytest.mark.parametrize("metric, completions, reference", SIMILARITY)
@@ -90,6 +129,8 @@ def test_similarity_on_a_huge_reference_holds_only_its_worker(public_app, metric
     out = attack(public_app, selection, text, {"reference": reference})
     assert out["slowest"] < SLOW_RESPONSE, f"a bystander's GET /config took {out['times']} s"
     assert out["ended"] and out["seconds"] < BUDGET
+    assert out["usage"].cpu < APP_CPU_SECONDS, f"the app's process used {out['usage'].cpu:.1f} s of CPU"
+    assert out["usage"].grew_mb < APP_GROWTH_MB, f"the app's process grew by {out['usage'].grew_mb:.0f} MB"
 
 
 @pytest.mark.parametrize("reward", ["reasoning_accuracy", "cosine_scaled", "len_reward"])
