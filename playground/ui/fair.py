@@ -19,6 +19,8 @@ from playground.ui.context import client_address
 
 # Try on text and its rescoring on page load share this pool: scoring runs in workers, so several may run at once.
 TRY_SLOTS = FairSlots(8)
+# Previews sample from the app's model one at a time.
+PREVIEW_SLOTS = FairSlots(1)
 
 
 def visitor_of(request: gr.Request | None) -> Visitor:
