@@ -78,7 +78,7 @@ class VisitorWorker:
     """One owner's worker: builds library rewards and scores with them (`reward`)."""
 
     def __init__(self, limits: SandboxLimits = VISITOR_LIMITS):
-        self.sandbox = Sandbox(SCORER_SOURCE.read_text(encoding="utf-8"), ["build", "score"], limits)
+        self.sandbox = Sandbox(SCORER_SOURCE.read_text(encoding="utf-8"), ["build", "score"], limits, own_code=True)
 
     def reward(self, name: str, params: dict[str, Any], shown_as: str) -> VisitorReward:
         """The reward `name` with `params`, built in the worker now, so a bad parameter fails here, as in the app."""

@@ -165,11 +165,22 @@ class Sandbox:
             Names that must be callable once the source has run.
         limits (`SandboxLimits`, *optional*):
             Defaults to the limits of the current policy (`code_policy()`: public mode on a Space).
+        own_code (`bool`, *optional*, defaults to `False`):
+            The source is the playground's own (the visitor worker's scorer), not a user's: the custom-code switch
+            and its fail-closed check do not stop it.
     """
 
-    def __init__(self, source: str | None = None, functions: Sequence[str] = (), limits: SandboxLimits | None = None):
+    def __init__(
+        self,
+        source: str | None = None,
+        functions: Sequence[str] = (),
+        limits: SandboxLimits | None = None,
+        *,
+        own_code: bool = False,
+    ):
         self.source = source
         self.functions = list(functions)
+        self.own_code = own_code
         self.limits = limits or require_custom_code()
         self.features: dict[str, Any] = {}
         self.starts = 0
@@ -213,7 +224,8 @@ class Sandbox:
 
     def _start(self) -> None:
         self._stop()
-        require_custom_code()
+        if not self.own_code:
+            require_custom_code()
         workdir = make_temp_dir("sandbox")
         # An anonymous file (O_TMPFILE) outside the worker's folder: it has no name the worker could replace with a
         # link or a FIFO, and the app reads it only through this descriptor.

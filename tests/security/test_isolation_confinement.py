@@ -60,6 +60,18 @@ def test_the_operator_may_accept_the_risk(public, no_landlock, monkeypatch):
     assert build_reward("code_tests", {})([PROGRAM], tests=[["assert add(1, 2) == 3"]]) == [1.0]
 
 
+def test_library_rewards_still_score_without_landlock_or_custom_code(public, no_landlock, monkeypatch):
+    """The visitor worker runs the playground's own code: the custom-code switch and the fail-closed check spare it."""
+    from playground.scoring import RewardChoice, build_rewards
+
+    monkeypatch.setenv("PLAYGROUND_CUSTOM_CODE", "off")
+    funcs, _ = build_rewards([RewardChoice("regex", 1.0, {"pattern": "a+"})])
+    try:
+        assert funcs[0](["aaa", "b"]) == [1.0, 0.0]
+    finally:
+        funcs[0].worker.close()
+
+
 def test_local_mode_does_not_require_confinement(monkeypatch, no_landlock):
     monkeypatch.setenv("PLAYGROUND_PUBLIC", "0")
     monkeypatch.delenv("SPACE_ID", raising=False)
