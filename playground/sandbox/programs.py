@@ -26,6 +26,9 @@ RUNNER_SOURCE = Path(__file__).with_name("program_tests.py")
 # The runner stops starting tests at this share of the sandbox's per-call timeout, to return before the worker is
 # killed for it.
 BUDGET_SHARE = 0.75
+# Seconds the runner's call may take past the policy's per-call timeout: forking a child per test and waiting
+# `program_tests.GRACE` for its verdict, on a loaded machine.
+RUNNER_SLACK = 1.0
 
 
 class ProgramRunner:
@@ -34,14 +37,15 @@ class ProgramRunner:
     def sandbox(self) -> Sandbox:
         """A runner worker of its own for one call, started (a worker that cannot start is an error of the setup,
         not a failing program)."""
-        limits = dataclasses.replace(require_custom_code(), children=True)
+        policy = require_custom_code()
+        limits = dataclasses.replace(policy, children=True, timeout=policy.timeout + RUNNER_SLACK)
         sandbox = Sandbox(RUNNER_SOURCE.read_text(encoding="utf-8"), ["run_code_tests"], limits)
         sandbox.start()
         return sandbox
 
     def __call__(self, programs: list[str], tests: list[list], time_limit: float) -> list[float | None]:
         sandbox = self.sandbox()
-        budget = BUDGET_SHARE * sandbox.limits.timeout
+        budget = BUDGET_SHARE * (sandbox.limits.timeout - RUNNER_SLACK)
         rates: list[float | None] = []
         try:
             for program, cases in zip(programs, tests, strict=True):
