@@ -95,7 +95,7 @@ class VisitorWorker:
             )
         except SandboxError as exc:
             if exc.error_type == "RewardFailure":  # the reward's own error, as the app would have raised it
-                raise _reward_error(exc.detail) from None
+                raise _reward_error(exc.error_detail) from None
             raise
         return result.values
 

@@ -58,7 +58,8 @@ _warned: set[str] = set()
 
 class SandboxError(RewardError):
     """Custom code failed in the sandbox. `output` is what it printed, `line` the line of the user's code; for an
-    exception the code raised, `error_type` is its type's name and `detail` its message (as the worker sent them)."""
+    exception the code raised, `error_type` is its type's name and `error_detail` its message (as the worker sent
+    them)."""
 
     def __init__(
         self,
@@ -69,7 +70,7 @@ class SandboxError(RewardError):
         line: int | None = None,
         traceback: str | None = None,
         error_type: str | None = None,
-        detail: str | None = None,
+        error_detail: str | None = None,
         **values: Any,
     ):
         super().__init__(message, **values)
@@ -77,7 +78,7 @@ class SandboxError(RewardError):
         self.line = line
         self.traceback = traceback
         self.error_type = error_type
-        self.detail = detail
+        self.error_detail = error_detail
 
 
 @dataclass
@@ -441,7 +442,7 @@ class Sandbox:
                 else msg("sandbox.raised", what=what, error=error, detail=detail)
             )
             trace = str(reply.get("traceback") or "")[:4000]
-            return SandboxError(text, output=output, line=line, traceback=trace, error_type=error, detail=detail)
+            return SandboxError(text, output=output, line=line, traceback=trace, error_type=error, error_detail=detail)
         return SandboxError("sandbox.failed", what=what, detail=str(reply.get("message") or kind)[:200])
 
 
