@@ -59,20 +59,32 @@ class RewardChoice:
 
 
 def build_rewards(
-    choices: Sequence[RewardChoice], custom: dict[str, Callable] | None = None
+    choices: Sequence[RewardChoice], custom: dict[str, Callable] | None = None, *, owner: str | None = None
 ) -> tuple[list[Callable], list[float]]:
-    """Build the selected rewards (library or custom) and their weights. Names must be unique, as TRL's metrics."""
+    """Build the selected rewards (library or custom) and their weights. Names must be unique, as TRL's metrics.
+
+    Where work runs: in public mode, library rewards are built and score in a visitor worker
+    (`playground.isolation.visitor`) of `owner` (default: the owner `acting_for` set; without one, a worker for
+    these rewards only); locally, and for the rewards that load a model, in this process.
+    """
+    from playground.isolation.visitor import in_worker, visitor_worker
+
     if not choices:
         raise RewardError("reward.none_picked")
     custom = custom or {}
     funcs, weights, seen = [], [], set()
+    worker = None
     for choice in choices:
         if choice.name in custom:
             func, name = custom[choice.name], choice.name
         else:
             get_spec(choice.name)
             name = metric_name(choice.name, choice.params)
-            func = build_reward(choice.name, choice.params)
+            if in_worker(choice.name):
+                worker = worker or visitor_worker(owner)
+                func = worker.reward(choice.name, choice.params, name)
+            else:
+                func = build_reward(choice.name, choice.params)
         if name in seen:
             raise RewardError("reward.twice", name=name)
         seen.add(name)

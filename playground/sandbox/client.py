@@ -34,9 +34,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from playground.errors import RewardError
+from playground.errors import PlaygroundError, RewardError
 from playground.sandbox import protocol
-from playground.sandbox.settings import SandboxLimits, require_custom_code
+from playground.sandbox.settings import SandboxLimits, check_confinement, require_custom_code
 from playground.sandbox.worker import NETWORK_OFF
 from playground.tempdirs import folder_usage, make_temp_dir
 from playground.texts import msg
@@ -57,7 +57,9 @@ _warned: set[str] = set()
 
 
 class SandboxError(RewardError):
-    """Custom code failed in the sandbox. `output` is what it printed, `line` the line of the user's code."""
+    """Custom code failed in the sandbox. `output` is what it printed, `line` the line of the user's code; for an
+    exception the code raised, `error_type` is its type's name and `error_detail` its message (as the worker sent
+    them)."""
 
     def __init__(
         self,
@@ -67,12 +69,16 @@ class SandboxError(RewardError):
         output: str = "",
         line: int | None = None,
         traceback: str | None = None,
+        error_type: str | None = None,
+        error_detail: str | None = None,
         **values: Any,
     ):
         super().__init__(message, **values)
         self.output = output
         self.line = line
         self.traceback = traceback
+        self.error_type = error_type
+        self.error_detail = error_detail
 
 
 @dataclass
@@ -160,11 +166,22 @@ class Sandbox:
             Names that must be callable once the source has run.
         limits (`SandboxLimits`, *optional*):
             Defaults to the limits of the current policy (`code_policy()`: public mode on a Space).
+        own_code (`bool`, *optional*, defaults to `False`):
+            The source is the playground's own (the visitor worker's scorer), not a user's: the custom-code switch
+            and its fail-closed check do not stop it.
     """
 
-    def __init__(self, source: str | None = None, functions: Sequence[str] = (), limits: SandboxLimits | None = None):
+    def __init__(
+        self,
+        source: str | None = None,
+        functions: Sequence[str] = (),
+        limits: SandboxLimits | None = None,
+        *,
+        own_code: bool = False,
+    ):
         self.source = source
         self.functions = list(functions)
+        self.own_code = own_code
         self.limits = limits or require_custom_code()
         self.features: dict[str, Any] = {}
         self.starts = 0
@@ -208,7 +225,8 @@ class Sandbox:
 
     def _start(self) -> None:
         self._stop()
-        require_custom_code()
+        if not self.own_code:
+            require_custom_code()
         workdir = make_temp_dir("sandbox")
         # An anonymous file (O_TMPFILE) outside the worker's folder: it has no name the worker could replace with a
         # link or a FIFO, and the app reads it only through this descriptor.
@@ -242,6 +260,12 @@ class Sandbox:
             last = exc.output.strip().splitlines()[-1:] or [str(exc)]
             raise SandboxError("sandbox.start_failed", detail=last[0], output=exc.output) from None
         self.features = reply.get("features") if isinstance(reply.get("features"), dict) else {}
+        if self.limits.require_confinement:
+            try:
+                check_confinement(self.features)  # fail closed: the container refused what the kernel offers
+            except PlaygroundError:
+                self._stop()
+                raise
         self._warn_missing()
         logger.info("Sandbox worker %d started (%s)", proc.pid, self.features)
         if self.source is not None:
@@ -326,9 +350,12 @@ class Sandbox:
 
     # --- requests --------------------------------------------------------------------------------------------------
 
-    def call(self, function: str, completions: Sequence[Any], **kwargs: Any) -> CallResult:
-        """Call `function(completions=..., **kwargs)` in the worker; returns its checked values and printed output."""
-        what = msg("sandbox.what.reward", name=function)
+    def call(
+        self, function: str, completions: Sequence[Any], /, *, shown_as: str | None = None, **kwargs: Any
+    ) -> CallResult:
+        """Call `function(completions=..., **kwargs)` in the worker; returns its checked values and printed output.
+        Messages name the reward `shown_as` (default: `function`)."""
+        what = msg("sandbox.what.reward", name=shown_as or function)
         wire, callables, namespaces = _encode_kwargs(kwargs)
         message = {
             "op": "call",
@@ -353,7 +380,7 @@ class Sandbox:
         if "values" not in reply and not any(k in reply for k in ("bad_type", "bad_length", "bad_item")):
             raise self._error(reply, what)
         try:
-            values = decode_values(function, reply, len(message["completions"]))
+            values = decode_values(shown_as or function, reply, len(message["completions"]))
         except RewardError as exc:
             raise SandboxError(exc.message, output=self.last_output) from None
         _replay_logs(reply.get("logs"), kwargs, callables)
@@ -414,7 +441,8 @@ class Sandbox:
                 if line
                 else msg("sandbox.raised", what=what, error=error, detail=detail)
             )
-            return SandboxError(text, output=output, line=line, traceback=str(reply.get("traceback") or "")[:4000])
+            trace = str(reply.get("traceback") or "")[:4000]
+            return SandboxError(text, output=output, line=line, traceback=trace, error_type=error, error_detail=detail)
         return SandboxError("sandbox.failed", what=what, detail=str(reply.get("message") or kind)[:200])
 
 

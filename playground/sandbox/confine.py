@@ -162,6 +162,7 @@ SYSCALLS = {
         "fcntl": 72,
         "ioctl": 16,
         "socket": 41,
+        "fallocate": 285,
     },
     "aarch64": {
         "arch": 0xC00000B7,
@@ -227,6 +228,7 @@ SYSCALLS = {
         "fcntl": 25,
         "ioctl": 29,
         "socket": 198,
+        "fallocate": 47,
     },
 }
 # Denied outright (EPERM). Everything that creates processes, runs programs, reaches into another process (signals,
@@ -306,6 +308,14 @@ FIOASYNC, FIOSETOWN, SIOCSPGRP = 0x5452, 0x8901, 0x8902
 TIOCSTI = 0x5412  # types into a terminal, as if its user had: the app's, where a worker could open it
 DENIED_ARGS = {"fcntl": (F_SETOWN, F_SETOWN_EX, F_SETSIG), "ioctl": (FIOASYNC, FIOSETOWN, SIOCSPGRP, TIOCSTI)}
 # fcntl(F_SETFL) is allowed without O_ASYNC in its third argument (set non-blocking, append: what Python does).
+# fallocate is allowed with mode 0 only (what posix_fallocate uses): that mode grows the file's size, which
+# RLIMIT_FSIZE and the disk quota see. FALLOC_FL_KEEP_SIZE would allocate blocks past the size, so a 0-byte file (or
+# the worker's stderr) could hold any amount of disk; the other modes (punch or zero a range) rewards never need.
+FALLOCATE_MODE_ZERO_ONLY = ("fallocate",)
+# A parent worker (`parent=True`: the `code_tests` runner) starts one child per program and stops it when its time is
+# up: fork and clone are allowed to it, and kill() of any process its Landlock domain may signal. Each child installs
+# the full filter again on top of the parent's (`confine_child`), which takes both away from the program.
+PARENT_ALLOWED = ("fork", "vfork")
 
 CLONE_THREAD = 0x00010000
 EPERM, ENOSYS = 1, 38
@@ -321,10 +331,13 @@ def _insn(code: int, k: int, jt: int = 0, jf: int = 0) -> bytes:
     return struct.pack("HBBI", code, jt, jf, k)
 
 
-def seccomp_program(table: dict[str, int], pid: int, network: bool = True, truncate: bool = True) -> list[bytes]:
+def seccomp_program(
+    table: dict[str, int], pid: int, network: bool = True, truncate: bool = True, parent: bool = False
+) -> list[bytes]:
     """A BPF program: deny the calls in `DENIED` (and `NETWORK` unless `network`, `PATH_TRUNCATE` unless `truncate`),
-    allow clone only for threads, the calls in `SELF_ONLY` / `SELF_OR_ZERO` only on `pid`, and fcntl and ioctl except
-    for `DENIED_ARGS` and O_ASYNC."""
+    allow clone only for threads, the calls in `SELF_ONLY` / `SELF_OR_ZERO` only on `pid`, fcntl and ioctl except
+    for `DENIED_ARGS` and O_ASYNC, and fallocate with mode 0 only. With `parent`, fork, vfork, clone and kill are
+    allowed (see `PARENT_ALLOWED`)."""
     deny, nosys = RET_ERRNO | EPERM, RET_ERRNO | ENOSYS
     prog = [
         _insn(LD_W_ABS, OFFSET_ARCH),
@@ -334,10 +347,22 @@ def seccomp_program(table: dict[str, int], pid: int, network: bool = True, trunc
         _insn(JSET, X32_SYSCALL_BIT, jf=1),
         _insn(RET, deny),
     ]
-    for name in (*DENIED, *(() if network else NETWORK), *(() if truncate else PATH_TRUNCATE)):
+    denied = [name for name in DENIED if not (parent and name in PARENT_ALLOWED)]
+    for name in (*denied, *(() if network else NETWORK), *(() if truncate else PATH_TRUNCATE)):
         if name in table:
             prog += [_insn(JEQ, table[name], jf=1), _insn(RET, deny)]
     prog += [_insn(JEQ, table["clone3"], jf=1), _insn(RET, nosys)]
+    for name in FALLOCATE_MODE_ZERO_ONLY:  # mode (the second argument) 0 only
+        prog += [
+            _insn(JEQ, table[name], jf=4),
+            _insn(LD_W_ABS, OFFSET_ARG1),
+            _insn(JEQ, 0, jf=1),
+            _insn(RET, RET_ALLOW),
+            _insn(RET, deny),
+        ]
+    if parent:  # clone of any kind, and signals to the children (Landlock keeps them from processes outside)
+        prog += [_insn(JEQ, table["clone"], jf=1), _insn(RET, RET_ALLOW)]
+        prog += [_insn(JEQ, table["kill"], jf=1), _insn(RET, RET_ALLOW)]
     # clone: allowed with CLONE_THREAD only.
     prog += [
         _insn(JEQ, table["clone"], jf=4),
@@ -374,16 +399,24 @@ def seccomp_program(table: dict[str, int], pid: int, network: bool = True, trunc
     return prog
 
 
+def seccomp_available() -> str | None:
+    """None when this kernel supports seccomp filters (PR_GET_SECCOMP answers), else the reason."""
+    PR_GET_SECCOMP = 21
+    if _libc.prctl(PR_GET_SECCOMP, 0, 0, 0, 0) < 0:
+        return _error("seccomp")
+    return None
+
+
 class _SockFprog(ctypes.Structure):
     _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
 
 
-def install_seccomp(network: bool = True, truncate: bool = True) -> str | None:
+def install_seccomp(network: bool = True, truncate: bool = True, parent: bool = False) -> str | None:
     """Install the filter on this (single-threaded) process. None on success, else the reason."""
     table = SYSCALLS.get(platform.machine())
     if table is None:
         return f"seccomp: no syscall table for {platform.machine()}"
-    code = b"".join(seccomp_program(table, os.getpid(), network, truncate))
+    code = b"".join(seccomp_program(table, os.getpid(), network, truncate, parent))
     buffer = ctypes.create_string_buffer(code, len(code))
     prog = _SockFprog(len(code) // 8, ctypes.cast(buffer, ctypes.c_void_p))
     if _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
@@ -513,6 +546,11 @@ def _add_rule(ruleset: int, path: str, access: int) -> str | None:
     return None
 
 
+PR_SET_DUMPABLE, PR_SET_PDEATHSIG = 4, 1
+# What `confine` applied, for `confine_child`: a child installs the same filter, for its own pid.
+APPLIED: dict = {}
+
+
 def confine(
     workdir: str,
     repo_root: str,
@@ -524,17 +562,43 @@ def confine(
     max_abi: int = 0,
     network: bool = True,
     shared: bool = True,
+    parent: bool = False,
 ) -> dict:
-    """Apply every confinement step; returns {step: True or the reason it is missing}."""
+    """Apply every confinement step; returns {step: True or the reason it is missing}.
+
+    `parent`: this worker runs no user code itself, only children that call `confine_child` first (the `code_tests`
+    runner). It may fork and signal them, and it is not dumpable, so a child cannot open its descriptors (the reply
+    pipe) or memory through /proc.
+    """
     set_rlimits(memory_mb, cpu_seconds, file_mb)
     caps = drop_capabilities()
     landlock = install_landlock(workdir, repo_root, extra_read, max_abi=max_abi, network=network, shared=shared)
-    seccomp = install_seccomp(network, truncate=isinstance(landlock, int) and landlock >= 3)
+    truncate = isinstance(landlock, int) and landlock >= 3
+    if parent and _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0:
+        parent_reason = _error("dumpable")
+    else:
+        parent_reason = None
+    seccomp = install_seccomp(network, truncate=truncate, parent=parent)
+    APPLIED.update(network=network, truncate=truncate, seccomp=seccomp is None)
     return {
         "rlimits": True,
         "capabilities": caps or True,
         "landlock": landlock if isinstance(landlock, str) else True,
         "landlock_abi": landlock if isinstance(landlock, int) else 0,
-        "seccomp": seccomp or True,
-        "nproc_zero": forbid_processes() if seccomp else False,
+        "seccomp": seccomp or parent_reason or True,
+        "nproc_zero": forbid_processes() if seccomp and not parent else False,
     }
+
+
+def confine_child(cpu_seconds: int) -> None:
+    """In a child of a parent worker, before it runs a program: the full filter (no fork, signals to itself only), a
+    CPU limit of its own, and death with its parent. Raises OSError when the filter cannot be installed where the
+    parent had one: the program must not run."""
+    _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
+    if APPLIED.get("seccomp"):
+        reason = install_seccomp(APPLIED.get("network", True), truncate=APPLIED.get("truncate", True))
+        if reason:
+            raise OSError(reason)
+    else:
+        forbid_processes()

@@ -9,17 +9,31 @@ cases, and returns the fraction of tests each program passes. A test case is eit
 - a string of Python run after the program in the same namespace (e.g. `assert add(1, 2) == 3`): it passes when
   nothing raises.
 
-Each test runs in fresh globals, as `__main__`, with `time_limit` seconds of wall clock (`signal.setitimer`: the
-worker runs calls on its main thread). Tests not started within `budget` seconds of the call count as failed, so the
-call ends before the sandbox's own timeout. The program's changes to builtins and to `sys` streams are undone after
-each test.
+Each test runs in a child process of its own, forked from this runner and never reused: the child closes every
+descriptor but stdin, stdout, stderr and the pipe its one-byte verdict goes back on, installs the full seccomp filter
+again (no fork, signals only to itself, `confine.confine_child`), and runs the program in fresh globals, as
+`__main__`, with `time_limit` seconds of wall clock (`signal.setitimer`) and a CPU limit. The runner waits
+`time_limit` plus a grace for the verdict, then kills the child. So a program cannot change the runner, later tests,
+or other programs, and cannot reach the reply pipe (the runner is not dumpable: its /proc entries are closed to its
+children). What a program can still do is pass its own tests by cheating (it runs in the test's namespace), as in
+any in-process test runner. Tests not started within `budget` seconds of the call count as failed, so the call ends
+before the sandbox's own timeout.
 """
 
 import builtins
 import io
+import math
+import os
+import resource
+import select
 import signal
 import sys
 import time
+
+from playground.sandbox import confine
+
+
+GRACE = 0.25  # seconds past `time_limit` the runner waits for a child's verdict before killing it
 
 
 class _TimeLimit(BaseException):
@@ -62,6 +76,38 @@ def _run_one(code, test, time_limit):
     return passed
 
 
+def _run_in_child(code, test, time_limit):
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: one program, one test, then it exits
+        status = 1
+        try:
+            os.close(read)
+            os.dup2(write, 3)
+            os.closerange(4, resource.getrlimit(resource.RLIMIT_NOFILE)[0])  # the runner's reply pipe among them
+            confine.confine_child(math.ceil(time_limit) + 1)
+            verdict = _run_one(code, test, time_limit)
+            os.write(3, b"1" if verdict else b"0")
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(write)
+    passed = False
+    try:
+        poller = select.poll()
+        poller.register(read, select.POLLIN)
+        if poller.poll((time_limit + GRACE) * 1000):
+            passed = os.read(read, 1) == b"1"
+    finally:
+        os.close(read)
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        os.waitpid(pid, 0)
+    return passed
+
+
 def _same_lines(got, expected):
     return [line.strip() for line in got.strip().split("\n")] == [
         line.strip() for line in expected.strip().split("\n")
@@ -83,6 +129,6 @@ def run_code_tests(completions, tests, time_limit=1.0, budget=1.5, **kwargs):
             left = budget - (time.monotonic() - start)
             if left <= 0.01:
                 break
-            passed += _run_one(code, case, min(float(time_limit), left))
+            passed += _run_in_child(code, case, min(float(time_limit), left))
         rewards.append(passed / len(cases))
     return rewards

@@ -5,6 +5,10 @@ defaults to on where `SPACE_ID` is set (a Hugging Face Space). `PLAYGROUND_SANDB
 `PLAYGROUND_SANDBOX_MEMORY_MB` override the chosen limits; `PLAYGROUND_SANDBOX_READ_PATHS` (separated by `:`) adds
 folders the sandbox may read; `PLAYGROUND_SANDBOX_DISK_MB` and `PLAYGROUND_SANDBOX_DISK_FILES` set the disk quota of
 the worker's folder.
+
+Fail closed: public limits require seccomp and Landlock (`require_confinement`); where the kernel or container cannot
+apply both, custom code and `code_tests` are refused with a message that says so, unless the operator accepts the risk
+with `PLAYGROUND_ALLOW_UNCONFINED=1`.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ import os
 from dataclasses import asdict, dataclass, replace
 
 from playground.errors import PlaygroundError
-from playground.mode import OFF_WORDS, is_public
+from playground.mode import OFF_WORDS, env_flag, is_public
 from playground.texts import msg
 
 
@@ -48,6 +52,14 @@ class SandboxLimits:
             message from Python; socket pairs (asyncio's) still work.
         shared_reads (`bool`, *optional*, defaults to `True`):
             Whether the worker may read /dev/shm (and the rest of /dev) and the Hugging Face Hub cache.
+        children (`bool`, *optional*, defaults to `False`):
+            The worker runs only trusted code that starts a confined child per user program (the `code_tests`
+            runner): it may fork and signal its children, which cannot reach its descriptors (`confine.confine`).
+        nice (`int`, *optional*, defaults to `0`):
+            CPU priority the worker gives itself (`setpriority`, 0 to 19): visitor workers take 10, so the process
+            that serves pages keeps its share of the CPU while they compute.
+        require_confinement (`bool`, *optional*, defaults to `False`):
+            Refuse to run code where the worker could not apply both seccomp and Landlock (public mode).
         landlock_abi (`int`, *optional*, defaults to `0`):
             Apply at most this Landlock ABI version (0: the kernel's). A test setting: ABI 5 behaves like a kernel
             before 6.12, where Landlock does not scope signals, so that seccomp alone must stop them.
@@ -65,6 +77,9 @@ class SandboxLimits:
     clean_between_calls: bool = False
     network: bool = True
     shared_reads: bool = True
+    children: bool = False
+    nice: int = 0
+    require_confinement: bool = False
     landlock_abi: int = 0
 
     def __post_init__(self):
@@ -92,7 +107,9 @@ PUBLIC_LIMITS = SandboxLimits(
     clean_between_calls=True,
     network=False,
     shared_reads=False,
+    require_confinement=True,
 )
+CONFINEMENT = ("seccomp", "landlock")
 
 
 @dataclass(frozen=True)
@@ -118,6 +135,8 @@ def code_policy(public: bool | None = None) -> CodePolicy:
             overrides["disk_files"] = int(os.environ["PLAYGROUND_SANDBOX_DISK_FILES"])
         if os.environ.get("PLAYGROUND_SANDBOX_READ_PATHS"):
             overrides["read_paths"] = tuple(p for p in os.environ["PLAYGROUND_SANDBOX_READ_PATHS"].split(":") if p)
+        if env_flag("PLAYGROUND_ALLOW_UNCONFINED"):
+            overrides["require_confinement"] = False
         limits = replace(limits, **overrides)
     except ValueError as exc:
         raise PlaygroundError("sandbox.setting", detail=exc.args[0] if exc.args else str(exc)) from None
@@ -130,4 +149,21 @@ def require_custom_code(public: bool | None = None) -> SandboxLimits:
     policy = code_policy(public)
     if not policy.enabled:
         raise PlaygroundError("rewards.custom.off")
+    if policy.limits.require_confinement:
+        check_confinement(kernel_confinement())
     return policy.limits
+
+
+def kernel_confinement() -> dict[str, object]:
+    """{"seccomp": True or why not, "landlock": True or why not}, as this kernel reports (before any worker starts;
+    a container may still refuse them, which the worker's own report (`check_confinement`) catches)."""
+    from playground.sandbox import confine
+
+    return {"seccomp": confine.seccomp_available() or True, "landlock": True if confine.landlock_abi() else "absent"}
+
+
+def check_confinement(features: dict) -> None:
+    """A `PlaygroundError` (fail closed) unless seccomp and Landlock are both in `features`."""
+    missing = [step for step in CONFINEMENT if features.get(step) is not True]
+    if missing:
+        raise PlaygroundError("sandbox.unconfined", missing=" + ".join(missing))

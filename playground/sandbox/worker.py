@@ -216,6 +216,8 @@ def main() -> None:
     if init is None:
         return
     limits = init["limits"]
+    if limits.get("nice"):
+        os.setpriority(os.PRIO_PROCESS, 0, int(limits["nice"]))  # before seccomp, which refuses setpriority
     features = confine.confine(
         os.getcwd(),
         init["repo_root"],
@@ -226,6 +228,7 @@ def main() -> None:
         max_abi=limits.get("landlock_abi", 0),
         network=limits.get("network", True),
         shared=limits.get("shared_reads", True),
+        parent=limits.get("children", False),
     )
     if not limits.get("network", True):
         sys.addaudithook(refuse_network)

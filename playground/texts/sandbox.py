@@ -6,6 +6,17 @@ TEXTS: dict[str, tuple[str, str]] = {
     "sandbox.what.reward": ("Reward {name!r}", "奖励 {name!r} "),
     "sandbox.what.load": ("Loading the custom code", "加载自定义代码时"),
     "sandbox.what.worker": ("The sandbox worker", "沙箱工作进程"),
+    "sandbox.too_many_waiting": (
+        "You already have several requests of this kind waiting; let them finish, then try again.",
+        "你已有多个同类请求在排队；请等它们完成后再试。",
+    ),
+    "sandbox.unconfined": (
+        "Custom code and code_tests are off on this public server: its kernel or container cannot confine the sandbox "
+        "({missing} unavailable). The library rewards still work. An operator who accepts the risk sets "
+        "PLAYGROUND_ALLOW_UNCONFINED=1.",
+        "此公开服务器已关闭自定义代码和 code_tests：它的内核或容器无法限制沙箱（{missing} 不可用）。奖励库中的奖励仍"
+        "可使用。接受此风险的运维人员可以设置 PLAYGROUND_ALLOW_UNCONFINED=1。",
+    ),
     # how it failed
     "sandbox.start_failed": ("The sandbox worker failed to start: {detail}", "沙箱工作进程启动失败：{detail}"),
     "sandbox.problem": ("{what} {problem}.", "{what}{problem}。"),

@@ -156,6 +156,7 @@ class TrainingJob(JobState):
         self.step = self.start_step
         self.custom_rewards = custom_rewards or {}
         self._own_rewards: dict = {}  # sandboxed rewards this job compiled from `spec.custom_code`; closed at the end
+        self._library_rewards: list = []  # the library rewards it built: in public mode, its visitor worker's
         self.guarded: list = []  # the GuardedRewards given to the trainer: they count errors under the "none" policy
         self.weights: dict[str, float] = {}  # metric name -> weight of the rewards the trainer got (health checks)
         self.clock = PhaseClock()  # each phase's own step times, for the time left
@@ -354,6 +355,10 @@ class TrainingJob(JobState):
                 from playground.sandbox import close_rewards
 
                 close_rewards(self._own_rewards)
+            if self._library_rewards:
+                from playground.isolation.visitor import close_workers
+
+                close_workers(self._library_rewards)
             self._trainer = self._eval_rollout = None
             del trainer, model
             _free_memory()
@@ -403,6 +408,7 @@ class TrainingJob(JobState):
         from playground.sandbox.custom import as_the_spec_asks
 
         funcs, weights = build_rewards(spec.rewards, as_the_spec_asks(self.custom_rewards, spec))
+        self._library_rewards = funcs
         self.weights = {reward_name(f): w for f, w in zip(funcs, weights, strict=True)}
         # A failing reward fails the run with its name in the message, or scores None under reward_error_policy=none.
         # With a completion prefix, rewards see the prefix plus the sampled continuation (see completion_prefix.py).

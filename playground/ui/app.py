@@ -1,5 +1,6 @@
 """The composition root: one `AppContext`, one per-session `Session`, one module per tab."""
 
+import gc
 import importlib.util
 import logging
 import os
@@ -94,6 +95,11 @@ def build_app(settings: UISettings | None = None, *, ctx: AppContext | None = No
         add_mcp_tools(ctx)
     gate_every_event(demo)  # public mode's admission gate prices every event's inputs, named or not
     demo.queue(default_concurrency_limit=1)
+    # The app's own objects (torch, the model, the page: most of a million) are built: later full collections skip
+    # them. Without this a full collection walks them all, about a second of the interpreter lock on a loaded machine,
+    # and every visitor's request waits for it.
+    gc.collect()
+    gc.freeze()
     return demo
 
 

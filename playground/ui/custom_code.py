@@ -29,13 +29,14 @@ from playground.sandbox import (
     trial_run,
 )
 from playground.sandbox.checks import issue_message
+from playground.scoring import RewardChoice, build_rewards
 from playground.spec import RunSpec
 from playground.texts import msg
 from playground.ui.common import BAD_MARK, GOOD_MARK, bind, lang_of, short
 from playground.ui.context import AppContext, Session
 from playground.ui.i18n import t, tr
 from playground.ui.messages_zh import translate_error
-from rewards.registry import build_reward, list_specs
+from rewards.registry import list_specs
 
 
 TEMPLATE = '''\
@@ -325,8 +326,11 @@ def parse_cases(value, lang: str) -> list[tuple[int, RewardCase]]:
 def library_rewards(names: Iterable[str], selection: list[dict]) -> dict[str, Callable]:
     """Library rewards by name, with the parameters they have in the selection (else their defaults)."""
     params = {item["name"]: item.get("params") or {} for item in selection or []}
-    library = library_names()
-    return {name: build_reward(name, params.get(name, {})) for name in set(names) & library}
+    wanted = sorted(set(names) & library_names())
+    if not wanted:
+        return {}
+    funcs, _ = build_rewards([RewardChoice(name, 1.0, params.get(name, {})) for name in wanted])  # public: a worker
+    return dict(zip(wanted, funcs, strict=True))
 
 
 def price_cases(ctx: AppContext, cases: list[RewardCase], selection: list[dict]) -> None:

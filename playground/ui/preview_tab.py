@@ -24,6 +24,7 @@ from playground.ui.common import (
 )
 from playground.ui.context import AppContext, Session, parse_selection
 from playground.ui.custom_code import custom_rewards
+from playground.ui.fair import PREVIEW_SLOTS, fair
 from playground.ui.i18n import t, tr
 from playground.ui.rewards_tab import RewardsTab, selection_summary, selection_summary_for
 from playground.zerogpu import gpu_handler
@@ -192,8 +193,10 @@ def create_preview_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -
     inputs = [model, prompt, row, session.selection, rewards.editor, num_generations, temperature, top_p]
     inputs += [max_new_tokens, seed, prefix]
     outputs = [table, summary, session.preview]
+    # One preview samples at a time (the app's model); a visitor's queued previews wait behind their own.
+    generate_fairly = fair(gpu_handler(bind(generate, ctx)), PREVIEW_SLOTS)
     done = run.click(
-        gpu_handler(bind(generate, ctx)), inputs, outputs, api_name="generate_group", show_progress_on=[summary]
+        generate_fairly, inputs, outputs, api_name="generate_group", show_progress_on=[summary], concurrency_limit=None
     )
     done.success(fit_completion_column, outputs[0], outputs[0], api_visibility="private", show_progress="hidden")
     return PreviewTab(

@@ -13,7 +13,7 @@ from playground import admission
 from playground.errors import PlaygroundError
 from playground.mode import is_public
 from playground.sandbox import code_policy, inspect_code
-from playground.scoring import build_rewards, call_reward, score_group
+from playground.scoring import RewardChoice, build_rewards, call_reward, score_group
 from playground.ui.common import BAD_MARK, GOOD_MARK, bind, lang_of, score_frame, score_summary, short, shown
 from playground.ui.context import AppContext, Session, parse_selection
 from playground.ui.custom_code import (
@@ -24,6 +24,7 @@ from playground.ui.custom_code import (
     custom_selection,
     selected_choices,
 )
+from playground.ui.fair import TRY_SLOTS, fair
 from playground.ui.i18n import t, tr
 from playground.ui.messages_zh import translate_error
 from rewards.registry import Param, RewardSpec, build_reward, get_spec, list_specs, resolve_params
@@ -91,7 +92,9 @@ def example_scores(name: str, *values, lang: str | None = None) -> str:
     """
     spec = get_spec(name)
     try:
-        func = build_reward(name, dict(zip((p.name for p in spec.params), values, strict=True)))
+        params = dict(zip((p.name for p in spec.params), values, strict=True))
+        # The page's own defaults build here; a visitor's parameters go where scoring runs (public: a worker).
+        func = build_reward(name, params) if lang is None else build_rewards([RewardChoice(name, 1.0, params)])[0][0]
     except PlaygroundError as exc:
         if lang is None:
             return tr(None, "rewards.examples.needs_params")
@@ -343,22 +346,23 @@ def create_rewards_tab(ctx: AppContext, session: Session) -> RewardsTab:
     try_inputs = [text, prompt, columns, session.selection, custom.editor]
     # The spinner, and a failure's badge, show by the details, never over the table: an error keeps the last scores.
     score.click(
-        bind(try_on_text, ctx),
+        fair(bind(try_on_text, ctx), TRY_SLOTS),  # a visitor's queued calls wait behind their own, not others'
         try_inputs,
         [table, details],
         api_name="try_on_text",
-        concurrency_limit=8,
+        concurrency_limit=None,
         show_progress_on=[details],
     )
     # The composition root's page load: the first scores in the page's language, then again on each selection change.
     page_load = gr.context.Context.root_block.load
     gr.on(
         [page_load, session.selection.change],
-        bind(rescore, ctx),
+        fair(bind(rescore, ctx), TRY_SLOTS),
         try_inputs,
         [table, details],
         api_visibility="private",
         trigger_mode="always_last",
         show_progress="hidden",
+        concurrency_limit=None,
     )
     return tab

@@ -8,6 +8,7 @@ import pytest
 from playground.sandbox import Sandbox, SandboxLimits
 from playground.sandbox.confine import DENIED, DENIED_ARGS, NETWORK, PATH_TRUNCATE, SELF_ONLY, SELF_OR_ZERO, SYSCALLS
 from tests.sandbox.conftest import PROBE
+from tests.security.confinement import require_confinement
 
 
 HEADERS = {
@@ -43,8 +44,7 @@ def test_landlock_abi_can_be_capped_for_tests():
     sandbox = Sandbox(PROBE, ["probe"], SandboxLimits(timeout=2.0, load_timeout=5.0, landlock_abi=5))
     try:
         sandbox.start()
-        if sandbox.features["landlock"] is not True:
-            pytest.skip(f"Landlock is unavailable here: {sandbox.features['landlock']}")
+        require_confinement(sandbox.features, "landlock")
         assert sandbox.features["landlock_abi"] == 5
         assert sandbox.call("probe", ["abc"]).values == [3.0]
     finally:

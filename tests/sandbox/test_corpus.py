@@ -20,6 +20,7 @@ import pytest
 
 from playground.sandbox import PUBLIC_LIMITS, SandboxError
 from tests.sandbox.conftest import LIMITS, PROBE
+from tests.security.confinement import require_confinement
 
 
 CORPUS = Path(__file__).parent / "corpus"
@@ -107,8 +108,8 @@ def run_case(path, meta, make_sandbox, bystander):
     else:
         sandbox.start()
         needs = meta.get("needs")
-        if needs and sandbox.features.get(needs) is not True:
-            pytest.skip(f"{needs} is unavailable here: {sandbox.features.get(needs)}")
+        if needs:
+            require_confinement(sandbox.features, needs)
         first_pid = sandbox.pid
         workdir = sandbox.workdir
         if meta.get("landlock-abi"):

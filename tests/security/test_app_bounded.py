@@ -115,17 +115,16 @@ def _timed(fn):
 @pytest.mark.parametrize(
     "selection, text, columns, outcome",
     [
-        ([{"name": "regex", "params": {"pattern": CATASTROPHIC}}], "a" * 40 + "!\n---\nab", "", "took more than 5 s"),
+        ([{"name": "regex", "params": {"pattern": CATASTROPHIC}}], "a" * 40 + "!\n---\nab", "", "took more than 1 s"),
         ([{"name": "correctness", "params": {"mode": "math_verify"}}], TOWER + "\n---\n2", '{"answer": "2"}', None),
     ],
     ids=["regex", "math_verify"],
 )
 def test_a_bystander_is_served_while_a_visitor_scores_a_catastrophic_input(
-    public_app, selection, text, columns, outcome, monkeypatch
+    public_app, selection, text, columns, outcome
 ):
-    # The app runs in this process: the regex budget goes from 1 s to the 5 s that answer checking has, so that the
-    # attack outlasts a bystander's round trip on a loaded machine by seconds, not by a few hundred milliseconds.
-    monkeypatch.setattr("rewards.content.REGEX_SECONDS", 5.0)
+    # The rewards score in the attacker's visitor worker (its start and the regex's 1 s budget, or math_verify's
+    # parse): the attack outlasts a bystander's round trip.
     attacker, bystander = client(public_app), client(public_app)
     attacker.predict(json.dumps(selection), code="", api_name="/set_rewards")
     attack = _timed(lambda: attacker.predict(text, "", columns, code="", api_name="/try_on_text"))
@@ -137,9 +136,9 @@ def test_a_bystander_is_served_while_a_visitor_scores_a_catastrophic_input(
     assert all(any(r["name"] == "regex" for r in listed) for listed in served)
     assert served_at < attack["done"]  # the bystander did not wait for the attack to end
     if outcome is None:
-        table = attack["result"][0]  # the call's completions score None (TRL skips them): nothing was computed
+        table = attack["result"][0]  # the tower fails its bounded check; the honest answer still scores
         assert table["headers"][1] == "correctness(mode=math_verify)"
-        assert [row[1] for row in table["data"]] == [None, None]
+        assert [row[1] for row in table["data"]] == [0.0, 1.0]
     else:
         assert isinstance(attack.get("error"), AppError) and outcome in str(attack["error"])
 

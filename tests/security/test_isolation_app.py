@@ -1,0 +1,170 @@
+"""Visitor-sized reward work leaves the public app's process: on a real public app (127.0.0.1, driven by
+gradio_client), a visitor scores inputs that held the app's interpreter for tens of seconds (a fuzzy ratio or a
+ROUGE-L table against a huge reference, a tower of powers through math_verify), while a bystander in another process
+asks for the page's /config. The bystander is answered within a second each time, the attack's call ends within
+the visitor worker's budget (its start plus its per-call deadline), with or without a score, and the app's process
+spends neither the CPU nor the memory of the attack."""
+
+import json
+import resource
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from tests.ui.live_app import running_app
+from tests.ui.test_client import client
+
+
+# The visitor worker's budget for one request: starting (importing the library on a loaded machine, 60 s at most)
+# plus one call's deadline (10 s); the bound asserted is this plus the round trip.
+BUDGET = 60.0 + 10.0 + 10.0
+SLOW_RESPONSE = 1.0  # seconds: a GET /config slower than this means the app's interpreter was held
+TOWER = r"\boxed{10^{10^{10^{10}}}}"  # sympy would compute 10^(10^10) digits and more, holding the lock
+# Sends GET /config every 0.4 s (a visitor's page: 700 KB of JSON each, not a load test) for the given seconds and
+# prints each round trip. A process of its own, so that a lock held in the app's process (this test's process) cannot
+# hold the measurement too.
+PROBE = """
+import sys, time, urllib.request
+url, until = sys.argv[1], time.monotonic() + float(sys.argv[2])
+times = []
+while time.monotonic() < until:
+    start = time.monotonic()
+    urllib.request.urlopen(url + "config", timeout=120).read()
+    times.append(time.monotonic() - start)
+    time.sleep(0.4)
+print(" ".join(f"{t:.3f}" for t in times))
+"""
+
+
+@pytest.fixture(scope="module")
+def public_app(tiny_model_dir, tmp_path_factory):
+    runs = str(tmp_path_factory.mktemp("runs"))
+    with running_app(str(tiny_model_dir), runs, env={"PLAYGROUND_PUBLIC": "1"}) as live:
+        yield live
+
+
+class AppUsage:
+    """The app's process (this test's process) while a block runs: CPU seconds used, and the most its resident memory
+    grew, sampled every 50 ms."""
+
+    def __init__(self):
+        self.cpu = self.grew_mb = 0.0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+
+    @staticmethod
+    def rss_mb() -> float:
+        with open("/proc/self/status") as status:
+            return next(int(line.split()[1]) for line in status if line.startswith("VmRSS")) / 1024
+
+    def _sample(self):
+        start = self.rss_mb()
+        while not self._stop.wait(0.05):
+            self.grew_mb = max(self.grew_mb, self.rss_mb() - start)
+
+    def __enter__(self):
+        self._cpu = resource.getrusage(resource.RUSAGE_SELF)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+        end = resource.getrusage(resource.RUSAGE_SELF)
+        self.cpu = end.ru_utime + end.ru_stime - self._cpu.ru_utime - self._cpu.ru_stime
+
+
+def attack(app, selection: list[dict], text: str, columns: dict, probe_seconds: float = 8.0) -> dict:
+    """Score `text` on Try on text as one visitor while another process reads /config; each read's seconds, how long
+    the attack took, its result or error, and what the app's process used meanwhile."""
+    attacker = client(app)
+    attacker.predict(json.dumps(selection), code="", api_name="/set_rewards")
+    out: dict = {}
+
+    def run():
+        start = time.monotonic()
+        try:
+            out["result"] = attacker.predict(text, "", json.dumps(columns), code="", api_name="/try_on_text")
+        except Exception as exc:  # a refusal or a failed score: the call ended
+            out["error"] = exc
+        out["seconds"] = time.monotonic() - start
+
+    with AppUsage() as usage:
+        thread = threading.Thread(target=run, daemon=True)
+        thread.start()
+        time.sleep(0.5)  # the attack is under way
+        probe = subprocess.run(
+            [sys.executable, "-c", PROBE, app.url, str(probe_seconds)], capture_output=True, text=True, timeout=300
+        )
+        thread.join(BUDGET)
+    out["times"] = [float(t) for t in probe.stdout.split()] or [float("inf")]
+    out["slowest"] = max(out["times"])
+    out["ended"] = not thread.is_alive()
+    out["usage"] = usage
+    return out
+
+
+SIMILARITY = [
+    # rapidfuzz holds the interpreter lock for each pair: seconds per completion against a 4 MB reference
+    pytest.param("fuzzy", ["xy" * 9_500] * 2, "yx" * 2_000_000, id="fuzzy_2x19000_vs_4MB"),
+    # ROUGE-L's table: 3,000 x 20,000 cells of Python integers, hundreds of MB and tens of seconds of CPU
+    pytest.param(
+        "rouge_l",
+        [" ".join(f"w{i % 97}" for i in range(3_000))],
+        " ".join(f"w{i % 89}" for i in range(20_000)),
+        id="rouge_l_3000_vs_20000_tokens",
+    ),
+]
+APP_CPU_SECONDS = 5.0  # the app's own share of a request: receiving the reference and handing it to the worker
+APP_GROWTH_MB = 300
+
+
+@pytest.mark.parametrize("metric, completions, reference", SIMILARITY)
+def test_similarity_on_a_huge_reference_holds_only_its_worker(public_app, metric, completions, reference):
+    selection = [{"name": "similarity", "params": {"metric": metric}}]
+    text = "\n---\n".join([*completions, "short"])
+    out = attack(public_app, selection, text, {"reference": reference})
+    assert out["slowest"] < SLOW_RESPONSE, f"a bystander's GET /config took {out['times']} s"
+    assert out["ended"] and out["seconds"] < BUDGET
+    assert out["usage"].cpu < APP_CPU_SECONDS, f"the app's process used {out['usage'].cpu:.1f} s of CPU"
+    assert out["usage"].grew_mb < APP_GROWTH_MB, f"the app's process grew by {out['usage'].grew_mb:.0f} MB"
+
+
+@pytest.mark.parametrize("reward", ["reasoning_accuracy", "cosine_scaled", "len_reward"])
+def test_a_tower_of_powers_through_math_verify_holds_only_its_worker(public_app, reward):
+    selection = [{"name": reward, "params": {}}]
+    text = f"<think>powers</think> The answer is ${TOWER}$.\n---\n<think>adding</think> The answer is $\\boxed{{2}}$."
+    out = attack(public_app, selection, text, {"solution": "$2$"})
+    assert out["slowest"] < SLOW_RESPONSE, f"a bystander's GET /config took {out['times']} s"
+    assert out["ended"] and out["seconds"] < BUDGET
+
+
+def test_an_honest_answer_check_does_not_wait_behind_another_visitors(public_app):
+    """Answer checking is not one shared process: another visitor's check ends while the attacker's still runs."""
+    selection = [{"name": "correctness", "params": {"mode": "math_verify"}}]
+    attacker = client(public_app)
+    attacker.predict(json.dumps(selection), code="", api_name="/set_rewards")
+    honest = client(public_app)
+    honest.predict(json.dumps(selection), code="", api_name="/set_rewards")
+    ended: dict = {}
+
+    def attack_call():
+        try:
+            attacker.predict(f"{TOWER}\n---\n{TOWER} {TOWER}", "", '{"answer": "2"}', code="", api_name="/try_on_text")
+        except Exception:
+            pass
+        ended["attack"] = time.monotonic()
+
+    thread = threading.Thread(target=attack_call, daemon=True)
+    thread.start()
+    time.sleep(0.5)
+    table, _ = honest.predict(
+        "The answer is 2.\n---\nThe answer is 3.", "", '{"answer": "2"}', code="", api_name="/try_on_text"
+    )
+    ended["honest"] = time.monotonic()
+    thread.join(BUDGET)
+    assert [row[1] for row in table["data"]] == [1.0, 0.0]
+    assert "attack" not in ended or ended["honest"] < ended["attack"]
