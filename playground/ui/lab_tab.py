@@ -288,6 +288,7 @@ def create_lab_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> No
         [grader_in, rewards.editor, rewards.custom.choices],
         [rewards.editor, grader_note, session.selection, *rewards.apply_outputs],
         api_name="import_grader",
+        show_progress_on=[grader_note],  # a refused grader marks the note, not every card of the Rewards tab
     )
     export_button.click(
         bind(export_openai_grader), [session.selection], [grader_out, grader_note], api_name="export_grader"

@@ -325,7 +325,12 @@ def create_rewards_tab(ctx: AppContext, session: Session) -> RewardsTab:
             )
     apply_inputs = [selection_json, custom.editor, custom.choices]
     apply_outputs = [*selection_outputs, custom.choices, *card_inputs]
-    apply.click(bind(apply_selection, layout), apply_inputs, apply_outputs, api_name="set_rewards")
+    # No spinner, and so no "Error" badge, over the outputs: a refused selection would mark every card's inputs with
+    # one (Gradio marks an event's progress targets on failure); the toast says what is wrong. An empty list, not
+    # None, which means every output.
+    apply.click(
+        bind(apply_selection, layout), apply_inputs, apply_outputs, api_name="set_rewards", show_progress_on=[]
+    )
     try_inputs = [text, prompt, columns, session.selection, custom.editor]
     # The spinner, and a failure's badge, show by the details, never over the table: an error keeps the last scores.
     score.click(
