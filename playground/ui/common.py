@@ -203,6 +203,18 @@ def score_summary(score: GroupScore, lang: str) -> str:
     return "\n".join(lines)
 
 
+def duration_text(seconds: float | None, lang: str) -> str:
+    """A duration in the page's language: "45s", "1m 03s", "2h 05m"; zh "45 秒", "1 分 03 秒", "2 小时 05 分"."""
+    if seconds is None or not math.isfinite(seconds):
+        return tr(lang, "duration.unknown")
+    total = max(0, int(round(seconds)))
+    if total < 60:
+        return tr(lang, "duration.seconds", s=total)
+    if total < 3600:
+        return tr(lang, "duration.minutes", m=total // 60, s=total % 60)
+    return tr(lang, "duration.hours", h=total // 3600, m=total % 3600 // 60)
+
+
 def short(text: str, limit: int = 80) -> str:
     text = " ".join(str(text).split())
     return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -14,9 +14,18 @@ import gradio as gr
 import pandas as pd
 
 from playground.texts import Text
-from playground.training.store import ACTIVE, Run
+from playground.training.store import ACTIVE, Run, run_seconds
 from playground.ui.charts import CHARTS, chart_updates, create_charts, step_rows
-from playground.ui.common import GOOD_MARK, bind, empty_frame, lang_of, short, styled, text_widths
+from playground.ui.common import (
+    GOOD_MARK,
+    bind,
+    duration_text,
+    empty_frame,
+    lang_of,
+    short,
+    styled,
+    text_widths,
+)
 from playground.ui.context import AppContext, Session, client_address
 from playground.ui.custom_code import attach_to_spec
 from playground.ui.eval_answers import create_eval_answers
@@ -108,7 +117,10 @@ def train_status(ctx: AppContext, request: gr.Request, session_id: str | None, s
         return idle + empty + [gr.Button(interactive=True)] * 2 + [seen]
     snap = job.snapshot()
     metrics = job.run.metrics()
-    snap["phase"] = snap.get("phase") or job.run.status().get("phase")  # the accelerate backend's, from rank 0
+    stored = job.run.status()
+    snap["phase"] = snap.get("phase") or stored.get("phase")  # the accelerate backend's, from rank 0
+    if snap["status"] not in ACTIVE:  # the run's own duration, not the time since it started
+        snap["elapsed"] = run_seconds(stored)
     key = f"{snap['run_id']}:{len(metrics)}:{snap['status']}:{snap['phase']}"
     active = snap["status"] in ACTIVE
     head = [gr.Timer(active=active), status_text(snap, owner, lang), progress_html(snap, lang)]
@@ -129,13 +141,6 @@ def train_status(ctx: AppContext, request: gr.Request, session_id: str | None, s
 # --- views ---------------------------------------------------------------------------------------------------------
 
 
-def _duration(seconds: float | None) -> str:
-    if seconds is None:
-        return "—"
-    seconds = int(round(seconds))
-    return f"{seconds // 60}m {seconds % 60:02d}s" if seconds >= 60 else f"{seconds}s"
-
-
 def shown_eta(snap: dict) -> float | None:
     """The time left the page shows: the warm-up's own while it runs, then the run's (GRPO steps and evals left, each
     from its own step times); None once Stop was pressed or the run ended, or while a step time is unknown."""
@@ -149,8 +154,8 @@ def status_text(snap: dict, owner: bool, lang: str) -> str:
         run=snap["run_id"],
         step=snap["step"],
         total=snap["max_steps"],
-        elapsed=_duration(snap["elapsed"]),
-        eta=_duration(shown_eta(snap)),
+        elapsed=duration_text(snap["elapsed"], lang),
+        eta=duration_text(shown_eta(snap), lang),
         error=html.escape(translate_error(lang, snap["error"] or "")),
     )
     status = snap["status"]
@@ -191,7 +196,7 @@ def progress_html(snap: dict, lang: str) -> str:
     else:
         step, total = snap["step"], max(int(snap["max_steps"] or 1), 1)
         key = "train.progress" if going else "train.progress.done"
-    label = tr(lang, key, step=step, total=total, eta=_duration(eta))
+    label = tr(lang, key, step=step, total=total, eta=duration_text(eta, lang))
     percent = min(100.0, 100.0 * step / total)
     if snap["status"] in ACTIVE and (phase := phase_label(snap, lang)):
         label = f"{phase} · {label}"

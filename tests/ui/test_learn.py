@@ -237,12 +237,13 @@ def test_reference_run_shows_what_the_warmup_and_grpo_each_added(shipped):
 
     lesson = get_lesson("format")
     text = reference_markdown(lesson, "en")
-    assert "on 2 cores of AMD EPYC" in text and "4 min 50 s in all, 20 GRPO steps, 32 held-out answers" in text
+    assert "on 2 cores of AMD EPYC" in text and "4m 50s in all, 20 GRPO steps, 32 held-out answers" in text
     assert (
         "`format` on the held-out prompts: 0 before training → 0.44 after the warm-up → 0.84 after GRPO. The warm-up "
         "added +0.44, GRPO +0.40." in text
     )
     assert "预热带来 +0.44，GRPO 带来 +0.40" in reference_markdown(lesson, "zh")
+    assert "4 分 50 秒" in reference_markdown(lesson, "zh")
     live = [{"step": 0, "phase": "eval", "eval_of": "base", "eval_rewards/format/mean": 0.0}]
     live += [{"step": 5, "phase": "eval", "eval_of": "grpo", "eval_rewards/format/mean": 0.5}]
     frame = curve_frame(lesson, "en", lesson.reference(), live)

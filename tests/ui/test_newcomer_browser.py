@@ -2,11 +2,15 @@
 "Error" badges over the cards; a finished run's duration after a reload is the run's own."""
 
 import json
+import re
+import time
 
 import pytest
 
+from playground.training.store import run_seconds
+from playground.ui.common import duration_text
 from playground.ui.i18n import EN, ZH
-from tests.ui.test_browser import CHROMIUM, open_tab
+from tests.ui.test_browser import CHROMIUM, open_group, open_tab, wait_for
 
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -65,3 +69,43 @@ def test_a_refused_grader_marks_no_reward_card(app, browser):
         page.wait_for_timeout(300)
         assert visible_badges(page) == 0, family
     context.close()
+
+
+def fill(page, label: str, value: str) -> None:
+    box = page.get_by_label(label, exact=True).filter(visible=True)
+    box.fill(value)
+    box.press("Tab")
+
+
+def test_a_finished_runs_duration_after_a_reload_is_its_own(app, browser):
+    """On the Chinese page: a short run ends, time passes, the page reloads; the starter's Train tab still shows the
+    run's own duration, in Chinese, not the time since it started."""
+    context, page = open_page(browser, app, "zh")
+    open_tab(page, ZH["train.tab"])
+    fill(page, "max_steps", "2")
+    open_group(page, "train.group.generation")
+    fill(page, "num_generations", "4")
+    fill(page, "max_completion_length", "8")
+    page.get_by_role("button", name=ZH["train.start"], exact=True).click()
+    status = page.locator(".prose.pg-status")
+    wait_for(lambda: "已完成" in status.inner_text(), 240, "the run to finish")
+    stored = app.ctx.jobs.current.run.status()
+    seconds = run_seconds(stored)
+    assert seconds is not None and stored["status"] == "finished"
+    time.sleep(max(0.0, 6 - (time.time() - datetime_seconds(stored["finished_at"]))))  # 6 s after its end at least
+    page.reload()
+    page.locator(".pg-card").first.wait_for(timeout=60_000)
+    open_tab(page, ZH["train.tab"])
+    wait_for(lambda: "已完成" in status.inner_text(), 30, "the finished run after the reload")
+    text = status.inner_text()
+    shown = re.search(r"用时 ([^。]+)。", text)
+    assert shown is not None, text
+    assert shown.group(1) == duration_text(seconds, "zh"), text
+    assert run_seconds(app.ctx.jobs.current.run.status()) == seconds  # read again, later: the same
+    context.close()
+
+
+def datetime_seconds(iso: str) -> float:
+    from datetime import datetime
+
+    return datetime.fromisoformat(iso).timestamp()
