@@ -37,8 +37,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "app.info_title": ("Note", "提示"),
     "table.step": ("step", "步"),
     # durations (`playground.ui.common.duration_text`)
-    "duration.seconds": ("{s}s", "{s} 秒"),
-    "duration.minutes": ("{m}m {s:02d}s", "{m} 分 {s:02d} 秒"),
-    "duration.hours": ("{h}h {m:02d}m", "{h} 小时 {m:02d} 分"),
-    "duration.unknown": ("—", "—"),
+    "app.duration.seconds": ("{s}s", "{s} 秒"),
+    "app.duration.minutes": ("{m}m {s:02d}s", "{m} 分 {s:02d} 秒"),
+    "app.duration.hours": ("{h}h {m:02d}m", "{h} 小时 {m:02d} 分"),
 }

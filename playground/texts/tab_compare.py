@@ -17,7 +17,7 @@ TEXTS: dict[str, tuple[str, str]] = {
         "留空则使用该训练提示词集中的前几个提示词。",
     ),
     "compare.prompts.placeholder": ("Empty: the run's first prompts", "留空：使用该训练的前几个提示词"),
-    "compare.samples": ("Completions per prompt and model", "每个提示词、每个模型的生成数"),
+    "compare.samples": ("Completions per prompt and model", "每个提示词、每个模型的生成结果数"),
     "compare.run_button": ("Compare", "对比"),
     "compare.table": ("Before and after", "训练前后"),
     "compare.before": ("before (base)", "训练前（基础模型）"),

@@ -197,7 +197,8 @@ def score_summary(score: GroupScore, lang: str) -> str:
     """Group mean and std, then each flag with a plain-words title and the engine's explanation."""
     lines = [tr(lang, "score.group", mean=f"{score.mean:.3f}", std=f"{score.std:.3f}", n=len(score.completions))]
     for code, message in zip(score.flag_codes, score.flags, strict=True):
-        lines.append(f"- ⚠ **{tr(lang, f'flag.{code}')}**: {html.escape(translate_error(lang, message))}")
+        flag = labelled(lang, f"**{tr(lang, f'flag.{code}')}**", html.escape(translate_error(lang, message)))
+        lines.append(f"- ⚠ {flag}")
     if not score.flags:
         lines.append(f"- {GOOD_MARK} {tr(lang, 'score.no_flags')}")
     return "\n".join(lines)
@@ -206,13 +207,23 @@ def score_summary(score: GroupScore, lang: str) -> str:
 def duration_text(seconds: float | None, lang: str) -> str:
     """A duration in the page's language: "45s", "1m 03s", "2h 05m"; zh "45 秒", "1 分 03 秒", "2 小时 05 分"."""
     if seconds is None or not math.isfinite(seconds):
-        return tr(lang, "duration.unknown")
+        return "—"
     total = max(0, int(round(seconds)))
     if total < 60:
-        return tr(lang, "duration.seconds", s=total)
+        return tr(lang, "app.duration.seconds", s=total)
     if total < 3600:
-        return tr(lang, "duration.minutes", m=total // 60, s=total % 60)
-    return tr(lang, "duration.hours", h=total // 3600, m=total % 3600 // 60)
+        return tr(lang, "app.duration.minutes", m=total // 60, s=total % 60)
+    return tr(lang, "app.duration.hours", h=total // 3600, m=total % 3600 // 60)
+
+
+def labelled(lang: str | None, label: str, text: str) -> str:
+    """`label: text` with the page language's colon (a full-width one after Chinese)."""
+    return f"{label}{'：' if lang == 'zh' else ': '}{text}"
+
+
+def sentences(lang: str | None, *parts: str) -> str:
+    """Sentences one after another: a space between English ones, none after a Chinese full stop."""
+    return ("" if lang == "zh" else " ").join(part for part in parts if part)
 
 
 def short(text: str, limit: int = 80) -> str:

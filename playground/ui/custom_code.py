@@ -30,7 +30,7 @@ from playground.sandbox import (
 from playground.sandbox.checks import issue_message
 from playground.spec import RunSpec
 from playground.texts import msg
-from playground.ui.common import BAD_MARK, GOOD_MARK, bind, lang_of, short
+from playground.ui.common import BAD_MARK, GOOD_MARK, bind, labelled, lang_of, short
 from playground.ui.context import AppContext, Session
 from playground.ui.i18n import t, tr
 from playground.ui.messages_zh import translate_error
@@ -266,9 +266,11 @@ def trial_table(trials: list[TrialResult], lang: str) -> str:
 def trial_lines(result: TrialResult, lang: str) -> list[str]:
     name = f"`{result.function}`"
     if result.ok:
-        lines = [f"- {GOOD_MARK} {name}: {tr(lang, 'rewards.custom.trial_ok', ms=f'{result.seconds * 1000:.0f}')}"]
+        ms = f"{result.seconds * 1000:.0f}"
+        lines = [f"- {GOOD_MARK} {labelled(lang, name, tr(lang, 'rewards.custom.trial_ok', ms=ms))}"]
     else:
-        lines = [f"- {BAD_MARK} {name}: {_escape(short(translate_error(lang, result.error or ''), 500))}"]
+        error = _escape(short(translate_error(lang, result.error or ""), 500))
+        lines = [f"- {BAD_MARK} {labelled(lang, name, error)}"]
     lines += [f"  - ⚠ {_escape(translate_error(lang, flag))}" for flag in result.flags]
     if result.ok and not graded(result):
         lines.append(f"  - ⚠ {tr(lang, 'rewards.custom.constant')}")

@@ -22,6 +22,7 @@ from playground.ui.common import (
     duration_text,
     empty_frame,
     lang_of,
+    sentences,
     short,
     styled,
     text_widths,
@@ -211,8 +212,11 @@ def alerts_markdown(alerts: list[dict], metrics: list[dict], lang: str) -> str:
     """The run's health alerts, as its job computed them (`snapshot()["alerts"]`, or status.json's `alerts`)."""
     if not alerts:
         return f"{GOOD_MARK} {tr(lang, 'train.alerts.none')}" if step_rows(metrics) else ""
-    step = tr(lang, "train.alerts.step")
-    lines = [f"- ⚠ {_alert_text(a, lang)} <small>({step} {a['step']})</small>" for a in alerts]
+    at = [tr(lang, "train.alerts.at_step", step=a["step"]) for a in alerts]
+    lines = [
+        f"- ⚠ {sentences(lang, _alert_text(a, lang), f'<small>{where}</small>')}"
+        for a, where in zip(alerts, at, strict=True)
+    ]
     return "\n".join(lines)
 
 
@@ -225,7 +229,7 @@ def _alert_text(alert: dict, lang: str) -> str:
     key = f"train.alert.{alert['code']}"
     if lang != "en" and (message == alert["message"] or advice == alert["advice"]) and key in EN:
         return tr(lang, key)
-    return f"**{html.escape(message, quote=False)}** {html.escape(advice, quote=False)}"
+    return sentences(lang, f"**{html.escape(message, quote=False)}**", html.escape(advice, quote=False))
 
 
 def samples_frame(run: Run, lang: str) -> gr.Dataframe:

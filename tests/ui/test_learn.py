@@ -110,7 +110,7 @@ def test_the_train_tab_shows_the_phase_and_the_warm_up_steps():
     assert status_text(warmup, True, "en").startswith(
         "**Phase: warm-up (SFT)** · Run `r` is warming up with SFT: step 3"
     )
-    assert "阶段：热身（SFT） · SFT 热身第 3 / 30 步" in progress_html(warmup, "zh")
+    assert "阶段：预热（SFT） · SFT 预热第 3 / 30 步" in progress_html(warmup, "zh")
     grpo = snap | dict(status="running", step=2, eta=30.0, phase="grpo", warmup_step=30, warmup_steps=30)
     assert "Phase: GRPO · Step 2 of 20" in progress_html(grpo, "en")
     assert "Phase:" not in progress_html(grpo | dict(status="finished"), "en")  # only while the run is active
