@@ -37,6 +37,10 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Malformed weight {weight!r} in {text!r}; use NAME:WEIGHT with a number.",
         "{text!r} 中的权重 {weight!r} 格式不对；请写成 NAME:WEIGHT，权重为数字。",
     ),
+    "reward.weight_empty": (
+        "The weight of {name!r} is empty; give a number (1 counts it fully, 0 scores it without training on it).",
+        "{name!r} 的权重是空的；请填一个数字（1 表示完全计入，0 表示只打分、不参与训练）。",
+    ),
     "reward.weight_not_number": (
         "Weight of {name!r} must be a number, got {weight!r}.",
         "{name!r} 的权重必须是数字，实际为 {weight!r}。",

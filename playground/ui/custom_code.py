@@ -150,12 +150,14 @@ def _checked(value) -> bool:
     return value is True or _cell(value).lower() in ("true", "1", "yes")
 
 
-def _weight(value) -> float:
+def _weight(value) -> float | str:
+    """A weight cell as a number; what is not a finite number stays as it was typed ("" when empty), so that the
+    selection refuses it by name (`weight_problem`) instead of counting it as 1."""
     try:
         weight = float(value)
     except (TypeError, ValueError):
-        return 1.0
-    return weight if math.isfinite(weight) else 1.0
+        return "" if value is None else str(value).strip()
+    return weight if math.isfinite(weight) else str(value)
 
 
 def choice_rows(value) -> list[tuple[bool, str, float]]:

@@ -13,7 +13,7 @@ from playground.errors import PlaygroundError
 from playground.sandbox import code_policy, inspect_code
 from playground.scoring import build_rewards, call_reward, score_group
 from playground.ui.common import BAD_MARK, GOOD_MARK, bind, lang_of, score_frame, score_summary, short
-from playground.ui.context import AppContext, Session, parse_selection
+from playground.ui.context import AppContext, Session, parse_selection, weight_problem
 from playground.ui.custom_code import (
     CustomCode,
     choices_frame,
@@ -132,8 +132,9 @@ def collect_selection(layout: Layout, request: gr.Request, custom, *values) -> t
             params = _non_default(name, params)
         except PlaygroundError as exc:
             errors.append(exc.message)
-        selection.append({"name": name, "weight": 1.0 if weight is None else float(weight), "params": params})
+        selection.append({"name": name, "weight": "" if weight is None else weight, "params": params})
     selection += custom_selection(custom)
+    errors += [problem for item in selection if (problem := weight_problem(item))]
     return selection, selection_summary(selection, lang_of(request), errors), json.dumps(selection, indent=1)
 
 
@@ -150,7 +151,9 @@ def selection_summary(selection: list[dict], lang: str | None, errors: list[str]
     items = []
     for item in selection:
         params = ", ".join(f"{k}={v!r}" for k, v in item["params"].items())
-        items.append(f"`{item['name']}`" + (f" ({html.escape(params)})" if params else "") + f" × {item['weight']:g}")
+        weight = item["weight"]
+        shown = f"{weight:g}" if isinstance(weight, int | float) else f"⚠ {html.escape(repr(weight))}"
+        items.append(f"`{item['name']}`" + (f" ({html.escape(params)})" if params else "") + f" × {shown}")
     lines = [f"**{tr(lang, 'rewards.selected')}** " + ", ".join(items)]
     lines += [f"- ⚠ {html.escape(translate_error(lang, e))}" for e in errors or []]
     return "\n".join(lines)
