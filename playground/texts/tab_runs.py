@@ -29,6 +29,11 @@ TEXTS: dict[str, tuple[str, str]] = {
     "runs.col.run": ("run", "训练记录"),
     "runs.col.status": ("status", "状态"),
     "runs.col.step": ("steps", "步数"),
+    "runs.label": (
+        "{run} · {created} · {status} · {step}/{total} steps",
+        "{run} · {created} · {status} · {step}/{total} 步",
+    ),
+    "runs.label.reward": ("reward {reward}", "奖励 {reward}"),
     "runs.col.created": ("created", "创建时间"),
     "runs.col.model": ("model", "模型"),
     "runs.col.rewards": ("rewards", "奖励"),

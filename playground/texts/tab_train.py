@@ -79,6 +79,7 @@ TEXTS: dict[str, tuple[str, str]] = {
         "每个评估点的留出提示词上的回答（同样的提示和随机种子）",
     ),
     "train.eval_answers.model": ("Model", "模型"),
+    "train.eval_answers.after_step": ("After GRPO step {step}", "GRPO 第 {step} 步后"),
     "train.phase.label": ("Phase: {phase}", "阶段：{phase}"),
     "train.phase.warmup": ("warm-up (SFT)", "预热（SFT）"),
     "train.phase.grpo": ("GRPO", "GRPO 强化学习"),

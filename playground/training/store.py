@@ -401,7 +401,7 @@ class Run:
         return RunInfo(
             id=self.id,
             status=str(status.get("status")),
-            step=_int(status.get("step")) or _last_step(metrics),
+            step=_grpo_step(status, metrics),
             max_steps=_int(status.get("max_steps")) or _int(_get(spec, "grpo", "max_steps")),
             created_at=str(status.get("created_at") or _iso_from_timestamp((self.path / SPEC).stat().st_mtime)),
             model=_str(_get(spec, "model", "model_name_or_path")),
@@ -444,6 +444,13 @@ def _reward_names(spec: dict) -> list[str]:
     if not isinstance(rewards, list):
         return []
     return [str(r["name"]) for r in rewards if isinstance(r, dict) and r.get("name") is not None]
+
+
+def _grpo_step(status: dict, metrics: list[dict]) -> int:
+    """The GRPO steps done: the status's step (0 for a run stopped in its warm-up), else the last GRPO row's step (the
+    warm-up's SFT rows count their own steps)."""
+    step = _int(status.get("step"))
+    return step if step is not None else _last_step([row for row in metrics if row.get("phase") != "warmup"])
 
 
 def _last_step(metrics: list[dict]) -> int:

@@ -52,6 +52,22 @@ def ends_with_period(completions, **kwargs):
     texts = [c if isinstance(c, str) else c[-1]["content"] for c in completions]
     return [1.0 if t.strip().endswith(".") else 0.0 for t in texts]
 '''
+# The same function, its docstring in Chinese: what a Chinese page's editor starts with (`localize`).
+TEMPLATE_ZH = '''\
+def ends_with_period(completions, **kwargs):
+    """生成结果以句号 "." 结尾时给 1.0，否则给 0.0。
+
+    TRL 以两种形式之一传入每个生成结果：
+      - 字符串，如 "The sky is blue."：提示词是纯文本时；
+      - 对话消息，如 [{"role": "assistant", "content": "The sky is blue."}]：训练带系统提示词或
+        对话式数据集时（此时 len(c) 为 1，即消息条数）。
+    下面这一行两种都能读；也可以在“训练”页设置 completions_as_text，总是得到字符串。
+    数据集的每一列都作为关键字参数传入（例如 kwargs["answer"]），每个生成结果一个值。
+    每个生成结果返回一个浮点数（或 None）。
+    """
+    texts = [c if isinstance(c, str) else c[-1]["content"] for c in completions]
+    return [1.0 if t.strip().endswith(".") else 0.0 for t in texts]
+'''
 TEST_CASES = [
     ["ends_with_period", "The sky is blue.", "", "", "1", "", ""],
     ["ends_with_period", "The sky is blue", "", "", "0", "", ""],
@@ -361,6 +377,19 @@ def initial_choices() -> list[tuple[bool, str, float]]:
     return [(False, name, 1.0) for name in inspect_code(TEMPLATE).functions]
 
 
+def localize(request: gr.Request, code: str, choices, cases):
+    """On page load: the editor's starter with its docstring, and the tables' headers, in the page's language (the
+    page is built in English; a table's headers and a code box are not translated by the browser). What the visitor
+    typed is kept."""
+    lang = lang_of(request)
+    starter = {"en": TEMPLATE, "zh": TEMPLATE_ZH}
+    code = starter.get(lang, TEMPLATE) if code in starter.values() else gr.skip()
+    rows = [list(row) for row in table_rows(cases)]
+    cases = pd.DataFrame(rows, columns=[tr(lang, key) for key in CASE_HEADERS]) if rows else gr.skip()
+    results = pd.DataFrame(columns=[tr(lang, key) for key in RESULT_HEADERS])
+    return code, choices_frame(choice_rows(choices), lang), cases, results
+
+
 def create_custom_code(ctx: AppContext, session: Session) -> CustomCode:
     """The editor, Check, the custom rewards to use, and the unit tests; inside the Rewards tab's "Custom" tab."""
     enabled = code_policy().enabled
@@ -396,6 +425,9 @@ def create_custom_code(ctx: AppContext, session: Session) -> CustomCode:
     waits = dict(concurrency_limit=8)
     checked = check.click(bind(check_code, ctx), [editor, choices], [report, choices], api_name="check_code", **waits)
     checked.then(editable_when_filled, choices, choices, api_visibility="private", show_progress="hidden")
+    page_load = gr.context.Context.root_block.load
+    localized = [editor, choices, cases, results]
+    page_load(bind(localize), [editor, choices, cases], localized, api_visibility="private", show_progress="hidden")
     tests = [editor, session.selection, cases]
     run.click(bind(run_reward_tests, ctx), tests, [results, summary], api_name="run_reward_tests", **waits)
     return CustomCode(editor=editor, choices=choices)

@@ -281,7 +281,7 @@ def create_rewards_tab(ctx: AppContext, session: Session) -> RewardsTab:
         gr.Markdown(t("rewards.intro"))
         with gr.Row(equal_height=False):
             with gr.Column(scale=3):
-                with gr.Tabs():
+                with gr.Tabs(overflow_behavior="wrap"):
                     for family in FAMILIES:
                         with gr.Tab(t(f"rewards.family.{family}")):
                             cards += [_card(s, initial.get(s.name)) for s in specs if s.family == family]

@@ -24,6 +24,7 @@ from playground.ui.common import (
     lang_of,
     sentences,
     short,
+    shown_completion,
     styled,
     text_widths,
 )
@@ -37,6 +38,7 @@ from playground.ui.train_form import (
     check_data_file,
     check_sources,
     create_form,
+    drop_uploaded_file,
     recheck_uploaded_file,
     spec_from_form,
     take_dataset_name,
@@ -241,7 +243,7 @@ def samples_frame(run: Run, lang: str) -> gr.Dataframe:
     columns = [tr(lang, "table.step"), *names, advantage, tr(lang, "table.prompt"), tr(lang, "table.completion")]
     data = [
         [r.get("step"), *(r.get("rewards", {}).get(n) for n in names), r.get("advantage")]
-        + [short(r.get("prompt", ""), 60), r.get("completion", "")]
+        + [short(r.get("prompt", ""), 60), shown_completion(r.get("completion", ""))]
         for r in rows
     ]
     frame = pd.DataFrame(data, columns=columns)
@@ -319,6 +321,8 @@ def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> 
     upload.upload(bind(take_uploaded_file, ctx), upload, data_source, **HIDDEN).then(
         bind(use_uploaded_file, ctx), upload_inputs, data_source, api_name="upload_prompts", show_progress="hidden"
     )
+    default_set = form["dataset_name"].value
+    upload.clear(bind(drop_uploaded_file, default_set), data_source, data_source, **HIDDEN)
     mapping = [form["prompt_column"], form["column_map"]]
     gr.on(
         [e for box in mapping for e in (box.blur, box.submit)],

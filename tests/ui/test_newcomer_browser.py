@@ -10,6 +10,7 @@ import pytest
 from playground.training.store import run_seconds
 from playground.ui.common import duration_text
 from playground.ui.i18n import EN, ZH
+from tests.lab.test_graders import STRING_CHECK
 from tests.ui.test_browser import CHROMIUM, open_group, open_tab, wait_for
 
 
@@ -68,6 +69,15 @@ def test_a_refused_grader_marks_no_reward_card(app, browser):
         open_tab(page, EN[f"rewards.family.{family}"])
         page.wait_for_timeout(300)
         assert visible_badges(page) == 0, family
+    # A grader that imports: the screen-reader line after the event reads a word, not Gradio's missing key.
+    open_tab(page, EN["lab.tab"])
+    editor.click()
+    page.keyboard.press("Control+A")
+    page.keyboard.insert_text(json.dumps(STRING_CHECK))
+    page.get_by_role("button", name=EN["lab.grader.import"], exact=True).click()
+    page.get_by_text("Imported: 1 reward(s) selected").wait_for(timeout=30_000)
+    page.wait_for_timeout(500)
+    assert not page.evaluate("() => document.body.textContent.includes('common.complete')")
     context.close()
 
 
@@ -109,3 +119,53 @@ def datetime_seconds(iso: str) -> float:
     from datetime import datetime
 
     return datetime.fromisoformat(iso).timestamp()
+
+
+PHONE = {"width": 390, "height": 844}
+TABS = ("rewards.tab", "learn.tab", "preview.tab", "lab.tab", "train.tab", "compare.tab", "runs.tab")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_tab_is_in_view_on_a_phone(app, browser, lang):
+    """At 390×844 every tab, and every reward family, is a tab in view: none is behind Gradio's "•••" menu."""
+    context, page = open_page(browser, app, lang, viewport=PHONE)
+    for key in TABS:
+        tab = page.get_by_role("tab", name=TEXT[lang][key], exact=True)
+        assert tab.is_visible(), key
+        box = tab.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (key, box)
+    families = [TEXT[lang][f"rewards.family.{f}"] for f in ("format", "length", "accuracy", "content", "other")]
+    for name in [*families, TEXT[lang]["rewards.family.custom"]]:
+        assert page.get_by_role("tab", name=name, exact=True).is_visible(), name
+    assert not any(button.is_visible() for button in page.locator(".overflow-menu").all())
+    open_tab(page, TEXT[lang]["runs.tab"])  # reachable with one tap
+    page.get_by_role("tabpanel").filter(visible=True).first.wait_for(timeout=10_000)
+    context.close()
+
+
+def test_a_first_visit_starts_with_the_format_lesson_and_a_return_keeps_its_tab(app, browser):
+    context = browser.new_context(locale="en-US", viewport=VIEWPORT)
+    page = context.new_page()
+    page.goto(app.url)
+    start = page.get_by_role("button", name=EN["app.start_here.button"], exact=True)
+    start.wait_for(timeout=60_000)
+    start.click()
+    learn = page.get_by_role("tab", name=EN["learn.tab"], exact=True)
+    wait_for(lambda: learn.get_attribute("aria-selected") == "true", 20, "the Learn tab")
+    panel = page.get_by_role("tabpanel").filter(visible=True).first
+    wait_for(lambda: "Measured on" in panel.inner_text(), 30, "the format lesson's reference run")
+    assert "Format" in panel.inner_text() and EN["learn.ref.title"] in panel.inner_text()
+    assert not start.is_visible()
+
+    # A returning visitor: no "start here", and the tab they had open.
+    page.reload()
+    page.locator(".pg-card").first.wait_for(timeout=60_000)
+    wait_for(lambda: learn.get_attribute("aria-selected") == "true", 20, "the Learn tab again after a reload")
+    open_tab(page, EN["train.tab"])
+    page.get_by_role("button", name=EN["train.start"], exact=True).wait_for(timeout=20_000)
+    page.wait_for_timeout(3000)  # the tab is remembered by the select event's answer
+    page.reload()
+    train = page.get_by_role("tab", name=EN["train.tab"], exact=True)
+    wait_for(lambda: train.get_attribute("aria-selected") == "true", 30, "the Train tab after a reload")
+    assert not page.get_by_role("button", name=EN["app.start_here.button"], exact=True).is_visible()
+    context.close()

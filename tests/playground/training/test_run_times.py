@@ -78,3 +78,17 @@ def test_an_interrupted_run_ends_when_its_process_was_last_seen(run):
     assert status["status"] == "interrupted"
     assert run_seconds(status) == 103.0
     assert stored(run)["finished_at"] == "2026-01-02T03:05:48+00:00"
+
+
+def test_a_run_stopped_in_its_warm_up_lists_step_0_not_its_sft_steps(tmp_path):
+    store = RunStore(tmp_path / "runs")
+    run = store.create(SPEC)
+    for step in range(1, 8):
+        run.append_metrics({"step": step, "phase": "warmup", "loss": 1.0})
+    run.write_status(status="stopped", step=0, phase="warmup")
+    assert run.info().step == 0
+    bare = store.create(SPEC)  # a status without a step: the last GRPO row's
+    bare.append_metrics({"step": 2, "phase": "grpo", "reward": 0.5})
+    bare.append_metrics({"step": 9, "phase": "warmup", "loss": 1.0})
+    (bare.path / "status.json").write_text(json.dumps({k: v for k, v in stored(bare).items() if k != "step"}))
+    assert bare.info().step == 2
