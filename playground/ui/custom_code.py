@@ -382,8 +382,9 @@ def localize(request: gr.Request, code: str, choices, cases):
     page is built in English; a table's headers and a code box are not translated by the browser). What the visitor
     typed is kept."""
     lang = lang_of(request)
-    starter = {"en": TEMPLATE, "zh": TEMPLATE_ZH}
-    code = starter.get(lang, TEMPLATE) if code in starter.values() else gr.skip()
+    if lang == "en":  # built in English: nothing to change, and nothing to race with what is typed meanwhile
+        return gr.skip(), gr.skip(), gr.skip(), gr.skip()
+    code = TEMPLATE_ZH if code == TEMPLATE else gr.skip()
     rows = [list(row) for row in table_rows(cases)]
     cases = pd.DataFrame(rows, columns=[tr(lang, key) for key in CASE_HEADERS]) if rows else gr.skip()
     results = pd.DataFrame(columns=[tr(lang, key) for key in RESULT_HEADERS])

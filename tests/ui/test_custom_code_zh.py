@@ -38,8 +38,8 @@ def test_a_chinese_page_gets_the_starter_and_headers_in_chinese():
     assert not any(h.isascii() for h in results.columns)
 
 
-def test_typed_code_is_kept_and_english_stays_english():
+def test_typed_code_is_kept_and_an_english_page_is_left_as_built():
     typed = "def mine(completions, **kwargs):\n    return [0.0] * len(completions)\n"
     code, *_ = localize(ZH, typed, None, None)
     assert isinstance(code, type(gr.skip()))
-    assert localize(EN_REQUEST, TEMPLATE_ZH, None, None)[0] == TEMPLATE
+    assert all(isinstance(out, type(gr.skip())) for out in localize(EN_REQUEST, TEMPLATE, None, None))

@@ -104,7 +104,7 @@ def test_a_finished_runs_duration_after_a_reload_is_its_own(app, browser):
     assert seconds is not None and stored["status"] == "finished"
     time.sleep(max(0.0, 6 - (time.time() - datetime_seconds(stored["finished_at"]))))  # 6 s after its end at least
     page.reload()
-    page.locator(".pg-card").first.wait_for(timeout=60_000)
+    page.get_by_role("tab", name=ZH["train.tab"], exact=True).wait_for(timeout=60_000)
     open_tab(page, ZH["train.tab"])
     wait_for(lambda: "已完成" in status.inner_text(), 30, "the finished run after the reload")
     text = status.inner_text()
@@ -159,7 +159,7 @@ def test_a_first_visit_starts_with_the_format_lesson_and_a_return_keeps_its_tab(
 
     # A returning visitor: no "start here", and the tab they had open.
     page.reload()
-    page.locator(".pg-card").first.wait_for(timeout=60_000)
+    learn.wait_for(timeout=60_000)
     wait_for(lambda: learn.get_attribute("aria-selected") == "true", 20, "the Learn tab again after a reload")
     open_tab(page, EN["train.tab"])
     page.get_by_role("button", name=EN["train.start"], exact=True).wait_for(timeout=20_000)
