@@ -11,7 +11,7 @@ TEXTS: dict[str, tuple[str, str]] = {
         "以往的训练。查看某次训练的图表，把多次训练的奖励曲线画在一张图上，下载适配器，或删除训练。",
     ),
     "runs.refresh": ("Refresh", "刷新"),
-    "runs.table": ("Runs", "训练记录"),
+    "runs.table": ("All runs", "全部训练记录"),
     "runs.run": ("Run", "训练记录"),
     "runs.show": ("Show charts", "显示图表"),
     "runs.download": ("Download adapter (.zip)", "下载适配器（.zip）"),
