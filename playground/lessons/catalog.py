@@ -1,8 +1,8 @@
 """The lessons, in the order of the seed article: groups, length, format (with its cold start), combining rewards,
 reading the metrics, troubleshooting, and arithmetic with think/answer.
 
-The `expected` figures were measured with `python bench/lessons.py` on a shared 2-core AMD EPYC (see
-docs/performance.md, "Lessons"); a quiet machine is faster.
+The `expected` figures were measured with `python bench/lessons.py` on a 2-core AMD EPYC (see
+docs/performance.md, "Lessons"); the page names no repository file: a Space visitor cannot open one.
 """
 
 from __future__ import annotations
@@ -70,8 +70,8 @@ LESSONS: tuple[Lesson, ...] = (
         },
         expected={
             "en": "Advantages sum to 0 in every group; a group whose answers all score the same has every advantage "
-            "at 0. (Generation time: see docs/performance.md.)",
-            "zh": "每组的优势之和都是 0；所有回答得分相同的组，每个优势都是 0。（生成耗时见 docs/performance.md。）",
+            "at 0.",
+            "zh": "每组的优势之和都是 0；所有回答得分相同的组，每个优势都是 0。",
         },
         preview_prompt="In two short sentences, explain why the sky looks blue.",
         overrides={"dataset_name": "writing", "num_generations": 8, "max_completion_length": 64},
@@ -90,15 +90,15 @@ LESSONS: tuple[Lesson, ...] = (
             ),
             "zh": (
                 "文章中的第一个奖励：`-abs(ideal_length - len(answer))`。基础模型本来就会写出长短不一的回答，"
-                "所以每组都有差异，GRPO 从第一步就有学习信号。\n\n训练并观察**评估曲线**：每隔几步用同样的预留提示和"
+                "所以每组都有差异，GRPO 从第一步就有学习信号。\n\n训练并观察**评估曲线**：每隔几步用同样的留出提示词和"
                 "同样的随机种子打分。训练奖励会上下跳动，因为每一步抽到的提示不同；评估曲线不会。"
             ),
         },
         expected={
-            "en": "Measured with bench/lessons.py on a quiet 2-core AMD EPYC (seed 42): eval reward -225 before "
+            "en": "Measured on a quiet 2-core AMD EPYC (seed 42): eval reward -225 before "
             "training, -157 after 5 steps, -110 after 10, -83 after 15 and -76 after 20 (the training reward swung "
             "between -265 and -16 meanwhile); no warm-up, so all of the +149 came from GRPO. 2.3 min.",
-            "zh": "用 bench/lessons.py 在一台空闲的 2 核 AMD EPYC 上实测（随机种子 42）：评估奖励训练前 -225，"
+            "zh": "在一台空闲的 2 核 AMD EPYC 上实测（随机种子 42）：评估奖励训练前 -225，"
             "第 5 步后 -157，第 10 步后 -110，第 15 步后 -83，第 20 步后 -76（同期训练奖励在 -265 到 -16 之间"
             "跳动）；没有预热，+149 全部来自 GRPO。用时 2.3 分钟。",
         },
@@ -129,35 +129,39 @@ LESSONS: tuple[Lesson, ...] = (
             ),
             "zh": (
                 "文章中的格式奖励只有在回答恰好是 `<intro>…</intro><body>…</body><conclusion>…</conclusion>`、"
-                "并且每个部分都有内容时才给 1.0（它的正则用的是 `.+`）。playground 的 `format` 保留了这一点，只在两处"
+                "并且每个部分都有内容时才给 1.0（它的正则用的是 `.+`）。实验场的 `format` 保留了这一点，只在两处"
                 "有意不同：一个部分可以跨多行（`re.DOTALL`；文章里的 `.` 遇到换行就停），各部分之间可以有空白"
                 "（文章会给 `</intro>\\n<body>` 打 0 分）；此外，一个部分里不能再出现某个部分的标签。`tag_layout` "
                 "也不给空的部分任何分数（原因见“奖励投机”一课）。\n\n"
                 "小的基础模型几乎从不写这些标签，所以每组的得分都是 0：`frac_reward_zero_std` 为 1.0，"
                 "GRPO 什么也学不到。**GRPO 只能放大已经存在的信号。**\n\n解决办法是**冷启动**，就像 DeepSeek-R1 "
                 "在强化学习之前所做的：\n1. **SFT 预热**（`sft_warmup_steps`）：用模型自己的回答套上标签，"
-                "做几步监督训练；\n2. **回答前缀**（`completion_prefix = <intro>`）：每个回答都以第一个标签开头"
+                "做几步监督训练；\n2. **生成前缀**（`completion_prefix = <intro>`）：每个回答都以第一个标签开头"
                 "（奖励函数能看到它）；\n3. **部分得分**奖励（`tag_layout`）与严格奖励并用，让接近正确的回答比错误的"
                 "得分更高。\n\n先用 `sft_warmup_steps = 0`、不加前缀运行，看到一条平线；再运行完整配方。"
                 "在评估曲线上，预热之后的那个点显示 SFT 的作用，之后的点显示 GRPO 额外带来的提升。"
             ),
         },
         expected={
-            "en": "Measured with bench/lessons.py on a 2-core AMD EPYC (8 held-out prompts x 4 samples; answers "
+            "en": "Measured on a 2-core AMD EPYC (8 held-out prompts x 4 samples; answers "
             "trained at up to 128 tokens and judged at up to 160). Strict format (text in every section) before -> "
             "after the warm-up -> GRPO step 10 -> step 20: seed 42 0.00 -> 0.38 -> 0.72 -> 0.72 (quiet machine, "
             "both cores: 5.9 min, 1.1 of them held-out evals); seed 7 0.03 -> 0.56 -> 0.66 -> 0.75 and seed 11 "
             "0.00 -> 0.28 -> 0.56 -> 0.81 (5.1 min each, one run after another). Mean "
             "of the three seeds: the warm-up added +0.40 and GRPO +0.35 (final 0.76). On 30 writing prompts the "
-            "recipe was not tuned on (bench/data/writing_unseen.jsonl, seed 42, 5.2 min): 0.00 -> 0.34 -> 0.50 -> "
+            "recipe was not tuned on (seed 42, 5.2 min): 0.00 -> 0.34 -> 0.50 -> "
             "0.72. Without the cold start (sft_warmup_steps = 0, no prefix) the strict format stays 0.00.",
-            "zh": "用 bench/lessons.py 在一台 2 核 AMD EPYC 上实测（8 个预留提示 x 每个 4 个样本；训练时回答最多 128 "
-            "个 token，评估时最多 160 个）。严格格式（每个部分都有内容）训练前 -> 预热后 -> GRPO 第 10 步 -> 第 20 "
-            "步：随机种子 42 为 0.00 -> 0.38 -> 0.72 -> 0.72（机器空闲，用两个核：5.9 分钟，其中 1.1 分钟是预留评"
-            "估）；种子 7 为 0.03 -> 0.56 -> 0.66 -> 0.75，种子 11 为 0.00 -> 0.28 -> 0.56 -> 0.81（依次运行，"
-            "各 5.1 分钟）。三个种子的平均：预热带来 +0.40，GRPO 带来 +0.35"
-            "（最终 0.76）。在配方没有调过的 30 个写作提示上（bench/data/writing_unseen.jsonl，种子 42，5.2 分钟）："
-            "0.00 -> 0.34 -> 0.50 -> 0.72。不做冷启动（sft_warmup_steps = 0、不加前缀）时，严格格式一直是 0.00。",
+            "zh": "在一台 2 核 AMD EPYC 上实测（8 个留出提示词 x 每个 4 个样本；"
+            "训练时回答最多 128 个 token，评估时最多 160 个）"
+            "。严格格式（每个部分都有内容）训练前 -> 预热后 -> GRPO 第 10 步 -> 第 20 步："
+            "随机种子 42 为 0.00 -> 0.38 -> 0.72 -> 0.72（机器空闲，"
+            "用两个核：5.9 分钟，其中 1.1 分钟是留出评估）；种子 7 为 0.03 -> 0.56 -> 0.66 -> 0.75，"
+            "种子 11 为 0.00 -> 0.28 -> 0.56 -> 0.81（依次运行，"
+            "各 5.1 分钟）。三个种子的平均：预热带来 +0.40，GRPO 带来 +0.35（最终 0.76）"
+            "。在配方没有调过的 30 个写作提示上（种子 42，5.2 分钟）"
+            "：0.00 -> 0.34 -> 0.50 -> 0.72。"
+            "不做冷启动（sft_warmup_steps = 0、不加前缀）"
+            "时，严格格式一直是 0.00。",
         },
         preview_prompt="Write a short paragraph about why people keep pets.",
         overrides=dict(FORMAT_RECIPE),
@@ -189,8 +193,8 @@ LESSONS: tuple[Lesson, ...] = (
                 "再加上一个“简短”奖励（`length`，理想长度 20 个字符，权重 0.01），让能拿分的最短回答成为最好的回答。"
                 "另一份严格的 `format` 权重为 0：它会被打分、画进图表，但不参与训练。两条线之间的差距就是"
                 "**投机率**，也就是只因为某个段落为空才通过的回答。\n\n"
-                "1. 训练并观察按奖励分开的图表（`rewards/<fn>/mean`）和预留提示的回答：宽松的那条线往上走，严格的那条"
-                "落在后面，结论段落渐渐变空。\n"
+                "1. 训练并观察按奖励分开的图表（`rewards/<fn>/mean`）和留出提示词的回答：宽松的那条线往上走，"
+                "严格的那条落在后面，结论段落渐渐变空。\n"
                 "2. 打开**奖励实验室**，对这组奖励运行**探测**：它会报告“标签齐全但各部分为空”的文本和最好的真实回答"
                 "得分一样。\n"
                 "3. 修好奖励：载入**格式**一课（严格的 `format`，以及不给空段落任何分数的 `tag_layout`），用同样的随机"
@@ -199,7 +203,7 @@ LESSONS: tuple[Lesson, ...] = (
             ),
         },
         expected={
-            "en": "Measured with bench/lessons.py on a quiet 2-core AMD EPYC (both cores; "
+            "en": "Measured on a quiet 2-core AMD EPYC (both cores; "
             "8 held-out prompts x 4 samples, seed 42). Loose format (trained) / strict format (watched) before -> "
             "after the warm-up -> GRPO step 10 -> step 20: 0.00/0.00 -> 0.38/0.34 -> 0.72/0.69 -> 0.72/0.59. The gap, "
             "the hack rate, grows from 0.03 to 0.13 over the last 10 steps, and the share of answers with an empty "
@@ -208,7 +212,7 @@ LESSONS: tuple[Lesson, ...] = (
             "format pays: one-word sections (`<intro>Your homemade</intro> <body>glass of</body> "
             "<conclusion>jumbo</conclusion>`). Without the brevity reward, 20 steps did not empty the sections "
             "(0.88 loose, 0.84 strict): a loophole is only exploited when something favours it. 5.5 min.",
-            "zh": "用 bench/lessons.py 在一台空闲的 2 核 AMD EPYC 上实测（用两个核；8 个预留提示 x "
+            "zh": "在一台空闲的 2 核 AMD EPYC 上实测（用两个核；8 个留出提示词 x "
             "每个 4 个样本，随机种子 42）。宽松格式（参与训练）/ 严格格式（只观察）训练前 -> 预热后 -> GRPO 第 10 步 "
             "-> 第 20 步：0.00/0.00 -> 0.38/0.34 -> 0.72/0.69 -> 0.72/0.59。两者之差（投机率）在最后 10 步从 0.03 "
             "增加到 0.13，含空段落的回答比例从 0.06 增加到 0.19，例如 `<intro>The advantages of walking every "
@@ -253,13 +257,13 @@ LESSONS: tuple[Lesson, ...] = (
             ),
         },
         expected={
-            "en": "Measured with bench/lessons.py on a quiet 2-core AMD EPYC (both cores; 8 held-out prompts"
+            "en": "Measured on a quiet 2-core AMD EPYC (both cores; 8 held-out prompts"
             " x 4 samples, seed 42): length(200) -135 before, -75 after the warm-up, -118 after 10 GRPO steps; "
             "tag_layout 0.29 -> 0.67 after the warm-up -> 0.41. The warm-up gave all of the gain and GRPO took "
             "part of it back: with weight 0.01 the length spread (tens of characters) still outweighs "
             "tag_layout's (0 to 1), answers ran to the cap and the clipped alert fired. Try "
             "multi_objective_aggregation = normalize_then_sum and compare. 3.6 min.",
-            "zh": "用 bench/lessons.py 在一台空闲的 2 核 AMD EPYC 上实测（用两个核；8 个预留提示 x 每个 4 个样本，"
+            "zh": "在一台空闲的 2 核 AMD EPYC 上实测（用两个核；8 个留出提示词 x 每个 4 个样本，"
             "随机种子 42）：length(200) 训练前 -135，预热后 -75，GRPO 10 步后 -118；tag_layout 从 0.29 到预热后 0.67，"
             "再到 0.41。提升全部来自预热，"
             "GRPO 反而退回了一部分：权重 0.01 时，长度奖励的差异（几十个字符）仍然压过 tag_layout（0 到 1），"
@@ -296,7 +300,7 @@ LESSONS: tuple[Lesson, ...] = (
             ),
             "zh": (
                 "- `reward`：这一步回答的加权平均奖励；越高越好，但因为每一步的提示不同，所以波动很大。"
-                "更应相信 `eval_reward`（预留提示、固定种子）。\n- "
+                "更应相信 `eval_reward`（留出提示词、固定种子）。\n- "
                 "`reward_std`：回答之间的差异；接近 0 表示没有信号。\n"
                 "- `frac_reward_zero_std`：所有回答得分相同的组所占比例；1.0 表示无从学习。\n"
                 "- `kl`：模型偏离基础模型的程度（仅当 `beta` > 0）；突然跳高说明步子太大。\n"
@@ -307,12 +311,12 @@ LESSONS: tuple[Lesson, ...] = (
             ),
         },
         expected={
-            "en": "Measured with bench/lessons.py on a quiet 2-core AMD EPYC (seed 42): eval reward -225 before, -171 "
+            "en": "Measured on a quiet 2-core AMD EPYC (seed 42): eval reward -225 before, -171 "
             "at step 5, -133 at step 10, while the step reward swung between -266 and -49; loss between 0.0006 and "
             "0.38 (positive: the long answers had the negative advantages); kl rose from 0 to 0.113 and raised the "
             "kl_spike alert; clipped_ratio 1.0 at step 6 and 0 at the end. No warm-up: all of the +92 came from GRPO, "
             "+54 of it in the first 5 steps. 1.7 min.",
-            "zh": "用 bench/lessons.py 在一台空闲的 2 核 AMD EPYC 上实测（随机种子 42）：评估奖励训练前 -225，第 5 步 "
+            "zh": "在一台空闲的 2 核 AMD EPYC 上实测（随机种子 42）：评估奖励训练前 -225，第 5 步 "
             "-171，第 10 步 -133，而每一步的奖励在 -266 到 -49 之间跳动；损失在 0.0006 到 0.38 之间（为正：较长的"
             "回答优势为负）；kl 从 0 升到 0.113，触发了 kl_spike 提醒；clipped_ratio 在第 6 步为 1.0，最后为 0。"
             "没有预热：+92 全部来自 GRPO，其中 +54 来自前 5 步。用时 1.7 分钟。",
@@ -389,7 +393,7 @@ LESSONS: tuple[Lesson, ...] = (
             ),
         },
         expected={
-            "en": "Measured with bench/lessons.py on a 2-core AMD EPYC (each run alone on the quiet machine, one "
+            "en": "Measured on a 2-core AMD EPYC (each run alone on the quiet machine, one "
             "after another; 16 held-out problems x 4 samples = 64). Correctness before -> after the warm-up -> GRPO "
             "step 10 -> step 20: seed 42 14% -> 31% -> 44% -> 47%; seed 7 22% -> 25% -> 48% -> 53%; seed 11 "
             "8% -> 30% -> 45% -> 48%. Mean of the three: the warm-up's rejection-sampled examples added +14 "
@@ -397,7 +401,7 @@ LESSONS: tuple[Lesson, ...] = (
             "never solves gives every answer the same score, so about half the steps had no correctness "
             "signal; two problems a step keep one. The strict think/answer layout reached 0.95, 1.00 and 0.97 "
             "after GRPO. 9 to 10 minutes a run.",
-            "zh": "用 bench/lessons.py 在一台 2 核 AMD EPYC 上实测（每次只运行一个，机器空闲，依次运行；16 道预留题 "
+            "zh": "在一台 2 核 AMD EPYC 上实测（每次只运行一个，机器空闲，依次运行；16 道留出题 "
             "x 每题 4 个样本 = 64）。正确率训练前 -> 预热后 -> GRPO 第 10 步 -> 第 20 步：随机种子 42 为 14% "
             "-> 31% -> 44% -> 47%；种子 7 为 22% -> 25% -> 48% -> 53%；种子 11 为 8% -> 30% -> 45% -> 48%。三个"
             "种子的平均：预热（拒绝采样得到的样例）带来 +14 个百分点，GRPO 带来 +21。每步只有一道题时，GRPO 的"

@@ -16,7 +16,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "admission.what.max_prompt_tokens": ("a prompt's tokens", "一个提示词的 token 数"),
     "admission.what.max_sampled_tokens": (
         "the tokens of one request (prompts × G × (prompt tokens + new tokens))",
-        "一次请求的 token 数（提示词数 × 每组生成数 × (提示词 token + 新 token)）",
+        "一次请求的 token 数（提示词数 × 每组生成数 × （提示词 token + 新 token））",
     ),
     "admission.what.max_compare_prompts": ("the prompts of one comparison", "一次对比的提示词数"),
     "admission.what.max_completions": ("the completions of a group to score", "一组待评分的生成结果数"),

@@ -30,7 +30,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "alert.cold_start": (
         "No weighting can help a reward that never varies; use a cold start: an SFT warm-up (sft_warmup_steps), a "
         "completion prefix such as the first tag (completion_prefix) or a partial-credit reward (tag_layout).",
-        "权重帮不了一个从不变化的奖励；请用冷启动：SFT 热身（sft_warmup_steps）、以第一个标签作为生成前缀"
+        "权重帮不了一个从不变化的奖励；请用冷启动：SFT 预热（sft_warmup_steps）、以第一个标签作为生成前缀"
         "（completion_prefix），或给部分分的奖励（tag_layout）。",
     ),
     # a reward that never varies

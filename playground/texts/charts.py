@@ -13,7 +13,7 @@ TEXTS: dict[str, tuple[str, str]] = {
             "eval_reward, when set, is the same on held-out prompts."
         ),
         (
-            "所选奖励的加权和，在该步所有生成结果上取平均。越高越好。若开启评估，eval_reward 是在预留提示词上的同一"
+            "所选奖励的加权和，在该步所有生成结果上取平均。越高越好。若开启评估，eval_reward 是在留出提示词上的同一"
             "指标。"
         ),
     ),

@@ -243,24 +243,24 @@ TEXTS: dict[str, tuple[str, str]] = {
     # the SFT warm-up's examples (playground/training/warmup.py)
     "warmup.building": (
         "Building warm-up examples from the base model's answers",
-        "正在用基座模型的回答生成热身示例",
+        "正在用基座模型的回答生成预热示例",
     ),
     "warmup.none_built": (
         "The SFT warm-up could not build examples from the model's answers; give a .jsonl file.",
-        "SFT 热身无法从模型的回答中生成示例；请给出一个 .jsonl 文件。",
+        "SFT 预热无法从模型的回答中生成示例；请给出一个 .jsonl 文件。",
     ),
-    "warmup.unreadable": ("Cannot read the warm-up examples {path}: {error}.", "无法读取热身示例 {path}：{error}。"),
+    "warmup.unreadable": ("Cannot read the warm-up examples {path}: {error}.", "无法读取预热示例 {path}：{error}。"),
     "warmup.json": (
         "{path} line {line} is not valid JSON ({error}).",
         "{path} 第 {line} 行不是有效的 JSON（{error}）。",
     ),
     "warmup.row": (
-        "{path} line {line} needs a prompt and a completion (text).",
-        "{path} 第 {line} 行需要 prompt 和 completion（文本）。",
+        "{path} line {line} needs 'prompt' and 'completion' texts.",
+        "{path} 第 {line} 行需要 'prompt' 和 'completion' 两段文本。",
     ),
     "warmup.too_few": (
         "{path} holds {count} warm-up example(s); give at least 2.",
-        "{path} 中有 {count} 个热身示例；至少需要 2 个。",
+        "{path} 中有 {count} 个预热示例；至少需要 2 个。",
     ),
     "model.no_folder": ("Model folder {name!r} does not exist.", "模型文件夹 {name!r} 不存在。"),
     "model.bad_id": (

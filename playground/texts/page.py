@@ -35,5 +35,16 @@ TEXTS: dict[str, tuple[str, str]] = {
     "app.duplicate_button": ("Duplicate Space", "复制 Space"),
     "app.warning_title": ("Warning", "注意"),
     "app.info_title": ("Note", "提示"),
+    "app.start_here": (
+        "**New here? Start with a lesson.** The format lesson shows a reward that gives GRPO nothing to learn from, "
+        "the cold start that fixes it, and a reference run to compare your own with.",
+        "**第一次来？从一课开始。**格式这一课展示一个让 GRPO 无从学习的奖励、解决它的冷启动，"
+        "以及一次可以和你自己的训练对照的参考训练。",
+    ),
+    "app.start_here.button": ("Start with the format lesson", "从格式课开始"),
     "table.step": ("step", "步"),
+    # durations (`playground.ui.common.duration_text`)
+    "app.duration.seconds": ("{s}s", "{s} 秒"),
+    "app.duration.minutes": ("{m}m {s:02d}s", "{m} 分 {s:02d} 秒"),
+    "app.duration.hours": ("{h}h {m:02d}m", "{h} 小时 {m:02d} 分"),
 }

@@ -37,6 +37,10 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Malformed weight {weight!r} in {text!r}; use NAME:WEIGHT with a number.",
         "{text!r} 中的权重 {weight!r} 格式不对；请写成 NAME:WEIGHT，权重为数字。",
     ),
+    "reward.weight_empty": (
+        "The weight of {name!r} is empty; give a number (1 counts it fully, 0 scores it without training on it).",
+        "{name!r} 的权重是空的；请填一个数字（1 表示完全计入，0 表示只打分、不参与训练）。",
+    ),
     "reward.weight_not_number": (
         "Weight of {name!r} must be a number, got {weight!r}.",
         "{name!r} 的权重必须是数字，实际为 {weight!r}。",
@@ -94,15 +98,16 @@ TEXTS: dict[str, tuple[str, str]] = {
         "全部 {n} 个生成结果得分相同，所以这一组没有学习信号（所有优势都是 0）。",
     ),
     "scoring.dominates_spread": (
-        "Reward {name!r} makes up {share:.0%} of the spread of the weighted total, so {others} have little "
-        "effect on the advantage; rescale it or lower its weight.",
-        "奖励 {name!r} 占加权总分离散程度的 {share:.0%}，所以 {others} 几乎影响不了优势；"
+        "Reward {name!r} makes up {share:.0%} of the spread of the weighted total, so the other rewards ({others}) "
+        "have little effect on the advantage; rescale it or lower its weight.",
+        "奖励 {name!r} 占加权总分离散程度的 {share:.0%}，所以其他奖励（{others}）几乎影响不了优势；"
         "请调整它的尺度或降低它的权重。",
     ),
     "scoring.dominates_size": (
-        "Reward {name!r} makes up {share:.0%} of the size of the weighted total, so {others} have little "
-        "effect on the advantage; rescale it or lower its weight.",
-        "奖励 {name!r} 占加权总分大小的 {share:.0%}，所以 {others} 几乎影响不了优势；请调整它的尺度或降低它的权重。",
+        "Reward {name!r} makes up {share:.0%} of the size of the weighted total, so the other rewards ({others}) "
+        "have little effect on the advantage; rescale it or lower its weight.",
+        "奖励 {name!r} 占加权总分大小的 {share:.0%}，所以其他奖励（{others}）几乎影响不了优势；"
+        "请调整它的尺度或降低它的权重。",
     ),
     # the preview's sampling settings
     "preview.num_generations": (

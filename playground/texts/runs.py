@@ -65,7 +65,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     # the run store
     "job.bad_run_name": (
         "{run!r} is not a valid run name; use the name shown in the run list.",
-        "{run!r} 不是有效的训练名称；请使用训练列表中显示的名称。",
+        "{run!r} 不是有效的训练名称；请使用训练记录中显示的名称。",
     ),
     "job.no_spec": ("Run '{run}' has no spec.json.", "训练 '{run}' 没有 spec.json。"),
     "job.bad_spec": (
@@ -137,14 +137,14 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "public.tokens.step": ("one step", "一步"),
     "public.tokens.eval": ("one held-out eval", "一次留出评估"),
-    "public.tokens.warmup": ("the warm-up's examples", "热身示例"),
+    "public.tokens.warmup": ("the warm-up's examples", "预热示例"),
     "public.count.completions": ("{n} completions", "{n} 个生成结果"),
     "public.count.eval": ("{prompts} prompts × {g} completions", "{prompts} 个提示词 × {g} 个生成结果"),
     "public.count.examples": ("{n} examples", "{n} 个示例"),
     "public.warmup_steps": (
         "This app is public: the warm-up may take at most {cap} steps (PLAYGROUND_MAX_STEPS); this one asks for "
         "{steps}.",
-        "这是公开的应用：热身最多 {cap} 步（PLAYGROUND_MAX_STEPS），这次要求 {steps} 步。",
+        "这是公开的应用：预热最多 {cap} 步（PLAYGROUND_MAX_STEPS），这次要求 {steps} 步。",
     ),
     "public.lora_r": (
         "This app is public: lora_r may be at most {cap} (PLAYGROUND_MAX_LORA_R); this run asks for {value}.",

@@ -17,7 +17,7 @@ TEXTS: dict[str, tuple[str, str]] = {
         "留空则使用该训练提示词集中的前几个提示词。",
     ),
     "compare.prompts.placeholder": ("Empty: the run's first prompts", "留空：使用该训练的前几个提示词"),
-    "compare.samples": ("Completions per prompt and model", "每个提示词、每个模型的生成数"),
+    "compare.samples": ("Completions per prompt and model", "每个提示词、每个模型的生成结果数"),
     "compare.run_button": ("Compare", "对比"),
     "compare.table": ("Before and after", "训练前后"),
     "compare.before": ("before (base)", "训练前（基础模型）"),
@@ -27,7 +27,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     "compare.delta": ("delta", "差值"),
     "compare.no_run": ("Pick a run with a saved adapter first.", "请先选择一个已保存适配器的训练。"),
     "compare.summary": (
-        "**Mean reward delta {delta}** over {n} prompts (trained minus base, run `{run}`).",
-        "**平均奖励差值 {delta}**，共 {n} 个提示词（训练后减训练前，训练 `{run}`）。",
+        "**Mean reward delta {delta}** (run `{run}`): the weighted total reward of the selected rewards, averaged "
+        "over {n} prompts × {k} completions each, trained minus base, same seeds. Each row's means are over its {k} "
+        "completions; the table shows the first of each.",
+        "**平均奖励差值 {delta}**（训练 `{run}`）：所选奖励的加权总分，在 {n} 个提示词、每个 {k} 个生成结果上取平均，"
+        "训练后减训练前，随机种子相同。每行的均值取自它的 {k} 个生成结果；表中只显示各自的第一个。",
     ),
 }

@@ -11,7 +11,7 @@ TEXTS: dict[str, tuple[str, str]] = {
         ),
         (
             "在花费算力之前先弄清楚：这个奖励在你的提示词上有没有学习信号，会不会被钻空子，你的 OpenAI 评分器能否在"
-            "这里运行？试运行为 N 个提示词各生成 G 个结果，并给出 TRL 在第 0 步会记录的指标。"
+            "这里运行？试运行为 N 个提示词各采样 G 个生成结果，并给出 TRL 在第 0 步会记录的指标。"
         ),
     ),
     "lab.model": ("Model", "模型"),
@@ -64,7 +64,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "lab.rescored": ("Scored in {ms} ms.", "打分用时 {ms} 毫秒。"),
     "lab.timing": ("Sampled in {seconds} s.", "生成用时 {seconds} 秒。"),
-    "lab.sampling": ("Sampling {g} completions for each of {n} prompts…", "正在为 {n} 个提示词各生成 {g} 个结果…"),
+    "lab.sampling": ("Sampling {g} completions for each of {n} prompts…", "正在为 {n} 个提示词各采样 {g} 个生成结果…"),
     # --- reward lab, headers of the probe's findings table ---
     "lab.col.reward": ("reward", "奖励"),
     "lab.col.mean": ("mean", "均值"),

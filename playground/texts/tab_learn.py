@@ -32,59 +32,59 @@ TEXTS: dict[str, tuple[str, str]] = {
             "训练”。"
         ),
     ),
-    "learn.ref.title": ("Reference run", "参考运行"),
+    "learn.ref.title": ("Reference run", "参考训练"),
     "learn.ref.none": (
         "This lesson has no reference run: it trains nothing, or it has not been measured yet.",
-        "这一课没有参考运行：它不训练，或者还没有实测。",
+        "这一课没有参考训练：它不训练，或者还没有实测。",
     ),
     "learn.ref.summary": (
         (
-            "Measured with `bench/lessons.py` on {cores} cores of {cpu}, a machine shared with other work (load "
-            "{load}): {wall} in all, {steps} GRPO steps, {samples} held-out answers per eval point."
+            "Measured on {cores} cores of {cpu} (1-minute load average {load} as it started): {wall} in all, "
+            "{steps} GRPO steps, {samples} held-out answers per eval point."
         ),
         (
-            "用 `bench/lessons.py` 在 {cpu} 的 {cores} 个核心上实测，机器同时在做别的工作（负载 {load}）：共用时 "
-            "{wall}，{steps} 步 GRPO，每个评估点 {samples} 个预留回答。"
+            "在 {cpu} 的 {cores} 个核心上实测（开始时 1 分钟平均负载为 {load}）：共用时 {wall}，"
+            "{steps} 步 GRPO，每个评估点 {samples} 个留出提示词上的回答。"
         ),
     ),
     "learn.ref.summary_train": (
         (
-            "Measured with `bench/lessons.py` on {cores} cores of {cpu}, a machine shared with other work (load "
-            "{load}): {wall} in all, {steps} GRPO steps, no held-out eval (the chart shows the training reward of "
+            "Measured on {cores} cores of {cpu} (1-minute load average {load} as it started): {wall} in all, "
+            "{steps} GRPO steps, no held-out eval (the chart shows the training reward of "
             "each step)."
         ),
         (
-            "用 `bench/lessons.py` 在 {cpu} 的 {cores} 个核心上实测，机器同时在做别的工作（负载 {load}）：共用时 "
-            "{wall}，{steps} 步 GRPO，没有预留提示评估（图表显示每一步的训练奖励）。"
+            "在 {cpu} 的 {cores} 个核心上实测（开始时 1 分钟平均负载为 {load}）：共用时 {wall}，"
+            "{steps} 步 GRPO，没有留出提示词评估（图表显示每一步的训练奖励）。"
         ),
     ),
-    "learn.ref.alerts": ("Alerts the run raised: {alerts}.", "这次运行发出的提醒：{alerts}。"),
+    "learn.ref.alerts": ("Alerts the run raised: {alerts}.", "这次训练发出的提醒：{alerts}。"),
     "learn.ref.share": (
         (
             "`{metric}` on the held-out prompts: {base} before training → {warmup} after the warm-up → {final} "
             "after GRPO. The warm-up added {from_warmup}, GRPO {from_grpo}."
         ),
         (
-            "预留提示上的 `{metric}`：训练前 {base} → 预热后 {warmup} → GRPO 后 {final}。预热带来 {from_warmup}，"
+            "留出提示词上的 `{metric}`：训练前 {base} → 预热后 {warmup} → GRPO 后 {final}。预热带来 {from_warmup}，"
             "GRPO 带来 {from_grpo}。"
         ),
     ),
     "learn.ref.share_grpo": (
         "`{metric}` on the held-out prompts: {base} before training → {final} after GRPO ({from_grpo}).",
-        "预留提示上的 `{metric}`：训练前 {base} → GRPO 后 {final}（{from_grpo}）。",
+        "留出提示词上的 `{metric}`：训练前 {base} → GRPO 后 {final}（{from_grpo}）。",
     ),
     "learn.ref.chart": (
         "Eval curve: the reference run, and your run of this recipe",
-        "评估曲线：参考运行，以及你用这个配方的运行",
+        "评估曲线：参考训练，以及你用这个配方的训练",
     ),
     "learn.ref.reference": ("reference", "参考"),
-    "learn.ref.live": ("your run", "你的运行"),
+    "learn.ref.live": ("your run", "你的训练"),
     "learn.ref.answers": (
         (
             "The reference run's held-out answers: the same prompt and seed before training, after the warm-up and "
             "after GRPO"
         ),
-        "参考运行的预留回答：同一个提示、同一个随机种子，训练前、预热后和 GRPO 后",
+        "参考训练的留出提示词上的回答：同一个提示、同一个随机种子，训练前、预热后和 GRPO 后",
     ),
     "learn.ref.col.prompt": ("Prompt", "提示词"),
     "learn.ref.col.base": ("Before training", "训练前"),

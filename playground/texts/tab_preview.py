@@ -31,8 +31,8 @@ TEXTS: dict[str, tuple[str, str]] = {
         "The prompt is empty; type a prompt or pick one from a prompt set.",
         "提示词为空；请输入提示词，或从提示词集中选择一个。",
     ),
-    "preview.generating": ("Generating {g} completions", "正在生成 {g} 个结果"),
-    "preview.timing": ("Generated {g} completions in {seconds} s.", "已在 {seconds} 秒内生成 {g} 个结果。"),
+    "preview.generating": ("Generating {g} completions", "正在生成 {g} 个生成结果"),
+    "preview.timing": ("Generated {g} completions in {seconds} s.", "{seconds} 秒内得到 {g} 个生成结果。"),
     "preview.g.range": (
         "The group size G must be a whole number from {low} to {high}, got {g}.",
         "组大小 G 必须是 {low} 到 {high} 之间的整数，实际为 {g}。",

@@ -187,6 +187,46 @@ def _check_id(run_id: str) -> None:
         raise PlaygroundError("job.bad_run_name", run=run_id)
 
 
+# --- run times -----------------------------------------------------------------------------------------------------
+
+
+def _run_times(before: dict, after: dict) -> dict:
+    """`started_at` when the run first leaves the queue, `finished_at` when it first reaches a final status (both
+    ISO times in UTC): the run's own duration, whenever and however often it is read."""
+    times = {}
+    if after.get("status") not in ("queued", *FINAL) and not after.get("started_at"):
+        times["started_at"] = after["updated_at"]
+    if after.get("status") in FINAL and (before.get("status") not in FINAL or not after.get("finished_at")):
+        times["finished_at"] = after["updated_at"]
+        if not after.get("started_at"):  # ended before it started (stopped in the queue): no time was spent
+            times["started_at"] = after["updated_at"]
+    elif after.get("status") in ACTIVE and after.get("finished_at"):
+        times["finished_at"] = None  # going again
+    return times
+
+
+def _parse_time(value: Any) -> datetime | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+def run_seconds(status: dict, now: datetime | None = None) -> float | None:
+    """How long the run of `status` has trained: from `started_at` to `finished_at`, or to `now` (default: this
+    moment) while it is active; None before it started, or for a run written without these times."""
+    start = _parse_time(status.get("started_at"))
+    end = _parse_time(status.get("finished_at"))
+    if end is None and status.get("status") in ACTIVE:
+        end = now or datetime.now(UTC)
+    if start is None or end is None:
+        return None
+    return max(0.0, (end - start).total_seconds())
+
+
 # --- process liveness ----------------------------------------------------------------------------------------------
 
 
@@ -300,6 +340,8 @@ class Run:
 
     def _recover(self, status: dict) -> dict:
         recovered = {**status, "status": "interrupted", "error": DEAD_PROCESS_ERROR, "updated_at": _now()}
+        # The process was last seen at its last write: the run ended after that, and that is as near as is known.
+        recovered.update(_run_times(status, {**recovered, "updated_at": status.get("updated_at") or _now()}))
         logger.warning(
             "Run '%s' was %s but its process %s is gone; marking it interrupted.",
             self.id,
@@ -319,9 +361,11 @@ class Run:
         An ACTIVE status always records the process that owns the run: this one (`pid`, its start time `pid_start`,
         and `host`), unless `pid` is passed, e.g. by a UI process asking a training subprocess to stop.
         """
-        status = {**self._read_status(), **fields, "updated_at": _now()}
+        before = self._read_status()
+        status = {**before, **fields, "updated_at": _now()}
         if status.get("status") not in STATUSES:
             raise ValueError(f"Invalid run status {status.get('status')!r}; must be one of {STATUSES}.")
+        status.update(_run_times(before, status))
         if status["status"] in ACTIVE:
             pid = fields.get("pid", os.getpid())
             status.update(pid=pid, pid_start=_process_start(pid), host=socket.gethostname())
@@ -384,7 +428,7 @@ class Run:
         return RunInfo(
             id=self.id,
             status=str(status.get("status")),
-            step=_int(status.get("step")) or _last_step(metrics),
+            step=_grpo_step(status, metrics),
             max_steps=_int(status.get("max_steps")) or _int(_get(spec, "grpo", "max_steps")),
             created_at=str(status.get("created_at") or _iso_from_timestamp((self.path / SPEC).stat().st_mtime)),
             model=_str(_get(spec, "model", "model_name_or_path")),
@@ -427,6 +471,13 @@ def _reward_names(spec: dict) -> list[str]:
     if not isinstance(rewards, list):
         return []
     return [str(r["name"]) for r in rewards if isinstance(r, dict) and r.get("name") is not None]
+
+
+def _grpo_step(status: dict, metrics: list[dict]) -> int:
+    """The GRPO steps done: the status's step (0 for a run stopped in its warm-up), else the last GRPO row's step (the
+    warm-up's SFT rows count their own steps)."""
+    step = _int(status.get("step"))
+    return step if step is not None else _last_step([row for row in metrics if row.get("phase") != "warmup"])
 
 
 def _last_step(metrics: list[dict]) -> int:

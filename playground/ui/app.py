@@ -10,19 +10,20 @@ import gradio as gr
 
 from playground.data import max_file_bytes
 from playground.texts import msg
-from playground.ui.common import gate_every_event, toast_title_css
+from playground.ui.common import bind, gate_every_event, toast_title_css
 from playground.ui.compare_tab import create_compare_tab
 from playground.ui.context import AppContext, create_session
 from playground.ui.custom_code import wire_unload
 from playground.ui.i18n import I18N, ZH, t
 from playground.ui.lab_tab import create_lab_tab
-from playground.ui.learn_tab import create_learn_tab, wire_learn_tab
+from playground.ui.learn_tab import create_learn_tab, show_lesson, wire_learn_tab
 from playground.ui.mcp_server import add_mcp_tools
 from playground.ui.preview_tab import create_preview_tab
 from playground.ui.queue_view import create_queue_view
 from playground.ui.rewards_tab import create_rewards_tab
 from playground.ui.runs_tab import create_runs_tab
 from playground.ui.settings import UISettings
+from playground.ui.start_here import create_start_here, wire_start_here
 from playground.ui.train_tab import create_train_tab, wire_page_load
 
 
@@ -79,7 +80,8 @@ def build_app(settings: UISettings | None = None, *, ctx: AppContext | None = No
             with gr.Row(equal_height=True):
                 gr.Markdown(t("app.duplicate"))
                 gr.DuplicateButton(t("app.duplicate_button"), size="sm", scale=0, min_width=160)
-        with gr.Tabs():
+        start_here = create_start_here()
+        with gr.Tabs(overflow_behavior="wrap", elem_id="pg-tabs") as tabs:  # every tab in view on a phone, no "•••"
             rewards = create_rewards_tab(ctx, session)
             learn = create_learn_tab()
             preview = create_preview_tab(ctx, session, rewards)
@@ -91,6 +93,8 @@ def build_app(settings: UISettings | None = None, *, ctx: AppContext | None = No
             create_runs_tab(ctx, session)
         wire_page_load(demo, ctx, session, train)
         wire_learn_tab(demo, ctx, session, learn, rewards, preview, train)
+        lesson = (bind(show_lesson, ctx), [learn.picker, session.id], learn.views)
+        wire_start_here(demo, start_here, tabs, learn.picker, lesson)
         wire_unload(demo, ctx)
         add_mcp_tools(ctx)
     gate_every_event(demo)  # public mode's admission gate prices every event's inputs, named or not

@@ -5,6 +5,7 @@ import html
 import inspect
 import logging
 import math
+import re
 import unicodedata
 from collections.abc import Callable
 from typing import Any
@@ -17,6 +18,7 @@ from playground.errors import PlaygroundError
 from playground.mode import is_public
 from playground.redact import scrub_paths
 from playground.scoring import GroupScore
+from playground.training.store import RunInfo
 from playground.ui.i18n import tr
 from playground.ui.messages_zh import translate_error
 
@@ -106,13 +108,19 @@ def shown(lang: str | None, message: Any) -> str:
 
 def refusal(lang: str | None, message: Any) -> gr.Error:
     """The error toast for `message` (a catalogue text, an error or a sentence), in the page's language, to raise."""
-    return gr.Error(shown(lang, message), title=toast_title(lang, "error"), print_exception=False)
+    return gr.Error(toast_text(shown(lang, message)), title=toast_title(lang, "error"), print_exception=False)
 
 
 def notify(lang: str | None, kind: str, message: Any) -> None:
     """Show a "warning" or "info" toast of `message` in the page's language."""
     toast = {"warning": gr.Warning, "info": gr.Info}[kind]
-    toast(shown(lang, message), title=toast_title(lang, kind))
+    toast(toast_text(shown(lang, message)), title=toast_title(lang, kind))
+
+
+def toast_text(text: str) -> str:
+    """A message as a toast shows it: a toast is plain text, so a Markdown code span (`answer`) becomes a quoted
+    name ('answer') instead of showing its backticks."""
+    return re.sub(r"`([^`\n]+)`", r"'\1'", text)
 
 
 def toast_title_css(titles: dict[str, str]) -> str:
@@ -210,7 +218,8 @@ def score_frame(score: GroupScore, lang: str) -> Any:
     completion, total, advantage = (tr(lang, k) for k in ("table.completion", "table.total", "table.advantage"))
     # The numbers first: a long completion would push them out of view.
     rows = [
-        [i + 1, *(c.rewards[n] for n in names), c.total, c.advantage, c.text] for i, c in enumerate(score.completions)
+        [i + 1, *(c.rewards[n] for n in names), c.total, c.advantage, shown_completion(c.text)]
+        for i, c in enumerate(score.completions)
     ]
     frame = pd.DataFrame(rows, columns=["#", *names, total, advantage, completion])
     for column in [*names, total, advantage]:
@@ -218,14 +227,64 @@ def score_frame(score: GroupScore, lang: str) -> Any:
     return styled(frame, [advantage])
 
 
+def shown_completion(text: str) -> str:
+    """A completion as the page shows it: one cut by the token limit inside a character (a Chinese character is
+    several tokens' bytes) ends in "…", not in the decoder's "\ufffd". The rewards scored the text as decoded, as TRL
+    does."""
+    stripped = text.rstrip("\ufffd")
+    return stripped + "…" if len(stripped) < len(text) else text
+
+
 def score_summary(score: GroupScore, lang: str) -> str:
     """Group mean and std, then each flag with a plain-words title and the engine's explanation."""
     lines = [tr(lang, "score.group", mean=f"{score.mean:.3f}", std=f"{score.std:.3f}", n=len(score.completions))]
     for code, message in zip(score.flag_codes, score.flags, strict=True):
-        lines.append(f"- ⚠ **{tr(lang, f'flag.{code}')}**: {html.escape(translate_error(lang, message))}")
+        flag = labelled(lang, f"**{tr(lang, f'flag.{code}')}**", html.escape(translate_error(lang, message)))
+        lines.append(f"- ⚠ {flag}")
     if not score.flags:
         lines.append(f"- {GOOD_MARK} {tr(lang, 'score.no_flags')}")
     return "\n".join(lines)
+
+
+def duration_text(seconds: float | None, lang: str) -> str:
+    """A duration in the page's language: "45s", "1m 03s", "2h 05m"; zh "45 秒", "1 分 03 秒", "2 小时 05 分"."""
+    if seconds is None or not math.isfinite(seconds):
+        return "—"
+    total = max(0, int(round(seconds)))
+    if total < 60:
+        return tr(lang, "app.duration.seconds", s=total)
+    if total < 3600:
+        return tr(lang, "app.duration.minutes", m=total // 60, s=total % 60)
+    return tr(lang, "app.duration.hours", h=total // 3600, m=total % 3600 // 60)
+
+
+def labelled(lang: str | None, label: str, text: str) -> str:
+    """`label: text` with the page language's colon (a full-width one after Chinese)."""
+    return f"{label}{'：' if lang == 'zh' else ': '}{text}"
+
+
+def sentences(lang: str | None, *parts: str) -> str:
+    """Sentences one after another: a space between English ones, none after a Chinese full stop."""
+    return ("" if lang == "zh" else " ").join(part for part in parts if part)
+
+
+def run_label(info: RunInfo, lang: str, readable: bool = True) -> str:
+    """A run as a picker lists it: its id, when it was made, its status and steps, and (when the viewer may read
+    it) its rewards and final reward."""
+    label = tr(
+        lang,
+        "runs.label",
+        run=info.id,
+        created=info.created_at[:16].replace("T", " "),
+        status=tr(lang, f"train.state.{info.status}"),
+        step=info.step,
+        total=info.max_steps or "?",
+    )
+    if readable and info.rewards:
+        label += " · " + ", ".join(info.rewards)
+    if readable and info.final_reward is not None:
+        label += " · " + tr(lang, "runs.label.reward", reward=f"{info.final_reward:.3g}")
+    return label
 
 
 def short(text: str, limit: int = 80) -> str:

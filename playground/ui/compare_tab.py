@@ -15,7 +15,9 @@ from playground.ui.common import (
     headers_on_load,
     lang_of,
     progress_callback,
+    run_label,
     short,
+    shown_completion,
 )
 from playground.ui.context import AppContext, Session
 from playground.ui.i18n import t, tr
@@ -39,7 +41,7 @@ def comparable_runs(
 
     In public mode only the viewer's own runs and published ones (`AppContext.runs_for`)."""
     runs = [info for info, readable in ctx.runs_for(viewer) if readable and ctx.store.get(info.id).has_adapter]
-    choices = [(f"{info.id} · {tr(lang, f'train.state.{info.status}')}", info.id) for info in runs]
+    choices = [(run_label(info, lang), info.id) for info in runs]
     finished = [info.id for info in runs if info.status == "finished"]
     return choices, (finished or [c for _, c in choices] or [None])[0]
 
@@ -88,12 +90,20 @@ def compare(
     headers = [tr(lang, k) for k in COLUMNS]
     rows = [
         [short(i.prompt, 120), i.base.mean, i.trained.mean, i.delta]
-        + [i.base.completions[0].text, i.trained.completions[0].text]  # the first sample of each, same seed
+        # The first sample of each, same seed.
+        + [shown_completion(i.base.completions[0].text), shown_completion(i.trained.completions[0].text)]
         for i in result.items
     ]
     frame = pd.DataFrame(rows, columns=headers)
     table = frame.style.format(precision=3, subset=headers[1:4]).map(advantage_style, subset=[headers[3]])
-    summary = tr(lang, "compare.summary", delta=f"{result.mean_delta:+.3f}", n=len(result.items), run=result.run_id)
+    summary = tr(
+        lang,
+        "compare.summary",
+        delta=f"{result.mean_delta:+.3f}",
+        n=len(result.items),
+        k=int(num_samples),
+        run=result.run_id,
+    )
     return summary, table
 
 

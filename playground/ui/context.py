@@ -1,5 +1,6 @@
 """What the tabs share: built once in the composition root and handed to every `create_<tab>_tab(ctx)`."""
 
+import math
 import secrets
 import shutil
 import threading
@@ -22,6 +23,7 @@ from playground.sandbox.settings import is_public
 from playground.scoring import RewardChoice
 from playground.spec import RunSpec, demo_spec
 from playground.tempdirs import make_temp_dir, sweep_orphans
+from playground.texts import Text, msg
 from playground.training import access
 from playground.training.job import JobManager
 from playground.training.store import Run, RunInfo, RunStore
@@ -239,11 +241,30 @@ def default_selection() -> list[dict]:
 
 
 def parse_selection(selection: list[dict] | None) -> list[RewardChoice]:
-    """The reward choices of a selection; in public mode priced by the gate first (no model folder of the server, no
-    parameter over its cap)."""
+    """The reward choices of a selection: every weight a number (`weight_problem`); in public mode priced by the gate
+    first (no model folder of the server, no parameter over its cap)."""
+    for item in selection or []:
+        if problem := weight_problem(item):
+            raise PlaygroundError(problem)
     if is_public():
         admission.check_selection(selection or [])
     return [RewardChoice.from_dict(item) for item in selection or []]
+
+
+def weight_problem(item: dict) -> Text | None:
+    """Why a selected reward's weight is not a number (empty, or text), or None: the summary says so at once, and
+    Start and Score refuse the selection (`parse_selection`) rather than count it as 1."""
+    if "weight" not in item:  # no weight given: 1, as in TRL
+        return None
+    weight = item["weight"]
+    try:
+        if not isinstance(weight, bool) and math.isfinite(float(weight)):
+            return None
+    except (TypeError, ValueError):
+        pass
+    if weight is None or str(weight).strip() == "":
+        return msg("reward.weight_empty", name=item["name"])
+    return msg("reward.weight_not_number", name=item["name"], weight=weight)
 
 
 @dataclass

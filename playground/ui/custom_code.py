@@ -32,7 +32,7 @@ from playground.sandbox.checks import issue_message
 from playground.scoring import RewardChoice, build_rewards
 from playground.spec import RunSpec
 from playground.texts import msg
-from playground.ui.common import BAD_MARK, GOOD_MARK, bind, lang_of, short
+from playground.ui.common import BAD_MARK, GOOD_MARK, bind, labelled, lang_of, short
 from playground.ui.context import AppContext, Session
 from playground.ui.i18n import t, tr
 from playground.ui.messages_zh import translate_error
@@ -50,6 +50,22 @@ def ends_with_period(completions, **kwargs):
     The line below reads both; or set completions_as_text (Train) to always get strings.
     Every dataset column comes as a keyword argument (e.g. kwargs["answer"]), one value per completion.
     Return one float (or None) per completion.
+    """
+    texts = [c if isinstance(c, str) else c[-1]["content"] for c in completions]
+    return [1.0 if t.strip().endswith(".") else 0.0 for t in texts]
+'''
+# The same function, its docstring in Chinese: what a Chinese page's editor starts with (`localize`).
+TEMPLATE_ZH = '''\
+def ends_with_period(completions, **kwargs):
+    """生成结果以句号 "." 结尾时给 1.0，否则给 0.0。
+
+    TRL 以两种形式之一传入每个生成结果：
+      - 字符串，如 "The sky is blue."：提示词是纯文本时；
+      - 对话消息，如 [{"role": "assistant", "content": "The sky is blue."}]：训练带系统提示词或
+        对话式数据集时（此时 len(c) 为 1，即消息条数）。
+    下面这一行两种都能读；也可以在“训练”页设置 completions_as_text，总是得到字符串。
+    数据集的每一列都作为关键字参数传入（例如 kwargs["answer"]），每个生成结果一个值。
+    每个生成结果返回一个浮点数（或 None）。
     """
     texts = [c if isinstance(c, str) else c[-1]["content"] for c in completions]
     return [1.0 if t.strip().endswith(".") else 0.0 for t in texts]
@@ -152,12 +168,14 @@ def _checked(value) -> bool:
     return value is True or _cell(value).lower() in ("true", "1", "yes")
 
 
-def _weight(value) -> float:
+def _weight(value) -> float | str:
+    """A weight cell as a number; what is not a finite number stays as it was typed ("" when empty), so that the
+    selection refuses it by name (`weight_problem`) instead of counting it as 1."""
     try:
         weight = float(value)
     except (TypeError, ValueError):
-        return 1.0
-    return weight if math.isfinite(weight) else 1.0
+        return "" if value is None else str(value).strip()
+    return weight if math.isfinite(weight) else str(value)
 
 
 def choice_rows(value) -> list[tuple[bool, str, float]]:
@@ -268,9 +286,11 @@ def trial_table(trials: list[TrialResult], lang: str) -> str:
 def trial_lines(result: TrialResult, lang: str) -> list[str]:
     name = f"`{result.function}`"
     if result.ok:
-        lines = [f"- {GOOD_MARK} {name}: {tr(lang, 'rewards.custom.trial_ok', ms=f'{result.seconds * 1000:.0f}')}"]
+        ms = f"{result.seconds * 1000:.0f}"
+        lines = [f"- {GOOD_MARK} {labelled(lang, name, tr(lang, 'rewards.custom.trial_ok', ms=ms))}"]
     else:
-        lines = [f"- {BAD_MARK} {name}: {_escape(short(translate_error(lang, result.error or ''), 500))}"]
+        error = _escape(short(translate_error(lang, result.error or ""), 500))
+        lines = [f"- {BAD_MARK} {labelled(lang, name, error)}"]
     lines += [f"  - ⚠ {_escape(translate_error(lang, flag))}" for flag in result.flags]
     if result.ok and not graded(result):
         lines.append(f"  - ⚠ {tr(lang, 'rewards.custom.constant')}")
@@ -373,6 +393,20 @@ def initial_choices() -> list[tuple[bool, str, float]]:
     return [(False, name, 1.0) for name in inspect_code(TEMPLATE).functions]
 
 
+def localize(request: gr.Request, code: str, choices, cases):
+    """On page load: the editor's starter with its docstring, and the tables' headers, in the page's language (the
+    page is built in English; a table's headers and a code box are not translated by the browser). What the visitor
+    typed is kept."""
+    lang = lang_of(request)
+    if lang == "en":  # built in English: nothing to change, and nothing to race with what is typed meanwhile
+        return gr.skip(), gr.skip(), gr.skip(), gr.skip()
+    code = TEMPLATE_ZH if code == TEMPLATE else gr.skip()
+    rows = [list(row) for row in table_rows(cases)]
+    cases = pd.DataFrame(rows, columns=[tr(lang, key) for key in CASE_HEADERS]) if rows else gr.skip()
+    results = pd.DataFrame(columns=[tr(lang, key) for key in RESULT_HEADERS])
+    return code, choices_frame(choice_rows(choices), lang), cases, results
+
+
 def create_custom_code(ctx: AppContext, session: Session) -> CustomCode:
     """The editor, Check, the custom rewards to use, and the unit tests; inside the Rewards tab's "Custom" tab."""
     enabled = code_policy().enabled
@@ -408,6 +442,9 @@ def create_custom_code(ctx: AppContext, session: Session) -> CustomCode:
     waits = dict(concurrency_limit=8)
     checked = check.click(bind(check_code, ctx), [editor, choices], [report, choices], api_name="check_code", **waits)
     checked.then(editable_when_filled, choices, choices, api_visibility="private", show_progress="hidden")
+    page_load = gr.context.Context.root_block.load
+    localized = [editor, choices, cases, results]
+    page_load(bind(localize), [editor, choices, cases], localized, api_visibility="private", show_progress="hidden")
     tests = [editor, session.selection, cases]
     run.click(bind(run_reward_tests, ctx), tests, [results, summary], api_name="run_reward_tests", **waits)
     return CustomCode(editor=editor, choices=choices)

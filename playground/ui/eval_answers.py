@@ -5,14 +5,14 @@ import gradio as gr
 import pandas as pd
 
 from playground.training.evaluation import answers_at, read_eval_samples
-from playground.ui.common import bind, lang_of, short
+from playground.ui.common import bind, lang_of, short, shown_completion
 from playground.ui.context import AppContext
 from playground.ui.i18n import t, tr
 
 
 PER_POINT = 2  # answers shown per eval point: the first sample of the first prompts
 HIDDEN = dict(api_visibility="private", show_progress="hidden")
-MODELS = {"base": "learn.ref.col.base", "warmup": "learn.ref.col.warmup", "grpo": "learn.ref.col.grpo"}
+MODELS = {"base": "learn.ref.col.base", "warmup": "learn.ref.col.warmup"}  # "grpo": after its step (`_model`)
 
 
 def eval_answers_frame(rows: list[dict], lang: str, per_point: int = PER_POINT) -> pd.DataFrame:
@@ -22,12 +22,21 @@ def eval_answers_frame(rows: list[dict], lang: str, per_point: int = PER_POINT) 
     columns = [tr(lang, "table.step"), tr(lang, "train.eval_answers.model"), *names]
     columns += [tr(lang, "table.prompt"), tr(lang, "table.completion")]
     data = [
-        [row.get("step"), tr(lang, MODELS[row["eval_of"]]) if row.get("eval_of") in MODELS else row.get("eval_of")]
+        [row.get("step"), _model(row, lang)]
         + [(row.get("rewards") or {}).get(name) for name in names]
-        + [short(row.get("prompt", ""), 60), row.get("completion", "")]
+        + [short(row.get("prompt", ""), 60), shown_completion(row.get("completion", ""))]
         for row in reversed(chosen)
     ]
     return pd.DataFrame(data, columns=columns)
+
+
+def _model(row: dict, lang: str) -> str:
+    """Which model answered: before training, after the warm-up, or after GRPO step N (an eval every few steps is
+    taken mid-training as well as at the end)."""
+    of = row.get("eval_of")
+    if of == "grpo":
+        return tr(lang, "train.eval_answers.after_step", step=row.get("step"))
+    return tr(lang, MODELS[of]) if of in MODELS else str(of)
 
 
 def refresh_eval_answers(ctx: AppContext, request: gr.Request, session_id: str | None, seen: str | None):

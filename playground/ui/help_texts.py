@@ -14,7 +14,7 @@ from rewards.registry import list_specs
 
 
 REWARDS: dict[str, str] = {
-    "length": "与目标长度的接近程度：-abs(ideal_length - 字符数)。",
+    "length": "与目标长度的接近程度：字符数与 ideal_length 之差的绝对值，取负。",
     "format": "文本恰好是 <intro>…</intro><body>…</body><conclusion>…</conclusion> 且每个部分都有内容（文章的 .+）"
     "时为 1.0，否则为 0.0；与文章的正则不同，各部分之间可以有空白，一个部分可以跨多行。",
     "tag_layout": "按标签给部分分（是否打开、关闭、顺序正确），0.0 到 1.0，空的部分不得分；严格格式奖励的冷启动版本。",
@@ -140,12 +140,12 @@ FIELDS: dict[str, str] = {
     "sft_learning_rate": "SFT 预热的学习率。",
     "completion_prefix": "每个回答预先填好的开头（例如 '<intro>'）：从它之后继续生成，"
     "奖励看到的是前缀加上生成的文本。",
-    "eval_every": "在训练前、预热后以及每隔这么多步，给预留的评估提示词打分（0：不评估）。记录为 eval_reward 和 "
+    "eval_every": "在训练前、预热后以及每隔这么多步，给留出的评估提示词打分（0：不评估）。记录为 eval_reward 和 "
     "eval_rewards/<fn>/mean。",
-    "eval_prompts": "预留的评估提示词数（取提示词集的最后几行，不参与训练）。",
+    "eval_prompts": "留出的评估提示词数（取提示词集的最后几行，不参与训练）。",
     "eval_num_generations": "每个评估提示词的生成结果数（固定随机种子）。",
     "eval_max_completion_length": "评估回答的最大新 token 数（0：同 max_completion_length）。比训练更长的上限，"
-    "按回答写了什么来评判，而不是按训练上限在哪里截断了它。",
+    "按留出提示词上的回答写了什么来评判，而不是按训练上限在哪里截断了它。",
     "use_vllm": "用 vLLM 的 colocate 模式生成（仅限 CUDA，需要 `pip install vllm`；可选）。",
     "fast_rollout": "CPU 快速路径（合并并预打包的采样副本、共享提示词、内存分配设置）："
     "'auto' 或 'float32'（结果完全一致）、"

@@ -17,8 +17,18 @@ EN: dict[str, str] = catalogue()["en"] | _HELP_EN
 ZH: dict[str, str] = catalogue()["zh"] | _HELP_ZH
 TRANSLATIONS = {"en": EN, "zh": ZH}
 
+# Keys Gradio's own frontend asks for but its translations lack: the status tracker's screen-reader line after an
+# event ends reads "common.complete" without them.
+GRADIO_MISSING = {"common.complete": ("Complete", "完成")}
+# Labels Gradio draws in English whatever the page's language (not through its i18n, so not translatable here): the
+# table's "Copy table data" button, the "Fullscreen" button of tables and images, and the queue's progress text.
+GRADIO_ENGLISH_ONLY = ("Copy table data", "Fullscreen", "queue: 1/1 | 0.6/0.5s")
+
 # Browsers report Chinese as zh-CN, zh-TW, ...; the frontend falls back from those to "zh".
-I18N = gr.I18n(en=EN, zh=ZH)
+I18N = gr.I18n(
+    en=EN | {key: pair[0] for key, pair in GRADIO_MISSING.items()},
+    zh=ZH | {key: pair[1] for key, pair in GRADIO_MISSING.items()},
+)
 
 
 def t(key: str) -> gr.i18n.I18nData:

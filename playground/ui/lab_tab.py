@@ -17,7 +17,7 @@ from playground.lab.dryrun import DryRun, dry_run, load_rows
 from playground.lab.graders import export_grader, import_grader
 from playground.lab.probe import probe
 from playground.scoring import build_rewards
-from playground.ui.common import bind, headers_on_load, lang_of, progress_callback, short, styled
+from playground.ui.common import bind, headers_on_load, lang_of, progress_callback, sentences, short, styled
 from playground.ui.context import AppContext, Session, parse_selection
 from playground.ui.custom_code import custom_rewards, table_rows
 from playground.ui.i18n import t, tr
@@ -61,7 +61,7 @@ def _metrics(summary, lang: str, seconds: float | None = None) -> str:
         lines.append(tr(lang, "lab.shares", shares=", ".join(f"{k} {v:.0%}" for k, v in summary.shares.items())))
     timing = tr(lang, "lab.rescored", ms=f"{summary.milliseconds:.1f}")
     if seconds is not None:
-        timing = tr(lang, "lab.timing", seconds=f"{seconds:.1f}") + " " + timing
+        timing = sentences(lang, tr(lang, "lab.timing", seconds=f"{seconds:.1f}"), timing)
     lines += ["", timing]
     return "\n".join(lines)
 
@@ -290,6 +290,7 @@ def create_lab_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> No
         [grader_in, rewards.editor, rewards.custom.choices],
         [rewards.editor, grader_note, session.selection, *rewards.apply_outputs],
         api_name="import_grader",
+        show_progress_on=[grader_note],  # a refused grader marks the note, not every card of the Rewards tab
     )
     export_button.click(
         bind(export_openai_grader), [session.selection], [grader_out, grader_note], api_name="export_grader"

@@ -24,7 +24,7 @@ from playground.lessons.reference import Reference
 from playground.models import EMBEDDED
 from playground.spec import DATA_FLAGS, RunSpec, flat_fields
 from playground.ui.charts import SERIES, VegaPlot, vega_chart
-from playground.ui.common import bind, lang_of, short
+from playground.ui.common import bind, duration_text, lang_of, short
 from playground.ui.context import AppContext, Session
 from playground.ui.i18n import t, tr
 from playground.ui.preview_tab import ROWS_SHOWN, PreviewTab, builtin_rows, pick_row, row_choices
@@ -111,7 +111,7 @@ def reference_markdown(lesson: Lesson, lang: str, reference: Reference | None = 
             cores=run.get("cores", "?"),
             cpu=run.get("cpu", "?"),
             load=run.get("load_avg_1min") or "?",
-            wall=f"{int(wall // 60)} min {int(wall % 60):02d} s",
+            wall=duration_text(wall, lang),
             steps=run.get("max_steps", "?"),
             samples=run.get("eval_samples", "?"),
         )

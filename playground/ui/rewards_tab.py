@@ -15,7 +15,7 @@ from playground.mode import is_public
 from playground.sandbox import code_policy, inspect_code
 from playground.scoring import RewardChoice, build_rewards, call_reward, score_group
 from playground.ui.common import BAD_MARK, GOOD_MARK, bind, lang_of, score_frame, score_summary, short, shown
-from playground.ui.context import AppContext, Session, parse_selection
+from playground.ui.context import AppContext, Session, parse_selection, weight_problem
 from playground.ui.custom_code import (
     CustomCode,
     choices_frame,
@@ -140,8 +140,9 @@ def collect_selection(layout: Layout, request: gr.Request, custom, *values) -> t
             params = _non_default(name, params)
         except PlaygroundError as exc:
             errors.append(exc.message)
-        selection.append({"name": name, "weight": 1.0 if weight is None else float(weight), "params": params})
+        selection.append({"name": name, "weight": "" if weight is None else weight, "params": params})
     selection += custom_selection(custom)
+    errors += [problem for item in selection if (problem := weight_problem(item))]
     return selection, selection_summary(selection, lang_of(request), errors), json.dumps(selection, indent=1)
 
 
@@ -158,7 +159,9 @@ def selection_summary(selection: list[dict], lang: str | None, errors: list[str]
     items = []
     for item in selection:
         params = ", ".join(f"{k}={v!r}" for k, v in item["params"].items())
-        items.append(f"`{item['name']}`" + (f" ({html.escape(params)})" if params else "") + f" × {item['weight']:g}")
+        weight = item["weight"]
+        shown = f"{weight:g}" if isinstance(weight, int | float) else f"⚠ {html.escape(repr(weight))}"
+        items.append(f"`{item['name']}`" + (f" ({html.escape(params)})" if params else "") + f" × {shown}")
     lines = [f"**{tr(lang, 'rewards.selected')}** " + ", ".join(items)]
     lines += [f"- ⚠ {html.escape(translate_error(lang, e))}" for e in errors or []]
     return "\n".join(lines)
@@ -295,7 +298,7 @@ def create_rewards_tab(ctx: AppContext, session: Session) -> RewardsTab:
         gr.Markdown(t("rewards.intro"))
         with gr.Row(equal_height=False):
             with gr.Column(scale=3):
-                with gr.Tabs():
+                with gr.Tabs(overflow_behavior="wrap"):
                     for family in FAMILIES:
                         with gr.Tab(t(f"rewards.family.{family}")):
                             cards += [_card(s, initial.get(s.name)) for s in specs if s.family == family]
@@ -342,7 +345,12 @@ def create_rewards_tab(ctx: AppContext, session: Session) -> RewardsTab:
             )
     apply_inputs = [selection_json, custom.editor, custom.choices]
     apply_outputs = [*selection_outputs, custom.choices, *card_inputs]
-    apply.click(bind(apply_selection, layout), apply_inputs, apply_outputs, api_name="set_rewards")
+    # No spinner, and so no "Error" badge, over the outputs: a refused selection would mark every card's inputs with
+    # one (Gradio marks an event's progress targets on failure); the toast says what is wrong. An empty list, not
+    # None, which means every output.
+    apply.click(
+        bind(apply_selection, layout), apply_inputs, apply_outputs, api_name="set_rewards", show_progress_on=[]
+    )
     try_inputs = [text, prompt, columns, session.selection, custom.editor]
     # The spinner, and a failure's badge, show by the details, never over the table: an error keeps the last scores.
     score.click(

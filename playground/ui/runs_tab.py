@@ -14,7 +14,7 @@ from playground.errors import PlaygroundError
 from playground.export import export_adapter_zip, export_recipe, export_script, zip_folder
 from playground.spec import RunSpec
 from playground.ui.charts import chart_updates, create_overlay, overlay_update
-from playground.ui.common import bind, empty_frame, lang_of, notify
+from playground.ui.common import bind, empty_frame, lang_of, notify, run_label
 from playground.ui.context import AppContext, Session, client_address
 from playground.ui.i18n import t, tr
 from playground.ui.messages_zh import translate_error
@@ -71,10 +71,12 @@ def _rewards_text(ctx: AppContext, run_id: str, names: list[str]) -> str:
 
 def refresh(ctx: AppContext, request: gr.Request, session_id: str | None = None, current: str | None = None):
     """The run list, and the run pickers (keeping the current pick when it still exists)."""
-    frame = runs_frame(ctx, session_id, lang_of(request))
-    ids = frame.iloc[:, 0].tolist()
+    lang = lang_of(request)
+    frame = runs_frame(ctx, session_id, lang)
+    choices = [(run_label(info, lang, readable), info.id) for info, readable in ctx.runs_for(session_id)]
+    ids = [run_id for _, run_id in choices]
     value = current if current in ids else (ids[0] if ids else None)
-    return frame, gr.Dropdown(choices=ids, value=value), gr.Dropdown(choices=ids)
+    return frame, gr.Dropdown(choices=choices, value=value), gr.Dropdown(choices=choices)
 
 
 def show_run(ctx: AppContext, request: gr.Request, session_id: str | None, run_id: str | None):
@@ -171,10 +173,10 @@ def delete_run(ctx: AppContext, request: gr.Request, session_id: str | None, run
     ctx.store.delete(run_id)
     notify(lang, "info", tr(lang, "runs.deleted", run=run_id))
     frame, _, chosen = refresh(ctx, request, session_id)
-    ids = frame.iloc[:, 0].tolist()
     hide = gr.File(value=None, visible=False)
     empty = [*chart_updates([], lang), empty_frame(lang, "table.step", "table.advantage", "table.prompt"), ""]
-    return [frame, gr.Dropdown(choices=ids, value=None), chosen, *empty, hide, hide, hide, gr.Row(visible=False)]
+    picker = gr.Dropdown(choices=chosen.choices, value=None)
+    return [frame, picker, chosen, *empty, hide, hide, hide, gr.Row(visible=False)]
 
 
 def publish_run(ctx: AppContext, request: gr.Request, session_id: str | None, run_id: str | None):

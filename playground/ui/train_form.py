@@ -220,6 +220,14 @@ def use_uploaded_file(
     return session_id, "file", file_choice(path)
 
 
+def drop_uploaded_file(default: str, kind: str, name: str | None):
+    """The upload was cleared: an uploaded file that is still the data source (read or not) gives way to the form's
+    default set, so that Start does not train on, or refuse again, a file no longer shown."""
+    if kind != "file" or name in BUILTIN_SETS:
+        return gr.skip(), gr.skip()
+    return "builtin", gr.Dropdown(choices=list(BUILTIN_SETS), value=default)
+
+
 def recheck_uploaded_file(
     ctx,
     request: gr.Request,

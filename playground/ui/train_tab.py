@@ -14,9 +14,20 @@ import gradio as gr
 import pandas as pd
 
 from playground.texts import Text
-from playground.training.store import ACTIVE, Run
+from playground.training.store import ACTIVE, Run, run_seconds
 from playground.ui.charts import CHARTS, chart_updates, create_charts, step_rows
-from playground.ui.common import GOOD_MARK, bind, empty_frame, lang_of, short, styled, text_widths
+from playground.ui.common import (
+    GOOD_MARK,
+    bind,
+    duration_text,
+    empty_frame,
+    lang_of,
+    sentences,
+    short,
+    shown_completion,
+    styled,
+    text_widths,
+)
 from playground.ui.context import AppContext, Session, client_address
 from playground.ui.custom_code import attach_to_spec
 from playground.ui.eval_answers import create_eval_answers
@@ -27,6 +38,7 @@ from playground.ui.train_form import (
     check_data_file,
     check_sources,
     create_form,
+    drop_uploaded_file,
     recheck_uploaded_file,
     spec_from_form,
     take_dataset_name,
@@ -108,7 +120,10 @@ def train_status(ctx: AppContext, request: gr.Request, session_id: str | None, s
         return idle + empty + [gr.Button(interactive=True)] * 2 + [seen]
     snap = job.snapshot()
     metrics = job.run.metrics()
-    snap["phase"] = snap.get("phase") or job.run.status().get("phase")  # the accelerate backend's, from rank 0
+    stored = job.run.status()
+    snap["phase"] = snap.get("phase") or stored.get("phase")  # the accelerate backend's, from rank 0
+    if snap["status"] not in ACTIVE:  # the run's own duration, not the time since it started
+        snap["elapsed"] = run_seconds(stored)
     key = f"{snap['run_id']}:{len(metrics)}:{snap['status']}:{snap['phase']}"
     active = snap["status"] in ACTIVE
     head = [gr.Timer(active=active), status_text(snap, owner, lang), progress_html(snap, lang)]
@@ -129,13 +144,6 @@ def train_status(ctx: AppContext, request: gr.Request, session_id: str | None, s
 # --- views ---------------------------------------------------------------------------------------------------------
 
 
-def _duration(seconds: float | None) -> str:
-    if seconds is None:
-        return "—"
-    seconds = int(round(seconds))
-    return f"{seconds // 60}m {seconds % 60:02d}s" if seconds >= 60 else f"{seconds}s"
-
-
 def shown_eta(snap: dict) -> float | None:
     """The time left the page shows: the warm-up's own while it runs, then the run's (GRPO steps and evals left, each
     from its own step times); None once Stop was pressed or the run ended, or while a step time is unknown."""
@@ -149,8 +157,8 @@ def status_text(snap: dict, owner: bool, lang: str) -> str:
         run=snap["run_id"],
         step=snap["step"],
         total=snap["max_steps"],
-        elapsed=_duration(snap["elapsed"]),
-        eta=_duration(shown_eta(snap)),
+        elapsed=duration_text(snap["elapsed"], lang),
+        eta=duration_text(shown_eta(snap), lang),
         error=html.escape(translate_error(lang, snap["error"] or "")),
     )
     status = snap["status"]
@@ -191,7 +199,7 @@ def progress_html(snap: dict, lang: str) -> str:
     else:
         step, total = snap["step"], max(int(snap["max_steps"] or 1), 1)
         key = "train.progress" if going else "train.progress.done"
-    label = tr(lang, key, step=step, total=total, eta=_duration(eta))
+    label = tr(lang, key, step=step, total=total, eta=duration_text(eta, lang))
     percent = min(100.0, 100.0 * step / total)
     if snap["status"] in ACTIVE and (phase := phase_label(snap, lang)):
         label = f"{phase} · {label}"
@@ -206,8 +214,11 @@ def alerts_markdown(alerts: list[dict], metrics: list[dict], lang: str) -> str:
     """The run's health alerts, as its job computed them (`snapshot()["alerts"]`, or status.json's `alerts`)."""
     if not alerts:
         return f"{GOOD_MARK} {tr(lang, 'train.alerts.none')}" if step_rows(metrics) else ""
-    step = tr(lang, "train.alerts.step")
-    lines = [f"- ⚠ {_alert_text(a, lang)} <small>({step} {a['step']})</small>" for a in alerts]
+    at = [tr(lang, "train.alerts.at_step", step=a["step"]) for a in alerts]
+    lines = [
+        f"- ⚠ {sentences(lang, _alert_text(a, lang), f'<small>{where}</small>')}"
+        for a, where in zip(alerts, at, strict=True)
+    ]
     return "\n".join(lines)
 
 
@@ -220,7 +231,7 @@ def _alert_text(alert: dict, lang: str) -> str:
     key = f"train.alert.{alert['code']}"
     if lang != "en" and (message == alert["message"] or advice == alert["advice"]) and key in EN:
         return tr(lang, key)
-    return f"**{html.escape(message, quote=False)}** {html.escape(advice, quote=False)}"
+    return sentences(lang, f"**{html.escape(message, quote=False)}**", html.escape(advice, quote=False))
 
 
 def samples_frame(run: Run, lang: str) -> gr.Dataframe:
@@ -232,7 +243,7 @@ def samples_frame(run: Run, lang: str) -> gr.Dataframe:
     columns = [tr(lang, "table.step"), *names, advantage, tr(lang, "table.prompt"), tr(lang, "table.completion")]
     data = [
         [r.get("step"), *(r.get("rewards", {}).get(n) for n in names), r.get("advantage")]
-        + [short(r.get("prompt", ""), 60), r.get("completion", "")]
+        + [short(r.get("prompt", ""), 60), shown_completion(r.get("completion", ""))]
         for r in rows
     ]
     frame = pd.DataFrame(data, columns=columns)
@@ -311,6 +322,8 @@ def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> 
     upload.upload(bind(take_uploaded_file, ctx), [session.id, upload], uploaded, **HIDDEN).then(
         bind(use_uploaded_file, ctx), upload_inputs, uploaded, api_name="upload_prompts", show_progress="hidden"
     )
+    default_set = form["dataset_name"].value
+    upload.clear(bind(drop_uploaded_file, default_set), data_source, data_source, **HIDDEN)
     mapping = [form["prompt_column"], form["column_map"]]
     gr.on(
         [e for box in mapping for e in (box.blur, box.submit)],

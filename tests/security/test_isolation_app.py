@@ -42,7 +42,15 @@ print(" ".join(f"{t:.3f}" for t in times))
 @pytest.fixture(scope="module")
 def public_app(tiny_model_dir, tmp_path_factory):
     runs = str(tmp_path_factory.mktemp("runs"))
-    with running_app(str(tiny_model_dir), runs, env={"PLAYGROUND_PUBLIC": "1"}) as live:
+    # The admission gate would refuse these inputs before any work starts; its caps are raised here so that what
+    # holds is the process boundary itself (a cap an operator raises too far must not freeze the app).
+    raised = {
+        "PLAYGROUND_MAX_COLUMN_CHARS": "10000000",
+        "PLAYGROUND_MAX_PAIR_CHARS": "1000000000000",
+        "PLAYGROUND_MAX_FIELD_CHARS": "100000000",
+        "PLAYGROUND_MAX_REQUEST_CHARS": "100000000",
+    }
+    with running_app(str(tiny_model_dir), runs, env={"PLAYGROUND_PUBLIC": "1", **raised}) as live:
         yield live
 
 

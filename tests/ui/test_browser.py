@@ -123,8 +123,8 @@ def test_flow_through_every_tab(app, browser):
     assert_no_error_toast(page)
 
     # After a reload the starter regains control: Stop is enabled again and stops the run.
-    page.reload()
-    page.get_by_text("Try on text", exact=True).wait_for(timeout=60_000)
+    page.reload()  # the page opens on the tab last open (Train)
+    page.get_by_role("tab", name="Train", exact=True).wait_for(timeout=60_000)
     open_tab(page, "Train")
     stop = page.get_by_role("button", name="Stop", exact=True)
     wait_for(stop.is_enabled, 30, "Stop to be enabled after the reload")

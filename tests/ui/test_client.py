@@ -153,7 +153,7 @@ def test_training_run_end_to_end(app):
 
     runs, _, _ = owner.predict(None, api_name="/list_runs")
     listed = {r["run"]: r for r in table(runs)}
-    assert listed[run_id]["status"] == "finished" and listed[run_id]["step"] == "3/3"
+    assert listed[run_id]["status"] == "finished" and listed[run_id]["steps"] == "3/3"
 
     shown = owner.predict(run_id, api_name="/show_run")  # the charts, samples, alerts
     assert plot_points(shown[CHARTS.index("reward")]) == 3  # the reward chart of a stored run

@@ -21,7 +21,7 @@ def test_first_answer_of_the_first_prompts_per_point_newest_first():
     frame = eval_answers_frame(ROWS, "en", per_point=2)
     assert list(frame.columns) == ["step", "Model", "format", "tag_layout", "prompt", "completion"]
     assert frame.values.tolist() == [
-        [5, "After GRPO", 1.0, 1.0, "p1", "<intro>a</intro><body>b</body><conclusion>c</conclusion>"],
+        [5, "After GRPO step 5", 1.0, 1.0, "p1", "<intro>a</intro><body>b</body><conclusion>c</conclusion>"],
         [0, "Before training", 0.0, 0.222222, "p2", "<intro>Hey"],
         [0, "Before training", 0.0, 0.222222, "p1", "<intro>Hi"],
     ]
@@ -31,3 +31,10 @@ def test_chinese_headers_and_models():
     frame = eval_answers_frame(ROWS[:1], "zh")
     assert list(frame.columns)[:2] == ["步", "模型"] and frame.values.tolist()[0][1] == "训练前"
     assert eval_answers_frame([], "en").empty
+
+
+def test_every_eval_point_of_grpo_is_named_by_its_step():
+    """With eval_every=2 the answers at step 2 are mid-training ones, not the run's last."""
+    rows = [sample(step, "grpo", "p1", f"answer {step}") for step in (2, 4)]
+    assert eval_answers_frame(rows, "en")["Model"].tolist() == ["After GRPO step 4", "After GRPO step 2"]
+    assert eval_answers_frame(rows, "zh")["模型"].tolist() == ["GRPO 第 4 步后", "GRPO 第 2 步后"]

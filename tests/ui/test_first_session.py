@@ -61,7 +61,9 @@ def test_runs_table_in_the_page_language_and_delete_clears_the_run_everywhere(ap
     assert row["状态"] == "已完成" and row["奖励"] == "length(ideal_length=5) × 1"
     assert row["最终奖励"] == round(row["最终奖励"], 3)
     choices, default = comparable_runs(app.ctx, None, "zh")  # the Compare tab's picker
-    assert default == run_id and (f"{run_id} · 已完成", run_id) in choices
+    labels = {value: label for label, value in choices}
+    assert default == run_id and labels[run_id].startswith(f"{run_id} · ")
+    assert " · 已完成 · 1/1 步 · length · 奖励 " in labels[run_id]
     out = zh.predict(run_id, api_name="/delete_run")
     assert run_id not in [r[0] for r in out[0]["data"]]
     assert out[1]["value"] is None  # the picker is emptied, not moved to another run

@@ -11,7 +11,7 @@ from playground.data import BUILTIN_SETS
 from playground.training.store import STATUSES
 from playground.ui.charts import SLUGS
 from playground.ui.help_texts import field_help
-from playground.ui.i18n import EN, I18N, ZH, t, tr
+from playground.ui.i18n import EN, GRADIO_MISSING, I18N, ZH, t, tr
 from playground.ui.messages_zh import translate_error
 from playground.ui.rewards_tab import FAMILIES
 from playground.ui.runs_tab import COLUMNS as RUNS_COLUMNS
@@ -32,8 +32,9 @@ NAMESPACES = (
     "learn",
     "chart",
     "lab",
-    # what the engine raises and reports (playground/texts/: spec, data, rewards, sandbox, runs, alerts, lab_errors,
-    # lab, cli)
+    # what the engine raises and reports (playground/texts/: admission, spec, data, rewards, sandbox, runs, alerts,
+    # lab_errors, lab, cli)
+    "admission",
     *"spec public data model reward scoring sandbox job access export alert lab_engine warmup cli mcp".split(),
 )
 KEY = re.compile(rf"^({'|'.join(NAMESPACES)})\.[a-z0-9_]+(\.[a-z0-9_]+)*$")
@@ -140,7 +141,9 @@ def test_data_messages_are_translated(source, monkeypatch):
 
 def test_both_languages_have_the_same_keys():
     assert sorted(set(EN) - set(ZH)) == [] and sorted(set(ZH) - set(EN)) == []
-    assert I18N.translations_dict == {"en": EN, "zh": ZH}
+    gradio_en = {key: pair[0] for key, pair in GRADIO_MISSING.items()}  # keys Gradio's frontend asks for
+    gradio_zh = {key: pair[1] for key, pair in GRADIO_MISSING.items()}
+    assert I18N.translations_dict == {"en": EN | gradio_en, "zh": ZH | gradio_zh}
 
 
 def test_every_key_is_namespaced_by_tab():

@@ -110,7 +110,7 @@ def test_the_train_tab_shows_the_phase_and_the_warm_up_steps():
     assert status_text(warmup, True, "en").startswith(
         "**Phase: warm-up (SFT)** · Run `r` is warming up with SFT: step 3"
     )
-    assert "阶段：热身（SFT） · SFT 热身第 3 / 30 步" in progress_html(warmup, "zh")
+    assert "阶段：预热（SFT） · SFT 预热第 3 / 30 步" in progress_html(warmup, "zh")
     grpo = snap | dict(status="running", step=2, eta=30.0, phase="grpo", warmup_step=30, warmup_steps=30)
     assert "Phase: GRPO · Step 2 of 20" in progress_html(grpo, "en")
     assert "Phase:" not in progress_html(grpo | dict(status="finished"), "en")  # only while the run is active
@@ -237,12 +237,13 @@ def test_reference_run_shows_what_the_warmup_and_grpo_each_added(shipped):
 
     lesson = get_lesson("format")
     text = reference_markdown(lesson, "en")
-    assert "on 2 cores of AMD EPYC" in text and "4 min 50 s in all, 20 GRPO steps, 32 held-out answers" in text
+    assert "on 2 cores of AMD EPYC" in text and "4m 50s in all, 20 GRPO steps, 32 held-out answers" in text
     assert (
         "`format` on the held-out prompts: 0 before training → 0.44 after the warm-up → 0.84 after GRPO. The warm-up "
         "added +0.44, GRPO +0.40." in text
     )
     assert "预热带来 +0.44，GRPO 带来 +0.40" in reference_markdown(lesson, "zh")
+    assert "4 分 50 秒" in reference_markdown(lesson, "zh")
     live = [{"step": 0, "phase": "eval", "eval_of": "base", "eval_rewards/format/mean": 0.0}]
     live += [{"step": 5, "phase": "eval", "eval_of": "grpo", "eval_rewards/format/mean": 0.5}]
     frame = curve_frame(lesson, "en", lesson.reference(), live)

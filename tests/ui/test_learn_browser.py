@@ -143,7 +143,7 @@ def test_chinese_page_shows_the_lessons_in_chinese(app, browser):
     ("locale", "tab", "picker", "title", "added"),
     [
         ("en-US", "Learn", "Lesson", "Reference run", "The warm-up added"),
-        ("zh-CN", "学习", "课程", "参考运行", "预热带来"),
+        ("zh-CN", "学习", "课程", "参考训练", "预热带来"),
     ],
 )
 def test_a_lessons_reference_run_shows_at_once(app, browser, locale, tab, picker, title, added):

@@ -156,11 +156,7 @@ def test_phone_shows_the_selection_before_the_cards_and_labels_whole(app, browse
     assert summary.bounding_box()["y"] < first_card
     try_on_text = page.get_by_text("Try on text", exact=True).first.bounding_box()["y"]
     assert try_on_text < first_card, "Try on text sits after the reward cards"
-    # A phone shows the first tabs; the others sit in the tab bar's overflow menu.
-    page.locator(".overflow-menu button, button.overflow-menu, [class*=overflow] button").first.click()
-    page.get_by_role("tab", name="Train", exact=True).or_(
-        page.get_by_role("button", name="Train", exact=True)
-    ).first.click()
+    open_tab(page, "Train")  # in the tab bar: a phone's tabs wrap, none behind an overflow menu
     open_group(page, "train.group.generation")
     label = page.locator("label", has=page.get_by_text("num_generations", exact=True)).first
     span = label.get_by_text("num_generations", exact=True)

@@ -47,7 +47,7 @@ def test_others_see_status_not_content_and_queue_behind(public_app):
     wait_for(lambda: job.step >= 1)
 
     row = listed(bob)[run_id]  # bob sees that it goes, and its step
-    assert row["status"] in ("running", "stopping") and row["step"].endswith("/40")
+    assert row["status"] in ("running", "stopping") and row["steps"].endswith("/40")
     assert (row["model"], row["rewards"]) == ("", "")
     for endpoint in ("/show_run", "/download_adapter", "/download_recipe", "/download_script", "/delete_run"):
         with pytest.raises(AppError, match=NOT_YOURS):

@@ -24,7 +24,7 @@ def test_warm_up_shows_its_own_time_left_in_both_lines():
     snap = SNAP | dict(status="loading", step=0, phase="warmup", warmup_step=1, warmup_steps=5, eta=None)
     snap["phase_eta"] = 20.0
     assert etas(snap) == (["20s"], ["20s"])
-    assert etas(snap, "zh") == (["20s"], ["20s"])
+    assert etas(snap, "zh") == (["20 秒"], ["20 秒"])
     assert "Phase: warm-up (SFT)" in status_text(snap, True, "en") and "Phase: warm-up (SFT)" in progress_html(
         snap, "en"
     )

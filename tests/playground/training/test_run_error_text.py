@@ -18,7 +18,7 @@ def test_a_keyed_failure_reads_english_in_the_file_and_chinese_on_the_page(tmp_p
     assert stored["error"] == "w.jsonl holds 1 warm-up example(s); give at least 2."
     assert stored["error_text"] == {"key": "warmup.too_few", "values": {"path": "w.jsonl", "count": 1}}
     for read in (run.status()["error"], run.info().error):
-        assert isinstance(read, Text) and read.render("zh") == "w.jsonl 中有 1 个热身示例；至少需要 2 个。"
+        assert isinstance(read, Text) and read.render("zh") == "w.jsonl 中有 1 个预热示例；至少需要 2 个。"
     run.write_status(status="failed", error="A sentence from a library.")  # a plain error drops the old key
     stored = json.loads((run.path / "status.json").read_text(encoding="utf-8"))
     assert "error_text" not in stored and run.info().error == "A sentence from a library."

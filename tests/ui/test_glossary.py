@@ -1,0 +1,74 @@
+"""Every Chinese text of the page and the engine: the glossary's term for each English term, one Chinese for one
+English string, and Chinese punctuation inside Chinese sentences."""
+
+import re
+from collections import defaultdict
+
+import pytest
+
+from playground.texts.glossary import GLOSSARY
+from playground.ui.i18n import EN, ZH
+from playground.ui.rewards_tab import score_text
+from playground.ui.train_tab import alerts_markdown
+from tests.ui.test_alerts_zh import alerts_of_every_kind
+
+
+CJK = r"[\u4e00-\u9fff]"
+
+
+@pytest.mark.parametrize("term", GLOSSARY)
+def test_every_zh_text_uses_the_glossary_term(term):
+    entry = GLOSSARY[term]
+    missing = {key: ZH[key] for key in EN if entry.matches(EN[key]) and not any(c in ZH[key] for c in entry.chinese)}
+    assert not missing, f"'{term}' is {entry.chinese[0]}: {missing}"
+    avoided = {key: text for key, text in ZH.items() if any(word in text for word in entry.avoid)}
+    assert not avoided, f"'{term}' is {entry.chinese[0]}, not {entry.avoid}: {avoided}"
+
+
+def test_one_english_string_has_one_chinese():
+    by_english = defaultdict(set)
+    for key, text in EN.items():
+        by_english[text].add(ZH[key])
+    assert {text: zh for text, zh in by_english.items() if len(zh) > 1} == {}
+
+
+def chinese_punctuation_problems(text: str) -> list[str]:
+    problems = []
+    if re.search(CJK + r"\**\s*:(\s|$)", text):
+        problems.append("ASCII colon after Chinese")
+    if re.search(r"\([^()`]*" + CJK + r"[^()`]*\)", text):
+        problems.append("ASCII parentheses around Chinese")
+    if re.search(r"[。！？；]\**[ \t]", text):
+        problems.append("space after a Chinese full stop")
+    return problems
+
+
+def test_zh_texts_use_chinese_punctuation():
+    bad = {key: (problems, text) for key, text in ZH.items() if (problems := chinese_punctuation_problems(text))}
+    assert bad == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "problems"),
+    [
+        ("某个奖励占主导: 它", ["ASCII colon after Chinese"]),
+        ("**某个奖励占主导**: 它", ["ASCII colon after Chinese"]),
+        ("提醒 (步 3)", ["ASCII parentheses around Chinese"]),
+        ("已完成。 下一步", ["space after a Chinese full stop"]),
+        ("**已完成。** 下一步", ["space after a Chinese full stop"]),
+        ("某个奖励占主导：f(x) 与 `a: b`。", []),
+    ],
+)
+def test_the_punctuation_check_finds_what_it_should(text, problems):
+    assert chinese_punctuation_problems(text) == problems
+
+
+def test_composed_zh_texts_use_chinese_punctuation():
+    """Texts the page puts together from parts: alerts with their step, a group's flags with their titles."""
+    alerts = [{**alert.__dict__, "step": 3} for alert in alerts_of_every_kind()]
+    shown = alerts_markdown(alerts, [{"step": 3}], "zh")
+    assert "（第 3 步）" in shown
+    _, flags = score_text("zh", "same\n---\nsame", "", "", [{"name": "length", "weight": 1.0, "params": {}}], {})
+    assert "没有学习信号" in flags
+    for text in (*shown.splitlines(), *flags.splitlines()):
+        assert chinese_punctuation_problems(text) == [], text

@@ -1,0 +1,171 @@
+"""What a newcomer meets, in a real headless Chromium: a bad weight pasted as JSON gives one error toast and no
+"Error" badges over the cards; a finished run's duration after a reload is the run's own."""
+
+import json
+import re
+import time
+
+import pytest
+
+from playground.training.store import run_seconds
+from playground.ui.common import duration_text
+from playground.ui.i18n import EN, ZH
+from tests.lab.test_graders import STRING_CHECK
+from tests.ui.test_browser import CHROMIUM, open_group, open_tab, wait_for
+
+
+sync_api = pytest.importorskip("playwright.sync_api")
+pytestmark = pytest.mark.skipif(not __import__("pathlib").Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM}")
+
+TEXT = {"en": EN, "zh": ZH}
+LOCALE = {"en": "en-US", "zh": "zh-CN"}
+VIEWPORT = {"width": 1400, "height": 900}
+# A status tracker's "Error" badge, as Gradio draws it over an event's outputs when the event fails.
+BADGE = "[data-testid='status-tracker'] .error"
+
+
+def open_page(browser, app, lang: str, viewport: dict = VIEWPORT):
+    context = browser.new_context(locale=LOCALE[lang], viewport=viewport)
+    page = context.new_page()
+    page.goto(app.url)
+    page.locator(".pg-card").first.wait_for(timeout=60_000)
+    return context, page
+
+
+def visible_badges(page) -> int:
+    return sum(1 for badge in page.locator(BADGE).all() if badge.is_visible())
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_bad_weight_gives_one_toast_and_no_badges(app, browser, lang):
+    text = TEXT[lang]
+    context, page = open_page(browser, app, lang)
+    page.get_by_text(text["rewards.json"], exact=True).click()
+    editor = page.locator(".block", has=page.get_by_text(text["rewards.json"], exact=True)).locator(".cm-content")
+    editor.click()
+    page.keyboard.press("Control+A")
+    page.keyboard.insert_text(json.dumps([{"name": "length", "weight": "abc", "params": {}}]))
+    page.get_by_role("button", name=text["rewards.apply_json"], exact=True).click()
+    toast = page.locator(".toast-body.error")
+    toast.first.wait_for(timeout=30_000)
+    assert "abc" in toast.first.inner_text()
+    for family in ("format", "length", "accuracy", "content", "other"):
+        open_tab(page, text[f"rewards.family.{family}"])
+        page.wait_for_timeout(300)
+        assert visible_badges(page) == 0, family
+    context.close()
+
+
+def test_a_refused_grader_marks_no_reward_card(app, browser):
+    context, page = open_page(browser, app, "en")
+    open_tab(page, EN["lab.tab"])
+    editor = page.locator(".block", has=page.get_by_text(EN["lab.grader.paste"])).locator(".cm-content")
+    editor.click()
+    page.keyboard.insert_text('{"type": "string_check", "name": "x"')  # cut short: not JSON
+    page.get_by_role("button", name=EN["lab.grader.import"], exact=True).click()
+    page.locator(".toast-body.error").first.wait_for(timeout=30_000)
+    open_tab(page, EN["rewards.tab"])
+    for family in ("format", "length"):
+        open_tab(page, EN[f"rewards.family.{family}"])
+        page.wait_for_timeout(300)
+        assert visible_badges(page) == 0, family
+    # A grader that imports: the screen-reader line after the event reads a word, not Gradio's missing key.
+    open_tab(page, EN["lab.tab"])
+    editor.click()
+    page.keyboard.press("Control+A")
+    page.keyboard.insert_text(json.dumps(STRING_CHECK))
+    page.get_by_role("button", name=EN["lab.grader.import"], exact=True).click()
+    page.get_by_text("Imported: 1 reward(s) selected").wait_for(timeout=30_000)
+    page.wait_for_timeout(500)
+    assert not page.evaluate("() => document.body.textContent.includes('common.complete')")
+    context.close()
+
+
+def fill(page, label: str, value: str) -> None:
+    box = page.get_by_label(label, exact=True).filter(visible=True)
+    box.fill(value)
+    box.press("Tab")
+
+
+def test_a_finished_runs_duration_after_a_reload_is_its_own(app, browser):
+    """On the Chinese page: a short run ends, time passes, the page reloads; the starter's Train tab still shows the
+    run's own duration, in Chinese, not the time since it started."""
+    context, page = open_page(browser, app, "zh")
+    open_tab(page, ZH["train.tab"])
+    fill(page, "max_steps", "2")
+    open_group(page, "train.group.generation")
+    fill(page, "num_generations", "4")
+    fill(page, "max_completion_length", "8")
+    page.get_by_role("button", name=ZH["train.start"], exact=True).click()
+    status = page.locator(".prose.pg-status")
+    wait_for(lambda: "已完成" in status.inner_text(), 240, "the run to finish")
+    stored = app.ctx.jobs.current.run.status()
+    seconds = run_seconds(stored)
+    assert seconds is not None and stored["status"] == "finished"
+    time.sleep(max(0.0, 6 - (time.time() - datetime_seconds(stored["finished_at"]))))  # 6 s after its end at least
+    page.reload()
+    page.get_by_role("tab", name=ZH["train.tab"], exact=True).wait_for(timeout=60_000)
+    open_tab(page, ZH["train.tab"])
+    wait_for(lambda: "已完成" in status.inner_text(), 30, "the finished run after the reload")
+    text = status.inner_text()
+    shown = re.search(r"用时 ([^。]+)。", text)
+    assert shown is not None, text
+    assert shown.group(1) == duration_text(seconds, "zh"), text
+    assert run_seconds(app.ctx.jobs.current.run.status()) == seconds  # read again, later: the same
+    context.close()
+
+
+def datetime_seconds(iso: str) -> float:
+    from datetime import datetime
+
+    return datetime.fromisoformat(iso).timestamp()
+
+
+PHONE = {"width": 390, "height": 844}
+TABS = ("rewards.tab", "learn.tab", "preview.tab", "lab.tab", "train.tab", "compare.tab", "runs.tab")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_tab_is_in_view_on_a_phone(app, browser, lang):
+    """At 390×844 every tab, and every reward family, is a tab in view: none is behind Gradio's "•••" menu."""
+    context, page = open_page(browser, app, lang, viewport=PHONE)
+    for key in TABS:
+        tab = page.get_by_role("tab", name=TEXT[lang][key], exact=True)
+        assert tab.is_visible(), key
+        box = tab.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (key, box)
+    families = [TEXT[lang][f"rewards.family.{f}"] for f in ("format", "length", "accuracy", "content", "other")]
+    for name in [*families, TEXT[lang]["rewards.family.custom"]]:
+        assert page.get_by_role("tab", name=name, exact=True).is_visible(), name
+    assert not any(button.is_visible() for button in page.locator(".overflow-menu").all())
+    open_tab(page, TEXT[lang]["runs.tab"])  # reachable with one tap
+    page.get_by_role("tabpanel").filter(visible=True).first.wait_for(timeout=10_000)
+    context.close()
+
+
+def test_a_first_visit_starts_with_the_format_lesson_and_a_return_keeps_its_tab(app, browser):
+    context = browser.new_context(locale="en-US", viewport=VIEWPORT)
+    page = context.new_page()
+    page.goto(app.url)
+    start = page.get_by_role("button", name=EN["app.start_here.button"], exact=True)
+    start.wait_for(timeout=60_000)
+    start.click()
+    learn = page.get_by_role("tab", name=EN["learn.tab"], exact=True)
+    wait_for(lambda: learn.get_attribute("aria-selected") == "true", 20, "the Learn tab")
+    panel = page.get_by_role("tabpanel").filter(visible=True).first
+    wait_for(lambda: "Measured on" in panel.inner_text(), 30, "the format lesson's reference run")
+    assert "Format" in panel.inner_text() and EN["learn.ref.title"] in panel.inner_text()
+    assert not start.is_visible()
+
+    # A returning visitor: no "start here", and the tab they had open.
+    page.reload()
+    learn.wait_for(timeout=60_000)
+    wait_for(lambda: learn.get_attribute("aria-selected") == "true", 20, "the Learn tab again after a reload")
+    open_tab(page, EN["train.tab"])
+    page.get_by_role("button", name=EN["train.start"], exact=True).wait_for(timeout=20_000)
+    page.wait_for_timeout(3000)  # the tab is remembered by the select event's answer
+    page.reload()
+    train = page.get_by_role("tab", name=EN["train.tab"], exact=True)
+    wait_for(lambda: train.get_attribute("aria-selected") == "true", 30, "the Train tab after a reload")
+    assert not page.get_by_role("button", name=EN["app.start_here.button"], exact=True).is_visible()
+    context.close()

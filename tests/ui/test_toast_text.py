@@ -1,0 +1,24 @@
+"""Toasts are plain text: a catalogue message's code spans show as quoted names, not with backticks."""
+
+import pytest
+
+from playground.texts import engine_table, msg, placeholders
+from playground.ui.common import refusal, toast_text
+
+
+WITH_CODE = sorted(key for key, pair in engine_table().items() if "`" in pair[1] and not placeholders(pair[0]))
+
+
+def test_a_code_span_becomes_a_quoted_name():
+    assert toast_text("提示词集没有 `answer` 列。") == "提示词集没有 'answer' 列。"
+    assert toast_text("no code here") == "no code here"
+
+
+@pytest.mark.parametrize("key", WITH_CODE)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_no_error_toast_shows_backticks(key, lang):
+    assert "`" not in refusal(lang, msg(key)).message
+
+
+def test_some_messages_have_code_spans():
+    assert len(WITH_CODE) > 3  # guards the check above against finding nothing
