@@ -6,13 +6,13 @@ This is the model-free core of the playground: the preview, "Try on text" and th
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from playground.advantages import compute_advantages
 from playground.errors import RewardError
+from playground.sandbox.values import check_values
 from playground.texts import msg
 from rewards.registry import build_reward, get_spec, metric_name
 
@@ -140,28 +140,6 @@ class GuardedReward:
             self.last_error = str(exc)
             return [None] * len(completions)
         return [None if v is not None and not math.isfinite(v) else v for v in values]
-
-
-def check_values(name: str, values: Any, expected: int) -> list[float | None]:
-    if isinstance(values, str | bytes | dict) or not hasattr(values, "__len__"):
-        key = "reward.generator" if hasattr(values, "__next__") else "reward.not_a_list"
-        raise RewardError(key, name=name, got=type(values).__name__)
-    values = list(values.tolist() if hasattr(values, "tolist") else values)
-    if len(values) != expected:
-        raise RewardError("reward.count", name=name, count=len(values), n=expected)
-    out: list[float | None] = []
-    for i, v in enumerate(values):
-        if hasattr(v, "item") and getattr(v, "ndim", 0) == 0:  # numpy or torch scalar
-            v = v.item()
-        if v is None:
-            out.append(None)
-        elif isinstance(v, numbers.Real) and not isinstance(v, bool | str):
-            out.append(float(v))
-        elif isinstance(v, bool):
-            out.append(float(v))
-        else:
-            raise RewardError("reward.bad_value", name=name, kind=type(v).__name__, value=v, index=i + 1)
-    return out
 
 
 @dataclass

@@ -499,7 +499,7 @@ def _replay_logs(logs: Any, kwargs: dict[str, Any], callables: list[str]) -> Non
 
 def decode_values(name: str, reply: dict, expected: int) -> list[float | None]:
     """The worker's values, checked with `check_values` semantics and the same messages."""
-    from playground.scoring import check_values
+    from playground.sandbox.values import check_values
 
     if "bad_type" in reply:
         key = "reward.generator" if reply.get("generator") else "reward.not_a_list"

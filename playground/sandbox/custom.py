@@ -6,7 +6,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from playground.errors import RewardError
 from playground.sandbox.checks import inspect_code
@@ -15,8 +15,13 @@ from playground.sandbox.settings import SandboxLimits, require_custom_code
 from playground.texts import msg
 
 
-if TYPE_CHECKING:
-    from playground.spec import RunSpec
+class RunSpec(Protocol):
+    """What these functions read of a run spec (`playground.spec.RunSpec`), named here so that the sandbox imports
+    nothing of the spec (which imports the scoring code, which starts visitor workers from this package)."""
+
+    custom_code: str
+    rewards: list
+    grpo: Any
 
 
 # Trial completions: an answer in \boxed{}, a tagged reasoning format, a short hedge, and an empty completion (a
@@ -96,7 +101,7 @@ def trial_run(
         try:
             values = func(list(completions), **kwargs)
             if not isinstance(func, SandboxedReward):  # sandboxed values are already checked
-                from playground.scoring import check_values
+                from playground.sandbox.values import check_values
 
                 values = check_values(name, values, n)
         except SandboxError as exc:

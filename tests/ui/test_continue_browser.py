@@ -10,16 +10,13 @@ import time
 import urllib.request
 from pathlib import Path
 
-import pytest
-
 from tests.ui.live_app import SANDBOX_ENV, free_port
-from tests.ui.test_browser import CHROMIUM, VIEWPORT, assert_no_error_toast, open_tab, wait_for
+from tests.ui.test_browser import VIEWPORT, assert_no_error_toast, open_tab, wait_for
 from tests.ui.test_client import TINY_RUN, client, form_kwargs
 
 
 ROOT = Path(__file__).resolve().parents[2]
 STEPS = 8
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM}")
 
 
 @contextlib.contextmanager

@@ -1,9 +1,9 @@
-"""bench/profile.py's attribution: each op's self time goes to its innermost phase and its kind, from a real
+"""bench/step_profile.py's attribution: each op's self time goes to its innermost phase and its kind, from a real
 `torch.profiler` trace of a small computation run inside the bench's own phase ranges."""
 
 import torch
 
-from bench.profile import PhaseClock, attribute, kind_of
+from bench.step_profile import PhaseClock, attribute, kind_of
 
 
 def test_op_kinds_by_name():

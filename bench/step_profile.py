@@ -11,9 +11,9 @@ counted. Two passes over the counted steps:
   log-softmax/softmax over the vocabulary, sampling, elementwise and the rest), with what is not inside any op
   counted as Python overhead. Matmul FLOP/s (`with_flops`) against this CPU's measured peak (a 2048^3 matmul).
 
-    python bench/profile.py                  # fp32
-    python bench/profile.py --bf16           # bf16 training and rollout (where the CPU has native bf16)
-    python bench/profile.py --steps 4 --json # more counted steps; the JSON line only
+    python bench/step_profile.py                  # fp32
+    python bench/step_profile.py --bf16           # bf16 training and rollout (where the CPU has native bf16)
+    python bench/step_profile.py --steps 4 --json # more counted steps; the JSON line only
 
 The shares are what matters; the profiler slows small ops (each op pays a few microseconds to be recorded), so the
 profiled step's wall time is longer than the plain steps': the phase table comes from the plain steps.
@@ -33,12 +33,7 @@ from pathlib import Path
 
 
 ROOT = Path(__file__).resolve().parents[1]
-if __name__ == "__main__":
-    # Run as a script, this file's folder comes first on the path, where its name would hide the standard library's
-    # `profile` module (which cProfile, and so torch's import chain, imports): the repository root takes its place.
-    sys.path[0] = str(ROOT)
-elif str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from bench.common import cpu_name  # noqa: E402
