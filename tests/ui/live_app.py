@@ -49,5 +49,8 @@ def running_app(model: str, runs: str, env: dict[str, str] | None = None):
             if job is not None and job.active:
                 job.stop()
                 job.join(120)
-            demo.close()
+            try:
+                demo.close()
+            except RuntimeError:  # Gradio sets its asyncio stop event from this thread while the loop may read it
+                demo.close()  # the event is set now: close the rest
             ctx.code.close_all()
