@@ -11,11 +11,8 @@ from playground.training.store import run_seconds
 from playground.ui.common import duration_text
 from playground.ui.i18n import EN, ZH
 from tests.lab.test_graders import STRING_CHECK
-from tests.ui.test_browser import CHROMIUM, open_group, open_tab, wait_for
+from tests.ui.test_browser import open_group, open_tab, wait_for
 
-
-sync_api = pytest.importorskip("playwright.sync_api")
-pytestmark = pytest.mark.skipif(not __import__("pathlib").Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM}")
 
 TEXT = {"en": EN, "zh": ZH}
 LOCALE = {"en": "en-US", "zh": "zh-CN"}
