@@ -62,6 +62,6 @@ def test_only_the_owner_continues_a_run_within_the_caps(public_app):
     steps = [r["step"] for r in ctx.store.get(run_id).metrics() if "reward" in r]
     assert steps == [1, 2, 3, 4]
     deadline = time.monotonic() + 10
-    while listed(alice)[run_id]["step"] != "4/4":
+    while listed(alice)[run_id]["steps"] != "4/4":
         assert time.monotonic() < deadline
         time.sleep(0.2)
