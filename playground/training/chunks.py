@@ -157,10 +157,12 @@ class ChunkedJob(LaunchedJob):
             "error": msg("job.processes_exited", count=1, code=1, detail="no outcome"),
         }
         if outcome["status"] == "running":  # stopped between two chunks
-            outcome = {"status": "stopped"}
+            outcome = {"status": "stopped", "step": outcome.get("step")}
         if outcome["status"] == "failed" and outcome.get("error") and self.loaded.get("status") != "failed":
             self.error = outcome["error"]
             self.write(status="failed", error=self.error)
         elif outcome["status"] == "stopped" and self.loaded.get("status") != "stopped":
+            # the chunk's own step count: the last poll may not have read the chunk's last step yet
+            self.step = max(self.step, outcome.get("step") or 0)
             self.write(status="stopped", step=self.step)
         self.status = outcome["status"]

@@ -109,7 +109,7 @@ def test_health_alerts_are_shown_in_chinese_by_code():
     alerts = [asdict(a) for a in health_alerts(metrics)]  # as the job writes them into status.json
     assert [a["code"] for a in alerts] == ["clipped"]
     zh = alerts_markdown(alerts, metrics, "zh")
-    assert "至少 80% 的生成结果达到 max_completion_length" in zh and "cut off" not in zh and "(步 3)" in zh
+    assert "至少 80% 的生成结果达到 max_completion_length" in zh and "cut off" not in zh and "（第 3 步）" in zh
     assert "cut off" in alerts_markdown(alerts, metrics, "en")
     assert "train.alerts.none" not in alerts_markdown([], metrics, "en") and alerts_markdown([], [], "en") == ""
 

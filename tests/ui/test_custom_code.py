@@ -139,7 +139,7 @@ def test_a_run_without_custom_rewards_does_not_carry_the_editor_code(app):
 def test_selecting_a_function_the_code_no_longer_defines_says_so(app):
     c = client(app)
     c.predict(SELECTION, code=CODE, api_name="/set_rewards")
-    with pytest.raises(AppError, match="The custom reward `short_answer` is selected but the code does not define it"):
+    with pytest.raises(AppError, match="The custom reward 'short_answer' is selected but the code does not define it"):
         c.predict("a\n---\nb", code=CODE.replace("short_answer", "other_name"), api_name="/try_on_text")
 
 
