@@ -88,14 +88,6 @@ class ChunkedJob(LaunchedJob):
         self._thread.start()
         return self
 
-    def stop(self) -> None:
-        """Stop at the end of the step under way (the chunk reads the stop file), or before the next chunk."""
-        if not self.active:
-            return
-        self._stop_asked = True
-        (self.run.path / STOP_FILE).touch()
-        self.write(status="stopping", pid=self.loaded.get("pid") or os.getpid())
-
     def eta(self, elapsed: float, since_step: float) -> tuple[float | None, float | None]:
         """As the thread job's: this process's clock counts what is left from where this job started."""
         g = self.spec.grpo

@@ -175,8 +175,9 @@ class LaunchedJob(JobState):
         if not self.active:
             return
         self._stop_asked = True
-        (self.run.path / STOP_FILE).touch()
-        self.write(status="stopping", pid=self.loaded.get("pid", self.process.pid))
+        (self.run.path / STOP_FILE).touch()  # read by rank 0 (or a chunk) at each step's end
+        own = self.process.pid if self.process is not None else os.getpid()  # a chunked run has no launcher process
+        self.write(status="stopping", pid=self.loaded.get("pid") or own)
 
     def join(self, timeout: float | None = None) -> None:
         self._thread.join(timeout)
