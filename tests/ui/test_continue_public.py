@@ -7,13 +7,13 @@ import pytest
 from gradio_client.exceptions import AppError
 
 from tests.ui.live_app import running_app
-from tests.ui.test_client import TINY_RUN, client, form_kwargs, table
+from tests.ui.test_client import TINY_RUN, client, form_kwargs
+from tests.ui.test_public_isolation import NOT_YOURS, listed
 
 
 pytestmark = pytest.mark.slow  # real runs of several steps (and a launched app)
 
 
-NOT_YOURS = "belongs to another visitor of this public app"
 ENV = {"PLAYGROUND_PUBLIC": "1", "PLAYGROUND_MAX_STEPS": "6", "PLAYGROUND_SANDBOX_DISK_MB": "16"}
 
 
@@ -22,11 +22,6 @@ def public_app(tiny_model_dir, tmp_path_factory):
     runs = str(tmp_path_factory.mktemp("runs"))
     with running_app(str(tiny_model_dir), runs, env=ENV) as live:
         yield live
-
-
-def listed(c) -> dict[str, dict]:
-    frame, _, _ = c.predict(None, api_name="/list_runs")
-    return {row["run"]: row for row in table(frame)}
 
 
 def finish(job, timeout=300):
