@@ -9,8 +9,9 @@ python bench/lessons.py --lesson format --from-run runs/<id> --reference DIR    
 The eval curve is the held-out prompts with fixed seeds (`eval_reward`, `eval_rewards/<fn>/mean`), scored before
 training ("base"), right after the SFT warm-up ("warmup") and every `eval_every` GRPO steps ("grpo"). Figures depend on
 the machine and on its load: the CPU model is printed with them. Each line also carries a few held-out answers
-(before, after the warm-up, after GRPO, same prompts and seeds) and, for the format rewards, the share of eval answers
-with an empty section (`empty_section_rate`, the reward-hacking lesson's measure).
+(before, after the warm-up, after GRPO, same prompts and seeds) and, for answers in tags, the share with an empty
+section (`empty_section_rate`, the reward-hacking lesson's measure) and the share with a sentence in every tag
+(`sentence_rate`, the combine lesson's).
 
 `--reference DIR` writes what the Learn tab shows before anyone trains: `DIR/<lesson>.jsonl` with the run's summary,
 its GRPO metrics, its eval rows and a few eval answers (see `playground.lessons.reference`).
@@ -103,7 +104,8 @@ def summary_of_run(lesson_id: str, path: str) -> dict:
 
 def eval_points(run) -> list[dict]:
     """The run's eval points: step, which model (`of`), eval_reward, each reward's mean under its own name, and for
-    tagged answers the empty-section rate."""
+    tagged answers the empty-section and sentence-in-every-tag rates (`playground.training.answer_shape`)."""
+    from playground.training.answer_shape import answer_shape
     from playground.training.evaluation import read_eval_samples
 
     samples = read_eval_samples(run.path)
@@ -119,21 +121,12 @@ def eval_points(run) -> list[dict]:
                 if k.startswith("eval_rewards/") and k.endswith("/mean")
             }
         )
-        point.update(empty_section_rate(samples, row["step"], row.get("eval_of")))
+        # rows written before the eval rows carried the shares: computed from the run's eval answers
+        texts = [r["completion"] for r in samples if (r.get("step"), r.get("eval_of")) == (row["step"], point["of"])]
+        shape = {k: row[k] for k in ("empty_section_rate", "sentence_rate") if k in row} or answer_shape(texts)
+        point.update(shape)
         points.append(point)
     return points
-
-
-def empty_section_rate(samples: list[dict], step: int, eval_of: str | None) -> dict:
-    """{"empty_section_rate": share} of the eval answers at this point that close a tag with nothing inside, for runs
-    whose answers use tags (the completion prefix counts); {} otherwise."""
-    import re
-
-    texts = [r["completion"] for r in samples if r.get("step") == step and r.get("eval_of") == eval_of]
-    if not texts or not any(re.search(r"</?\w+>", t) for t in texts):
-        return {}
-    empty = sum(1 for t in texts if re.search(r"<(\w+)>\s*</\1>", t))
-    return {"empty_section_rate": round(empty / len(texts), 4)}
 
 
 def metric_rows(rows: list[dict]) -> list[dict]:

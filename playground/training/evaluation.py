@@ -2,8 +2,9 @@
 
 The training reward of a step comes from that step's prompts, so it swings with them; this curve does not. Rows go
 into metrics.jsonl under TRL's eval names (`eval_reward`, `eval_reward_std`, `eval_rewards/<fn>/mean`,
-`eval_rewards/<fn>/std`) with the GRPO `step` they were taken at, and `phase: "eval"`. `eval_of` says which model
-was scored: "base" (before anything), "warmup" (right after the SFT warm-up) or "grpo".
+`eval_rewards/<fn>/std`), with the GRPO `step` they were taken at and `phase: "eval"`; for answers in tags also the
+shares of `playground.training.answer_shape` (`empty_section_rate`, `sentence_rate`). `eval_of` says which model was
+scored: "base" (before anything), "warmup" (right after the SFT warm-up) or "grpo".
 
 Every completion scored goes to `eval_samples.jsonl` in the run folder (`step`, `eval_of`, `prompt`, `seed`,
 `completion` with its prefix, `rewards` by name, the weighted `reward`), so the answers behind each point can be read:
@@ -27,6 +28,7 @@ from typing import Any
 from playground.preview import GenerationSettings, generate_groups
 from playground.scoring import reward_name, score_group
 from playground.spec import RunSpec
+from playground.training.answer_shape import answer_shape
 
 
 logger = logging.getLogger(__name__)
@@ -72,6 +74,7 @@ class Evaluator:
         totals: list[float] = []
         stds: list[float] = []
         self.samples = []
+        shown: list[str] = []  # the answers, completion prefix included
         seeds = [g.seed + i for i in range(len(self.rows))]
         prompts = [row["prompt"] for row in self.rows]
         groups = generate_groups(
@@ -102,6 +105,7 @@ class Evaluator:
                 scale_rewards=g.scale_rewards,
             )
             stds.append(score.std)
+            shown += group.completions
             self.samples += _sample_rows(step, eval_of, prompt, seed, group.completions, score.completions)
             for c in score.completions:
                 if c.total is not None:
@@ -116,6 +120,7 @@ class Evaluator:
         for name, values in per_fn.items():
             row_out[f"eval_rewards/{name}/mean"] = _mean(values)
             row_out[f"eval_rewards/{name}/std"] = statistics.pstdev(values) if len(values) > 1 else 0.0
+        row_out.update(answer_shape(shown))
         row_out["eval_seconds"] = round(time.perf_counter() - start, 2)
         logger.info("Eval at step %d (%s): reward %.4g", step, eval_of, row_out["eval_reward"] or 0.0)
         return row_out

@@ -175,6 +175,10 @@ def test_train_lesson_runs_warmup_then_grpo_with_eval_rows_and_compare_agrees(tm
         (3, "grpo", 0.0),
     ]
     assert all(p["empty_section_rate"] == 0.0 for p in points)  # "<intro>" never closed: no empty section
+    assert all(p["sentence_rate"] == 0.0 for p in points)  # and no closed section, so no sentence in one
+    # the eval rows themselves carry both shares (the Learn tab and the Runs tab read them from metrics.jsonl)
+    rows = [r for r in run.metrics() if r.get("phase") == "eval"]
+    assert [(r["empty_section_rate"], r["sentence_rate"]) for r in rows] == [(0.0, 0.0)] * 3
     result = {"lesson": "format", "wall_s": 61.0, "cpu_s": 50.0, "load_avg_1min": 1.0, "warmup_s": 3.0, "max_steps": 3}
     result |= {"seed": 42, "cpu": "test", "cores": 2, "eval_samples": 4, "eval": points, "run": str(run.path)}
     reference = load_reference("format", bench.write_reference(result, tmp_path / "ref", answers_per_point=1).parent)
