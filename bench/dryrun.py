@@ -26,7 +26,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 def main() -> None:
     import torch
 
-    from playground.data import PromptSource
+    from playground.data.sources import PromptSource
     from playground.lab.dryrun import dry_run, load_rows
     from playground.models import load_model
     from playground.preview import GenerationSettings, generate_group

@@ -35,7 +35,7 @@ def main() -> None:
 
     import torch
 
-    from playground.data import PromptSource, load_prompts
+    from playground.data.sources import PromptSource, load_prompts
     from playground.models import ensure_embedded_model, load_model
     from playground.preview import GenerationSettings, generate_group, generate_groups
 

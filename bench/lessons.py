@@ -42,7 +42,7 @@ TRAINING_LESSONS = ("length", "format", "hacking", "combine", "metrics", "troubl
 def run_lesson(lesson_id: str, overrides: dict[str, str], out: str) -> dict:
     from playground.lessons import get_lesson
     from playground.training.evaluation import read_eval_samples
-    from playground.training.job import JobManager
+    from playground.training.queue import JobManager
     from playground.training.store import RunStore
 
     spec = get_lesson(lesson_id).run_spec(**overrides)

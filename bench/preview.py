@@ -25,7 +25,7 @@ PROMPT = "Write a short story about a lighthouse keeper."
 def main() -> None:
     import torch
 
-    from playground.data import render_prompt
+    from playground.data.chat import render_prompt
     from playground.models import load_model
     from playground.preview import GenerationSettings, preview_group
     from playground.scoring import RewardChoice, build_rewards

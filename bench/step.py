@@ -40,7 +40,7 @@ def bench_spec(steps: int, four_bit: bool):
 
 
 def run_playground(spec, out: Path) -> list[dict]:
-    from playground.training.job import JobManager
+    from playground.training.queue import JobManager
     from playground.training.store import RunStore
 
     cpu: dict[int, float] = {}
@@ -64,7 +64,7 @@ def run_bare(spec, out: Path, allocator: bool = False, device: str = "cpu") -> l
     from transformers import TrainerCallback
     from trl import GRPOConfig, GRPOTrainer
 
-    from playground.data import load_prompts
+    from playground.data.sources import load_prompts
     from playground.scoring import build_rewards
     from playground.training.job import as_chat, load_training_model
 

@@ -63,11 +63,11 @@ def generate_group(
     """Sample `settings.num_generations` completions of `prompt` in one `generate` call. Same seed, same group.
 
     With a completion `prefix` the model continues after it, and `completions` hold the prefix plus the continuation
-    (what rewards see; see `playground.completion_prefix`); `completion_ids` are the sampled tokens only.
+    (what rewards see; see `playground.data.completion_prefix`); `completion_ids` are the sampled tokens only.
     """
     import torch
 
-    from playground.completion_prefix import prompt_with_prefix
+    from playground.data.completion_prefix import prompt_with_prefix
     from playground.fastpath.decode import sample
 
     settings.validate()
@@ -110,7 +110,7 @@ def generate_groups(
 
     import torch
 
-    from playground.completion_prefix import prompt_with_prefix
+    from playground.data.completion_prefix import prompt_with_prefix
     from playground.fastpath.decode import _generation_options_supported, decode_prompts
 
     settings.validate()

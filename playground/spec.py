@@ -12,7 +12,7 @@ from dataclasses import MISSING, asdict, dataclass, field, fields
 from typing import Any
 
 from playground.advantages import AGGREGATIONS
-from playground.data import PromptSource, parse_column_map
+from playground.data.sources import PromptSource, parse_column_map
 from playground.errors import SpecError
 from playground.scoring import RewardChoice
 

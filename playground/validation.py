@@ -25,7 +25,7 @@ from playground.texts import msg
 
 
 if TYPE_CHECKING:
-    from playground.data import Uploads
+    from playground.data.uploads import Uploads
     from playground.spec import RunSpec
 
 
@@ -380,7 +380,7 @@ def check_public_paths(spec: RunSpec, uploads: Uploads, owner: str | None, model
     one this browser (`owner`, its token's key) uploaded; models and reward models are Hub ids or the app's own,
     priced by the admission gate."""
     from playground.admission import check_model, check_selection
-    from playground.data import check_public_source
+    from playground.data.uploads import check_public_source
 
     try:
         check_public_source(spec.data, uploads, owner)

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any
 
-from playground.mode import is_public
+from playground.runtime.mode import is_public
 
 
 checker_logger = logging.getLogger(__name__)  # not `logger`: exported scripts inline this module beside others

@@ -1,4 +1,5 @@
-"""The engine's layout: no import circle among the project's modules or packages, every package says what it holds.
+"""The engine's layout: no import circle among the project's modules or packages, every package says what it holds,
+at most `MAX_TOP_LEVEL` modules at the top of `playground/` and none over `MAX_LINES` lines.
 
 Imports are read from the source (module level, inside functions and under `TYPE_CHECKING` alike), so a circle
 hidden behind a lazy import counts too.
@@ -11,12 +12,16 @@ import pytest
 
 
 ROOT = Path(__file__).resolve().parents[1]
+MAX_TOP_LEVEL = 12  # modules directly in playground/, besides __init__ and __main__
+MAX_LINES = 650  # lines in any one module of playground/
 PACKAGES = (
     "playground.cli",
+    "playground.data",
     "playground.export",
     "playground.fastpath",
     "playground.lab",
     "playground.lessons",
+    "playground.runtime",
     "playground.sandbox",
     "playground.training",
     "playground.ui",
@@ -109,6 +114,7 @@ def test_the_graph_sees_lazy_imports():
     graph = import_graph(project_modules())
     assert "playground.fastpath.decode" in graph["playground.models"]  # imported inside a function
     assert "playground.validation" in graph["playground.training.job"]
+    assert "playground.training.job" in graph["playground.training.queue"]  # inside a function and under TYPE_CHECKING
     assert "rewards.registry" in graph["rewards.library"]
 
 
@@ -135,6 +141,9 @@ def test_no_import_circle_among_packages():
         ("playground.fastpath", "playground.training"),
         ("playground.training", "playground.export"),
         ("playground.training", "playground.cli"),
+        ("playground.data", "playground.training"),
+        ("playground.data", "playground.ui"),
+        ("playground.training.job", "playground.training.queue"),
     ],
 )
 def test_lower_layers_do_not_import_higher_ones(low, high):
@@ -155,3 +164,46 @@ def test_each_package_says_what_it_holds(package):
     path = ROOT.joinpath(*package.split("."), "__init__.py")
     doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
     assert doc and len(doc.split()) >= 8, f"{path} needs a docstring that says what lives there"
+
+
+def test_a_leaf_package_imports_nothing_of_the_project():
+    graph = import_graph(project_modules())
+    offenders = {(m, t) for m, targets in graph.items() if m.startswith("playground.runtime") for t in targets}
+    assert offenders == set()
+
+
+def test_the_playground_package_has_at_most_twelve_top_level_modules():
+    top = sorted(p.stem for p in ROOT.joinpath("playground").glob("*.py") if p.stem not in ("__init__", "__main__"))
+    assert len(top) <= MAX_TOP_LEVEL, f"{len(top)} modules at the top of playground/: {', '.join(top)}"
+
+
+def test_prompt_data_is_a_package_of_what_it_holds():
+    data = ROOT / "playground" / "data"
+    assert not (ROOT / "playground" / "data.py").exists()
+    modules = {p.stem for p in data.glob("*.py")}
+    assert {"sources", "parsers", "chat", "completion_prefix", "uploads"} <= modules
+
+
+def test_the_run_queue_lives_in_its_own_module():
+    defined = {
+        name: {
+            n.name
+            for n in ast.parse(ROOT.joinpath(*name.split(".")).with_suffix(".py").read_text()).body
+            if isinstance(n, ast.ClassDef | ast.FunctionDef)
+        }
+        for name in ("playground.training.job", "playground.training.queue")
+    }
+    assert "JobManager" in defined["playground.training.queue"]
+    assert "TrainingJob" in defined["playground.training.job"]
+    assert "JobManager" not in defined["playground.training.job"]
+
+
+def test_no_module_of_playground_is_over_the_line_limit():
+    lines = {
+        name: len(path.read_text(encoding="utf-8").splitlines())
+        for name, path in project_modules().items()
+        if name.startswith("playground.")
+    }
+    assert len(lines) > 100
+    over = {name: n for name, n in lines.items() if n > MAX_LINES}
+    assert over == {}, f"over {MAX_LINES} lines: split each by what it holds"

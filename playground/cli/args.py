@@ -14,7 +14,7 @@ from typing import Any
 
 from trl import TrlParser
 
-from playground.data import PromptSource, guess_kind, parse_column_map
+from playground.data.sources import PromptSource, guess_kind, parse_column_map
 from playground.errors import PlaygroundError
 from playground.spec import DATA_FLAGS, GRPOArgs, LoraArgs, ModelArgs, RunSpec, reporters
 

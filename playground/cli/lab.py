@@ -27,7 +27,7 @@ def _choices(args: argparse.Namespace):
 
 def prompt_source(name: str):
     """A built-in set name, an existing file, or else a Hub dataset id."""
-    from playground.data import PromptSource, guess_kind
+    from playground.data.sources import PromptSource, guess_kind
 
     kind = guess_kind(name)
     if kind == "file" and not os.path.exists(os.path.expanduser(name)):

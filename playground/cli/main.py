@@ -140,7 +140,7 @@ def _setup_preview(p: argparse.ArgumentParser) -> None:
 
 
 def _run_preview(args: argparse.Namespace) -> int:
-    from playground.data import to_messages
+    from playground.data.chat import to_messages
     from playground.models import ModelSource, load_model
     from playground.preview import GenerationSettings, preview_group
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import yaml
 
 from playground.cli.args import SECTIONS, Parser, build_spec, data_args, one_line, parser_copy, spec_defaults
-from playground.data import FILE_TYPES
+from playground.data.parsers import FILE_TYPES
 from playground.errors import PlaygroundError
 from playground.scoring import RewardChoice
 from playground.spec import TRAINER_SETTINGS, RunSpec, demo_spec
@@ -155,7 +155,7 @@ def _data_file(config: Path, name: str, split: str) -> Path | None:
 
 
 def run_train(argv: list[str]) -> int:
-    from playground.training.job import JobManager
+    from playground.training.queue import JobManager
     from playground.training.store import RunStore
 
     spec, args = parse_train(argv)

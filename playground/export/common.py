@@ -90,7 +90,8 @@ def write_prompts(spec: RunSpec, path: Path) -> ExportedData:
     """Write the prompts the run trained on as JSON lines: renamed, capped at `max_rows`, as chat messages when the
     model has a chat template (as `playground.training.job.as_chat` does), so TRL sees the same data as the
     playground."""
-    from playground.data import load_prompts, to_messages
+    from playground.data.chat import to_messages
+    from playground.data.sources import load_prompts
 
     dataset = load_prompts(spec.data).dataset
     chat = _has_chat_template(spec)

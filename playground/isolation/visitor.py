@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from playground.errors import RewardError
-from playground.mode import is_public
+from playground.runtime.mode import is_public
 from playground.sandbox.client import Sandbox, SandboxError
 from playground.sandbox.settings import SandboxLimits
 

@@ -100,7 +100,7 @@ def prompt_text(prompt: str | list[dict[str, str]]) -> str:
 
 def load_rows(source, num_prompts: int = DEFAULT_PROMPTS) -> list[dict[str, Any]]:
     """The first `num_prompts` rows of a `PromptSource` (prompt plus other columns)."""
-    from playground.data import load_prompts
+    from playground.data.sources import load_prompts
 
     if not 1 <= num_prompts <= MAX_PROMPTS:
         raise PlaygroundError("lab_engine.num_prompts", max=MAX_PROMPTS, value=num_prompts)
@@ -126,8 +126,8 @@ def dry_run(
     """Sample `num_generations` completions for each row's prompt in batches, then call each reward once on all.
 
     With a `completion_prefix` the model continues after it and rewards see the prefix plus the continuation, as in
-    training (see `playground.completion_prefix`)."""
-    from playground.completion_prefix import prompt_with_prefix
+    training (see `playground.data.completion_prefix`)."""
+    from playground.data.completion_prefix import prompt_with_prefix
     from playground.lab.sampling import sample_prompts
     from playground.preview import GenerationSettings
 

@@ -10,7 +10,7 @@ runs threads of its own once a call (or the loading) returns is stopped too: the
 The app never opens a path the worker can write or replace to read what it says: replies come over the worker's
 stdout pipe (with a deadline and a size cap), and its stderr goes to an anonymous file the app opened before the
 worker started and reads only through its own descriptor, at most `LOG_TAIL` bytes. The disk quota walks the folder
-without following links (`playground.tempdirs.folder_usage`) and counts the deleted files the worker holds open.
+without following links (`runtime.tempdirs.folder_usage`) and counts the deleted files the worker holds open.
 """
 
 from __future__ import annotations
@@ -35,10 +35,10 @@ from pathlib import Path
 from typing import Any
 
 from playground.errors import PlaygroundError, RewardError
+from playground.runtime.tempdirs import folder_usage, make_temp_dir
 from playground.sandbox import protocol
 from playground.sandbox.settings import SandboxLimits, check_confinement, require_custom_code
 from playground.sandbox.worker import NETWORK_OFF
-from playground.tempdirs import folder_usage, make_temp_dir
 from playground.texts import msg
 
 

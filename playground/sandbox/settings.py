@@ -17,7 +17,7 @@ import os
 from dataclasses import asdict, dataclass, replace
 
 from playground.errors import PlaygroundError
-from playground.mode import OFF_WORDS, env_flag, is_public
+from playground.runtime.mode import OFF_WORDS, env_flag, is_public
 from playground.texts import msg
 
 

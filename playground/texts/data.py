@@ -1,4 +1,4 @@
-"""Prompt sets and models (playground/data.py, playground/models.py): what a file, a Hub dataset or a model id can get
+"""Prompt sets and models (playground/data/, playground/models.py): what a file, a Hub dataset or a model id can get
 wrong. `{what}` is a phrase of its own ("file 'x.csv'"), rendered in the same language; file, set and column names
 stay as they are."""
 

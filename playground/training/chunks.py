@@ -1,6 +1,6 @@
 """A run trained in chunks of steps, each chunk one GPU call that continues from the previous chunk's checkpoint.
 
-A ZeroGPU Space lends its GPU only inside `@spaces.GPU(duration=...)` calls of bounded length (`playground.zerogpu`).
+A ZeroGPU Space lends its GPU only inside `@spaces.GPU(duration=...)` calls of bounded length (`runtime.zerogpu`).
 `ChunkedJob` trains a run as a series of such calls: each (`gpu_chunk.train_chunk`) builds the trainer, continues from
 the run's last checkpoint (the whole training state, `playground.training.checkpoint`), trains until its `stop_at`
 step, saves, and returns. The first chunk takes `FIRST_CHUNK_STEPS` steps; the next ones as many as fit in one call's
@@ -21,13 +21,13 @@ import threading
 import time
 from pathlib import Path
 
+from playground.runtime.zerogpu import gpu_call, on_zerogpu
 from playground.spec import RunSpec
 from playground.texts import msg
 from playground.training.checkpoint import checkpoint_step, last_checkpoint
 from playground.training.launcher import POLL_SECONDS, STOP_FILE, LaunchedJob
 from playground.training.progress import eval_points, run_eta
 from playground.training.store import Run
-from playground.zerogpu import gpu_call, on_zerogpu
 
 
 logger = logging.getLogger(__name__)

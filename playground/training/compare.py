@@ -154,7 +154,7 @@ def _prompt_rows(spec: RunSpec, prompts: list[str] | None) -> list[tuple[Any, di
         if not cleaned:
             raise PlaygroundError("lab_engine.compare_empty")
         return [(p, {}) for p in cleaned]
-    from playground.data import load_prompts
+    from playground.data.sources import load_prompts
 
     dataset = load_prompts(spec.data).dataset
     rows = []

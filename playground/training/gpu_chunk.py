@@ -1,6 +1,6 @@
 """One chunk of a chunked run (`playground.training.chunks`), in the process that holds the GPU.
 
-`ChunkedJob` names it by `"module:function"` for `playground.zerogpu.gpu_call`: on ZeroGPU it runs in a worker
+`ChunkedJob` names it by `"module:function"` for `playground.runtime.zerogpu.gpu_call`: on ZeroGPU it runs in a worker
 process forked from the app, its arguments plain values.
 """
 

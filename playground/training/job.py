@@ -1,7 +1,8 @@
 """The training job: TRL's `GRPOTrainer` with LoRA (optionally 4-bit) in a background thread.
 
 Everything it reports goes through the run folder (`playground.training.store`), so a page reload, another session or a
-restarted process sees the same run. One job runs at a time per process: a machine has one accelerator.
+restarted process sees the same run. One job runs at a time per process (`JobManager`, in `queue.py`): a machine has
+one accelerator.
 """
 
 from __future__ import annotations
@@ -24,23 +25,14 @@ from playground.spec import RunSpec
 from playground.texts import msg
 from playground.training.checkpoint import KEEP_CHECKPOINTS, checkpoint_root, checkpoint_step
 from playground.training.progress import PhaseClock, eval_points, run_eta
-from playground.training.queue import (
-    PublicCaps,
-    Waiting,
-    custom_reward_names,
-    estimate_wait,
-    load_queue,
-    save_queue,
-)
 from playground.training.state import JobState
-from playground.training.store import ACTIVE, SPEC, Run, RunStore, json_safe
+from playground.training.store import Run, json_safe
 from playground.validation import validate_spec
 
 
 logger = logging.getLogger(__name__)
 
 TRACEBACK_LINES = 15
-INTERRUPT_GRACE_SECONDS = 5.0  # after the wall time, how long a step may take to end before it is interrupted
 
 
 class RunStopped(BaseException):
@@ -390,8 +382,8 @@ class TrainingJob(JobState):
             logger.exception("Could not save the adapter of failed run %s", self.run.id)
 
     def _build_trainer(self):
-        from playground.completion_prefix import with_prefix
-        from playground.data import load_prompts
+        from playground.data.completion_prefix import with_prefix
+        from playground.data.sources import load_prompts
         from playground.sandbox import programs  # noqa: F401  (installs the code_tests reward's sandbox runner)
         from playground.scoring import GuardedReward, build_rewards, reward_name
         from playground.training.evaluation import Evaluator, split_eval
@@ -411,7 +403,7 @@ class TrainingJob(JobState):
         self._library_rewards = funcs
         self.weights = {reward_name(f): w for f, w in zip(funcs, weights, strict=True)}
         # A failing reward fails the run with its name in the message, or scores None under reward_error_policy=none.
-        # With a completion prefix, rewards see the prefix plus the sampled continuation (see completion_prefix.py).
+        # With a completion prefix, rewards see the prefix plus the sampled continuation (data/completion_prefix.py).
         guarded = [GuardedReward(f, on_error=g.reward_error_policy) for f in with_prefix(funcs, g.completion_prefix)]
         # A reward model goes to TRL as its id or folder: TRL loads it and scores prompt + completion itself.
         models = [trl_reward_model(f) for f in funcs]
@@ -521,10 +513,10 @@ def as_chat(dataset, tokenizer, prefix: str = ""):
 
     With a completion prefix every prompt becomes the rendered text plus the prefix, so generation continues after it.
     """
-    from playground.data import to_messages
+    from playground.data.chat import to_messages
 
     if prefix:
-        from playground.completion_prefix import prompt_with_prefix
+        from playground.data.completion_prefix import prompt_with_prefix
 
         return dataset.map(lambda row: {"prompt": prompt_with_prefix(tokenizer, row["prompt"], prefix)})
     if not getattr(tokenizer, "chat_template", None) or not isinstance(dataset[0]["prompt"], str):
@@ -559,218 +551,3 @@ def _free_memory() -> None:
             torch.cuda.empty_cache()
     except ImportError:
         pass
-
-
-def _backend(spec: RunSpec, custom_rewards: dict | None = None):
-    """This process's thread for one process (in chunks of GPU calls on ZeroGPU); `accelerate launch` in a
-    subprocess for several."""
-    from playground.training.chunks import chunked
-
-    if spec.model.num_processes == 1 and not chunked():
-        return TrainingJob
-    if custom_rewards:
-        raise PlaygroundError("job.compiled_rewards")
-    if spec.model.num_processes == 1:
-        from playground.training.chunks import ChunkedJob
-
-        return ChunkedJob
-    from playground.training.launcher import LaunchedJob
-
-    return LaunchedJob
-
-
-class JobManager:
-    """At most one active job per process. Shared by all sessions; guarded by a lock.
-
-    Outside public mode a start while a run goes is refused. In public mode (`public=True`) it joins a FIFO queue
-    instead, at most one queued run per owner, and each run is held to `caps` (`playground.training.queue`): the
-    next queued run starts when the current one ends, and a run past its wall time is stopped.
-    """
-
-    def __init__(self, store: RunStore, public: bool = False, caps: PublicCaps | None = None):
-        self.store = store
-        self.public = public
-        self.caps = caps or (PublicCaps.from_env() if public else PublicCaps())
-        self._lock = threading.Lock()
-        self.current: TrainingJob | None = None
-        self.waiting: list[Waiting] = []
-        self.last_pace: float | None = None  # seconds per step of the last run that took a step
-        if public:  # the queue a previous app process left: it goes on where it stopped
-            self.waiting = load_queue(store)
-            with self._lock:
-                self._start_next()
-
-    def start(
-        self,
-        spec: RunSpec,
-        owner: str | None = None,
-        custom_rewards: dict | None = None,
-        address: str | None = None,
-    ) -> TrainingJob | None:
-        """Start a run now; in public mode, queue it while another goes (returns None then: see `position`).
-
-        `owner` is the browser's owner key (training/access.py), `address` the client's address: in public mode each
-        may have one run waiting."""
-        # The fast checks, before a run folder exists (custom_rewards=None: the names in spec.custom_code, by parsing).
-        validate_spec(spec, custom_rewards=set(custom_rewards) if custom_rewards else None)
-        if self.public:
-            from playground.sandbox.settings import code_policy
-
-            self.caps.check(spec, custom_reward_names(spec, custom_rewards), code_policy(True).limits.timeout)
-        with self._lock:
-            job = self.current
-            if job is not None and job.active:
-                if not self.public:
-                    raise PlaygroundError("job.in_progress", run=job.run.id, step=job.step, total=job.max_steps)
-                return self._enqueue(Waiting(spec, owner, custom_rewards, address))
-            return self._launch(Waiting(spec, owner, custom_rewards, address))
-
-    def resume(
-        self,
-        target: str,
-        owner: str | None = None,
-        max_steps: int | None = None,
-        address: str | None = None,
-    ) -> TrainingJob | None:
-        """Continue a run from its last checkpoint, in the same run folder: a run id, or (outside public mode) a run
-        folder or a checkpoint folder. A run that ended before its first checkpoint starts over in its folder; a
-        finished run needs one. `max_steps` trains a run further than its spec's. In public mode only the run's
-        owner may continue it, and it is queued and capped like a new run (returns None when queued)."""
-        run, checkpoint = self._checkpoint_of(target)
-        status = run.status()
-        if status.get("status") in ACTIVE:
-            raise PlaygroundError("job.continue_active", run=run.id, status=status["status"])
-        if self.public and (owner is None or status.get("owner") != owner):
-            raise PlaygroundError("job.not_owner_continue")
-        spec = RunSpec.from_dict(run.spec())
-        if max_steps is not None:
-            spec.grpo.max_steps = int(max_steps)
-        if spec.model.num_processes > 1:
-            raise PlaygroundError("job.continue_processes")
-        if checkpoint is None and status.get("status") == "finished":
-            raise PlaygroundError("job.no_checkpoint", run=run.id)
-        step = checkpoint_step(checkpoint) if checkpoint is not None else 0  # none yet: it starts over, in its folder
-        if step >= spec.grpo.max_steps:
-            raise PlaygroundError("job.continue_done", run=run.id, step=step, total=spec.grpo.max_steps)
-        validate_spec(spec)
-        if self.public:
-            from playground.sandbox.settings import code_policy
-
-            self.caps.check(spec, custom_reward_names(spec, None), code_policy(True).limits.timeout)
-        waiting = Waiting(spec, owner, None, address, run=run, resume_from=checkpoint)
-        with self._lock:
-            job = self.current
-            if job is not None and job.active:
-                if not self.public:
-                    raise PlaygroundError("job.in_progress", run=job.run.id, step=job.step, total=job.max_steps)
-                return self._enqueue(waiting)
-            return self._launch(waiting)
-
-    def _checkpoint_of(self, target: str) -> tuple[Run, Path | None]:
-        """The run and the checkpoint to continue from: a checkpoint folder's own, else the run's newest."""
-        from playground.training.checkpoint import TRAINER_STATE, last_checkpoint
-
-        path = Path(target).expanduser()
-        if not self.public and (path / TRAINER_STATE).is_file():
-            return Run(path.resolve().parent.parent), path.resolve()
-        run = Run(path) if not self.public and (path / SPEC).is_file() else self.store.get(target)
-        return run, last_checkpoint(run.path)
-
-    def _enqueue(self, waiting: Waiting) -> None:
-        if waiting.owner is None:
-            raise PlaygroundError("job.queue_session")
-        mine = [i for i, w in enumerate(self.waiting) if w.owner == waiting.owner]
-        if mine:
-            raise PlaygroundError("job.queued_already", position=mine[0] + 1)
-        here = [w for w in self.waiting if waiting.address is not None and w.address == waiting.address]
-        if len(here) >= self.caps.max_queued_per_address:
-            raise PlaygroundError("job.queued_address", count=len(here), cap=self.caps.max_queued_per_address)
-        if len(self.waiting) >= self.caps.max_queued:
-            raise PlaygroundError("job.queue_full", count=self.caps.max_queued)
-        self.waiting.append(waiting)
-        save_queue(self.store.root, self.waiting)
-        logger.info("Queued a run (position %d)", len(self.waiting))
-        return None
-
-    def _launch(self, waiting: Waiting) -> TrainingJob:
-        """Create the run folder and start the job (the lock is held)."""
-        backend = _backend(waiting.spec, waiting.custom_rewards)
-        if waiting.run is not None:  # a run continued: its folder, its spec (max_steps may be new)
-            run = waiting.run
-            run.write_spec(waiting.spec.to_dict())
-            resume = {"resume_from": waiting.resume_from}
-            if waiting.resume_from is None:  # no checkpoint: it starts over, so its rows go
-                from playground.training.evaluation import EVAL_SAMPLES
-
-                run.truncate(-1, others=(EVAL_SAMPLES,), warmup=False)
-        else:
-            run, resume = self.store.create(waiting.spec.to_dict(), owner=waiting.owner), {}
-        job = backend(waiting.spec, run, owner=waiting.owner, custom_rewards=waiting.custom_rewards, **resume).start()
-        self.current = job
-        if self.public:
-            threading.Thread(target=self._after, args=(job,), name=f"queue-{run.id}", daemon=True).start()
-        return job
-
-    def _after(self, job: TrainingJob) -> None:
-        """Public mode: stop `job` at its wall time, then start the next queued run."""
-        job.join(self.caps.max_minutes * 60)
-        if job.active:
-            logger.warning("Run %s reached the public wall-time limit; stopping it", job.run.id)
-            job.write(wall_time_error=msg("job.wall_time", minutes=self.caps.max_minutes))
-            job.stop()
-            job.join(INTERRUPT_GRACE_SECONDS)
-            if job.active and hasattr(job, "interrupt"):  # the step is still going: end it where it is
-                job.interrupt()
-            job.join()
-        if job.step and job.started_at:
-            self.last_pace = (time.time() - job.started_at) / job.step
-        with self._lock:
-            self._start_next()
-
-    def _start_next(self) -> None:
-        """Start the first queued run that starts, if the machine is free (the lock is held)."""
-        while self.waiting and (self.current is None or not self.current.active):
-            waiting = self.waiting.pop(0)
-            save_queue(self.store.root, self.waiting)
-            try:
-                self._launch(waiting)
-            except Exception as exc:  # its spec was checked when queued; a failure here must not stall the queue
-                logger.error("A queued run could not start: %s", exc)
-
-    def position(self, owner: str | None) -> dict[str, Any] | None:
-        """The owner's queued run: {"position": 1-based, "waiting": total, "eta": seconds or None}, or None."""
-        with self._lock:
-            index = next((i for i, w in enumerate(self.waiting) if owner is not None and w.owner == owner), None)
-            if index is None:
-                return None
-            job = self.current
-            snap = job.snapshot() if job is not None and job.active else None
-            pace = self.last_pace
-            if snap and snap.get("step") and snap.get("elapsed"):
-                pace = snap["elapsed"] / snap["step"]
-            ahead = [w.spec for w in self.waiting[:index]]
-            return {"position": index + 1, "waiting": len(self.waiting), "eta": estimate_wait(snap, ahead, pace)}
-
-    def cancel(self, owner: str | None) -> Waiting:
-        """Remove the owner's queued run (before it starts; a started run is stopped with `stop`)."""
-        with self._lock:
-            for i, waiting in enumerate(self.waiting):
-                if owner is not None and waiting.owner == owner:
-                    self.waiting.pop(i)
-                    save_queue(self.store.root, self.waiting)
-                    return waiting
-        raise PlaygroundError("job.not_queued")
-
-    def stop(self, owner: str | None = None) -> TrainingJob:
-        with self._lock:
-            job = self.current
-            if job is None or not job.active:
-                raise PlaygroundError("job.none_running")
-            if job.owner is not None and owner != job.owner:
-                raise PlaygroundError("job.not_owner")
-            job.stop()
-            return job
-
-    def active_job(self) -> TrainingJob | None:
-        job = self.current
-        return job if job is not None and job.active else None

@@ -1,14 +1,19 @@
-"""Public mode's limits on training runs, and the fair queue's bookkeeping (`JobManager` in `job.py` uses both).
+"""The run queue: `JobManager` runs one job at a time per process, and in public mode queues the others, fairly and
+within caps.
 
-In public mode (a Space) strangers share one machine that trains one run at a time. A start while a run goes joins a
-FIFO queue (at most one queued run per browser and per client address, `max_queued` in all) instead of being refused,
-and each run is held to caps that keep one visitor from holding the machine: steps, wall time, the tokens one step
-generates (and each held-out eval and the warm-up's examples), the LoRA rank, custom reward functions, and the reward
-time a step may take (custom functions × the sandbox's per-call timeout). Each cap reads an environment variable.
+Outside public mode a start while a run goes is refused. In public mode (a Space) strangers share one machine that
+trains one run at a time. A start while a run goes joins a FIFO queue (at most one queued run per browser and per
+client address, `max_queued` in all) instead of being refused, and each run is held to caps that keep one visitor from
+holding the machine: steps, wall time, the tokens one step generates (and each held-out eval and the warm-up's
+examples), the LoRA rank, custom reward functions, and the reward time a step may take (custom functions × the
+sandbox's per-call timeout). Each cap reads an environment variable. The queue is saved in the runs folder, so it
+outlives the app process.
 """
 
 from __future__ import annotations
 
+import logging
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,10 +23,18 @@ from playground.admission import Caps
 from playground.errors import PlaygroundError
 from playground.spec import RunSpec
 from playground.texts import msg
+from playground.training.checkpoint import checkpoint_step
+from playground.training.store import ACTIVE, SPEC, Run, RunStore
+from playground.validation import validate_spec
 
 
 if TYPE_CHECKING:
-    from playground.training.store import Run
+    from playground.training.job import TrainingJob
+
+
+logger = logging.getLogger(__name__)
+
+INTERRUPT_GRACE_SECONDS = 5.0  # after the wall time, how long a step may take to end before it is interrupted
 
 
 @dataclass(frozen=True)
@@ -175,3 +188,220 @@ def estimate_wait(
             remaining = max(int(current.get("max_steps") or 0) - int(current.get("step") or 0), 0) * seconds_per_step
         wait += float(remaining)
     return wait + sum(spec.grpo.max_steps for spec in ahead) * seconds_per_step
+
+
+def _backend(spec: RunSpec, custom_rewards: dict | None = None):
+    """This process's thread for one process (in chunks of GPU calls on ZeroGPU); `accelerate launch` in a
+    subprocess for several."""
+    from playground.training.chunks import chunked
+
+    if spec.model.num_processes == 1 and not chunked():
+        from playground.training.job import TrainingJob
+
+        return TrainingJob
+    if custom_rewards:
+        raise PlaygroundError("job.compiled_rewards")
+    if spec.model.num_processes == 1:
+        from playground.training.chunks import ChunkedJob
+
+        return ChunkedJob
+    from playground.training.launcher import LaunchedJob
+
+    return LaunchedJob
+
+
+class JobManager:
+    """At most one active job per process. Shared by all sessions; guarded by a lock.
+
+    Outside public mode a start while a run goes is refused. In public mode (`public=True`) it joins a FIFO queue
+    instead, at most one queued run per owner, and each run is held to `caps` (above): the
+    next queued run starts when the current one ends, and a run past its wall time is stopped.
+    """
+
+    def __init__(self, store: RunStore, public: bool = False, caps: PublicCaps | None = None):
+        self.store = store
+        self.public = public
+        self.caps = caps or (PublicCaps.from_env() if public else PublicCaps())
+        self._lock = threading.Lock()
+        self.current: TrainingJob | None = None
+        self.waiting: list[Waiting] = []
+        self.last_pace: float | None = None  # seconds per step of the last run that took a step
+        if public:  # the queue a previous app process left: it goes on where it stopped
+            self.waiting = load_queue(store)
+            with self._lock:
+                self._start_next()
+
+    def start(
+        self,
+        spec: RunSpec,
+        owner: str | None = None,
+        custom_rewards: dict | None = None,
+        address: str | None = None,
+    ) -> TrainingJob | None:
+        """Start a run now; in public mode, queue it while another goes (returns None then: see `position`).
+
+        `owner` is the browser's owner key (training/access.py), `address` the client's address: in public mode each
+        may have one run waiting."""
+        # The fast checks, before a run folder exists (custom_rewards=None: the names in spec.custom_code, by parsing).
+        validate_spec(spec, custom_rewards=set(custom_rewards) if custom_rewards else None)
+        if self.public:
+            from playground.sandbox.settings import code_policy
+
+            self.caps.check(spec, custom_reward_names(spec, custom_rewards), code_policy(True).limits.timeout)
+        with self._lock:
+            job = self.current
+            if job is not None and job.active:
+                if not self.public:
+                    raise PlaygroundError("job.in_progress", run=job.run.id, step=job.step, total=job.max_steps)
+                return self._enqueue(Waiting(spec, owner, custom_rewards, address))
+            return self._launch(Waiting(spec, owner, custom_rewards, address))
+
+    def resume(
+        self,
+        target: str,
+        owner: str | None = None,
+        max_steps: int | None = None,
+        address: str | None = None,
+    ) -> TrainingJob | None:
+        """Continue a run from its last checkpoint, in the same run folder: a run id, or (outside public mode) a run
+        folder or a checkpoint folder. A run that ended before its first checkpoint starts over in its folder; a
+        finished run needs one. `max_steps` trains a run further than its spec's. In public mode only the run's
+        owner may continue it, and it is queued and capped like a new run (returns None when queued)."""
+        run, checkpoint = self._checkpoint_of(target)
+        status = run.status()
+        if status.get("status") in ACTIVE:
+            raise PlaygroundError("job.continue_active", run=run.id, status=status["status"])
+        if self.public and (owner is None or status.get("owner") != owner):
+            raise PlaygroundError("job.not_owner_continue")
+        spec = RunSpec.from_dict(run.spec())
+        if max_steps is not None:
+            spec.grpo.max_steps = int(max_steps)
+        if spec.model.num_processes > 1:
+            raise PlaygroundError("job.continue_processes")
+        if checkpoint is None and status.get("status") == "finished":
+            raise PlaygroundError("job.no_checkpoint", run=run.id)
+        step = checkpoint_step(checkpoint) if checkpoint is not None else 0  # none yet: it starts over, in its folder
+        if step >= spec.grpo.max_steps:
+            raise PlaygroundError("job.continue_done", run=run.id, step=step, total=spec.grpo.max_steps)
+        validate_spec(spec)
+        if self.public:
+            from playground.sandbox.settings import code_policy
+
+            self.caps.check(spec, custom_reward_names(spec, None), code_policy(True).limits.timeout)
+        waiting = Waiting(spec, owner, None, address, run=run, resume_from=checkpoint)
+        with self._lock:
+            job = self.current
+            if job is not None and job.active:
+                if not self.public:
+                    raise PlaygroundError("job.in_progress", run=job.run.id, step=job.step, total=job.max_steps)
+                return self._enqueue(waiting)
+            return self._launch(waiting)
+
+    def _checkpoint_of(self, target: str) -> tuple[Run, Path | None]:
+        """The run and the checkpoint to continue from: a checkpoint folder's own, else the run's newest."""
+        from playground.training.checkpoint import TRAINER_STATE, last_checkpoint
+
+        path = Path(target).expanduser()
+        if not self.public and (path / TRAINER_STATE).is_file():
+            return Run(path.resolve().parent.parent), path.resolve()
+        run = Run(path) if not self.public and (path / SPEC).is_file() else self.store.get(target)
+        return run, last_checkpoint(run.path)
+
+    def _enqueue(self, waiting: Waiting) -> None:
+        if waiting.owner is None:
+            raise PlaygroundError("job.queue_session")
+        mine = [i for i, w in enumerate(self.waiting) if w.owner == waiting.owner]
+        if mine:
+            raise PlaygroundError("job.queued_already", position=mine[0] + 1)
+        here = [w for w in self.waiting if waiting.address is not None and w.address == waiting.address]
+        if len(here) >= self.caps.max_queued_per_address:
+            raise PlaygroundError("job.queued_address", count=len(here), cap=self.caps.max_queued_per_address)
+        if len(self.waiting) >= self.caps.max_queued:
+            raise PlaygroundError("job.queue_full", count=self.caps.max_queued)
+        self.waiting.append(waiting)
+        save_queue(self.store.root, self.waiting)
+        logger.info("Queued a run (position %d)", len(self.waiting))
+        return None
+
+    def _launch(self, waiting: Waiting) -> TrainingJob:
+        """Create the run folder and start the job (the lock is held)."""
+        backend = _backend(waiting.spec, waiting.custom_rewards)
+        if waiting.run is not None:  # a run continued: its folder, its spec (max_steps may be new)
+            run = waiting.run
+            run.write_spec(waiting.spec.to_dict())
+            resume = {"resume_from": waiting.resume_from}
+            if waiting.resume_from is None:  # no checkpoint: it starts over, so its rows go
+                from playground.training.evaluation import EVAL_SAMPLES
+
+                run.truncate(-1, others=(EVAL_SAMPLES,), warmup=False)
+        else:
+            run, resume = self.store.create(waiting.spec.to_dict(), owner=waiting.owner), {}
+        job = backend(waiting.spec, run, owner=waiting.owner, custom_rewards=waiting.custom_rewards, **resume).start()
+        self.current = job
+        if self.public:
+            threading.Thread(target=self._after, args=(job,), name=f"queue-{run.id}", daemon=True).start()
+        return job
+
+    def _after(self, job: TrainingJob) -> None:
+        """Public mode: stop `job` at its wall time, then start the next queued run."""
+        job.join(self.caps.max_minutes * 60)
+        if job.active:
+            logger.warning("Run %s reached the public wall-time limit; stopping it", job.run.id)
+            job.write(wall_time_error=msg("job.wall_time", minutes=self.caps.max_minutes))
+            job.stop()
+            job.join(INTERRUPT_GRACE_SECONDS)
+            if job.active and hasattr(job, "interrupt"):  # the step is still going: end it where it is
+                job.interrupt()
+            job.join()
+        if job.step and job.started_at:
+            self.last_pace = (time.time() - job.started_at) / job.step
+        with self._lock:
+            self._start_next()
+
+    def _start_next(self) -> None:
+        """Start the first queued run that starts, if the machine is free (the lock is held)."""
+        while self.waiting and (self.current is None or not self.current.active):
+            waiting = self.waiting.pop(0)
+            save_queue(self.store.root, self.waiting)
+            try:
+                self._launch(waiting)
+            except Exception as exc:  # its spec was checked when queued; a failure here must not stall the queue
+                logger.error("A queued run could not start: %s", exc)
+
+    def position(self, owner: str | None) -> dict[str, Any] | None:
+        """The owner's queued run: {"position": 1-based, "waiting": total, "eta": seconds or None}, or None."""
+        with self._lock:
+            index = next((i for i, w in enumerate(self.waiting) if owner is not None and w.owner == owner), None)
+            if index is None:
+                return None
+            job = self.current
+            snap = job.snapshot() if job is not None and job.active else None
+            pace = self.last_pace
+            if snap and snap.get("step") and snap.get("elapsed"):
+                pace = snap["elapsed"] / snap["step"]
+            ahead = [w.spec for w in self.waiting[:index]]
+            return {"position": index + 1, "waiting": len(self.waiting), "eta": estimate_wait(snap, ahead, pace)}
+
+    def cancel(self, owner: str | None) -> Waiting:
+        """Remove the owner's queued run (before it starts; a started run is stopped with `stop`)."""
+        with self._lock:
+            for i, waiting in enumerate(self.waiting):
+                if owner is not None and waiting.owner == owner:
+                    self.waiting.pop(i)
+                    save_queue(self.store.root, self.waiting)
+                    return waiting
+        raise PlaygroundError("job.not_queued")
+
+    def stop(self, owner: str | None = None) -> TrainingJob:
+        with self._lock:
+            job = self.current
+            if job is None or not job.active:
+                raise PlaygroundError("job.none_running")
+            if job.owner is not None and owner != job.owner:
+                raise PlaygroundError("job.not_owner")
+            job.stop()
+            return job
+
+    def active_job(self) -> TrainingJob | None:
+        job = self.current
+        return job if job is not None and job.active else None

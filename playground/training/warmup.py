@@ -188,7 +188,7 @@ def sft_dataset(examples: list[dict[str, Any]], tokenizer, prefix: str = ""):
     """
     from datasets import Dataset
 
-    from playground.completion_prefix import prompt_with_prefix
+    from playground.data.completion_prefix import prompt_with_prefix
 
     eos = tokenizer.eos_token_id
     rows = []

@@ -8,7 +8,7 @@ from typing import Any
 
 import gradio as gr
 
-from playground.data import max_file_bytes
+from playground.data.parsers import max_file_bytes
 from playground.texts import msg
 from playground.ui.common import bind, gate_every_event, toast_title_css
 from playground.ui.compare_tab import create_compare_tab

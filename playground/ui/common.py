@@ -15,8 +15,8 @@ import pandas as pd
 
 from playground import admission
 from playground.errors import PlaygroundError
-from playground.mode import is_public
 from playground.redact import scrub_paths
+from playground.runtime.mode import is_public
 from playground.scoring import GroupScore
 from playground.training.store import RunInfo
 from playground.ui.i18n import tr

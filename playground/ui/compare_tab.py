@@ -5,6 +5,7 @@ import pandas as pd
 
 from playground import admission
 from playground.errors import PlaygroundError
+from playground.runtime.zerogpu import gpu_handler
 from playground.spec import RunSpec
 from playground.training.compare import _prompt_rows as compare_prompts
 from playground.training.compare import compare_run
@@ -21,7 +22,6 @@ from playground.ui.common import (
 )
 from playground.ui.context import AppContext, Session
 from playground.ui.i18n import t, tr
-from playground.zerogpu import gpu_handler
 
 
 COLUMNS = (

@@ -12,9 +12,11 @@ from pathlib import Path
 import gradio as gr
 
 from playground import admission
-from playground.data import PromptSource, Uploads, check_public_source
+from playground.data.sources import PromptSource
+from playground.data.uploads import Uploads, check_public_source
 from playground.errors import PlaygroundError
 from playground.models import ModelCache
+from playground.runtime.tempdirs import make_temp_dir, sweep_orphans
 from playground.sandbox import (
     CodeSession,
     programs,  # noqa: F401  (installs the code_tests reward's sandbox runner)
@@ -22,10 +24,9 @@ from playground.sandbox import (
 from playground.sandbox.settings import is_public
 from playground.scoring import RewardChoice
 from playground.spec import RunSpec, demo_spec
-from playground.tempdirs import make_temp_dir, sweep_orphans
 from playground.texts import Text, msg
 from playground.training import access
-from playground.training.job import JobManager
+from playground.training.queue import JobManager
 from playground.training.store import Run, RunInfo, RunStore
 from playground.ui.settings import UISettings
 from playground.validation import check_public_paths

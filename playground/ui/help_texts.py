@@ -1,5 +1,5 @@
 """Chinese for the help written once in English elsewhere: reward descriptions and parameter help (the reward
-registry), Train field help (the run spec's field metadata) and the built-in prompt sets (playground.data).
+registry), Train field help (the run spec's field metadata) and the built-in prompt sets (playground.data.sources).
 
 `generated_keys()` makes i18n keys of them: the English comes from its one source, the Chinese from here, so the
 page can show either. A name without Chinese here gets no Chinese key, and tests/ui/test_i18n.py fails on it.
@@ -8,7 +8,7 @@ page can show either. A name without Chinese here gets no Chinese key, and tests
 import re
 from dataclasses import fields
 
-from playground.data import BUILTIN_SETS, PromptSource
+from playground.data.sources import BUILTIN_SETS, PromptSource
 from playground.spec import DATA_FLAGS, flat_fields
 from rewards.registry import list_specs
 

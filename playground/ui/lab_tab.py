@@ -11,11 +11,12 @@ from pathlib import Path
 import gradio as gr
 import pandas as pd
 
-from playground.data import BUILTIN_SETS, PromptSource
+from playground.data.sources import BUILTIN_SETS, PromptSource
 from playground.errors import PlaygroundError
 from playground.lab.dryrun import DryRun, dry_run, load_rows
 from playground.lab.graders import export_grader, import_grader
 from playground.lab.probe import probe
+from playground.runtime.zerogpu import gpu_handler
 from playground.scoring import build_rewards
 from playground.ui.common import bind, headers_on_load, lang_of, progress_callback, sentences, short, styled
 from playground.ui.context import AppContext, Session, parse_selection
@@ -23,7 +24,6 @@ from playground.ui.custom_code import custom_rewards, table_rows
 from playground.ui.i18n import t, tr
 from playground.ui.messages_zh import translate_error
 from playground.ui.rewards_tab import Layout, RewardsTab, apply_selection
-from playground.zerogpu import gpu_handler
 
 
 WEIGHT_HEADERS = ("lab.col.reward", "rewards.weight", "rewards.use")  # read by position, shown in the page's language

@@ -17,7 +17,7 @@ from typing import Any
 import gradio as gr
 import pandas as pd
 
-from playground.data import BUILTIN_SETS
+from playground.data.sources import BUILTIN_SETS
 from playground.errors import PlaygroundError
 from playground.lessons import LESSONS, Lesson, get_lesson
 from playground.lessons.reference import Reference

@@ -6,10 +6,11 @@ from typing import Any
 
 import gradio as gr
 
-from playground.data import BUILTIN_SETS, PromptSource, load_prompts
+from playground.data.sources import BUILTIN_SETS, PromptSource, load_prompts
 from playground.errors import PlaygroundError
 from playground.models import EMBEDDED
 from playground.preview import GenerationSettings, preview_group
+from playground.runtime.zerogpu import gpu_handler
 from playground.scoring import build_rewards
 from playground.ui.common import (
     bind,
@@ -27,7 +28,6 @@ from playground.ui.custom_code import custom_rewards
 from playground.ui.fair import PREVIEW_SLOTS, fair
 from playground.ui.i18n import t, tr
 from playground.ui.rewards_tab import RewardsTab, selection_summary, selection_summary_for
-from playground.zerogpu import gpu_handler
 
 
 ROWS_SHOWN = 100  # prompts listed per set in the row picker

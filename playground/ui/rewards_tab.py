@@ -11,7 +11,7 @@ import gradio as gr
 
 from playground import admission
 from playground.errors import PlaygroundError
-from playground.mode import is_public
+from playground.runtime.mode import is_public
 from playground.sandbox import code_policy, inspect_code
 from playground.scoring import RewardChoice, build_rewards, call_reward, score_group
 from playground.ui.common import BAD_MARK, GOOD_MARK, bind, lang_of, score_frame, score_summary, short, shown

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import gradio as gr
 
-from playground.data import BUILTIN_SETS, FILE_TYPES, KINDS, PromptSource, guess_kind, load_prompts, parse_column_map
+from playground.data.parsers import FILE_TYPES
+from playground.data.sources import BUILTIN_SETS, KINDS, PromptSource, guess_kind, load_prompts, parse_column_map
 from playground.errors import ModelLoadError, PlaygroundError, SpecError
 from playground.models import ModelSource, describe_load_error, resolve_path
 from playground.spec import (

@@ -4,7 +4,8 @@ import pytest
 import torch
 from transformers import GenerationConfig
 
-from playground.data import PromptSource, render_prompt
+from playground.data.chat import render_prompt
+from playground.data.sources import PromptSource
 from playground.fastpath.decode import decode_prompts
 from playground.lab.dryrun import dry_run, load_rows
 from playground.lab.sampling import _sample_chunk, sample_prompts
@@ -96,7 +97,7 @@ def test_embedded_format_gives_no_signal_and_length_gives_signal_everywhere(embe
 
 def test_completion_prefix_is_continued_and_scored_as_in_training(tiny_sampler):
     """The model continues after the prefix, and rewards see prefix plus continuation (format cold start)."""
-    from playground.completion_prefix import prompt_with_prefix
+    from playground.data.completion_prefix import prompt_with_prefix
     from rewards.format import ARTICLE_TAGS, tag_layout_score
 
     model, tokenizer = tiny_sampler

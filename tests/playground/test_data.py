@@ -10,16 +10,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from playground import data
-from playground.data import (
-    BUILTIN_SETS,
-    MAX_PROMPT_CHARS,
-    PromptSource,
-    list_builtin_sets,
-    load_prompts,
-    render_prompt,
-    to_messages,
-)
+from playground.data import parsers
+from playground.data.chat import render_prompt, to_messages
+from playground.data.sources import BUILTIN_SETS, MAX_PROMPT_CHARS, PromptSource, list_builtin_sets, load_prompts
 from playground.errors import DataError, PlaygroundError
 
 
@@ -331,7 +324,7 @@ def test_size_limit_env_override(tmp_path, monkeypatch, env, message):
 
 
 def test_size_limit_env_override_raises_limit(tmp_path, monkeypatch):
-    monkeypatch.setattr(data, "MAX_FILE_BYTES", 10)
+    monkeypatch.setattr(parsers, "MAX_FILE_BYTES", 10)
     with pytest.raises(DataError, match="over the 10 bytes limit"):
         load_file(tmp_path, "p.jsonl", jsonl({"prompt": "hello"}))
     monkeypatch.setenv("PLAYGROUND_MAX_FILE_MB", "1")

@@ -10,7 +10,7 @@ import json
 import pytest
 
 import playground.sandbox.programs  # noqa: F401  (installs the runner, as the app, CLI and trainer do)
-from playground.data import PromptSource, load_prompts
+from playground.data.sources import PromptSource, load_prompts
 from playground.errors import RewardError
 from rewards.code import extract_code, get_code_tests_reward
 
@@ -125,7 +125,7 @@ def test_preview_scores_a_correct_and_a_wrong_solution(mode, tiny):
 def test_one_grpo_step_scores_a_correct_and_a_wrong_solution(mode, tiny_model_dir, tmp_path):
     from playground.scoring import RewardChoice
     from playground.testing import tiny_spec
-    from playground.training.job import JobManager
+    from playground.training.queue import JobManager
     from playground.training.store import RunStore
 
     data = tmp_path / "code.jsonl"

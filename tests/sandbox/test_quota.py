@@ -8,8 +8,8 @@ import time
 
 import pytest
 
+from playground.runtime.tempdirs import expire_files, make_temp_dir, sweep_orphans
 from playground.sandbox import PUBLIC_LIMITS, SandboxError
-from playground.tempdirs import expire_files, make_temp_dir, sweep_orphans
 from tests.sandbox.conftest import LIMITS
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from playground import admission
 from playground.admission import Caps, caps_table, check_group, check_sampling, client_address, parameter_count
-from playground.data import Uploads
+from playground.data.uploads import Uploads
 from playground.errors import DataError, PlaygroundError
 from playground.redact import scrub_paths
 from playground.training.queue import PublicCaps

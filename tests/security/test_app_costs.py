@@ -15,8 +15,7 @@ from gradio_client.exceptions import AppError
 
 from playground.scoring import RewardChoice
 from playground.spec import RunSpec
-from playground.training.job import JobManager
-from playground.training.queue import PublicCaps
+from playground.training.queue import JobManager, PublicCaps
 from playground.training.store import RunStore
 from tests.ui.live_app import running_app
 from tests.ui.test_client import TINY_RUN, client, form_kwargs
@@ -155,12 +154,14 @@ def test_a_file_of_millions_of_rows_is_read_only_up_to_the_row_cap(tmp_path, kin
     assert path.stat().st_size < 50 * 1024 * 1024  # within the upload limit
     script = (
         "import json, resource\n"
-        "from playground.data import PromptSource, load_prompts\n"
+        "from playground.data.sources import PromptSource, load_prompts\n"
         f"data = load_prompts(PromptSource(kind='file', name={str(path)!r}, max_rows=10_000))\n"
         "rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024\n"
         "print(json.dumps([len(data.dataset), data.warnings, rss]))\n"
     )
-    baseline = "import resource, playground.data\nprint(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)"
+    baseline = (
+        "import resource, playground.data.sources\nprint(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)"
+    )
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
     run = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr[-2000:]

@@ -15,8 +15,8 @@ from gradio_client.exceptions import AppError
 from mcp import ClientSession
 from mcp.client.streamable_http import streamablehttp_client
 
-from playground.data import NOT_UPLOADED as NOT_UPLOADED_KEY
-from playground.data import Uploads, plain_file
+from playground.data.uploads import NOT_UPLOADED as NOT_UPLOADED_KEY
+from playground.data.uploads import Uploads, plain_file
 from playground.errors import DataError, PlaygroundError
 from playground.texts import msg
 from playground.validation import check_public_paths

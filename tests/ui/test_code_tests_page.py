@@ -6,7 +6,7 @@ import json
 import pytest
 from gradio_client import Client
 
-from playground.data import PromptSource, load_prompts
+from playground.data.sources import PromptSource, load_prompts
 from tests.ui.live_app import running_app
 
 

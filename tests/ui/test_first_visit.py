@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from playground.data import BUILTIN_SETS
+from playground.data.sources import BUILTIN_SETS
 from playground.spec import flat_fields
 from playground.texts import msg
 from playground.ui.help_texts import field_help

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from playground.data import BUILTIN_SETS
+from playground.data.sources import BUILTIN_SETS
 from playground.training.store import STATUSES
 from playground.ui.charts import SLUGS
 from playground.ui.help_texts import field_help
@@ -130,7 +130,7 @@ def test_validation_messages_are_translated(field, value):
     ],
 )
 def test_data_messages_are_translated(source, monkeypatch):
-    from playground.data import PromptSource, load_prompts
+    from playground.data.sources import PromptSource, load_prompts
     from playground.errors import DataError
 
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")

@@ -2,7 +2,7 @@
 
 import gradio as gr
 
-from playground.data import BUILTIN_SETS
+from playground.data.sources import BUILTIN_SETS
 from playground.ui.train_form import drop_uploaded_file
 
 

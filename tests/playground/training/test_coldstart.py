@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from playground.cli.main import main
-from playground.completion_prefix import PrefixedReward, add_prefix
+from playground.data.completion_prefix import PrefixedReward, add_prefix
 from playground.lessons.reference import load_reference
 from playground.training.evaluation import read_eval_samples
 from playground.training.warmup import wrap_in_tags
@@ -214,7 +214,7 @@ def test_cold_start_turns_a_reward_the_base_model_never_earns_into_one_it_earns(
     signal. Ten SFT warm-up steps on user-given examples make the reward reachable, at a fixed seed."""
     from playground.scoring import RewardChoice
     from playground.testing import tiny_spec
-    from playground.training.job import JobManager
+    from playground.training.queue import JobManager
     from playground.training.store import RunStore
 
     examples = tmp_path / "examples.jsonl"
@@ -260,7 +260,7 @@ def test_warmup_rows_continue_the_exact_prompt_tokens_grpo_samples_after(embedde
     tokenization of prompt + completion where the prefix's '>' merges with the answer's first characters."""
     from transformers import AutoTokenizer
 
-    from playground.completion_prefix import prompt_with_prefix
+    from playground.data.completion_prefix import prompt_with_prefix
     from playground.training.warmup import sft_dataset
 
     tok = AutoTokenizer.from_pretrained(embedded_dir)

@@ -16,7 +16,7 @@ import pytest
 from playground import testing
 from playground.errors import PlaygroundError
 from playground.training.checkpoint import GRPO_STATE, KEEP_CHECKPOINTS, checkpoint_root, last_checkpoint
-from playground.training.job import JobManager
+from playground.training.queue import JobManager
 from playground.training.store import RunStore
 
 

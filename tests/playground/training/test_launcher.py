@@ -7,8 +7,8 @@ from collections import Counter
 import pytest
 
 from playground.errors import PlaygroundError, SpecError
-from playground.training.job import JobManager
 from playground.training.launcher import LaunchedJob, batch_summary, crash_report
+from playground.training.queue import JobManager
 from playground.training.rank import state_digest
 from playground.training.store import RunStore
 from playground.validation import validate_spec

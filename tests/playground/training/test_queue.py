@@ -8,8 +8,7 @@ import pytest
 from playground.errors import PlaygroundError
 from playground.scoring import RewardChoice
 from playground.training import access
-from playground.training.job import JobManager
-from playground.training.queue import PublicCaps, estimate_wait
+from playground.training.queue import JobManager, PublicCaps, estimate_wait
 from playground.training.store import RunStore
 from tests.playground.training.test_job import tiny_spec, wait
 

@@ -1,8 +1,8 @@
 """The samples a run logs show the user's prompt as the prompt set has it, also when a completion prefix makes the
 trainer sample after the rendered chat template."""
 
-from playground.data import load_prompts
-from playground.training.job import JobManager
+from playground.data.sources import load_prompts
+from playground.training.queue import JobManager
 from playground.training.store import RunStore
 from tests.playground.training.test_job import tiny_spec, wait
 

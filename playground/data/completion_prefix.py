@@ -14,7 +14,7 @@ from typing import Any
 
 def prompt_with_prefix(tokenizer: Any, prompt: str | list[dict], prefix: str) -> str:
     """The text the model continues: the prompt as the preview renders it, then the prefix."""
-    from playground.data import render_prompt
+    from playground.data.chat import render_prompt
 
     return render_prompt(tokenizer, prompt) + (prefix or "")
 

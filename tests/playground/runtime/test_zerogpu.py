@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from playground import zerogpu
+from playground.runtime import zerogpu
 
 
 def add(a, b):
@@ -16,7 +16,7 @@ def test_off_a_space_a_gpu_call_is_a_plain_call_in_this_process(monkeypatch):
     monkeypatch.delenv(zerogpu.ZEROGPU_ENV, raising=False)
     assert not zerogpu.on_zerogpu()
     assert zerogpu.gpu_call("os:getpid", duration=30) == os.getpid()
-    assert zerogpu.gpu_call("tests.playground.test_zerogpu:add", 2, 3) == 5
+    assert zerogpu.gpu_call("tests.playground.runtime.test_zerogpu:add", 2, 3) == 5
     assert zerogpu.gpu_handler(add) is add
 
 
@@ -34,4 +34,4 @@ def test_the_spaces_package_off_a_space_is_a_no_op(monkeypatch):
     monkeypatch.delenv(zerogpu.ZEROGPU_ENV, raising=False)
     assert spaces.GPU(add, duration=30) is add
     assert spaces.GPU(duration=30)(add) is add
-    assert zerogpu.gpu_call("tests.playground.test_zerogpu:add", 2, 3) == 5
+    assert zerogpu.gpu_call("tests.playground.runtime.test_zerogpu:add", 2, 3) == 5
