@@ -15,6 +15,7 @@ from playground.lab.probe import probe
 from playground.scoring import build_rewards
 from playground.ui.common import bind
 from playground.ui.context import AppContext, default_selection, parse_selection
+from playground.ui.fair import PREVIEW_SLOTS, TRY_SLOTS, fair
 
 
 LAB_TOOLS = ("lab_dry_run", "lab_probe", "lab_import_grader")
@@ -111,6 +112,7 @@ def lab_import_grader(grader: str) -> dict:
 
 
 def add_lab_tools(ctx: AppContext) -> None:
-    gr.api(bind(lab_dry_run, ctx), api_name="lab_dry_run")
-    gr.api(bind(lab_probe), api_name="lab_probe")
-    gr.api(bind(lab_import_grader), api_name="lab_import_grader")
+    """Unqueued, in the page's pools, as the other MCP tools are (`playground.ui.mcp_server.add_mcp_tools`)."""
+    gr.api(fair(bind(lab_dry_run, ctx), PREVIEW_SLOTS), api_name="lab_dry_run", queue=False)
+    gr.api(fair(bind(lab_probe), TRY_SLOTS), api_name="lab_probe", queue=False)
+    gr.api(bind(lab_import_grader), api_name="lab_import_grader", queue=False)

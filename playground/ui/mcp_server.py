@@ -26,6 +26,7 @@ from playground.sandbox import close_rewards, compile_rewards, inspect_code, tri
 from playground.scoring import build_rewards, score_group
 from playground.ui.common import bind
 from playground.ui.context import AppContext, parse_selection
+from playground.ui.fair import PREVIEW_SLOTS, TRY_SLOTS, fair
 from playground.ui.lab_mcp import LAB_TOOLS, add_lab_tools, reward_selection
 from rewards.registry import list_specs
 
@@ -139,11 +140,16 @@ def check_reward(code: str) -> dict:
 def add_mcp_tools(ctx: AppContext) -> None:
     """Register the tools as API endpoints (inside the Blocks); `keep_only_mcp_tools` then hides the rest from MCP.
 
-    Through `bind`, an error reaches the MCP client as its one-sentence message."""
-    gr.api(bind(list_rewards), api_name="list_rewards")
-    gr.api(bind(score_completions, ctx), api_name="score_completions")
-    gr.api(bind(preview_group, ctx), api_name="preview_group")
-    gr.api(bind(check_reward), api_name="check_reward")
+    Through `bind`, an error reaches the MCP client as its one-sentence message. The tools are unqueued: Gradio's MCP
+    server then runs each call in this process with a session state of its own. A queued tool would be called through
+    one gradio_client session shared by every MCP client, whose event stream the server closes when the session's
+    last event completes; a call that joins at that moment is cancelled, and its MCP client gets an empty error. The
+    page's pools bound the work instead of the queue: a preview samples when the page's previews do not (one at a
+    time), and scoring and code checks share the Try on text pool."""
+    gr.api(bind(list_rewards), api_name="list_rewards", queue=False)
+    gr.api(fair(bind(score_completions, ctx), TRY_SLOTS), api_name="score_completions", queue=False)
+    gr.api(fair(bind(preview_group, ctx), PREVIEW_SLOTS), api_name="preview_group", queue=False)
+    gr.api(fair(bind(check_reward), TRY_SLOTS), api_name="check_reward", queue=False)
     add_lab_tools(ctx)  # the reward lab's dry run, probe and grader import
 
 

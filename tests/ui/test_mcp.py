@@ -19,7 +19,7 @@ ZEROS = "def mine(completions, **kwargs):\n    return [0.0 if 'a' in c else 2.0 
 
 
 @pytest.fixture(scope="module")
-def mcp_url(tiny_model_dir, monkeypatch_module):
+def mcp_app(tiny_model_dir, monkeypatch_module):
     from playground.ui.app import build_app, launch_kwargs
     from playground.ui.context import AppContext
     from playground.ui.settings import UISettings
@@ -31,8 +31,13 @@ def mcp_url(tiny_model_dir, monkeypatch_module):
     demo = build_app(settings, ctx=ctx)
     _, url, _ = demo.launch(prevent_thread_lock=True, quiet=True, **launch_kwargs(settings))
     assert keep_only_mcp_tools(demo) == sorted(TOOLS)
-    yield url + "gradio_api/mcp/"
+    yield demo, url + "gradio_api/mcp/"
     demo.close()
+
+
+@pytest.fixture(scope="module")
+def mcp_url(mcp_app):
+    return mcp_app[1]
 
 
 @pytest.fixture(scope="module")
@@ -120,3 +125,27 @@ def test_two_mcp_clients_cannot_touch_each_others_state(mcp_url):
     assert [[x["total"] for x in parsed(text)["completions"]] for _, text in b] == [[0.0, 2.0]] * 3
     err, text = c[0]
     assert err and "mine" in text  # a third client without code: A's and B's functions do not exist for it
+
+
+def test_every_tool_runs_in_process_and_not_through_a_shared_queue_session(mcp_app):
+    # Gradio's MCP server calls a queued tool through one gradio_client session for all MCP clients; the server closes
+    # that session's stream when its last event completes, and a call joining just then is cancelled (an empty error).
+    demo, _ = mcp_app
+    tools = {fn.api_name: fn for fn in demo.fns.values() if fn.api_name in TOOLS}
+    assert sorted(tools) == sorted(TOOLS)
+    assert [name for name, fn in tools.items() if fn.queue] == []
+
+
+def test_many_concurrent_calls_each_get_their_own_answer(mcp_url):
+    async def many():
+        calls = [
+            ("score_completions", {"completions": ["a" * i, "b" * (i + 5)], "rewards": LENGTH_5}) for i in range(1, 13)
+        ]
+        return await asyncio.gather(*[_call(mcp_url, calls) for _ in range(4)])
+
+    for client in asyncio.run(many()):
+        assert [err for err, _ in client] == [False] * 12
+        # length rewards -|len - 5|: the first completion's total is -|i - 5|, the second's -i
+        assert [[c["total"] for c in parsed(text)["completions"]] for _, text in client] == [
+            [-abs(i - 5.0), -float(i)] for i in range(1, 13)
+        ]
