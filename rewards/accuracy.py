@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 import re
 
-from playground.errors import RewardError
 from rewards._bounded import bounded, public
 from rewards._text import column, completion_text, completion_texts, math_verify_timeouts
+from rewards.errors import RewardError
 
 
 CORRECTNESS_MODES = ("auto", "numeric", "math_verify")

@@ -10,8 +10,8 @@ import json
 import re
 from collections.abc import Callable
 
-from playground.errors import RewardError
 from rewards._text import column, completion_texts
+from rewards.errors import RewardError
 
 
 _LANGUAGE = re.compile(r"[A-Za-z0-9_+#.-]+")

@@ -6,8 +6,8 @@ import json
 import re
 import time
 
-from playground.errors import RewardError
 from rewards._text import completion_texts
+from rewards.errors import RewardError
 
 
 LANGUAGES = ("zh", "en")

@@ -6,8 +6,8 @@ import re
 
 from trl.rewards import think_format_reward as _trl_think_format_reward
 
-from playground.errors import RewardError
 from rewards._text import completion_text, completion_texts
+from rewards.errors import RewardError
 
 
 # The seed article's regex is `^<intro>.+</intro><body>.+</body><conclusion>.+</conclusion>$` with `re.match`. Kept:

@@ -17,7 +17,7 @@ import math
 import operator
 from typing import Any
 
-from playground.errors import RewardError
+from rewards.errors import RewardError
 from rewards.registry import build_reward
 
 

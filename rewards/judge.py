@@ -13,8 +13,9 @@ import re
 import threading
 import time
 
-from playground.errors import RewardError
+from rewards import host
 from rewards._text import column, completion_text
+from rewards.errors import RewardError
 
 
 logger = logging.getLogger(__name__)
@@ -34,11 +35,8 @@ def load_judge(model_id: str):
     """(model, tokenizer) of the judge; "embedded" is the app's embedded model. One judge model per process."""
     with _LOCK:
         if model_id not in _LOADED:
-            # The engine's loader knows the embedded model and turns load failures into one sentence.
-            from playground.models import load_model
-
-            try:
-                model, tokenizer = load_model(model_id)
+            try:  # the host's loader (the playground's knows the embedded model), else transformers
+                model, tokenizer = host.load_model(model_id)
             except Exception as exc:  # ModelLoadError and friends: name the judge in the message
                 raise RewardError("reward.judge_load", model=model_id, error=str(exc)) from exc
             _LOADED.clear()

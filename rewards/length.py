@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from playground.errors import RewardError
 from rewards._text import completion_texts
+from rewards.errors import RewardError
 from rewards.format import format_reward
 
 

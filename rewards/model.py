@@ -12,8 +12,8 @@ from __future__ import annotations
 import logging
 import threading
 
-from playground.errors import RewardError
 from rewards._text import completion_text
+from rewards.errors import RewardError
 
 
 logger = logging.getLogger(__name__)

@@ -14,8 +14,8 @@ import re
 from trl.rewards import get_repetition_penalty_reward as _trl_repetition_penalty
 from trl.rewards import get_soft_overlong_punishment as _trl_soft_overlong_punishment
 
-from playground.errors import RewardError
 from rewards._text import completion_texts
+from rewards.errors import RewardError
 
 
 logger = logging.getLogger(__name__)

@@ -10,8 +10,8 @@ import math
 import re
 from collections.abc import Sequence
 
-from playground.errors import RewardError
 from rewards._text import column, completion_text, completion_texts, math_verify_timeouts
+from rewards.errors import RewardError
 
 
 COSINE_LENGTH_UNITS = ("tokens", "characters")

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from playground.errors import RewardError
+from rewards.errors import RewardError
 
 
 RewardFunc = Callable[..., list[float | None]]

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import re
 
-from playground.errors import RewardError
 from rewards._text import column, completion_texts
+from rewards.errors import RewardError
 
 
 ROUGE_N = tuple(f"rouge_{n}" for n in range(1, 6))

@@ -1,42 +1,39 @@
-"""Inline the chosen library rewards into one standalone Python module, for recipes and scripts that run without the
-playground installed.
+"""The rewards of an export: a copy of the reward library, and a module that imports the chosen rewards from it.
 
-Only what the chosen rewards need is copied, definition by definition: each reward's factory (or plain function),
-then every top-level name it refers to, followed through the `rewards` and `playground` modules they import from.
-Imports of other packages (`re`, `trl.rewards`, ...) are kept as imports. The copied code is the library's own source,
-docstrings and comments included, so a reader sees exactly what scored the completions.
+An export holds the `rewards` package as it is (`copy_library`), so a reader sees exactly what scored the completions
+and an exported script runs without the playground. `rewards_module.py` (or the script's reward section) imports each
+chosen reward's factory from it, builds the rewards with the run's parameters and names them as the playground's
+metrics; the user's custom code is added as written (its `from rewards... import` lines work against the copy).
 """
 
 from __future__ import annotations
 
 import ast
 import builtins
-import importlib.util
 import inspect
 import json
 import keyword
-import sys
+import shutil
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
+import rewards
 from playground.errors import PlaygroundError
 from playground.scoring import RewardChoice
 from rewards.formula import FormulaReward
 from rewards.registry import NamedReward, build_reward, get_spec, metric_name, resolve_params
 
 
-INTERNAL_PACKAGES = ("rewards", "playground")  # what is inlined; everything else stays an import
+LIBRARY = Path(rewards.__file__).parent
 _BUILTINS = set(dir(builtins))
 
 
 @dataclass
 class RewardsCode:
-    """The parts of a standalone rewards module; `source()` joins them."""
+    """The parts of a standalone rewards module; `source()` joins them. It needs the library copied beside it."""
 
     imports: list[str]  # import lines, `from __future__` first
-    library: str  # the inlined library definitions
-    custom: str  # the user's custom reward code (internal imports removed), or ""
+    custom: str  # the user's custom reward code (without its `from __future__` lines), or ""
     wiring: str  # one named reward object per choice, then REWARD_FUNCS and REWARD_WEIGHTS
     names: list[str]  # the module attribute of each choice, in order: `rewards_module.<name>` for `reward_funcs`
     weights: list[float]
@@ -44,9 +41,6 @@ class RewardsCode:
 
     def source(self, docstring: str) -> str:
         parts = [f'"""{docstring}"""', "\n\n".join(self.imports)]
-        if self.library:
-            parts.append("# " + "-" * 40 + " Library rewards (inlined from the playground's `rewards` package)")
-            parts.append(self.library)
         if self.custom:
             parts.append("# " + "-" * 40 + " Your custom reward code")
             parts.append(self.custom)
@@ -55,15 +49,23 @@ class RewardsCode:
         return "\n\n\n".join(p.strip("\n") for p in parts if p.strip()) + "\n"
 
 
+def copy_library(folder: str | Path) -> Path:
+    """Copy the `rewards` package into `folder` as it is (its Python files), for the exported code to import."""
+    target = Path(folder) / "rewards"
+    shutil.copytree(LIBRARY, target, ignore=lambda _, names: [n for n in names if not n.endswith(".py")])
+    return target
+
+
 def rewards_code(
     choices: list[RewardChoice], custom_code: str | None = None, completions_as_text: bool = False
 ) -> RewardsCode:
-    """The chosen rewards as standalone code. Raises `PlaygroundError` when a custom reward cannot be exported.
+    """The chosen rewards as standalone code. Raises `PlaygroundError` when a reward cannot be exported.
     `completions_as_text` (the run spec's) wraps each chosen custom function to get plain strings, as in the app."""
     custom_code = (custom_code or "").strip("\n")
     custom_tree = _parse_custom(custom_code)
     custom_defs, custom_imported = _bound_names(custom_tree) if custom_tree else (set(), set())
-    roots: list[tuple[str, str]] = [(NamedReward.__module__, NamedReward.__name__)]
+    _refuse_playground_imports(custom_tree)
+    imported: dict[str, set[str]] = {NamedReward.__module__: {NamedReward.__name__}}  # module -> names
     calls: list[tuple[RewardChoice, str | None]] = []  # (choice, call expression) — None for a custom function
     models: dict[int, str] = {}  # index of a reward model's choice -> the id or folder TRL loads
     for choice in choices:
@@ -76,31 +78,27 @@ def rewards_code(
             models[len(calls)] = model
             calls.append((choice, py_literal(model)))
             continue
-        if choice.name == "formula":
-            call = _formula_call(choice, roots)
+        if get_spec(choice.name).composite:
+            call = _formula_call(choice, imported)
         else:
             module, name, call = _factory_call(choice)
-            roots.append((module, name))
+            imported.setdefault(module, set()).add(name)
         calls.append((choice, call))
-    custom_imports = _internal_imports(custom_tree) if custom_tree else []
-    roots += [(module, name) for module, name, _ in custom_imports]
-    library = _Inliner().run(roots)
-    inlined_here = {n for _, n, _ in custom_imports}
+    library_names = {name for names in imported.values() for name in names}
     clash = sorted(
-        custom_defs & (library.defined | library.imported) | (custom_imported - inlined_here) & library.defined
+        custom_defs & library_names | (custom_imported & library_names) - _custom_library_names(custom_tree)
     )
     if clash:
         raise PlaygroundError("export.custom_clash", name=clash[0])
-    custom = _strip_lines(custom_code, [lines for _, _, lines in custom_imports] + _future_lines(custom_tree))
-    used = library.defined | library.imported | custom_defs | custom_imported | _BUILTINS
+    custom = _strip_lines(custom_code, _future_lines(custom_tree))
+    used = library_names | custom_defs | custom_imported | _BUILTINS
     names, wiring = _wiring(calls, used, models)
     as_text = [c.name for c, call in calls if call is None] if completions_as_text else []
     if as_text:
         custom = custom.rstrip("\n") + "\n\n\n" + AS_TEXT
         wiring = "\n".join(f"{name} = completions_as_text({name})" for name in as_text) + "\n\n" + wiring
     return RewardsCode(
-        imports=library.imports,
-        library=library.code,
+        imports=["from __future__ import annotations", _import_lines(imported)],
         custom=custom,
         wiring=wiring,
         names=names,
@@ -144,17 +142,17 @@ def reward_model_id(choice: RewardChoice) -> str | None:
     return str(path.resolve()) if path.is_dir() else model
 
 
-def _formula_call(choice: RewardChoice, roots: list[tuple[str, str]]) -> str:
+def _formula_call(choice: RewardChoice, imported: dict[str, set[str]]) -> str:
     """`FormulaReward(expression, {variable: NamedReward(<factory call>, <metric>)})`: the formula's terms built from
-    their factories here, as the registry builds them in the app, and the formula's own evaluator inlined."""
+    their factories here, as the registry builds them in the app."""
     formula = build_reward(choice.name, choice.params).func
-    roots.append((FormulaReward.__module__, FormulaReward.__name__))
+    imported.setdefault(FormulaReward.__module__, set()).add(FormulaReward.__name__)
     terms = []
     for var, term in formula.terms.items():
         sub = RewardChoice(term["name"], 1.0, dict(term.get("params") or {}))
         _refuse(sub)
         module, name, call = _factory_call(sub)
-        roots.append((module, name))
+        imported.setdefault(module, set()).add(name)
         terms.append(f"{py_literal(var)}: NamedReward({call}, {py_literal(metric_name(sub.name, sub.params))})")
     body = "".join(f"            {term},\n" for term in terms)
     return f"FormulaReward(\n        {py_literal(formula.expression)},\n        {{\n{body}        }},\n    )"
@@ -277,22 +275,28 @@ def _bound_names(tree: ast.Module) -> tuple[set[str], set[str]]:
     return names, imported
 
 
-def _is_internal(module: str | None) -> bool:
-    return bool(module) and module.split(".")[0] in INTERNAL_PACKAGES
+def _custom_library_names(tree: ast.Module | None) -> set[str]:
+    """Names custom code imports from the library itself (`from rewards._text import completion_text`): the same
+    objects the exported imports bind, so no clash."""
+    if tree is None:
+        return set()
+    return {
+        alias.asname or alias.name
+        for node in tree.body
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "rewards"
+        for alias in node.names
+    }
 
 
-def _internal_imports(tree: ast.Module) -> list[tuple[str, str, range]]:
-    """`from rewards._text import completion_text` in custom code: (module, name, its lines), to inline instead."""
-    out = []
-    for node in tree.body:
-        if isinstance(node, ast.Import) and any(_is_internal(a.name) for a in node.names):
-            raise PlaygroundError("export.whole_module")
-        if isinstance(node, ast.ImportFrom) and _is_internal(node.module):
-            for alias in node.names:
-                if alias.asname and alias.asname != alias.name:
-                    raise PlaygroundError("export.custom_alias", name=alias.name, alias=alias.asname)
-                out.append((node.module, alias.name, range(node.lineno, node.end_lineno + 1)))
-    return out
+def _refuse_playground_imports(tree: ast.Module | None) -> None:
+    """An export carries the reward library, not the playground: custom code that imports the playground stays here."""
+    for node in ast.walk(tree) if tree is not None else ():
+        modules = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+        if isinstance(node, ast.ImportFrom) and not node.level:
+            modules = [node.module or ""]
+        for module in modules:
+            if module.split(".")[0] == "playground":
+                raise PlaygroundError("export.custom_playground", module=module)
 
 
 def _future_lines(tree: ast.Module | None) -> list[range]:
@@ -310,162 +314,13 @@ def _strip_lines(code: str, ranges: list[range]) -> str:
     return "\n".join(line for i, line in enumerate(code.splitlines(), start=1) if i not in drop).strip("\n")
 
 
-# --- inlining library definitions ----------------------------------------------------------------------------------
-
-
-@dataclass
-class _Module:
-    name: str
-    lines: list[str]
-    defs: dict[str, ast.stmt]  # top-level name -> its defining statement
-    imports: dict[str, tuple[str | None, str, int]]  # bound name -> (module or None for `import x`, name, level)
-
-
-@lru_cache(maxsize=32)
-def _load(module: str) -> _Module:
-    spec = importlib.util.find_spec(module)
-    if spec is None or not spec.origin:
-        raise PlaygroundError("export.no_source", module=module)
-    with open(spec.origin, encoding="utf-8") as f:
-        text = f.read()
-    tree = ast.parse(text)
-    defs: dict[str, ast.stmt] = {}
-    imports: dict[str, tuple[str | None, str, int]] = {}
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            defs[node.name] = node
-        elif isinstance(node, ast.Assign | ast.AnnAssign):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            for target in targets:
-                if isinstance(target, ast.Name):
-                    defs[target.id] = node
-        elif isinstance(node, ast.Import):
-            for alias in node.names:
-                imports[alias.asname or alias.name.split(".")[0]] = (None, alias.name, 0)
-        elif isinstance(node, ast.ImportFrom) and node.module != "__future__":
-            for alias in node.names:
-                imports[alias.asname or alias.name] = (node.module, alias.name, node.level)
-    return _Module(module, text.splitlines(), defs, imports)
-
-
-def _referenced(node: ast.stmt) -> set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
-
-
-def _check_no_internal_imports(module: str, node: ast.stmt) -> None:
-    for inner in ast.walk(node):
-        if (
-            isinstance(inner, ast.ImportFrom)
-            and _is_internal(inner.module)
-            or (isinstance(inner, ast.Import) and any(_is_internal(a.name) for a in inner.names))
-        ):
-            raise PlaygroundError("export.inline_nested", module=module)
-
-
-@dataclass
-class _Inlined:
-    imports: list[str]
-    code: str
-    defined: set[str]  # names the inlined definitions bind
-    imported: set[str]  # names the kept imports bind
-
-
-class _Inliner:
-    def __init__(self):
-        self.nodes: dict[tuple[str, int], tuple[str, ast.stmt]] = {}  # (module, line) -> (module, statement)
-        self.owner: dict[str, str] = {}  # emitted name -> module, to catch two definitions of one name
-        self.external: set[tuple[str | None, str, str]] = set()  # (module, name, bound name)
-        self.module_deps: dict[str, set[str]] = {}
-
-    def run(self, roots: list[tuple[str, str]]) -> _Inlined:
-        for module, name in roots:
-            self._add(module, name)
-        order = self._module_order()
-        chosen = sorted(self.nodes.values(), key=lambda mn: (order.index(mn[0]), mn[1].lineno))
-        blocks = [self._source(module, node) for module, node in chosen]
-        return _Inlined(self._import_lines(), "\n\n\n".join(blocks), set(self.owner), {b for *_, b in self.external})
-
-    def _add(self, module: str, name: str) -> None:
-        mod = _load(module)
-        self.module_deps.setdefault(module, set())
-        if name in mod.defs:
-            node = mod.defs[name]
-            if (module, node.lineno) in self.nodes:
-                return
-            if self.owner.get(name, module) != module:
-                raise PlaygroundError("export.inline_twice", name=name, first=self.owner[name], second=module)
-            _check_no_internal_imports(module, node)
-            self.nodes[(module, node.lineno)] = (module, node)
-            self.owner[name] = module
-            for ref in sorted(_referenced(node) - {name}):
-                self._resolve(mod, ref)
-        elif name in mod.imports:
-            self._resolve(mod, name)
-        else:
-            raise PlaygroundError("export.inline_missing", name=name, module=module)
-
-    def _resolve(self, mod: _Module, ref: str) -> None:
-        if ref in mod.defs:
-            self._add(mod.name, ref)
-        elif ref in mod.imports:
-            source, name, level = mod.imports[ref]
-            if level:
-                raise PlaygroundError("export.inline_relative", module=mod.name)
-            if source is not None and _is_internal(source):
-                if ref != name:
-                    raise PlaygroundError("export.inline_alias", module=mod.name, name=name, alias=ref)
-                self.module_deps[mod.name].add(source)
-                self._add(source, name)
-            elif source is None and _is_internal(name):
-                raise PlaygroundError("export.inline_attribute", module=mod.name, name=name)
-            else:
-                self.external.add((source, name, ref))
-        # anything else is a builtin or a local variable
-
-    def _module_order(self) -> list[str]:
-        order: list[str] = []
-
-        def visit(module: str, seen: tuple[str, ...] = ()) -> None:
-            if module in order or module in seen:
-                return
-            for dep in sorted(self.module_deps.get(module, ())):
-                visit(dep, (*seen, module))
-            order.append(module)
-
-        for module in sorted(self.module_deps):
-            visit(module)
-        return order
-
-    def _source(self, module: str, node: ast.stmt) -> str:
-        lines = _load(module).lines
-        start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
-        while start > 1 and lines[start - 2].startswith("#"):  # the comment just above the definition
-            start -= 1
-        return "\n".join(lines[start - 1 : node.end_lineno])
-
-    def _import_lines(self) -> list[str]:
-        """`from __future__`, then the standard library, then other packages, as isort orders them."""
-        groups: tuple[list[str], list[str]] = ([], [])
-        froms: dict[str, list[str]] = {}
-        for module, name, bound in sorted(self.external, key=lambda e: (e[0] or "", e[1])):
-            alias = name if name == bound else f"{name} as {bound}"
-            if module is None:
-                groups[not _is_stdlib(name)].append(f"import {alias}")
-            else:
-                froms.setdefault(module, []).append(alias)
-        for module, names in froms.items():
-            line = f"from {module} import {', '.join(names)}"
-            if len(line) > 119:
-                line = f"from {module} import (\n" + "".join(f"    {n},\n" for n in names) + ")"
-            groups[not _is_stdlib(module)].append(line)
-        blocks = ["\n".join(sorted(g, key=_import_key)) for g in groups if g]
-        return ["from __future__ import annotations", *blocks]
-
-
-def _is_stdlib(module: str) -> bool:
-    return module.split(".")[0] in sys.stdlib_module_names
-
-
-def _import_key(line: str) -> tuple[bool, str]:
-    words = line.split()  # `import x` lines first, then `from x import y`, each sorted by module
-    return (words[0] == "from", words[1])
+def _import_lines(imported: dict[str, set[str]]) -> str:
+    """One `from rewards.<module> import ...` line per module, sorted as isort sorts them."""
+    lines = []
+    for module in sorted(imported):
+        names = sorted(imported[module], key=lambda n: (not n.isupper(), not n[:1].isupper(), n))
+        line = f"from {module} import {', '.join(names)}"
+        if len(line) > 119:
+            line = f"from {module} import (\n" + "".join(f"    {n},\n" for n in names) + ")"
+        lines.append(line)
+    return "\n".join(lines)

@@ -1,13 +1,16 @@
-"""The inlined rewards are the library's own: same names and scores, in a Python that cannot import the playground."""
+"""An export's rewards are the library's own, copied as it is: same names and scores, in a Python that cannot import
+the playground."""
 
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+import rewards
 from playground.errors import PlaygroundError, RewardError
-from playground.export.inline import reward_sources, rewards_code
+from playground.export.inline import copy_library, reward_sources, rewards_code
 from playground.scoring import RewardChoice
 from rewards.registry import build_reward, list_specs, metric_name
 
@@ -24,9 +27,11 @@ def shouty(completions, **kwargs):
 RUNNER = """
 import json, sys
 sys.path.insert(0, sys.argv[1])
-# The product may be installed (pip install -e .): block its packages so the script proves it needs neither.
-sys.modules["rewards"] = sys.modules["playground"] = None
+# The product may be installed (pip install -e .): block the playground so the script proves it does not need it.
+sys.modules["playground"] = None
 import rewards_module as m
+import rewards
+assert rewards.__file__.startswith(sys.argv[1]), rewards.__file__  # the export's copy of the library
 cases = json.load(open(sys.argv[2]))
 out = []
 for name, completions, kwargs in cases:
@@ -51,10 +56,10 @@ def _cases(choices, names):
     return cases
 
 
-# The LLM judge loads a causal LM through the playground's model loader, and code_tests runs programs in the
-# playground's sandbox: an export refuses them with one sentence.
+# The LLM judge loads the playground's embedded model by default, and code_tests runs programs in the playground's
+# sandbox: an export refuses them with one sentence.
 NOT_INLINABLE = {"judge", "code_tests"}
-# reward_model goes to TRL as its id (tests/export/test_lab_rewards_export.py); the formula is inlined with its terms.
+# reward_model goes to TRL as its id (tests/export/test_lab_rewards_export.py); the formula is built with its terms.
 NEEDS_A_MODEL = {"reward_model"}
 
 
@@ -80,6 +85,7 @@ def test_every_library_reward_runs_standalone_with_the_same_scores(tmp_path):
     assert code.names[-3:] == ["reward_length_2", "reward_keywords_2", "shouty"]
     assert code.weights[-3:] == [2.0, 0.5, 0.25]
     (tmp_path / "rewards_module.py").write_text(code.source("Test module."))
+    copy_library(tmp_path)
     cases = _cases(choices, code.names)
     (tmp_path / "cases.json").write_text(json.dumps(cases))
 
@@ -108,28 +114,44 @@ def test_every_library_reward_runs_standalone_with_the_same_scores(tmp_path):
     assert got[0] == ["length", [-29.0, -127.0]]  # checked by hand: ideal length 100, completions of 71 and 227
 
 
-def test_only_what_the_rewards_need_is_copied():
-    code = rewards_code([RewardChoice("length", 1.0, {"ideal_length": 50})])
+def test_the_module_imports_the_chosen_rewards_from_the_copied_library(tmp_path):
+    code = rewards_code([RewardChoice("length", 1.0, {"ideal_length": 50}), RewardChoice("think_format", 0.5)])
     source = code.source("Doc.")
+    assert code.imports == [
+        "from __future__ import annotations",
+        "from rewards.format import think_format_reward\n"
+        "from rewards.length import get_length_reward\n"
+        "from rewards.registry import NamedReward",
+    ]
     assert 'reward_length = NamedReward(get_length_reward(ideal_length=50), "length(ideal_length=50)")' in source
-    assert "REWARD_FUNCS = [reward_length]" in source and "REWARD_WEIGHTS = [1.0]" in source
-    assert "class _LengthReward:" in source and "def get_length_reward(" in source
-    assert "class RewardError(PlaygroundError, ValueError):" in source  # followed into playground.errors
-    assert "def get_regex_reward" not in source and "math_verify" not in source
-    assert "from rewards" not in source and "from playground" not in source and "import trl" not in source
-    assert source.index("from __future__ import annotations") < source.index("def completion_texts(")
+    assert 'reward_think_format = NamedReward(think_format_reward, "think_format")' in source
+    assert "REWARD_FUNCS = [reward_length, reward_think_format]" in source and "REWARD_WEIGHTS = [1.0, 0.5]" in source
+    assert "import playground" not in source and "from playground" not in source
     compile(source, "rewards_module.py", "exec")
+    copied = copy_library(tmp_path)
+    library = Path(rewards.__file__).parent
+    assert sorted(p.name for p in copied.iterdir()) == sorted(p.name for p in library.glob("*.py"))
+    assert (copied / "length.py").read_text() == (library / "length.py").read_text()  # as it is, not rewritten
 
 
-def test_custom_code_that_redefines_a_library_name_is_refused():
+def test_custom_code_that_redefines_an_imported_name_is_refused():
     clash = (
-        "def format_reward(completions, **kwargs):\n    return [0.0] * len(completions)\n\n\n"
+        "def get_combined_reward(completions, **kwargs):\n    return [0.0] * len(completions)\n\n\n"
         "def mine(completions, **kwargs):\n    return [1.0] * len(completions)\n"
     )
-    with pytest.raises(PlaygroundError, match="defines 'format_reward'.*rename it"):
+    with pytest.raises(PlaygroundError, match="defines 'get_combined_reward'.*rename it"):
         rewards_code([RewardChoice("combined"), RewardChoice("mine")], clash)
-    # The same name is fine when no inlined reward uses it.
+    # The same name is fine when no chosen reward imports it.
     assert rewards_code([RewardChoice("length"), RewardChoice("mine")], clash).names == ["reward_length", "mine"]
+    # Importing a library name itself is no clash: it is the same object.
+    same = "from rewards.length import get_length_reward\n\n\ndef mine(completions, **kwargs):\n    return [1.0]\n"
+    assert rewards_code([RewardChoice("length"), RewardChoice("mine")], same).names == ["reward_length", "mine"]
+
+
+def test_custom_code_that_imports_the_playground_is_refused():
+    code = "from playground.data import to_messages\n\n\ndef mine(completions, **kwargs):\n    return [1.0]\n"
+    with pytest.raises(PlaygroundError, match=r"imports the playground \(playground.data\) cannot be exported"):
+        rewards_code([RewardChoice("mine")], code)
 
 
 def test_custom_code_errors_are_one_sentence():
