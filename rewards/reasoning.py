@@ -88,7 +88,10 @@ def get_cosine_scaled_reward(
 
     Both modes clamp `p` at 1 (TRL's fix: cos is periodic, so without it a completion of twice `max_len` would earn
     the short-completion reward again) and give `None` for an unparseable solution, as TRL does; open-r1 does
-    neither (it gives 1.0 for an unparseable solution).
+    neither (it gives 1.0 for an unparseable solution). Both modes check answers with TRL's checker, which reads a
+    plain number solution such as `72`; open-r1's reads LaTeX only, finds no gold answer in `72` and pays 1.0 to
+    every completion, right or wrong. Here a number solution is scored: right answers earn the correct range, wrong
+    ones the wrong range.
 
     Args:
         max_len (`int`, *optional*, defaults to `1000`):
