@@ -16,9 +16,9 @@ from pathlib import Path
 
 from playground.errors import PlaygroundError
 from playground.export.common import custom_code
-from playground.export.inline import copy_library, rewards_code
 from playground.export.model_card import KIND_ADAPTER, KIND_MERGED, build_model_card
 from playground.export.recipe import REWARDS_MODULE
+from playground.export.reward_code import copy_library, rewards_code
 from playground.export.weights import copy_adapter, export_merged
 from playground.spec import RunSpec
 from playground.texts import Text, msg

@@ -39,7 +39,7 @@ from playground.export.common import (
     spec_of,
     write_prompts,
 )
-from playground.export.inline import RewardsCode, copy_library, py_literal, rewards_code
+from playground.export.reward_code import RewardsCode, copy_library, py_literal, rewards_code
 from playground.export.settings import (
     device_args,
     help_text,

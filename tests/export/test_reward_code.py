@@ -10,7 +10,7 @@ import pytest
 
 import rewards
 from playground.errors import PlaygroundError, RewardError
-from playground.export.inline import copy_library, reward_sources, rewards_code
+from playground.export.reward_code import copy_library, reward_sources, rewards_code
 from playground.scoring import RewardChoice
 from rewards.registry import build_reward, list_specs, metric_name
 
