@@ -31,7 +31,7 @@ def get_reasoning_accuracy_reward(reasoning_delimiters: Sequence[str] = ("</thin
 
     Args:
         reasoning_delimiters (`list[str]`, *optional*, defaults to `["</think>"]`):
-            Strings that end the reasoning.
+            Strings that end the reasoning (comma-separated).
 
     Returns:
         `Callable`: A reward function returning 1.0, 0.0 or `None` per completion.
@@ -95,17 +95,17 @@ def get_cosine_scaled_reward(
 
     Args:
         max_len (`int`, *optional*, defaults to `1000`):
-            Length at which the schedule reaches its long-completion bound (open-r1's default).
+            Length at which the schedule reaches its long-completion bound. The default, 1000, is open-r1's.
         min_value_wrong (`float`, *optional*, defaults to `-1.0`):
             Reward of an empty wrong completion.
         max_value_wrong (`float`, *optional*, defaults to `-0.5`):
-            Reward of a wrong completion of `max_len`.
+            Reward of a wrong completion of max_len.
         min_value_correct (`float`, *optional*, defaults to `0.5`):
-            Reward of a correct completion of `max_len`.
+            Reward of a correct completion of max_len.
         max_value_correct (`float`, *optional*, defaults to `1.0`):
             Reward of an empty correct completion.
         length_unit (`str`, *optional*, defaults to `"tokens"`):
-            `"tokens"` (TRL) or `"characters"` (open-r1).
+            tokens (TRL; words without token ids) or characters (open-r1).
 
     Returns:
         `Callable`: A reward function returning a float (or `None`) per completion.
