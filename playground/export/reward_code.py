@@ -1,9 +1,9 @@
-"""The rewards of an export: a copy of the reward library, and a module that imports the chosen rewards from it.
+"""The rewards of an export: a copy of the reward library, and a module that builds the chosen rewards from it.
 
 An export holds the `rewards` package as it is (`copy_library`), so a reader sees exactly what scored the completions
-and an exported script runs without the playground. `rewards_module.py` (or the script's reward section) imports each
-chosen reward's factory from it, builds the rewards with the run's parameters and names them as the playground's
-metrics; the user's custom code is added as written (its `from rewards... import` lines work against the copy).
+and an exported script runs without the playground. `rewards_module.py` (or the script's reward section) builds each
+chosen reward as the app does, `build_reward(name, params)` (the same code, parameters and metric name); the user's
+custom code is added as written (its `from rewards... import` lines work against the copy).
 """
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ from pathlib import Path
 import rewards
 from playground.errors import PlaygroundError
 from playground.scoring import RewardChoice
-from rewards.formula import FormulaReward
-from rewards.registry import NamedReward, build_reward, get_spec, metric_name, resolve_params
+from rewards.registry import build_reward, get_spec, metric_name
 
 
 LIBRARY = Path(rewards.__file__).parent
+IMPORTS = ["from __future__ import annotations", "from rewards.registry import build_reward"]
 _BUILTINS = set(dir(builtins))
 
 
@@ -65,7 +65,6 @@ def rewards_code(
     custom_tree = _parse_custom(custom_code)
     custom_defs, custom_imported = _bound_names(custom_tree) if custom_tree else (set(), set())
     _refuse_playground_imports(custom_tree)
-    imported: dict[str, set[str]] = {NamedReward.__module__: {NamedReward.__name__}}  # module -> names
     calls: list[tuple[RewardChoice, str | None]] = []  # (choice, call expression) — None for a custom function
     models: dict[int, str] = {}  # index of a reward model's choice -> the id or folder TRL loads
     for choice in choices:
@@ -78,27 +77,19 @@ def rewards_code(
             models[len(calls)] = model
             calls.append((choice, py_literal(model)))
             continue
-        if get_spec(choice.name).composite:
-            call = _formula_call(choice, imported)
-        else:
-            module, name, call = _factory_call(choice)
-            imported.setdefault(module, set()).add(name)
-        calls.append((choice, call))
-    library_names = {name for names in imported.values() for name in names}
-    clash = sorted(
-        custom_defs & library_names | (custom_imported & library_names) - _custom_library_names(custom_tree)
-    )
-    if clash:
-        raise PlaygroundError("export.custom_clash", name=clash[0])
+        params = f", {py_literal(dict(choice.params))}" if choice.params else ""
+        calls.append((choice, f"build_reward({py_literal(choice.name)}{params})"))
+    if "build_reward" in custom_defs or "build_reward" in custom_imported - _custom_library_names(custom_tree):
+        raise PlaygroundError("export.custom_clash", name="build_reward")
     custom = _strip_lines(custom_code, _future_lines(custom_tree))
-    used = library_names | custom_defs | custom_imported | _BUILTINS
+    used = {"build_reward"} | custom_defs | custom_imported | _BUILTINS
     names, wiring = _wiring(calls, used, models)
     as_text = [c.name for c, call in calls if call is None] if completions_as_text else []
     if as_text:
         custom = custom.rstrip("\n") + "\n\n\n" + AS_TEXT
         wiring = "\n".join(f"{name} = completions_as_text({name})" for name in as_text) + "\n\n" + wiring
     return RewardsCode(
-        imports=["from __future__ import annotations", _import_lines(imported)],
+        imports=list(IMPORTS),
         custom=custom,
         wiring=wiring,
         names=names,
@@ -124,11 +115,13 @@ AS_TEXT = '''def completions_as_text(func):
 
 
 def _refuse(choice: RewardChoice) -> None:
-    """A reward an export cannot carry (its spec's `export_refusal` says why). A formula is carried: its terms are
-    built here, see `_formula_call`."""
-    refusal = get_spec(choice.name).export_refusal
-    if refusal:
-        raise PlaygroundError(refusal)
+    """A reward an export cannot carry (its spec's `export_refusal` says why), also as a term of a formula."""
+    spec = get_spec(choice.name)
+    if spec.export_refusal:
+        raise PlaygroundError(spec.export_refusal)
+    if spec.composite:
+        for term in build_reward(choice.name, choice.params).func.terms.values():
+            _refuse(RewardChoice(term["name"], 1.0, dict(term.get("params") or {})))
 
 
 def reward_model_id(choice: RewardChoice) -> str | None:
@@ -140,22 +133,6 @@ def reward_model_id(choice: RewardChoice) -> str | None:
         raise PlaygroundError("export.reward_model")
     path = Path(model).expanduser()
     return str(path.resolve()) if path.is_dir() else model
-
-
-def _formula_call(choice: RewardChoice, imported: dict[str, set[str]]) -> str:
-    """`FormulaReward(expression, {variable: NamedReward(<factory call>, <metric>)})`: the formula's terms built from
-    their factories here, as the registry builds them in the app."""
-    formula = build_reward(choice.name, choice.params).func
-    imported.setdefault(FormulaReward.__module__, set()).add(FormulaReward.__name__)
-    terms = []
-    for var, term in formula.terms.items():
-        sub = RewardChoice(term["name"], 1.0, dict(term.get("params") or {}))
-        _refuse(sub)
-        module, name, call = _factory_call(sub)
-        imported.setdefault(module, set()).add(name)
-        terms.append(f"{py_literal(var)}: NamedReward({call}, {py_literal(metric_name(sub.name, sub.params))})")
-    body = "".join(f"            {term},\n" for term in terms)
-    return f"FormulaReward(\n        {py_literal(formula.expression)},\n        {{\n{body}        }},\n    )"
 
 
 def _wiring(
@@ -178,10 +155,11 @@ def _wiring(
                 f"# scores prompt + completion and logs rewards/{models[i].split('/')[-1]}/mean.\n{name} = {call}"
             )
             continue
-        metric = py_literal(metric_name(choice.name, choice.params))
-        line = f"{name} = NamedReward({call}, {metric})"
-        wrap = len(line) > 119 or "\n" in call
-        lines.append(f"{name} = NamedReward(\n    {call},\n    {metric},\n)" if wrap else line)
+        line = f"{name} = {call}"
+        if len(line) > 119:  # build_reward(\n    "name",\n    {params},\n)
+            reward, params = call.removeprefix("build_reward(").removesuffix(")").split(", ", 1)
+            line = f"{name} = build_reward(\n    {reward},\n    {params},\n)"
+        lines.append(line)
     lines.append("")
     lines.append(_assign_list("REWARD_FUNCS", names))
     lines.append(_assign_list("REWARD_WEIGHTS", [py_literal(float(c.weight)) for c, _ in calls]))
@@ -200,26 +178,9 @@ def reward_sources(choice: RewardChoice) -> str:
     return "\n\n\n".join(p.strip("\n") for p in parts) + "\n"
 
 
-# --- the factory call of a library reward --------------------------------------------------------------------------
-
-
 def _is_module_level(func) -> bool:
     module = inspect.getmodule(func)
     return module is not None and getattr(module, func.__name__, None) is func
-
-
-def _factory_call(choice: RewardChoice) -> tuple[str, str, str]:
-    """(module, name, call expression) that rebuilds the reward: `get_length_reward(ideal_length=50)`."""
-    spec = get_spec(choice.name)
-    params = resolve_params(choice.name, choice.params)
-    if _is_module_level(spec.factory):
-        args = ", ".join(f"{k}={py_literal(v)}" for k, v in params.items())
-        return spec.factory.__module__, spec.factory.__name__, f"{spec.factory.__name__}({args})"
-    # A factory made on the fly (the registry's wrapper of a plain function) returns a module-level function.
-    func = spec.factory(**params)
-    if params or not inspect.isfunction(func) or not _is_module_level(func):
-        raise PlaygroundError("export.factory", name=choice.name)
-    return func.__module__, func.__name__, func.__name__
 
 
 def py_literal(value: object) -> str:
@@ -312,15 +273,3 @@ def _future_lines(tree: ast.Module | None) -> list[range]:
 def _strip_lines(code: str, ranges: list[range]) -> str:
     drop = {line for r in ranges for line in r}
     return "\n".join(line for i, line in enumerate(code.splitlines(), start=1) if i not in drop).strip("\n")
-
-
-def _import_lines(imported: dict[str, set[str]]) -> str:
-    """One `from rewards.<module> import ...` line per module, sorted as isort sorts them."""
-    lines = []
-    for module in sorted(imported):
-        names = sorted(imported[module], key=lambda n: (not n.isupper(), not n[:1].isupper(), n))
-        line = f"from {module} import {', '.join(names)}"
-        if len(line) > 119:
-            line = f"from {module} import (\n" + "".join(f"    {n},\n" for n in names) + ")"
-        lines.append(line)
-    return "\n".join(lines)

@@ -200,10 +200,6 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Your custom code defines {name!r}, which the exported library rewards also define; rename it.",
         "你的自定义代码定义了 {name!r}，而导出的库奖励中也有同名定义；请改个名。",
     ),
-    "export.factory": (
-        "Reward {name!r} cannot be exported: its factory is not a module-level function.",
-        "奖励 {name!r} 无法导出：它的工厂函数不是模块级函数。",
-    ),
     "export.custom_playground": (
         "Custom code that imports the playground ({module}) cannot be exported: an export carries the reward library "
         "(rewards), not the playground.",

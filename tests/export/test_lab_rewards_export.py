@@ -48,7 +48,7 @@ def test_script_formula_scores_as_in_the_app_without_the_playground(tiny_model_d
     spec.rewards = [RewardChoice("formula", 2.0, FORMULA)]
     folder = export_script(spec, tmp_path / "script")
     source = (folder / "train_grpo.py").read_text()
-    assert "from rewards.formula import FormulaReward" in source and "class _FormulaReward" not in source
+    assert 'reward_formula = build_reward(\n    "formula",' in source and "class _FormulaReward" not in source
     library = (folder / "rewards" / "formula.py").read_text()  # the library's formula, copied as it is
     assert "eval(" not in library.replace("def evaluate(", "").replace("evaluate(", "")  # the AST walker, never eval
     proc = subprocess.run(

@@ -114,17 +114,12 @@ def test_every_library_reward_runs_standalone_with_the_same_scores(tmp_path):
     assert got[0] == ["length", [-29.0, -127.0]]  # checked by hand: ideal length 100, completions of 71 and 227
 
 
-def test_the_module_imports_the_chosen_rewards_from_the_copied_library(tmp_path):
+def test_the_module_builds_the_chosen_rewards_from_the_copied_library(tmp_path):
     code = rewards_code([RewardChoice("length", 1.0, {"ideal_length": 50}), RewardChoice("think_format", 0.5)])
     source = code.source("Doc.")
-    assert code.imports == [
-        "from __future__ import annotations",
-        "from rewards.format import think_format_reward\n"
-        "from rewards.length import get_length_reward\n"
-        "from rewards.registry import NamedReward",
-    ]
-    assert 'reward_length = NamedReward(get_length_reward(ideal_length=50), "length(ideal_length=50)")' in source
-    assert 'reward_think_format = NamedReward(think_format_reward, "think_format")' in source
+    assert code.imports == ["from __future__ import annotations", "from rewards.registry import build_reward"]
+    assert 'reward_length = build_reward("length", {"ideal_length": 50})' in source
+    assert 'reward_think_format = build_reward("think_format")' in source
     assert "REWARD_FUNCS = [reward_length, reward_think_format]" in source and "REWARD_WEIGHTS = [1.0, 0.5]" in source
     assert "import playground" not in source and "from playground" not in source
     compile(source, "rewards_module.py", "exec")
@@ -134,17 +129,21 @@ def test_the_module_imports_the_chosen_rewards_from_the_copied_library(tmp_path)
     assert (copied / "length.py").read_text() == (library / "length.py").read_text()  # as it is, not rewritten
 
 
-def test_custom_code_that_redefines_an_imported_name_is_refused():
-    clash = (
-        "def get_combined_reward(completions, **kwargs):\n    return [0.0] * len(completions)\n\n\n"
-        "def mine(completions, **kwargs):\n    return [1.0] * len(completions)\n"
+def test_a_long_call_is_wrapped_as_ruff_formats_it():
+    long = {"include": ["photosynthesis", "chlorophyll", "sunlight", "glucose"], "case_sensitive": True}
+    wiring = rewards_code([RewardChoice("keywords", 1.0, long)]).wiring
+    assert wiring.startswith(
+        'reward_keywords = build_reward(\n    "keywords",\n    {"include": ["photosynthesis", "chlorophyll", '
+        '"sunlight", "glucose"], "case_sensitive": True},\n)\n'
     )
-    with pytest.raises(PlaygroundError, match="defines 'get_combined_reward'.*rename it"):
-        rewards_code([RewardChoice("combined"), RewardChoice("mine")], clash)
-    # The same name is fine when no chosen reward imports it.
-    assert rewards_code([RewardChoice("length"), RewardChoice("mine")], clash).names == ["reward_length", "mine"]
-    # Importing a library name itself is no clash: it is the same object.
-    same = "from rewards.length import get_length_reward\n\n\ndef mine(completions, **kwargs):\n    return [1.0]\n"
+
+
+def test_custom_code_that_redefines_build_reward_is_refused():
+    clash = "def build_reward(name):\n    return None\n\n\ndef mine(completions, **kwargs):\n    return [1.0]\n"
+    with pytest.raises(PlaygroundError, match="defines 'build_reward'.*rename it"):
+        rewards_code([RewardChoice("length"), RewardChoice("mine")], clash)
+    # Importing it from the library itself is no clash: it is the same function.
+    same = "from rewards.registry import build_reward\n\n\ndef mine(completions, **kwargs):\n    return [1.0]\n"
     assert rewards_code([RewardChoice("length"), RewardChoice("mine")], same).names == ["reward_length", "mine"]
 
 
