@@ -44,18 +44,21 @@ def test_the_library_imports_and_scores_in_a_python_without_the_playground(tmp_p
         "except ValueError as exc:\n"
         "    print(type(exc).__module__, exc.key, exc)\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] == 'playground'))\n"
+        "from rewards._bounded import public\n"
+        "print(public())\n"
     )
-    env = {"PATH": "/usr/bin:/bin", "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(tmp_path)}
+    # PLAYGROUND_PUBLIC is the playground's setting: without it as host, the library checks answers in-process.
+    env = {"PATH": "/usr/bin:/bin", "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(tmp_path), "PLAYGROUND_PUBLIC": "1"}
     done = subprocess.run(
         [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
     )
     assert done.returncode == 0, done.stderr
-    scores, error, modules = done.stdout.splitlines()
+    scores, error, modules, public = done.stdout.splitlines()
     assert scores == "[0.0, -3.0]"
     assert error == (
         "rewards.errors reward.param_min Reward 'repetition_penalty': parameter 'ngram_size' must be >= 1, got 0."
     )
-    assert modules == "[]"
+    assert modules == "[]" and public == "False"
 
 
 def _raised_keys() -> set[str]:
@@ -87,3 +90,20 @@ def test_a_library_error_is_a_playground_error_and_a_value_error_rendered_in_bot
     assert str(error) == "The repetition penalty ngram_size must be a whole number >= 1, got 0."
     assert render("zh", error) == "重复惩罚的 ngram_size 必须是 >= 1 的整数，实际为 0。"
     assert error.render("zh") == render("zh", error)
+
+
+def test_the_playground_tells_the_library_its_public_mode(monkeypatch):
+    from rewards._bounded import public
+
+    monkeypatch.setenv("PLAYGROUND_PUBLIC", "1")
+    assert public() is True
+    monkeypatch.setenv("PLAYGROUND_PUBLIC", "0")
+    assert public() is False
+
+
+def test_the_judge_loads_through_the_playgrounds_loader(tmp_path):
+    from playground.errors import ModelLoadError
+    from rewards import host
+
+    with pytest.raises(ModelLoadError):  # the engine's loader, with its one-sentence errors
+        host.load_model(str(tmp_path / "no-model-here"))
