@@ -166,3 +166,16 @@ def test_reward_sources_are_the_library_source():
     assert "class _LengthReward:" in text
     fmt = reward_sources(RewardChoice("format"))
     assert fmt.startswith("def get_format_reward(allow_empty: bool = False):") and "\ndef format_reward(" in fmt
+
+
+def test_the_playground_reads_the_module_back_as_the_choices_it_came_from(tmp_path):
+    """`train --config` reads an exported module without running it: each `build_reward(name, params)` is that
+    choice again, a formula with its terms included."""
+    from playground.cli.recipe import recipe_rewards
+
+    formula = {"expression": "2 * a", "terms": '{"a": {"name": "length", "params": {"ideal_length": 20}}}'}
+    choices = [RewardChoice("length", 2.0, {"ideal_length": 50}), RewardChoice("formula", 0.5, formula)]
+    code = rewards_code(choices)
+    (tmp_path / "rewards_module.py").write_text(code.source("Doc."))
+    read, custom = recipe_rewards(tmp_path / "recipe.yaml", [f"rewards_module.{n}" for n in code.names], code.weights)
+    assert [c.to_dict() for c in read] == [c.to_dict() for c in choices] and custom is None
