@@ -58,12 +58,13 @@ def _cases(choices, names):
 
 # The LLM judge loads the playground's embedded model by default, and code_tests runs programs in the playground's
 # sandbox: an export refuses them with one sentence.
-NOT_INLINABLE = {"judge", "code_tests"}
+NOT_EXPORTABLE = {s.name for s in list_specs() if s.export_refusal}
 # reward_model goes to TRL as its id (tests/export/test_lab_rewards_export.py); the formula is built with its terms.
 NEEDS_A_MODEL = {"reward_model"}
 
 
 def test_a_reward_that_needs_the_playground_is_refused_by_name():
+    assert NOT_EXPORTABLE == {"judge", "code_tests"}
     with pytest.raises(PlaygroundError, match="'judge' reward cannot be exported.*model loader"):
         rewards_code([RewardChoice("judge")], "")
     judged = {"expression": "j + length", "terms": '{"j": {"name": "judge"}, "length": {"name": "length"}}'}
@@ -75,7 +76,7 @@ def test_a_reward_that_needs_the_playground_is_refused_by_name():
 
 @pytest.mark.slow
 def test_every_library_reward_runs_standalone_with_the_same_scores(tmp_path):
-    choices = [RewardChoice(s.name) for s in list_specs() if s.name not in NOT_INLINABLE | NEEDS_A_MODEL]
+    choices = [RewardChoice(s.name) for s in list_specs() if s.name not in NOT_EXPORTABLE | NEEDS_A_MODEL]
     choices += [
         RewardChoice("length", 2.0, {"ideal_length": 7}),
         RewardChoice("keywords", 0.5, {"include": ["blue", "sky"], "case_sensitive": True}),
