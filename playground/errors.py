@@ -6,10 +6,17 @@ act on. The UI and the CLI show it and never a traceback.
 An error raised with a catalogue key carries the key and its values (`PlaygroundError("spec.max_steps", value=0)`):
 `str(error)` is the English sentence, for the CLI, the MCP server and logs, and the page renders `error.message` in
 the browser's language (`playground.texts.render`). An error raised with a sentence stays that sentence.
+
+The reward library (`rewards/`) imports nothing of the playground: importing this module makes the playground its
+host (`rewards.host.configure`). Its errors are then this module's `RewardError`, a `PlaygroundError` that every
+handler here catches and renders; its answer checks follow the public mode; its judge loads models as the engine does.
 """
 
 from typing import Any
 
+import rewards.errors
+import rewards.host
+from playground.mode import is_public
 from playground.texts import Text, engine_table, msg
 
 
@@ -51,9 +58,9 @@ class DataError(PlaygroundError):
     """A prompt set could not be loaded or is unusable."""
 
 
-class RewardError(PlaygroundError, ValueError):
-    """A reward is unknown, badly configured, or returned something unusable. A `ValueError`, as TRL's and open-r1's
-    rewards raise for bad arguments, so code written against them catches it."""
+class RewardError(PlaygroundError, rewards.errors.RewardError):
+    """A reward is unknown, badly configured, or returned something unusable: the library's `RewardError` (a
+    `ValueError`, as TRL's and open-r1's rewards raise for bad arguments) in the playground's family."""
 
 
 class SpecError(PlaygroundError):
@@ -62,3 +69,6 @@ class SpecError(PlaygroundError):
     def __init__(self, field: str, message: str, /, **values: Any):
         super().__init__(message, **values)
         self.field = field
+
+
+rewards.host.configure(error_class=RewardError, public=is_public, load_model="playground.models:load_model")

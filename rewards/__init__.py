@@ -2,11 +2,13 @@
 
 `registry` holds the declarative specs and imports nothing of the library; `library` registers every family's rewards
 into it, and this package imports it, so `import rewards` (or any `rewards.*` module) fills the registry.
-May import `playground.errors` and TRL; `judge` loads its model through `playground.models`
-inside the call (never at import), and nothing else of the engine.
+Imports nothing of the playground: an application that hosts the library tells it what it needs (its error class,
+public mode, its model loader) through `rewards.host`. `RewardError` (`rewards.errors`) is what every reward raises
+for bad input.
 """
 
 from rewards import library  # noqa: F401  (registers every reward family into REGISTRY)
+from rewards.errors import RewardError
 from rewards.registry import (
     REGISTRY,
     Example,
@@ -27,6 +29,7 @@ __all__ = [
     "Example",
     "NamedReward",
     "Param",
+    "RewardError",
     "RewardSpec",
     "build_reward",
     "get_spec",

@@ -19,10 +19,10 @@ from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any
 
-from playground.runtime.mode import is_public
+from rewards import host
 
 
-checker_logger = logging.getLogger(__name__)  # not `logger`: exported scripts inline this module beside others
+checker_logger = logging.getLogger(__name__)
 
 ANSWER_CHECK_SECONDS = 5.0  # one reward call: a group of completions takes milliseconds
 ANSWER_CHECK_MEMORY_MB = 1024  # sympy and math_verify map about 150 MB
@@ -30,9 +30,8 @@ START_SECONDS = 120.0  # importing math_verify and sympy in a fresh process, on 
 
 
 def public() -> bool:
-    """Public mode, in the playground itself. An exported script inlines this module without the `rewards` package
-    the checker process imports (`_start`), and runs on its user's own machine: there it is always False."""
-    return __name__ == "rewards._bounded" and is_public()
+    """Public mode, as the host application says (`rewards.host`); never in an exported script."""
+    return host.is_public()
 
 
 def _serve(memory_mb: int) -> None:

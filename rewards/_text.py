@@ -6,7 +6,7 @@ import logging
 import threading
 from typing import Any
 
-from playground.errors import RewardError
+from rewards.errors import RewardError
 
 
 def completion_text(completion: Any) -> str:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 import re
 
-from playground.errors import RewardError
 from rewards._bounded import bounded, public
 from rewards._text import column, completion_text, completion_texts, math_verify_timeouts
+from rewards.errors import RewardError
 
 
 CORRECTNESS_MODES = ("auto", "numeric", "math_verify")
@@ -43,9 +43,10 @@ def get_correctness_reward(column: str = "answer", mode: str = "auto"):
 
     Args:
         column (`str`, *optional*, defaults to `"answer"`):
-            Dataset column holding the reference answers.
+            Dataset column with the reference answer.
         mode (`str`, *optional*, defaults to `"auto"`):
-            One of `"auto"`, `"numeric"`, `"math_verify"`.
+            numeric compares numbers, math_verify compares LaTeX, auto picks by the reference. One of `"auto"`,
+            `"numeric"`, `"math_verify"`.
 
     Returns:
         `Callable`: A reward function returning 1.0 (correct), 0.0 (wrong or no answer found), or `None` when the

@@ -10,8 +10,8 @@ import json
 import re
 from collections.abc import Callable
 
-from playground.errors import RewardError
 from rewards._text import column, completion_texts
+from rewards.errors import RewardError
 
 
 _LANGUAGE = re.compile(r"[A-Za-z0-9_+#.-]+")
@@ -25,7 +25,7 @@ def get_code_format_reward(language: str = "python"):
 
     Args:
         language (`str`, *optional*, defaults to `"python"`):
-            The fence's language tag.
+            Language tag of the fenced block (a `language` column overrides).
 
     Returns:
         `Callable`: A reward function returning 1.0 or 0.0 per completion.
@@ -93,11 +93,11 @@ def get_code_tests_reward(column: str = "tests", language: str = "python", time_
 
     Args:
         column (`str`, *optional*, defaults to `"tests"`):
-            Dataset column holding the test cases.
+            Dataset column with the test cases (stdin/stdout pairs or asserts).
         language (`str`, *optional*, defaults to `"python"`):
             The fence's language tag; only Python runs.
         time_limit (`float`, *optional*, defaults to `1.0`):
-            Wall-clock seconds per test.
+            Seconds per test. Wall-clock time.
 
     Returns:
         `Callable`: A reward function returning the pass rate in [0, 1] (or `None`) per completion.

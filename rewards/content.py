@@ -6,8 +6,8 @@ import json
 import re
 import time
 
-from playground.errors import RewardError
 from rewards._text import completion_texts
+from rewards.errors import RewardError
 
 
 LANGUAGES = ("zh", "en")
@@ -30,11 +30,12 @@ def get_keywords_reward(
 
     Args:
         include (`list[str]`, *optional*, defaults to `["because"]` in the registry):
-            Keywords that should appear. Each one present adds `1 / len(include)`.
+            Keywords that should appear (comma-separated). Each one present adds `1 / len(include)`; the registry's
+            default is `["because"]`.
         exclude (`list[str]`, *optional*, defaults to `[]`):
-            Keywords that should not appear. Each one present subtracts `1 / len(exclude)`.
+            Keywords that should not appear (comma-separated). Each one present subtracts `1 / len(exclude)`.
         case_sensitive (`bool`, *optional*, defaults to `False`):
-            Whether keyword matching is case-sensitive.
+            Match keywords case-sensitively.
 
     Returns:
         `Callable`: A reward function returning a float in `[-1.0, 1.0]` per completion.
@@ -86,9 +87,10 @@ def get_regex_reward(pattern: str = r"\d+", mode: str = "search"):
 
     Args:
         pattern (`str`, *optional*, defaults to `r"\d+"`):
-            The regular expression.
+            Python regular expression.
         mode (`str`, *optional*, defaults to `"search"`):
-            `"search"` (the pattern occurs anywhere) or `"fullmatch"` (the whole completion matches).
+            search: anywhere; fullmatch: the whole text. `"search"` passes when the pattern occurs anywhere,
+            `"fullmatch"` when the whole completion matches.
 
     Returns:
         `Callable`: A reward function returning 1.0 on a match, else 0.0.
@@ -149,7 +151,7 @@ def get_json_valid_reward(require_object: bool = False):
 
     Args:
         require_object (`bool`, *optional*, defaults to `False`):
-            Whether the JSON must be an object (`{...}`) rather than any JSON value.
+            Require a JSON object ({...}), not any JSON value.
 
     Returns:
         `Callable`: A reward function returning 1.0 for valid JSON, else 0.0.
@@ -190,9 +192,9 @@ def get_language_reward(language: str = "zh", threshold: float = 0.5):
 
     Args:
         language (`str`, *optional*, defaults to `"zh"`):
-            Target language, `"zh"` or `"en"`.
+            Target language. `"zh"` or `"en"`.
         threshold (`float`, *optional*, defaults to `0.5`):
-            Minimum fraction of letters in the target script, in `[0, 1]`.
+            Minimum fraction of letters in the target script. In `[0, 1]`.
 
     Returns:
         `Callable`: A reward function returning 1.0 if the fraction is at least `threshold`, else 0.0 (also 0.0 for a

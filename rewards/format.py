@@ -6,8 +6,8 @@ import re
 
 from trl.rewards import think_format_reward as _trl_think_format_reward
 
-from playground.errors import RewardError
 from rewards._text import completion_text, completion_texts
+from rewards.errors import RewardError
 
 
 # The seed article's regex is `^<intro>.+</intro><body>.+</body><conclusion>.+</conclusion>$` with `re.match`. Kept:
@@ -76,7 +76,8 @@ def get_format_reward(allow_empty: bool = False):
 
     Args:
         allow_empty (`bool`, *optional*, defaults to `False`):
-            Whether `<intro></intro>` and other empty sections still earn 1.0 (the `.*?` regex).
+            Let empty sections (<conclusion></conclusion>) score 1.0: a loophole GRPO learns to exploit. True gives
+            `<intro></intro>` and other empty sections 1.0, as the article's `.*?` regex does.
 
     Returns:
         `Callable`: A reward function returning 1.0 or 0.0 per completion.
@@ -248,7 +249,7 @@ def get_tag_layout_reward(tags: list[str] | tuple[str, ...] = ARTICLE_TAGS):
 
     Args:
         tags (`list[str]`, *optional*, defaults to `["intro", "body", "conclusion"]`):
-            The tag names, in the order they should appear.
+            Tag names in order (comma-separated), e.g. think,answer.
 
     Returns:
         `Callable`: A reward function returning a float in `[0.0, 1.0]` per completion.

@@ -17,7 +17,7 @@ import math
 import operator
 from typing import Any
 
-from playground.errors import RewardError
+from rewards.errors import RewardError
 from rewards.registry import build_reward
 
 
@@ -179,12 +179,13 @@ def get_formula_reward(expression: str = "length if format == 1 else -100", term
 
     Args:
         expression (`str`, *optional*, defaults to `"length if format == 1 else -100"`):
-            Arithmetic over reward names: numbers, `+ - * / **` (`^` is `**`), comparisons, `and`/`or`/`not`,
-            `a if cond else b`, `min`, `max`, `abs`, `floor`, `ceil`, `exp`, `sqrt`, `log` (NaN outside the domain:
-            the reward reads `None`), `clip(x, low, high)`, `gate(cond, value[, otherwise])`.
+            Arithmetic over reward names; never eval'd. Numbers, `+ - * / **` (`^` is `**`), comparisons,
+            `and`/`or`/`not`, `a if cond else b`, `min`, `max`, `abs`, `floor`, `ceil`, `exp`, `sqrt`, `log` (NaN
+            outside the domain: the reward reads `None`), `clip(x, low, high)`, `gate(cond, value[, otherwise])`.
         terms (`str`, *optional*, defaults to `""`):
-            JSON binding variables to rewards with parameters, e.g. `{"a": {"name": "similarity", "params":
-            {"metric": "bleu"}}}`; without it each variable is the library reward of that name, with its defaults.
+            Optional JSON {"a": {"name": "similarity", "params": {...}}}. It binds variables to rewards with
+            parameters, e.g. `{"a": {"name": "similarity", "params": {"metric": "bleu"}}}`; without it each variable is
+            the library reward of that name, with its defaults.
 
     Returns:
         `Callable`: A reward function returning the expression's value, or `None` where a term is `None`.

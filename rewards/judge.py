@@ -13,8 +13,9 @@ import re
 import threading
 import time
 
-from playground.errors import RewardError
+from rewards import host
 from rewards._text import column, completion_text
+from rewards.errors import RewardError
 
 
 logger = logging.getLogger(__name__)
@@ -34,11 +35,8 @@ def load_judge(model_id: str):
     """(model, tokenizer) of the judge; "embedded" is the app's embedded model. One judge model per process."""
     with _LOCK:
         if model_id not in _LOADED:
-            # The engine's loader knows the embedded model and turns load failures into one sentence.
-            from playground.models import load_model
-
-            try:
-                model, tokenizer = load_model(model_id)
+            try:  # the host's loader (the playground's knows the embedded model), else transformers
+                model, tokenizer = host.load_model(model_id)
             except Exception as exc:  # ModelLoadError and friends: name the judge in the message
                 raise RewardError("reward.judge_load", model=model_id, error=str(exc)) from exc
             _LOADED.clear()
@@ -78,14 +76,14 @@ def get_judge_reward(
 
     Args:
         rubric (`str`, *optional*, defaults to `"The answer is polite, on topic and helpful."`):
-            What a good answer does, in one or two sentences. `{{item.<column>}}` is filled with the row's value of
-            that dataset column (as in OpenAI's score_model graders), e.g. `Reference answer: {{item.answer}}`.
+            What a good answer does. One or two sentences; `{{item.<column>}}` is filled with the row's value of that
+            dataset column (as in OpenAI's score_model graders), e.g. `Reference answer: {{item.answer}}`.
         model (`str`, *optional*, defaults to `"embedded"`):
-            The judge: `"embedded"` (SmolLM2-135M, weak), a Hub id or a local folder of a causal LM.
+            'embedded', a Hub id or a local folder of a causal LM. `"embedded"` is SmolLM2-135M: weak.
         batch_size (`int`, *optional*, defaults to `8`):
-            Completions judged per forward pass.
+            Completions per forward pass.
         time_limit (`float`, *optional*, defaults to `120.0`):
-            Seconds per call; completions not judged in time get `None`.
+            Seconds per call; the rest get None. Completions not judged in time get `None`.
 
     Returns:
         `Callable`: A reward function returning P(yes) / (P(yes) + P(no)) in [0, 1] per completion.

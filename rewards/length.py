@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from playground.errors import RewardError
 from rewards._text import completion_texts
+from rewards.errors import RewardError
 from rewards.format import format_reward
 
 
@@ -13,7 +13,7 @@ def get_length_reward(ideal_length: int = 100):
 
     Args:
         ideal_length (`int`, *optional*, defaults to `100`):
-            Target length in characters (not tokens). Must be non-negative.
+            Target completion length, in characters. Characters, not tokens; must be non-negative.
 
     Returns:
         `Callable`: A reward function returning `0.0` for a completion of exactly `ideal_length` characters and
@@ -50,7 +50,7 @@ def get_combined_reward(length_weight: float = 0.7, format_weight: float = 0.3, 
         format_weight (`float`, *optional*, defaults to `0.3`):
             Weight of the format reward.
         ideal_length (`int`, *optional*, defaults to `100`):
-            Target length in characters for the length reward.
+            Target completion length, in characters. The length reward's target.
 
     Returns:
         `Callable`: A reward function returning the weighted sum per completion.

@@ -13,7 +13,7 @@ from rewards import model as model_rewards
 from rewards import other as other_rewards
 from rewards import reasoning as reasoning_rewards
 from rewards import similarity as similarity_rewards
-from rewards.registry import Example, Param, RewardFunc, RewardSpec, register
+from rewards.registry import Example, RewardFunc, RewardSpec, factory_params, register
 
 
 def _plain(func: RewardFunc):
@@ -26,7 +26,6 @@ def _plain(func: RewardFunc):
     return factory
 
 
-_IDEAL_LENGTH = Param("ideal_length", int, 100, "Target completion length, in characters.", minimum=0)
 _SECTIONS = (
     "<intro>Plants make their own food.</intro>\n<body>Leaves catch sunlight\nand turn it into sugar.</body>\n"
     "<conclusion>Light becomes food.</conclusion>"
@@ -39,7 +38,7 @@ register(
         factory=length_rewards.get_length_reward,
         description="Closeness to a target length: -abs(ideal_length - number of characters).",
         family="length",
-        params=(_IDEAL_LENGTH,),
+        params=factory_params(length_rewards.get_length_reward, ideal_length={"minimum": 0}),
         # About 70 characters: the good one at the demo's ideal_length=50 and at the default 100, the rambling bad
         # one far from both, so the card's scores agree with its marks whichever of the two is set.
         good=Example("Plants use sunlight, water and carbon dioxide to make sugar and oxygen."),
@@ -58,14 +57,7 @@ register(
         "every section (the article's .+), else 0.0; unlike the article's regex, whitespace between sections and "
         "multi-line sections are accepted.",
         family="format",
-        params=(
-            Param(
-                "allow_empty",
-                bool,
-                False,
-                "Let empty sections (<conclusion></conclusion>) score 1.0: a loophole GRPO learns to exploit.",
-            ),
-        ),
+        params=factory_params(format_rewards.get_format_reward),
         good=Example(_SECTIONS),
         bad=Example("Plants make their own food from sunlight."),
     )
@@ -77,14 +69,7 @@ register(
         description="Partial credit per tag (opened, closed, in order), 0.0 to 1.0, none for an empty section; the "
         "strict format reward's cold start.",
         family="format",
-        params=(
-            Param(
-                "tags",
-                list,
-                list(format_rewards.ARTICLE_TAGS),
-                "Tag names in order (comma-separated), e.g. think,answer.",
-            ),
-        ),
+        params=factory_params(format_rewards.get_tag_layout_reward),
         good=Example(_SECTIONS),
         bad=Example("<intro>Plants make their own food from sunlight."),
     )
@@ -95,10 +80,11 @@ register(
         factory=length_rewards.get_combined_reward,
         description="Weighted sum length_weight * length + format_weight * format (the seed article's reward).",
         family="length",
-        params=(
-            Param("length_weight", float, 0.7, "Weight of the length reward.", minimum=0.0),
-            Param("format_weight", float, 0.3, "Weight of the format reward.", minimum=0.0),
-            _IDEAL_LENGTH,
+        params=factory_params(
+            length_rewards.get_combined_reward,
+            length_weight={"minimum": 0.0},
+            format_weight={"minimum": 0.0},
+            ideal_length={"minimum": 0},
         ),
         good=Example(_SECTIONS),
         bad=Example("Plants eat light."),
@@ -173,9 +159,7 @@ register(
         description="open-r1's code_format_reward: 1.0 for <think>…</think><answer>…```language…```…</answer>, "
         "else 0.0.",
         family="format",
-        params=(
-            Param("language", str, "python", "Language tag of the fenced block (a `language` column overrides)."),
-        ),
+        params=factory_params(code_rewards.get_code_format_reward),
         good=Example(
             "<think>\nAdd them.\n</think>\n<answer>\n```python\ndef add(a, b):\n    return a + b\n```\n</answer>"
         ),
@@ -188,15 +172,8 @@ register(
         factory=accuracy_rewards.get_correctness_reward,
         description="1.0 if the final answer equals the reference answer column (numbers or LaTeX), else 0.0.",
         family="accuracy",
-        params=(
-            Param("column", str, "answer", "Dataset column with the reference answer."),
-            Param(
-                "mode",
-                str,
-                "auto",
-                "numeric compares numbers, math_verify compares LaTeX, auto picks by the reference.",
-                choices=accuracy_rewards.CORRECTNESS_MODES,
-            ),
+        params=factory_params(
+            accuracy_rewards.get_correctness_reward, mode={"choices": accuracy_rewards.CORRECTNESS_MODES}
         ),
         columns=("answer",),
         good=Example("Natalia sold 48 + 24 = 72 clips.\n#### 72", {"answer": "72"}),
@@ -222,9 +199,7 @@ register(
         description="TRL's reasoning_accuracy_reward: the answer after </think> is checked against the solution "
         "with math_verify; 0.0 if reasoning never ends.",
         family="accuracy",
-        params=(
-            Param("reasoning_delimiters", list, ["</think>"], "Strings that end the reasoning (comma-separated)."),
-        ),
+        params=factory_params(reasoning_rewards.get_reasoning_accuracy_reward),
         columns=("solution",),
         good=Example(r"<think>1 of 3 parts.</think> The answer is $\boxed{\frac{1}{3}}$.", {"solution": _THIRD}),
         bad=Example(r"<think>1 of 3 parts, so $\boxed{\frac{1}{3}}$ but", {"solution": _THIRD}),
@@ -237,19 +212,10 @@ register(
         description="Correctness scaled by length on a cosine schedule: TRL's get_cosine_scaled_reward (tokens) or "
         "open-r1's (characters).",
         family="accuracy",
-        params=(
-            Param("max_len", int, 1000, "Length at which the schedule reaches its long-completion bound.", minimum=1),
-            Param("min_value_wrong", float, -1.0, "Reward of an empty wrong completion."),
-            Param("max_value_wrong", float, -0.5, "Reward of a wrong completion of max_len."),
-            Param("min_value_correct", float, 0.5, "Reward of a correct completion of max_len."),
-            Param("max_value_correct", float, 1.0, "Reward of an empty correct completion."),
-            Param(
-                "length_unit",
-                str,
-                "tokens",
-                "tokens (TRL; words without token ids) or characters (open-r1).",
-                choices=reasoning_rewards.COSINE_LENGTH_UNITS,
-            ),
+        params=factory_params(
+            reasoning_rewards.get_cosine_scaled_reward,
+            max_len={"minimum": 1},
+            length_unit={"choices": reasoning_rewards.COSINE_LENGTH_UNITS},
         ),
         columns=("solution",),
         good=Example(r"The answer is $\boxed{\frac{1}{3}}$.", {"solution": _THIRD}),
@@ -278,9 +244,8 @@ register(
         description="open-r1's code reward, offline: the completion's ```python block runs against the tests column "
         "in the sandbox; the pass rate.",
         family="accuracy",
-        params=(
-            Param("column", str, "tests", "Dataset column with the test cases (stdin/stdout pairs or asserts)."),
-            Param("time_limit", float, 1.0, "Seconds per test.", minimum=0.01, maximum=60.0),
+        params=factory_params(
+            code_rewards.get_code_tests_reward, time_limit={"minimum": 0.01, "maximum": 60.0}, omit=("language",)
         ),
         columns=("tests",),
         good=Example("```python\nprint(int(input()) + int(input()))\n```", {"tests": _ADD_TESTS}),
@@ -294,10 +259,8 @@ register(
         factory=content_rewards.get_keywords_reward,
         description="Fraction of `include` keywords present minus fraction of `exclude` keywords present.",
         family="content",
-        params=(
-            Param("include", list, ["because"], "Keywords that should appear (comma-separated)."),
-            Param("exclude", list, [], "Keywords that should not appear (comma-separated)."),
-            Param("case_sensitive", bool, False, "Match keywords case-sensitively."),
+        params=factory_params(
+            content_rewards.get_keywords_reward, include={"default": ["because"]}, exclude={"default": []}
         ),
         good=Example("The sky is blue because air scatters blue light the most."),
         bad=Example("The sky is blue."),
@@ -309,16 +272,7 @@ register(
         factory=content_rewards.get_regex_reward,
         description="1.0 if the text matches a regular expression, else 0.0.",
         family="content",
-        params=(
-            Param("pattern", str, r"\d+", "Python regular expression."),
-            Param(
-                "mode",
-                str,
-                "search",
-                "search: anywhere; fullmatch: the whole text.",
-                choices=content_rewards.REGEX_MODES,
-            ),
-        ),
+        params=factory_params(content_rewards.get_regex_reward, mode={"choices": content_rewards.REGEX_MODES}),
         good=Example("There are 3 apples."),
         bad=Example("There are three apples."),
     )
@@ -329,7 +283,7 @@ register(
         factory=content_rewards.get_json_valid_reward,
         description="1.0 if the text (or its one ```json fenced block) is valid JSON, else 0.0.",
         family="content",
-        params=(Param("require_object", bool, False, "Require a JSON object ({...}), not any JSON value."),),
+        params=factory_params(content_rewards.get_json_valid_reward),
         good=Example('{"name": "Ada", "born": 1815}'),
         bad=Example("name: Ada, born: 1815"),
     )
@@ -340,11 +294,10 @@ register(
         factory=content_rewards.get_language_reward,
         description="1.0 if enough of the letters are in the target language's script (CJK or Latin), else 0.0.",
         family="content",
-        params=(
-            Param("language", str, "zh", "Target language.", choices=content_rewards.LANGUAGES),
-            Param(
-                "threshold", float, 0.5, "Minimum fraction of letters in the target script.", minimum=0.0, maximum=1.0
-            ),
+        params=factory_params(
+            content_rewards.get_language_reward,
+            language={"choices": content_rewards.LANGUAGES},
+            threshold={"minimum": 0.0, "maximum": 1.0},
         ),
         good=Example("光合作用把光能转化为化学能。"),
         bad=Example("Photosynthesis turns light into chemical energy."),
@@ -357,16 +310,11 @@ register(
         description="Repetition penalty (TRL on token ids, open-r1 on text): max_penalty times the fraction of "
         "repeated n-grams.",
         family="other",
-        params=(
-            Param("ngram_size", int, 3, "Size of the n-grams.", minimum=1),
-            Param("max_penalty", float, -1.0, "Penalty of a fully repetitive completion.", maximum=0.0),
-            Param(
-                "language",
-                str,
-                "auto",
-                "Text split without token ids: en (lower-cased words), zh (jieba words), ja (characters), auto.",
-                choices=other_rewards.REPETITION_LANGUAGES,
-            ),
+        params=factory_params(
+            other_rewards.get_repetition_penalty_reward,
+            ngram_size={"minimum": 1},
+            max_penalty={"maximum": 0.0},
+            language={"choices": other_rewards.REPETITION_LANGUAGES},
         ),
         good=Example("The quick brown fox jumps over the lazy dog."),
         bad=Example("the cat the cat the cat the cat the cat"),
@@ -378,11 +326,8 @@ register(
         factory=other_rewards.get_soft_overlong_reward,
         description="TRL's soft overlong punishment (DAPO): 0 when short, down to -1.0 at max_completion_len tokens.",
         family="other",
-        params=(
-            Param(
-                "max_completion_len", int, 64, "Maximum completion length in tokens (words without ids).", minimum=1
-            ),
-            Param("soft_punish_cache", int, 16, "Length of the linear penalty zone before the maximum.", minimum=0),
+        params=factory_params(
+            other_rewards.get_soft_overlong_reward, max_completion_len={"minimum": 1}, soft_punish_cache={"minimum": 0}
         ),
         good=Example("A short answer: 42."),
         bad=Example("This sentence keeps going. " * 20),
@@ -397,15 +342,8 @@ register(
         factory=similarity_rewards.get_similarity_reward,
         description="Similarity in [0, 1] to a reference column: ROUGE, BLEU, GLEU, chrF or fuzzy (CJK by character).",
         family="accuracy",
-        params=(
-            Param("column", str, "reference", "Dataset column with the reference text."),
-            Param(
-                "metric",
-                str,
-                "rouge_l",
-                "rouge_l, rouge_1..rouge_5, bleu, gleu, chrf, fuzzy_match (OpenAI's WRatio) or fuzzy (Levenshtein).",
-                choices=similarity_rewards.METRICS,
-            ),
+        params=factory_params(
+            similarity_rewards.get_similarity_reward, metric={"choices": similarity_rewards.METRICS}
         ),
         columns=("reference",),
         good=Example("Plants turn sunlight into food.", {"reference": "Plants turn sunlight into their food."}),
@@ -419,9 +357,8 @@ register(
         factory=similarity_rewards.get_string_check_reward,
         description="1.0 when the text matches a reference column exactly: eq, ne, like, ilike (OpenAI string_check).",
         family="accuracy",
-        params=(
-            Param("column", str, "reference", "Dataset column with the reference string."),
-            Param("operation", str, "eq", "eq, ne, like or ilike.", choices=similarity_rewards.STRING_OPERATIONS),
+        params=factory_params(
+            similarity_rewards.get_string_check_reward, operation={"choices": similarity_rewards.STRING_OPERATIONS}
         ),
         columns=("reference",),
         good=Example("Paris", {"reference": "Paris"}),
@@ -434,10 +371,7 @@ register(
         factory=formula_rewards.get_formula_reward,
         description="Combine named rewards with an expression (min, max, clip, gates such as `a if b == 1 else 0`).",
         family="other",
-        params=(
-            Param("expression", str, "length if format == 1 else -100", "Arithmetic over reward names; never eval'd."),
-            Param("terms", str, "", 'Optional JSON {"a": {"name": "similarity", "params": {...}}}.'),
-        ),
+        params=factory_params(formula_rewards.get_formula_reward),
         good=Example(_SECTIONS),
         bad=Example("Plants eat light."),
         lab_family="formula",
@@ -450,9 +384,8 @@ register(
         factory=model_rewards.get_reward_model_reward,
         description="A one-label sequence-classification reward model scores prompt + completion, as TRL runs it.",
         family="other",
-        params=(
-            Param("model", str, "", "Hub id or local folder of the reward model.", loads_model=True),
-            Param("batch_size", int, 8, "Completions per forward pass.", minimum=1),
+        params=factory_params(
+            model_rewards.get_reward_model_reward, model={"loads_model": True}, batch_size={"minimum": 1}
         ),
         good=Example("Plants use sunlight, water and carbon dioxide to make sugar."),
         bad=Example("no"),
@@ -465,13 +398,11 @@ register(
         factory=judge_rewards.get_judge_reward,
         description="A local LLM judges a rubric: P(yes) from its logits. Weak on the embedded 135M model.",
         family="other",
-        params=(
-            Param("rubric", str, "The answer is polite, on topic and helpful.", "What a good answer does."),
-            Param(
-                "model", str, "embedded", "'embedded', a Hub id or a local folder of a causal LM.", loads_model=True
-            ),
-            Param("batch_size", int, 8, "Completions per forward pass.", minimum=1),
-            Param("time_limit", float, 120.0, "Seconds per call; the rest get None.", minimum=1.0),
+        params=factory_params(
+            judge_rewards.get_judge_reward,
+            model={"loads_model": True},
+            batch_size={"minimum": 1},
+            time_limit={"minimum": 1.0},
         ),
         good=Example("Thank you! Plants make food from sunlight."),
         bad=Example("You are stupid."),

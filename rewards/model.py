@@ -12,8 +12,8 @@ from __future__ import annotations
 import logging
 import threading
 
-from playground.errors import RewardError
 from rewards._text import completion_text
+from rewards.errors import RewardError
 
 
 logger = logging.getLogger(__name__)
@@ -48,9 +48,10 @@ def get_reward_model_reward(model: str = "", batch_size: int = 8):
 
     Args:
         model (`str`, *optional*, defaults to `""`):
-            Hub id or local folder of a model loadable by `AutoModelForSequenceClassification` with one label.
+            Hub id or local folder of the reward model. A model loadable by `AutoModelForSequenceClassification` with
+            one label.
         batch_size (`int`, *optional*, defaults to `8`):
-            Completions scored per forward pass.
+            Completions per forward pass.
 
     Returns:
         `Callable`: A reward function returning the model's logit per completion (unbounded; higher is better).

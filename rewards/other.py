@@ -14,8 +14,8 @@ import re
 from trl.rewards import get_repetition_penalty_reward as _trl_repetition_penalty
 from trl.rewards import get_soft_overlong_punishment as _trl_soft_overlong_punishment
 
-from playground.errors import RewardError
 from rewards._text import completion_texts
+from rewards.errors import RewardError
 
 
 logger = logging.getLogger(__name__)
@@ -54,11 +54,11 @@ def get_repetition_penalty_reward(ngram_size: int = 3, max_penalty: float = -1.0
 
     Args:
         ngram_size (`int`, *optional*, defaults to `3`):
-            Size of the n-grams, at least 1.
+            Size of the n-grams. At least 1.
         max_penalty (`float`, *optional*, defaults to `-1.0`):
-            Penalty of a fully repetitive completion; must not be positive.
+            Penalty of a fully repetitive completion. Must not be positive.
         language (`str`, *optional*, defaults to `"auto"`):
-            How text is split without token ids: `"auto"`, `"en"`, `"zh"` or `"ja"`.
+            Text split without token ids: en (lower-cased words), zh (jieba words), ja (characters), auto.
 
     Returns:
         `Callable`: A reward function returning a penalty in `[max_penalty, 0.0]` per completion.
@@ -135,9 +135,11 @@ def get_soft_overlong_reward(max_completion_len: int = 64, soft_punish_cache: in
 
     Args:
         max_completion_len (`int`, *optional*, defaults to `64`):
-            Maximum length \( L_{\max} \), usually the trainer's `max_completion_length`.
+            Maximum completion length in tokens (words without ids). The maximum \( L_{\max} \), usually the trainer's
+            `max_completion_length`.
         soft_punish_cache (`int`, *optional*, defaults to `16`):
-            Length of the soft-penalty zone \( L_{\text{cache}} \), in `[0, max_completion_len]`.
+            Length of the linear penalty zone before the maximum. The soft-penalty zone \( L_{\text{cache}} \), from 0
+            to `max_completion_len`.
 
     Returns:
         `Callable`: A reward function returning a penalty in `[-1.0, 0.0]` per completion.

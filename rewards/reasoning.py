@@ -10,8 +10,8 @@ import math
 import re
 from collections.abc import Sequence
 
-from playground.errors import RewardError
 from rewards._text import column, completion_text, completion_texts, math_verify_timeouts
+from rewards.errors import RewardError
 
 
 COSINE_LENGTH_UNITS = ("tokens", "characters")
@@ -31,7 +31,7 @@ def get_reasoning_accuracy_reward(reasoning_delimiters: Sequence[str] = ("</thin
 
     Args:
         reasoning_delimiters (`list[str]`, *optional*, defaults to `["</think>"]`):
-            Strings that end the reasoning.
+            Strings that end the reasoning (comma-separated).
 
     Returns:
         `Callable`: A reward function returning 1.0, 0.0 or `None` per completion.
@@ -88,21 +88,24 @@ def get_cosine_scaled_reward(
 
     Both modes clamp `p` at 1 (TRL's fix: cos is periodic, so without it a completion of twice `max_len` would earn
     the short-completion reward again) and give `None` for an unparseable solution, as TRL does; open-r1 does
-    neither (it gives 1.0 for an unparseable solution).
+    neither (it gives 1.0 for an unparseable solution). Both modes check answers with TRL's checker, which reads a
+    plain number solution such as `72`; open-r1's reads LaTeX only, finds no gold answer in `72` and pays 1.0 to
+    every completion, right or wrong. Here a number solution is scored: right answers earn the correct range, wrong
+    ones the wrong range.
 
     Args:
         max_len (`int`, *optional*, defaults to `1000`):
-            Length at which the schedule reaches its long-completion bound (open-r1's default).
+            Length at which the schedule reaches its long-completion bound. The default, 1000, is open-r1's.
         min_value_wrong (`float`, *optional*, defaults to `-1.0`):
             Reward of an empty wrong completion.
         max_value_wrong (`float`, *optional*, defaults to `-0.5`):
-            Reward of a wrong completion of `max_len`.
+            Reward of a wrong completion of max_len.
         min_value_correct (`float`, *optional*, defaults to `0.5`):
-            Reward of a correct completion of `max_len`.
+            Reward of a correct completion of max_len.
         max_value_correct (`float`, *optional*, defaults to `1.0`):
             Reward of an empty correct completion.
         length_unit (`str`, *optional*, defaults to `"tokens"`):
-            `"tokens"` (TRL) or `"characters"` (open-r1).
+            tokens (TRL; words without token ids) or characters (open-r1).
 
     Returns:
         `Callable`: A reward function returning a float (or `None`) per completion.

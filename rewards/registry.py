@@ -7,6 +7,7 @@ TRL names its metrics `rewards/<__name__>/mean` and two lambdas would collide.
 from __future__ import annotations
 
 import hashlib
+import inspect
 import math
 import numbers
 import re
@@ -14,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from playground.errors import RewardError
+from rewards.errors import RewardError
 
 
 RewardFunc = Callable[..., list[float | None]]
@@ -68,6 +69,72 @@ class RewardSpec:
 
 
 REGISTRY: dict[str, RewardSpec] = {}
+
+_TYPES = {"int": int, "float": float, "str": str, "bool": bool}
+_FIRST_SENTENCE = re.compile(r"(.+?[.!?])(?:\s+(?=[A-Z`\"'(])|\s*$)", re.DOTALL)
+
+
+def factory_params(
+    factory: Callable[..., RewardFunc], *, omit: tuple[str, ...] = (), **declared: Any
+) -> tuple[Param, ...]:
+    """The factory's parameters as `Param`s, read from the factory itself: the name, type and default from its
+    signature, the help from the first sentence of its docstring's `Args:` entry (the rest of the entry is for the
+    reader of the code). `declared[name]` is a dict of what the factory does not say (`choices`, `minimum`, `maximum`,
+    `loads_model`), or of a field the registry sets otherwise (the default of a parameter whose default is `None`);
+    `omit` names parameters the registry leaves at their default."""
+    described = _args_section(inspect.getdoc(factory) or "")
+    params = []
+    for parameter in inspect.signature(factory).parameters.values():
+        if parameter.name in omit:
+            continue
+        fields = dict(declared.pop(parameter.name, {}))
+        default = fields.pop("default", parameter.default)
+        if parameter.name not in described:
+            raise ValueError(f"{factory.__name__}'s docstring does not describe its parameter {parameter.name!r}")
+        help_text = _FIRST_SENTENCE.match(described[parameter.name]).group(1)
+        params.append(
+            Param(
+                parameter.name,
+                fields.pop("type", _param_type(parameter.annotation)),
+                list(default) if isinstance(default, tuple) else default,
+                help_text,
+                **fields,
+            )
+        )
+    if declared:
+        raise ValueError(f"{factory.__name__} has no parameter {sorted(declared)[0]!r}")
+    return tuple(params)
+
+
+def _param_type(annotation: Any) -> type:
+    """`int`, `float`, `str` or `bool` as written; any list, tuple or sequence of strings is `list`."""
+    text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", str(annotation))
+    if text in _TYPES:
+        return _TYPES[text]
+    if text.startswith(("list", "tuple", "Sequence")):
+        return list
+    raise ValueError(f"No registry type for the annotation {text!r}")
+
+
+def _args_section(doc: str) -> dict[str, str]:
+    """`{name: description}` of a Google-style `Args:` section (`name (`type`, ...):` then indented lines)."""
+    entries: dict[str, str] = {}
+    name = None
+    in_args = False
+    for line in doc.splitlines():
+        if not line.startswith(" "):
+            in_args = line.strip() == "Args:"
+            name = None
+            continue
+        if not in_args:
+            continue
+        entry = re.match(r"^    (\w+) \(.*\):\s*$", line)
+        if entry:
+            name = entry.group(1)
+            entries[name] = ""
+        elif name and line.strip():
+            entries[name] = f"{entries[name]} {line.strip()}".strip()
+    return entries
 
 
 def register(spec: RewardSpec) -> RewardSpec:

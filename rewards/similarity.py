@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import re
 
-from playground.errors import RewardError
 from rewards._text import column, completion_texts
+from rewards.errors import RewardError
 
 
 ROUGE_N = tuple(f"rouge_{n}" for n in range(1, 6))
@@ -79,12 +79,13 @@ def get_similarity_reward(column: str = "reference", metric: str = "rouge_l"):
 
     Args:
         column (`str`, *optional*, defaults to `"reference"`):
-            Dataset column holding the reference texts.
+            Dataset column with the reference text.
         metric (`str`, *optional*, defaults to `"rouge_l"`):
-            `"rouge_l"` (longest common subsequence F-measure), `"rouge_1"` to `"rouge_5"` (n-gram overlap
-            F-measure), `"bleu"` (sentence BLEU), `"gleu"` (sentence GLEU), `"chrf"` (character n-gram F-score),
-            `"fuzzy_match"` (rapidfuzz WRatio after lower-casing and removing punctuation, as OpenAI's example) or
-            `"fuzzy"` (normalized Levenshtein ratio).
+            rouge_l, rouge_1..rouge_5, bleu, gleu, chrf, fuzzy_match (OpenAI's WRatio) or fuzzy (Levenshtein).
+            `"rouge_l"` is the longest common subsequence F-measure, `"rouge_1"` to `"rouge_5"` the n-gram overlap
+            F-measure, `"bleu"` and `"gleu"` sentence BLEU and GLEU, `"chrf"` the character n-gram F-score,
+            `"fuzzy_match"` rapidfuzz WRatio after lower-casing and removing punctuation (OpenAI's example), `"fuzzy"`
+            the normalized Levenshtein ratio.
 
     Returns:
         `Callable`: A reward function returning a similarity in [0, 1], or `None` when the reference is missing.
@@ -126,10 +127,11 @@ def get_string_check_reward(column: str = "reference", operation: str = "eq"):
 
     Args:
         column (`str`, *optional*, defaults to `"reference"`):
-            Dataset column holding the reference strings.
+            Dataset column with the reference string.
         operation (`str`, *optional*, defaults to `"eq"`):
-            `"eq"` (equal), `"ne"` (not equal), `"like"` (contains the reference) or `"ilike"` (contains it, ignoring
-            case), as OpenAI's `string_check` defines them: exact, nothing is stripped (`"Paris "` is not `"Paris"`).
+            eq, ne, like or ilike. `"eq"` (equal), `"ne"` (not equal), `"like"` (contains the reference) or `"ilike"`
+            (contains it, ignoring case), as OpenAI's `string_check` defines them: exact, nothing is stripped (`"Paris
+            "` is not `"Paris"`).
 
     Returns:
         `Callable`: A reward function returning 1.0 or 0.0, or `None` when the reference is missing.

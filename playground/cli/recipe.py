@@ -2,8 +2,8 @@
 
 An entry is read without running any code:
 
-- `module.name` in a `module.py` beside the YAML file (what a playground export writes): `name = NamedReward(
-  factory(...), "metric")` is the library reward of that metric with the call's literal parameters, a top-level
+- `module.name` in a `module.py` beside the YAML file (what a playground export writes): `name = build_reward(
+  "reward", {params})` is that library reward with those literal parameters, a top-level
   `def name(completions, **kwargs)` is custom code (it runs in the sandbox, as any custom reward), and a string
   `name = "org/model"` is a reward model;
 - one of TRL's own reward names (`accuracy_reward`, `think_format_reward`): the library's copy of it.
@@ -60,22 +60,20 @@ def _module_reward(path: Path, attr: str, weight: float) -> tuple[RewardChoice, 
 
 
 def _assigned_reward(path: Path, attr: str, value: ast.expr, weight: float) -> RewardChoice:
-    from rewards.registry import get_spec, metric_name
+    from rewards.registry import resolve_params
 
     if isinstance(value, ast.Constant) and isinstance(value.value, str):
         return RewardChoice("reward_model", weight, {"model": value.value})
+    unreadable = PlaygroundError("cli.recipe_unreadable", file=path.name, name=attr)
+    if not (isinstance(value, ast.Call) and getattr(value.func, "id", None) == "build_reward" and not value.keywords):
+        raise unreadable
     try:
-        inner, metric = value.args  # NamedReward(factory(...) or function, "metric")
-        name = ast.literal_eval(metric).split("(")[0]
-        params = {k.arg: ast.literal_eval(k.value) for k in inner.keywords} if isinstance(inner, ast.Call) else {}
-        get_spec(name)
-        readable = metric_name(name, params) == ast.literal_eval(metric)
-    except (AttributeError, TypeError, ValueError, PlaygroundError):
-        readable = False
-    if not readable:
-        raise PlaygroundError("cli.recipe_unreadable", file=path.name, name=attr)
-    defaults = get_spec(name).defaults()  # the module spells out every parameter; the spec keeps the chosen ones
-    return RewardChoice(name, weight, {k: v for k, v in params.items() if k not in defaults or v != defaults[k]})
+        name, *rest = (ast.literal_eval(arg) for arg in value.args)  # build_reward("reward", {params})
+        params = dict(rest[0]) if rest else {}
+        resolve_params(name, params)
+    except (TypeError, ValueError, PlaygroundError):
+        raise unreadable from None
+    return RewardChoice(name, weight, params)
 
 
 def _custom_section(source: str, tree: ast.Module, node: ast.AST) -> str:

@@ -16,9 +16,9 @@ from pathlib import Path
 
 from playground.errors import PlaygroundError
 from playground.export.common import custom_code
-from playground.export.inline import rewards_code
 from playground.export.model_card import KIND_ADAPTER, KIND_MERGED, build_model_card
 from playground.export.recipe import REWARDS_MODULE
+from playground.export.reward_code import copy_library, rewards_code
 from playground.export.weights import copy_adapter, export_merged
 from playground.spec import RunSpec
 from playground.texts import Text, msg
@@ -43,8 +43,9 @@ class PushResult:
 def prepare_push(
     run: Run, repo_id: str, kind: str = KIND_ADAPTER, comparison: Comparison | None = None, folder: Path | None = None
 ) -> Path:
-    """Write what `push_to_hub` uploads: the adapter (or merged model), README.md (the model card) and the rewards'
-    code as `rewards_module.py`. Replaces an earlier export of the same kind; returns the folder."""
+    """Write what `push_to_hub` uploads: the adapter (or merged model), README.md (the model card), the rewards' code
+    as `rewards_module.py` and the reward library it imports (`rewards/`). Replaces an earlier export of the same kind;
+    returns the folder."""
     check_repo_id(repo_id)
     if kind not in KINDS:
         raise PlaygroundError("export.push_kind", kind=kind, valid=", ".join(KINDS))
@@ -58,6 +59,7 @@ def prepare_push(
     code = rewards_code(spec.rewards, custom_code(spec), spec.grpo.completions_as_text)
     doc = f"The reward functions of GRPO Reward Playground run {run.id}: REWARD_FUNCS, weighted by REWARD_WEIGHTS."
     (folder / REWARDS_MODULE).write_text(code.source(doc), encoding="utf-8")
+    copy_library(folder)
     (folder / "README.md").write_text(build_model_card(run, repo_id, kind, comparison), encoding="utf-8")
     return folder
 

@@ -11,7 +11,7 @@ from typing import Any
 import yaml
 
 from playground.export.common import TRL_VERSION, custom_code, export_model, render
-from playground.export.inline import reward_sources
+from playground.export.reward_code import reward_sources
 from playground.models import EMBEDDED, ModelSource
 from playground.scoring import RewardChoice
 from playground.spec import RunSpec

@@ -4,13 +4,14 @@ Recipe folder (`trl grpo --config recipe.yaml`, run from inside the folder):
 
 - `recipe.yaml`        TRL's `ScriptArguments`, `ModelConfig` and `GRPOConfig` fields, with `reward_funcs` as dotted
                        paths into `rewards_module.py` and their `reward_weights`;
-- `rewards_module.py`  the chosen library rewards inlined (no playground needed) plus the user's custom code;
+- `rewards_module.py`  the chosen rewards, imported from `rewards/` (the reward library, copied as it is: no
+                       playground needed), plus the user's custom code;
 - `data/train.jsonl`   the prompts the run trained on (TRL loads the folder `data` as a local dataset);
 - `zero2.yaml`, `fsdp.yaml`  accelerate configs (DeepSpeed ZeRO-2, FSDP2) for several GPUs;
 - `README.md`          the exact commands.
 
-The script folder holds `train_grpo.py` (the same settings and rewards, `GRPOTrainer` called directly), the data and
-the accelerate configs.
+The script folder holds `train_grpo.py` (the same settings and rewards, `GRPOTrainer` called directly), the reward
+library, the data and the accelerate configs.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from playground.export.common import (
     spec_of,
     write_prompts,
 )
-from playground.export.inline import RewardsCode, py_literal, rewards_code
+from playground.export.reward_code import RewardsCode, copy_library, py_literal, rewards_code
 from playground.export.settings import (
     device_args,
     help_text,
@@ -70,6 +71,7 @@ def export_recipe(source: Run | RunSpec, out_dir: str | Path) -> Path:
         data = write_prompts(spec, folder / DATA_FILE)
         doc = f"Reward functions for `trl grpo --config {RECIPE}` (dotted paths `rewards_module.<name>`)."
         (folder / REWARDS_MODULE).write_text(code.source(doc), encoding="utf-8")
+        copy_library(folder)
         (folder / RECIPE).write_text(recipe_yaml(spec, code, data, run_id), encoding="utf-8")
         _write_accelerate_configs(folder)
         (folder / README).write_text(_readme("recipe_README.md", spec, code, data, run_id), encoding="utf-8")
@@ -86,6 +88,7 @@ def export_script(source: Run | RunSpec, out_dir: str | Path) -> Path:
         data = write_prompts(spec, folder / DATA_FILE)
         _write_warmup_examples(source, spec, folder)
         (folder / SCRIPT).write_text(script_source(spec, code, data, run_id), encoding="utf-8")
+        copy_library(folder)
         _write_accelerate_configs(folder)
         (folder / README).write_text(_readme("script_README.md", spec, code, data, run_id), encoding="utf-8")
 
@@ -216,7 +219,7 @@ def _py_dict(values: dict[str, Any], comments: bool = False) -> str:
 
 
 def _script_rewards(code: RewardsCode) -> str:
-    parts = [code.library]
+    parts = []
     if code.custom:
         parts += ["# " + "-" * 40 + " Your custom reward code", code.custom]
     parts += ["# " + "-" * 40 + " The rewards of this run, named as the playground's metrics", code.wiring]

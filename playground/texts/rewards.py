@@ -1,32 +1,88 @@
 """Rewards: the registry's refusals, what a reward returned, the flags of a scored group and the preview's settings
 (rewards/registry.py, playground/scoring.py, playground/preview.py). Reward and parameter names stay as they are."""
 
+from rewards.errors import MESSAGES
+
+
+# The reward library's messages: the English is the library's own (`rewards.errors.MESSAGES`), the Chinese is here.
+LIBRARY_ZH: dict[str, str] = {
+    "reward.unknown": "未知的奖励 {name!r}。可用的奖励：{valid}。",
+    "reward.param_choice": "奖励 {name!r}：参数 {param!r} 必须是 {valid} 之一，实际为 {value!r}。",
+    "reward.param_min": "奖励 {name!r}：参数 {param!r} 必须 >= {min}，实际为 {value!r}。",
+    "reward.param_max": "奖励 {name!r}：参数 {param!r} 必须 <= {max}，实际为 {value!r}。",
+    "reward.param_type": "奖励 {name!r}：参数 {param!r} 的类型必须是 {type}，实际为 {value!r}。",
+    "reward.param_unknown": "奖励 {name!r} 没有参数 {param!r}。它的参数有：{known}。",
+    "reward.completion_type": "生成结果必须是字符串或对话消息列表，实际为 {kind}：{value}。",
+    "reward.column_missing": "奖励 {name!r} 需要数据集列 {column!r}，但这批数据只有这些列：{columns}。",
+    "reward.column_missing_none": "奖励 {name!r} 需要数据集列 {column!r}，但这批数据没有任何列。",
+    "reward.column_length": "奖励 {name!r}：列 {column!r} 有 {count} 项，而生成结果有 {n} 个。",
+    "reward.needs_column": "{name} 奖励需要一个数据集列名，实际为 {value!r}。",
+    "reward.option": "{name} 的 {option} 必须是 {valid} 之一，实际为 {value!r}。",
+    "reward.code_fence": "代码格式的 language 必须是代码块标记，例如 python，实际为 {value!r}。",
+    "reward.code_python": "code_tests 奖励只运行 Python，实际的 language 为 {value!r}。",
+    "reward.code_time_limit": "code_tests 的 time_limit 必须在 (0, 60] 秒之间，实际为 {value!r}。",
+    "reward.code_sandbox": (
+        "code_tests 在实验场的沙箱中运行程序，而这个进程没有加载沙箱（import playground.sandbox.programs）。"
+    ),
+    "reward.code_tests_json": "code_tests：某一行的 tests 是文本而不是 JSON；请给出测试用例列表。",
+    "reward.code_tests_shape": (
+        'code_tests：某一行的 tests 必须是 {{"input": ..., "output": ...}} 对象或 Python 字符串组成的列表。'
+    ),
+    "reward.keywords_empty": "keywords 奖励至少需要一个要包含（include）或要排除（exclude）的关键词。",
+    "reward.regex_empty": "regex 奖励需要一个非空的 pattern，实际为 {value!r}。",
+    "reward.regex_invalid": "正则表达式 {pattern!r} 无效：{error}。",
+    "reward.regex_slow": (
+        "正则表达式 {pattern!r} 匹配 {n} 个生成结果用了超过 {seconds:g} 秒；(a+)+ "
+        "这样的嵌套量词会无休止地回溯。请简化这个表达式。"
+    ),
+    "reward.language_threshold": "language 的 threshold 必须在 0 到 1 之间，实际为 {value!r}。",
+    "reward.allow_empty": "allow_empty 必须是 true 或 false，实际为 {value!r}。",
+    "reward.tags_empty": "tag_layout 奖励至少需要一个标签名，例如 intro,body,conclusion。",
+    "reward.tag_invalid": "标签名 {name!r} 无效；请用 intro、body、think、answer 这样的名称。",
+    "reward.tags_repeat": "tag_layout 的标签不能重复，实际为 {tags}。",
+    "reward.formula_empty": "公式为空；请写成例如 `0.9 * similarity + 0.1 * format`。",
+    "reward.formula_long": "公式超过了 {max} 个字符。",
+    "reward.formula_syntax": "公式 {formula!r} 不是有效的表达式：{error}。",
+    "reward.formula_node": "公式 {formula!r} 用到了 {node}，公式中不允许这样做。",
+    "reward.formula_constant": "公式 {formula!r} 只能包含数字，不能包含 {value!r}。",
+    "reward.formula_call": "公式 {formula!r} 只能调用 {functions}（仅限位置参数）。",
+    "reward.formula_name": "公式 {formula!r} 用到了 {name!r}，它不在这些名称之中：{names}。",
+    "reward.formula_power": "公式中不允许大于 10 的幂。",
+    "reward.formula_unexpected": "公式中出现了意外的 {node}。",
+    "reward.formula_terms_json": "公式的 terms 不是有效的 JSON：{error}。",
+    "reward.formula_terms_shape": '公式的 terms 必须形如 {{"a": {{"name": "similarity", "params": {{...}}}}}}。',
+    "reward.formula_no_reward": "公式 {formula!r} 没有用到任何奖励；请至少写一个，例如 `format`。",
+    "reward.formula_nested": "公式中不能再包含公式。",
+    "reward.formula_overflow": "公式 {formula!r} 算出的数太大，不能作为奖励。",
+    "reward.formula_failed": "公式 {formula!r} 计算失败：{error}。",
+    "reward.judge_load": "无法加载评判模型 {model!r}：{error}",
+    "reward.judge_rubric": "评判需要一条评分标准（rubric）：用一两句话说明好的回答应该做到什么。",
+    "reward.judge_model": "评判需要一个模型：'embedded'、Hub id 或本地文件夹。",
+    "reward.batch_size": "batch_size 必须是不小于 1 的整数，实际为 {value!r}。",
+    "reward.time_limit": "time_limit 必须是正的秒数，实际为 {value!r}。",
+    "reward.judge_tokens": "评判模型 {model!r} 没有表示 'yes' 和 'no' 的单个 token。",
+    "reward.model_load": "无法加载奖励模型 {model!r}：{error}",
+    "reward.model_id": "奖励模型必须是 Hub id 或文件夹，实际为 {value!r}。",
+    "reward.model_missing": "reward_model 奖励需要一个模型：Hub id 或本地文件夹。",
+    "reward.similarity_metric": "未知的相似度指标 {value!r}；请使用 {valid} 之一。",
+    "reward.completion_ids": "收到了 {count} 组 completion_ids，而生成结果有 {n} 个。",
+    "reward.ngram_size": "重复惩罚的 ngram_size 必须是 >= 1 的整数，实际为 {value!r}。",
+    "reward.max_penalty": "重复惩罚的 max_penalty 不能为正，实际为 {value!r}。",
+    "reward.repetition_language": "重复惩罚的 language 必须是 {valid} 之一。",
+    "reward.overlong_value": "软超长惩罚的 {param} 必须是非负整数，实际为 {value!r}。",
+    "reward.overlong_range": (
+        "软超长惩罚需要 0 <= soft_punish_cache <= max_completion_len 且 max_completion_len >= 1，实际 "
+        "soft_punish_cache={cache}，max_completion_len={length}。"
+    ),
+    "reward.delimiters": "推理准确性奖励至少需要一个推理分隔符，例如 </think>。",
+    "reward.cosine_max_len": "余弦缩放奖励的 max_len 必须是 >= 1 的整数，实际为 {value!r}。",
+    "reward.cosine_unit": "余弦缩放奖励的 length_unit 必须是 {valid} 之一。",
+    "reward.ideal_length": "ideal_length 必须是非负整数（字符数），实际为 {value!r}。",
+}
+
 TEXTS: dict[str, tuple[str, str]] = {
+    **{key: (english, LIBRARY_ZH[key]) for key, english in MESSAGES.items()},
     # the registry and a reward's parameters
-    "reward.unknown": (
-        "Unknown reward {name!r}. Valid rewards: {valid}.",
-        "未知的奖励 {name!r}。可用的奖励：{valid}。",
-    ),
-    "reward.param_choice": (
-        "Reward {name!r}: parameter {param!r} must be one of {valid}, got {value!r}.",
-        "奖励 {name!r}：参数 {param!r} 必须是 {valid} 之一，实际为 {value!r}。",
-    ),
-    "reward.param_min": (
-        "Reward {name!r}: parameter {param!r} must be >= {min}, got {value!r}.",
-        "奖励 {name!r}：参数 {param!r} 必须 >= {min}，实际为 {value!r}。",
-    ),
-    "reward.param_max": (
-        "Reward {name!r}: parameter {param!r} must be <= {max}, got {value!r}.",
-        "奖励 {name!r}：参数 {param!r} 必须 <= {max}，实际为 {value!r}。",
-    ),
-    "reward.param_type": (
-        "Reward {name!r}: parameter {param!r} must be {type}, got {value!r}.",
-        "奖励 {name!r}：参数 {param!r} 的类型必须是 {type}，实际为 {value!r}。",
-    ),
-    "reward.param_unknown": (
-        "Reward {name!r} has no parameter {param!r}. Its parameters: {known}.",
-        "奖励 {name!r} 没有参数 {param!r}。它的参数有：{known}。",
-    ),
     "reward.param_invalid": ("Reward {name!r}: {detail}", "奖励 {name!r}：{detail}"),
     # a selection of rewards
     "reward.empty_name": (
@@ -125,224 +181,5 @@ TEXTS: dict[str, tuple[str, str]] = {
     "preview.top_p": (
         "top_p must be above 0 and at most 1, got {value}.",
         "top_p 必须大于 0 且不超过 1，实际为 {value}。",
-    ),
-    # the library's rewards: their parameters and inputs
-    "reward.completion_type": (
-        "A completion must be a string or a list of chat messages, got {kind}: {value}.",
-        "生成结果必须是字符串或对话消息列表，实际为 {kind}：{value}。",
-    ),
-    "reward.column_missing": (
-        "Reward {name!r} needs the dataset column {column!r}, but the batch only has these columns: {columns}.",
-        "奖励 {name!r} 需要数据集列 {column!r}，但这批数据只有这些列：{columns}。",
-    ),
-    "reward.column_missing_none": (
-        "Reward {name!r} needs the dataset column {column!r}, but the batch only has these columns: none.",
-        "奖励 {name!r} 需要数据集列 {column!r}，但这批数据没有任何列。",
-    ),
-    "reward.column_length": (
-        "Reward {name!r}: column {column!r} has {count} entries for {n} completions.",
-        "奖励 {name!r}：列 {column!r} 有 {count} 项，而生成结果有 {n} 个。",
-    ),
-    "reward.needs_column": (
-        "The {name} reward needs the name of a dataset column, got {value!r}.",
-        "{name} 奖励需要一个数据集列名，实际为 {value!r}。",
-    ),
-    "reward.option": (
-        "The {name} {option} must be one of {valid}, got {value!r}.",
-        "{name} 的 {option} 必须是 {valid} 之一，实际为 {value!r}。",
-    ),
-    "reward.code_fence": (
-        "The code format language must be a fence tag such as python, got {value!r}.",
-        "代码格式的 language 必须是代码块标记，例如 python，实际为 {value!r}。",
-    ),
-    "reward.code_python": (
-        "The code_tests reward runs Python only, got language {value!r}.",
-        "code_tests 奖励只运行 Python，实际的 language 为 {value!r}。",
-    ),
-    "reward.code_time_limit": (
-        "The code_tests time_limit must be in (0, 60] seconds, got {value!r}.",
-        "code_tests 的 time_limit 必须在 (0, 60] 秒之间，实际为 {value!r}。",
-    ),
-    "reward.code_sandbox": (
-        (
-            "code_tests runs programs in the playground's sandbox, which this process has not loaded (import "
-            "playground.sandbox.programs)."
-        ),
-        "code_tests 在实验场的沙箱中运行程序，而这个进程没有加载沙箱（import playground.sandbox.programs）。",
-    ),
-    "reward.code_tests_json": (
-        "code_tests: a row's tests are text that is not JSON; give a list of test cases.",
-        "code_tests：某一行的 tests 是文本而不是 JSON；请给出测试用例列表。",
-    ),
-    "reward.code_tests_shape": (
-        'code_tests: a row\'s tests must be a list of {{"input": ..., "output": ...}} objects or Python strings.',
-        'code_tests：某一行的 tests 必须是 {{"input": ..., "output": ...}} 对象或 Python 字符串组成的列表。',
-    ),
-    "reward.keywords_empty": (
-        "The keywords reward needs at least one keyword to include or to exclude.",
-        "keywords 奖励至少需要一个要包含（include）或要排除（exclude）的关键词。",
-    ),
-    "reward.regex_empty": (
-        "The regex reward needs a non-empty pattern, got {value!r}.",
-        "regex 奖励需要一个非空的 pattern，实际为 {value!r}。",
-    ),
-    "reward.regex_invalid": (
-        "The regex pattern {pattern!r} is not a valid regular expression: {error}.",
-        "正则表达式 {pattern!r} 无效：{error}。",
-    ),
-    "reward.regex_slow": (
-        (
-            "The regex pattern {pattern!r} took more than {seconds:g} s to match {n} completion(s); nested "
-            "quantifiers such as (a+)+ backtrack without end. Simplify the pattern."
-        ),
-        (
-            "正则表达式 {pattern!r} 匹配 {n} 个生成结果用了超过 {seconds:g} 秒；(a+)+ 这样的嵌套量词会无休止地回溯。"
-            "请简化这个表达式。"
-        ),
-    ),
-    "reward.language_threshold": (
-        "The language threshold must be between 0 and 1, got {value!r}.",
-        "language 的 threshold 必须在 0 到 1 之间，实际为 {value!r}。",
-    ),
-    "reward.allow_empty": (
-        "allow_empty must be true or false, got {value!r}.",
-        "allow_empty 必须是 true 或 false，实际为 {value!r}。",
-    ),
-    "reward.tags_empty": (
-        "The tag_layout reward needs at least one tag name, e.g. intro,body,conclusion.",
-        "tag_layout 奖励至少需要一个标签名，例如 intro,body,conclusion。",
-    ),
-    "reward.tag_invalid": (
-        "Tag name {name!r} is not valid; use names such as intro, body, think, answer.",
-        "标签名 {name!r} 无效；请用 intro、body、think、answer 这样的名称。",
-    ),
-    "reward.tags_repeat": (
-        "The tags of tag_layout must differ, got {tags}.",
-        "tag_layout 的标签不能重复，实际为 {tags}。",
-    ),
-    "reward.formula_empty": (
-        "The formula is empty; write e.g. `0.9 * similarity + 0.1 * format`.",
-        "公式为空；请写成例如 `0.9 * similarity + 0.1 * format`。",
-    ),
-    "reward.formula_long": ("The formula is longer than {max} characters.", "公式超过了 {max} 个字符。"),
-    "reward.formula_syntax": (
-        "The formula {formula!r} is not a valid expression: {error}.",
-        "公式 {formula!r} 不是有效的表达式：{error}。",
-    ),
-    "reward.formula_node": (
-        "The formula {formula!r} uses {node}, which formulas do not allow.",
-        "公式 {formula!r} 用到了 {node}，公式中不允许这样做。",
-    ),
-    "reward.formula_constant": (
-        "The formula {formula!r} may only contain numbers, not {value!r}.",
-        "公式 {formula!r} 只能包含数字，不能包含 {value!r}。",
-    ),
-    "reward.formula_call": (
-        "The formula {formula!r} may only call {functions} (positional arguments).",
-        "公式 {formula!r} 只能调用 {functions}（仅限位置参数）。",
-    ),
-    "reward.formula_name": (
-        "The formula {formula!r} uses {name!r}, which is not one of: {names}.",
-        "公式 {formula!r} 用到了 {name!r}，它不在这些名称之中：{names}。",
-    ),
-    "reward.formula_power": ("Powers above 10 are not allowed in a formula.", "公式中不允许大于 10 的幂。"),
-    "reward.formula_unexpected": ("Unexpected {node} in a formula.", "公式中出现了意外的 {node}。"),
-    "reward.formula_terms_json": (
-        "The formula's terms are not valid JSON: {error}.",
-        "公式的 terms 不是有效的 JSON：{error}。",
-    ),
-    "reward.formula_terms_shape": (
-        'The formula\'s terms must look like {{"a": {{"name": "similarity", "params": {{...}}}}}}.',
-        '公式的 terms 必须形如 {{"a": {{"name": "similarity", "params": {{...}}}}}}。',
-    ),
-    "reward.formula_no_reward": (
-        "The formula {formula!r} reads no reward; name at least one, e.g. `format`.",
-        "公式 {formula!r} 没有用到任何奖励；请至少写一个，例如 `format`。",
-    ),
-    "reward.formula_nested": ("A formula cannot contain another formula.", "公式中不能再包含公式。"),
-    "reward.formula_overflow": (
-        "The formula {formula!r} made a number too large for a reward.",
-        "公式 {formula!r} 算出的数太大，不能作为奖励。",
-    ),
-    "reward.formula_failed": ("The formula {formula!r} failed: {error}.", "公式 {formula!r} 计算失败：{error}。"),
-    "reward.judge_load": ("Could not load the judge model {model!r}: {error}", "无法加载评判模型 {model!r}：{error}"),
-    "reward.judge_rubric": (
-        "The judge needs a rubric: one or two sentences saying what a good answer does.",
-        "评判需要一条评分标准（rubric）：用一两句话说明好的回答应该做到什么。",
-    ),
-    "reward.judge_model": (
-        "The judge needs a model: 'embedded', a Hub id or a local folder.",
-        "评判需要一个模型：'embedded'、Hub id 或本地文件夹。",
-    ),
-    "reward.batch_size": (
-        "batch_size must be a whole number of at least 1, got {value!r}.",
-        "batch_size 必须是不小于 1 的整数，实际为 {value!r}。",
-    ),
-    "reward.time_limit": (
-        "time_limit must be a positive number of seconds, got {value!r}.",
-        "time_limit 必须是正的秒数，实际为 {value!r}。",
-    ),
-    "reward.judge_tokens": (
-        "The judge model {model!r} has no single token for 'yes' and 'no'.",
-        "评判模型 {model!r} 没有表示 'yes' 和 'no' 的单个 token。",
-    ),
-    "reward.model_load": ("Could not load reward model {model!r}: {error}", "无法加载奖励模型 {model!r}：{error}"),
-    "reward.model_id": (
-        "The reward model must be a Hub id or a folder, got {value!r}.",
-        "奖励模型必须是 Hub id 或文件夹，实际为 {value!r}。",
-    ),
-    "reward.model_missing": (
-        "The reward_model reward needs a model: a Hub id or a local folder.",
-        "reward_model 奖励需要一个模型：Hub id 或本地文件夹。",
-    ),
-    "reward.similarity_metric": (
-        "Unknown similarity metric {value!r}; use one of {valid}.",
-        "未知的相似度指标 {value!r}；请使用 {valid} 之一。",
-    ),
-    "reward.completion_ids": (
-        "Got {count} completion_ids for {n} completions.",
-        "收到了 {count} 组 completion_ids，而生成结果有 {n} 个。",
-    ),
-    "reward.ngram_size": (
-        "The repetition penalty ngram_size must be a whole number >= 1, got {value!r}.",
-        "重复惩罚的 ngram_size 必须是 >= 1 的整数，实际为 {value!r}。",
-    ),
-    "reward.max_penalty": (
-        "The repetition penalty max_penalty must not be positive, got {value!r}.",
-        "重复惩罚的 max_penalty 不能为正，实际为 {value!r}。",
-    ),
-    "reward.repetition_language": (
-        "The repetition penalty language must be one of {valid}.",
-        "重复惩罚的 language 必须是 {valid} 之一。",
-    ),
-    "reward.overlong_value": (
-        "The soft overlong {param} must be a non-negative whole number, got {value!r}.",
-        "软超长惩罚的 {param} 必须是非负整数，实际为 {value!r}。",
-    ),
-    "reward.overlong_range": (
-        (
-            "The soft overlong punishment needs 0 <= soft_punish_cache <= max_completion_len and max_completion_len "
-            ">= 1, got soft_punish_cache={cache} and max_completion_len={length}."
-        ),
-        (
-            "软超长惩罚需要 0 <= soft_punish_cache <= max_completion_len 且 max_completion_len >= 1，实际 "
-            "soft_punish_cache={cache}，max_completion_len={length}。"
-        ),
-    ),
-    "reward.delimiters": (
-        "The reasoning accuracy reward needs at least one reasoning delimiter, e.g. </think>.",
-        "推理准确性奖励至少需要一个推理分隔符，例如 </think>。",
-    ),
-    "reward.cosine_max_len": (
-        "The cosine scaled reward's max_len must be a whole number >= 1, got {value!r}.",
-        "余弦缩放奖励的 max_len 必须是 >= 1 的整数，实际为 {value!r}。",
-    ),
-    "reward.cosine_unit": (
-        "The cosine scaled reward's length_unit must be one of {valid}.",
-        "余弦缩放奖励的 length_unit 必须是 {valid} 之一。",
-    ),
-    "reward.ideal_length": (
-        "ideal_length must be a non-negative whole number of characters, got {value!r}.",
-        "ideal_length 必须是非负整数（字符数），实际为 {value!r}。",
     ),
 }

@@ -200,45 +200,10 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Your custom code defines {name!r}, which the exported library rewards also define; rename it.",
         "你的自定义代码定义了 {name!r}，而导出的库奖励中也有同名定义；请改个名。",
     ),
-    "export.factory": (
-        "Reward {name!r} cannot be exported: its factory is not a module-level function.",
-        "奖励 {name!r} 无法导出：它的工厂函数不是模块级函数。",
-    ),
-    "export.whole_module": (
-        "Custom code that imports a whole playground module cannot be exported; import names.",
-        "导入整个 playground 模块的自定义代码无法导出；请导入具体的名字。",
-    ),
-    "export.custom_alias": (
-        "Custom code imports {name} as {alias}; drop the alias to export.",
-        "自定义代码把 {name} 导入为 {alias}；去掉别名才能导出。",
-    ),
-    "export.no_source": (
-        "Cannot find the source of module {module!r} to export it.",
-        "找不到模块 {module!r} 的源代码，无法导出。",
-    ),
-    "export.inline_nested": (
-        "{module} imports playground code inside a function; it cannot be inlined.",
-        "{module} 在函数内部导入了 playground 的代码；无法内联。",
-    ),
-    "export.inline_twice": (
-        "{name!r} is defined in both {first} and {second}; cannot inline.",
-        "{name!r} 在 {first} 和 {second} 中都有定义；无法内联。",
-    ),
-    "export.inline_missing": (
-        "Cannot find {name!r} in {module} to export it.",
-        "在 {module} 中找不到 {name!r}，无法导出。",
-    ),
-    "export.inline_relative": (
-        "{module} uses a relative import; it cannot be inlined.",
-        "{module} 使用了相对导入；无法内联。",
-    ),
-    "export.inline_alias": (
-        "{module} imports {name} as {alias}; it cannot be inlined.",
-        "{module} 把 {name} 导入为 {alias}；无法内联。",
-    ),
-    "export.inline_attribute": (
-        "{module} uses the module {name} by attribute; it cannot be inlined.",
-        "{module} 通过属性访问来使用模块 {name}；无法内联。",
+    "export.custom_playground": (
+        "Custom code that imports the playground ({module}) cannot be exported: an export carries the reward library "
+        "(rewards), not the playground.",
+        "导入 playground（{module}）的自定义代码无法导出：导出的内容只带奖励库（`rewards`），不带 playground。",
     ),
     "export.sft_auto": (
         "sft_examples is 'auto': the examples are built when the run starts, so export the run after it started "

@@ -32,6 +32,7 @@ def test_offline_push_keeps_the_files_and_never_the_token(trained_run, caplog, c
         "README.md",
         "adapter_config.json",
         "adapter_model.safetensors",
+        "rewards",
         "rewards_module.py",
     ]
     assert ModelCard.load(folder / "README.md").data.library_name == "peft"

@@ -29,9 +29,11 @@ TEXTS = [
     "",
 ]
 RUNNER = """
-import importlib.util, json, sys
-# The product may be installed (pip install -e .): block its packages so the script proves it needs neither.
-sys.modules["rewards"] = sys.modules["playground"] = None
+import importlib.util, json, os, sys
+# The product may be installed (pip install -e .): block the playground so the script proves it does not need it, and
+# read the reward library from the export's copy.
+sys.modules["playground"] = None
+sys.path.insert(0, os.path.dirname(sys.argv[1]))
 spec = importlib.util.spec_from_file_location("train_grpo", sys.argv[1])
 script = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(script)
@@ -46,8 +48,9 @@ def test_script_formula_scores_as_in_the_app_without_the_playground(tiny_model_d
     spec.rewards = [RewardChoice("formula", 2.0, FORMULA)]
     folder = export_script(spec, tmp_path / "script")
     source = (folder / "train_grpo.py").read_text()
-    assert "class FormulaReward:" in source and "def evaluate(" in source and "class _FormulaReward" not in source
-    assert "eval(" not in source.replace("def evaluate(", "").replace("evaluate(", "")  # the AST walker, never eval
+    assert 'reward_formula = build_reward(\n    "formula",' in source and "class _FormulaReward" not in source
+    library = (folder / "rewards" / "formula.py").read_text()  # the library's formula, copied as it is
+    assert "eval(" not in library.replace("def evaluate(", "").replace("evaluate(", "")  # the AST walker, never eval
     proc = subprocess.run(
         [sys.executable, "-I", "-c", RUNNER, str(folder / "train_grpo.py"), json.dumps(TEXTS)],
         cwd=folder,

@@ -83,6 +83,7 @@ def test_recipe_targets_a_gpu_and_names_the_embedded_model_by_its_hub_id(tmp_pat
         "data",
         "fsdp.yaml",
         "recipe.yaml",
+        "rewards",
         "rewards_module.py",
         "zero2.yaml",
     ]

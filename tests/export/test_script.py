@@ -37,7 +37,7 @@ def test_script_constants_rebuild_the_specs_configs(tiny_model_dir, tmp_path):
     spec = tiny_spec(tiny_model_dir, load_in_4bit=True, lora_target_modules="q_proj,v_proj", top_p=0.9)
     folder = export_script(spec, tmp_path / "script")
     source = (folder / "train_grpo.py").read_text()
-    assert source.index("MODEL = ") < source.index("def main()") < source.index("def get_length_reward(")
+    assert source.index("MODEL = ") < source.index("def main()") < source.index("reward_length = build_reward(")
     assert '"top_p": 0.9,  # Nucleus sampling: keep the top tokens of this mass.' in source
     compile(source, "train_grpo.py", "exec")
 

@@ -118,7 +118,7 @@ def test_one_grpo_step_with_a_system_prompt_and_completions_as_text(tiny_model_d
 
 
 def test_export_wraps_the_custom_rewards_the_same_way():
-    from playground.export.inline import rewards_code
+    from playground.export.reward_code import rewards_code
 
     choices = [RewardChoice("reward_length"), RewardChoice("combined_reward"), RewardChoice("length")]
     plain = rewards_code(choices, ARTICLE)

@@ -219,3 +219,46 @@ class TestRegistry:
     def test_example_batch_kwargs(self):
         assert Example("x", {"answer": "4"}).batch_kwargs(2) == {"answer": ["4", "4"]}
         assert Example("x").batch_kwargs() == {}
+
+
+class TestFactoryParams:
+    """A reward's parameters are read from its factory: the signature gives names, types and defaults, the
+    docstring's `Args:` entry its help (first sentence); the registry adds only bounds, choices and model flags."""
+
+    def test_every_registered_parameter_matches_its_factory(self):
+        import inspect
+
+        for spec in list_specs():
+            signature = inspect.signature(spec.factory).parameters
+            for param in spec.params:
+                default = signature[param.name].default
+                if default is not None:  # keywords' include and exclude: None in the factory, a list here
+                    assert param.default == (list(default) if isinstance(default, tuple) else default), param
+                assert param.help and param.help in " ".join(inspect.getdoc(spec.factory).split()), param
+
+    def test_a_factory_is_read_with_its_declared_bounds(self):
+        def get_demo_reward(size: int = 3, tags: tuple[str, ...] = ("a", "b"), mode: str = "x"):
+            """
+            Demo.
+
+            Args:
+                size (`int`, *optional*, defaults to `3`):
+                    Size of the window. At least 1, e.g. 3.
+                tags (`list[str]`, *optional*, defaults to `["a", "b"]`):
+                    Tags, e.g. a,b (comma-separated).
+                mode (`str`, *optional*, defaults to `"x"`):
+                    `"x"` or `"y"`.
+            """
+
+        size, tags = registry.factory_params(get_demo_reward, size={"minimum": 1}, omit=("mode",))
+        assert size == registry.Param("size", int, 3, "Size of the window.", minimum=1)
+        assert tags == registry.Param("tags", list, ["a", "b"], "Tags, e.g. a,b (comma-separated).")
+        with pytest.raises(ValueError, match="has no parameter 'sizes'"):
+            registry.factory_params(get_demo_reward, sizes={"minimum": 1})
+
+    def test_an_undocumented_parameter_is_refused(self):
+        def get_bare_reward(size: int = 3):
+            """Demo without arguments."""
+
+        with pytest.raises(ValueError, match="does not describe its parameter 'size'"):
+            registry.factory_params(get_bare_reward)

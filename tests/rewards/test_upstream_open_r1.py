@@ -109,6 +109,36 @@ class TestCosineScaledReward:
         rewards = build_reward("cosine_scaled", self.PARAMS)(_chat(padded), solution=[GOLD])
         assert rewards[0] == pytest.approx(expected, abs=0.005)  # assertAlmostEqual(places=2)
 
+    def test_a_number_solution_is_scored_where_open_r1_pays_every_completion(self):
+        """open-r1's cosine reward (open-r1/src/open_r1/rewards.py: its gold parsing and schedule) reads the gold
+        answer with LaTeX extraction only: a plain `72` parses to nothing and every completion gets 1.0. The
+        characters mode checks with TRL's checker, which reads the number (documented in the factory)."""
+        import math
+
+        from math_verify import LatexExtractionConfig, parse, verify
+
+        def open_r1_cosine(completions, solution, max_len=100):
+            rewards = []
+            for completion, sol in zip(completions, solution, strict=True):
+                content = completion[0]["content"]
+                gold = parse(sol, extraction_mode="first_match", extraction_config=[LatexExtractionConfig()])
+                if len(gold) == 0:
+                    rewards.append(1.0)  # open-r1: "Skip unparseable examples"
+                    continue
+                correct = verify(parse(content, extraction_mode="first_match"), gold)
+                low, high = (0.5, 1.0) if correct else (-0.5, -1.0)
+                rewards.append(low + 0.5 * (high - low) * (1.0 + math.cos(len(content) / max_len * math.pi)))
+            return rewards
+
+        completions, solution = _chat(r"\boxed{72}", r"\boxed{70}"), ["72", "72"]
+        assert open_r1_cosine(completions, solution) == [1.0, 1.0]
+        ours = build_reward("cosine_scaled", self.PARAMS)(completions, solution=solution)
+        assert ours == [pytest.approx(0.9878, abs=1e-4), pytest.approx(-0.9878, abs=1e-4)]
+        # a LaTeX solution: open-r1's function and the characters mode agree
+        latex = [r"$72$", r"$72$"]
+        assert ours == pytest.approx(open_r1_cosine(completions, latex), abs=1e-6)
+        assert build_reward("cosine_scaled", self.PARAMS)(completions, solution=latex) == pytest.approx(ours)
+
 
 class TestLenReward:
     LONG_RIGHT, LONG_WRONG = RIGHT + "  " + "x" * 10, WRONG + "  " + "x" * 10

@@ -1,13 +1,16 @@
-"""The inlined rewards are the library's own: same names and scores, in a Python that cannot import the playground."""
+"""An export's rewards are the library's own, copied as it is: same names and scores, in a Python that cannot import
+the playground."""
 
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+import rewards
 from playground.errors import PlaygroundError, RewardError
-from playground.export.inline import reward_sources, rewards_code
+from playground.export.reward_code import copy_library, reward_sources, rewards_code
 from playground.scoring import RewardChoice
 from rewards.registry import build_reward, list_specs, metric_name
 
@@ -24,9 +27,11 @@ def shouty(completions, **kwargs):
 RUNNER = """
 import json, sys
 sys.path.insert(0, sys.argv[1])
-# The product may be installed (pip install -e .): block its packages so the script proves it needs neither.
-sys.modules["rewards"] = sys.modules["playground"] = None
+# The product may be installed (pip install -e .): block the playground so the script proves it does not need it.
+sys.modules["playground"] = None
 import rewards_module as m
+import rewards
+assert rewards.__file__.startswith(sys.argv[1]), rewards.__file__  # the export's copy of the library
 cases = json.load(open(sys.argv[2]))
 out = []
 for name, completions, kwargs in cases:
@@ -51,14 +56,15 @@ def _cases(choices, names):
     return cases
 
 
-# The LLM judge loads a causal LM through the playground's model loader, and code_tests runs programs in the
-# playground's sandbox: an export refuses them with one sentence.
-NOT_INLINABLE = {"judge", "code_tests"}
-# reward_model goes to TRL as its id (tests/export/test_lab_rewards_export.py); the formula is inlined with its terms.
+# The LLM judge loads the playground's embedded model by default, and code_tests runs programs in the playground's
+# sandbox: an export refuses them with one sentence.
+NOT_EXPORTABLE = {s.name for s in list_specs() if s.export_refusal}
+# reward_model goes to TRL as its id (tests/export/test_lab_rewards_export.py); the formula is built with its terms.
 NEEDS_A_MODEL = {"reward_model"}
 
 
 def test_a_reward_that_needs_the_playground_is_refused_by_name():
+    assert NOT_EXPORTABLE == {"judge", "code_tests"}
     with pytest.raises(PlaygroundError, match="'judge' reward cannot be exported.*model loader"):
         rewards_code([RewardChoice("judge")], "")
     judged = {"expression": "j + length", "terms": '{"j": {"name": "judge"}, "length": {"name": "length"}}'}
@@ -70,7 +76,7 @@ def test_a_reward_that_needs_the_playground_is_refused_by_name():
 
 @pytest.mark.slow
 def test_every_library_reward_runs_standalone_with_the_same_scores(tmp_path):
-    choices = [RewardChoice(s.name) for s in list_specs() if s.name not in NOT_INLINABLE | NEEDS_A_MODEL]
+    choices = [RewardChoice(s.name) for s in list_specs() if s.name not in NOT_EXPORTABLE | NEEDS_A_MODEL]
     choices += [
         RewardChoice("length", 2.0, {"ideal_length": 7}),
         RewardChoice("keywords", 0.5, {"include": ["blue", "sky"], "case_sensitive": True}),
@@ -80,6 +86,7 @@ def test_every_library_reward_runs_standalone_with_the_same_scores(tmp_path):
     assert code.names[-3:] == ["reward_length_2", "reward_keywords_2", "shouty"]
     assert code.weights[-3:] == [2.0, 0.5, 0.25]
     (tmp_path / "rewards_module.py").write_text(code.source("Test module."))
+    copy_library(tmp_path)
     cases = _cases(choices, code.names)
     (tmp_path / "cases.json").write_text(json.dumps(cases))
 
@@ -108,28 +115,43 @@ def test_every_library_reward_runs_standalone_with_the_same_scores(tmp_path):
     assert got[0] == ["length", [-29.0, -127.0]]  # checked by hand: ideal length 100, completions of 71 and 227
 
 
-def test_only_what_the_rewards_need_is_copied():
-    code = rewards_code([RewardChoice("length", 1.0, {"ideal_length": 50})])
+def test_the_module_builds_the_chosen_rewards_from_the_copied_library(tmp_path):
+    code = rewards_code([RewardChoice("length", 1.0, {"ideal_length": 50}), RewardChoice("think_format", 0.5)])
     source = code.source("Doc.")
-    assert 'reward_length = NamedReward(get_length_reward(ideal_length=50), "length(ideal_length=50)")' in source
-    assert "REWARD_FUNCS = [reward_length]" in source and "REWARD_WEIGHTS = [1.0]" in source
-    assert "class _LengthReward:" in source and "def get_length_reward(" in source
-    assert "class RewardError(PlaygroundError, ValueError):" in source  # followed into playground.errors
-    assert "def get_regex_reward" not in source and "math_verify" not in source
-    assert "from rewards" not in source and "from playground" not in source and "import trl" not in source
-    assert source.index("from __future__ import annotations") < source.index("def completion_texts(")
+    assert code.imports == ["from __future__ import annotations", "from rewards.registry import build_reward"]
+    assert 'reward_length = build_reward("length", {"ideal_length": 50})' in source
+    assert 'reward_think_format = build_reward("think_format")' in source
+    assert "REWARD_FUNCS = [reward_length, reward_think_format]" in source and "REWARD_WEIGHTS = [1.0, 0.5]" in source
+    assert "import playground" not in source and "from playground" not in source
     compile(source, "rewards_module.py", "exec")
+    copied = copy_library(tmp_path)
+    library = Path(rewards.__file__).parent
+    assert sorted(p.name for p in copied.iterdir()) == sorted(p.name for p in library.glob("*.py"))
+    assert (copied / "length.py").read_text() == (library / "length.py").read_text()  # as it is, not rewritten
 
 
-def test_custom_code_that_redefines_a_library_name_is_refused():
-    clash = (
-        "def format_reward(completions, **kwargs):\n    return [0.0] * len(completions)\n\n\n"
-        "def mine(completions, **kwargs):\n    return [1.0] * len(completions)\n"
+def test_a_long_call_is_wrapped_as_ruff_formats_it():
+    long = {"include": ["photosynthesis", "chlorophyll", "sunlight", "glucose"], "case_sensitive": True}
+    wiring = rewards_code([RewardChoice("keywords", 1.0, long)]).wiring
+    assert wiring.startswith(
+        'reward_keywords = build_reward(\n    "keywords",\n    {"include": ["photosynthesis", "chlorophyll", '
+        '"sunlight", "glucose"], "case_sensitive": True},\n)\n'
     )
-    with pytest.raises(PlaygroundError, match="defines 'format_reward'.*rename it"):
-        rewards_code([RewardChoice("combined"), RewardChoice("mine")], clash)
-    # The same name is fine when no inlined reward uses it.
-    assert rewards_code([RewardChoice("length"), RewardChoice("mine")], clash).names == ["reward_length", "mine"]
+
+
+def test_custom_code_that_redefines_build_reward_is_refused():
+    clash = "def build_reward(name):\n    return None\n\n\ndef mine(completions, **kwargs):\n    return [1.0]\n"
+    with pytest.raises(PlaygroundError, match="defines 'build_reward'.*rename it"):
+        rewards_code([RewardChoice("length"), RewardChoice("mine")], clash)
+    # Importing it from the library itself is no clash: it is the same function.
+    same = "from rewards.registry import build_reward\n\n\ndef mine(completions, **kwargs):\n    return [1.0]\n"
+    assert rewards_code([RewardChoice("length"), RewardChoice("mine")], same).names == ["reward_length", "mine"]
+
+
+def test_custom_code_that_imports_the_playground_is_refused():
+    code = "from playground.data import to_messages\n\n\ndef mine(completions, **kwargs):\n    return [1.0]\n"
+    with pytest.raises(PlaygroundError, match=r"imports the playground \(playground.data\) cannot be exported"):
+        rewards_code([RewardChoice("mine")], code)
 
 
 def test_custom_code_errors_are_one_sentence():
@@ -145,3 +167,16 @@ def test_reward_sources_are_the_library_source():
     assert "class _LengthReward:" in text
     fmt = reward_sources(RewardChoice("format"))
     assert fmt.startswith("def get_format_reward(allow_empty: bool = False):") and "\ndef format_reward(" in fmt
+
+
+def test_the_playground_reads_the_module_back_as_the_choices_it_came_from(tmp_path):
+    """`train --config` reads an exported module without running it: each `build_reward(name, params)` is that
+    choice again, a formula with its terms included."""
+    from playground.cli.recipe import recipe_rewards
+
+    formula = {"expression": "2 * a", "terms": '{"a": {"name": "length", "params": {"ideal_length": 20}}}'}
+    choices = [RewardChoice("length", 2.0, {"ideal_length": 50}), RewardChoice("formula", 0.5, formula)]
+    code = rewards_code(choices)
+    (tmp_path / "rewards_module.py").write_text(code.source("Doc."))
+    read, custom = recipe_rewards(tmp_path / "recipe.yaml", [f"rewards_module.{n}" for n in code.names], code.weights)
+    assert [c.to_dict() for c in read] == [c.to_dict() for c in choices] and custom is None
