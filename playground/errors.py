@@ -16,7 +16,7 @@ from typing import Any
 
 import rewards.errors
 import rewards.host
-from playground.mode import is_public
+from playground.runtime.mode import is_public
 from playground.texts import Text, engine_table, msg
 
 
