@@ -52,7 +52,7 @@ def test_grpo_config_uses_trl_names_and_cpu_settings(tmp_path):
         ("beta", -0.1, "beta", "between 0 and 10"),
         ("max_steps", 0, "max_steps", "at least 1"),
         ("max_completion_length", 10**6, "max_completion_length", "between 1 and 4096"),
-        ("loss_type", "ppo", "loss_type", "Unknown loss_type 'ppo'"),
+        ("loss_type", "ppo", "loss_type", "loss_type must be one of grpo, .*, got 'ppo'"),
         ("scale_rewards", "rank", "scale_rewards", "one of group, batch, none"),
         (
             "multi_objective_aggregation",
