@@ -17,7 +17,7 @@ import typing
 from dataclasses import MISSING, asdict, dataclass, field, fields, make_dataclass
 from typing import Any
 
-from trl import GRPOConfig, ModelConfig, get_quantization_config
+from trl import GRPOConfig, ModelConfig, get_peft_config, get_quantization_config
 
 from playground.advantages import AGGREGATIONS
 from playground.data import PromptSource, parse_column_map
@@ -168,9 +168,11 @@ class MachineArgs:
     )
 
 
-OWN = None  # in SURFACED: a field of PlaygroundConfig or MachineArgs, whose own metadata holds its help and bounds
-# The fields the form and the CLI surface, by section and in form order: for TRL's, the playground's help and bounds.
-SURFACED: dict[str, dict[str, dict[str, Any] | None]] = {
+# The playground's own fields, each section's after TRL's: PlaygroundConfig's beyond GRPOConfig, and MachineArgs.
+OWN = {"model": [*MachineArgs.__dataclass_fields__], "lora": []}
+OWN["grpo"] = [name for name in PlaygroundConfig.__dataclass_fields__ if name not in GRPOConfig.__dataclass_fields__]
+# The fields of TRL's classes the form and the CLI surface, by section: the playground's help and bounds for each.
+SURFACED: dict[str, dict[str, dict[str, Any]]] = {
     "model": {
         "model_name_or_path": meta(
             "'embedded' (SmolLM2-135M-Instruct, offline), a Hugging Face Hub id, or a local folder."
@@ -178,8 +180,6 @@ SURFACED: dict[str, dict[str, dict[str, Any] | None]] = {
         "load_in_4bit": meta("QLoRA: load the base model in 4-bit (bitsandbytes)."),
         "load_in_8bit": meta("Load the base model in 8-bit (bitsandbytes)."),
         "bnb_4bit_quant_type": meta("4-bit quantization type: 'nf4' or 'fp4'.", choices=("nf4", "fp4")),
-        "device": OWN,
-        "num_processes": OWN,
     },
     "grpo": {
         "num_generations": meta("Completions per prompt (the group size G).", min=2),
@@ -217,20 +217,7 @@ SURFACED: dict[str, dict[str, dict[str, Any] | None]] = {
             min=1,
         ),
         "gradient_checkpointing": meta("Trade compute for memory; off by default, it slows small models down."),
-        "reward_error_policy": OWN,
-        "completions_as_text": OWN,
-        "sft_warmup_steps": OWN,
-        "sft_examples": OWN,
-        "sft_tags": OWN,
-        "sft_num_examples": OWN,
-        "sft_learning_rate": OWN,
-        "completion_prefix": OWN,
-        "eval_every": OWN,
-        "eval_prompts": OWN,
-        "eval_num_generations": OWN,
-        "eval_max_completion_length": OWN,
         "use_vllm": meta("Generate with vLLM in colocate mode (CUDA only, needs `pip install vllm`; optional)."),
-        "fast_rollout": OWN,
         "bf16": meta(
             "On a CPU with native bf16 (AVX512-BF16 or AMX): the training forward and backward in bf16 autocast, the "
             "LoRA weights and the optimizer staying fp32 (TRL's bf16). On CUDA training is always bf16."
@@ -282,11 +269,11 @@ DATA_FLAGS = {
 
 
 def section_class(section: str, name: str, parser: bool = False) -> type:
-    """A value dataclass of one section's surfaced fields: TRL's (or the playground's own) field, with the recipe's
+    """A value dataclass of one section's fields (`SURFACED`, then `OWN`): TRL's or the playground's, the recipe's
     default and the playground's metadata over TRL's. A new class each call: `HfArgumentParser` rewrites its types;
     for the `parser`, the metadata is the help alone (`HfArgumentParser` hands metadata to `add_argument`)."""
     specs = []
-    for key, overlay in SURFACED[section].items():
+    for key, overlay in {**SURFACED[section], **dict.fromkeys(OWN[section])}.items():
         owner = next(c for c in (PlaygroundConfig, ModelConfig, MachineArgs) if key in c.__dataclass_fields__)
         f = owner.__dataclass_fields__[key]
         default = RECIPE.get(key, f.default_factory() if f.default is MISSING else f.default)
@@ -322,31 +309,21 @@ class RunSpec:
     # --- serialisation --------------------------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "model": asdict(self.model),
-            "data": self.data.to_dict(),
-            "rewards": [r.to_dict() for r in self.rewards],
-            "grpo": asdict(self.grpo),
-            "lora": asdict(self.lora),
-            "custom_code": self.custom_code,
-        }
+        out = {"data": self.data.to_dict(), "rewards": [r.to_dict() for r in self.rewards]}
+        return {**{s: asdict(getattr(self, s)) for s in SECTIONS}, **out, "custom_code": self.custom_code}
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=2, ensure_ascii=False)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RunSpec:
-        unknown = set(data) - {"model", "data", "rewards", "grpo", "lora", "custom_code"}
+        unknown = sorted(set(data) - {*SECTIONS, "data", "rewards", "custom_code"})
         if unknown:
-            raise SpecError(sorted(unknown)[0], "spec.unknown_section", name=sorted(unknown)[0])
+            raise SpecError(unknown[0], "spec.unknown_section", name=unknown[0])
         return cls(
-            model=_section(ModelArgs, data.get("model", {})),
-            data=PromptSource.from_dict(data["data"])
-            if "data" in data
-            else PromptSource(kind="builtin", name="writing"),
+            **{s: _section(c, data.get(s, {})) for s, c in SECTIONS.items()},
+            data=PromptSource.from_dict(data.get("data", {"kind": "builtin", "name": "writing"})),
             rewards=[RewardChoice.from_dict(r) for r in data.get("rewards", [{"name": "length"}])],
-            grpo=_section(GRPOArgs, data.get("grpo", {})),
-            lora=_section(LoraArgs, data.get("lora", {})),
             custom_code=_custom_code(data.get("custom_code")),
         )
 
@@ -419,19 +396,8 @@ class RunSpec:
         return out
 
     def lora_config(self):
-        from peft import LoraConfig
-
-        lo = self.lora
-        targets: str | list[str] = lo.lora_target_modules
-        if targets == ["all-linear"]:
-            targets = "all-linear"
-        return LoraConfig(
-            r=lo.lora_r,
-            lora_alpha=lo.lora_alpha,
-            lora_dropout=lo.lora_dropout,
-            target_modules=targets,
-            task_type="CAUSAL_LM",
-        )
+        """PEFT's `LoraConfig` as TRL's `get_peft_config` makes it from `model_config`."""
+        return get_peft_config(self.model_config())
 
     def model_config(self, gpu: bool | None = None) -> ModelConfig:
         """TRL's `ModelConfig`: the surfaced model and LoRA fields, always a LoRA adapter, and the weights in the dtype
@@ -439,7 +405,10 @@ class RunSpec:
         dtype = "bfloat16" if (self.resolved_device() != "cpu" if gpu is None else gpu) else "float32"
         values = {**asdict(self.model), **asdict(self.lora), "use_peft": True, "dtype": dtype}
         values |= {"bnb_4bit_quant_storage": dtype} if self.model.load_in_4bit else {}
-        return ModelConfig(**{k: v for k, v in values.items() if k in ModelConfig.__dataclass_fields__})
+        config = ModelConfig(**{k: v for k, v in values.items() if k in ModelConfig.__dataclass_fields__})
+        targets = self.lora.lora_target_modules  # one module stays a list: PEFT reads a text as a pattern
+        config.lora_target_modules = "all-linear" if targets == ["all-linear"] else list(targets)
+        return config
 
     def bnb_config(self):
         """A `BitsAndBytesConfig` when 4-bit or 8-bit is asked for (TRL's, from `model_config`), else None."""
@@ -465,10 +434,8 @@ def flat_fields() -> list[tuple[str, Any]]:
 
 
 def field_help(name: str) -> str:
-    for _, f in flat_fields():
-        if f.name == name:
-            return f.metadata.get("help", "")
-    raise KeyError(name)
+    """A surfaced field's help; KeyError for another name."""
+    return {f.name: f.metadata.get("help", "") for _, f in flat_fields()}[name]
 
 
 def _section(cls, data: dict[str, Any]):
@@ -502,10 +469,9 @@ def _convert(f, value: Any) -> Any:
             if not math.isfinite(out):
                 raise ValueError(value)
             return out
-        if kind.startswith("list"):
-            if isinstance(value, str):
-                return [v.strip() for v in value.split(",") if v.strip()]
-            return [str(v) for v in value]
+        if kind.startswith("list"):  # comma-separated text, or a list of such texts (the CLI's nargs)
+            items = [item for v in ([value] if isinstance(value, str) else value) for item in str(v).split(",")]
+            return [item.strip() for item in items if item.strip()]
         return str(value)
     except (TypeError, ValueError):
         key = "spec.type_or_none" if kind.endswith(" | None") else "spec.type"
@@ -516,12 +482,6 @@ def _custom_code(value: Any) -> str | None:
     if value is None or isinstance(value, str):
         return value or None
     raise SpecError("custom_code", "spec.custom_code_type", kind=type(value).__name__)
-
-
-def default_of(f) -> Any:
-    if f.default is not MISSING:
-        return f.default
-    return f.default_factory()  # type: ignore[misc]
 
 
 def demo_spec() -> RunSpec:

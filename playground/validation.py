@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import math
+import operator
 import os
 from collections.abc import Collection
 from dataclasses import fields
@@ -27,12 +28,7 @@ def _check(ok: bool, field: str, key: str, /, **values) -> None:
 
 
 # The bounds a field's metadata may hold, each with the comparison a value must pass.
-BOUNDS = {
-    "min": lambda v, b: v >= b,
-    "gt": lambda v, b: v > b,
-    "max": lambda v, b: v <= b,
-    "lt": lambda v, b: v < b,
-}
+BOUNDS = {"min": operator.ge, "gt": operator.gt, "max": operator.le, "lt": operator.lt}
 
 
 def check_field(name: str, value, metadata) -> None:
@@ -140,11 +136,7 @@ def _validate_device(spec: RunSpec) -> None:
         field_name = "load_in_4bit" if m.load_in_4bit else "load_in_8bit"
         reason = bitsandbytes_unavailable(spec.resolved_device(), eight_bit=m.load_in_8bit)
         _check(
-            reason is None,
-            field_name,
-            "spec.quantization_unavailable",
-            bits=4 if m.load_in_4bit else 8,
-            reason=reason,
+            reason is None, field_name, "spec.quantization_unavailable", bits=4 if m.load_in_4bit else 8, reason=reason
         )
 
 
@@ -165,11 +157,7 @@ def _validate_processes(spec: RunSpec) -> None:
         g=g.num_generations,
         fits=fits,
     )
-    _check(
-        not g.sft_warmup_steps,
-        "num_processes",
-        "spec.processes_warmup",
-    )
+    _check(not g.sft_warmup_steps, "num_processes", "spec.processes_warmup")
     if spec.resolved_device() == "cuda":
         import torch
 
@@ -177,24 +165,14 @@ def _validate_processes(spec: RunSpec) -> None:
         _check(n <= gpus, "num_processes", "spec.processes_gpus", n=n, gpus=gpus)
     else:
         cores = os.cpu_count() or 1
-        _check(
-            n <= cores,
-            "num_processes",
-            "spec.processes_cores",
-            n=n,
-            cores=cores,
-        )
+        _check(n <= cores, "num_processes", "spec.processes_cores", n=n, cores=cores)
 
 
 def _validate_vllm(spec: RunSpec) -> None:
     if not spec.grpo.use_vllm:
         return
     _check(spec.resolved_device() == "cuda", "use_vllm", "spec.vllm_cuda")
-    _check(
-        importlib.util.find_spec("vllm") is not None,
-        "use_vllm",
-        "spec.vllm_missing",
-    )
+    _check(importlib.util.find_spec("vllm") is not None, "use_vllm", "spec.vllm_missing")
 
 
 def bitsandbytes_unavailable(device: str, eight_bit: bool = False) -> str | None:

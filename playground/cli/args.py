@@ -93,12 +93,9 @@ def add_run_fields(parser: argparse.ArgumentParser, *names: str, **defaults: Any
 def build_spec(base: RunSpec, parsed: dict[str, Any]) -> RunSpec:
     """`base` with the parsed sections (`{"model": ModelArgs copy, ..., "data": DataArgs}`) in place."""
     spec = RunSpec.from_dict(base.to_dict())
-    for section, cls in SECTIONS.items():
-        values = asdict(parsed[section])
-        for name, value in values.items():
-            if isinstance(value, list):
-                values[name] = [item.strip() for v in value for item in str(v).split(",") if item.strip()]
-        setattr(spec, section, cls(**values))
+    for section in SECTIONS:
+        for name, value in asdict(parsed[section]).items():
+            spec.set(name, value)
     spec.grpo.report_to = reporters(spec.grpo.report_to)
     data = asdict(parsed["data"])
     source = {key: data[flag] for flag, key in DATA_FLAGS.items()}

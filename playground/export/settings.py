@@ -44,13 +44,13 @@ def exported_grpo_config(spec: RunSpec, output_dir: str = OUTPUT_DIR):
 
 def training_args(spec: RunSpec) -> dict[str, Any]:
     """GRPOConfig arguments to write, read off the exported config: the surfaced fields the spec sets (None is left
-    to TRL, which derives it; [] is no tracker), the recipe's trainer settings as the export overrides them, and what
-    the spec derives (`RunSpec.trainer_fields`), less `LEFT_OUT`."""
-    cfg = exported_grpo_config(spec)
-    names = [f.name for f in fields(SECTIONS["grpo"]) if getattr(spec.grpo, f.name) not in (None, [])]
-    names += [*TRAINER_SETTINGS, *export_overrides(spec), *spec.trainer_fields()]
+    to TRL, which derives it; [] is no tracker), the recipe's trainer settings as the export overrides them, and the
+    other fields the spec derives (`RunSpec.trainer_fields`), less `LEFT_OUT`."""
+    cfg, surfaced = exported_grpo_config(spec), [f.name for f in fields(SECTIONS["grpo"])]
+    names = [n for n in surfaced if getattr(spec.grpo, n) not in (None, [])]
+    names += [*TRAINER_SETTINGS, *export_overrides(spec), *(n for n in spec.trainer_fields() if n not in surfaced)]
     names = [n for n in dict.fromkeys(names) if n in GRPOConfig.__dataclass_fields__ and n not in LEFT_OUT]
-    return {n: _plain(getattr(cfg, n)) for n in names if n != "report_to" or cfg.report_to}
+    return {n: _plain(getattr(cfg, n)) for n in names}
 
 
 def device_args(spec: RunSpec, gpu: bool | None = None) -> dict[str, Any]:
