@@ -63,89 +63,74 @@ def meta(help: str, **bounds: Any) -> dict[str, Any]:
     return {"help": help, **bounds}
 
 
+def own(default: Any, help: str, **bounds: Any) -> Any:
+    """A field of the playground's own: its default, help and bounds."""
+    if isinstance(default, list):
+        return field(default_factory=lambda: list(default), metadata=meta(help, **bounds))
+    return field(default=default, metadata=meta(help, **bounds))
+
+
 @dataclass
 class PlaygroundConfig(GRPOConfig):
     """TRL's `GRPOConfig` and the playground's own run fields: reward errors, the cold start, evals, the fast path."""
 
-    reward_error_policy: str = field(
-        default="fail",
-        metadata=meta(
-            "When a reward raises, times out or returns garbage: 'fail' stops the run with its message; 'none' scores "
-            "that batch None for it (TRL skips None) and counts the event in the run status.",
-            choices=("fail", "none"),
-        ),
+    reward_error_policy: str = own(
+        "fail",
+        "When a reward raises, times out or returns garbage: 'fail' stops the run with its message; 'none' scores "
+        "that batch None for it (TRL skips None) and counts the event in the run status.",
+        choices=("fail", "none"),
     )
-    completions_as_text: bool = field(
-        default=False,
-        metadata=meta(
-            "Hand custom rewards plain strings: the text of each completion, also when TRL passes chat messages (a "
-            "system prompt or a conversational dataset). Library rewards read both shapes anyway."
-        ),
+    completions_as_text: bool = own(
+        False,
+        "Hand custom rewards plain strings: the text of each completion, also when TRL passes chat messages (a "
+        "system prompt or a conversational dataset). Library rewards read both shapes anyway.",
     )
-    sft_warmup_steps: int = field(
-        default=0,
-        metadata=meta(
-            "Steps of TRL's SFTTrainer on the same LoRA adapter right before GRPO (0: no warm-up). A cold start for a "
-            "reward the base model never earns.",
-            min=0,
-            max=1000,
-        ),
+    sft_warmup_steps: int = own(
+        0,
+        "Steps of TRL's SFTTrainer on the same LoRA adapter right before GRPO (0: no warm-up). A cold start for a "
+        "reward the base model never earns.",
+        min=0,
+        max=1000,
     )
-    sft_examples: str = field(
-        default="auto",
-        metadata=meta(
-            "Warm-up examples: 'auto' (the base model's own answers wrapped in sft_tags) or a .jsonl file with "
-            "prompt and completion columns."
-        ),
+    sft_examples: str = own(
+        "auto",
+        "Warm-up examples: 'auto' (the base model's own answers wrapped in sft_tags) or a .jsonl file with "
+        "prompt and completion columns.",
     )
-    sft_tags: list[str] = field(
-        default_factory=lambda: ["intro", "body", "conclusion"],
-        metadata=meta("Tag layout the 'auto' warm-up examples are wrapped in, e.g. intro,body,conclusion."),
+    sft_tags: list[str] = own(
+        ["intro", "body", "conclusion"],
+        "Tag layout the 'auto' warm-up examples are wrapped in, e.g. intro,body,conclusion.",
     )
-    sft_num_examples: int = field(
-        default=24, metadata=meta("How many 'auto' warm-up examples to build.", min=2, max=512)
+    sft_num_examples: int = own(24, "How many 'auto' warm-up examples to build.", min=2, max=512)
+    sft_learning_rate: float = own(5e-4, "Learning rate of the SFT warm-up.", gt=0, max=1e-2)
+    completion_prefix: str = own(
+        "",
+        "Pre-filled start of every answer (e.g. '<intro>'): generation continues after it, and rewards see the "
+        "prefix plus the generated text.",
+        max_chars=200,
     )
-    sft_learning_rate: float = field(default=5e-4, metadata=meta("Learning rate of the SFT warm-up.", gt=0, max=1e-2))
-    completion_prefix: str = field(
-        default="",
-        metadata=meta(
-            "Pre-filled start of every answer (e.g. '<intro>'): generation continues after it, and rewards see the "
-            "prefix plus the generated text.",
-            max_chars=200,
-        ),
+    eval_every: int = own(
+        0,
+        "Score the held-out eval prompts before training, after the warm-up and every this many steps (0: no "
+        "eval). Logged as eval_reward and eval_rewards/<fn>/mean.",
+        min=0,
+        max=10000,
     )
-    eval_every: int = field(
-        default=0,
-        metadata=meta(
-            "Score the held-out eval prompts before training, after the warm-up and every this many steps (0: no "
-            "eval). Logged as eval_reward and eval_rewards/<fn>/mean.",
-            min=0,
-            max=10000,
-        ),
+    eval_prompts: int = own(4, "Held-out eval prompts (the prompt set's last rows, not trained on).", min=1, max=64)
+    eval_num_generations: int = own(4, "Completions per eval prompt (fixed seeds).", min=2, max=64)
+    eval_max_completion_length: int = own(
+        0,
+        "Maximum new tokens of an eval answer (0: max_completion_length). A longer cap than training's judges a "
+        "held-out answer on what it wrote, not on where the training cap cut it.",
+        min=0,
+        max=MAX_COMPLETION_LENGTH,
     )
-    eval_prompts: int = field(
-        default=4, metadata=meta("Held-out eval prompts (the prompt set's last rows, not trained on).", min=1, max=64)
-    )
-    eval_num_generations: int = field(
-        default=4, metadata=meta("Completions per eval prompt (fixed seeds).", min=2, max=64)
-    )
-    eval_max_completion_length: int = field(
-        default=0,
-        metadata=meta(
-            "Maximum new tokens of an eval answer (0: max_completion_length). A longer cap than training's judges a "
-            "held-out answer on what it wrote, not on where the training cap cut it.",
-            min=0,
-            max=MAX_COMPLETION_LENGTH,
-        ),
-    )
-    fast_rollout: str = field(
-        default="auto",
-        metadata=meta(
-            "The CPU fast path (merged pre-packed rollout copy, shared prompts, allocator settings): 'auto' or "
-            "'float32' (exact), 'bfloat16' (faster rollout where the CPU has native bf16, slightly off-policy, "
-            "corrected by TRL's importance sampling below), or 'off' for TRL's own code.",
-            choices=FAST_ROLLOUTS,
-        ),
+    fast_rollout: str = own(
+        "auto",
+        "The CPU fast path (merged pre-packed rollout copy, shared prompts, allocator settings): 'auto' or "
+        "'float32' (exact), 'bfloat16' (faster rollout where the CPU has native bf16, slightly off-policy, "
+        "corrected by TRL's importance sampling below), or 'off' for TRL's own code.",
+        choices=FAST_ROLLOUTS,
     )
 
 
@@ -153,18 +138,15 @@ class PlaygroundConfig(GRPOConfig):
 class MachineArgs:
     """The playground's own model-section fields: where a run trains (TrainingArguments owns the name `device`)."""
 
-    device: str = field(
-        default="auto",
-        metadata=meta("'auto' (CUDA when present, else CPU), 'cpu' or 'cuda'.", choices=("auto", "cpu", "cuda")),
+    device: str = own(
+        "auto", "'auto' (CUDA when present, else CPU), 'cpu' or 'cuda'.", choices=("auto", "cpu", "cuda")
     )
-    num_processes: int = field(
-        default=1,
-        metadata=meta(
-            "Training processes. 1: in the app's own thread; N > 1: `accelerate launch --num_processes N` (one per "
-            "GPU, or CPU processes over gloo). Each process takes per_device_train_batch_size completions, so a step "
-            "uses per_device_train_batch_size × N × gradient_accumulation_steps.",
-            min=1,
-        ),
+    num_processes: int = own(
+        1,
+        "Training processes. 1: in the app's own thread; N > 1: `accelerate launch --num_processes N` (one per "
+        "GPU, or CPU processes over gloo). Each process takes per_device_train_batch_size completions, so a step "
+        "uses per_device_train_batch_size × N × gradient_accumulation_steps.",
+        min=1,
     )
 
 
@@ -271,7 +253,7 @@ DATA_FLAGS = {
 def section_class(section: str, name: str, parser: bool = False) -> type:
     """A value dataclass of one section's fields (`SURFACED`, then `OWN`): TRL's or the playground's, the recipe's
     default and the playground's metadata over TRL's. A new class each call: `HfArgumentParser` rewrites its types;
-    for the `parser`, the metadata is the help alone (`HfArgumentParser` hands metadata to `add_argument`)."""
+    for the `parser`, the metadata is the help and choices (`HfArgumentParser` hands metadata to `add_argument`)."""
     specs = []
     for key, overlay in {**SURFACED[section], **dict.fromkeys(OWN[section])}.items():
         owner = next(c for c in (PlaygroundConfig, ModelConfig, MachineArgs) if key in c.__dataclass_fields__)
@@ -279,7 +261,7 @@ def section_class(section: str, name: str, parser: bool = False) -> type:
         default = RECIPE.get(key, f.default_factory() if f.default is MISSING else f.default)
         kind = TYPES.get(key) or typing.get_type_hints(owner)[key]
         md = {**f.metadata, **(overlay or {})}
-        md = {"help": md.get("help", "")} if parser else md
+        md = {k: list(v) if k == "choices" else v for k, v in md.items() if k in ("help", "choices")} if parser else md
         made = field(default_factory=lambda d=default: list(d), metadata=md) if isinstance(default, list) else None
         specs.append((key, kind, made or field(default=default, metadata=md)))
     cls = make_dataclass(name, specs)

@@ -67,27 +67,23 @@ def spec_defaults(spec: RunSpec) -> dict[str, Any]:
 
 
 def section_types() -> list[type]:
-    """The spec's sections as the parser's dataclasses (help only in their metadata), then the prompt source."""
+    """The spec's sections as the parser's dataclasses (help and choices in their metadata), then the prompt source."""
     return [*(section_class(name, cls.__name__, parser=True) for name, cls in SECTIONS.items()), data_args()]
 
 
 def add_run_fields(parser: argparse.ArgumentParser, *names: str, **defaults: Any) -> None:
     """Flags for these run fields on a command of its own (preview, dryrun, score), made by TRL's parser from the
-    spec's sections as `train` makes them: TRL's names, types, help and choices, and `defaults` where the command's
+    spec's sections as `train` makes them (TRL's names, types, help and choices), with `defaults` where the command's
     differ from the recipe's. `--model` and `--max_new_tokens` still name the model and the completion length."""
-    full = {f.name: f for cls in SECTIONS.values() for f in fields(cls)}
     older = {"model_name_or_path": "--model", "max_completion_length": "--max_new_tokens"}
-    for cls in section_types():
-        for f in (f for f in fields(cls) if f.name in names):
-            choices = full[f.name].metadata.get("choices") if f.name in full else None
-            f.metadata = {**f.metadata, **({"choices": list(choices)} if choices else {})}
-            f.default = defaults.get(f.name, f.default)
-            TrlParser._parse_dataclass_field(parser, f)
-            if f.name in older:
-                kind = parser._option_string_actions[f"--{f.name}"].type
-                parser.add_argument(
-                    older[f.name], dest=f.name, type=kind, default=argparse.SUPPRESS, help=argparse.SUPPRESS
-                )
+    for f in (f for cls in section_types() for f in fields(cls) if f.name in names):
+        f.default = defaults.get(f.name, f.default)
+        TrlParser._parse_dataclass_field(parser, f)
+        if f.name in older:
+            kind = parser._option_string_actions[f"--{f.name}"].type
+            parser.add_argument(
+                older[f.name], dest=f.name, type=kind, default=argparse.SUPPRESS, help=argparse.SUPPRESS
+            )
 
 
 def build_spec(base: RunSpec, parsed: dict[str, Any]) -> RunSpec:

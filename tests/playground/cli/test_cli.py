@@ -60,7 +60,7 @@ def test_score_json_schema_and_values():
         (["train", "--learning_rate", "-1", "--max_steps", "1"], "learning_rate must be above 0"),
         (["train", "--num_generations", "1"], "num_generations must be at least 2"),
         (["train", "--per_device_train_batch_size", "6"], "must be divisible by num_generations (8)"),
-        (["train", "--loss_type", "ppo"], "loss_type must be one of grpo, dr_grpo, dapo"),
+        (["train", "--loss_type", "ppo"], "--loss_type/--loss-type: invalid choice: 'ppo'"),
         (["train", "--max_steps", "0"], "max_steps must be at least 1"),
         (["train", "--max-steps", "0"], "max_steps must be at least 1"),
         (["dryrun", "--reward", "length", "--num-prompts", "x"], "--num_prompts: invalid int value"),
