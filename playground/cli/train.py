@@ -56,14 +56,11 @@ def train_parser(prog: str = "grpo-playground train") -> Parser:
 
 
 def parse_train(argv: list[str]) -> tuple[RunSpec, argparse.Namespace]:
-    """The run spec and the command's own options: the base spec (demo, --spec or --lesson), then the --config file's
-    values, then the flags. Bad flags exit with one line and code 2 (argparse); a bad file or value raises a
-    PlaygroundError, which the CLI prints as one line with code 2."""
+    """The run spec and the command's own options, from one parser: the base spec (demo, --spec or --lesson), then
+    the --config file's values, then the flags. Bad flags exit with one line and code 2 (argparse); a bad file or
+    value raises a PlaygroundError, which the CLI prints as one line with code 2."""
     parser = train_parser()
-    pre = OneLine(add_help=False)
-    for flag in ("--spec", "--lesson", "--config"):
-        pre.add_argument(flag)
-    known, _ = pre.parse_known_args(argv)
+    known, _ = parser.parse_known_args(argv)  # the command's own flags first: they pick the base spec
     base = base_spec(known.spec, known.lesson)
     config = _read_config(known.config) if known.config else {}
     parser.set_defaults_with_config(**spec_defaults(base))
