@@ -37,19 +37,12 @@ def check_field(name: str, value, metadata) -> None:
     optional field left empty); the field's type was checked when it was read."""
     if value is None:
         return
-    if "choices" in metadata and value not in metadata["choices"]:
-        valid = ", ".join(map(str, metadata["choices"]))
-        raise SpecError(name, "spec.bound.choices", name=name, valid=valid, value=value)
+    choices, limit = metadata.get("choices"), metadata.get("max_chars")
+    valid = ", ".join(map(str, choices or ()))
+    _check(choices is None or value in choices, name, "spec.bound.choices", name=name, valid=valid, value=value)
     _check(bool(value) or not metadata.get("nonempty"), name, "spec.bound.nonempty", name=name)
-    if "max_chars" in metadata:
-        _check(
-            len(value) <= metadata["max_chars"],
-            name,
-            "spec.bound.max_chars",
-            name=name,
-            max=metadata["max_chars"],
-            value=len(value),
-        )
+    if limit is not None:
+        _check(len(value) <= limit, name, "spec.bound.max_chars", name=name, max=limit, value=len(value))
     bounds = {kind: metadata[kind] for kind in BOUNDS if kind in metadata}
     if not all(math.isfinite(value) and BOUNDS[kind](value, b) for kind, b in bounds.items()):
         raise SpecError(name, "spec.bound." + "_".join(bounds), name=name, value=value, **bounds)
