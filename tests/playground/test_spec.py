@@ -163,3 +163,16 @@ def test_the_spec_is_trls_classes_plus_the_playgrounds_own_fields(tmp_path):
         "embedded",
     )
     assert isinstance(PlaygroundConfig(output_dir=str(tmp_path), use_cpu=True, sft_warmup_steps=3), GRPOConfig)
+
+
+def test_the_preview_settings_meet_the_run_fields_bounds():
+    from playground.preview import MAX_GENERATIONS, GenerationSettings
+    from playground.spec import SECTIONS
+
+    temperature = next(f for f in fields(SECTIONS["grpo"]) if f.name == "temperature").metadata
+    with pytest.raises(SpecError) as info:
+        GenerationSettings(temperature=temperature["max"] * 2).validate()  # the run field's own bound
+    assert (info.value.key, info.value.field) == ("spec.bound.gt_max", "temperature")
+    with pytest.raises(SpecError, match=f"num_generations must be between 2 and {MAX_GENERATIONS}, got 1"):
+        GenerationSettings(num_generations=1).validate()
+    GenerationSettings().validate()
