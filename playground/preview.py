@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import logging
-import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from playground.errors import PlaygroundError
@@ -39,14 +38,16 @@ class GenerationSettings:
         }
 
     def validate(self) -> None:
-        if not 2 <= self.num_generations <= MAX_GENERATIONS:
-            raise PlaygroundError("preview.num_generations", max=MAX_GENERATIONS, value=self.num_generations)
-        if not 1 <= self.max_new_tokens <= MAX_NEW_TOKENS:
-            raise PlaygroundError("preview.max_new_tokens", max=MAX_NEW_TOKENS, value=self.max_new_tokens)
-        if not (math.isfinite(self.temperature) and 0 < self.temperature <= 5):
-            raise PlaygroundError("preview.temperature", value=self.temperature)
-        if not 0 < self.top_p <= 1:
-            raise PlaygroundError("preview.top_p", value=self.top_p)
+        """The settings against the run fields' bounds, by the one validator the form, the CLI and the MCP tools use
+        (`playground.validation.check_field`), with the preview's own caps on the group and the answer length."""
+        from playground.spec import SECTIONS
+        from playground.validation import check_field
+
+        run = {f.name: f.metadata for f in fields(SECTIONS["grpo"])}
+        check_field("num_generations", self.num_generations, {"min": 2, "max": MAX_GENERATIONS})
+        check_field("max_new_tokens", self.max_new_tokens, {"min": 1, "max": MAX_NEW_TOKENS})
+        check_field("temperature", self.temperature, run["temperature"])
+        check_field("top_p", self.top_p, run["top_p"])
 
 
 @dataclass

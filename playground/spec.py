@@ -1,15 +1,23 @@
-"""The run spec: one dataclass tree from the form to `GRPOConfig`, `spec.json` and export.
+"""The run spec: TRL's own config classes, the playground's own fields and its recipe, from the form to `GRPOConfig`,
+`spec.json` and export.
 
-Field names are TRL's (`GRPOConfig`, and `ModelConfig` for the model, LoRA and quantization fields), and help text is
-written once, in each field's metadata: the UI's `info=` and the CLI's `--help` read it from there.
+`PlaygroundConfig` is TRL's `GRPOConfig` plus the playground's own fields (as open-r1 subclasses it); TRL's
+`ModelConfig` holds the model, LoRA and quantization fields. The spec's sections (`ModelArgs`, `GRPOArgs`,
+`LoraArgs`) are plain value dataclasses made of those classes' fields: the ones the form surfaces (`SURFACED`), with
+the playground's `RECIPE` as their defaults where it differs from TRL's, and metadata holding the help (the UI's
+`info=`, the CLI's `--help`) and the bounds (`min`, `gt`, `max`, `lt`, `choices`, `nonempty`, `max_chars`) that
+`playground.validation.check_field` reads.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from dataclasses import MISSING, asdict, dataclass, field, fields
+import typing
+from dataclasses import MISSING, asdict, dataclass, field, fields, make_dataclass
 from typing import Any
+
+from trl import GRPOConfig, ModelConfig, get_peft_config, get_quantization_config
 
 from playground.advantages import AGGREGATIONS
 from playground.data.sources import PromptSource, parse_column_map
@@ -17,26 +25,218 @@ from playground.errors import SpecError
 from playground.scoring import RewardChoice
 
 
-LOSS_TYPES = ("grpo", "dr_grpo", "dapo", "bnpo", "cispo", "sapo", "luspo", "vespo")
 SCALE_REWARDS = ("group", "batch", "none")
-MULTI_OBJECTIVE_AGGREGATIONS = AGGREGATIONS  # TRL's GRPOConfig.multi_objective_aggregation values
-REWARD_ERROR_POLICIES = ("fail", "none")
-FAST_ROLLOUTS = ("auto", "bfloat16", "float32", "off")
+LOSS_TYPES = ("grpo", "dr_grpo", "dapo", "bnpo", "cispo", "sapo", "luspo", "vespo")
 IMPORTANCE_SAMPLING_MODES = ("token_truncate", "token_mask", "sequence_truncate", "sequence_mask")  # TRL's
+FAST_ROLLOUTS = ("auto", "bfloat16", "float32", "off")
 MAX_COMPLETION_LENGTH = 4096  # beyond this a CPU or small GPU run will not finish in a session
-
-
-# GRPOConfig settings the playground fixes for its own trainer (the run folder, its charts and its adapter saving).
-TRAINER_SETTINGS = {
-    "logging_steps": 1,  # TRL's default is 10; the playground's charts want every step
-    "save_strategy": "no",  # the training job asks for its own checkpoints, in the run folder (job.py); exports theirs
-    "disable_tqdm": True,
-}
 TRACKER_PROJECT = "grpo-playground"  # the trackio (or wandb) project runs report to; each run is named by its id
 # Trackers TRL's `report_to` accepts, by the module that must be importable. The app's own charts never depend on them.
 REPORTERS = {"trackio": "trackio", "wandb": "wandb", "tensorboard": "tensorboard", "mlflow": "mlflow"}
 
+# The playground's recipe: every default that differs from TRL's, picked by measuring on a 2-core CPU (see
+# docs/performance.md), and the trainer settings of the playground's own runs.
+RECIPE: dict[str, Any] = {
+    "model_name_or_path": "embedded",
+    "max_completion_length": 64,
+    "learning_rate": 5e-4,  # LoRA takes higher rates than full fine-tuning
+    "beta": 0.04,  # TRL's 0.0 loads no reference model and logs no kl
+    "max_steps": 20,
+    "save_steps": 10,
+    "gradient_checkpointing": False,  # it slows small models down
+    "bf16": False,  # on CPU only where asked (and native); on CUDA training is always bf16
+    "report_to": [],
+    "lora_dropout": 0.0,
+    "lora_target_modules": ["all-linear"],
+    "logging_steps": 1,  # the playground's charts want every step
+    "save_strategy": "no",  # the training job asks for its own checkpoints, in the run folder; exports save theirs
+    "disable_tqdm": True,
+}
+TRAINER_SETTINGS = ("logging_steps", "save_strategy", "disable_tqdm")  # recipe fields the form does not surface
+# Types the playground reads where TRL's are wider (TRL takes None for a derived value, or a str for report_to).
+TYPES = {"num_generations": int, "max_completion_length": int, "save_steps": int, "bf16": bool}
+TYPES |= {"report_to": list[str], "lora_target_modules": list[str], "model_name_or_path": str}
 
+
+def meta(help: str, **bounds: Any) -> dict[str, Any]:
+    """Field metadata: the help text and the bounds `playground.validation.check_field` enforces."""
+    return {"help": help, **bounds}
+
+
+def own(default: Any, help: str, **bounds: Any) -> Any:
+    """A field of the playground's own: its default, help and bounds."""
+    if isinstance(default, list):
+        return field(default_factory=lambda: list(default), metadata=meta(help, **bounds))
+    return field(default=default, metadata=meta(help, **bounds))
+
+
+@dataclass
+class PlaygroundConfig(GRPOConfig):
+    """TRL's `GRPOConfig` and the playground's own run fields: reward errors, the cold start, evals, the fast path."""
+
+    reward_error_policy: str = own(
+        "fail",
+        "When a reward raises, times out or returns garbage: 'fail' stops the run with its message; 'none' scores "
+        "that batch None for it (TRL skips None) and counts the event in the run status.",
+        choices=("fail", "none"),
+    )
+    completions_as_text: bool = own(
+        False,
+        "Hand custom rewards plain strings: the text of each completion, also when TRL passes chat messages (a "
+        "system prompt or a conversational dataset). Library rewards read both shapes anyway.",
+    )
+    sft_warmup_steps: int = own(
+        0,
+        "Steps of TRL's SFTTrainer on the same LoRA adapter right before GRPO (0: no warm-up). A cold start for a "
+        "reward the base model never earns.",
+        min=0,
+        max=1000,
+    )
+    sft_examples: str = own(
+        "auto",
+        "Warm-up examples: 'auto' (the base model's own answers wrapped in sft_tags) or a .jsonl file with "
+        "prompt and completion columns.",
+    )
+    sft_tags: list[str] = own(
+        ["intro", "body", "conclusion"],
+        "Tag layout the 'auto' warm-up examples are wrapped in, e.g. intro,body,conclusion.",
+    )
+    sft_num_examples: int = own(24, "How many 'auto' warm-up examples to build.", min=2, max=512)
+    sft_learning_rate: float = own(5e-4, "Learning rate of the SFT warm-up.", gt=0, max=1e-2)
+    completion_prefix: str = own(
+        "",
+        "Pre-filled start of every answer (e.g. '<intro>'): generation continues after it, and rewards see the "
+        "prefix plus the generated text.",
+        max_chars=200,
+    )
+    eval_every: int = own(
+        0,
+        "Score the held-out eval prompts before training, after the warm-up and every this many steps (0: no "
+        "eval). Logged as eval_reward and eval_rewards/<fn>/mean.",
+        min=0,
+        max=10000,
+    )
+    eval_prompts: int = own(4, "Held-out eval prompts (the prompt set's last rows, not trained on).", min=1, max=64)
+    eval_num_generations: int = own(4, "Completions per eval prompt (fixed seeds).", min=2, max=64)
+    eval_max_completion_length: int = own(
+        0,
+        "Maximum new tokens of an eval answer (0: max_completion_length). A longer cap than training's judges a "
+        "held-out answer on what it wrote, not on where the training cap cut it.",
+        min=0,
+        max=MAX_COMPLETION_LENGTH,
+    )
+    fast_rollout: str = own(
+        "auto",
+        "The CPU fast path (merged pre-packed rollout copy, shared prompts, allocator settings): 'auto' or "
+        "'float32' (exact), 'bfloat16' (faster rollout where the CPU has native bf16, slightly off-policy, "
+        "corrected by TRL's importance sampling below), or 'off' for TRL's own code.",
+        choices=FAST_ROLLOUTS,
+    )
+
+
+@dataclass
+class MachineArgs:
+    """The playground's own model-section fields: where a run trains (TrainingArguments owns the name `device`)."""
+
+    device: str = own(
+        "auto", "'auto' (CUDA when present, else CPU), 'cpu' or 'cuda'.", choices=("auto", "cpu", "cuda")
+    )
+    num_processes: int = own(
+        1,
+        "Training processes. 1: in the app's own thread; N > 1: `accelerate launch --num_processes N` (one per "
+        "GPU, or CPU processes over gloo). Each process takes per_device_train_batch_size completions, so a step "
+        "uses per_device_train_batch_size × N × gradient_accumulation_steps.",
+        min=1,
+    )
+
+
+# The playground's own fields, each section's after TRL's: PlaygroundConfig's beyond GRPOConfig, and MachineArgs.
+OWN = {"model": [*MachineArgs.__dataclass_fields__], "lora": []}
+OWN["grpo"] = [name for name in PlaygroundConfig.__dataclass_fields__ if name not in GRPOConfig.__dataclass_fields__]
+# The fields of TRL's classes the form and the CLI surface, by section: the playground's help and bounds for each.
+SURFACED: dict[str, dict[str, dict[str, Any]]] = {
+    "model": {
+        "model_name_or_path": meta(
+            "'embedded' (SmolLM2-135M-Instruct, offline), a Hugging Face Hub id, or a local folder."
+        ),
+        "load_in_4bit": meta("QLoRA: load the base model in 4-bit (bitsandbytes)."),
+        "load_in_8bit": meta("Load the base model in 8-bit (bitsandbytes)."),
+        "bnb_4bit_quant_type": meta("4-bit quantization type: 'nf4' or 'fp4'.", choices=("nf4", "fp4")),
+    },
+    "grpo": {
+        "num_generations": meta("Completions per prompt (the group size G).", min=2),
+        "per_device_train_batch_size": meta(
+            "Completions per device per step; the generation batch must divide by G.", min=1
+        ),
+        "gradient_accumulation_steps": meta("Batches accumulated per optimizer step.", min=1),
+        "steps_per_generation": meta(
+            "Optimizer steps per generation round (default: gradient_accumulation_steps).", min=1
+        ),
+        "max_completion_length": meta("Maximum new tokens per completion.", min=1, max=MAX_COMPLETION_LENGTH),
+        "temperature": meta("Sampling temperature for the rollouts.", gt=0, max=5),
+        "top_p": meta("Nucleus sampling: keep the top tokens of this mass.", gt=0, max=1),
+        "learning_rate": meta(
+            "Initial AdamW learning rate (LoRA takes higher rates than full fine-tuning).", gt=0, max=1e-2
+        ),
+        "beta": meta(
+            "KL penalty weight. TRL's default is 0.0 (no reference model, no kl metric); >0 logs kl.", min=0, max=10
+        ),
+        "epsilon": meta("PPO-style clipping range of the importance ratio.", gt=0, lt=1),
+        "loss_type": meta(f"Loss aggregation: one of {', '.join(LOSS_TYPES)}.", choices=LOSS_TYPES),
+        "scale_rewards": meta(
+            "Divide advantages by the std of the 'group', the 'batch', or 'none'.", choices=SCALE_REWARDS
+        ),
+        "multi_objective_aggregation": meta(
+            "How several rewards combine: 'sum_then_normalize' (the weighted sum, then scale_rewards) or "
+            "'normalize_then_sum' (each reward normalized within its group, then the weighted sum, normalized over "
+            "the batch: GDPO).",
+            choices=AGGREGATIONS,
+        ),
+        "max_steps": meta("Optimizer steps to train.", min=1),
+        "seed": meta("Random seed (data order, sampling, LoRA init)."),
+        "save_steps": meta(
+            "Save a checkpoint (the adapter and the whole training state, to continue from) every this many steps.",
+            min=1,
+        ),
+        "gradient_checkpointing": meta("Trade compute for memory; off by default, it slows small models down."),
+        "use_vllm": meta("Generate with vLLM in colocate mode (CUDA only, needs `pip install vllm`; optional)."),
+        "bf16": meta(
+            "On a CPU with native bf16 (AVX512-BF16 or AMX): the training forward and backward in bf16 autocast, the "
+            "LoRA weights and the optimizer staying fp32 (TRL's bf16). On CUDA training is always bf16."
+        ),
+        # TRL's importance-sampling correction of a sampler that is not exactly the policy (vLLM's, the bf16 rollout)
+        "vllm_importance_sampling_correction": meta(
+            "With fast_rollout=bfloat16 (or use_vllm): weight the loss by the policy's over the sampler's probability "
+            "of each sampled token (TRL's correction for a sampler that is not exactly the policy); logs "
+            "sampling/importance_sampling_ratio/*. Off: the samples are used as if drawn from the policy."
+        ),
+        "vllm_importance_sampling_mode": meta(
+            "How TRL bounds that ratio: per token or per sequence, clipped ('*_truncate') or dropped when out of "
+            f"bounds ('*_mask'): one of {', '.join(IMPORTANCE_SAMPLING_MODES)}.",
+            choices=IMPORTANCE_SAMPLING_MODES,
+        ),
+        "vllm_importance_sampling_clip_max": meta(
+            "Upper bound of the importance-sampling ratio (TRL's; it replaces vllm_importance_sampling_cap).", gt=1
+        ),
+        "off_policy_mask_threshold": meta(
+            "Drop sequences with a negative advantage whose mean sampler-to-policy KL exceeds this (DeepSeek-V3.2's "
+            "off-policy mask, e.g. 0.5); empty: off.",
+            gt=0,
+        ),
+        "report_to": meta(
+            "Also log TRL's metrics to these trackers (TRL's report_to), e.g. trackio (pip install trackio: a local "
+            "project, `trackio show`); empty: the playground's own charts only."
+        ),
+    },
+    "lora": {
+        "lora_r": meta("LoRA rank.", min=1),
+        "lora_alpha": meta("LoRA alpha (the update is scaled by alpha / r).", gt=0),
+        "lora_dropout": meta("Dropout on the LoRA layers.", min=0, lt=1),
+        "lora_target_modules": meta(
+            "Modules that get LoRA adapters, e.g. q_proj,v_proj; 'all-linear' for every linear layer.", nonempty=True
+        ),
+    },
+}
 # CLI flags for the prompt source, named as TRL's ScriptArguments where it has them.
 DATA_FLAGS = {
     "dataset_kind": "kind",
@@ -50,203 +250,29 @@ DATA_FLAGS = {
 }
 
 
-@dataclass
-class ModelArgs:
-    model_name_or_path: str = field(
-        default="embedded",
-        metadata={"help": "'embedded' (SmolLM2-135M-Instruct, offline), a Hugging Face Hub id, or a local folder."},
-    )
-    load_in_4bit: bool = field(default=False, metadata={"help": "QLoRA: load the base model in 4-bit (bitsandbytes)."})
-    load_in_8bit: bool = field(default=False, metadata={"help": "Load the base model in 8-bit (bitsandbytes)."})
-    bnb_4bit_quant_type: str = field(default="nf4", metadata={"help": "4-bit quantization type: 'nf4' or 'fp4'."})
-    device: str = field(default="auto", metadata={"help": "'auto' (CUDA when present, else CPU), 'cpu' or 'cuda'."})
-    # Scale-out: more than one process goes through `accelerate launch` (playground/training/launcher.py)
-    num_processes: int = field(
-        default=1,
-        metadata={
-            "help": "Training processes. 1: in the app's own thread; N > 1: `accelerate launch --num_processes N` "
-            "(one per GPU, or CPU processes over gloo). Each process takes per_device_train_batch_size "
-            "completions, so a step uses per_device_train_batch_size × N × gradient_accumulation_steps."
-        },
-    )
+def section_class(section: str, name: str, parser: bool = False) -> type:
+    """A value dataclass of one section's fields (`SURFACED`, then `OWN`): TRL's or the playground's, the recipe's
+    default and the playground's metadata over TRL's. A new class each call: `HfArgumentParser` rewrites its types;
+    for the `parser`, the metadata is the help and choices (`HfArgumentParser` hands metadata to `add_argument`)."""
+    specs = []
+    for key, overlay in {**SURFACED[section], **dict.fromkeys(OWN[section])}.items():
+        owner = next(c for c in (PlaygroundConfig, ModelConfig, MachineArgs) if key in c.__dataclass_fields__)
+        f = owner.__dataclass_fields__[key]
+        default = RECIPE.get(key, f.default_factory() if f.default is MISSING else f.default)
+        kind = TYPES.get(key) or typing.get_type_hints(owner)[key]
+        md = {**f.metadata, **(overlay or {})}
+        md = {k: list(v) if k == "choices" else v for k, v in md.items() if k in ("help", "choices")} if parser else md
+        made = field(default_factory=lambda d=default: list(d), metadata=md) if isinstance(default, list) else None
+        specs.append((key, kind, made or field(default=default, metadata=md)))
+    cls = make_dataclass(name, specs)
+    cls.__module__ = __name__
+    return cls
 
 
-@dataclass
-class LoraArgs:
-    lora_r: int = field(default=16, metadata={"help": "LoRA rank."})
-    lora_alpha: int = field(default=32, metadata={"help": "LoRA alpha (the update is scaled by alpha / r)."})
-    lora_dropout: float = field(default=0.0, metadata={"help": "Dropout on the LoRA layers."})
-    lora_target_modules: list[str] = field(
-        default_factory=lambda: ["all-linear"],
-        metadata={"help": "Modules that get LoRA adapters, e.g. q_proj,v_proj; 'all-linear' for every linear layer."},
-    )
-
-
-@dataclass
-class GRPOArgs:
-    # Generation
-    num_generations: int = field(default=8, metadata={"help": "Completions per prompt (the group size G)."})
-    per_device_train_batch_size: int = field(
-        default=8, metadata={"help": "Completions per device per step; the generation batch must divide by G."}
-    )
-    gradient_accumulation_steps: int = field(default=1, metadata={"help": "Batches accumulated per optimizer step."})
-    steps_per_generation: int | None = field(
-        default=None, metadata={"help": "Optimizer steps per generation round (default: gradient_accumulation_steps)."}
-    )
-    max_completion_length: int = field(default=64, metadata={"help": "Maximum new tokens per completion."})
-    temperature: float = field(default=1.0, metadata={"help": "Sampling temperature for the rollouts."})
-    top_p: float = field(default=1.0, metadata={"help": "Nucleus sampling: keep the top tokens of this mass."})
-    # Optimisation
-    learning_rate: float = field(
-        default=5e-4, metadata={"help": "Initial AdamW learning rate (LoRA takes higher rates than full fine-tuning)."}
-    )
-    beta: float = field(
-        default=0.04,
-        metadata={"help": "KL penalty weight. TRL's default is 0.0 (no reference model, no kl metric); >0 logs kl."},
-    )
-    epsilon: float = field(default=0.2, metadata={"help": "PPO-style clipping range of the importance ratio."})
-    loss_type: str = field(default="dapo", metadata={"help": f"Loss aggregation: one of {', '.join(LOSS_TYPES)}."})
-    scale_rewards: str = field(
-        default="group", metadata={"help": "Divide advantages by the std of the 'group', the 'batch', or 'none'."}
-    )
-    multi_objective_aggregation: str = field(
-        default="sum_then_normalize",
-        metadata={
-            "help": "How several rewards combine: 'sum_then_normalize' (the weighted sum, then scale_rewards) or "
-            "'normalize_then_sum' (each reward normalized within its group, then the weighted sum, normalized over "
-            "the batch: GDPO)."
-        },
-    )
-    max_steps: int = field(default=20, metadata={"help": "Optimizer steps to train."})
-    seed: int = field(default=42, metadata={"help": "Random seed (data order, sampling, LoRA init)."})
-    save_steps: int = field(
-        default=10,
-        metadata={
-            "help": "Save a checkpoint (the adapter and the whole training state, to continue from) every this "
-            "many steps."
-        },
-    )
-    gradient_checkpointing: bool = field(
-        default=False, metadata={"help": "Trade compute for memory; off by default, it slows small models down."}
-    )
-    # Rewards
-    reward_error_policy: str = field(
-        default="fail",
-        metadata={
-            "help": "When a reward raises, times out or returns garbage: 'fail' stops the run with its message; "
-            "'none' scores that batch None for it (TRL skips None) and counts the event in the run status."
-        },
-    )
-    completions_as_text: bool = field(
-        default=False,
-        metadata={
-            "help": "Hand custom rewards plain strings: the text of each completion, also when TRL passes chat "
-            "messages (a system prompt or a conversational dataset). Library rewards read both shapes anyway."
-        },
-    )
-    # Cold start: an SFT warm-up on the same LoRA adapter, a pre-filled start of the answer
-    sft_warmup_steps: int = field(
-        default=0,
-        metadata={
-            "help": "Steps of TRL's SFTTrainer on the same LoRA adapter right before GRPO (0: no warm-up). "
-            "A cold start for a reward the base model never earns."
-        },
-    )
-    sft_examples: str = field(
-        default="auto",
-        metadata={
-            "help": "Warm-up examples: 'auto' (the base model's own answers wrapped in sft_tags) or a .jsonl file "
-            "with prompt and completion columns."
-        },
-    )
-    sft_tags: list[str] = field(
-        default_factory=lambda: ["intro", "body", "conclusion"],
-        metadata={"help": "Tag layout the 'auto' warm-up examples are wrapped in, e.g. intro,body,conclusion."},
-    )
-    sft_num_examples: int = field(default=24, metadata={"help": "How many 'auto' warm-up examples to build."})
-    sft_learning_rate: float = field(default=5e-4, metadata={"help": "Learning rate of the SFT warm-up."})
-    completion_prefix: str = field(
-        default="",
-        metadata={
-            "help": "Pre-filled start of every answer (e.g. '<intro>'): generation continues after it, and rewards "
-            "see the prefix plus the generated text."
-        },
-    )
-    # Held-out eval curve: the same prompts and seeds at every point
-    eval_every: int = field(
-        default=0,
-        metadata={
-            "help": "Score the held-out eval prompts before training, after the warm-up and every this many steps "
-            "(0: no eval). Logged as eval_reward and eval_rewards/<fn>/mean."
-        },
-    )
-    eval_prompts: int = field(
-        default=4, metadata={"help": "Held-out eval prompts (the prompt set's last rows, not trained on)."}
-    )
-    eval_num_generations: int = field(default=4, metadata={"help": "Completions per eval prompt (fixed seeds)."})
-    eval_max_completion_length: int = field(
-        default=0,
-        metadata={
-            "help": "Maximum new tokens of an eval answer (0: max_completion_length). A longer cap than training's "
-            "judges a held-out answer on what it wrote, not on where the training cap cut it."
-        },
-    )
-    use_vllm: bool = field(
-        default=False,
-        metadata={"help": "Generate with vLLM in colocate mode (CUDA only, needs `pip install vllm`; optional)."},
-    )
-    fast_rollout: str = field(
-        default="auto",
-        metadata={
-            "help": "The CPU fast path (merged pre-packed rollout copy, shared prompts, allocator settings): 'auto' "
-            "or 'float32' (exact), 'bfloat16' (faster rollout where the CPU has native bf16, slightly off-policy, "
-            "corrected by TRL's importance sampling below), or 'off' for TRL's own code."
-        },
-    )
-    bf16: bool = field(
-        default=False,
-        metadata={
-            "help": "On a CPU with native bf16 (AVX512-BF16 or AMX): the training forward and backward in bf16 "
-            "autocast, the LoRA weights and the optimizer staying fp32 (TRL's bf16). On CUDA training is always bf16."
-        },
-    )
-    # TRL's importance-sampling correction of a sampler that is not exactly the policy (vLLM's, or the bf16 rollout)
-    vllm_importance_sampling_correction: bool = field(
-        default=True,
-        metadata={
-            "help": "With fast_rollout=bfloat16 (or use_vllm): weight the loss by the policy's over the sampler's "
-            "probability of each sampled token (TRL's correction for a sampler that is not exactly the policy); logs "
-            "sampling/importance_sampling_ratio/*. Off: the samples are used as if drawn from the policy."
-        },
-    )
-    vllm_importance_sampling_mode: str = field(
-        default="sequence_mask",
-        metadata={
-            "help": "How TRL bounds that ratio: per token or per sequence, clipped ('*_truncate') or dropped when "
-            f"out of bounds ('*_mask'): one of {', '.join(IMPORTANCE_SAMPLING_MODES)}."
-        },
-    )
-    vllm_importance_sampling_clip_max: float | None = field(
-        default=3.0,
-        metadata={
-            "help": "Upper bound of the importance-sampling ratio (TRL's; it replaces vllm_importance_sampling_cap)."
-        },
-    )
-    off_policy_mask_threshold: float | None = field(
-        default=None,
-        metadata={
-            "help": "Drop sequences with a negative advantage whose mean sampler-to-policy KL exceeds this "
-            "(DeepSeek-V3.2's off-policy mask, e.g. 0.5); empty: off."
-        },
-    )
-    # Logging
-    report_to: list[str] = field(
-        default_factory=list,
-        metadata={
-            "help": "Also log TRL's metrics to these trackers (TRL's report_to), e.g. trackio (pip install trackio: "
-            "a local project, `trackio show`); empty: the playground's own charts only."
-        },
-    )
+ModelArgs = section_class("model", "ModelArgs")
+GRPOArgs = section_class("grpo", "GRPOArgs")
+LoraArgs = section_class("lora", "LoraArgs")
+SECTIONS = {"model": ModelArgs, "grpo": GRPOArgs, "lora": LoraArgs}
 
 
 @dataclass
@@ -265,31 +291,21 @@ class RunSpec:
     # --- serialisation --------------------------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "model": asdict(self.model),
-            "data": self.data.to_dict(),
-            "rewards": [r.to_dict() for r in self.rewards],
-            "grpo": asdict(self.grpo),
-            "lora": asdict(self.lora),
-            "custom_code": self.custom_code,
-        }
+        out = {"data": self.data.to_dict(), "rewards": [r.to_dict() for r in self.rewards]}
+        return {**{s: asdict(getattr(self, s)) for s in SECTIONS}, **out, "custom_code": self.custom_code}
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=2, ensure_ascii=False)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RunSpec:
-        unknown = set(data) - {"model", "data", "rewards", "grpo", "lora", "custom_code"}
+        unknown = sorted(set(data) - {*SECTIONS, "data", "rewards", "custom_code"})
         if unknown:
-            raise SpecError(sorted(unknown)[0], "spec.unknown_section", name=sorted(unknown)[0])
+            raise SpecError(unknown[0], "spec.unknown_section", name=unknown[0])
         return cls(
-            model=_section(ModelArgs, data.get("model", {})),
-            data=PromptSource.from_dict(data["data"])
-            if "data" in data
-            else PromptSource(kind="builtin", name="writing"),
+            **{s: _section(c, data.get(s, {})) for s, c in SECTIONS.items()},
+            data=PromptSource.from_dict(data.get("data", {"kind": "builtin", "name": "writing"})),
             rewards=[RewardChoice.from_dict(r) for r in data.get("rewards", [{"name": "length"}])],
-            grpo=_section(GRPOArgs, data.get("grpo", {})),
-            lora=_section(LoraArgs, data.get("lora", {})),
             custom_code=_custom_code(data.get("custom_code")),
         )
 
@@ -311,10 +327,10 @@ class RunSpec:
             data[key] = value
             self.data = PromptSource.from_dict(data)
             return
-        for section in (self.model, self.grpo, self.lora):
-            for f in fields(section):
+        for section in SECTIONS:
+            for f in fields(getattr(self, section)):
                 if f.name == name:
-                    setattr(section, name, _convert(f, value))
+                    setattr(getattr(self, section), name, _convert(f, value))
                     return
         raise SpecError(name, "spec.unknown_field", name=name)
 
@@ -343,61 +359,42 @@ class RunSpec:
         return default_device()
 
     def grpo_config(self, output_dir: str, **overrides: Any):
-        """TRL's `GRPOConfig`: every GRPO field of the spec that `GRPOConfig` has (same names), the rewards' weights,
-        precision for the device, and `TRAINER_SETTINGS`; `overrides` last."""
-        from trl import GRPOConfig
-
-        g = self.grpo
-        on_cpu = self.resolved_device() == "cpu"
-        trl_fields = {f.name for f in fields(GRPOConfig) if f.init}
-        kwargs = {f.name: getattr(g, f.name) for f in fields(GRPOArgs) if f.name in trl_fields}
-        kwargs.update(
-            output_dir=output_dir,
-            reward_weights=[r.weight for r in self.rewards],
-            report_to=reporters(g.report_to),
-            bf16=g.bf16 or not on_cpu,  # TRL defaults to bf16=True; on CPU only where asked (and native)
-            use_cpu=on_cpu,
-            **TRAINER_SETTINGS,
-        )
-        if g.use_vllm:
-            kwargs["vllm_mode"] = "colocate"
-        if kwargs["report_to"]:
-            kwargs["project"] = TRACKER_PROJECT
-        kwargs.update(overrides)
+        """TRL's `GRPOConfig`: the recipe's trainer settings, every surfaced GRPO field that `GRPOConfig` has, the
+        rewards' weights and precision for the device; `overrides` last."""
+        trl_fields = GRPOConfig.__dataclass_fields__
+        kwargs = {k: v for k, v in {**RECIPE, **asdict(self.grpo)}.items() if k in trl_fields}
+        kwargs.update(self.trainer_fields(), output_dir=output_dir, **overrides)
         return GRPOConfig(**kwargs)
 
-    def lora_config(self):
-        from peft import LoraConfig
+    def trainer_fields(self) -> dict[str, Any]:
+        """The `GRPOConfig` fields the spec derives rather than surfaces: weights, trackers, device and vLLM mode."""
+        on_cpu = self.resolved_device() == "cpu"
+        out: dict[str, Any] = {"reward_weights": [r.weight for r in self.rewards], "use_cpu": on_cpu}
+        out |= {"report_to": reporters(self.grpo.report_to), "bf16": self.grpo.bf16 or not on_cpu}
+        if self.grpo.use_vllm:
+            out["vllm_mode"] = "colocate"
+        if out["report_to"]:
+            out["project"] = TRACKER_PROJECT
+        return out
 
-        lo = self.lora
-        targets: str | list[str] = lo.lora_target_modules
-        if targets == ["all-linear"]:
-            targets = "all-linear"
-        return LoraConfig(
-            r=lo.lora_r,
-            lora_alpha=lo.lora_alpha,
-            lora_dropout=lo.lora_dropout,
-            target_modules=targets,
-            task_type="CAUSAL_LM",
-        )
+    def lora_config(self):
+        """PEFT's `LoraConfig` as TRL's `get_peft_config` makes it from `model_config`."""
+        return get_peft_config(self.model_config())
+
+    def model_config(self, gpu: bool | None = None) -> ModelConfig:
+        """TRL's `ModelConfig`: the surfaced model and LoRA fields, always a LoRA adapter, and the weights in the dtype
+        the machine trains in (bfloat16 on a GPU, float32 on the CPU; `gpu` defaults to this machine's device)."""
+        dtype = "bfloat16" if (self.resolved_device() != "cpu" if gpu is None else gpu) else "float32"
+        values = {**asdict(self.model), **asdict(self.lora), "use_peft": True, "dtype": dtype}
+        values |= {"bnb_4bit_quant_storage": dtype} if self.model.load_in_4bit else {}
+        config = ModelConfig(**{k: v for k, v in values.items() if k in ModelConfig.__dataclass_fields__})
+        targets = self.lora.lora_target_modules  # one module stays a list: PEFT reads a text as a pattern
+        config.lora_target_modules = "all-linear" if targets == ["all-linear"] else list(targets)
+        return config
 
     def bnb_config(self):
-        """A `BitsAndBytesConfig` when 4-bit or 8-bit is asked for, else None."""
-        m = self.model
-        if not (m.load_in_4bit or m.load_in_8bit):
-            return None
-        import torch
-        from transformers import BitsAndBytesConfig
-
-        if m.load_in_8bit:
-            return BitsAndBytesConfig(load_in_8bit=True)
-        compute = torch.float32 if self.resolved_device() == "cpu" else torch.bfloat16
-        return BitsAndBytesConfig(
-            load_in_4bit=True,
-            bnb_4bit_quant_type=m.bnb_4bit_quant_type,
-            bnb_4bit_compute_dtype=compute,
-            bnb_4bit_quant_storage=compute,
-        )
+        """A `BitsAndBytesConfig` when 4-bit or 8-bit is asked for (TRL's, from `model_config`), else None."""
+        return get_quantization_config(self.model_config())
 
 
 def reporters(value: list[str] | str | None) -> list[str]:
@@ -414,17 +411,13 @@ def available_reporters() -> list[str]:
 
 
 def flat_fields() -> list[tuple[str, Any]]:
-    """(section, dataclass field) for every flat field, in form order."""
-    return [
-        (name, f) for name, cls in (("model", ModelArgs), ("grpo", GRPOArgs), ("lora", LoraArgs)) for f in fields(cls)
-    ]
+    """(section, dataclass field) for every surfaced field, in form order."""
+    return [(name, f) for name, cls in SECTIONS.items() for f in fields(cls)]
 
 
 def field_help(name: str) -> str:
-    for _, f in flat_fields():
-        if f.name == name:
-            return f.metadata.get("help", "")
-    raise KeyError(name)
+    """A surfaced field's help; KeyError for another name."""
+    return {f.name: f.metadata.get("help", "") for _, f in flat_fields()}[name]
 
 
 def _section(cls, data: dict[str, Any]):
@@ -458,10 +451,9 @@ def _convert(f, value: Any) -> Any:
             if not math.isfinite(out):
                 raise ValueError(value)
             return out
-        if kind.startswith("list"):
-            if isinstance(value, str):
-                return [v.strip() for v in value.split(",") if v.strip()]
-            return [str(v) for v in value]
+        if kind.startswith("list"):  # comma-separated text, or a list of such texts (the CLI's nargs)
+            items = [item for v in ([value] if isinstance(value, str) else value) for item in str(v).split(",")]
+            return [item.strip() for item in items if item.strip()]
         return str(value)
     except (TypeError, ValueError):
         key = "spec.type_or_none" if kind.endswith(" | None") else "spec.type"
@@ -472,12 +464,6 @@ def _custom_code(value: Any) -> str | None:
     if value is None or isinstance(value, str):
         return value or None
     raise SpecError("custom_code", "spec.custom_code_type", kind=type(value).__name__)
-
-
-def default_of(f) -> Any:
-    if f.default is not MISSING:
-        return f.default
-    return f.default_factory()  # type: ignore[misc]
 
 
 def demo_spec() -> RunSpec:

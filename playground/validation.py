@@ -4,23 +4,15 @@ from __future__ import annotations
 
 import importlib.util
 import math
+import operator
 import os
 from collections.abc import Collection
+from dataclasses import fields
 from typing import TYPE_CHECKING
 
 from playground.errors import PlaygroundError, SpecError
 from playground.sandbox.custom import custom_reward_names
-from playground.spec import (
-    FAST_ROLLOUTS,
-    IMPORTANCE_SAMPLING_MODES,
-    LOSS_TYPES,
-    MAX_COMPLETION_LENGTH,
-    MULTI_OBJECTIVE_AGGREGATIONS,
-    REWARD_ERROR_POLICIES,
-    SCALE_REWARDS,
-    available_reporters,
-    reporters,
-)
+from playground.spec import SECTIONS, available_reporters, reporters
 from playground.texts import msg
 
 
@@ -35,19 +27,38 @@ def _check(ok: bool, field: str, key: str, /, **values) -> None:
         raise SpecError(field, key, **values)
 
 
+# The bounds a field's metadata may hold, each with the comparison a value must pass.
+BOUNDS = {"min": operator.ge, "gt": operator.gt, "max": operator.le, "lt": operator.lt}
+
+
+def check_field(name: str, value, metadata) -> None:
+    """One field against the bounds in its metadata, where the form, the CLI and the MCP tools all meet them: one
+    refusal per kind of bound (`spec.bound.min`, `spec.bound.gt_max`, `spec.bound.choices`, ...). None passes (an
+    optional field left empty); the field's type was checked when it was read."""
+    if value is None:
+        return
+    choices, limit = metadata.get("choices"), metadata.get("max_chars")
+    valid = ", ".join(map(str, choices or ()))
+    _check(choices is None or value in choices, name, "spec.bound.choices", name=name, valid=valid, value=value)
+    _check(bool(value) or not metadata.get("nonempty"), name, "spec.bound.nonempty", name=name)
+    if limit is not None:
+        _check(len(value) <= limit, name, "spec.bound.max_chars", name=name, max=limit, value=len(value))
+    bounds = {kind: metadata[kind] for kind in BOUNDS if kind in metadata}
+    if not all(math.isfinite(value) and BOUNDS[kind](value, b) for kind, b in bounds.items()):
+        raise SpecError(name, "spec.bound." + "_".join(bounds), name=name, value=value, **bounds)
+
+
 def validate_spec(spec: RunSpec, columns: list[str] | None = None, custom_rewards: set[str] | None = None) -> None:
-    """Check `spec` before launch. Each failure is a `SpecError` naming the field.
+    """Check `spec` before launch: every field against its metadata's bounds, then what spans fields, the machine
+    and the rewards. Each failure is a `SpecError` naming the field.
 
     `columns` are the prompt set's columns (checked against what the rewards need); `custom_rewards` the names of
     the custom functions, found by parsing `spec.custom_code` when not given (nothing runs here).
     """
-    g, lo, m = spec.grpo, spec.lora, spec.model
-    _check(
-        g.reward_error_policy in REWARD_ERROR_POLICIES,
-        "reward_error_policy",
-        "spec.reward_error_policy",
-        value=g.reward_error_policy,
-    )
+    for section, cls in SECTIONS.items():
+        for f in fields(cls):
+            check_field(f.name, getattr(getattr(spec, section), f.name), f.metadata)
+    g, m = spec.grpo, spec.model
     unavailable = [name for name in reporters(g.report_to) if name not in available_reporters()]
     _check(
         not unavailable,
@@ -61,28 +72,6 @@ def validate_spec(spec: RunSpec, columns: list[str] | None = None, custom_reward
             custom_rewards = custom_reward_names(spec)
         except PlaygroundError as exc:
             raise SpecError("custom_code", exc.message) from None
-    _check(
-        g.num_generations >= 2,
-        "num_generations",
-        "spec.num_generations",
-        value=g.num_generations,
-    )
-    _check(
-        g.per_device_train_batch_size >= 1,
-        "per_device_train_batch_size",
-        "spec.per_device_train_batch_size",
-    )
-    _check(
-        g.gradient_accumulation_steps >= 1,
-        "gradient_accumulation_steps",
-        "spec.gradient_accumulation_steps",
-    )
-    _check(
-        g.steps_per_generation is None or g.steps_per_generation >= 1,
-        "steps_per_generation",
-        "spec.steps_per_generation",
-    )
-    _check(m.num_processes >= 1, "num_processes", "spec.num_processes", value=m.num_processes)
     batch = spec.generation_batch_size()
     if m.num_processes == 1:
         _check(
@@ -94,65 +83,12 @@ def validate_spec(spec: RunSpec, columns: list[str] | None = None, custom_reward
         )
     else:
         _validate_processes(spec)
-    _check(g.max_steps >= 1, "max_steps", "spec.max_steps", value=g.max_steps)
-    _check(
-        1 <= g.max_completion_length <= MAX_COMPLETION_LENGTH,
-        "max_completion_length",
-        "spec.max_completion_length",
-        max=MAX_COMPLETION_LENGTH,
-        value=g.max_completion_length,
-    )
-    _check(
-        0 < g.learning_rate <= 1e-2,
-        "learning_rate",
-        "spec.learning_rate",
-        value=g.learning_rate,
-    )
-    _check(0 <= g.beta <= 10, "beta", "spec.beta", value=g.beta)
-    _check(0 < g.epsilon < 1, "epsilon", "spec.epsilon", value=g.epsilon)
-    _check(
-        math.isfinite(g.temperature) and 0 < g.temperature <= 5,
-        "temperature",
-        "spec.temperature",
-        value=g.temperature,
-    )
-    _check(0 < g.top_p <= 1, "top_p", "spec.top_p", value=g.top_p)
-    _check(
-        g.loss_type in LOSS_TYPES,
-        "loss_type",
-        "spec.loss_type",
-        value=g.loss_type,
-        valid=", ".join(LOSS_TYPES),
-    )
-    _check(
-        g.scale_rewards in SCALE_REWARDS,
-        "scale_rewards",
-        "spec.scale_rewards",
-        valid=", ".join(SCALE_REWARDS),
-        value=g.scale_rewards,
-    )
-    _check(
-        g.multi_objective_aggregation in MULTI_OBJECTIVE_AGGREGATIONS,
-        "multi_objective_aggregation",
-        "spec.multi_objective_aggregation",
-        valid=", ".join(MULTI_OBJECTIVE_AGGREGATIONS),
-        value=g.multi_objective_aggregation,
-    )
-    _check(g.save_steps >= 1, "save_steps", "spec.save_steps")
-    _check(
-        g.fast_rollout in FAST_ROLLOUTS,
-        "fast_rollout",
-        "spec.fast_rollout",
-        value=g.fast_rollout,
-    )
+    if g.sft_warmup_steps and g.sft_examples == "auto":
+        tags = g.sft_tags
+        _check(bool(tags) and all(t and t.isidentifier() for t in tags), "sft_tags", "spec.sft_tags", value=tags)
+    elif g.sft_warmup_steps:
+        _check(g.sft_examples.endswith(".jsonl"), "sft_examples", "spec.sft_examples", value=g.sft_examples)
     _validate_rollout_correction(spec)
-    _validate_cold_start(g)
-    _check(lo.lora_r >= 1, "lora_r", "spec.lora_r", value=lo.lora_r)
-    _check(lo.lora_alpha > 0, "lora_alpha", "spec.lora_alpha", value=lo.lora_alpha)
-    _check(0 <= lo.lora_dropout < 1, "lora_dropout", "spec.lora_dropout", value=lo.lora_dropout)
-    _check(bool(lo.lora_target_modules), "lora_target_modules", "spec.lora_target_modules")
-    _check(m.device in ("auto", "cpu", "cuda"), "device", "spec.device", value=m.device)
-    _check(m.bnb_4bit_quant_type in ("nf4", "fp4"), "bnb_4bit_quant_type", "spec.bnb_4bit_quant_type")
     _check(not (m.load_in_4bit and m.load_in_8bit), "load_in_4bit", "spec.quantization_both")
     try:
         from playground.models import ModelSource
@@ -165,104 +101,16 @@ def validate_spec(spec: RunSpec, columns: list[str] | None = None, custom_reward
     _validate_rewards(spec, columns, custom_rewards or set())
 
 
-def _validate_cold_start(g) -> None:
-    """The warm-up, completion prefix and eval fields."""
-    _check(
-        0 <= g.sft_warmup_steps <= 1000,
-        "sft_warmup_steps",
-        "spec.sft_warmup_steps",
-        value=g.sft_warmup_steps,
-    )
-    _check(
-        0 < g.sft_learning_rate <= 1e-2,
-        "sft_learning_rate",
-        "spec.sft_learning_rate",
-        value=g.sft_learning_rate,
-    )
-    _check(
-        2 <= g.sft_num_examples <= 512,
-        "sft_num_examples",
-        "spec.sft_num_examples",
-        value=g.sft_num_examples,
-    )
-    if g.sft_warmup_steps and g.sft_examples == "auto":
-        tags = g.sft_tags
-        _check(
-            bool(tags) and all(t and t.isidentifier() for t in tags),
-            "sft_tags",
-            "spec.sft_tags",
-            value=tags,
-        )
-    elif g.sft_warmup_steps:
-        _check(
-            g.sft_examples.endswith(".jsonl"),
-            "sft_examples",
-            "spec.sft_examples",
-            value=g.sft_examples,
-        )
-    _check(
-        len(g.completion_prefix) <= 200,
-        "completion_prefix",
-        "spec.completion_prefix",
-        value=len(g.completion_prefix),
-    )
-    _check(0 <= g.eval_every <= 10000, "eval_every", "spec.eval_every", value=g.eval_every)
-    _check(1 <= g.eval_prompts <= 64, "eval_prompts", "spec.eval_prompts", value=g.eval_prompts)
-    _check(
-        2 <= g.eval_num_generations <= 64,
-        "eval_num_generations",
-        "spec.eval_num_generations",
-        value=g.eval_num_generations,
-    )
-    _check(
-        0 <= g.eval_max_completion_length <= MAX_COMPLETION_LENGTH,
-        "eval_max_completion_length",
-        "spec.eval_max_completion_length",
-        max=MAX_COMPLETION_LENGTH,
-        value=g.eval_max_completion_length,
-    )
-
-
 def _validate_rollout_correction(spec: RunSpec) -> None:
-    """bf16 rollout and training (where the CPU computes bf16 natively) and TRL's importance-sampling fields."""
+    """bf16 rollout and training where the CPU computes bf16 natively; vespo's token-level correction."""
     g = spec.grpo
-    if g.fast_rollout == "bfloat16" and spec.resolved_device() == "cpu":
+    if (g.fast_rollout == "bfloat16" or g.bf16) and spec.resolved_device() == "cpu":
         from playground.fastpath.packing import cpu_has_native_bf16
 
-        _check(
-            cpu_has_native_bf16(),
-            "fast_rollout",
-            "spec.fast_rollout_bf16_cpu",
-        )
-    if g.bf16 and spec.resolved_device() == "cpu":
-        from playground.fastpath.packing import cpu_has_native_bf16
-
-        _check(
-            cpu_has_native_bf16(),
-            "bf16",
-            "spec.bf16_cpu",
-        )
-    _check(
-        g.vllm_importance_sampling_mode in IMPORTANCE_SAMPLING_MODES,
-        "vllm_importance_sampling_mode",
-        "spec.vllm_importance_sampling_mode",
-        valid=", ".join(IMPORTANCE_SAMPLING_MODES),
-        value=g.vllm_importance_sampling_mode,
-    )
-    clip = g.vllm_importance_sampling_clip_max
-    _check(
-        clip is None or clip > 1,
-        "vllm_importance_sampling_clip_max",
-        "spec.vllm_importance_sampling_clip_max",
-        value=clip,
-    )
-    threshold = g.off_policy_mask_threshold
-    _check(
-        threshold is None or threshold > 0,
-        "off_policy_mask_threshold",
-        "spec.off_policy_mask_threshold",
-        value=threshold,
-    )
+        if g.fast_rollout == "bfloat16":
+            _check(cpu_has_native_bf16(), "fast_rollout", "spec.fast_rollout_bf16_cpu")
+        if g.bf16:
+            _check(cpu_has_native_bf16(), "bf16", "spec.bf16_cpu")
     corrected = g.vllm_importance_sampling_correction and (g.fast_rollout == "bfloat16" or g.use_vllm)
     _check(
         not (corrected and g.loss_type == "vespo" and g.vllm_importance_sampling_mode.startswith("sequence")),
@@ -281,11 +129,7 @@ def _validate_device(spec: RunSpec) -> None:
         field_name = "load_in_4bit" if m.load_in_4bit else "load_in_8bit"
         reason = bitsandbytes_unavailable(spec.resolved_device(), eight_bit=m.load_in_8bit)
         _check(
-            reason is None,
-            field_name,
-            "spec.quantization_unavailable",
-            bits=4 if m.load_in_4bit else 8,
-            reason=reason,
+            reason is None, field_name, "spec.quantization_unavailable", bits=4 if m.load_in_4bit else 8, reason=reason
         )
 
 
@@ -306,11 +150,7 @@ def _validate_processes(spec: RunSpec) -> None:
         g=g.num_generations,
         fits=fits,
     )
-    _check(
-        not g.sft_warmup_steps,
-        "num_processes",
-        "spec.processes_warmup",
-    )
+    _check(not g.sft_warmup_steps, "num_processes", "spec.processes_warmup")
     if spec.resolved_device() == "cuda":
         import torch
 
@@ -318,24 +158,14 @@ def _validate_processes(spec: RunSpec) -> None:
         _check(n <= gpus, "num_processes", "spec.processes_gpus", n=n, gpus=gpus)
     else:
         cores = os.cpu_count() or 1
-        _check(
-            n <= cores,
-            "num_processes",
-            "spec.processes_cores",
-            n=n,
-            cores=cores,
-        )
+        _check(n <= cores, "num_processes", "spec.processes_cores", n=n, cores=cores)
 
 
 def _validate_vllm(spec: RunSpec) -> None:
     if not spec.grpo.use_vllm:
         return
     _check(spec.resolved_device() == "cuda", "use_vllm", "spec.vllm_cuda")
-    _check(
-        importlib.util.find_spec("vllm") is not None,
-        "use_vllm",
-        "spec.vllm_missing",
-    )
+    _check(importlib.util.find_spec("vllm") is not None, "use_vllm", "spec.vllm_missing")
 
 
 def bitsandbytes_unavailable(device: str, eight_bit: bool = False) -> str | None:

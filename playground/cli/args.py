@@ -1,42 +1,49 @@
-"""TRL's argument parser over the run spec's dataclasses: `--<field>` flags with TRL's names and `--config file.yaml`.
+"""TRL's argument parser over the run spec: `--<field>` flags with TRL's names and `--config file.yaml`.
 
-`TrlParser` (an `HfArgumentParser`) turns each dataclass field into a flag, its metadata's help into `--help`, and
-reads a YAML file given with `--config` as the flags' defaults (flags override it), as `trl grpo` does. The parser
-works on copies of the spec's dataclasses, because `HfArgumentParser` rewrites the `type` of the fields it is given.
+`TrlParser` (an `HfArgumentParser`) turns each surfaced field of TRL's classes (`playground.spec.section_class`) into
+a flag, its help into `--help`, and reads a YAML file given with `--config` as the flags' defaults (flags override
+it), as `trl grpo` does. Every flag of every command takes both spellings, `--max_steps` and `--max-steps`.
 """
 
 from __future__ import annotations
 
 import argparse
 import typing
-from dataclasses import MISSING, asdict, field, fields, make_dataclass
+from dataclasses import asdict, field, fields, make_dataclass
 from typing import Any
 
 from trl import TrlParser
 
 from playground.data.sources import PromptSource, guess_kind, parse_column_map
 from playground.errors import PlaygroundError
-from playground.spec import DATA_FLAGS, GRPOArgs, LoraArgs, ModelArgs, RunSpec, reporters
+from playground.spec import DATA_FLAGS, SECTIONS, RunSpec, reporters, section_class
 
 
-SECTIONS = {"model": ModelArgs, "grpo": GRPOArgs, "lora": LoraArgs}
+def underscored(parser: argparse.ArgumentParser, args: typing.Sequence[str] | None) -> list[str] | None:
+    """`args` with `--a-b[=v]` spelled `--a_b[=v]` wherever the parser knows `--a_b`."""
+    if args is None:
+        return None
+    out = []
+    for arg in args:
+        flag, sep, value = arg.partition("=")
+        name = "--" + flag[2:].replace("-", "_")
+        out.append(name + sep + value if flag.startswith("--") and name in parser._option_string_actions else arg)
+    return out
 
 
-class Parser(TrlParser):
-    """`TrlParser` whose errors are one line and exit code 2 (argparse prints the usage too by default)."""
+class OneLine(argparse.ArgumentParser):
+    """A parser whose errors are one line and exit code 2 (argparse prints the usage too by default), and whose
+    flags take both spellings, `--num_prompts` and `--num-prompts`."""
 
     def error(self, message: str):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
+    def parse_known_args(self, args=None, namespace=None):
+        return super().parse_known_args(underscored(self, args), namespace)
 
-def parser_copy(cls: type, name: str | None = None, types: dict[str, Any] | None = None) -> type:
-    """A new dataclass with `cls`'s fields (resolved types, defaults, help), for the parser to rewrite."""
-    hints = typing.get_type_hints(cls)
-    specs = []
-    for f in fields(cls):
-        default = {"default": f.default} if f.default is not MISSING else {"default_factory": f.default_factory}
-        specs.append((f.name, (types or {}).get(f.name, hints[f.name]), field(metadata=dict(f.metadata), **default)))
-    return make_dataclass(name or cls.__name__, specs)
+
+class Parser(OneLine, TrlParser):
+    """`TrlParser` with `OneLine`'s errors and spellings."""
 
 
 def data_args() -> type:
@@ -56,19 +63,35 @@ def spec_defaults(spec: RunSpec) -> dict[str, Any]:
     """{flag: value} of a spec, to become the parser's defaults."""
     out = {f.name: getattr(getattr(spec, section), f.name) for section, cls in SECTIONS.items() for f in fields(cls)}
     data = spec.data.to_dict()
-    out |= {flag: data[key] for flag, key in DATA_FLAGS.items()}
-    return out
+    return out | {flag: data[key] for flag, key in DATA_FLAGS.items()}
+
+
+def section_types() -> list[type]:
+    """The spec's sections as the parser's dataclasses (help and choices in their metadata), then the prompt source."""
+    return [*(section_class(name, cls.__name__, parser=True) for name, cls in SECTIONS.items()), data_args()]
+
+
+def add_run_fields(parser: argparse.ArgumentParser, *names: str, **defaults: Any) -> None:
+    """Flags for these run fields on a command of its own (preview, dryrun, score), made by TRL's parser from the
+    spec's sections as `train` makes them (TRL's names, types, help and choices), with `defaults` where the command's
+    differ from the recipe's. `--model` and `--max_new_tokens` still name the model and the completion length."""
+    older = {"model_name_or_path": "--model", "max_completion_length": "--max_new_tokens"}
+    for f in (f for cls in section_types() for f in fields(cls) if f.name in names):
+        f.default = defaults.get(f.name, f.default)
+        TrlParser._parse_dataclass_field(parser, f)
+        if f.name in older:
+            kind = parser._option_string_actions[f"--{f.name}"].type
+            parser.add_argument(
+                older[f.name], dest=f.name, type=kind, default=argparse.SUPPRESS, help=argparse.SUPPRESS
+            )
 
 
 def build_spec(base: RunSpec, parsed: dict[str, Any]) -> RunSpec:
     """`base` with the parsed sections (`{"model": ModelArgs copy, ..., "data": DataArgs}`) in place."""
     spec = RunSpec.from_dict(base.to_dict())
-    for section, cls in SECTIONS.items():
-        values = asdict(parsed[section])
-        for name, value in values.items():
-            if isinstance(value, list):
-                values[name] = [item.strip() for v in value for item in str(v).split(",") if item.strip()]
-        setattr(spec, section, cls(**values))
+    for section in SECTIONS:
+        for name, value in asdict(parsed[section]).items():
+            spec.set(name, value)
     spec.grpo.report_to = reporters(spec.grpo.report_to)
     data = asdict(parsed["data"])
     source = {key: data[flag] for flag, key in DATA_FLAGS.items()}

@@ -7,7 +7,12 @@ import json
 import os
 from pathlib import Path
 
-from playground.cli.args import column_values
+from playground.cli.args import add_run_fields, column_values
+
+
+# The run fields of a sampled group, as preview and dryrun take them (TRL's names, the recipe's defaults but seed 0).
+GENERATION = ("model_name_or_path", "num_generations", "max_completion_length", "temperature", "top_p", "seed")
+GENERATION += ("completion_prefix",)
 
 
 def _add_rewards(p: argparse.ArgumentParser) -> None:
@@ -40,25 +45,9 @@ def prompt_source(name: str):
 
 def setup_dryrun(p: argparse.ArgumentParser) -> None:
     _add_rewards(p)
-    p.add_argument("--dataset_name", default="writing", metavar="SET")
-    p.add_argument("--model", default="embedded", help="'embedded' (default), a Hub id or a local folder")
     p.add_argument("--num_prompts", type=int, default=16)
-    p.add_argument("--num_generations", type=int, default=8)
-    p.add_argument("--max_new_tokens", type=int, default=64)
-    p.add_argument("--temperature", type=float, default=1.0)
-    p.add_argument("--top_p", type=float, default=1.0)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument(
-        "--completion_prefix",
-        default="",
-        metavar="TEXT",
-        help="text every completion starts with, e.g. <intro> (rewards see it, as in training)",
-    )
-    p.add_argument("--scale_rewards", default="group", choices=["group", "batch", "none"])
-    p.add_argument(
-        "--multi_objective_aggregation",
-        default="sum_then_normalize",
-        choices=["sum_then_normalize", "normalize_then_sum"],
+    add_run_fields(
+        p, *GENERATION, "dataset_name", "scale_rewards", "multi_objective_aggregation", seed=0, dataset_name="writing"
     )
     p.add_argument("--export", metavar="PATH", help="write the prompts that give a signal to this JSONL file")
 
@@ -69,7 +58,7 @@ def run_dryrun(args: argparse.Namespace) -> int:
 
     _, funcs, weights = _choices(args)
     rows = load_rows(prompt_source(args.dataset_name), args.num_prompts)
-    model, tokenizer = load_model(ModelSource.parse(args.model), inference=True)
+    model, tokenizer = load_model(ModelSource.parse(args.model_name_or_path), inference=True)
     run = dry_run(
         model,
         tokenizer,
@@ -77,7 +66,7 @@ def run_dryrun(args: argparse.Namespace) -> int:
         funcs,
         weights,
         num_generations=args.num_generations,
-        max_new_tokens=args.max_new_tokens,
+        max_new_tokens=args.max_completion_length,
         temperature=args.temperature,
         top_p=args.top_p,
         seed=args.seed,

@@ -15,14 +15,11 @@ from playground.cli import check as cli_check
 from playground.cli import export as cli_export
 from playground.cli import lab as cli_lab
 from playground.cli import train as cli_train
-from playground.cli.args import column_values
+from playground.cli.args import OneLine as _Parser
+from playground.cli.args import add_run_fields, column_values
+from playground.cli.lab import GENERATION
 from playground.errors import PlaygroundError
 from playground.texts import msg
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # one line, exit 2 (argparse prints usage plus the error by default)
-        self.exit(2, f"{self.prog}: error: {message}\n")
 
 
 Setup = Callable[[argparse.ArgumentParser], None]
@@ -74,7 +71,7 @@ def _add_reward_args(p: argparse.ArgumentParser) -> None:
         "--reward", action="append", required=True, metavar="NAME[:WEIGHT]", help="a library reward; repeat it"
     )
     p.add_argument("--column", action="append", default=[], metavar="NAME=VALUE", help="a dataset column value")
-    p.add_argument("--scale_rewards", default="group", choices=["group", "batch", "none"])
+    add_run_fields(p, "scale_rewards")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -128,15 +125,8 @@ def _run_score(args: argparse.Namespace) -> int:
 
 def _setup_preview(p: argparse.ArgumentParser) -> None:
     _add_reward_args(p)
-    p.add_argument("--model", default="embedded", help="'embedded' (default), a Hub id or a local folder")
     p.add_argument("--prompt", required=True)
-    p.add_argument("--system_prompt", default=None)
-    p.add_argument("--num_generations", type=int, default=8)
-    p.add_argument("--max_new_tokens", type=int, default=64)
-    p.add_argument("--temperature", type=float, default=1.0)
-    p.add_argument("--top_p", type=float, default=1.0)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--completion_prefix", default="", help="pre-filled start of every answer; rewards see it")
+    add_run_fields(p, *GENERATION, "system_prompt", seed=0)
 
 
 def _run_preview(args: argparse.Namespace) -> int:
@@ -144,12 +134,14 @@ def _run_preview(args: argparse.Namespace) -> int:
     from playground.models import ModelSource, load_model
     from playground.preview import GenerationSettings, preview_group
 
-    settings = GenerationSettings(args.num_generations, args.max_new_tokens, args.temperature, args.top_p, args.seed)
+    settings = GenerationSettings(
+        args.num_generations, args.max_completion_length, args.temperature, args.top_p, args.seed
+    )
     settings.validate()
     if not args.prompt.strip():
         raise PlaygroundError("cli.prompt_empty")
     funcs, weights, columns = _build(args)
-    source = ModelSource.parse(args.model)
+    source = ModelSource.parse(args.model_name_or_path)
     model, tokenizer = load_model(source, inference=True)
     prompt = to_messages(args.prompt, args.system_prompt) if args.system_prompt else args.prompt
     result = preview_group(

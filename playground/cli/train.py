@@ -11,11 +11,11 @@ from pathlib import Path
 
 import yaml
 
-from playground.cli.args import SECTIONS, Parser, build_spec, data_args, one_line, parser_copy, spec_defaults
+from playground.cli.args import OneLine, Parser, build_spec, one_line, section_types, spec_defaults
 from playground.data.parsers import FILE_TYPES
 from playground.errors import PlaygroundError
 from playground.scoring import RewardChoice
-from playground.spec import TRAINER_SETTINGS, RunSpec, demo_spec
+from playground.spec import SECTIONS, TRAINER_SETTINGS, RunSpec, demo_spec
 from playground.texts import msg
 
 
@@ -37,7 +37,7 @@ class RecipeArgs:
 
 def train_parser(prog: str = "grpo-playground train") -> Parser:
     """TRL's parser over the run spec's sections, the prompt source and the recipe keys, and the command's flags."""
-    types = [*(parser_copy(cls) for cls in SECTIONS.values()), data_args(), RecipeArgs]
+    types = [*section_types(), RecipeArgs]
     p = Parser(types, prog=prog, description=TRAIN_HELP)
     own = p.add_argument_group("command")
     own.add_argument("--config", metavar="YAML", help="a `trl grpo` YAML file (e.g. an exported recipe.yaml)")
@@ -56,14 +56,11 @@ def train_parser(prog: str = "grpo-playground train") -> Parser:
 
 
 def parse_train(argv: list[str]) -> tuple[RunSpec, argparse.Namespace]:
-    """The run spec and the command's own options: the base spec (demo, --spec or --lesson), then the --config file's
-    values, then the flags. Bad flags exit with one line and code 2 (argparse); a bad file or value raises a
-    PlaygroundError, which the CLI prints as one line with code 2."""
+    """The run spec and the command's own options, from one parser: the base spec (demo, --spec or --lesson), then
+    the --config file's values, then the flags. Bad flags exit with one line and code 2 (argparse); a bad file or
+    value raises a PlaygroundError, which the CLI prints as one line with code 2."""
     parser = train_parser()
-    pre = argparse.ArgumentParser(add_help=False)
-    for flag in ("--spec", "--lesson", "--config"):
-        pre.add_argument(flag)
-    known, _ = pre.parse_known_args(argv)
+    known, _ = parser.parse_known_args(argv)  # the command's own flags first: they pick the base spec
     base = base_spec(known.spec, known.lesson)
     config = _read_config(known.config) if known.config else {}
     parser.set_defaults_with_config(**spec_defaults(base))
@@ -191,7 +188,7 @@ def run_train(argv: list[str]) -> int:
 
 def _given_max_steps(argv: list[str]) -> int | None:
     """`--max_steps` when given on the command line (a continued run keeps its own otherwise)."""
-    pre = argparse.ArgumentParser(add_help=False)
+    pre = OneLine(add_help=False)
     pre.add_argument("--max_steps", type=int)
     return pre.parse_known_args(argv)[0].max_steps
 

@@ -1,8 +1,8 @@
-"""The TRL arguments of an export, read off the run spec's own `GRPOConfig`, `LoraConfig` and model fields.
+"""The TRL arguments of an export, read off the run spec's own `GRPOConfig`, `ModelConfig` and `LoraConfig`.
 
-There is no second table of parameters here: `training_args` builds `spec.grpo_config(...)` and writes out every
-field the spec sets (its GRPO section, plus whatever differs from TRL's defaults), so a field the spec learns to set
-is exported without a change here. The recipe and the script print these dicts; the tests parse them back with TRL.
+There is no second table of parameters here: `training_args` builds `spec.grpo_config(...)` and writes the fields
+the spec surfaces, the recipe's trainer settings and the fields it derives, so a field the spec learns to set is
+exported without a change here. The recipe and the script print these dicts; the tests parse them back with TRL.
 """
 
 from __future__ import annotations
@@ -11,17 +11,16 @@ import enum
 from dataclasses import fields
 from typing import Any
 
+from trl import GRPOConfig, ModelConfig
+
 from playground.export.common import OUTPUT_DIR, export_model, gpu_target, report_to
-from playground.spec import GRPOArgs, RunSpec, field_help
+from playground.spec import SECTIONS, TRAINER_SETTINGS, RunSpec, field_help
 
 
 # GRPOConfig computes these in __post_init__ from fields that are exported; setting both is redundant or an error
 # (generation_batch_size with steps_per_generation), and generation_batch_size also depends on the GPU count.
-DERIVED = ("generation_batch_size", "activation_checkpointing")
-# Written for the machine that trains, not read off the one that exports (see `device_args`).
-DEVICE_FIELDS = ("bf16", "use_cpu")
-# Fields every export writes itself.
-OWN_FIELDS = ("output_dir", "reward_weights")
+# The device fields are written for the machine that trains (see `device_args`); the export writes its own.
+LEFT_OUT = ("generation_batch_size", "activation_checkpointing", "bf16", "use_cpu", "output_dir", "reward_weights")
 
 
 def export_overrides(spec: RunSpec) -> dict[str, Any]:
@@ -44,23 +43,14 @@ def exported_grpo_config(spec: RunSpec, output_dir: str = OUTPUT_DIR):
 
 
 def training_args(spec: RunSpec) -> dict[str, Any]:
-    """GRPOConfig arguments to write, in form order: the spec's GRPO fields, then every other field that differs from
-    TRL's default. Device fields, derived fields, `output_dir` and `reward_weights` are left to the caller."""
-    from trl import GRPOConfig
-
-    cfg = exported_grpo_config(spec)
-    default = GRPOConfig(output_dir=cfg.output_dir, bf16=cfg.bf16, use_cpu=cfg.use_cpu)
-    skip = set(DERIVED) | set(DEVICE_FIELDS) | set(OWN_FIELDS)
-    out: dict[str, Any] = {}
-    for f in fields(GRPOArgs):
-        if hasattr(cfg, f.name) and f.name not in skip and getattr(spec.grpo, f.name) not in (None, []):
-            out[f.name] = _plain(getattr(cfg, f.name))  # None: left to TRL, which derives it; []: no tracker
-    for f in fields(cfg):
-        if f.name in out or f.name in skip or not f.init:
-            continue
-        if getattr(cfg, f.name) != getattr(default, f.name) or f.name in export_overrides(spec):
-            out[f.name] = _plain(getattr(cfg, f.name))
-    return out
+    """GRPOConfig arguments to write, read off the exported config: the surfaced fields the spec sets (None is left
+    to TRL, which derives it; [] is no tracker), the recipe's trainer settings as the export overrides them, and the
+    other fields the spec derives (`RunSpec.trainer_fields`), less `LEFT_OUT`."""
+    cfg, surfaced = exported_grpo_config(spec), [f.name for f in fields(SECTIONS["grpo"])]
+    names = [n for n in surfaced if getattr(spec.grpo, n) not in (None, [])]
+    names += [*TRAINER_SETTINGS, *export_overrides(spec), *(n for n in spec.trainer_fields() if n not in surfaced)]
+    names = [n for n in dict.fromkeys(names) if n in GRPOConfig.__dataclass_fields__ and n not in LEFT_OUT]
+    return {n: _plain(getattr(cfg, n)) for n in names}
 
 
 def device_args(spec: RunSpec, gpu: bool | None = None) -> dict[str, Any]:
@@ -69,25 +59,15 @@ def device_args(spec: RunSpec, gpu: bool | None = None) -> dict[str, Any]:
     return {"bf16": gpu, "use_cpu": not gpu}
 
 
-def model_dtype(gpu: bool) -> str:
-    return "bfloat16" if gpu else "float32"  # as `playground.training.job.load_training_model` loads the base model
-
-
 def model_args(spec: RunSpec) -> dict[str, Any]:
-    """TRL `ModelConfig` arguments (`trl grpo`'s model, LoRA and quantization flags) from the spec."""
-    from trl import ModelConfig
-
-    known = {f.name for f in fields(ModelConfig)}
-    gpu = gpu_target(spec)
-    out: dict[str, Any] = {"model_name_or_path": export_model(spec).name, "dtype": model_dtype(gpu)}
-    for section in (spec.model, spec.lora):
-        for f in fields(section):
-            if f.name in known and f.name not in out:
-                out[f.name] = _plain(getattr(section, f.name))
-    out["use_peft"] = True  # the playground always trains a LoRA adapter
-    if spec.model.load_in_4bit:
-        out["bnb_4bit_quant_storage"] = model_dtype(gpu)  # as `RunSpec.bnb_config` stores the 4-bit weights
-    return out
+    """TRL `ModelConfig` arguments (`trl grpo`'s model, LoRA and quantization flags), read off the spec's
+    `model_config` for the machine that trains, with the exported model's name."""
+    cfg = spec.model_config(gpu_target(spec))
+    names = ["dtype", *(f.name for s in ("model", "lora") for f in fields(SECTIONS[s])), "use_peft"]
+    names += ["bnb_4bit_quant_storage"] if cfg.load_in_4bit else []
+    out = {"model_name_or_path": export_model(spec).name}
+    out |= {n: _plain(getattr(cfg, n)) for n in names if n in ModelConfig.__dataclass_fields__ and n not in out}
+    return out | {"lora_target_modules": list(spec.lora.lora_target_modules)}  # a list, as the form gives it
 
 
 def lora_args(spec: RunSpec) -> dict[str, Any]:
@@ -117,8 +97,6 @@ def help_text(name: str) -> str:
         return field_help(name)
     except KeyError:
         pass
-    from trl import GRPOConfig, ModelConfig
-
     for cls in (GRPOConfig, ModelConfig):
         f = cls.__dataclass_fields__.get(name)
         if f is not None and f.metadata.get("help"):

@@ -97,12 +97,12 @@ def summarize(
     import torch
 
     start = time.perf_counter()
-    if scale_rewards not in SCALE_REWARDS:
-        raise PlaygroundError("spec.scale_rewards", valid=", ".join(SCALE_REWARDS), value=scale_rewards)
-    if multi_objective_aggregation not in AGGREGATIONS:
-        raise PlaygroundError(
-            "spec.multi_objective_aggregation", valid=", ".join(AGGREGATIONS), value=multi_objective_aggregation
-        )
+    for name, value, valid in (
+        ("scale_rewards", scale_rewards, SCALE_REWARDS),
+        ("multi_objective_aggregation", multi_objective_aggregation, AGGREGATIONS),
+    ):
+        if value not in valid:
+            raise PlaygroundError("spec.bound.choices", name=name, valid=", ".join(valid), value=value)
     enabled = list(enabled) if enabled is not None else [True] * len(names)
     if not (len(names) == len(weights) == len(enabled)):
         raise PlaygroundError("lab_engine.switches")

@@ -165,21 +165,4 @@ TEXTS: dict[str, tuple[str, str]] = {
         "奖励 {name!r} 占加权总分大小的 {share:.0%}，所以其他奖励（{others}）几乎影响不了优势；"
         "请调整它的尺度或降低它的权重。",
     ),
-    # the preview's sampling settings
-    "preview.num_generations": (
-        "num_generations must be between 2 and {max} (GRPO compares completions within a group), got {value}.",
-        "num_generations 必须在 2 到 {max} 之间（GRPO 在组内比较生成结果），实际为 {value}。",
-    ),
-    "preview.max_new_tokens": (
-        "max_new_tokens must be between 1 and {max}, got {value}.",
-        "max_new_tokens 必须在 1 到 {max} 之间，实际为 {value}。",
-    ),
-    "preview.temperature": (
-        "temperature must be above 0 and at most 5, got {value}.",
-        "temperature 必须大于 0 且不超过 5，实际为 {value}。",
-    ),
-    "preview.top_p": (
-        "top_p must be above 0 and at most 1, got {value}.",
-        "top_p 必须大于 0 且不超过 1，实际为 {value}。",
-    ),
 }

@@ -20,82 +20,44 @@ TEXTS: dict[str, tuple[str, str]] = {
         "max_steps {value} 即使每步只用一秒也至少需要 {days} 天；请设为不超过 {cap} 步。",
     ),
     "spec.field_prefix": ("{name}: {message}", "{name}：{message}"),
-    # GRPO fields
-    "spec.reward_error_policy": (
-        "reward_error_policy must be fail or none, got {value!r}.",
-        "reward_error_policy 必须是 fail 或 none，实际为 {value!r}。",
+    # a field's bounds (its metadata in playground/spec.py): one refusal per kind of bound
+    "spec.bound.min": ("{name} must be at least {min}, got {value}.", "{name} 至少为 {min}，实际为 {value}。"),
+    "spec.bound.gt": ("{name} must be above {gt}, got {value}.", "{name} 必须大于 {gt}，实际为 {value}。"),
+    "spec.bound.min_max": (
+        "{name} must be between {min} and {max}, got {value}.",
+        "{name} 必须在 {min} 到 {max} 之间，实际为 {value}。",
     ),
+    "spec.bound.gt_max": (
+        "{name} must be above {gt} and at most {max}, got {value}.",
+        "{name} 必须大于 {gt} 且不超过 {max}，实际为 {value}。",
+    ),
+    "spec.bound.gt_lt": (
+        "{name} must be between {gt} and {lt}, both excluded, got {value}.",
+        "{name} 必须在 {gt} 和 {lt} 之间（不含两端），实际为 {value}。",
+    ),
+    "spec.bound.min_lt": (
+        "{name} must be in [{min}, {lt}), got {value}.",
+        "{name} 必须在 [{min}, {lt}) 范围内，实际为 {value}。",
+    ),
+    "spec.bound.choices": (
+        "{name} must be one of {valid}, got {value!r}.",
+        "{name} 必须是 {valid} 之一，实际为 {value!r}。",
+    ),
+    "spec.bound.nonempty": ("{name} must not be empty.", "{name} 不能为空。"),
+    "spec.bound.max_chars": (
+        "{name} must be at most {max} characters, got {value}.",
+        "{name} 最多 {max} 个字符，实际为 {value} 个。",
+    ),
+    # what spans fields, the machine and the packages
     "spec.report_to": (
         "report_to {name!r} cannot log here; the trackers installed are: {names} (pip install trackio adds trackio).",
         "report_to {name!r} 无法在此记录；已安装的跟踪工具：{names}（pip install trackio 可添加 trackio）。",
-    ),
-    "spec.num_generations": (
-        "num_generations must be at least 2 (GRPO compares completions within a group), got {value}.",
-        "num_generations 至少为 2（GRPO 在组内比较生成结果），实际为 {value}。",
-    ),
-    "spec.per_device_train_batch_size": (
-        "per_device_train_batch_size must be at least 1.",
-        "per_device_train_batch_size 至少为 1。",
-    ),
-    "spec.gradient_accumulation_steps": (
-        "gradient_accumulation_steps must be at least 1.",
-        "gradient_accumulation_steps 至少为 1。",
-    ),
-    "spec.steps_per_generation": (
-        "steps_per_generation must be at least 1 or empty.",
-        "steps_per_generation 至少为 1，或留空。",
-    ),
-    "spec.num_processes": (
-        "num_processes must be at least 1, got {value}.",
-        "num_processes 至少为 1，实际为 {value}。",
     ),
     "spec.generation_batch": (
         "The generation batch (per_device_train_batch_size × steps_per_generation = {batch}) must be divisible by "
         "num_generations ({g}); per_device_train_batch_size counts completions, not prompts.",
         "生成批量（per_device_train_batch_size × steps_per_generation = {batch}）必须能被 num_generations（{g}）"
         "整除；per_device_train_batch_size 计的是生成结果数，不是提示词数。",
-    ),
-    "spec.max_steps": ("max_steps must be at least 1, got {value}.", "max_steps 至少为 1，实际为 {value}。"),
-    "spec.max_completion_length": (
-        "max_completion_length must be between 1 and {max}, got {value}.",
-        "max_completion_length 必须在 1 到 {max} 之间，实际为 {value}。",
-    ),
-    "spec.learning_rate": (
-        "learning_rate must be above 0 and at most 0.01, got {value}.",
-        "learning_rate 必须大于 0 且不超过 0.01，实际为 {value}。",
-    ),
-    "spec.beta": (
-        "beta (the KL weight) must be between 0 and 10, got {value}.",
-        "beta（KL 权重）必须在 0 到 10 之间，实际为 {value}。",
-    ),
-    "spec.epsilon": (
-        "epsilon (the clipping range) must be between 0 and 1, got {value}.",
-        "epsilon（裁剪范围）必须在 0 到 1 之间，实际为 {value}。",
-    ),
-    "spec.temperature": (
-        "temperature must be above 0 and at most 5, got {value}.",
-        "temperature 必须大于 0 且不超过 5，实际为 {value}。",
-    ),
-    "spec.top_p": (
-        "top_p must be above 0 and at most 1, got {value}.",
-        "top_p 必须大于 0 且不超过 1，实际为 {value}。",
-    ),
-    "spec.loss_type": (
-        "Unknown loss_type {value!r}; TRL supports {valid}.",
-        "未知的 loss_type {value!r}；TRL 支持：{valid}。",
-    ),
-    "spec.scale_rewards": (
-        "scale_rewards must be one of {valid}, got {value!r}.",
-        "scale_rewards 必须是 {valid} 之一，实际为 {value!r}。",
-    ),
-    "spec.multi_objective_aggregation": (
-        "multi_objective_aggregation must be one of {valid}, got {value!r}.",
-        "multi_objective_aggregation 必须是 {valid} 之一，实际为 {value!r}。",
-    ),
-    "spec.save_steps": ("save_steps must be at least 1.", "save_steps 至少为 1。"),
-    "spec.fast_rollout": (
-        "fast_rollout must be auto, bfloat16, float32 or off, got {value!r}.",
-        "fast_rollout 必须是 auto、bfloat16、float32 或 off，实际为 {value!r}。",
     ),
     "spec.fast_rollout_bf16_cpu": (
         "fast_rollout bfloat16 needs a CPU with native bf16 (AVX512-BF16 or AMX); here it would be slower than "
@@ -107,35 +69,11 @@ TEXTS: dict[str, tuple[str, str]] = {
         "bf16 needs a CPU with native bf16 (AVX512-BF16 or AMX); here it would be slower than fp32: turn it off.",
         "bf16 需要原生支持 bf16 的 CPU（AVX512-BF16 或 AMX）；在这台机器上它会比 fp32 更慢：请关闭它。",
     ),
-    "spec.vllm_importance_sampling_mode": (
-        "vllm_importance_sampling_mode must be one of {valid}, got {value!r}.",
-        "vllm_importance_sampling_mode 必须是 {valid} 之一，实际为 {value!r}。",
-    ),
-    "spec.vllm_importance_sampling_clip_max": (
-        "vllm_importance_sampling_clip_max must be above 1 or empty, got {value}.",
-        "vllm_importance_sampling_clip_max 必须大于 1，或留空，实际为 {value}。",
-    ),
-    "spec.off_policy_mask_threshold": (
-        "off_policy_mask_threshold must be above 0 or empty, got {value}.",
-        "off_policy_mask_threshold 必须大于 0，或留空，实际为 {value}。",
-    ),
     "spec.vespo_token_level": (
         "The vespo loss needs a token-level vllm_importance_sampling_mode (token_truncate or token_mask).",
         "vespo 损失需要词元级的 vllm_importance_sampling_mode（token_truncate 或 token_mask）。",
     ),
     # cold start and evals
-    "spec.sft_warmup_steps": (
-        "sft_warmup_steps must be 0 to 1000, got {value}.",
-        "sft_warmup_steps 必须在 0 到 1000 之间，实际为 {value}。",
-    ),
-    "spec.sft_learning_rate": (
-        "sft_learning_rate must be above 0 and at most 0.01, got {value}.",
-        "sft_learning_rate 必须大于 0 且不超过 0.01，实际为 {value}。",
-    ),
-    "spec.sft_num_examples": (
-        "sft_num_examples must be 2 to 512, got {value}.",
-        "sft_num_examples 必须在 2 到 512 之间，实际为 {value}。",
-    ),
     "spec.sft_tags": (
         "sft_tags must be tag names such as intro,body,conclusion, got {value!r}.",
         "sft_tags 必须是标签名，例如 intro,body,conclusion，实际为 {value!r}。",
@@ -144,42 +82,7 @@ TEXTS: dict[str, tuple[str, str]] = {
         "sft_examples must be 'auto' or a .jsonl file of prompt/completion rows, got {value!r}.",
         "sft_examples 必须是 'auto'，或由 prompt/completion 行组成的 .jsonl 文件，实际为 {value!r}。",
     ),
-    "spec.completion_prefix": (
-        "completion_prefix must be at most 200 characters, got {value}.",
-        "completion_prefix 最多 200 个字符，实际为 {value} 个。",
-    ),
-    "spec.eval_every": (
-        "eval_every must be 0 or more steps, got {value}.",
-        "eval_every 必须是 0 或更多步，实际为 {value}。",
-    ),
-    "spec.eval_prompts": (
-        "eval_prompts must be 1 to 64, got {value}.",
-        "eval_prompts 必须在 1 到 64 之间，实际为 {value}。",
-    ),
-    "spec.eval_num_generations": (
-        "eval_num_generations must be 2 to 64, got {value}.",
-        "eval_num_generations 必须在 2 到 64 之间，实际为 {value}。",
-    ),
-    "spec.eval_max_completion_length": (
-        "eval_max_completion_length must be 0 (max_completion_length) to {max}, got {value}.",
-        "eval_max_completion_length 必须在 0（即 max_completion_length）到 {max} 之间，实际为 {value}。",
-    ),
     # LoRA, quantization, device
-    "spec.lora_r": ("lora_r must be at least 1, got {value}.", "lora_r 至少为 1，实际为 {value}。"),
-    "spec.lora_alpha": ("lora_alpha must be above 0, got {value}.", "lora_alpha 必须大于 0，实际为 {value}。"),
-    "spec.lora_dropout": (
-        "lora_dropout must be in [0, 1), got {value}.",
-        "lora_dropout 必须在 [0, 1) 范围内，实际为 {value}。",
-    ),
-    "spec.lora_target_modules": (
-        "lora_target_modules must name at least one module.",
-        "lora_target_modules 至少要指定一个模块。",
-    ),
-    "spec.device": (
-        "device must be auto, cpu or cuda, got {value!r}.",
-        "device 必须是 auto、cpu 或 cuda，实际为 {value!r}。",
-    ),
-    "spec.bnb_4bit_quant_type": ("bnb_4bit_quant_type must be nf4 or fp4.", "bnb_4bit_quant_type 必须是 nf4 或 fp4。"),
     "spec.quantization_both": ("Choose 4-bit or 8-bit quantization, not both.", "4 位和 8 位量化只能选一种。"),
     "spec.cuda_missing": (
         "device is cuda but no CUDA GPU is available here; use auto or cpu.",

@@ -15,18 +15,7 @@ from playground.data.parsers import FILE_TYPES
 from playground.data.sources import BUILTIN_SETS, KINDS, PromptSource, guess_kind, load_prompts, parse_column_map
 from playground.errors import ModelLoadError, PlaygroundError, SpecError
 from playground.models import ModelSource, describe_load_error, resolve_path
-from playground.spec import (
-    DATA_FLAGS,
-    FAST_ROLLOUTS,
-    IMPORTANCE_SAMPLING_MODES,
-    LOSS_TYPES,
-    MULTI_OBJECTIVE_AGGREGATIONS,
-    REWARD_ERROR_POLICIES,
-    SCALE_REWARDS,
-    RunSpec,
-    demo_spec,
-    flat_fields,
-)
+from playground.spec import DATA_FLAGS, RunSpec, demo_spec, flat_fields
 from playground.ui.common import lang_of, notify
 from playground.ui.context import parse_selection
 from playground.ui.i18n import t, tr
@@ -59,17 +48,8 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("train.group.run", ("reward_error_policy", "completions_as_text", "save_steps", "report_to")),
 )
 QUANTIZATION = ("load_in_4bit", "load_in_8bit", "bnb_4bit_quant_type", "device", "num_processes")
-CHOICES = {
-    "loss_type": LOSS_TYPES,
-    "scale_rewards": SCALE_REWARDS,
-    "multi_objective_aggregation": MULTI_OBJECTIVE_AGGREGATIONS,
-    "bnb_4bit_quant_type": ("nf4", "fp4"),
-    "device": ("auto", "cpu", "cuda"),
-    "dataset_kind": KINDS,
-    "reward_error_policy": REWARD_ERROR_POLICIES,
-    "fast_rollout": FAST_ROLLOUTS,
-    "vllm_importance_sampling_mode": IMPORTANCE_SAMPLING_MODES,
-}
+CHOICES = {f.name: tuple(f.metadata["choices"]) for _, f in flat_fields() if "choices" in f.metadata}
+CHOICES["dataset_kind"] = KINDS
 OPTIONAL_TEXT = ("dataset_config", "system_prompt")  # an empty box means None
 # Numbers whose default is "unset" (None): the browser shows an empty number box as 0 once its section has opened, so
 # 0 means unset too (it is never a valid value for these).

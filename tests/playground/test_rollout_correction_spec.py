@@ -43,8 +43,8 @@ def test_defaults_are_trls_and_values_reach_grpo_config(tmp_path):
     "settings,field,message",
     [
         (dict(vllm_importance_sampling_mode="token"), "vllm_importance_sampling_mode", "one of token_truncate"),
-        (dict(vllm_importance_sampling_clip_max=0.5), "vllm_importance_sampling_clip_max", "above 1 or empty"),
-        (dict(off_policy_mask_threshold=-1.0), "off_policy_mask_threshold", "above 0 or empty"),
+        (dict(vllm_importance_sampling_clip_max=0.5), "vllm_importance_sampling_clip_max", "must be above 1, got 0.5"),
+        (dict(off_policy_mask_threshold=-1.0), "off_policy_mask_threshold", "must be above 0, got -1.0"),
         (dict(fast_rollout="bfloat16", loss_type="vespo"), "vllm_importance_sampling_mode", "token-level"),
     ],
 )

@@ -106,9 +106,10 @@ def test_the_name_check_finds_english():
 
 
 def test_an_error_raised_with_a_key_reads_english_and_renders_chinese():
-    error = SpecError("max_steps", "spec.max_steps", value=0)
+    error = SpecError("max_steps", "spec.bound.min", name="max_steps", min=1, value=0)
     assert str(error) == "max_steps must be at least 1, got 0."  # the CLI and MCP read English as before
-    assert (error.key, error.values, error.field) == ("spec.max_steps", {"value": 0}, "max_steps")
+    values = {"name": "max_steps", "min": 1, "value": 0}
+    assert (error.key, error.values, error.field) == ("spec.bound.min", values, "max_steps")
     assert error.render("zh") == "max_steps 至少为 1，实际为 0。"
     plain = PlaygroundError("A sentence from elsewhere.")
     assert (plain.key, plain.render("zh")) == (None, "A sentence from elsewhere.")
@@ -152,7 +153,7 @@ ERRORS |= {"ProtocolError"}  # the sandbox wire's reasons, filled in by the clie
 
 def raised_keys() -> list[tuple[str, str]]:
     """(file, key) for each literal key given to `msg(...)` or to an error: `DataError("data.no_rows", ...)`,
-    `SpecError(field, "spec.max_steps", ...)`, and `_check(ok, field, "spec.x", ...)` in validation.py."""
+    `SpecError(field, "spec.bound.min", ...)`, and `_check(ok, field, "spec.x", ...)` in validation.py."""
     out = []
     for path in [*(ROOT / "playground").rglob("*.py"), *(ROOT / "rewards").rglob("*.py")]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

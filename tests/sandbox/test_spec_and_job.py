@@ -74,7 +74,7 @@ class TestSpec:
             validate_spec(spec)
         assert (err.value.field, str(err.value)) == (
             "reward_error_policy",
-            "reward_error_policy must be fail or none, got 'ignore'.",
+            "reward_error_policy must be one of fail, none, got 'ignore'.",
         )
 
     def test_cli_flag(self):

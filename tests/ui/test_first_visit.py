@@ -372,7 +372,7 @@ def test_every_error_path_reads_chinese(app, browser):
     days = "11,574"  # 10**9 steps at a second each
     for label, value, good, refusal in [
         ("learning_rate", "abc", "0.00005", msg("spec.needs_number", name="learning_rate")),
-        ("max_steps", "0", "3", msg("spec.max_steps", value=0)),
+        ("max_steps", "0", "3", msg("spec.bound.min", name="max_steps", min=1, value=0)),
         ("max_steps", "1000000000", "3", msg("spec.max_steps_days", value=10**9, days=days, cap=100_000)),
         ("num_generations", "1", "4", ""),
         ("max_completion_length", "0", "8", ""),

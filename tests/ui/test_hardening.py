@@ -183,7 +183,7 @@ def test_an_oversized_upload_is_refused(app, bystander, tmp_path):
     [
         (
             {"num_generations": 1},
-            "num_generations must be at least 2 (GRPO compares completions within a group), got 1.",
+            "num_generations must be at least 2, got 1.",
         ),
         ({"learning_rate": -0.001}, "learning_rate must be above 0 and at most 0.01, got -0.001."),
     ],

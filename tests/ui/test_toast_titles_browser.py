@@ -22,7 +22,7 @@ TITLE = """(kind) => {
 
 
 def test_the_toast_helper_titles_and_words_a_refusal_in_the_page_language():
-    error = SpecError("max_steps", "spec.max_steps", value=0)
+    error = SpecError("max_steps", "spec.bound.min", name="max_steps", min=1, value=0)
     zh, en = refusal("zh", error), refusal("en", error)
     assert isinstance(zh, gr.Error) and (zh.title, zh.message) == ("出错了", "max_steps 至少为 1，实际为 0。")
     assert (en.title, en.message) == ("Error", "max_steps must be at least 1, got 0.")

@@ -51,7 +51,7 @@ def test_an_eval_cap_out_of_range_is_refused(value):
     with pytest.raises(SpecError) as err:
         validate_spec(spec)
     assert str(err.value) == (
-        f"eval_max_completion_length must be 0 (max_completion_length) to {MAX_COMPLETION_LENGTH}, got {value}."
+        f"eval_max_completion_length must be between 0 and {MAX_COMPLETION_LENGTH}, got {value}."
     )
 
 
