@@ -130,6 +130,22 @@ class Caps:
     max_queued_per_address: int = _cap(
         1, "PLAYGROUND_MAX_QUEUED_PER_ADDRESS", "Most runs waiting from one client address.", "runs"
     )
+    # --- visitor workers (`playground.isolation.visitor.VisitorWorkers`) -------------------------------------------
+    max_visitor_workers: int = _cap(
+        16,
+        "PLAYGROUND_MAX_VISITOR_WORKERS",
+        "Most live text workers (one per browser token); past it the least recently used idle one stops.",
+        "workers",
+    )
+    max_model_workers: int = _cap(
+        2,
+        "PLAYGROUND_MAX_MODEL_WORKERS",
+        "Most live model workers (judge, reward model; one per browser token, about 1 GB each).",
+        "workers",
+    )
+    worker_idle_seconds: float = _cap(
+        300.0, "PLAYGROUND_WORKER_IDLE_SECONDS", "Seconds a visitor's worker may stay idle before it stops.", "workers"
+    )
     # --- uploads -------------------------------------------------------------------------------------------------
     max_upload_owners_per_address: int = _cap(
         64,

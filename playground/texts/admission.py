@@ -56,6 +56,9 @@ TEXTS: dict[str, tuple[str, str]] = {
         "the browsers of one address with uploads",
         "同一地址有上传记录的浏览器数",
     ),
+    "admission.what.max_visitor_workers": ("the live text workers", "运行中的文本评分进程数"),
+    "admission.what.max_model_workers": ("the live model workers", "运行中的模型评分进程数"),
+    "admission.what.worker_idle_seconds": ("a worker's idle seconds", "评分进程的空闲秒数"),
     "admission.uploads_full": (
         "This app is public: the table of uploads is full (other visitors' uploads are kept); try again later.",
         "这是公开的应用：上传记录已满（其他访客的上传会被保留）；请稍后再试。",
