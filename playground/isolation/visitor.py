@@ -274,9 +274,11 @@ class VisitorWorkers:
         with self._lock:
             return {key: worker.pid for key, worker in self._workers.items()}
 
-    def close(self, owner: str) -> None:
+    def close(self, owner: str | None = None) -> None:
+        """Stop the workers of `owner` (None: every kept worker)."""
         with self._lock:
-            workers = [self._workers.pop(key) for key in list(self._workers) if key[0] == owner]
+            keys = [key for key in self._workers if owner is None or key[0] == owner]
+            workers = [self._workers.pop(key) for key in keys]
         for worker in workers:
             worker.close()
 
