@@ -147,6 +147,12 @@ class Caps:
         300.0, "PLAYGROUND_WORKER_IDLE_SECONDS", "Seconds a visitor's worker may stay idle before it stops.", "workers"
     )
     # --- uploads -------------------------------------------------------------------------------------------------
+    max_upload_owners: int = _cap(
+        1000,
+        "PLAYGROUND_MAX_UPLOADERS",
+        "Most browsers with upload records, all addresses together; a new one replaces only its own address's.",
+        "uploads",
+    )
     max_upload_owners_per_address: int = _cap(
         64,
         "PLAYGROUND_MAX_UPLOADERS_PER_ADDRESS",

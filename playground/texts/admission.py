@@ -52,6 +52,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "admission.what.max_step_tokens": ("the tokens of one step", "每一步的 token 数"),
     "admission.what.max_lora_r": ("lora_r", "LoRA 秩 lora_r"),
     "admission.what.max_queued_per_address": ("the runs waiting from one address", "同一地址排队中的训练数"),
+    "admission.what.max_upload_owners": ("the browsers with uploads", "有上传记录的浏览器数"),
     "admission.what.max_upload_owners_per_address": (
         "the browsers of one address with uploads",
         "同一地址有上传记录的浏览器数",

@@ -126,3 +126,19 @@ def test_every_event_of_the_app_passes_through_the_gate(tiny_model_dir):
     demo = build_app(UISettings(model=str(tiny_model_dir)))
     assert ungated(demo) == []
     assert len([f for f in demo.fns.values() if f.fn is not None]) >= 80
+
+
+def test_the_default_upload_table_keeps_a_victims_record_past_a_thousand_and_one_owners(tmp_path):
+    """The table the app makes with the default caps (1,000 browsers) overflowed by one client: the victim's upload
+    stays, as on the app (tests/security/test_app_gate.py attacks it there through a smaller table)."""
+    from playground.ui.context import uploads_table
+
+    path = tmp_path / "p.jsonl"
+    path.write_text('{"prompt": "a"}\n')
+    uploads = uploads_table(Caps())
+    assert uploads.max_owners == 1000
+    uploads.add("victim", str(path), address="1.1.1.1")
+    for n in range(1001):
+        uploads.add(f"attacker-{n}", str(path), address="6.6.6.6")
+    assert uploads.check("victim", str(path)) == str(path)
+    assert len(uploads) == 1 + Caps().max_upload_owners_per_address
