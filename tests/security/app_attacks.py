@@ -92,9 +92,10 @@ class Bystander:
         self._thread.join(150)
 
 
-def issue_token(url: str, session_hash: str) -> str:
-    """What a browser's page load does: the load event that reads the browser's stored token (none here) issues one
-    and keeps it in the session's state. Returns the token, as the browser would store it."""
+def issue_token(url: str, session_hash: str, stored: str | None = None) -> str:
+    """What a browser's page load does: the load event reads the token the browser stored (`stored`; none by
+    default), keeps it if this server issued it, else issues one, and keeps it in the session's state. Returns the
+    session's token, as the browser would store it."""
     config = app_config(url)
 
     def reads_the_stored_token(dep: dict, by_id: dict[int, dict]) -> bool:
@@ -103,7 +104,7 @@ def issue_token(url: str, session_hash: str) -> str:
         )
 
     index, _ = find_event(config, reads_the_stored_token)
-    done = raw_call(url, session_hash, index, [None])
+    done = raw_call(url, session_hash, index, [stored])
     assert done.get("success"), error_of(done)
     tokens = [v for v in done["output"]["data"] if isinstance(v, str) and v.startswith("pg1.")]
     assert tokens, done

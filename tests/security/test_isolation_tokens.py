@@ -20,19 +20,22 @@ from tests.ui.live_app import running_app
 
 LENGTH = json.dumps([{"name": "length", "weight": 1.0, "params": {"ideal_length": 5}}])
 GROUP = "abcde\n---\nabcdefghij"
+LIVE_TEXT_WORKERS = 3  # the bound on live text workers, small so that a test can overflow it
 POLITE = "Thank you for asking! Plants make food from light.\n---\nGo away."
 
 
 @pytest.fixture(scope="module")
 def public_app(tiny_model_dir, tmp_path_factory):
-    with running_app(str(tiny_model_dir), str(tmp_path_factory.mktemp("runs")), env={"PLAYGROUND_PUBLIC": "1"}) as app:
+    env = {"PLAYGROUND_PUBLIC": "1", "PLAYGROUND_MAX_VISITOR_WORKERS": str(LIVE_TEXT_WORKERS)}
+    with running_app(str(tiny_model_dir), str(tmp_path_factory.mktemp("runs")), env=env) as app:
         yield app
 
 
-def visitor_with_token(app) -> tuple[Client, str]:
-    """A browser session whose page load got a token: the client's session holds it, as a page's state does."""
+def visitor_with_token(app, stored: str | None = None) -> tuple[Client, str]:
+    """A browser session whose page load got a token (sending `stored` as the token the browser kept): the client's
+    session holds it, as a page's state does."""
     browser = Client(app.url, verbose=False, download_files=False)
-    return browser, issue_token(app.url, browser.session_hash)
+    return browser, issue_token(app.url, browser.session_hash, stored)
 
 
 def try_length(browser: Client) -> list[float]:
@@ -94,6 +97,39 @@ def test_a_judge_scores_in_the_visitors_model_worker_while_pages_are_served(publ
 def resident_mb(pid: int) -> float:
     with open(f"/proc/{pid}/status") as status:
         return next(int(line.split()[1]) for line in status if line.startswith("VmRSS")) / 1024
+
+
+@pytest.mark.slow
+def test_a_forged_token_and_a_flood_of_tokens_never_reach_another_visitors_worker(public_app):
+    """An attacker's page loads send, as the token their browser kept, the victim's owner key (what a run folder
+    stores) and the victim's token with its signature altered: each gets a fresh token of its own, and scores in its
+    own worker. The attacker then opens more tokens than the app keeps workers, which stops the victim's idle one;
+    the victim's next call gets a fresh worker, never one an attacker's token used, and scores right."""
+    victim, victim_token = visitor_with_token(public_app)
+    owner = public_app.ctx.viewer(victim_token)
+    assert try_length(victim) == [0.0, -5.0]
+    victim_pid = kept_pid(public_app, victim_token)
+    nonce = victim_token.split(".")[1]
+    forged = [owner, f"pg1.{nonce}.{'A' * 43}", victim_token.replace("pg1.", "pg2.")]
+    attacker_pids = set()
+    try:
+        for stored in forged:
+            attacker, token = visitor_with_token(public_app, stored)
+            assert token != victim_token and public_app.ctx.viewer(token) != owner
+            assert try_length(attacker) == [0.0, -5.0]
+            attacker_pids.add(kept_pid(public_app, token))
+        assert victim_pid not in attacker_pids and None not in attacker_pids
+        for _ in range(LIVE_TEXT_WORKERS):  # more tokens than the app keeps workers: the oldest idle one stops
+            attacker, token = visitor_with_token(public_app)
+            try_length(attacker)
+            attacker_pids.add(kept_pid(public_app, token))
+        assert len(visitor.WORKERS.live()) <= LIVE_TEXT_WORKERS
+        assert (owner, TEXT) not in visitor.WORKERS.live()
+        assert try_length(victim) == [0.0, -5.0]
+        again = kept_pid(public_app, victim_token)
+        assert again is not None and again not in attacker_pids | {victim_pid}
+    finally:
+        visitor.WORKERS.close()
 
 
 def wait_for(condition, seconds: float = 60.0) -> bool:
