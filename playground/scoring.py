@@ -81,7 +81,7 @@ def build_rewards(
             get_spec(choice.name)
             name = metric_name(choice.name, choice.params)
             if in_worker(choice.name):
-                kind = worker_kind(choice.name)
+                kind = worker_kind(choice.name, choice.params)
                 if kind not in workers:
                     workers[kind] = visitor_worker(owner, kind)
                 func = workers[kind].reward(choice.name, choice.params, name)

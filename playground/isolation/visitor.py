@@ -25,6 +25,7 @@ import contextlib
 import contextvars
 import json
 import logging
+import re
 import threading
 import time
 from collections import OrderedDict
@@ -102,9 +103,24 @@ def in_worker(name: str, public: bool | None = None) -> bool:
     return is_public(public) and name not in IN_APP
 
 
-def worker_kind(name: str) -> str:
-    """The kind of worker library reward `name` scores in: `model` for the rewards that load a model, else `text`."""
-    return MODEL if name in MODEL_REWARDS else TEXT
+def worker_kind(name: str, params: dict[str, Any] | None = None, depth: int = 0) -> str:
+    """The kind of worker library reward `name` scores in: `model` for the rewards that load a model (a composite
+    reward, `formula`, with such a term among its `terms` too), else `text`."""
+    if name in MODEL_REWARDS:
+        return MODEL
+    terms = (params or {}).get("terms")
+    if name == "formula" and not (isinstance(terms, str) and terms.strip()):  # its variables name library rewards
+        words = set(re.findall(r"[A-Za-z_]\w*", str((params or {}).get("expression") or "")))
+        return MODEL if words & MODEL_REWARDS else TEXT
+    if isinstance(terms, str) and terms.strip() and depth < 4:
+        try:
+            bound = json.loads(terms)
+        except ValueError:
+            return TEXT  # the reward refuses it when it is built
+        for term in bound.values() if isinstance(bound, dict) else ():
+            if isinstance(term, dict) and worker_kind(str(term.get("name")), term.get("params"), depth + 1) == MODEL:
+                return MODEL
+    return TEXT
 
 
 @contextlib.contextmanager
@@ -194,7 +210,7 @@ class VisitorReward:
         return {"reward": self.reward, "params": self.params, "name": self.__name__}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        kind = worker_kind(state["reward"])
+        kind = worker_kind(state["reward"], state["params"])
         self.worker, self.reward, self.params = VisitorWorker(kind=kind), state["reward"], state["params"]
         self.__name__ = state["name"]
 

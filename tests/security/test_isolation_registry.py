@@ -3,6 +3,7 @@
 rewards that load a model. There it scores its good and bad examples exactly as it does in-process, under its metric
 name. A reward added later is covered without a new test."""
 
+import json
 import re
 
 import pytest
@@ -68,3 +69,18 @@ def test_a_worker_serves_one_owner(public):
     assert len({pids[0], pids[1], pids[2], pids[4]}) == 4 and pids[2] == pids[3]
     for funcs in (first, second, alice, bob):
         funcs[0].worker.close()
+
+
+def test_a_formula_with_a_model_term_scores_in_a_model_worker():
+    """A composite reward whose terms (or, without terms, whose variables) name a reward that loads a model needs the
+    model worker's memory; any other formula scores in a text worker."""
+    from playground.isolation.visitor import worker_kind
+
+    judged = json.dumps({"j": {"name": "judge", "params": {}}})
+    nested = json.dumps({"f": {"name": "formula", "params": {"expression": "j", "terms": judged}}})
+    assert worker_kind("formula", {"expression": "j + 1", "terms": judged}) == MODEL
+    assert worker_kind("formula", {"expression": "f", "terms": nested}) == MODEL
+    assert worker_kind("formula", {"expression": "reward_model * 2"}) == MODEL
+    assert worker_kind("formula", {"expression": "length if format == 1 else -100"}) == TEXT
+    assert worker_kind("formula", {"expression": "x", "terms": "{not json"}) == TEXT
+    assert worker_kind("judge") == MODEL and worker_kind("length") == TEXT
