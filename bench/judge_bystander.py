@@ -41,7 +41,7 @@ def largest_group(caps: Caps) -> str:
     """Try on text's box: as many completions as the gate allows, as long as the judge's token cap then allows."""
     n = caps.max_completions
     each = caps.max_judge_tokens // n - prompt_tokens(RUBRIC) - 1
-    completion = ("Thank you for asking! " * 100)[: max(2 * each, 1)].strip()
+    completion = ("Thank you for asking! " * 100)[: max(2 * each - 4, 1)].strip()
     return "\n---\n".join(f"{completion} {i}" for i in range(n))
 
 
