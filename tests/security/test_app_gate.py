@@ -202,9 +202,9 @@ def test_a_previews_prompt_counts_against_its_tokens(public_app):
 
 
 def test_more_sessions_than_the_upload_table_holds_replace_no_other_visitors_upload(public_app, tmp_path):
-    """The attack that evicted a victim's upload from the 1,000-entry table with 1,001 sessions, on a table the
-    operator sized at `UPLOAD_TABLE` (the same code, the same overflow by one; tests/security/test_app_admission.py
-    overflows the default size on the table itself)."""
+    """One client opens one more fresh session than the table of uploads holds (sized `UPLOAD_TABLE` here by its
+    variable: the same code, the same overflow by one as 1,001 sessions against the default 1,000, which
+    tests/security/test_app_admission.py overflows on the table itself)."""
     assert public_app.ctx.uploads.max_owners == UPLOAD_TABLE
     prompts = tmp_path / "victim.jsonl"
     prompts.write_text('{"prompt": "Say hi."}\n')
