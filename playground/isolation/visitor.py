@@ -147,6 +147,7 @@ class VisitorWorker:
         self.sandbox = Sandbox(source, ["build", "score"], limits or limits_of(kind), own_code=True)
         self.last_used = time.monotonic()
         self.busy = 0
+        self._count = threading.Lock()
 
     def reward(self, name: str, params: dict[str, Any], shown_as: str) -> VisitorReward:
         """The reward `name` with `params`, built in the worker now, so a bad parameter fails here, as in the app."""
@@ -157,7 +158,8 @@ class VisitorWorker:
         return self._call("score", name, params, shown_as, completions, kwargs)
 
     def _call(self, function: str, name: str, params: dict, shown_as: str, completions: list, kwargs: dict) -> list:
-        self.busy += 1
+        with self._count:
+            self.busy += 1
         try:
             if self.kind == MODEL:
                 params = local_models(name, params)
@@ -169,8 +171,9 @@ class VisitorWorker:
                 raise _reward_error(exc.error_detail) from None
             raise
         finally:
-            self.busy -= 1
-            self.last_used = time.monotonic()
+            with self._count:
+                self.busy -= 1
+                self.last_used = time.monotonic()
         return result.values
 
     @property
