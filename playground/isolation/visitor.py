@@ -63,7 +63,7 @@ VISITOR_LIMITS = SandboxLimits(
 # A worker that loads a causal LM or a classifier: torch maps about 600 MB, the embedded 135M model about 600 MB more
 # once dequantized; the Hub cache is readable (a Hub id the gate admitted loads from it). One call includes the
 # model's first load, the judge's forward passes over the group the gate admitted, or the reward model's.
-MODEL_LIMITS = replace(VISITOR_LIMITS, timeout=90.0, load_timeout=60.0, memory_mb=4096, shared_reads=True)
+MODEL_LIMITS = replace(VISITOR_LIMITS, timeout=60.0, load_timeout=60.0, memory_mb=4096, shared_reads=True)
 
 
 def limits_of(kind: str) -> SandboxLimits:

@@ -31,8 +31,8 @@ TEXTS: dict[str, tuple[str, str]] = {
         "一组中生成结果字符数 × 数据列字符数",
     ),
     "admission.what.max_judge_tokens": (
-        "the tokens a judge reward reads (completions with the rubric)",
-        "评判奖励读取的 token 数（生成结果加评分标准）",
+        "the tokens a judge or reward model reads (completions, with the judge's rubric)",
+        "评判奖励或奖励模型读取的 token 数（生成结果，评判还加评分标准）",
     ),
     "admission.what.max_cases": ("the reward test cases", "奖励测试用例数"),
     "admission.what.max_param_chars": ("the characters of one reward parameter", "一个奖励参数的字符数"),

@@ -362,6 +362,7 @@ def price_cases(ctx: AppContext, cases: list[RewardCase], selection: list[dict])
         for case in cases:
             ctx.check_group([case.completion], {k: [v] for k, v in (case.columns or {}).items()}, [case.prompt or ""])
         ctx.check_selection(selection)
+        ctx.check_judges([case.completion for case in cases], selection)  # what a judge or reward model reads
 
 
 def run_reward_tests(ctx: AppContext, request: gr.Request, token: str | None, code: str, selection: list[dict], cases):

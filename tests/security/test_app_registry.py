@@ -33,6 +33,12 @@ def public_app(tiny_model_dir, tmp_path_factory):
         yield app
 
 
+def attack_params(spec) -> dict:
+    """The reward's parameters: its defaults, with the embedded model (which the gate admits) where a parameter names
+    a model and has none, so that a reward model loads and scores rather than asking for one."""
+    return {p.name: "embedded" for p in spec.params if p.loads_model and not spec.defaults()[p.name]}
+
+
 def _fill(text: str, size: int) -> str:
     text = text or "42"
     return (text * (size // len(text) + 1))[:size]
@@ -82,7 +88,8 @@ def test_the_registry_is_attacked_whole():
 def test_every_reward_at_the_largest_allowed_inputs(public_app, spec, shape):
     caps = Caps()
     visitor = Client(public_app.url, verbose=False, download_files=False)
-    visitor.predict(json.dumps([{"name": spec.name, "weight": 1.0, "params": {}}]), api_name="/set_rewards")
+    params = attack_params(spec)
+    visitor.predict(json.dumps([{"name": spec.name, "weight": 1.0, "params": params}]), api_name="/set_rewards")
     with Bystander(public_app.url) as bystander:
         outcome, seconds = score_largest(visitor, spec, shape, caps)
     print(f"\n{spec.name} [{shape}]: {outcome}; {seconds:.1f} s; slowest page load meanwhile {bystander.worst:.2f} s")
