@@ -1,7 +1,8 @@
 """Workshop load test: N simulated visitors (gradio_client, 127.0.0.1 only) against one public-mode app.
 
 The app runs as its own process (`app.py`, public mode, a tiny random model); the visitors arrive over `--arrival`
-seconds, as a class opening the page. Each scores text three times (Try on text), previews a group, queues a one-step
+seconds, as a class opening the page (the page load's event issues each its browser token, so its Try on text calls
+score in a worker of that token). Each scores text three times (Try on text), previews a group, queues a one-step
 training run, waits for it to start and end, then tries to open every other visitor's run. It prints the errors,
 Try on text latency (median, p95), preview latency, queue waits, and how many times a visitor saw another's run
 content (target 0).
@@ -33,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import cpu_name, free_port, start_run  # noqa: E402
 from playground.testing import save_tiny_model  # noqa: E402
+from tests.security.app_attacks import issue_token  # noqa: E402
 
 
 LENGTH_5 = json.dumps([{"name": "length", "weight": 1.0, "params": {"ideal_length": 5}}])
@@ -98,6 +100,7 @@ class Visitor:
         time.sleep(self.delay)
         try:
             c = Client(self.url, verbose=False, download_files=False, httpx_kwargs={"timeout": 120})
+            issue_token(self.url, c.session_hash)  # what the page load does: the browser's token, in its session
             c.predict(LENGTH_5, api_name="/set_rewards")
             for _ in range(3):
                 start = time.perf_counter()

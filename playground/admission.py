@@ -73,7 +73,8 @@ class Caps:
     max_judge_tokens: int = _cap(
         4_096,
         "PLAYGROUND_MAX_JUDGE_TOKENS",
-        "Most tokens a judge reward reads in one group: each completion with the rubric (UTF-8 bytes / 2).",
+        "Most tokens a judge or reward model reads in one group: each completion, with the judge's rubric (UTF-8 "
+        "bytes / 2).",
         "scoring",
     )
     max_cases: int = _cap(
@@ -130,7 +131,29 @@ class Caps:
     max_queued_per_address: int = _cap(
         1, "PLAYGROUND_MAX_QUEUED_PER_ADDRESS", "Most runs waiting from one client address.", "runs"
     )
+    # --- visitor workers (`playground.isolation.visitor.VisitorWorkers`) -------------------------------------------
+    max_visitor_workers: int = _cap(
+        16,
+        "PLAYGROUND_MAX_VISITOR_WORKERS",
+        "Most live text workers (one per browser token); past it the least recently used idle one stops.",
+        "workers",
+    )
+    max_model_workers: int = _cap(
+        2,
+        "PLAYGROUND_MAX_MODEL_WORKERS",
+        "Most live model workers (judge, reward model; one per browser token, about 1 GB each).",
+        "workers",
+    )
+    worker_idle_seconds: float = _cap(
+        300.0, "PLAYGROUND_WORKER_IDLE_SECONDS", "Seconds a visitor's worker may stay idle before it stops.", "workers"
+    )
     # --- uploads -------------------------------------------------------------------------------------------------
+    max_upload_owners: int = _cap(
+        1000,
+        "PLAYGROUND_MAX_UPLOADERS",
+        "Most browsers with upload records, all addresses together; a new one replaces only its own address's.",
+        "uploads",
+    )
     max_upload_owners_per_address: int = _cap(
         64,
         "PLAYGROUND_MAX_UPLOADERS_PER_ADDRESS",
@@ -252,13 +275,34 @@ def check_group(
 
 
 def check_judges(completions: Collection[Any], selection: Iterable[Any], caps: Caps | None = None) -> None:
-    """Price what each `judge` reward of `selection` reads with a model: every completion with its rubric."""
+    """Price what each reward of `selection` that runs a model on the group reads: every completion, with the
+    rubric for a `judge` (a formula's terms included)."""
     caps = caps or Caps.from_env()
     for item in selection or []:
-        name, params = _name_params(item)
-        if name == "judge":
-            rubric = prompt_tokens(str(params.get("rubric") or ""))
+        for name, params in _model_readers(*_name_params(item)):
+            rubric = prompt_tokens(str(params.get("rubric") or "")) if name == "judge" else 0
             _over("max_judge_tokens", sum(prompt_tokens(c) + rubric for c in completions), caps)
+
+
+def _model_readers(name: str, params: Mapping[str, Any], depth: int = 0) -> list[tuple[str, Mapping[str, Any]]]:
+    """(name, params) of each reward that runs a model over the group: `name` itself, or a term of a formula."""
+    if name in MODEL_READERS:
+        return [(name, params)]
+    terms = params.get("terms")
+    found: list[tuple[str, Mapping[str, Any]]] = []
+    if isinstance(terms, str) and terms.strip() and depth < 4:
+        try:
+            bound = json.loads(terms)
+        except ValueError:
+            return []
+        for term in bound.values() if isinstance(bound, dict) else ():
+            if isinstance(term, dict):
+                inner = term.get("params") if isinstance(term.get("params"), dict) else {}
+                found += _model_readers(str(term.get("name")), inner, depth + 1)
+    return found
+
+
+MODEL_READERS = ("judge", "reward_model")  # rewards that run a model over each completion
 
 
 def _column_values(columns: Mapping[str, Any]) -> list[Any]:

@@ -63,17 +63,17 @@ def build_rewards(
 ) -> tuple[list[Callable], list[float]]:
     """Build the selected rewards (library or custom) and their weights. Names must be unique, as TRL's metrics.
 
-    Where work runs: in public mode, library rewards are built and score in a visitor worker
-    (`playground.isolation.visitor`) of `owner` (default: the owner `acting_for` set; without one, a worker for
-    these rewards only); locally, and for the rewards that load a model, in this process.
+    Where work runs: in public mode, library rewards are built and score in visitor workers
+    (`playground.isolation.visitor`: one for text rewards, one for the rewards that load a model) of `owner`
+    (default: the owner `acting_for` set; without one, workers for these rewards only); locally, in this process.
     """
-    from playground.isolation.visitor import in_worker, visitor_worker
+    from playground.isolation.visitor import in_worker, visitor_worker, worker_kind
 
     if not choices:
         raise RewardError("reward.none_picked")
     custom = custom or {}
     funcs, weights, seen = [], [], set()
-    worker = None
+    workers: dict = {}
     for choice in choices:
         if choice.name in custom:
             func, name = custom[choice.name], choice.name
@@ -81,8 +81,10 @@ def build_rewards(
             get_spec(choice.name)
             name = metric_name(choice.name, choice.params)
             if in_worker(choice.name):
-                worker = worker or visitor_worker(owner)
-                func = worker.reward(choice.name, choice.params, name)
+                kind = worker_kind(choice.name, choice.params)
+                if kind not in workers:
+                    workers[kind] = visitor_worker(owner, kind)
+                func = workers[kind].reward(choice.name, choice.params, name)
             else:
                 func = build_reward(choice.name, choice.params)
         if name in seen:

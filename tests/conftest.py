@@ -98,6 +98,9 @@ def _close_process_wide_workers() -> None:
         sandbox = getattr(runner, "_sandbox", None)
         if sandbox is not None:
             sandbox.close()
+    kept = getattr(sys.modules.get("playground.isolation.visitor"), "WORKERS", None)
+    if kept is not None:
+        kept.close()
     checker = getattr(sys.modules.get("rewards._bounded"), "CHECKER", None)
     if checker is not None:
         with checker._lock:

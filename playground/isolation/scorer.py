@@ -14,6 +14,21 @@ from rewards.registry import build_reward
 
 
 _BUILT = {}
+MODEL_REWARDS = frozenset({"reward_model", "judge"})
+
+
+def _quiet_loading():
+    """No progress bars while a model loads: tqdm's monitor thread would outlive the call, and the sandbox stops a
+    worker that leaves a thread running."""
+    try:
+        import tqdm
+
+        tqdm.tqdm.monitor_interval = 0
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.disable_progress_bar()
+    except ImportError:
+        pass
 
 
 class RewardFailure(Exception):
@@ -28,6 +43,8 @@ def _failure(exc):
 def _reward(name, params):
     key = json.dumps([name, params], sort_keys=True, default=str)
     if key not in _BUILT:
+        if name in MODEL_REWARDS:
+            _quiet_loading()
         try:
             _BUILT[key] = build_reward(name, params)
         except PlaygroundError as exc:

@@ -31,8 +31,8 @@ TEXTS: dict[str, tuple[str, str]] = {
         "一组中生成结果字符数 × 数据列字符数",
     ),
     "admission.what.max_judge_tokens": (
-        "the tokens a judge reward reads (completions with the rubric)",
-        "评判奖励读取的 token 数（生成结果加评分标准）",
+        "the tokens a judge or reward model reads (completions, with the judge's rubric)",
+        "评判奖励或奖励模型读取的 token 数（生成结果，评判还加评分标准）",
     ),
     "admission.what.max_cases": ("the reward test cases", "奖励测试用例数"),
     "admission.what.max_param_chars": ("the characters of one reward parameter", "一个奖励参数的字符数"),
@@ -52,10 +52,14 @@ TEXTS: dict[str, tuple[str, str]] = {
     "admission.what.max_step_tokens": ("the tokens of one step", "每一步的 token 数"),
     "admission.what.max_lora_r": ("lora_r", "LoRA 秩 lora_r"),
     "admission.what.max_queued_per_address": ("the runs waiting from one address", "同一地址排队中的训练数"),
+    "admission.what.max_upload_owners": ("the browsers with uploads", "有上传记录的浏览器数"),
     "admission.what.max_upload_owners_per_address": (
         "the browsers of one address with uploads",
         "同一地址有上传记录的浏览器数",
     ),
+    "admission.what.max_visitor_workers": ("the live text workers", "运行中的文本评分进程数"),
+    "admission.what.max_model_workers": ("the live model workers", "运行中的模型评分进程数"),
+    "admission.what.worker_idle_seconds": ("a worker's idle seconds", "评分进程的空闲秒数"),
     "admission.uploads_full": (
         "This app is public: the table of uploads is full (other visitors' uploads are kept); try again later.",
         "这是公开的应用：上传记录已满（其他访客的上传会被保留）；请稍后再试。",

@@ -5,6 +5,7 @@ import pandas as pd
 
 from playground import admission
 from playground.errors import PlaygroundError
+from playground.isolation.visitor import acting_for
 from playground.runtime.zerogpu import gpu_handler
 from playground.spec import RunSpec
 from playground.training.compare import _prompt_rows as compare_prompts
@@ -80,13 +81,14 @@ def compare(
     chosen = [line.strip() for line in (prompts or "").splitlines() if line.strip()]
     run = ctx.open_run(run_id, session_id)  # public mode: the visitor's own or a published run
     price_comparison(ctx, run, chosen, int(num_samples))
-    result = compare_run(
-        run,
-        chosen or None,
-        num_samples=int(num_samples),
-        seed=int(seed or 0),
-        progress=progress_callback(progress, lang),
-    )
+    with acting_for(ctx.viewer(session_id)):  # public mode: the run's library rewards score in this visitor's worker
+        result = compare_run(
+            run,
+            chosen or None,
+            num_samples=int(num_samples),
+            seed=int(seed or 0),
+            progress=progress_callback(progress, lang),
+        )
     headers = [tr(lang, k) for k in COLUMNS]
     rows = [
         [short(i.prompt, 120), i.base.mean, i.trained.mean, i.delta]

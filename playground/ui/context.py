@@ -108,9 +108,8 @@ class AppContext:
     downloads: Path  # zips are made here, each in a folder of its own with an unguessable name
     code: CodeSessions = field(default_factory=CodeSessions)  # each session's custom reward code
     tokens: access.Tokens = field(default_factory=access.Tokens)  # browser tokens, signed with this app's secret
-    uploads: Uploads = field(
-        default_factory=lambda: Uploads(per_address=admission.Caps.from_env().max_upload_owners_per_address)
-    )  # the files each browser uploaded, by token and address
+    uploads: Uploads = field(default_factory=lambda: uploads_table(admission.Caps.from_env()))
+    # the files each browser uploaded, by token and address
 
     @classmethod
     def create(cls, settings: UISettings) -> "AppContext":
@@ -222,6 +221,11 @@ class AppContext:
     def may_watch(self, job, token: str | None) -> bool:
         """Whether this browser sees the live charts and samples of `job` (everyone sees its status and step)."""
         return access.can_read(job.run.status() if self.public else {}, self.viewer(token), self.public)
+
+
+def uploads_table(caps: admission.Caps) -> Uploads:
+    """The table of uploads, sized by the gate's caps (all browsers, and the browsers of one address)."""
+    return Uploads(max_owners=caps.max_upload_owners, per_address=caps.max_upload_owners_per_address)
 
 
 def client_address(request: gr.Request | None) -> str | None:

@@ -343,13 +343,14 @@ def parse_cases(value, lang: str) -> list[tuple[int, RewardCase]]:
     return cases
 
 
-def library_rewards(names: Iterable[str], selection: list[dict]) -> dict[str, Callable]:
-    """Library rewards by name, with the parameters they have in the selection (else their defaults)."""
+def library_rewards(names: Iterable[str], selection: list[dict], owner: str | None = None) -> dict[str, Callable]:
+    """Library rewards by name, with the parameters they have in the selection (else their defaults); in public mode
+    they score in the worker of `owner` (a browser token's owner key)."""
     params = {item["name"]: item.get("params") or {} for item in selection or []}
     wanted = sorted(set(names) & library_names())
     if not wanted:
         return {}
-    funcs, _ = build_rewards([RewardChoice(name, 1.0, params.get(name, {})) for name in wanted])  # public: a worker
+    funcs, _ = build_rewards([RewardChoice(name, 1.0, params.get(name, {})) for name in wanted], owner=owner)
     return dict(zip(wanted, funcs, strict=True))
 
 
@@ -361,9 +362,10 @@ def price_cases(ctx: AppContext, cases: list[RewardCase], selection: list[dict])
         for case in cases:
             ctx.check_group([case.completion], {k: [v] for k, v in (case.columns or {}).items()}, [case.prompt or ""])
         ctx.check_selection(selection)
+        ctx.check_judges([case.completion for case in cases], selection)  # what a judge or reward model reads
 
 
-def run_reward_tests(ctx: AppContext, request: gr.Request, code: str, selection: list[dict], cases):
+def run_reward_tests(ctx: AppContext, request: gr.Request, token: str | None, code: str, selection: list[dict], cases):
     """Run each case against its function (custom ones in the session's sandbox); pass or fail, with the value got."""
     lang = lang_of(request)
     numbered = parse_cases(cases, lang)
@@ -371,7 +373,7 @@ def run_reward_tests(ctx: AppContext, request: gr.Request, code: str, selection:
         raise PlaygroundError(tr(lang, "rewards.tests.none"))
     price_cases(ctx, [case for _, case in numbered], selection)
     names = {case.function for _, case in numbered}
-    rewards = {**library_rewards(names, selection), **session_rewards(ctx, request, code, names)}
+    rewards = {**library_rewards(names, selection, ctx.viewer(token)), **session_rewards(ctx, request, code, names)}
     results = run_cases(rewards, [case for _, case in numbered])
     rows = []
     for (number, _), result in zip(numbered, results, strict=True):
@@ -445,7 +447,7 @@ def create_custom_code(ctx: AppContext, session: Session) -> CustomCode:
     page_load = gr.context.Context.root_block.load
     localized = [editor, choices, cases, results]
     page_load(bind(localize), [editor, choices, cases], localized, api_visibility="private", show_progress="hidden")
-    tests = [editor, session.selection, cases]
+    tests = [session.id, editor, session.selection, cases]
     run.click(bind(run_reward_tests, ctx), tests, [results, summary], api_name="run_reward_tests", **waits)
     return CustomCode(editor=editor, choices=choices)
 

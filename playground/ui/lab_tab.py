@@ -99,6 +99,7 @@ def _weights_frame(run: DryRun, lang: str) -> pd.DataFrame:
 def run_dry_run(
     ctx: AppContext,
     request: gr.Request,
+    token: str | None,
     model: str,
     prompt_set: str,
     selection: list[dict],
@@ -116,7 +117,8 @@ def run_dry_run(
     ctx.check_sampling(int(num_prompts), int(num_generations), int(max_new_tokens))  # the shape, then the rows
     rows = load_rows(PromptSource(kind="builtin", name=prompt_set), int(num_prompts))
     ctx.check_sampling([row["prompt"] for row in rows], int(num_generations), int(max_new_tokens))
-    funcs, weights = build_rewards(parse_selection(selection), custom_rewards(ctx, request, code, selection))
+    custom = custom_rewards(ctx, request, code, selection)
+    funcs, weights = build_rewards(parse_selection(selection), custom, owner=ctx.viewer(token))
     loaded, tokenizer = ctx.models.get(model or ctx.settings.model, progress=progress_callback(progress, lang))
     progress(0.0, desc=tr(lang, "lab.sampling", n=len(rows), g=int(num_generations)))
     run = dry_run(
@@ -166,11 +168,11 @@ def _cell(rows: dict, name: str, index: int, default):
     return row[index] if row is not None and len(row) > index and row[index] is not None else default
 
 
-def run_probe(ctx: AppContext, request: gr.Request, selection: list[dict], code: str, state: dict):
+def run_probe(ctx: AppContext, request: gr.Request, token: str | None, selection: list[dict], code: str, state: dict):
     """Score degenerate texts with the selected rewards; real completions come from the last dry run if any."""
     lang = lang_of(request)
     choices = parse_selection(selection)
-    funcs, _ = build_rewards(choices, custom_rewards(ctx, request, code, selection))
+    funcs, _ = build_rewards(choices, custom_rewards(ctx, request, code, selection), owner=ctx.viewer(token))
     completions, columns, prompt = None, None, ""
     if state:
         run = DryRun.from_state(state)
@@ -268,7 +270,8 @@ def create_lab_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> No
     headers_on_load(prompts, *PROMPT_HEADERS)
 
     settings = [scale_rewards, aggregation]
-    inputs = [model, prompt_set, session.selection, rewards.editor, num_prompts, num_generations, max_new_tokens, seed]
+    inputs = [session.id, model, prompt_set, session.selection, rewards.editor, num_prompts, num_generations]
+    inputs += [max_new_tokens, seed]
     outputs = [metrics, prompts, weights, signal, state, result]
     run.click(gpu_handler(bind(run_dry_run, ctx)), [*inputs, *settings], outputs, api_name="dry_run")
     for control in (weights, scale_rewards, aggregation):
@@ -281,7 +284,7 @@ def create_lab_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> No
         )
     probe_button.click(
         bind(run_probe, ctx),
-        [session.selection, rewards.editor, state],
+        [session.id, session.selection, rewards.editor, state],
         [findings, probe_note, result],
         api_name="probe_rewards",
     )

@@ -95,6 +95,7 @@ def _int(value) -> int:
 def generate(
     ctx: AppContext,
     request: gr.Request,
+    token: str | None,
     model: str,
     prompt: str,
     row: dict | None,
@@ -117,7 +118,8 @@ def generate(
     if not (prompt or "").strip():
         raise PlaygroundError(tr(lang, "preview.empty_prompt"))
     ctx.check_sampling([(prompt or "") + (completion_prefix or "")], _int(num_generations), _int(max_new_tokens))
-    funcs, weights = build_rewards(parse_selection(selection), custom_rewards(ctx, request, code, selection))
+    custom = custom_rewards(ctx, request, code, selection)
+    funcs, weights = build_rewards(parse_selection(selection), custom, owner=ctx.viewer(token))
     if num_generations is None or not G_RANGE[0] <= num_generations <= G_RANGE[1] or num_generations % 1:
         raise PlaygroundError(tr(lang, "preview.g.range", low=G_RANGE[0], high=G_RANGE[1], g=num_generations))
     settings = GenerationSettings(
@@ -190,7 +192,7 @@ def create_preview_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -
     session.selection.change(
         bind(selection_summary_for), session.selection, rewards_md, show_progress="hidden", api_visibility="private"
     )
-    inputs = [model, prompt, row, session.selection, rewards.editor, num_generations, temperature, top_p]
+    inputs = [session.id, model, prompt, row, session.selection, rewards.editor, num_generations, temperature, top_p]
     inputs += [max_new_tokens, seed, prefix]
     outputs = [table, summary, session.preview]
     # One preview samples at a time (the app's model); a visitor's queued previews wait behind their own.

@@ -84,17 +84,21 @@ class RewardsTab:
 # --- handlers ------------------------------------------------------------------------------------------------------
 
 
-def example_scores(name: str, *values, lang: str | None = None) -> str:
+def example_scores(name: str, *values, lang: str | None = None, owner: str | None = None) -> str:
     """The reward's score on its good and bad example completions, with the parameters as set on the card.
 
     `lang=None` when the page is built: a reward its default parameters cannot build (reward_model without a model)
-    then shows a text the browser translates, instead of the engine's English sentence.
+    then shows a text the browser translates, instead of the engine's English sentence. `owner`: the visitor's owner
+    key, whose worker scores in public mode.
     """
     spec = get_spec(name)
     try:
         params = dict(zip((p.name for p in spec.params), values, strict=True))
         # The page's own defaults build here; a visitor's parameters go where scoring runs (public: a worker).
-        func = build_reward(name, params) if lang is None else build_rewards([RewardChoice(name, 1.0, params)])[0][0]
+        if lang is None:
+            func = build_reward(name, params)
+        else:
+            func = build_rewards([RewardChoice(name, 1.0, params)], owner=owner)[0][0]
     except PlaygroundError as exc:
         if lang is None:
             return tr(None, "rewards.examples.needs_params")
@@ -119,12 +123,12 @@ def example_scores(name: str, *values, lang: str | None = None) -> str:
     return "<br>".join(lines)
 
 
-def example_scores_for(name: str, request: gr.Request, *values) -> str:
+def example_scores_for(ctx: AppContext, name: str, request: gr.Request, token: str | None, *values) -> str:
     """`example_scores` after a parameter changed, in the page's language. In public mode the gate prices the card's
     parameters first: a model folder, or a pattern over its cap, is refused before the reward is built."""
     if is_public():
         admission.check_reward_params(name, dict(zip((p.name for p in get_spec(name).params), values, strict=False)))
-    return example_scores(name, *values, lang=lang_of(request))
+    return example_scores(name, *values, lang=lang_of(request), owner=ctx.viewer(token))
 
 
 def collect_selection(layout: Layout, request: gr.Request, custom, *values) -> tuple[list[dict], str, str]:
@@ -208,24 +212,34 @@ def _display(param: Param, value):
 
 
 def try_on_text(
-    ctx: AppContext, request: gr.Request, text: str, prompt: str, columns: str, selection: list[dict], code: str
+    ctx: AppContext,
+    request: gr.Request,
+    token: str | None,
+    text: str,
+    prompt: str,
+    columns: str,
+    selection: list[dict],
+    code: str,
 ):
     """Score completions pasted one per block (blocks separated by a `---` line) as one GRPO group; custom rewards
-    run in the session's sandbox. The gate prices the completions, the prompt and every column value first."""
+    run in the session's sandbox, library ones (public mode) in the worker of the browser's token. The gate prices
+    the completions, the prompt and every column value first."""
     completions = [block.strip() for block in SEPARATOR.split(text or "") if block.strip()]  # as `score_text` reads
     ctx.check_group(completions, _columns(lang_of(request), columns), [prompt or ""])
     ctx.check_selection(selection)
     ctx.check_judges(completions, selection)
     custom = custom_rewards(ctx, request, code, selection)
-    return score_text(lang_of(request), text, prompt, columns, selection, custom)
+    return score_text(lang_of(request), text, prompt, columns, selection, custom, owner=ctx.viewer(token))
 
 
-def rescore(ctx: AppContext, request: gr.Request, text: str, prompt: str, columns: str, selection, code: str):
+def rescore(
+    ctx: AppContext, request: gr.Request, token: str | None, text: str, prompt: str, columns: str, selection, code: str
+):
     """Try on text again after the selection (or a parameter) changed, and on page load (in the page's language).
     Quiet: a problem is shown under the table, not as a toast, since the visitor did not press Score."""
     lang = lang_of(request)
     try:
-        return try_on_text(ctx, request, text, prompt, columns, selection, code)
+        return try_on_text(ctx, request, token, text, prompt, columns, selection, code)
     except PlaygroundError as exc:
         return gr.skip(), f"⚠ {html.escape(shown(lang, exc))}"
 
@@ -241,12 +255,14 @@ def _columns(lang: str, columns: str) -> dict:
     return extra
 
 
-def score_text(lang: str, text: str, prompt: str, columns: str, selection: list[dict], custom: dict):
+def score_text(
+    lang: str, text: str, prompt: str, columns: str, selection: list[dict], custom: dict, owner: str | None = None
+):
     completions = [block.strip() for block in SEPARATOR.split(text or "") if block.strip()]
     if len(completions) < 2:
         raise PlaygroundError(tr(lang, "rewards.try.too_few"))
     extra = _columns(lang, columns)
-    funcs, weights = build_rewards(parse_selection(selection), custom)
+    funcs, weights = build_rewards(parse_selection(selection), custom, owner=owner)
     n = len(completions)
     score = score_group(
         completions, funcs, weights, prompts=[prompt or ""] * n, columns={k: [v] * n for k, v in extra.items()}
@@ -336,8 +352,8 @@ def create_rewards_tab(ctx: AppContext, session: Session) -> RewardsTab:
         if card.params:
             gr.on(
                 [p.change for p in card.params],
-                bind(example_scores_for, card.spec.name),
-                card.params,
+                bind(example_scores_for, ctx, card.spec.name),
+                [session.id, *card.params],
                 card.examples,
                 api_visibility="private",
                 trigger_mode="always_last",
@@ -351,7 +367,7 @@ def create_rewards_tab(ctx: AppContext, session: Session) -> RewardsTab:
     apply.click(
         bind(apply_selection, layout), apply_inputs, apply_outputs, api_name="set_rewards", show_progress_on=[]
     )
-    try_inputs = [text, prompt, columns, session.selection, custom.editor]
+    try_inputs = [session.id, text, prompt, columns, session.selection, custom.editor]  # the token picks the worker
     # The spinner, and a failure's badge, show by the details, never over the table: an error keeps the last scores.
     score.click(
         fair(bind(try_on_text, ctx), TRY_SLOTS),  # a visitor's queued calls wait behind their own, not others'

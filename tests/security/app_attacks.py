@@ -90,3 +90,22 @@ class Bystander:
     def __exit__(self, *exc):
         self._stop.set()
         self._thread.join(150)
+
+
+def issue_token(url: str, session_hash: str, stored: str | None = None) -> str:
+    """What a browser's page load does: the load event reads the token the browser stored (`stored`; none by
+    default), keeps it if this server issued it, else issues one, and keeps it in the session's state. Returns the
+    session's token, as the browser would store it."""
+    config = app_config(url)
+
+    def reads_the_stored_token(dep: dict, by_id: dict[int, dict]) -> bool:
+        return [by_id[i]["type"] for i in dep["inputs"]] == ["browserstate"] and any(
+            by_id[i]["type"] == "browserstate" for i in dep["outputs"]
+        )
+
+    index, _ = find_event(config, reads_the_stored_token)
+    done = raw_call(url, session_hash, index, [stored])
+    assert done.get("success"), error_of(done)
+    tokens = [v for v in done["output"]["data"] if isinstance(v, str) and v.startswith("pg1.")]
+    assert tokens, done
+    return tokens[0]

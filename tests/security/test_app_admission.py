@@ -2,6 +2,7 @@
 behind trusted proxies, the upload records' owners and addresses, a model's size from its config, the path filter,
 and that every event of the built app passes through the gate."""
 
+import json
 import re
 from pathlib import Path
 
@@ -126,3 +127,40 @@ def test_every_event_of_the_app_passes_through_the_gate(tiny_model_dir):
     demo = build_app(UISettings(model=str(tiny_model_dir)))
     assert ungated(demo) == []
     assert len([f for f in demo.fns.values() if f.fn is not None]) >= 80
+
+
+def test_the_default_upload_table_keeps_a_victims_record_past_a_thousand_and_one_owners(tmp_path):
+    """The table the app makes with the default caps (1,000 browsers) overflowed by one client: the victim's upload
+    stays, as on the app (tests/security/test_app_gate.py attacks it there through a smaller table)."""
+    from playground.ui.context import uploads_table
+
+    path = tmp_path / "p.jsonl"
+    path.write_text('{"prompt": "a"}\n')
+    uploads = uploads_table(Caps())
+    assert uploads.max_owners == 1000
+    uploads.add("victim", str(path), address="1.1.1.1")
+    for n in range(1001):
+        uploads.add(f"attacker-{n}", str(path), address="6.6.6.6")
+    assert uploads.check("victim", str(path)) == str(path)
+    assert len(uploads) == 1 + Caps().max_upload_owners_per_address
+
+
+def test_what_a_judge_or_a_reward_model_reads_is_priced_formula_terms_included():
+    """Each completion a model reads counts (UTF-8 bytes / 2), with a judge's rubric; a reward model or a judge inside
+    a formula's terms is priced the same; rewards that run no model are not."""
+    from playground.admission import check_judges
+
+    caps = Caps(max_judge_tokens=100)
+    three, four = ["x" * 60] * 3, ["x" * 60] * 4  # 30 tokens each
+    model = [{"name": "reward_model", "params": {"model": "org/rm"}}]
+    judge = {"name": "judge", "params": {"rubric": "y" * 40}}  # 20 tokens of rubric with each completion
+    check_judges(three, model, caps)  # 90
+    check_judges(four * 10, [{"name": "length", "params": {}}], caps)
+    cases = [
+        (four, model, 120),
+        (three, [judge], 150),
+        (three, [{"name": "formula", "params": {"expression": "j", "terms": json.dumps({"j": judge})}}], 150),
+    ]
+    for completions, selection, tokens in cases:
+        with pytest.raises(PlaygroundError, match=rf"PLAYGROUND_MAX_JUDGE_TOKENS\); this request has {tokens}"):
+            check_judges(completions, selection, caps)

@@ -4,12 +4,10 @@ in two shapes: the most completion text with the reward's own columns, and the l
 completion text as the gate then allows. A reward added later is attacked without a new test.
 
 Each call must end within `CALL_BUDGET` seconds (scored, or refused by the gate), and a bystander loading the page
-(GET /config) meanwhile must be answered within `BYSTANDER_BOUND`. Where reward scoring still runs in the app's own
-process (no `playground.isolation` worker), a reward that breaks the bystander bound is reported as an expected
-failure naming it; with the worker, it fails.
+(GET /config) meanwhile must be answered within `BYSTANDER_BOUND`: every reward scores in a visitor worker (a model
+worker for the judge and the reward model), so none may hold the app's interpreter.
 """
 
-import importlib.util
 import json
 import time
 
@@ -27,13 +25,18 @@ CALL_BUDGET = 90.0  # seconds one Try on text call may take, scored or refused, 
 BYSTANDER_BOUND = 1.0  # seconds a page load may wait meanwhile
 SHAPES = ("completions", "columns")
 SPECS = list_specs()
-SCORED_ELSEWHERE = importlib.util.find_spec("playground.isolation") is not None
 
 
 @pytest.fixture(scope="module")
 def public_app(tiny_model_dir, tmp_path_factory):
     with running_app(str(tiny_model_dir), str(tmp_path_factory.mktemp("runs")), env={"PLAYGROUND_PUBLIC": "1"}) as app:
         yield app
+
+
+def attack_params(spec) -> dict:
+    """The reward's parameters: its defaults, with the embedded model (which the gate admits) where a parameter names
+    a model and has none, so that a reward model loads and scores rather than asking for one."""
+    return {p.name: "embedded" for p in spec.params if p.loads_model and not spec.defaults()[p.name]}
 
 
 def _fill(text: str, size: int) -> str:
@@ -85,12 +88,11 @@ def test_the_registry_is_attacked_whole():
 def test_every_reward_at_the_largest_allowed_inputs(public_app, spec, shape):
     caps = Caps()
     visitor = Client(public_app.url, verbose=False, download_files=False)
-    visitor.predict(json.dumps([{"name": spec.name, "weight": 1.0, "params": {}}]), api_name="/set_rewards")
+    params = attack_params(spec)
+    visitor.predict(json.dumps([{"name": spec.name, "weight": 1.0, "params": params}]), api_name="/set_rewards")
     with Bystander(public_app.url) as bystander:
         outcome, seconds = score_largest(visitor, spec, shape, caps)
     print(f"\n{spec.name} [{shape}]: {outcome}; {seconds:.1f} s; slowest page load meanwhile {bystander.worst:.2f} s")
     assert seconds < CALL_BUDGET, f"{spec.name} took {seconds:.1f} s"
     assert bystander.count >= 1
-    if bystander.worst >= BYSTANDER_BOUND and not SCORED_ELSEWHERE:
-        pytest.xfail(f"{spec.name} held the app for {bystander.worst:.2f} s: scoring still runs in the app's process")
     assert bystander.worst < BYSTANDER_BOUND, f"{spec.name}: a page load waited {bystander.worst:.2f} s"
