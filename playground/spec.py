@@ -101,6 +101,13 @@ class PlaygroundConfig(GRPOConfig):
         ["intro", "body", "conclusion"],
         "Tag layout the 'auto' warm-up examples are wrapped in, e.g. intro,body,conclusion.",
     )
+    sft_split: str = own(
+        "words",
+        "How 'auto' warm-up examples fill the tags: 'words' (whole sentences when the answer has one for each tag, "
+        "else its words cut into equal parts) or 'sentences' (a whole sentence of at least four words in every tag; "
+        "answers with fewer sentences are left out).",
+        choices=("words", "sentences"),
+    )
     sft_num_examples: int = own(24, "How many 'auto' warm-up examples to build.", min=2, max=512)
     sft_learning_rate: float = own(5e-4, "Learning rate of the SFT warm-up.", gt=0, max=1e-2)
     completion_prefix: str = own(

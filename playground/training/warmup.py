@@ -6,7 +6,8 @@ layout (DeepSeek-R1's "cold start") makes the reward reachable; GRPO then takes 
 
 Examples come from a .jsonl file (prompt and completion columns) or are built here: the base model's own answers to
 the training prompts, cut into sentences and wrapped in the tags of `sft_tags` (first sentence in the first tag, last
-sentence in the last tag, the rest spread over the tags between).
+sentence in the last tag, the rest spread over the tags between). `sft_split="sentences"` keeps only answers with a
+whole sentence for every tag, so the examples never cut a sentence across tags.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any
 from playground.errors import DataError
 from playground.spec import RunSpec
 from playground.texts import msg
+from playground.training.answer_shape import is_sentence
 
 
 logger = logging.getLogger(__name__)
@@ -35,11 +37,18 @@ OPEN_R1_TAGS = ("think", "answer")  # laid out with a newline inside each tag, a
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+")
 
 
-def wrap_in_tags(text: str, tags: list[str] | tuple[str, ...], max_chars: int | None = None) -> str | None:
+def wrap_in_tags(
+    text: str, tags: list[str] | tuple[str, ...], max_chars: int | None = None, split: str = "words"
+) -> str | None:
     """`text` cut into sentences and laid out in `tags`, or None when there is too little text.
+
+    With `split="sentences"` every tag gets whole sentences of at least four words (`answer_shape.is_sentence`), and
+    an answer with fewer such sentences than tags gives None instead of words cut at arbitrary points.
 
     >>> wrap_in_tags("Cats purr. They sleep a lot. I like them.", ["intro", "body", "conclusion"])
     '<intro>Cats purr.</intro>\\n<body>They sleep a lot.</body>\\n<conclusion>I like them.</conclusion>'
+    >>> print(wrap_in_tags("Cats purr. They sleep a lot. I like them.", ["intro", "body"], split="sentences"))
+    None
     """
     sentences = [s.strip() for s in _SENTENCE_END.split(" ".join(text.split())) if s.strip()]
     if sentences and not re.search(r"[.!?。！？]$", sentences[-1]) and len(sentences) > 1:
@@ -53,6 +62,9 @@ def wrap_in_tags(text: str, tags: list[str] | tuple[str, ...], max_chars: int | 
         while len(words) > len(tags) and sum(len(w) + 1 for w in words) + overhead > max_chars:
             words.pop()
         sentences = [" ".join(words)]
+    if split == "sentences" and len(tags) > 1:
+        if len(sentences) < len(tags) or not all(is_sentence(x) for x in sentences):
+            return None
     parts = _spread(sentences, len(tags))
     if parts is None:
         return None
@@ -133,7 +145,7 @@ def build_examples(
         )
         for j, group in zip(batch, groups, strict=True):
             for text in group.completions:
-                wrapped = None if repetitive(text) else wrap_in_tags(text, g.sft_tags, budget)
+                wrapped = None if repetitive(text) else wrap_in_tags(text, g.sft_tags, budget, g.sft_split)
                 if wrapped is None or len(examples) >= g.sft_num_examples:
                     continue
                 row = {"prompt": prompts[j % len(prompts)], "completion": wrapped}

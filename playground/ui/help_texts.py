@@ -136,6 +136,8 @@ FIELDS: dict[str, str] = {
     "sft_examples": "预热样本：'auto'（基础模型自己的回答，套上 sft_tags），"
     "或含 prompt 和 completion 列的 .jsonl 文件。",
     "sft_tags": "'auto' 预热样本所套的标签结构，例如 intro,body,conclusion。",
+    "sft_split": "'auto' 预热样本如何填进标签：'words'（回答的句子够每个标签一句时放整句，否则把词平均切开）或 "
+    "'sentences'（每个标签放一个至少四个词的完整句子；句子不够的回答不用）。",
     "sft_num_examples": "要构造多少个 'auto' 预热样本。",
     "sft_learning_rate": "SFT 预热的学习率。",
     "completion_prefix": "每个回答预先填好的开头（例如 '<intro>'）：从它之后继续生成，"

@@ -37,7 +37,15 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     (
         "train.group.cold_start",
-        ("sft_warmup_steps", "sft_examples", "sft_tags", "sft_num_examples", "sft_learning_rate", "completion_prefix"),
+        (
+            "sft_warmup_steps",
+            "sft_examples",
+            "sft_tags",
+            "sft_split",
+            "sft_num_examples",
+            "sft_learning_rate",
+            "completion_prefix",
+        ),
     ),
     ("train.group.evaluation", ("eval_every", "eval_prompts", "eval_num_generations", "eval_max_completion_length")),
     (

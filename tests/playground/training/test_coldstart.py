@@ -11,6 +11,7 @@ import pytest
 from playground.cli.main import main
 from playground.data.completion_prefix import PrefixedReward, add_prefix
 from playground.lessons.reference import load_reference
+from playground.training.answer_shape import sentence_in_every_tag
 from playground.training.evaluation import read_eval_samples
 from playground.training.warmup import wrap_in_tags
 from rewards.format import tag_layout_score
@@ -77,6 +78,30 @@ def test_rewards_see_the_prefix_plus_the_continuation():
 )
 def test_warmup_examples_wrap_the_answer_in_the_tags(text, tags, expected):
     assert wrap_in_tags(text, tags) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a whole sentence of at least four words in every tag, the middle ones together in the body
+        (
+            "People keep pets for company. A dog greets you every day. Cats purr on your lap. Pets make us happy.",
+            "<intro>People keep pets for company.</intro>\n<body>A dog greets you every day. Cats purr on your lap."
+            "</body>\n<conclusion>Pets make us happy.</conclusion>",
+        ),
+        # two sentences for three tags: left out, where the 'words' split would cut a sentence across tags
+        ("People keep pets for company. A dog greets you every day.", None),
+        # a sentence of two words: not a sentence a teacher would show in a tag
+        ("People keep pets for company. Dogs bark. Pets make us very happy.", None),
+        # the length cap cut the last sentence: dropped, and then too few are left
+        ("People keep pets for company. A dog greets you every day. Cats purr on", None),
+    ],
+)
+def test_sentence_split_warmup_examples_hold_a_sentence_in_every_tag(text, expected):
+    wrapped = wrap_in_tags(text, ["intro", "body", "conclusion"], split="sentences")
+    assert wrapped == expected
+    if wrapped is not None:
+        assert sentence_in_every_tag(wrapped)
 
 
 def test_lessons_json_lists_ids_titles_and_expected_figures(capsys):
