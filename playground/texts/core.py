@@ -103,9 +103,10 @@ def msg(key: str, /, **values: Any) -> Text:
 
 
 def render(lang: str | None, message: Any) -> str:
-    """`message` in `lang`: a `Text` (or an error carrying one) in that language, anything else as `str()`."""
+    """`message` in `lang`: a `Text` (or an error carrying one) in that language, a plain sentence (from a library)
+    as it is, None as ""."""
     if isinstance(message, BaseException):
         message = message.args[0] if len(message.args) == 1 else str(message)
     if isinstance(message, Text):
         return message.render(lang)
-    return str(message)
+    return "" if message is None else str(message)

@@ -48,3 +48,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "app.duration.minutes": ("{m}m {s:02d}s", "{m} 分 {s:02d} 秒"),
     "app.duration.hours": ("{h}h {m:02d}m", "{h} 小时 {m:02d} 分"),
 }
+
+# Keys Gradio's own frontend asks for but its translations lack: the status tracker's screen-reader line after an
+# event ends reads "common.complete" without them.
+GRADIO_MISSING = {"common.complete": ("Complete", "完成")}

@@ -18,9 +18,9 @@ from playground.errors import PlaygroundError
 from playground.mode import is_public
 from playground.redact import scrub_paths
 from playground.scoring import GroupScore
+from playground.texts import render
 from playground.training.store import RunInfo
 from playground.ui.i18n import tr
-from playground.ui.messages_zh import translate_error
 
 
 logger = logging.getLogger(__name__)
@@ -103,7 +103,7 @@ def ungated(demo: gr.Blocks) -> list[str]:
 
 def shown(lang: str | None, message: Any) -> str:
     """`message` as a visitor reads it: in the page's language, with no path of the server."""
-    return scrub_paths(translate_error(lang, message))
+    return scrub_paths(render(lang, message))
 
 
 def refusal(lang: str | None, message: Any) -> gr.Error:
@@ -140,7 +140,7 @@ def first_line(exc: BaseException) -> str:
 
 def progress_callback(progress: gr.Progress, lang: str | None = None) -> Callable[[float, str], None]:
     """Adapts the engine's `progress(fraction, message)` callbacks to a `gr.Progress` bar, in the page's language."""
-    return lambda fraction, message: progress(fraction, desc=translate_error(lang, message))
+    return lambda fraction, message: progress(fraction, desc=render(lang, message))
 
 
 def lang_of(request: gr.Request | None) -> str:
@@ -239,7 +239,7 @@ def score_summary(score: GroupScore, lang: str) -> str:
     """Group mean and std, then each flag with a plain-words title and the engine's explanation."""
     lines = [tr(lang, "score.group", mean=f"{score.mean:.3f}", std=f"{score.std:.3f}", n=len(score.completions))]
     for code, message in zip(score.flag_codes, score.flags, strict=True):
-        flag = labelled(lang, f"**{tr(lang, f'flag.{code}')}**", html.escape(translate_error(lang, message)))
+        flag = labelled(lang, f"**{tr(lang, f'flag.{code}')}**", html.escape(render(lang, message)))
         lines.append(f"- ⚠ {flag}")
     if not score.flags:
         lines.append(f"- {GOOD_MARK} {tr(lang, 'score.no_flags')}")

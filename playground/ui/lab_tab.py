@@ -17,11 +17,11 @@ from playground.lab.dryrun import DryRun, dry_run, load_rows
 from playground.lab.graders import export_grader, import_grader
 from playground.lab.probe import probe
 from playground.scoring import build_rewards
+from playground.texts import render
 from playground.ui.common import bind, headers_on_load, lang_of, progress_callback, sentences, short, styled
 from playground.ui.context import AppContext, Session, parse_selection
 from playground.ui.custom_code import custom_rewards, table_rows
 from playground.ui.i18n import t, tr
-from playground.ui.messages_zh import translate_error
 from playground.ui.rewards_tab import Layout, RewardsTab, apply_selection
 from playground.zerogpu import gpu_handler
 
@@ -33,7 +33,7 @@ PROMPT_HEADERS = ("table.prompt", "lab.col.mean", "lab.col.std", "lab.col.zero_s
 def _prompt_frame(summary, lang: str) -> pd.DataFrame:
     rows = [
         [
-            short(translate_error(lang, p["prompt"]), 90),
+            short(render(lang, p["prompt"]), 90),
             p["mean"],
             p["std"],
             tr(lang, "lab.no_signal") if p["zero_std"] else "",
@@ -44,7 +44,7 @@ def _prompt_frame(summary, lang: str) -> pd.DataFrame:
 
 
 def _metrics(summary, lang: str, seconds: float | None = None) -> str:
-    lines = [f"**{translate_error(lang, summary.verdict)}**", ""]
+    lines = [f"**{render(lang, summary.verdict)}**", ""]
     lines.append(
         f"`reward` {summary.reward:.4f} · `reward_std` {summary.reward_std:.4f} · "
         f"`frac_reward_zero_std` {summary.frac_reward_zero_std:.3f}"
@@ -69,8 +69,8 @@ def _metrics(summary, lang: str, seconds: float | None = None) -> str:
 def _summary_json(summary, lang: str) -> dict:
     """The dry run's JSON (`Summary.to_json`) with its verdict and prompt labels in the page's language."""
     data = summary.to_json()
-    data["verdict"] = translate_error(lang, summary.verdict)
-    data["prompts"] = [{**p, "prompt": translate_error(lang, p["prompt"])} for p in data["prompts"]]
+    data["verdict"] = render(lang, summary.verdict)
+    data["prompts"] = [{**p, "prompt": render(lang, p["prompt"])} for p in data["prompts"]]
     return data
 
 
@@ -78,7 +78,7 @@ def _report_json(report, lang: str) -> dict:
     """The probe's JSON (`ProbeReport.to_json`) with each finding's "why" in the page's language."""
     data = report.to_json()
     for finding, shown in zip(report.findings, data["findings"], strict=True):
-        shown["why"] = translate_error(lang, finding.why)
+        shown["why"] = render(lang, finding.why)
     return data
 
 
@@ -178,7 +178,7 @@ def run_probe(ctx: AppContext, request: gr.Request, selection: list[dict], code:
         columns = {k: v for k, v in run.rows[0].items() if k != "prompt"}
         prompt = run.prompt_texts[0]
     report = probe(choices, funcs, prompt=prompt, columns=columns, completions=completions)
-    rows = [[f.reward, f.score, short(f.text, 120) or "∅", translate_error(lang, f.why)] for f in report.findings]
+    rows = [[f.reward, f.score, short(f.text, 120) or "∅", render(lang, f.why)] for f in report.findings]
     headers = [tr(lang, f"lab.col.{c}") for c in ("reward", "score", "text", "why")]
     frame = styled(pd.DataFrame(rows, columns=headers), [])  # scores to 3 decimals, not float32 noise
     note = tr(lang, "lab.probe.none", n=report.tried) if not rows else tr(lang, "lab.probe.found", n=len(rows))
@@ -201,7 +201,7 @@ def import_openai_grader(layout: Layout, request: gr.Request, text: str, code: s
     notes = [tr(lang, "lab.grader.imported", n=len(got.selection))]
     if got.columns:
         notes.append(tr(lang, "lab.grader.columns", columns=", ".join(f"`{c}`" for c in got.columns)))
-    notes += [f"- {translate_error(lang, m)}" for m in got.messages]
+    notes += [f"- {render(lang, m)}" for m in got.messages]
     shown = apply_selection(layout, request, json.dumps(got.selection), new_code, custom)
     return [new_code, "\n".join(notes), *shown]
 
@@ -211,7 +211,7 @@ def export_openai_grader(request: gr.Request, selection: list[dict]):
     lang = lang_of(request)
     grader, messages = export_grader(selection or [])
     text = json.dumps(grader, indent=2, ensure_ascii=False) if grader else ""
-    return text, "\n".join(f"- {translate_error(lang, m)}" for m in messages)
+    return text, "\n".join(f"- {render(lang, m)}" for m in messages)
 
 
 def create_lab_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> None:

@@ -14,6 +14,7 @@ from playground.errors import PlaygroundError
 from playground.mode import is_public
 from playground.sandbox import code_policy, inspect_code
 from playground.scoring import RewardChoice, build_rewards, call_reward, score_group
+from playground.texts import render
 from playground.ui.common import BAD_MARK, GOOD_MARK, bind, lang_of, score_frame, score_summary, short, shown
 from playground.ui.context import AppContext, Session, parse_selection, weight_problem
 from playground.ui.custom_code import (
@@ -26,7 +27,6 @@ from playground.ui.custom_code import (
 )
 from playground.ui.fair import TRY_SLOTS, fair
 from playground.ui.i18n import t, tr
-from playground.ui.messages_zh import translate_error
 from rewards.registry import Param, RewardSpec, build_reward, get_spec, list_specs, resolve_params
 
 
@@ -98,7 +98,7 @@ def example_scores(name: str, *values, lang: str | None = None) -> str:
     except PlaygroundError as exc:
         if lang is None:
             return tr(None, "rewards.examples.needs_params")
-        return f"⚠ {html.escape(translate_error(lang, exc))}"
+        return f"⚠ {html.escape(render(lang, exc))}"
     lines = []
     for mark, example in ((GOOD_MARK, spec.good), (BAD_MARK, spec.bad)):
         if example is None:
@@ -109,7 +109,7 @@ def example_scores(name: str, *values, lang: str | None = None) -> str:
         except PlaygroundError as exc:
             if lang is None:
                 return tr(None, "rewards.examples.needs_params")
-            shown = f"⚠ {html.escape(translate_error(lang, exc))}"
+            shown = f"⚠ {html.escape(render(lang, exc))}"
         extra = ", ".join(f"{k}={v!r}" for k, v in example.kwargs.items())
         lines.append(
             f"{mark} <code>{html.escape(short(example.completion, 90))}</code>"
@@ -163,7 +163,7 @@ def selection_summary(selection: list[dict], lang: str | None, errors: list[str]
         shown = f"{weight:g}" if isinstance(weight, int | float) else f"⚠ {html.escape(repr(weight))}"
         items.append(f"`{item['name']}`" + (f" ({html.escape(params)})" if params else "") + f" × {shown}")
     lines = [f"**{tr(lang, 'rewards.selected')}** " + ", ".join(items)]
-    lines += [f"- ⚠ {html.escape(translate_error(lang, e))}" for e in errors or []]
+    lines += [f"- ⚠ {html.escape(render(lang, e))}" for e in errors or []]
     return "\n".join(lines)
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import gradio as gr
 import pandas as pd
 
-from playground.texts import Text
+from playground.texts import Text, render
 from playground.training.store import ACTIVE, Run, run_seconds
 from playground.ui.charts import CHARTS, chart_updates, create_charts, step_rows
 from playground.ui.common import (
@@ -32,7 +32,6 @@ from playground.ui.context import AppContext, Session, client_address
 from playground.ui.custom_code import attach_to_spec
 from playground.ui.eval_answers import create_eval_answers
 from playground.ui.i18n import EN, t, tr
-from playground.ui.messages_zh import translate_error
 from playground.ui.rewards_tab import RewardsTab, selection_summary, selection_summary_for
 from playground.ui.train_form import (
     check_data_file,
@@ -159,7 +158,7 @@ def status_text(snap: dict, owner: bool, lang: str) -> str:
         total=snap["max_steps"],
         elapsed=duration_text(snap["elapsed"], lang),
         eta=duration_text(shown_eta(snap), lang),
-        error=html.escape(translate_error(lang, snap["error"] or "")),
+        error=html.escape(render(lang, snap["error"] or "")),
     )
     status = snap["status"]
     if status in ACTIVE and not owner:
@@ -226,8 +225,8 @@ def _alert_text(alert: dict, lang: str) -> str:
     """The engine's sentence, with its reward names and figures, in the page's language; an alert whose sentences
     have no Chinese template gets its code's general Chinese text."""
     texts = alert.get("texts") or {}  # the sentences' keys and values, as the job stored them
-    message = translate_error(lang, Text.from_json(texts.get("message", alert["message"])))
-    advice = translate_error(lang, Text.from_json(texts.get("advice", alert["advice"])))
+    message = render(lang, Text.from_json(texts.get("message", alert["message"])))
+    advice = render(lang, Text.from_json(texts.get("advice", alert["advice"])))
     key = f"train.alert.{alert['code']}"
     if lang != "en" and (message == alert["message"] or advice == alert["advice"]) and key in EN:
         return tr(lang, key)
