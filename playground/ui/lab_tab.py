@@ -203,13 +203,13 @@ def import_openai_grader(layout: Layout, request: gr.Request, text: str, code: s
         notes.append(tr(lang, "lab.grader.columns", columns=", ".join(f"`{c}`" for c in got.columns)))
     notes += [f"- {render(lang, m)}" for m in got.messages]
     shown = apply_selection(layout, request, json.dumps(got.selection), new_code, custom)
-    return [new_code, "\n".join(notes), *shown]
+    return [new_code, "\n".join(notes), *shown, got.names]
 
 
-def export_openai_grader(request: gr.Request, selection: list[dict]):
-    """The selection as an OpenAI grader JSON, where the rewards map."""
+def export_openai_grader(request: gr.Request, selection: list[dict], names: dict | None = None):
+    """The selection as an OpenAI grader JSON, where the rewards map; an imported grader keeps its name (`names`)."""
     lang = lang_of(request)
-    grader, messages = export_grader(selection or [])
+    grader, messages = export_grader(selection or [], names or {})
     text = json.dumps(grader, indent=2, ensure_ascii=False) if grader else ""
     return text, "\n".join(f"- {render(lang, m)}" for m in messages)
 
@@ -263,6 +263,7 @@ def create_lab_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> No
             export_button = gr.Button(t("lab.grader.export_run"))
         grader_note = gr.Markdown()
         state = gr.State({})
+        grader_names = gr.State({})  # an imported grader's own names, for the export
         result = gr.JSON(visible=False)
     headers_on_load(weights, *WEIGHT_HEADERS)
     headers_on_load(prompts, *PROMPT_HEADERS)
@@ -288,10 +289,13 @@ def create_lab_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> No
     import_button.click(
         bind(import_openai_grader, rewards.layout),
         [grader_in, rewards.editor, rewards.custom.choices],
-        [rewards.editor, grader_note, session.selection, *rewards.apply_outputs],
+        [rewards.editor, grader_note, session.selection, *rewards.apply_outputs, grader_names],
         api_name="import_grader",
         show_progress_on=[grader_note],  # a refused grader marks the note, not every card of the Rewards tab
     )
     export_button.click(
-        bind(export_openai_grader), [session.selection], [grader_out, grader_note], api_name="export_grader"
+        bind(export_openai_grader),
+        [session.selection, grader_names],
+        [grader_out, grader_note],
+        api_name="export_grader",
     )

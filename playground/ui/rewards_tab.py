@@ -158,13 +158,29 @@ def selection_summary(selection: list[dict], lang: str | None, errors: list[str]
         return f"⚠ {tr(lang, 'rewards.none_selected')}"
     items = []
     for item in selection:
-        params = ", ".join(f"{k}={v!r}" for k, v in item["params"].items())
+        params = ", ".join(_param_text(k, v) for k, v in item["params"].items())
         weight = item["weight"]
         shown = f"{weight:g}" if isinstance(weight, int | float) else f"⚠ {html.escape(repr(weight))}"
         items.append(f"`{item['name']}`" + (f" ({html.escape(params)})" if params else "") + f" × {shown}")
     lines = [f"**{tr(lang, 'rewards.selected')}** " + ", ".join(items)]
     lines += [f"- ⚠ {html.escape(render(lang, e))}" for e in errors or []]
     return "\n".join(lines)
+
+
+def _param_text(key: str, value) -> str:
+    """One parameter as the summary shows it; a formula's `terms` (JSON text) as `a = reward(params)` terms."""
+    if key == "terms" and isinstance(value, str):
+        try:
+            terms = json.loads(value)
+        except json.JSONDecodeError:
+            terms = None
+        if isinstance(terms, dict) and all(isinstance(t, dict) and "name" in t for t in terms.values()):
+            shown = []
+            for alias, term in terms.items():
+                inner = ", ".join(f"{k}={v!r}" for k, v in (term.get("params") or {}).items())
+                shown.append(f"{alias} = {term['name']}({inner})")
+            return "; ".join(shown)
+    return f"{key}={value!r}"
 
 
 def selection_summary_for(request: gr.Request, selection: list[dict]) -> str:
