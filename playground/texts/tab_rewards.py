@@ -79,6 +79,11 @@ TEXTS: dict[str, tuple[str, str]] = {
         "数据集列（JSON），对每个生成结果相同",
     ),
     "rewards.try.run": ("Score", "打分"),
+    "rewards.try.needs_column": (
+        "The selected rewards read the dataset column {column}: give it a value under “Prompt and dataset columns”, "
+        "for example {example}, then press Score.",
+        "所选奖励要读取数据集列 {column}：请在“提示词和数据集列”里给它一个值，例如 {example}，然后点击“打分”。",
+    ),
     "rewards.try.table": ("Scores, total and advantage", "各项得分、总分和优势"),
     "rewards.try.too_few": (
         "Paste at least two completions, separated by a line containing only ---.",

@@ -212,8 +212,25 @@ def headers_on_load(table: gr.Dataframe, *keys: str) -> None:
     page_load(bind(empty_headers, keys), None, table, api_visibility="private", show_progress="hidden")
 
 
-def score_frame(score: GroupScore, lang: str) -> Any:
-    """One row per completion: each reward function's score, the weighted total, the advantage and the text."""
+def reward_labels(selection: list[dict] | None) -> list[str]:
+    """Column labels for the selected rewards, in order: each reward's name, with its parameters where two share a
+    name."""
+    items = [item for item in selection or [] if isinstance(item, dict)]
+    names = [str(item.get("name", "")) for item in items]
+    labels = []
+    for name, item in zip(names, items, strict=True):
+        params = item.get("params") or {}
+        if names.count(name) > 1 and params:
+            shown = ", ".join(f"{k}={v}" for k, v in params.items())
+            name = f"{name}({short(shown, 40)})"
+        labels.append(name)
+    return labels
+
+
+def score_frame(score: GroupScore, lang: str, labels: list[str] | None = None) -> Any:
+    """One row per completion: each reward function's score, the weighted total, the advantage and the text.
+    A metric name that abbreviates long parameters ('formula(expression=0.5___a~16d6ae,...)', with a hash after '~')
+    is headed by its label (`reward_labels`) instead; the others keep the metric name the charts use."""
     names = list(score.completions[0].rewards) if score.completions else []
     completion, total, advantage = (tr(lang, k) for k in ("table.completion", "table.total", "table.advantage"))
     # The numbers first: a long completion would push them out of view.
@@ -221,6 +238,9 @@ def score_frame(score: GroupScore, lang: str) -> Any:
         [i + 1, *(c.rewards[n] for n in names), c.total, c.advantage, shown_completion(c.text)]
         for i, c in enumerate(score.completions)
     ]
+    if labels and len(labels) == len(names):
+        relabelled = [label if "~" in name else name for name, label in zip(names, labels, strict=True)]
+        names = relabelled if len(set(relabelled)) == len(relabelled) else names
     frame = pd.DataFrame(rows, columns=["#", *names, total, advantage, completion])
     for column in [*names, total, advantage]:
         frame[column] = pd.to_numeric(frame[column], errors="coerce")

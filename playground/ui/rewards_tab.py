@@ -8,14 +8,25 @@ import re
 from dataclasses import dataclass
 
 import gradio as gr
+import pandas as pd
 
 from playground import admission
 from playground.errors import PlaygroundError
 from playground.mode import is_public
 from playground.sandbox import code_policy, inspect_code
 from playground.scoring import RewardChoice, build_rewards, call_reward, score_group
-from playground.texts import render
-from playground.ui.common import BAD_MARK, GOOD_MARK, bind, lang_of, score_frame, score_summary, short, shown
+from playground.texts import Text, render
+from playground.ui.common import (
+    BAD_MARK,
+    GOOD_MARK,
+    bind,
+    lang_of,
+    reward_labels,
+    score_frame,
+    score_summary,
+    short,
+    shown,
+)
 from playground.ui.context import AppContext, Session, parse_selection, weight_problem
 from playground.ui.custom_code import (
     CustomCode,
@@ -243,7 +254,18 @@ def rescore(ctx: AppContext, request: gr.Request, text: str, prompt: str, column
     try:
         return try_on_text(ctx, request, text, prompt, columns, selection, code)
     except PlaygroundError as exc:
-        return gr.skip(), f"⚠ {html.escape(shown(lang, exc))}"
+        # The table follows the selection (its columns, no scores): last selection's scores would read as this one's.
+        return empty_score_frame(selection, lang), f"⚠ {html.escape(shown(lang, exc))}"
+
+
+def empty_score_frame(selection: list[dict] | None, lang: str):
+    """The Try on text table with the selection's columns (their names) and no rows."""
+    columns = [
+        "#",
+        *reward_labels(selection),
+        *(tr(lang, k) for k in ("table.total", "table.advantage", "table.completion")),
+    ]
+    return pd.DataFrame([], columns=columns)
 
 
 def _columns(lang: str, columns: str) -> dict:
@@ -264,10 +286,21 @@ def score_text(lang: str, text: str, prompt: str, columns: str, selection: list[
     extra = _columns(lang, columns)
     funcs, weights = build_rewards(parse_selection(selection), custom)
     n = len(completions)
-    score = score_group(
-        completions, funcs, weights, prompts=[prompt or ""] * n, columns={k: [v] * n for k, v in extra.items()}
-    )
-    return score_frame(score, lang), score_summary(score, lang)
+    try:
+        score = score_group(
+            completions, funcs, weights, prompts=[prompt or ""] * n, columns={k: [v] * n for k, v in extra.items()}
+        )
+    except PlaygroundError as exc:
+        text = getattr(exc, "message", None)
+        if isinstance(text, Text) and text.key in ("reward.column_missing", "reward.column_missing_none"):
+            # A term inside a formula (an imported grader's) is no name the visitor chose: say what to type instead.
+            column = text.values["column"]
+            example = json.dumps({**extra, column: "…"}, ensure_ascii=False)
+            raise PlaygroundError(
+                tr(lang, "rewards.try.needs_column", column=f"'{column}'", example=example)
+            ) from None
+        raise
+    return score_frame(score, lang, reward_labels(selection)), score_summary(score, lang)
 
 
 # --- layout --------------------------------------------------------------------------------------------------------
