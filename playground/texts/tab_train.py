@@ -94,6 +94,20 @@ TEXTS: dict[str, tuple[str, str]] = {
             "开始 GRPO。"
         ),
     ),
+    "train.status.warmup_run": (
+        (
+            "Run `{run}` is warming up with SFT: step {step} of {total}, {elapsed} elapsed; the whole run's ETA {eta} "
+            "(GRPO starts after the warm-up)."
+        ),
+        (
+            "训练 `{run}` 正在做 SFT 预热：第 {step} / {total} 步，已用时 {elapsed}；整个训练预计剩余 {eta}"
+            "（预热结束后开始 GRPO）。"
+        ),
+    ),
+    "train.progress.warmup_run": (
+        "SFT step {step} of {total} · the whole run's ETA {eta}",
+        "SFT 预热第 {step} / {total} 步 · 整个训练预计剩余 {eta}",
+    ),
     "train.progress.warmup": (
         "SFT step {step} of {total} · warm-up ETA {eta}",
         "SFT 预热第 {step} / {total} 步 · 预热预计剩余 {eta}",
