@@ -73,10 +73,8 @@ TEXTS: dict[str, tuple[str, str]] = {
         "`{metric}` on the held-out prompts: {base} before training → {final} after GRPO ({from_grpo}).",
         "留出提示词上的 `{metric}`：训练前 {base} → GRPO 后 {final}（{from_grpo}）。",
     ),
-    "learn.ref.chart": (
-        "Eval curve: the reference run, and your run of this recipe",
-        "评估曲线：参考训练，以及你用这个配方的训练",
-    ),
+    # one line at a phone's width: a two-line label covered the plot's top (the legend names the runs)
+    "learn.ref.chart": ("Eval curve", "评估曲线"),
     "learn.ref.reference": ("reference", "参考"),
     "learn.ref.live": ("your run", "你的训练"),
     "learn.ref.answers": (

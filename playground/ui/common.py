@@ -176,17 +176,18 @@ def styled(frame: pd.DataFrame, colour_columns: list[str]) -> Any:
 TABLE_PX, CHAR_PX, CELL_PAD_PX, NUMBER_PX = 1200, 8, 28, 64
 
 
-def text_widths(columns: list[str], text: dict[str, int]) -> list[str]:
+def text_widths(columns: list[str], text: dict[str, int], table_px: int = TABLE_PX) -> list[str]:
     """The `column_widths` of a table whose text columns (`text`: name -> weight) share what the number columns
     leave of its width, "auto" for the number columns.
 
     Gradio sizes a column to its content, up to the whole table's width: one long completion made its column as wide
     as the table, so its end was out of view past the numbers. The number columns keep their own ("auto") width,
     estimated here from their headers to know what they leave. Sent as a props-only update after the value, so
-    API clients read the table's value as it is.
+    API clients read the table's value as it is. `table_px`: the table's width on a laptop screen (a side column's
+    table is narrower).
     """
     numbers = sum(max(NUMBER_PX, CHAR_PX * _text_width(str(c)) + CELL_PAD_PX) for c in columns if c not in text)
-    room = max(100 - math.ceil(100 * numbers / TABLE_PX) - 2, 20 * len(text))
+    room = max(100 - math.ceil(100 * numbers / table_px) - 2, 20 * len(text))
     weights = sum(text.values()) or 1
     return [f"{room * text[c] // weights}%" if c in text else "auto" for c in columns]
 

@@ -28,6 +28,9 @@ from playground.zerogpu import gpu_handler
 
 WEIGHT_HEADERS = ("lab.col.reward", "rewards.weight", "rewards.use")  # read by position, shown in the page's language
 PROMPT_HEADERS = ("table.prompt", "lab.col.mean", "lab.col.std", "lab.col.zero_std")
+PROMPT_WIDTHS = ["52%", "14%", "14%", "20%"]
+FINDING_HEADERS = ("lab.col.reward", "lab.col.score", "lab.col.text", "lab.col.why")
+FINDING_WIDTHS = ["16%", "10%", "34%", "40%"]  # the why, a sentence, wraps in its share instead of being cut
 
 
 def _prompt_frame(summary, lang: str) -> pd.DataFrame:
@@ -179,7 +182,7 @@ def run_probe(ctx: AppContext, request: gr.Request, selection: list[dict], code:
         prompt = run.prompt_texts[0]
     report = probe(choices, funcs, prompt=prompt, columns=columns, completions=completions)
     rows = [[f.reward, f.score, short(f.text, 120) or "∅", render(lang, f.why)] for f in report.findings]
-    headers = [tr(lang, f"lab.col.{c}") for c in ("reward", "score", "text", "why")]
+    headers = [tr(lang, key) for key in FINDING_HEADERS]
     frame = styled(pd.DataFrame(rows, columns=headers), [])  # scores to 3 decimals, not float32 noise
     note = tr(lang, "lab.probe.none", n=report.tried) if not rows else tr(lang, "lab.probe.found", n=len(rows))
     return frame, note, _report_json(report, lang)
@@ -232,7 +235,11 @@ def create_lab_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> No
                 run = gr.Button(t("lab.run"), variant="primary")
             with gr.Column(scale=3):
                 metrics = gr.Markdown()
-                prompts = gr.Dataframe(label=t("lab.prompts"), wrap=True, interactive=False)
+                # Widths in shares of the box: sized to its content, the prompt column took the whole box and pushed
+                # mean, std and "no spread" out of view.
+                prompts = gr.Dataframe(
+                    label=t("lab.prompts"), wrap=True, interactive=False, column_widths=PROMPT_WIDTHS
+                )
                 signal = gr.File(label=t("lab.signal_file"), interactive=False)
         gr.Markdown("### " + t("lab.rescore.title"))
         with gr.Row():
@@ -253,7 +260,9 @@ def create_lab_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> No
         gr.Markdown("### " + t("lab.probe.title"))
         probe_button = gr.Button(t("lab.probe.run"))
         probe_note = gr.Markdown()
-        findings = gr.Dataframe(label=t("lab.probe.findings"), wrap=True, interactive=False)
+        findings = gr.Dataframe(
+            label=t("lab.probe.findings"), wrap=True, interactive=False, column_widths=FINDING_WIDTHS
+        )
         gr.Markdown("### " + t("lab.grader.title"))
         with gr.Row():
             grader_in = gr.Code("", language="json", label=t("lab.grader.paste"))

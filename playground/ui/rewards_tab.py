@@ -26,6 +26,7 @@ from playground.ui.common import (
     score_summary,
     short,
     shown,
+    text_widths,
 )
 from playground.ui.context import AppContext, Session, parse_selection, weight_problem
 from playground.ui.custom_code import (
@@ -258,6 +259,17 @@ def rescore(ctx: AppContext, request: gr.Request, text: str, prompt: str, column
         return empty_score_frame(selection, lang), f"⚠ {html.escape(shown(lang, exc))}"
 
 
+TRY_TABLE_PX = 480  # the Try on text table's width: the side column, 2 of the tab's 5 parts
+
+
+def fit_try_columns(request: gr.Request, value) -> gr.Dataframe:
+    """Only the Try on text table's column widths: the completion shares what the number columns leave, so the
+    advantage and the completion are in view without a horizontal scroll (value untouched)."""
+    columns = [str(c) for c in getattr(value, "columns", [])]
+    completion = tr(lang_of(request), "table.completion")
+    return gr.Dataframe(column_widths=text_widths(columns, {completion: 1}, table_px=TRY_TABLE_PX))
+
+
 def empty_score_frame(selection: list[dict] | None, lang: str):
     """The Try on text table with the selection's columns (their names) and no rows."""
     columns = [
@@ -402,6 +414,7 @@ def create_rewards_tab(ctx: AppContext, session: Session) -> RewardsTab:
     )
     try_inputs = [text, prompt, columns, session.selection, custom.editor]
     # The spinner, and a failure's badge, show by the details, never over the table: an error keeps the last scores.
+    fit = dict(fn=fit_try_columns, inputs=table, outputs=table, api_visibility="private", show_progress="hidden")
     score.click(
         fair(bind(try_on_text, ctx), TRY_SLOTS),  # a visitor's queued calls wait behind their own, not others'
         try_inputs,
@@ -409,7 +422,7 @@ def create_rewards_tab(ctx: AppContext, session: Session) -> RewardsTab:
         api_name="try_on_text",
         concurrency_limit=None,
         show_progress_on=[details],
-    )
+    ).success(**fit)
     # The composition root's page load: the first scores in the page's language, then again on each selection change.
     page_load = gr.context.Context.root_block.load
     gr.on(
@@ -421,5 +434,5 @@ def create_rewards_tab(ctx: AppContext, session: Session) -> RewardsTab:
         trigger_mode="always_last",
         show_progress="hidden",
         concurrency_limit=None,
-    )
+    ).success(**fit)
     return tab
