@@ -91,8 +91,28 @@ class Text(str):
 
 
 def _fill(key: str, values: dict[str, Any], lang: str) -> str:
-    filled = {name: _value(value, lang) for name, value in values.items()}
+    from playground.texts.details import explained
+
+    filled = {name: (lang == "zh" and explained(name, value)) or _value(value, lang) for name, value in values.items()}
     return template(key, lang).format(**filled)
+
+
+def originals(message: Any) -> list[str]:
+    """The library messages (a parser's, Python's) that `render` explains in Chinese inside `message`, as written:
+    the page keeps them in a collapsible detail."""
+    from playground.texts.details import explained
+
+    if isinstance(message, BaseException):
+        message = message.args[0] if len(message.args) == 1 else None
+    if not isinstance(message, Text):
+        return []
+    found = []
+    for name, value in message.values.items():
+        if isinstance(value, Text):
+            found += originals(value)
+        elif explained(name, value):
+            found.append(value.strip())
+    return found
 
 
 def msg(key: str, /, **values: Any) -> Text:

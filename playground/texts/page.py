@@ -43,6 +43,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "app.start_here.button": ("Start with the format lesson", "从格式课开始"),
     "table.step": ("step", "步"),
+    # a parser's English message, kept under its Chinese explanation (`playground.texts.details`)
+    "app.original_detail": ("Original message", "原始信息"),
     # durations (`playground.ui.common.duration_text`)
     "app.duration.seconds": ("{s}s", "{s} 秒"),
     "app.duration.minutes": ("{m}m {s:02d}s", "{m} 分 {s:02d} 秒"),

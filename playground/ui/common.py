@@ -19,6 +19,7 @@ from playground.mode import is_public
 from playground.redact import scrub_paths
 from playground.scoring import GroupScore
 from playground.texts import render
+from playground.texts.core import originals
 from playground.training.store import RunInfo
 from playground.ui.i18n import tr
 
@@ -107,8 +108,19 @@ def shown(lang: str | None, message: Any) -> str:
 
 
 def refusal(lang: str | None, message: Any) -> gr.Error:
-    """The error toast for `message` (a catalogue text, an error or a sentence), in the page's language, to raise."""
-    return gr.Error(toast_text(shown(lang, message)), title=toast_title(lang, "error"), print_exception=False)
+    """The error toast for `message` (a catalogue text, an error or a sentence), in the page's language, to raise;
+    on a Chinese page a parser's English detail follows, collapsed (`original_details`)."""
+    text = toast_text(shown(lang, message)) + original_details(lang, message)
+    return gr.Error(text, title=toast_title(lang, "error"), print_exception=False)
+
+
+def original_details(lang: str | None, message: Any) -> str:
+    """On a Chinese page, the parser's or Python's own English messages that `render` explained in Chinese, in a
+    collapsible "原始信息" (HTML, for a toast or a Markdown block); "" elsewhere or when there are none."""
+    if lang != "zh" or not (found := originals(message)):
+        return ""
+    body = "<br>".join(html.escape(scrub_paths(text)) for text in found)
+    return f"<details><summary>{tr(lang, 'app.original_detail')}</summary><code>{body}</code></details>"
 
 
 def notify(lang: str | None, kind: str, message: Any) -> None:

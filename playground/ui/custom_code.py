@@ -33,7 +33,7 @@ from playground.scoring import RewardChoice, build_rewards
 from playground.spec import RunSpec
 from playground.texts import msg, render
 from playground.texts.tab_rewards import STARTER_EN, STARTER_ZH
-from playground.ui.common import BAD_MARK, GOOD_MARK, bind, labelled, lang_of, short
+from playground.ui.common import BAD_MARK, GOOD_MARK, bind, labelled, lang_of, original_details, short
 from playground.ui.context import AppContext, Session
 from playground.ui.i18n import t, tr
 from rewards.registry import list_specs
@@ -226,9 +226,11 @@ def check_markdown(report: CodeReport, trials: list[TrialResult], problem: str |
     lines = []
     if report.functions:
         lines.append(tr(lang, "rewards.custom.found", names=", ".join(f"`{name}`" for name in report.functions)))
-    lines += [f"- {BAD_MARK} {_escape(render(lang, issue_text(issue)))}" for issue in report.errors]
+    for issue in report.errors:  # a syntax error's own English message collapsed under its Chinese
+        text = issue_text(issue)
+        lines.append(f"- {BAD_MARK} {_escape(render(lang, text))}{original_details(lang, text)}")
     if problem:
-        lines.append(f"- {BAD_MARK} {_escape(short(render(lang, problem), 500))}")
+        lines.append(f"- {BAD_MARK} {_escape(short(render(lang, problem), 500))}{original_details(lang, problem)}")
     if trials:
         lines += ["", f"**{tr(lang, 'rewards.custom.trial')}**", "", trial_table(trials, lang), ""]
         for result in trials:
