@@ -258,7 +258,7 @@ TEXTS: dict[str, tuple[str, str]] = {
             "`beta`.\n\nThis recipe is the format reward alone, without a cold start: it shows the no_signal alert."
         ),
         (
-            "训练时 playground 会发出提醒；每条提醒都写明相关指标和可以尝试的办法：\n- **no_signal**：在一段步数内，大"
+            "训练时实验场会发出提醒；每条提醒都写明相关指标和可以尝试的办法：\n- **no_signal**：在一段步数内，大"
             "多数组里所有回答得分相同。让奖励更有梯度，提高 `temperature` 或 `num_generations`；如果奖励从未变化，任何"
             "权重都无济于事：请用冷启动（`sft_warmup_steps`、`completion_prefix`、`tag_layout`）。\n- "
             "**flat_reward**：评估奖励没有变化。提高 `learning_rate`，检查奖励函数。\n- **clipped**：回答触到 "
