@@ -53,9 +53,6 @@ th, th * { word-break: normal !important; overflow-wrap: normal !important; }
 @media (max-width: 640px) {
   .pg-side { order: -1; }
   .pg-form .block { min-width: 100% !important; }
-  /* The reference answers: the prompt first and each column wide enough to read (at 390 px its share was "Promp"),
-     the answers after it by a horizontal scroll. */
-  .pg-reference-answers table { min-width: 600px; }
 }
 /* A dropdown's text stops before its arrow (the arrow sits over the input's right end; a long value ran under it). */
 .wrap-inner input[role=combobox] { padding-right: calc(var(--size-5) * 2); text-overflow: ellipsis; }

@@ -351,7 +351,7 @@ def create_learn_tab() -> LearnTab:
             label=t("learn.ref.answers"),
             wrap=True,
             interactive=False,
-            column_widths=["16%", "28%", "28%", "28%"],
+            column_widths=["22%", "26%", "26%", "26%"],  # at a phone's 390 px the prompt keeps about 75 px
             elem_classes="pg-reference-answers",
         )
         timer = gr.Timer(LIVE_SECONDS, active=False)
