@@ -38,7 +38,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "app.start_here": (
         "**New here? Start with a lesson.** The format lesson shows a reward that gives GRPO nothing to learn from, "
         "the cold start that fixes it, and a reference run to compare your own with.",
-        "**第一次来？从一课开始。**格式这一课展示一个让 GRPO 无从学习的奖励、解决它的冷启动，"
+        "**第一次来？从一课开始**。格式这一课展示一个让 GRPO 无从学习的奖励、解决它的冷启动，"
         "以及一次可以和你自己的训练对照的参考训练。",
     ),
     "app.start_here.button": ("Start with the format lesson", "从格式课开始"),

@@ -135,3 +135,24 @@ def test_the_page_names_itself_in_chinese_on_a_chinese_page():
     bare = re.compile(r"(?<![\w/`'.-])playground(?![\w/`'.-])")
     found = {key: text for key, text in ZH.items() if bare.search(text) and not key.startswith("export.")}
     assert found == {}
+
+
+def literal_emphasis(text: str) -> bool:
+    """Whether Markdown (CommonMark's flanking rules, as the browser's renderer applies them) leaves a `**` of
+    `text` as it is: a closing `**` after "。" and before a Chinese character does not close."""
+    from markdown_it import MarkdownIt
+
+    html = re.sub(r"<code>.*?</code>", "", MarkdownIt("commonmark").render(text), flags=re.DOTALL)
+    return "**" in html
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_bold_text_renders_bold_in_both_languages(lang):
+    table = EN if lang == "en" else ZH
+    assert {key: text for key, text in table.items() if literal_emphasis(text)} == {}
+
+
+def test_the_emphasis_check_finds_a_closing_mark_that_does_not_close():
+    assert literal_emphasis("**第一次来？从一课开始。**格式这一课")
+    assert not literal_emphasis("**第一次来？从一课开始**。格式这一课")
+    assert not literal_emphasis("也学不到。**GRPO 只能放大信号。**\n\n下一段")
