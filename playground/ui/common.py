@@ -240,10 +240,11 @@ def reward_labels(selection: list[dict] | None) -> list[str]:
     return labels
 
 
-def score_frame(score: GroupScore, lang: str, labels: list[str] | None = None) -> Any:
+def score_frame(score: GroupScore, lang: str, labels: list[str] | None = None, key_first: bool = False) -> Any:
     """One row per completion: each reward function's score, the weighted total, the advantage and the text.
     A metric name that abbreviates long parameters ('formula(expression=0.5___a~16d6ae,...)', with a hash after '~')
-    is headed by its label (`reward_labels`) instead; the others keep the metric name the charts use."""
+    is headed by its label (`reward_labels`) instead; the others keep the metric name the charts use. `key_first`:
+    the total and the advantage right after "#" (what a phone shows without scrolling), then each reward."""
     names = list(score.completions[0].rewards) if score.completions else []
     completion, total, advantage = (tr(lang, k) for k in ("table.completion", "table.total", "table.advantage"))
     # The numbers first: a long completion would push them out of view.
@@ -255,6 +256,8 @@ def score_frame(score: GroupScore, lang: str, labels: list[str] | None = None) -
         relabelled = [label if "~" in name else name for name, label in zip(names, labels, strict=True)]
         names = relabelled if len(set(relabelled)) == len(relabelled) else names
     frame = pd.DataFrame(rows, columns=["#", *names, total, advantage, completion])
+    if key_first:
+        frame = frame[["#", total, advantage, *names, completion]]
     for column in [*names, total, advantage]:
         frame[column] = pd.to_numeric(frame[column], errors="coerce")
     return styled(frame, [advantage])

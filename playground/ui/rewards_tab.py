@@ -272,11 +272,8 @@ def fit_try_columns(request: gr.Request, value) -> gr.Dataframe:
 
 def empty_score_frame(selection: list[dict] | None, lang: str):
     """The Try on text table with the selection's columns (their names) and no rows."""
-    columns = [
-        "#",
-        *reward_labels(selection),
-        *(tr(lang, k) for k in ("table.total", "table.advantage", "table.completion")),
-    ]
+    total, advantage, completion = (tr(lang, k) for k in ("table.total", "table.advantage", "table.completion"))
+    columns = ["#", total, advantage, *reward_labels(selection), completion]
     return pd.DataFrame([], columns=columns)
 
 
@@ -312,7 +309,8 @@ def score_text(lang: str, text: str, prompt: str, columns: str, selection: list[
                 tr(lang, "rewards.try.needs_column", column=f"'{column}'", example=example)
             ) from None
         raise
-    return score_frame(score, lang, reward_labels(selection)), score_summary(score, lang)
+    # the total and the advantage first: on a phone they are in view, the rewards and the text after a scroll
+    return score_frame(score, lang, reward_labels(selection), key_first=True), score_summary(score, lang)
 
 
 # --- layout --------------------------------------------------------------------------------------------------------

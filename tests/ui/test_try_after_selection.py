@@ -13,6 +13,9 @@ from playground.ui.settings import UISettings
 from tests.ui.test_grader_import import MULTI
 
 
+KEY = {"en-US": ["total", "advantage"], "zh-CN": ["总分", "优势"]}  # key columns first (a phone shows them)
+
+
 @pytest.fixture
 def ctx(tmp_path):
     return AppContext.create(UISettings(runs=str(tmp_path)))
@@ -27,12 +30,13 @@ def test_a_selection_that_needs_a_column_shows_its_columns_and_says_what_to_type
     selection = import_grader(MULTI).selection  # one formula over string_check and a literal check
     table, details = rescore(ctx, request, TRY_TEXT, "", "", selection, "")
     details = html.unescape(details)  # as the browser reads the Markdown
-    assert list(table.columns)[:2] == ["#", "formula"] and len(table) == 0  # no scores of the last selection
+    assert list(table.columns)[:4] == ["#", *KEY[lang], "formula"] and len(table) == 0  # no last selection's scores
     assert needs in details and '{"reference_answer": "…"}' in details
     assert "string_check" not in details  # the inner term is not what the visitor selected
     # with the column given, the same selection scores
     table, details = rescore(ctx, request, TRY_TEXT, "", '{"reference_answer": "x"}', selection, "")
-    assert list(table.data.columns)[:2] == ["#", "formula"] and len(table.data) == TRY_TEXT.count("---") + 1
+    assert list(table.data.columns)[:4] == ["#", *KEY[lang], "formula"]
+    assert len(table.data) == TRY_TEXT.count("---") + 1
 
 
 def test_the_table_follows_a_changed_selection(ctx):
@@ -41,4 +45,4 @@ def test_the_table_follows_a_changed_selection(ctx):
     assert "length" in list(first.data.columns)  # the metric name the charts use
     selection = [{"name": "format", "weight": 1.0, "params": {}}, {"name": "tag_layout", "weight": 1.0, "params": {}}]
     table, _ = rescore(ctx, request, TRY_TEXT, "", "", selection, "")
-    assert list(table.data.columns)[1:3] == ["format", "tag_layout"] and "length" not in list(table.data.columns)
+    assert list(table.data.columns)[3:5] == ["format", "tag_layout"] and "length" not in list(table.data.columns)
