@@ -11,6 +11,8 @@ from __future__ import annotations
 import string
 from typing import Any
 
+from playground.texts.details import explained
+
 
 LANGS = ("en", "zh")
 _INDEX = {"en": 0, "zh": 1}
@@ -91,8 +93,6 @@ class Text(str):
 
 
 def _fill(key: str, values: dict[str, Any], lang: str) -> str:
-    from playground.texts.details import explained
-
     filled = {name: (lang == "zh" and explained(name, value)) or _value(value, lang) for name, value in values.items()}
     return template(key, lang).format(**filled)
 
@@ -100,8 +100,6 @@ def _fill(key: str, values: dict[str, Any], lang: str) -> str:
 def originals(message: Any) -> list[str]:
     """The library messages (a parser's, Python's) that `render` explains in Chinese inside `message`, as written:
     the page keeps them in a collapsible detail."""
-    from playground.texts.details import explained
-
     if isinstance(message, BaseException):
         message = message.args[0] if len(message.args) == 1 else None
     if not isinstance(message, Text):

@@ -11,7 +11,7 @@ import re
 
 # Values that carry a library's own message: English from the parser, not from the catalogue.
 DETAIL_NAMES = ("detail", "error")
-_CJK = re.compile(r"[\u4e00-\u9fff]")
+_CHINESE_DETAIL = re.compile(r"[\u4e00-\u9fff]")
 
 # (the English message as a regular expression, its Chinese with the groups filled in)
 EXPLAINED: tuple[tuple[str, str], ...] = (
@@ -79,8 +79,7 @@ def explain(detail: str) -> str | None:
 
 def explained(name: str, value: object) -> str | None:
     """The Chinese for the value `name` of a text when it is a library's English message that `explain` knows."""
-    from playground.texts.core import Text
-
-    if name not in DETAIL_NAMES or not isinstance(value, str) or isinstance(value, Text) or _CJK.search(value):
+    # a plain str only: a catalogue `Text` (a str subclass) renders in the page's language itself
+    if name not in DETAIL_NAMES or type(value) is not str or _CHINESE_DETAIL.search(value):
         return None
     return explain(value)
