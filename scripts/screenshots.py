@@ -2,7 +2,8 @@
 
 Starts the app on 127.0.0.1, then in Debian's Chromium (Playwright for Python, never `playwright install`), once per
 language: ticks the `format` reward, generates a group of 8, trains 3 steps, compares, opens the run, and shows the
-format lesson's reference run on the Learn tab.
+format lesson's reference run on the Learn tab; then, as a phone (390 x 844), the first visit's "start here" and the
+Learn tab it leads to (phone-start.png, phone-learn.png and their -zh twins).
 
     HF_HUB_OFFLINE=1 python scripts/screenshots.py                 # the embedded model, into docs/screenshots/
     HF_HUB_OFFLINE=1 python scripts/screenshots.py --model <folder> --out /tmp/shots
@@ -110,11 +111,37 @@ def tour(page, url: str, lang: str, out: Path, run_id) -> list[Path]:
     return shots
 
 
+PHONE = {"width": 390, "height": 844}
+
+
+def phone_tour(page, url: str, lang: str, out: Path) -> list[Path]:
+    """A first visit on a phone: the page with its "start here", then the format lesson it leads to."""
+    from playground.ui.i18n import EN, ZH
+
+    text = {"en": EN, "zh": ZH}[lang]
+    suffix = "" if lang == "en" else "-zh"
+    shots = []
+    page.goto(url)
+    start = page.get_by_role("button", name=text["app.start_here.button"], exact=True)
+    start.wait_for(timeout=60_000)
+    time.sleep(1.0)
+    shots.append(out / f"phone-start{suffix}.png")
+    page.screenshot(path=str(shots[-1]))  # the first screen, as the visitor sees it
+    start.click()
+    curve = page.locator(".pg-reference-curve g.mark-line path")
+    wait_for(lambda: curve.count() > 0, 60, "the reference curve")
+    time.sleep(1.0)
+    shots.append(out / f"phone-learn{suffix}.png")
+    page.screenshot(path=str(shots[-1]), full_page=True)
+    return shots
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default="embedded", help="the app's model (default: embedded)")
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots", help="folder for the PNG files")
     parser.add_argument("--lang", action="append", choices=sorted(LOCALES), help="default: every language")
+    parser.add_argument("--phone-only", action="store_true", help="only the phone's first visit (no training)")
     args = parser.parse_args()
 
     from playwright.sync_api import sync_playwright
@@ -127,8 +154,13 @@ def main() -> int:
             browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
             for lang in args.lang or sorted(LOCALES):
                 context = browser.new_context(locale=LOCALES[lang], viewport=VIEWPORT)
-                shots = tour(context.new_page(), app.url, lang, args.out, lambda: app.ctx.jobs.current.run.id)
+                shots = []
+                if not args.phone_only:
+                    shots = tour(context.new_page(), app.url, lang, args.out, lambda: app.ctx.jobs.current.run.id)
                 context.close()
+                phone = browser.new_context(locale=LOCALES[lang], viewport=PHONE, is_mobile=True, has_touch=True)
+                shots += phone_tour(phone.new_page(), app.url, lang, args.out)
+                phone.close()
                 print("\n".join(str(s) for s in shots))
             browser.close()
     return 0

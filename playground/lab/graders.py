@@ -41,9 +41,23 @@ class Imported:
     code: str = ""  # custom reward code (python graders), for the sandbox
     columns: list[str] = field(default_factory=list)  # dataset columns the rewards read
     messages: list[str] = field(default_factory=list)  # what did not map exactly, in plain words
+    # The grader's own name for each selected reward (`signature(item) -> name`), which `export_grader` gives back
+    names: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {"selection": self.selection, "code": self.code, "columns": self.columns, "messages": self.messages}
+
+
+def signature(item: dict[str, Any]) -> str:
+    """One selected reward's name and resolved parameters as a key: the same after the Rewards tab's cards hold it."""
+    from rewards.registry import REGISTRY, resolve_params
+
+    name, params = item["name"], item.get("params") or {}
+    try:
+        params = resolve_params(name, params) if name in REGISTRY else params
+    except Exception:  # a parameter the cards refuse: no name to keep
+        pass
+    return json.dumps({"name": name, "params": params}, sort_keys=True, default=str)
 
 
 def import_grader(grader: dict[str, Any] | str, python_errors: str = "zero") -> Imported:
@@ -63,12 +77,16 @@ def import_grader(grader: dict[str, Any] | str, python_errors: str = "zero") -> 
     out = Imported()
     if grader["type"] == "multi":
         _multi(grader, out)
+        if grader.get("name"):
+            out.names[signature(out.selection[-1])] = _name(grader["name"], "multi")
     else:
         name = _name(grader.get("name"), "grader")
         term = _term(grader, name, out, python_errors)
         if "range" in term:
             term = _ranged_judge(term)
         out.selection.append({"name": term["name"], "weight": 1.0, "params": term.get("params", {})})
+        if grader.get("name"):
+            out.names[signature(out.selection[-1])] = name
     out.columns = sorted(set(out.columns))
     return out
 
@@ -76,6 +94,38 @@ def import_grader(grader: dict[str, Any] | str, python_errors: str = "zero") -> 
 def _name(value: Any, default: str) -> str:
     text = re.sub(r"\W+", "_", str(value or default)).strip("_").lower() or default
     return text if not text[0].isdigit() else f"g_{text}"
+
+
+def _literal_check(reference: str, operation: str) -> dict[str, Any]:
+    """A string_check against a literal reference as the regex reward: the same 1.0/0.0, exact (nothing stripped)."""
+    text = re.escape(reference)
+    pattern, mode = {
+        "eq": (f"(?s){text}", "fullmatch"),
+        "ne": (rf"(?s)(?!{text}\Z).*", "fullmatch"),
+        "like": (f"(?s){text}", "search"),
+        "ilike": (f"(?si){text}", "search"),
+    }[operation]
+    return {"name": "regex", "params": {"pattern": pattern, "mode": mode}}
+
+
+_LITERAL_FORMS = {  # (regex prefix, suffix, mode) -> string_check operation: `_literal_check` read back
+    ("(?s)", "", "fullmatch"): "eq",
+    ("(?s)(?!", r"\Z).*", "fullmatch"): "ne",
+    ("(?s)", "", "search"): "like",
+    ("(?si)", "", "search"): "ilike",
+}
+
+
+def _literal_of(pattern: str, mode: str) -> tuple[str, str] | None:
+    """(reference, operation) of a regex reward that `_literal_check` made, else None."""
+    for (prefix, suffix, form_mode), operation in _LITERAL_FORMS.items():
+        if mode != form_mode or not pattern.startswith(prefix) or not pattern.endswith(suffix):
+            continue
+        body = pattern[len(prefix) : len(pattern) - len(suffix)]
+        literal = re.sub(r"\\(.)", r"\1", body, flags=re.DOTALL)
+        if re.escape(literal) == body and (operation != "eq" or not body.startswith("(?!")):
+            return literal, operation
+    return None
 
 
 def _column(template: Any, where: str, out: Imported) -> str:
@@ -103,7 +153,10 @@ def _term(grader: dict[str, Any], name: str, out: Imported, python_errors: str =
         operation = grader.get("operation", "eq")
         if operation not in ("eq", "ne", "like", "ilike"):
             raise PlaygroundError("lab_engine.operation", where=where, value=operation)
-        column = _column(grader.get("reference"), where, out)
+        reference = grader.get("reference")
+        if isinstance(reference, str) and "{{" not in reference:  # OpenAI takes a template or a literal string
+            return _literal_check(reference, operation)
+        column = _column(reference, where, out)
         return {"name": "string_check", "params": {"column": column, "operation": operation}}
     if kind == "text_similarity":
         _check_input(grader, where)
@@ -280,16 +333,19 @@ class _Rescale(ast.NodeTransformer):
 # --- export ----------------------------------------------------------------------------------------------------------
 
 
-def export_grader(selection: list[dict[str, Any]]) -> tuple[dict[str, Any] | None, list[str]]:
+def export_grader(
+    selection: list[dict[str, Any]], names: dict[str, str] | None = None
+) -> tuple[dict[str, Any] | None, list[str]]:
     """An OpenAI grader for the selected rewards (a multi grader with their weights when there are several), and
-    the rewards that have no grader equivalent."""
+    the rewards that have no grader equivalent. `names` (`Imported.names`) gives an imported grader its own name
+    back."""
     graders, weights, messages = {}, {}, []
     for item in selection:
         grader = _to_grader(item["name"], item.get("params") or {})
         if grader is None:
             messages.append(msg("lab_engine.no_equivalent", name=item["name"]))
             continue
-        key = _name(item["name"], "r")
+        key = (names or {}).get(signature(item)) or _name(item["name"], "r")
         while key in graders:
             key += "_"
         grader["name"] = key
@@ -316,6 +372,8 @@ def _to_grader(name: str, params: dict[str, Any]) -> dict[str, Any] | None:
     if name == "string_check":
         ref = f"{{{{item.{p['column']}}}}}"
         return {"type": "string_check", "input": sample, "reference": ref, "operation": p["operation"]}
+    if name == "regex" and (literal := _literal_of(p["pattern"], p["mode"])):
+        return {"type": "string_check", "input": sample, "reference": literal[0], "operation": literal[1]}
     if name == "similarity" and _METRIC_BACK.get(p["metric"]):
         ref = f"{{{{item.{p['column']}}}}}"
         return {

@@ -19,4 +19,55 @@ def get_lesson(lesson_id: str) -> Lesson:
     raise PlaygroundError("cli.unknown_lesson", name=lesson_id, valid=", ".join(lesson.id for lesson in LESSONS))
 
 
-__all__ = ["LESSONS", "Lesson", "get_lesson"]
+# The fields that set a run's time: a run with a lesson's values for all of them takes about its reference run's time.
+TIMING_FIELDS = (
+    "max_steps",
+    "sft_warmup_steps",
+    "sft_num_examples",
+    "eval_every",
+    "eval_prompts",
+    "eval_num_generations",
+    "eval_max_completion_length",
+    "num_generations",
+    "per_device_train_batch_size",
+    "max_completion_length",
+    "dataset_name",
+)
+
+
+def _flat(spec, name: str):
+    from playground.spec import DATA_FLAGS, flat_fields
+
+    if name in DATA_FLAGS:
+        return getattr(spec.data, DATA_FLAGS[name])
+    section = next(s for s, f in flat_fields() if f.name == name)
+    return getattr(getattr(spec, section), name)
+
+
+def reference_seconds(spec) -> float | None:
+    """The wall time of the lesson reference run that `spec` repeats (the same rewards and timing fields, on the
+    embedded model, one process), or None: a lesson run's time left before its own step times are known (the
+    held-out eval before training and the SFT warm-up come first)."""
+    from playground.models import EMBEDDED
+    from rewards.registry import metric_name
+
+    def recipe(s):
+        try:
+            return [(metric_name(c.name, c.params), float(c.weight)) for c in s.rewards]
+        except (PlaygroundError, ValueError, TypeError):  # a custom reward: no lesson's recipe
+            return None
+
+    if _flat(spec, "model_name_or_path") not in ("embedded", EMBEDDED) or _flat(spec, "num_processes") != 1:
+        return None
+    mine = recipe(spec)
+    for lesson in LESSONS:
+        theirs = lesson.run_spec()
+        if mine != recipe(theirs) or any(_flat(spec, f) != _flat(theirs, f) for f in TIMING_FIELDS):
+            continue
+        reference = lesson.reference()
+        wall = reference.run.get("wall_s") if reference else None
+        return float(wall) if isinstance(wall, int | float) and wall > 0 else None
+    return None
+
+
+__all__ = ["LESSONS", "Lesson", "get_lesson", "reference_seconds"]

@@ -1,4 +1,5 @@
-"""The `Lesson` record: a recipe, its text in English and Chinese, and the figure to expect."""
+"""The `Lesson` record: a recipe, with its title, text and the figure to expect in English and Chinese from the
+text catalogue (`playground.texts.lessons`)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from typing import Any
 
 from playground.scoring import RewardChoice
 from playground.spec import RunSpec
+from playground.texts import LANGS
+from playground.texts.core import template
 
 
 @dataclass(frozen=True)
@@ -14,14 +17,27 @@ class Lesson:
     """One lesson. `overrides` uses the flat field names of the CLI (`max_steps`, `dataset_name`, ...)."""
 
     id: str
-    title: dict[str, str]
-    text: dict[str, str]
-    expected: dict[str, str]
     preview_prompt: str
     overrides: dict[str, Any] = field(default_factory=dict)
     rewards: tuple[RewardChoice, ...] = ()
     # What the Learn tab draws from the eval rows: reward metric names, `eval_reward` or `empty_section_rate`.
     chart: tuple[str, ...] = ("eval_reward",)
+
+    def _texts(self, part: str) -> dict[str, str]:
+        return {lang: template(f"learn.lesson.{self.id}.{part}", lang) for lang in LANGS}
+
+    @property
+    def title(self) -> dict[str, str]:
+        """`{"en": ..., "zh": ...}`"""
+        return self._texts("title")
+
+    @property
+    def text(self) -> dict[str, str]:
+        return self._texts("text")
+
+    @property
+    def expected(self) -> dict[str, str]:
+        return self._texts("expected")
 
     def reference(self):
         """The run `bench/lessons.py` measured for this lesson (`playground.lessons.reference`), or None."""

@@ -7,7 +7,7 @@ reward and prompt set names, TRL's metric keys.
 
 Each area is one small module with a `TEXTS` table of `key -> (English, Chinese)`; the keys of a module share its
 namespace. The reward, field and prompt set help takes its English from its one source (the reward registry, the
-run spec's metadata) and its Chinese from `playground.ui.help_texts`, which the page adds to these keys (help needs the
+run spec's metadata) and its Chinese from `playground.texts.help`, which the page adds to these keys (help needs the
 run spec and the registry, which themselves raise keys from here).
 """
 
@@ -21,6 +21,7 @@ from playground.texts import (
     data,
     lab,
     lab_errors,
+    lessons,
     page,
     rewards,
     runs,
@@ -39,7 +40,7 @@ from playground.texts.core import LANGS, Text, engine_table, msg, placeholders, 
 
 # what the engine raises and reports
 AREAS = (admission, spec, data, rewards, sandbox, runs, alerts, lab_errors, lab, cli)
-PAGE = (page, tab_rewards, tab_preview, tab_train, tab_compare, tab_runs, tab_learn, tab_lab, charts)
+PAGE = (page, lessons, tab_rewards, tab_preview, tab_train, tab_compare, tab_runs, tab_learn, tab_lab, charts)
 for _area in (*AREAS, *PAGE):
     register(_area.TEXTS)
 

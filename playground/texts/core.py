@@ -11,6 +11,8 @@ from __future__ import annotations
 import string
 from typing import Any
 
+from playground.texts.details import explained
+
 
 LANGS = ("en", "zh")
 _INDEX = {"en": 0, "zh": 1}
@@ -91,8 +93,24 @@ class Text(str):
 
 
 def _fill(key: str, values: dict[str, Any], lang: str) -> str:
-    filled = {name: _value(value, lang) for name, value in values.items()}
+    filled = {name: (lang == "zh" and explained(name, value)) or _value(value, lang) for name, value in values.items()}
     return template(key, lang).format(**filled)
+
+
+def originals(message: Any) -> list[str]:
+    """The library messages (a parser's, Python's) that `render` explains in Chinese inside `message`, as written:
+    the page keeps them in a collapsible detail."""
+    if isinstance(message, BaseException):
+        message = message.args[0] if len(message.args) == 1 else None
+    if not isinstance(message, Text):
+        return []
+    found = []
+    for name, value in message.values.items():
+        if isinstance(value, Text):
+            found += originals(value)
+        elif explained(name, value):
+            found.append(value.strip())
+    return found
 
 
 def msg(key: str, /, **values: Any) -> Text:
@@ -103,9 +121,10 @@ def msg(key: str, /, **values: Any) -> Text:
 
 
 def render(lang: str | None, message: Any) -> str:
-    """`message` in `lang`: a `Text` (or an error carrying one) in that language, anything else as `str()`."""
+    """`message` in `lang`: a `Text` (or an error carrying one) in that language, a plain sentence (from a library)
+    as it is, None as ""."""
     if isinstance(message, BaseException):
         message = message.args[0] if len(message.args) == 1 else str(message)
     if isinstance(message, Text):
         return message.render(lang)
-    return str(message)
+    return "" if message is None else str(message)

@@ -38,13 +38,19 @@ TEXTS: dict[str, tuple[str, str]] = {
     "app.start_here": (
         "**New here? Start with a lesson.** The format lesson shows a reward that gives GRPO nothing to learn from, "
         "the cold start that fixes it, and a reference run to compare your own with.",
-        "**第一次来？从一课开始。**格式这一课展示一个让 GRPO 无从学习的奖励、解决它的冷启动，"
+        "**第一次来？从一课开始**。格式这一课展示一个让 GRPO 无从学习的奖励、解决它的冷启动，"
         "以及一次可以和你自己的训练对照的参考训练。",
     ),
     "app.start_here.button": ("Start with the format lesson", "从格式课开始"),
     "table.step": ("step", "步"),
+    # a parser's English message, kept under its Chinese explanation (`playground.texts.details`)
+    "app.original_detail": ("Original message", "原始信息"),
     # durations (`playground.ui.common.duration_text`)
     "app.duration.seconds": ("{s}s", "{s} 秒"),
     "app.duration.minutes": ("{m}m {s:02d}s", "{m} 分 {s:02d} 秒"),
     "app.duration.hours": ("{h}h {m:02d}m", "{h} 小时 {m:02d} 分"),
 }
+
+# Keys Gradio's own frontend asks for but its translations lack: the status tracker's screen-reader line after an
+# event ends reads "common.complete" without them.
+GRADIO_MISSING = {"common.complete": ("Complete", "完成")}

@@ -39,22 +39,22 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "learn.ref.summary": (
         (
-            "Measured on {cores} cores of {cpu} (1-minute load average {load} as it started): {wall} in all, "
+            "Measured on {cores} cores of {cpu}: {wall} in all, "
             "{steps} GRPO steps, {samples} held-out answers per eval point."
         ),
         (
-            "在 {cpu} 的 {cores} 个核心上实测（开始时 1 分钟平均负载为 {load}）：共用时 {wall}，"
+            "在 {cpu} 的 {cores} 个核心上实测：共用时 {wall}，"
             "{steps} 步 GRPO，每个评估点 {samples} 个留出提示词上的回答。"
         ),
     ),
     "learn.ref.summary_train": (
         (
-            "Measured on {cores} cores of {cpu} (1-minute load average {load} as it started): {wall} in all, "
+            "Measured on {cores} cores of {cpu}: {wall} in all, "
             "{steps} GRPO steps, no held-out eval (the chart shows the training reward of "
             "each step)."
         ),
         (
-            "在 {cpu} 的 {cores} 个核心上实测（开始时 1 分钟平均负载为 {load}）：共用时 {wall}，"
+            "在 {cpu} 的 {cores} 个核心上实测：共用时 {wall}，"
             "{steps} 步 GRPO，没有留出提示词评估（图表显示每一步的训练奖励）。"
         ),
     ),
@@ -73,10 +73,8 @@ TEXTS: dict[str, tuple[str, str]] = {
         "`{metric}` on the held-out prompts: {base} before training → {final} after GRPO ({from_grpo}).",
         "留出提示词上的 `{metric}`：训练前 {base} → GRPO 后 {final}（{from_grpo}）。",
     ),
-    "learn.ref.chart": (
-        "Eval curve: the reference run, and your run of this recipe",
-        "评估曲线：参考训练，以及你用这个配方的训练",
-    ),
+    # one line at a phone's width: a two-line label covered the plot's top (the legend names the runs)
+    "learn.ref.chart": ("Eval curve", "评估曲线"),
     "learn.ref.reference": ("reference", "参考"),
     "learn.ref.live": ("your run", "你的训练"),
     "learn.ref.answers": (

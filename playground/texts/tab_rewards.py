@@ -1,5 +1,38 @@
 """The Rewards tab: the library, custom code, Try on text and the reward unit tests."""
 
+# The custom-code editor's starter: one function, its docstring in each language (the code is the same). Code, not a
+# template: kept out of `TEXTS`, whose braces are placeholders.
+STARTER_EN = '''\
+def ends_with_period(completions, **kwargs):
+    """1.0 when the completion ends with a period, else 0.0.
+
+    TRL passes each completion in one of two shapes:
+      - a string, "The sky is blue.", when the prompts are plain text;
+      - chat messages, [{"role": "assistant", "content": "The sky is blue."}], when the run has a system
+        prompt or a conversational dataset (len(c) is then 1, the number of messages).
+    The line below reads both; or set completions_as_text (Train) to always get strings.
+    Every dataset column comes as a keyword argument (e.g. kwargs["answer"]), one value per completion.
+    Return one float (or None) per completion.
+    """
+    texts = [c if isinstance(c, str) else c[-1]["content"] for c in completions]
+    return [1.0 if t.strip().endswith(".") else 0.0 for t in texts]
+'''
+STARTER_ZH = '''\
+def ends_with_period(completions, **kwargs):
+    """生成结果以句号 "." 结尾时给 1.0，否则给 0.0。
+
+    TRL 以两种形式之一传入每个生成结果：
+      - 字符串，如 "The sky is blue."：提示词是纯文本时；
+      - 对话消息，如 [{"role": "assistant", "content": "The sky is blue."}]：训练带系统提示词或
+        对话式数据集时（此时 len(c) 为 1，即消息条数）。
+    下面这一行两种都能读；也可以在“训练”页设置 completions_as_text，总是得到字符串。
+    数据集的每一列都作为关键字参数传入（例如 kwargs["answer"]），每个生成结果一个值。
+    每个生成结果返回一个浮点数（或 None）。
+    """
+    texts = [c if isinstance(c, str) else c[-1]["content"] for c in completions]
+    return [1.0 if t.strip().endswith(".") else 0.0 for t in texts]
+'''
+
 TEXTS: dict[str, tuple[str, str]] = {
     # rewards tab
     "rewards.tab": ("Rewards", "奖励"),
@@ -46,6 +79,11 @@ TEXTS: dict[str, tuple[str, str]] = {
         "数据集列（JSON），对每个生成结果相同",
     ),
     "rewards.try.run": ("Score", "打分"),
+    "rewards.try.needs_column": (
+        "The selected rewards read the dataset column {column}: give it a value under “Prompt and dataset columns”, "
+        "for example {example}, then press Score.",
+        "所选奖励要读取数据集列 {column}：请在“提示词和数据集列”里给它一个值，例如 {example}，然后点击“打分”。",
+    ),
     "rewards.try.table": ("Scores, total and advantage", "各项得分、总分和优势"),
     "rewards.try.too_few": (
         "Paste at least two completions, separated by a line containing only ---.",

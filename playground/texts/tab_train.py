@@ -94,6 +94,20 @@ TEXTS: dict[str, tuple[str, str]] = {
             "开始 GRPO。"
         ),
     ),
+    "train.status.warmup_run": (
+        (
+            "Run `{run}` is warming up with SFT: step {step} of {total}, {elapsed} elapsed; the whole run's ETA {eta} "
+            "(GRPO starts after the warm-up)."
+        ),
+        (
+            "训练 `{run}` 正在做 SFT 预热：第 {step} / {total} 步，已用时 {elapsed}；整个训练预计剩余 {eta}"
+            "（预热结束后开始 GRPO）。"
+        ),
+    ),
+    "train.progress.warmup_run": (
+        "SFT step {step} of {total} · the whole run's ETA {eta}",
+        "SFT 预热第 {step} / {total} 步 · 整个训练预计剩余 {eta}",
+    ),
     "train.progress.warmup": (
         "SFT step {step} of {total} · warm-up ETA {eta}",
         "SFT 预热第 {step} / {total} 步 · 预热预计剩余 {eta}",
@@ -126,7 +140,7 @@ TEXTS: dict[str, tuple[str, str]] = {
             "reward more graded, or raise temperature or num_generations."
         ),
         (
-            "**大多数组中每个生成结果得分都相同，GRPO 无从学习。**让奖励更有层次（给部分分），或调高 temperature 或"
+            "**大多数组中每个生成结果得分都相同，GRPO 无从学习**。让奖励更有层次（给部分分），或调高 temperature 或"
             " num_generations。"
         ),
     ),
@@ -135,29 +149,29 @@ TEXTS: dict[str, tuple[str, str]] = {
             "**A reward function gives every completion the same score.** Check the reward and its parameters; it "
             "adds no signal."
         ),
-        "**某个奖励函数给所有生成结果打同样的分。**请检查该奖励及其参数；它没有提供任何学习信号。",
+        "**某个奖励函数给所有生成结果打同样的分**。请检查该奖励及其参数；它没有提供任何学习信号。",
     ),
     "train.alert.clipped": (
         (
             "**Most completions hit max_completion_length and were cut off.** Raise max_completion_length, or "
             "reward shorter answers."
         ),
-        "**大多数生成结果达到 max_completion_length 被截断。**请调大 max_completion_length，或奖励更短的回答。",
+        "**大多数生成结果达到 max_completion_length 被截断**。请调大 max_completion_length，或奖励更短的回答。",
     ),
     "train.alert.collapse": (
         (
             "**Completions collapsed to a few tokens.** Lower learning_rate, raise beta, and check that the reward "
             "does not pay for empty answers."
         ),
-        "**生成结果塌缩到只有几个 token。**请降低 learning_rate、调高 beta，并检查奖励是否在给空回答加分。",
+        "**生成结果塌缩到只有几个 token**。请降低 learning_rate、调高 beta，并检查奖励是否在给空回答加分。",
     ),
     "train.alert.kl_spike": (
         "**kl jumped: the model moved suddenly away from the base model.** Lower learning_rate or raise beta.",
-        "**kl 突然跳升：模型突然偏离基础模型。**请降低 learning_rate 或调高 beta。",
+        "**kl 突然跳升：模型突然偏离基础模型**。请降低 learning_rate 或调高 beta。",
     ),
     "train.alert.dominant_reward": (
         "**One reward function dominates the total.** Rescale the weights so each reward can move the total.",
-        "**某一个奖励函数主导了总分。**请调整权重，让每个奖励都能影响总分。",
+        "**某一个奖励函数主导了总分**。请调整权重，让每个奖励都能影响总分。",
     ),
     "train.alert.nothing_to_weigh": (
         (
@@ -166,7 +180,7 @@ TEXTS: dict[str, tuple[str, str]] = {
             "completion_prefix, tag_layout)."
         ),
         (
-            "**只有一个奖励在变化，其他奖励给所有生成结果打同样的分，所以现在还谈不上权衡。**任何权重都帮不了一个不"
+            "**只有一个奖励在变化，其他奖励给所有生成结果打同样的分，所以现在还谈不上权衡**。任何权重都帮不了一个不"
             "变化的奖励：请先给它冷启动（sft_warmup_steps、completion_prefix、tag_layout）。"
         ),
     ),
@@ -175,14 +189,14 @@ TEXTS: dict[str, tuple[str, str]] = {
             "**The reward has not improved for many steps.** Check the reward on Preview, raise learning_rate a "
             "little, or try more steps."
         ),
-        "**奖励已经很多步没有提升。**请在“预览”页检查奖励，稍微调高 learning_rate，或增加训练步数。",
+        "**奖励已经很多步没有提升**。请在“预览”页检查奖励，稍微调高 learning_rate，或增加训练步数。",
     ),
     "train.alert.length_hacking": (
         (
             "**Completions grow longer while the other rewards stay flat: the model may be gaming a length "
             "reward.** Lower the length reward's weight or cap the length."
         ),
-        "**生成结果越来越长而其他奖励没有变化：模型可能在钻长度奖励的空子。**请降低长度奖励的权重，或限制长度。",
+        "**生成结果越来越长而其他奖励没有变化：模型可能在钻长度奖励的空子**。请降低长度奖励的权重，或限制长度。",
     ),
     "train.queue.cancel": ("Cancel my queued run", "取消我排队中的训练"),
     "train.queue.cancelled": ("Your queued run was cancelled.", "已取消你排队中的训练。"),

@@ -167,6 +167,9 @@ def vega_chart(frame: pd.DataFrame, slug: str, color: str, lang: str, legend: st
     """One chart's value for a `gr.Plot`, titled in `lang` (see `vega_spec`)."""
     titles = axis_titles(slug, lang, legend)
     spec = vega_spec(frame, color, titles["x_title"], titles["y_title"], titles["color_title"])
+    if slug == "lesson" and spec["encoding"]["color"]["legend"]:
+        # one series a line: side by side, "tag_layout · your run" was cut at a phone's width
+        spec["encoding"]["color"]["legend"] |= {"direction": "vertical", "columns": 1, "labelLimit": 0}
     return VegaPlot(plot=json.dumps(spec))
 
 

@@ -18,9 +18,10 @@ from playground.errors import PlaygroundError
 from playground.redact import scrub_paths
 from playground.runtime.mode import is_public
 from playground.scoring import GroupScore
+from playground.texts import render
+from playground.texts.core import originals
 from playground.training.store import RunInfo
 from playground.ui.i18n import tr
-from playground.ui.messages_zh import translate_error
 
 
 logger = logging.getLogger(__name__)
@@ -103,12 +104,23 @@ def ungated(demo: gr.Blocks) -> list[str]:
 
 def shown(lang: str | None, message: Any) -> str:
     """`message` as a visitor reads it: in the page's language, with no path of the server."""
-    return scrub_paths(translate_error(lang, message))
+    return scrub_paths(render(lang, message))
 
 
 def refusal(lang: str | None, message: Any) -> gr.Error:
-    """The error toast for `message` (a catalogue text, an error or a sentence), in the page's language, to raise."""
-    return gr.Error(toast_text(shown(lang, message)), title=toast_title(lang, "error"), print_exception=False)
+    """The error toast for `message` (a catalogue text, an error or a sentence), in the page's language, to raise;
+    on a Chinese page a parser's English detail follows, collapsed (`original_details`)."""
+    text = toast_text(shown(lang, message)) + original_details(lang, message)
+    return gr.Error(text, title=toast_title(lang, "error"), print_exception=False)
+
+
+def original_details(lang: str | None, message: Any) -> str:
+    """On a Chinese page, the parser's or Python's own English messages that `render` explained in Chinese, in a
+    collapsible "原始信息" (HTML, for a toast or a Markdown block); "" elsewhere or when there are none."""
+    if lang != "zh" or not (found := originals(message)):
+        return ""
+    body = "<br>".join(html.escape(scrub_paths(text)) for text in found)
+    return f"<details><summary>{tr(lang, 'app.original_detail')}</summary><code>{body}</code></details>"
 
 
 def notify(lang: str | None, kind: str, message: Any) -> None:
@@ -140,7 +152,7 @@ def first_line(exc: BaseException) -> str:
 
 def progress_callback(progress: gr.Progress, lang: str | None = None) -> Callable[[float, str], None]:
     """Adapts the engine's `progress(fraction, message)` callbacks to a `gr.Progress` bar, in the page's language."""
-    return lambda fraction, message: progress(fraction, desc=translate_error(lang, message))
+    return lambda fraction, message: progress(fraction, desc=render(lang, message))
 
 
 def lang_of(request: gr.Request | None) -> str:
@@ -176,17 +188,18 @@ def styled(frame: pd.DataFrame, colour_columns: list[str]) -> Any:
 TABLE_PX, CHAR_PX, CELL_PAD_PX, NUMBER_PX = 1200, 8, 28, 64
 
 
-def text_widths(columns: list[str], text: dict[str, int]) -> list[str]:
+def text_widths(columns: list[str], text: dict[str, int], table_px: int = TABLE_PX) -> list[str]:
     """The `column_widths` of a table whose text columns (`text`: name -> weight) share what the number columns
     leave of its width, "auto" for the number columns.
 
     Gradio sizes a column to its content, up to the whole table's width: one long completion made its column as wide
     as the table, so its end was out of view past the numbers. The number columns keep their own ("auto") width,
     estimated here from their headers to know what they leave. Sent as a props-only update after the value, so
-    API clients read the table's value as it is.
+    API clients read the table's value as it is. `table_px`: the table's width on a laptop screen (a side column's
+    table is narrower).
     """
     numbers = sum(max(NUMBER_PX, CHAR_PX * _text_width(str(c)) + CELL_PAD_PX) for c in columns if c not in text)
-    room = max(100 - math.ceil(100 * numbers / TABLE_PX) - 2, 20 * len(text))
+    room = max(100 - math.ceil(100 * numbers / table_px) - 2, 20 * len(text))
     weights = sum(text.values()) or 1
     return [f"{room * text[c] // weights}%" if c in text else "auto" for c in columns]
 
@@ -212,8 +225,26 @@ def headers_on_load(table: gr.Dataframe, *keys: str) -> None:
     page_load(bind(empty_headers, keys), None, table, api_visibility="private", show_progress="hidden")
 
 
-def score_frame(score: GroupScore, lang: str) -> Any:
-    """One row per completion: each reward function's score, the weighted total, the advantage and the text."""
+def reward_labels(selection: list[dict] | None) -> list[str]:
+    """Column labels for the selected rewards, in order: each reward's name, with its parameters where two share a
+    name."""
+    items = [item for item in selection or [] if isinstance(item, dict)]
+    names = [str(item.get("name", "")) for item in items]
+    labels = []
+    for name, item in zip(names, items, strict=True):
+        params = item.get("params") or {}
+        if names.count(name) > 1 and params:
+            shown = ", ".join(f"{k}={v}" for k, v in params.items())
+            name = f"{name}({short(shown, 40)})"
+        labels.append(name)
+    return labels
+
+
+def score_frame(score: GroupScore, lang: str, labels: list[str] | None = None, key_first: bool = False) -> Any:
+    """One row per completion: each reward function's score, the weighted total, the advantage and the text.
+    A metric name that abbreviates long parameters ('formula(expression=0.5___a~16d6ae,...)', with a hash after '~')
+    is headed by its label (`reward_labels`) instead; the others keep the metric name the charts use. `key_first`:
+    the total and the advantage right after "#" (what a phone shows without scrolling), then each reward."""
     names = list(score.completions[0].rewards) if score.completions else []
     completion, total, advantage = (tr(lang, k) for k in ("table.completion", "table.total", "table.advantage"))
     # The numbers first: a long completion would push them out of view.
@@ -221,7 +252,12 @@ def score_frame(score: GroupScore, lang: str) -> Any:
         [i + 1, *(c.rewards[n] for n in names), c.total, c.advantage, shown_completion(c.text)]
         for i, c in enumerate(score.completions)
     ]
+    if labels and len(labels) == len(names):
+        relabelled = [label if "~" in name else name for name, label in zip(names, labels, strict=True)]
+        names = relabelled if len(set(relabelled)) == len(relabelled) else names
     frame = pd.DataFrame(rows, columns=["#", *names, total, advantage, completion])
+    if key_first:
+        frame = frame[["#", total, advantage, *names, completion]]
     for column in [*names, total, advantage]:
         frame[column] = pd.to_numeric(frame[column], errors="coerce")
     return styled(frame, [advantage])
@@ -239,7 +275,7 @@ def score_summary(score: GroupScore, lang: str) -> str:
     """Group mean and std, then each flag with a plain-words title and the engine's explanation."""
     lines = [tr(lang, "score.group", mean=f"{score.mean:.3f}", std=f"{score.std:.3f}", n=len(score.completions))]
     for code, message in zip(score.flag_codes, score.flags, strict=True):
-        flag = labelled(lang, f"**{tr(lang, f'flag.{code}')}**", html.escape(translate_error(lang, message)))
+        flag = labelled(lang, f"**{tr(lang, f'flag.{code}')}**", html.escape(render(lang, message)))
         lines.append(f"- ⚠ {flag}")
     if not score.flags:
         lines.append(f"- {GOOD_MARK} {tr(lang, 'score.no_flags')}")

@@ -31,45 +31,17 @@ from playground.sandbox import (
 from playground.sandbox.checks import issue_message
 from playground.scoring import RewardChoice, build_rewards
 from playground.spec import RunSpec
-from playground.texts import msg
-from playground.ui.common import BAD_MARK, GOOD_MARK, bind, labelled, lang_of, short
+from playground.texts import msg, render
+from playground.texts.tab_rewards import STARTER_EN, STARTER_ZH
+from playground.ui.common import BAD_MARK, GOOD_MARK, bind, labelled, lang_of, original_details, short
 from playground.ui.context import AppContext, Session
 from playground.ui.i18n import t, tr
-from playground.ui.messages_zh import translate_error
 from rewards.registry import list_specs
 
 
-TEMPLATE = '''\
-def ends_with_period(completions, **kwargs):
-    """1.0 when the completion ends with a period, else 0.0.
-
-    TRL passes each completion in one of two shapes:
-      - a string, "The sky is blue.", when the prompts are plain text;
-      - chat messages, [{"role": "assistant", "content": "The sky is blue."}], when the run has a system
-        prompt or a conversational dataset (len(c) is then 1, the number of messages).
-    The line below reads both; or set completions_as_text (Train) to always get strings.
-    Every dataset column comes as a keyword argument (e.g. kwargs["answer"]), one value per completion.
-    Return one float (or None) per completion.
-    """
-    texts = [c if isinstance(c, str) else c[-1]["content"] for c in completions]
-    return [1.0 if t.strip().endswith(".") else 0.0 for t in texts]
-'''
-# The same function, its docstring in Chinese: what a Chinese page's editor starts with (`localize`).
-TEMPLATE_ZH = '''\
-def ends_with_period(completions, **kwargs):
-    """生成结果以句号 "." 结尾时给 1.0，否则给 0.0。
-
-    TRL 以两种形式之一传入每个生成结果：
-      - 字符串，如 "The sky is blue."：提示词是纯文本时；
-      - 对话消息，如 [{"role": "assistant", "content": "The sky is blue."}]：训练带系统提示词或
-        对话式数据集时（此时 len(c) 为 1，即消息条数）。
-    下面这一行两种都能读；也可以在“训练”页设置 completions_as_text，总是得到字符串。
-    数据集的每一列都作为关键字参数传入（例如 kwargs["answer"]），每个生成结果一个值。
-    每个生成结果返回一个浮点数（或 None）。
-    """
-    texts = [c if isinstance(c, str) else c[-1]["content"] for c in completions]
-    return [1.0 if t.strip().endswith(".") else 0.0 for t in texts]
-'''
+# The starter code, its docstring in the page's language (`localize` swaps it while the editor holds the other one).
+TEMPLATE = STARTER_EN
+TEMPLATE_ZH = STARTER_ZH
 TEST_CASES = [
     ["ends_with_period", "The sky is blue.", "", "", "1", "", ""],
     ["ends_with_period", "The sky is blue", "", "", "0", "", ""],
@@ -254,9 +226,11 @@ def check_markdown(report: CodeReport, trials: list[TrialResult], problem: str |
     lines = []
     if report.functions:
         lines.append(tr(lang, "rewards.custom.found", names=", ".join(f"`{name}`" for name in report.functions)))
-    lines += [f"- {BAD_MARK} {_escape(translate_error(lang, issue_text(issue)))}" for issue in report.errors]
+    for issue in report.errors:  # a syntax error's own English message collapsed under its Chinese
+        text = issue_text(issue)
+        lines.append(f"- {BAD_MARK} {_escape(render(lang, text))}{original_details(lang, text)}")
     if problem:
-        lines.append(f"- {BAD_MARK} {_escape(short(translate_error(lang, problem), 500))}")
+        lines.append(f"- {BAD_MARK} {_escape(short(render(lang, problem), 500))}{original_details(lang, problem)}")
     if trials:
         lines += ["", f"**{tr(lang, 'rewards.custom.trial')}**", "", trial_table(trials, lang), ""]
         for result in trials:
@@ -289,9 +263,9 @@ def trial_lines(result: TrialResult, lang: str) -> list[str]:
         ms = f"{result.seconds * 1000:.0f}"
         lines = [f"- {GOOD_MARK} {labelled(lang, name, tr(lang, 'rewards.custom.trial_ok', ms=ms))}"]
     else:
-        error = _escape(short(translate_error(lang, result.error or ""), 500))
+        error = _escape(short(render(lang, result.error or ""), 500))
         lines = [f"- {BAD_MARK} {labelled(lang, name, error)}"]
-    lines += [f"  - ⚠ {_escape(translate_error(lang, flag))}" for flag in result.flags]
+    lines += [f"  - ⚠ {_escape(render(lang, flag))}" for flag in result.flags]
     if result.ok and not graded(result):
         lines.append(f"  - ⚠ {tr(lang, 'rewards.custom.constant')}")
     output = result.output.strip("\n")

@@ -9,7 +9,8 @@ Field names of the run spec and metric names stay TRL's, untranslated, so that u
 import gradio as gr
 
 from playground.texts import catalogue
-from playground.ui.help_texts import generated_keys
+from playground.texts.help import generated_keys
+from playground.texts.page import GRADIO_MISSING
 
 
 _HELP_EN, _HELP_ZH = generated_keys()
@@ -17,9 +18,6 @@ EN: dict[str, str] = catalogue()["en"] | _HELP_EN
 ZH: dict[str, str] = catalogue()["zh"] | _HELP_ZH
 TRANSLATIONS = {"en": EN, "zh": ZH}
 
-# Keys Gradio's own frontend asks for but its translations lack: the status tracker's screen-reader line after an
-# event ends reads "common.complete" without them.
-GRADIO_MISSING = {"common.complete": ("Complete", "完成")}
 # Labels Gradio draws in English whatever the page's language (not through its i18n, so not translatable here): the
 # table's "Copy table data" button, the "Fullscreen" button of tables and images, and the queue's progress text.
 GRADIO_ENGLISH_ONLY = ("Copy table data", "Fullscreen", "queue: 1/1 | 0.6/0.5s")

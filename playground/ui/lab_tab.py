@@ -18,22 +18,25 @@ from playground.lab.graders import export_grader, import_grader
 from playground.lab.probe import probe
 from playground.runtime.zerogpu import gpu_handler
 from playground.scoring import build_rewards
+from playground.texts import render
 from playground.ui.common import bind, headers_on_load, lang_of, progress_callback, sentences, short, styled
 from playground.ui.context import AppContext, Session, parse_selection
 from playground.ui.custom_code import custom_rewards, table_rows
 from playground.ui.i18n import t, tr
-from playground.ui.messages_zh import translate_error
 from playground.ui.rewards_tab import Layout, RewardsTab, apply_selection
 
 
 WEIGHT_HEADERS = ("lab.col.reward", "rewards.weight", "rewards.use")  # read by position, shown in the page's language
 PROMPT_HEADERS = ("table.prompt", "lab.col.mean", "lab.col.std", "lab.col.zero_std")
+PROMPT_WIDTHS = ["52%", "14%", "14%", "20%"]
+FINDING_HEADERS = ("lab.col.reward", "lab.col.score", "lab.col.text", "lab.col.why")
+FINDING_WIDTHS = ["16%", "10%", "34%", "40%"]  # the why, a sentence, wraps in its share instead of being cut
 
 
 def _prompt_frame(summary, lang: str) -> pd.DataFrame:
     rows = [
         [
-            short(translate_error(lang, p["prompt"]), 90),
+            short(render(lang, p["prompt"]), 90),
             p["mean"],
             p["std"],
             tr(lang, "lab.no_signal") if p["zero_std"] else "",
@@ -44,7 +47,7 @@ def _prompt_frame(summary, lang: str) -> pd.DataFrame:
 
 
 def _metrics(summary, lang: str, seconds: float | None = None) -> str:
-    lines = [f"**{translate_error(lang, summary.verdict)}**", ""]
+    lines = [f"**{render(lang, summary.verdict)}**", ""]
     lines.append(
         f"`reward` {summary.reward:.4f} · `reward_std` {summary.reward_std:.4f} · "
         f"`frac_reward_zero_std` {summary.frac_reward_zero_std:.3f}"
@@ -69,8 +72,8 @@ def _metrics(summary, lang: str, seconds: float | None = None) -> str:
 def _summary_json(summary, lang: str) -> dict:
     """The dry run's JSON (`Summary.to_json`) with its verdict and prompt labels in the page's language."""
     data = summary.to_json()
-    data["verdict"] = translate_error(lang, summary.verdict)
-    data["prompts"] = [{**p, "prompt": translate_error(lang, p["prompt"])} for p in data["prompts"]]
+    data["verdict"] = render(lang, summary.verdict)
+    data["prompts"] = [{**p, "prompt": render(lang, p["prompt"])} for p in data["prompts"]]
     return data
 
 
@@ -78,7 +81,7 @@ def _report_json(report, lang: str) -> dict:
     """The probe's JSON (`ProbeReport.to_json`) with each finding's "why" in the page's language."""
     data = report.to_json()
     for finding, shown in zip(report.findings, data["findings"], strict=True):
-        shown["why"] = translate_error(lang, finding.why)
+        shown["why"] = render(lang, finding.why)
     return data
 
 
@@ -180,8 +183,8 @@ def run_probe(ctx: AppContext, request: gr.Request, token: str | None, selection
         columns = {k: v for k, v in run.rows[0].items() if k != "prompt"}
         prompt = run.prompt_texts[0]
     report = probe(choices, funcs, prompt=prompt, columns=columns, completions=completions)
-    rows = [[f.reward, f.score, short(f.text, 120) or "∅", translate_error(lang, f.why)] for f in report.findings]
-    headers = [tr(lang, f"lab.col.{c}") for c in ("reward", "score", "text", "why")]
+    rows = [[f.reward, f.score, short(f.text, 120) or "∅", render(lang, f.why)] for f in report.findings]
+    headers = [tr(lang, key) for key in FINDING_HEADERS]
     frame = styled(pd.DataFrame(rows, columns=headers), [])  # scores to 3 decimals, not float32 noise
     note = tr(lang, "lab.probe.none", n=report.tried) if not rows else tr(lang, "lab.probe.found", n=len(rows))
     return frame, note, _report_json(report, lang)
@@ -203,17 +206,17 @@ def import_openai_grader(layout: Layout, request: gr.Request, text: str, code: s
     notes = [tr(lang, "lab.grader.imported", n=len(got.selection))]
     if got.columns:
         notes.append(tr(lang, "lab.grader.columns", columns=", ".join(f"`{c}`" for c in got.columns)))
-    notes += [f"- {translate_error(lang, m)}" for m in got.messages]
+    notes += [f"- {render(lang, m)}" for m in got.messages]
     shown = apply_selection(layout, request, json.dumps(got.selection), new_code, custom)
-    return [new_code, "\n".join(notes), *shown]
+    return [new_code, "\n".join(notes), *shown, got.names]
 
 
-def export_openai_grader(request: gr.Request, selection: list[dict]):
-    """The selection as an OpenAI grader JSON, where the rewards map."""
+def export_openai_grader(request: gr.Request, selection: list[dict], names: dict | None = None):
+    """The selection as an OpenAI grader JSON, where the rewards map; an imported grader keeps its name (`names`)."""
     lang = lang_of(request)
-    grader, messages = export_grader(selection or [])
+    grader, messages = export_grader(selection or [], names or {})
     text = json.dumps(grader, indent=2, ensure_ascii=False) if grader else ""
-    return text, "\n".join(f"- {translate_error(lang, m)}" for m in messages)
+    return text, "\n".join(f"- {render(lang, m)}" for m in messages)
 
 
 def create_lab_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> None:
@@ -234,7 +237,11 @@ def create_lab_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> No
                 run = gr.Button(t("lab.run"), variant="primary")
             with gr.Column(scale=3):
                 metrics = gr.Markdown()
-                prompts = gr.Dataframe(label=t("lab.prompts"), wrap=True, interactive=False)
+                # Widths in shares of the box: sized to its content, the prompt column took the whole box and pushed
+                # mean, std and "no spread" out of view.
+                prompts = gr.Dataframe(
+                    label=t("lab.prompts"), wrap=True, interactive=False, column_widths=PROMPT_WIDTHS
+                )
                 signal = gr.File(label=t("lab.signal_file"), interactive=False)
         gr.Markdown("### " + t("lab.rescore.title"))
         with gr.Row():
@@ -255,7 +262,9 @@ def create_lab_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> No
         gr.Markdown("### " + t("lab.probe.title"))
         probe_button = gr.Button(t("lab.probe.run"))
         probe_note = gr.Markdown()
-        findings = gr.Dataframe(label=t("lab.probe.findings"), wrap=True, interactive=False)
+        findings = gr.Dataframe(
+            label=t("lab.probe.findings"), wrap=True, interactive=False, column_widths=FINDING_WIDTHS
+        )
         gr.Markdown("### " + t("lab.grader.title"))
         with gr.Row():
             grader_in = gr.Code("", language="json", label=t("lab.grader.paste"))
@@ -265,6 +274,7 @@ def create_lab_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> No
             export_button = gr.Button(t("lab.grader.export_run"))
         grader_note = gr.Markdown()
         state = gr.State({})
+        grader_names = gr.State({})  # an imported grader's own names, for the export
         result = gr.JSON(visible=False)
     headers_on_load(weights, *WEIGHT_HEADERS)
     headers_on_load(prompts, *PROMPT_HEADERS)
@@ -291,10 +301,13 @@ def create_lab_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> No
     import_button.click(
         bind(import_openai_grader, rewards.layout),
         [grader_in, rewards.editor, rewards.custom.choices],
-        [rewards.editor, grader_note, session.selection, *rewards.apply_outputs],
+        [rewards.editor, grader_note, session.selection, *rewards.apply_outputs, grader_names],
         api_name="import_grader",
         show_progress_on=[grader_note],  # a refused grader marks the note, not every card of the Rewards tab
     )
     export_button.click(
-        bind(export_openai_grader), [session.selection], [grader_out, grader_note], api_name="export_grader"
+        bind(export_openai_grader),
+        [session.selection, grader_names],
+        [grader_out, grader_note],
+        api_name="export_grader",
     )

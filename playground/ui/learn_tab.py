@@ -187,12 +187,22 @@ def _answer_cell(answer: dict) -> str:
 
 
 def reference_views(lesson: Lesson, lang: str, live: list[dict] | None = None) -> list:
+    """The reference run's summary, chart and answers; a lesson without a reference run (Groups trains nothing) shows
+    the summary's one line and hides the chart and the table, which would be empty."""
+    summary, chart, answers, drawn = reference_values(lesson, lang, live)
+    return [summary, gr.Plot(chart, visible=drawn), gr.Dataframe(answers, visible=bool(len(answers)))]
+
+
+def reference_values(lesson: Lesson, lang: str, live: list[dict] | None = None) -> tuple:
+    """(summary, chart, answers table, whether the chart has points)."""
     reference = lesson.reference()
-    return [
+    drawn = bool(len(curve_frame(lesson, lang, reference, live)))
+    return (
         reference_markdown(lesson, lang, reference),
         curve_chart(lesson, lang, reference, live),
         answers_frame(reference, lang),
-    ]
+        drawn,
+    )
 
 
 def live_eval_rows(ctx: AppContext, lesson: Lesson, session_id: str | None) -> list[dict]:
@@ -240,7 +250,8 @@ def watch_live(ctx: AppContext, request: gr.Request, lesson_id: str | None, sess
     timer = gr.Timer(active=job is not None and job.active)
     if key == seen:
         return timer, gr.skip(), seen
-    return timer, curve_chart(lesson, lang_of(request), lesson.reference(), live), key
+    _, chart, _, drawn = reference_values(lesson, lang_of(request), live)
+    return timer, gr.Plot(chart, visible=drawn), key
 
 
 def lesson_spec(ctx: AppContext, lesson: Lesson) -> RunSpec:
@@ -325,17 +336,22 @@ def create_learn_tab() -> LearnTab:
         expected = gr.Markdown(expected)
         with gr.Accordion(t("learn.recipe"), open=False):
             recipe = gr.Markdown(recipe)
-        summary, curve, answers = reference_views(first, "en")
+        summary, curve, answers, drawn = reference_values(first, "en")
         reference = gr.Markdown(summary, elem_classes="pg-reference")
         curve = gr.Plot(
-            curve, label=t("learn.ref.chart"), min_width=280, elem_classes=["pg-chart", "pg-reference-curve"]
+            curve,
+            visible=drawn,
+            label=t("learn.ref.chart"),
+            min_width=280,
+            elem_classes=["pg-chart", "pg-reference-curve"],
         )
         answers = gr.Dataframe(
             answers,
+            visible=bool(len(answers)),
             label=t("learn.ref.answers"),
             wrap=True,
             interactive=False,
-            column_widths=["16%", "28%", "28%", "28%"],
+            column_widths=["22%", "26%", "26%", "26%"],  # at a phone's 390 px the prompt keeps about 75 px
             elem_classes="pg-reference-answers",
         )
         timer = gr.Timer(LIVE_SECONDS, active=False)

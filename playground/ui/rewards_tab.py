@@ -8,13 +8,26 @@ import re
 from dataclasses import dataclass
 
 import gradio as gr
+import pandas as pd
 
 from playground import admission
 from playground.errors import PlaygroundError
 from playground.runtime.mode import is_public
 from playground.sandbox import code_policy, inspect_code
 from playground.scoring import RewardChoice, build_rewards, call_reward, score_group
-from playground.ui.common import BAD_MARK, GOOD_MARK, bind, lang_of, score_frame, score_summary, short, shown
+from playground.texts import Text, render
+from playground.ui.common import (
+    BAD_MARK,
+    GOOD_MARK,
+    bind,
+    lang_of,
+    reward_labels,
+    score_frame,
+    score_summary,
+    short,
+    shown,
+    text_widths,
+)
 from playground.ui.context import AppContext, Session, parse_selection, weight_problem
 from playground.ui.custom_code import (
     CustomCode,
@@ -26,7 +39,6 @@ from playground.ui.custom_code import (
 )
 from playground.ui.fair import TRY_SLOTS, fair
 from playground.ui.i18n import t, tr
-from playground.ui.messages_zh import translate_error
 from rewards.registry import Param, RewardSpec, build_reward, get_spec, list_specs, resolve_params
 
 
@@ -102,7 +114,7 @@ def example_scores(name: str, *values, lang: str | None = None, owner: str | Non
     except PlaygroundError as exc:
         if lang is None:
             return tr(None, "rewards.examples.needs_params")
-        return f"⚠ {html.escape(translate_error(lang, exc))}"
+        return f"⚠ {html.escape(render(lang, exc))}"
     lines = []
     for mark, example in ((GOOD_MARK, spec.good), (BAD_MARK, spec.bad)):
         if example is None:
@@ -113,7 +125,7 @@ def example_scores(name: str, *values, lang: str | None = None, owner: str | Non
         except PlaygroundError as exc:
             if lang is None:
                 return tr(None, "rewards.examples.needs_params")
-            shown = f"⚠ {html.escape(translate_error(lang, exc))}"
+            shown = f"⚠ {html.escape(render(lang, exc))}"
         extra = ", ".join(f"{k}={v!r}" for k, v in example.kwargs.items())
         lines.append(
             f"{mark} <code>{html.escape(short(example.completion, 90))}</code>"
@@ -162,13 +174,29 @@ def selection_summary(selection: list[dict], lang: str | None, errors: list[str]
         return f"⚠ {tr(lang, 'rewards.none_selected')}"
     items = []
     for item in selection:
-        params = ", ".join(f"{k}={v!r}" for k, v in item["params"].items())
+        params = ", ".join(_param_text(k, v) for k, v in item["params"].items())
         weight = item["weight"]
         shown = f"{weight:g}" if isinstance(weight, int | float) else f"⚠ {html.escape(repr(weight))}"
         items.append(f"`{item['name']}`" + (f" ({html.escape(params)})" if params else "") + f" × {shown}")
     lines = [f"**{tr(lang, 'rewards.selected')}** " + ", ".join(items)]
-    lines += [f"- ⚠ {html.escape(translate_error(lang, e))}" for e in errors or []]
+    lines += [f"- ⚠ {html.escape(render(lang, e))}" for e in errors or []]
     return "\n".join(lines)
+
+
+def _param_text(key: str, value) -> str:
+    """One parameter as the summary shows it; a formula's `terms` (JSON text) as `a = reward(params)` terms."""
+    if key == "terms" and isinstance(value, str):
+        try:
+            terms = json.loads(value)
+        except json.JSONDecodeError:
+            terms = None
+        if isinstance(terms, dict) and all(isinstance(t, dict) and "name" in t for t in terms.values()):
+            shown = []
+            for alias, term in terms.items():
+                inner = ", ".join(f"{k}={v!r}" for k, v in (term.get("params") or {}).items())
+                shown.append(f"{alias} = {term['name']}({inner})")
+            return "; ".join(shown)
+    return f"{key}={value!r}"
 
 
 def selection_summary_for(request: gr.Request, selection: list[dict]) -> str:
@@ -241,7 +269,26 @@ def rescore(
     try:
         return try_on_text(ctx, request, token, text, prompt, columns, selection, code)
     except PlaygroundError as exc:
-        return gr.skip(), f"⚠ {html.escape(shown(lang, exc))}"
+        # The table follows the selection (its columns, no scores): last selection's scores would read as this one's.
+        return empty_score_frame(selection, lang), f"⚠ {html.escape(shown(lang, exc))}"
+
+
+TRY_TABLE_PX = 480  # the Try on text table's width: the side column, 2 of the tab's 5 parts
+
+
+def fit_try_columns(request: gr.Request, value) -> gr.Dataframe:
+    """Only the Try on text table's column widths: the completion shares what the number columns leave, so the
+    advantage and the completion are in view without a horizontal scroll (value untouched)."""
+    columns = [str(c) for c in getattr(value, "columns", [])]
+    completion = tr(lang_of(request), "table.completion")
+    return gr.Dataframe(column_widths=text_widths(columns, {completion: 1}, table_px=TRY_TABLE_PX))
+
+
+def empty_score_frame(selection: list[dict] | None, lang: str):
+    """The Try on text table with the selection's columns (their names) and no rows."""
+    total, advantage, completion = (tr(lang, k) for k in ("table.total", "table.advantage", "table.completion"))
+    columns = ["#", total, advantage, *reward_labels(selection), completion]
+    return pd.DataFrame([], columns=columns)
 
 
 def _columns(lang: str, columns: str) -> dict:
@@ -264,10 +311,22 @@ def score_text(
     extra = _columns(lang, columns)
     funcs, weights = build_rewards(parse_selection(selection), custom, owner=owner)
     n = len(completions)
-    score = score_group(
-        completions, funcs, weights, prompts=[prompt or ""] * n, columns={k: [v] * n for k, v in extra.items()}
-    )
-    return score_frame(score, lang), score_summary(score, lang)
+    try:
+        score = score_group(
+            completions, funcs, weights, prompts=[prompt or ""] * n, columns={k: [v] * n for k, v in extra.items()}
+        )
+    except PlaygroundError as exc:
+        text = getattr(exc, "message", None)
+        if isinstance(text, Text) and text.key in ("reward.column_missing", "reward.column_missing_none"):
+            # A term inside a formula (an imported grader's) is no name the visitor chose: say what to type instead.
+            column = text.values["column"]
+            example = json.dumps({**extra, column: "…"}, ensure_ascii=False)
+            raise PlaygroundError(
+                tr(lang, "rewards.try.needs_column", column=f"'{column}'", example=example)
+            ) from None
+        raise
+    # the total and the advantage first: on a phone they are in view, the rewards and the text after a scroll
+    return score_frame(score, lang, reward_labels(selection), key_first=True), score_summary(score, lang)
 
 
 # --- layout --------------------------------------------------------------------------------------------------------
@@ -369,6 +428,7 @@ def create_rewards_tab(ctx: AppContext, session: Session) -> RewardsTab:
     )
     try_inputs = [session.id, text, prompt, columns, session.selection, custom.editor]  # the token picks the worker
     # The spinner, and a failure's badge, show by the details, never over the table: an error keeps the last scores.
+    fit = dict(fn=fit_try_columns, inputs=table, outputs=table, api_visibility="private", show_progress="hidden")
     score.click(
         fair(bind(try_on_text, ctx), TRY_SLOTS),  # a visitor's queued calls wait behind their own, not others'
         try_inputs,
@@ -376,7 +436,7 @@ def create_rewards_tab(ctx: AppContext, session: Session) -> RewardsTab:
         api_name="try_on_text",
         concurrency_limit=None,
         show_progress_on=[details],
-    )
+    ).success(**fit)
     # The composition root's page load: the first scores in the page's language, then again on each selection change.
     page_load = gr.context.Context.root_block.load
     gr.on(
@@ -388,5 +448,5 @@ def create_rewards_tab(ctx: AppContext, session: Session) -> RewardsTab:
         trigger_mode="always_last",
         show_progress="hidden",
         concurrency_limit=None,
-    )
+    ).success(**fit)
     return tab

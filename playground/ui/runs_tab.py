@@ -13,11 +13,11 @@ import pandas as pd
 from playground.errors import PlaygroundError
 from playground.export import export_adapter_zip, export_recipe, export_script, zip_folder
 from playground.spec import RunSpec
+from playground.texts import render
 from playground.ui.charts import chart_updates, create_overlay, overlay_update
 from playground.ui.common import bind, empty_frame, lang_of, notify, run_label
 from playground.ui.context import AppContext, Session, client_address
 from playground.ui.i18n import t, tr
-from playground.ui.messages_zh import translate_error
 from playground.ui.train_tab import HIDDEN, SAMPLE_HEADERS, alerts_markdown, create_run_view, samples_frame
 
 
@@ -49,7 +49,7 @@ def runs_frame(ctx: AppContext, viewer: str | None = None, lang: str = "en") -> 
             info.model if readable else "",
             _rewards_text(ctx, info.id, info.rewards) if readable else "",
             round(info.final_reward, 3) if readable and info.final_reward is not None else None,
-            translate_error(lang, info.error or "") if readable else "",
+            render(lang, info.error or "") if readable else "",
         ]
         for info, readable in ctx.runs_for(viewer)
     ]

@@ -100,7 +100,7 @@ def _spec_fields(default_model: str) -> dict[str, tuple[str, object, str]]:
     spec = demo_spec()
     spec.model.model_name_or_path = default_model or spec.model.model_name_or_path
     sections = {"model": spec.model, "grpo": spec.grpo, "lora": spec.lora}
-    # The help is the field metadata, in the page language (keys `train.help.<field>`, playground/ui/help_texts.py).
+    # The help is the field metadata, in the page language (keys `train.help.<field>`, playground/texts/help.py).
     out = {f.name: (_kind(f), getattr(sections[s], f.name), t(f"train.help.{f.name}")) for s, f in flat_fields()}
     data = {f.name: f for f in fields(PromptSource)}
     for flag, key in DATA_FLAGS.items():

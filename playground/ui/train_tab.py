@@ -13,7 +13,8 @@ from typing import Any
 import gradio as gr
 import pandas as pd
 
-from playground.texts import Text
+from playground.lessons import reference_seconds
+from playground.texts import Text, render
 from playground.training.store import ACTIVE, Run, run_seconds
 from playground.ui.charts import CHARTS, chart_updates, create_charts, step_rows
 from playground.ui.common import (
@@ -32,7 +33,6 @@ from playground.ui.context import AppContext, Session, client_address
 from playground.ui.custom_code import attach_to_spec
 from playground.ui.eval_answers import create_eval_answers
 from playground.ui.i18n import EN, t, tr
-from playground.ui.messages_zh import translate_error
 from playground.ui.rewards_tab import RewardsTab, selection_summary, selection_summary_for
 from playground.ui.train_form import (
     check_data_file,
@@ -100,6 +100,15 @@ def watch(ctx: AppContext):
     return gr.Timer(active=ctx.jobs.active_job() is not None)
 
 
+_REFERENCE_S: dict[str, float | None] = {}  # run id -> its lesson reference run's wall time (`reference_seconds`)
+
+
+def _reference_s(job) -> float | None:
+    if job.run.id not in _REFERENCE_S:
+        _REFERENCE_S[job.run.id] = reference_seconds(job.spec)
+    return _REFERENCE_S[job.run.id]
+
+
 def look_for_run(ctx: AppContext):
     """The slow watcher's tick: wake the live view when a run has started (from this session or another)."""
     return gr.Timer(active=True) if ctx.jobs.active_job() is not None else gr.skip()
@@ -122,6 +131,7 @@ def train_status(ctx: AppContext, request: gr.Request, session_id: str | None, s
     metrics = job.run.metrics()
     stored = job.run.status()
     snap["phase"] = snap.get("phase") or stored.get("phase")  # the accelerate backend's, from rank 0
+    snap["reference_s"] = _reference_s(job)
     if snap["status"] not in ACTIVE:  # the run's own duration, not the time since it started
         snap["elapsed"] = run_seconds(stored)
     key = f"{snap['run_id']}:{len(metrics)}:{snap['status']}:{snap['phase']}"
@@ -144,12 +154,26 @@ def train_status(ctx: AppContext, request: gr.Request, session_id: str | None, s
 # --- views ---------------------------------------------------------------------------------------------------------
 
 
-def shown_eta(snap: dict) -> float | None:
-    """The time left the page shows: the warm-up's own while it runs, then the run's (GRPO steps and evals left, each
-    from its own step times); None once Stop was pressed or the run ended, or while a step time is unknown."""
+def run_eta(snap: dict) -> tuple[float | None, bool]:
+    """(the time left the page shows, whether it is the whole run's). The run's own (GRPO steps and evals left, each
+    from its own step times) once known. Before that (loading, the held-out eval before training, the SFT warm-up), a
+    lesson run's is its reference run's time less the time elapsed (`reference_s`, set by `train_status`); another
+    run's is the warm-up's own while it runs. None once Stop was pressed or the run ended, or while nothing is
+    known."""
     if snap["status"] not in ("loading", "running"):
-        return None
-    return snap.get("phase_eta") if warming_up(snap) else snap.get("eta")
+        return None, True
+    if snap.get("eta") is not None:
+        return snap["eta"], True
+    phase = snap.get("phase_eta") if warming_up(snap) else None
+    reference = snap.get("reference_s")
+    if reference and reference - snap["elapsed"] > 0:
+        return max(reference - snap["elapsed"], phase or 0.0), True
+    return phase, phase is None
+
+
+def shown_eta(snap: dict) -> float | None:
+    """The time left the page shows (`run_eta`)."""
+    return run_eta(snap)[0]
 
 
 def status_text(snap: dict, owner: bool, lang: str) -> str:
@@ -159,13 +183,14 @@ def status_text(snap: dict, owner: bool, lang: str) -> str:
         total=snap["max_steps"],
         elapsed=duration_text(snap["elapsed"], lang),
         eta=duration_text(shown_eta(snap), lang),
-        error=html.escape(translate_error(lang, snap["error"] or "")),
+        error=html.escape(render(lang, snap["error"] or "")),
     )
     status = snap["status"]
     if status in ACTIVE and not owner:
         text = tr(lang, "train.status.other_session", **values)
     elif warming_up(snap) and status != "stopping":
-        text = tr(lang, "train.status.warmup", **values | dict(step=snap["warmup_step"], total=snap["warmup_steps"]))
+        key = "train.status.warmup_run" if run_eta(snap)[1] else "train.status.warmup"
+        text = tr(lang, key, **values | dict(step=snap["warmup_step"], total=snap["warmup_steps"]))
     elif snap.get("phase") == "eval" and status in ("loading", "running"):
         text = tr(lang, "train.status.eval", **values)
     else:
@@ -195,7 +220,11 @@ def progress_html(snap: dict, lang: str) -> str:
     going = snap["status"] in ("loading", "running")
     if warming_up(snap):
         step, total = int(snap.get("warmup_step") or 0), int(snap["warmup_steps"])
-        key = "train.progress.warmup" if going else "train.progress.warmup_done"
+        key = (
+            ("train.progress.warmup_run" if run_eta(snap)[1] else "train.progress.warmup")
+            if going
+            else ("train.progress.warmup_done")
+        )
     else:
         step, total = snap["step"], max(int(snap["max_steps"] or 1), 1)
         key = "train.progress" if going else "train.progress.done"
@@ -226,8 +255,8 @@ def _alert_text(alert: dict, lang: str) -> str:
     """The engine's sentence, with its reward names and figures, in the page's language; an alert whose sentences
     have no Chinese template gets its code's general Chinese text."""
     texts = alert.get("texts") or {}  # the sentences' keys and values, as the job stored them
-    message = translate_error(lang, Text.from_json(texts.get("message", alert["message"])))
-    advice = translate_error(lang, Text.from_json(texts.get("advice", alert["advice"])))
+    message = render(lang, Text.from_json(texts.get("message", alert["message"])))
+    advice = render(lang, Text.from_json(texts.get("advice", alert["advice"])))
     key = f"train.alert.{alert['code']}"
     if lang != "en" and (message == alert["message"] or advice == alert["advice"]) and key in EN:
         return tr(lang, key)

@@ -153,7 +153,6 @@ def test_multi_becomes_a_formula_over_its_graders():
     [
         ({"type": "label_model", "name": "l"}, "label_model graders are not supported"),
         ({**TEXT_SIMILARITY, "evaluation_metric": "cosine_plus"}, "not supported"),
-        ({**STRING_CHECK, "reference": "literal"}, "one dataset column"),
         ({"type": "multi", "graders": {"a": STRING_CHECK}, "calculate_output": "__import__('os')"}, "may only call"),
         ({"type": "multi", "graders": {"a": PYTHON}, "calculate_output": "a"}, "import it on its own"),
         ("{not json", "not valid JSON"),

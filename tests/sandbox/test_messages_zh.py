@@ -1,5 +1,5 @@
 """What the sandbox tells a visitor comes from the catalogue: English for the CLI, the MCP server and logs, as before,
-and Chinese through the page's renderer (`translate_error`) for a timeout, a reward that returns no list of floats, a
+and Chinese through the page's renderer (`render`) for a timeout, a reward that returns no list of floats, a
 worker that breaks the protocol, and a bad sandbox setting in the environment."""
 
 from pathlib import Path
@@ -8,7 +8,7 @@ import pytest
 
 from playground.errors import PlaygroundError, RewardError
 from playground.sandbox import SandboxError, code_policy
-from playground.ui.messages_zh import translate_error
+from playground.texts import render
 
 
 CORPUS = Path(__file__).parent / "corpus"
@@ -20,7 +20,7 @@ def test_a_timeout_reads_chinese_on_the_page(make_sandbox):
         sandbox.call("reward", ["a"])
     assert str(caught.value) == "Reward 'reward' timed out after 1 s."
     assert caught.value.key == "sandbox.timed_out"
-    assert translate_error("zh", caught.value) == "奖励 'reward' 超时（1 秒）。"
+    assert render("zh", caught.value) == "奖励 'reward' 超时（1 秒）。"
 
 
 def test_a_reward_that_returns_no_list_of_floats_reads_chinese_on_the_page(make_sandbox):
@@ -28,7 +28,7 @@ def test_a_reward_that_returns_no_list_of_floats_reads_chinese_on_the_page(make_
     with pytest.raises(RewardError) as caught:
         sandbox.call("reward", ["a", "b"])
     assert str(caught.value).startswith("Reward 'reward' must return a list of floats, got ")
-    assert translate_error("zh", caught.value).startswith("奖励 'reward' 必须返回浮点数列表，实际返回了")
+    assert render("zh", caught.value).startswith("奖励 'reward' 必须返回浮点数列表，实际返回了")
 
 
 def test_a_broken_protocol_reads_chinese_on_the_page(make_sandbox):
@@ -36,7 +36,7 @@ def test_a_broken_protocol_reads_chinese_on_the_page(make_sandbox):
     with pytest.raises(SandboxError) as caught:
         sandbox.call("reward", ["a"])
     assert str(caught.value) == "Reward 'reward' broke the sandbox protocol (the worker sent a malformed reply)."
-    assert translate_error("zh", caught.value) == "奖励 'reward' 破坏了沙箱协议（工作进程发回的回复格式不对）。"
+    assert render("zh", caught.value) == "奖励 'reward' 破坏了沙箱协议（工作进程发回的回复格式不对）。"
 
 
 @pytest.mark.parametrize(
@@ -61,7 +61,7 @@ def test_a_bad_sandbox_setting_names_itself_in_both_languages(monkeypatch, varia
     with pytest.raises(PlaygroundError) as caught:
         code_policy(public=False)
     assert str(caught.value) == f"Bad sandbox setting in the environment: {english}"
-    assert translate_error("zh", caught.value) == f"环境变量中的沙箱设置有误：{chinese}"
+    assert render("zh", caught.value) == f"环境变量中的沙箱设置有误：{chinese}"
 
 
 def test_the_empty_code_example_reads_chinese_on_the_page():
@@ -72,7 +72,7 @@ def test_the_empty_code_example_reads_chinese_on_the_page():
         "The code is empty; define a reward like `def my_reward(completions, **kwargs):` returning one float "
         "(or None) per completion."
     )
-    assert translate_error("zh", issue.message) == (
+    assert render("zh", issue.message) == (
         "代码为空；请像这样定义一个奖励：`def my_reward(completions, **kwargs):`，"
         "为每个生成结果返回一个浮点数（或 None）。"
     )

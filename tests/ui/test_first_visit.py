@@ -15,7 +15,7 @@ import pytest
 from playground.data.sources import BUILTIN_SETS
 from playground.spec import flat_fields
 from playground.texts import msg
-from playground.ui.help_texts import field_help
+from playground.texts.help import field_help
 from playground.ui.i18n import EN, ZH
 from rewards.registry import list_specs
 from tests.ui.live_app import running_app

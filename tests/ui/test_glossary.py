@@ -1,11 +1,15 @@
 """Every Chinese text of the page and the engine: the glossary's term for each English term, one Chinese for one
 English string, and Chinese punctuation inside Chinese sentences."""
 
+import ast
 import re
 from collections import defaultdict
+from pathlib import Path
 
 import pytest
 
+import playground
+from playground.lessons.catalog import LESSONS
 from playground.texts.glossary import GLOSSARY
 from playground.ui.i18n import EN, ZH
 from playground.ui.rewards_tab import score_text
@@ -72,3 +76,83 @@ def test_composed_zh_texts_use_chinese_punctuation():
     assert "没有学习信号" in flags
     for text in (*shown.splitlines(), *flags.splitlines()):
         assert chinese_punctuation_problems(text) == [], text
+
+
+def chinese_outside_the_catalogue(root) -> dict[str, list[str]]:
+    """Chinese string literals (not docstrings or comments) in `root`'s Python files outside playground/texts/."""
+    found = {}
+    for path in sorted(root.rglob("*.py")):
+        if "texts" in path.relative_to(root).parts[:1]:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {
+            id(node.body[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+            and isinstance(node.body[0].value, ast.Constant)
+        }
+        literals = [
+            node.value
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in docstrings
+            and re.search(CJK, node.value)
+        ]
+        if literals:
+            found[str(path.relative_to(root))] = literals
+    return found
+
+
+def test_every_chinese_text_is_in_the_catalogue():
+    """The page, the lessons and the engine take their Chinese from playground/texts/ only, where the tests above
+    check it: no Chinese sentence lives next to the code that shows it."""
+    assert chinese_outside_the_catalogue(Path(playground.__file__).parent) == {}
+
+
+def test_the_catalogue_check_finds_a_chinese_literal(tmp_path):
+    (tmp_path / "texts").mkdir()
+    (tmp_path / "texts" / "a.py").write_text('A = "完成"\n', encoding="utf-8")
+    (tmp_path / "b.py").write_text('"""说明。"""\n\n\ndef f():\n    """说明。"""\n    return "完成"  # 注释\n')
+    assert chinese_outside_the_catalogue(tmp_path) == {"b.py": ["完成"]}
+
+
+def test_the_lessons_texts_are_catalogue_texts():
+    """A lesson's title, text and expected figure are catalogue keys, so the glossary and the one-Chinese checks
+    above cover them."""
+    for lesson in LESSONS:
+        for part in ("title", "text", "expected"):
+            key = f"learn.lesson.{lesson.id}.{part}"
+            assert getattr(lesson, part) == {"en": EN[key], "zh": ZH[key]}
+            assert re.search(CJK, ZH[key]) and not re.search(CJK, EN[key])
+
+
+def test_the_page_names_itself_in_chinese_on_a_chinese_page():
+    """'playground' is 实验场 in a Chinese sentence of the page; the Python package keeps its name in the export's
+    messages, which are about code."""
+    bare = re.compile(r"(?<![\w/`'.-])playground(?![\w/`'.-])")
+    found = {key: text for key, text in ZH.items() if bare.search(text) and not key.startswith("export.")}
+    assert found == {}
+
+
+def literal_emphasis(text: str) -> bool:
+    """Whether Markdown (CommonMark's flanking rules, as the browser's renderer applies them) leaves a `**` of
+    `text` as it is: a closing `**` after "。" and before a Chinese character does not close."""
+    from markdown_it import MarkdownIt
+
+    html = re.sub(r"<code>.*?</code>", "", MarkdownIt("commonmark").render(text), flags=re.DOTALL)
+    return "**" in html
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_bold_text_renders_bold_in_both_languages(lang):
+    table = EN if lang == "en" else ZH
+    assert {key: text for key, text in table.items() if literal_emphasis(text)} == {}
+
+
+def test_the_emphasis_check_finds_a_closing_mark_that_does_not_close():
+    assert literal_emphasis("**第一次来？从一课开始。**格式这一课")
+    assert not literal_emphasis("**第一次来？从一课开始**。格式这一课")
+    assert not literal_emphasis("也学不到。**GRPO 只能放大信号。**\n\n下一段")

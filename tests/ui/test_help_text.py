@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from playground.ui.help_texts import info_text, markdown_text
+from playground.texts.help import info_text, markdown_text
 from playground.ui.i18n import EN, ZH
 
 
@@ -66,13 +66,12 @@ SANDBOX_AND_FLAGS = [  # (key, values, English, Chinese): what the sandbox and a
 
 @pytest.mark.parametrize(("key", "values", "english", "chinese"), SANDBOX_AND_FLAGS)
 def test_sandbox_and_flag_messages_in_chinese(key, values, english, chinese):
-    from playground.texts import msg
-    from playground.ui.messages_zh import translate_error
+    from playground.texts import msg, render
 
     values = {k: msg(v[0], **v[1]) if isinstance(v, tuple) else v for k, v in values.items()}
     message = msg(key, **values)
     assert str(message) == english  # the CLI and MCP read the English as before
-    assert translate_error("zh", message) == chinese
+    assert render("zh", message) == chinese
 
 
 def test_a_card_its_defaults_cannot_build_shows_a_translated_text_not_the_engines_english():

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from playground.data.sources import BUILTIN_SETS
+from playground.texts import render
+from playground.texts.help import field_help
 from playground.training.store import STATUSES
 from playground.ui.charts import SLUGS
-from playground.ui.help_texts import field_help
 from playground.ui.i18n import EN, GRADIO_MISSING, I18N, ZH, t, tr
-from playground.ui.messages_zh import translate_error
 from playground.ui.rewards_tab import FAMILIES
 from playground.ui.runs_tab import COLUMNS as RUNS_COLUMNS
 from rewards.registry import list_specs
@@ -82,7 +82,7 @@ def generated_text_keys() -> set[str]:
 @pytest.mark.parametrize("key", sorted(generated_text_keys()))
 def test_every_reward_field_and_prompt_set_text_has_chinese(key):
     assert key in EN and EN[key].strip()
-    assert ZH.get(key, "").strip() and ZH[key] != EN[key], f"{key}: no Chinese in playground/ui/help_texts.py"
+    assert ZH.get(key, "").strip() and ZH[key] != EN[key], f"{key}: no Chinese in playground/texts/help.py"
 
 
 def test_every_alert_code_in_the_engine_has_a_text():
@@ -115,10 +115,10 @@ def test_validation_messages_are_translated(field, value):
     with pytest.raises(SpecError) as caught:
         validate_spec(spec)
     english = str(caught.value)
-    chinese = translate_error("zh", caught.value)
+    chinese = render("zh", caught.value)
     assert caught.value.key.startswith("spec.")  # raised with its catalogue key
     assert chinese != english and re.search(r"[\u4e00-\u9fff]", chinese), english
-    assert translate_error("en", caught.value) == english
+    assert render("en", caught.value) == english
 
 
 @pytest.mark.parametrize(
@@ -136,7 +136,7 @@ def test_data_messages_are_translated(source, monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     with pytest.raises(DataError) as caught:
         load_prompts(PromptSource(**source))
-    assert re.search(r"[\u4e00-\u9fff]", translate_error("zh", caught.value)), str(caught.value)
+    assert re.search(r"[\u4e00-\u9fff]", render("zh", caught.value)), str(caught.value)
 
 
 def test_both_languages_have_the_same_keys():
@@ -182,4 +182,4 @@ def test_custom_code_check_messages_are_translated(code):
 
     (issue, *_) = inspect_code(code).errors
     english = issue_text(issue)
-    assert re.search(r"[\u4e00-\u9fff]", translate_error("zh", english)), english
+    assert re.search(r"[\u4e00-\u9fff]", render("zh", english)), english

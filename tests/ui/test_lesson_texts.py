@@ -41,3 +41,5 @@ def test_the_format_lessons_reference_run_is_the_run_its_text_describes():
     assert f"用两个核：{wall / 60:.1f} 分钟" in lesson.expected["zh"]
     summary = reference_markdown(lesson, "en")
     assert "shared" not in summary and f"{int(wall // 60)}m {round(wall % 60):02d}s in all" in summary
+    # the load average as the run started (the previous run's tail) read as a busy machine next to "quiet machine"
+    assert "load" not in summary and "负载" not in reference_markdown(lesson, "zh")

@@ -117,8 +117,8 @@ def test_a_public_reward_cannot_reach_the_app_or_fill_the_disk(public_app, name,
 def test_public_mode_messages_have_chinese(tmp_path):
     from playground.errors import PlaygroundError
     from playground.spec import RunSpec
+    from playground.texts import render
     from playground.training.queue import PublicCaps
-    from playground.ui.messages_zh import translate_error
 
     spec = RunSpec()
     spec.set("max_steps", 1000)
@@ -143,5 +143,5 @@ def test_public_mode_messages_have_chinese(tmp_path):
     with pytest.raises(PlaygroundError) as err:
         ctx.open_run(run.id, viewer, change=True)
     messages.append(err.value)
-    translated = [translate_error("zh", m) for m in messages]
+    translated = [render("zh", m) for m in messages]
     assert all(m.key and t != str(m) and "公开" in t for t, m in zip(translated, messages, strict=True)), translated

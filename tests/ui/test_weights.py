@@ -7,9 +7,9 @@ import pandas as pd
 import pytest
 
 from playground.errors import PlaygroundError
+from playground.texts import render
 from playground.ui.context import parse_selection
 from playground.ui.custom_code import custom_selection
-from playground.ui.messages_zh import translate_error
 from playground.ui.rewards_tab import collect_selection
 from rewards.registry import get_spec
 
@@ -27,7 +27,7 @@ def test_an_empty_library_weight_is_refused_by_name():
     assert "The weight of 'length' is empty" in html.unescape(summary)
     with pytest.raises(PlaygroundError) as refused:
         parse_selection(selection)
-    assert translate_error("zh", refused.value).startswith("'length' 的权重是空的")
+    assert render("zh", refused.value).startswith("'length' 的权重是空的")
 
 
 def test_a_custom_weight_typed_as_text_is_refused_by_name():

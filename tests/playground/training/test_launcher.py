@@ -126,9 +126,9 @@ def test_validation_names_the_process_arithmetic(tiny_model_dir, settings, messa
     with pytest.raises(SpecError) as info:
         validate_spec(spec)
     assert str(info.value).startswith(message)
-    from playground.ui.messages_zh import translate_error
+    from playground.texts import render
 
-    assert "num_processes" in translate_error("zh", info.value) != str(info.value)  # the zh page reads it too
+    assert "num_processes" in render("zh", info.value) != str(info.value)  # the zh page reads it too
 
 
 def test_a_batch_that_divides_only_over_all_processes_is_accepted_and_described(tiny_model_dir):

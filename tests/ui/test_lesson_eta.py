@@ -1,0 +1,59 @@
+"""A lesson run's time left covers the whole run from its start: before its own step times are known (loading, the
+held-out eval before training, the SFT warm-up) it is the lesson's reference run's time less the time elapsed, then
+the run's own estimate."""
+
+import html
+
+import pytest
+
+from playground.lessons import get_lesson, reference_seconds
+from playground.ui.train_tab import progress_html, run_eta, status_text
+from tests.ui.test_train_view import SNAP, etas
+
+
+def test_a_run_of_a_lessons_recipe_has_its_reference_time():
+    fmt = get_lesson("format")
+    assert reference_seconds(fmt.run_spec()) == pytest.approx(fmt.reference().run["wall_s"])
+    assert reference_seconds(fmt.run_spec(model_name_or_path="embedded")) == pytest.approx(353.4)
+    # a recipe changed in what sets its time, another model, or a lesson without a reference run: none
+    assert reference_seconds(fmt.run_spec(max_steps=5)) is None
+    assert reference_seconds(fmt.run_spec(sft_warmup_steps=0)) is None
+    assert reference_seconds(fmt.run_spec(model_name_or_path="HuggingFaceTB/SmolLM2-360M-Instruct")) is None
+    assert reference_seconds(get_lesson("groups").run_spec()) is None
+    # the seed or the learning rate do not change the time
+    assert reference_seconds(fmt.run_spec(seed=7, learning_rate=1e-4)) == pytest.approx(353.4)
+
+
+LESSON = SNAP | dict(max_steps=20, warmup_steps=20, reference_s=353.4)
+
+
+@pytest.mark.parametrize(
+    ("phase", "elapsed", "fields", "left"),
+    [
+        ("loading", 5.0, dict(status="loading", phase=None), 348.4),  # loading the model
+        ("base eval", 40.0, dict(status="loading", phase="eval", phase_eta=None), 313.4),  # the eval before training
+        ("warm-up", 90.0, dict(phase="warmup", warmup_step=3, phase_eta=60.0), 263.4),  # not the warm-up's own 60 s
+    ],
+)
+def test_a_lesson_run_shows_the_whole_runs_time_left_from_the_start(phase, elapsed, fields, left):
+    snap = LESSON | dict(step=0, eta=None, phase_eta=None, warmup_step=0) | fields | dict(elapsed=elapsed)
+    seconds, whole = run_eta(snap)
+    assert seconds == pytest.approx(left) and whole, phase
+    status, progress = etas(snap)
+    assert progress and all("—" not in text for text in status + progress), phase
+
+
+def test_the_warm_up_says_the_eta_is_the_whole_runs():
+    snap = LESSON | dict(step=0, phase="warmup", warmup_step=3, eta=None, phase_eta=60.0, elapsed=90.0)
+    assert "the whole run's ETA 4m 23s" in status_text(snap, True, "en")
+    assert "the whole run's ETA 4m 23s" in html.unescape(progress_html(snap, "en"))
+    assert "整个训练预计剩余 4 分 23 秒" in status_text(snap, True, "zh")
+
+
+def test_the_runs_own_estimate_takes_over_once_grpo_has_a_step_time():
+    snap = LESSON | dict(step=3, phase="grpo", eta=200.0, phase_eta=180.0, elapsed=150.0)
+    assert run_eta(snap) == (200.0, True)
+    # slower than the reference: no negative or zero time from it; the warm-up's own until GRPO starts
+    slow = LESSON | dict(step=0, phase="warmup", warmup_step=3, eta=None, phase_eta=60.0, elapsed=400.0)
+    assert run_eta(slow) == (60.0, False)
+    assert "warm-up ETA 1m 00s" in status_text(slow, True, "en")
