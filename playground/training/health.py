@@ -345,14 +345,23 @@ def alert_record(alert: Alert) -> dict:
 
 
 def health_alerts(
-    metrics: list[dict], *, weights: dict[str, float] | None = None, k: int = 3, flat_after: int = 10
+    metrics: list[dict],
+    *,
+    weights: dict[str, float] | None = None,
+    k: int = 3,
+    flat_after: int = 10,
+    aggregation: str = "sum_then_normalize",
 ) -> list[Alert]:
     """The alerts for the latest state of a run, at most one per code, in a fixed order.
 
     `weights` maps reward function names (as in `rewards/<fn>/mean`) to their weights; without it `dominant_reward`
-    is not checked. `k` is how many consecutive steps a condition must hold; `flat_after` is the number of steps
-    before a flat reward is called out.
+    is not checked. Nor is it with TRL's `multi_objective_aggregation="normalize_then_sum"` (`aggregation`): each
+    reward is normalized within its group before the weighted sum, so a reward's scale cannot drown the others. `k`
+    is how many consecutive steps a condition must hold; `flat_after` is the number of steps before a flat reward is
+    called out.
     """
+    if aggregation == "normalize_then_sum":
+        weights = None
     if not metrics:
         return []
     k = max(1, k)

@@ -239,7 +239,9 @@ class TrainingJob(JobState):
         """The health alerts of the rows so far: computed here, once, and read by every view from the status."""
         from playground.training.health import alert_record, health_alerts
 
-        return [alert_record(a) for a in health_alerts(self._rows, weights=self.weights or None)]
+        aggregation = self.spec.grpo.multi_objective_aggregation
+        alerts = health_alerts(self._rows, weights=self.weights or None, aggregation=aggregation)
+        return [alert_record(a) for a in alerts]
 
     def _set_phase(self, phase: str) -> None:
         self.write(phase=phase, warmup_steps=self.spec.grpo.sft_warmup_steps)

@@ -264,3 +264,15 @@ def test_flat_reward_is_judged_on_the_eval_curve_when_there_is_one():
     # too few GRPO steps to call it
     early = history(n=4) + [eval_row(0, 0.3, "warmup"), eval_row(4, 0.3)]
     assert "flat_reward" not in {a.code for a in health_alerts(early)}
+
+
+def test_normalize_then_sum_has_no_dominant_reward():
+    """With TRL's normalize_then_sum each reward is normalized in its group before the weighted sum: the length
+    reward's spread of tens of characters no longer drowns format's 0 or 1, so the history that alerts under the
+    plain sum alerts no more, and the other checks still run."""
+    metrics, expected = CASES["dominant_reward_std"]
+    assert "dominant_reward" in {a.code for a in health_alerts(metrics, weights=WEIGHTS)}
+    alerts = health_alerts(metrics, weights=WEIGHTS, aggregation="normalize_then_sum")
+    assert {a.code for a in alerts} == expected - {"dominant_reward"}
+    [kl] = health_alerts(CASES["kl_spike"][0], weights=WEIGHTS, aggregation="normalize_then_sum")
+    assert kl.code == "kl_spike"
