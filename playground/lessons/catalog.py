@@ -85,16 +85,29 @@ LESSONS: tuple[Lesson, ...] = (
     Lesson(
         id="combine",
         preview_prompt="Write a short paragraph about why people keep pets.",
-        # as measured
+        # The fix, as measured: the article's length and format rewards, each normalized in its group before the
+        # sum (TRL's multi_objective_aggregation), after a warm-up whose examples hold a whole sentence in every tag.
+        # The length target fits three sentences and the tags. The warm-up gives the layout, GRPO the length.
         overrides={
             **FORMAT_RECIPE,
-            **AS_MEASURED,
-            "max_steps": 10,
-            "max_completion_length": 80,
-            "learning_rate": 5e-4,
+            "eval_max_completion_length": 0,
+            "multi_objective_aggregation": "normalize_then_sum",
+            "sft_split": "sentences",
         },
-        rewards=(RewardChoice("length", 0.01, {"ideal_length": 200}), RewardChoice("tag_layout", 1.0)),
-        chart=("tag_layout",),
+        rewards=(RewardChoice("length", 1.0, {"ideal_length": 200}), RewardChoice("format", 1.0)),
+        chart=("format", "sentence_rate"),
+        # The trap, as measured: a plain weighted sum, where the length reward's spread drowns the layout's.
+        trap=(
+            (RewardChoice("length", 0.01, {"ideal_length": 200}), RewardChoice("tag_layout", 1.0)),
+            {
+                **AS_MEASURED,
+                "max_steps": 10,
+                "max_completion_length": 80,
+                "learning_rate": 5e-4,
+                "multi_objective_aggregation": "sum_then_normalize",
+                "sft_split": "words",
+            },
+        ),
     ),
     Lesson(
         id="metrics",

@@ -20,8 +20,12 @@ class Lesson:
     preview_prompt: str
     overrides: dict[str, Any] = field(default_factory=dict)
     rewards: tuple[RewardChoice, ...] = ()
-    # What the Learn tab draws from the eval rows: reward metric names, `eval_reward` or `empty_section_rate`.
+    # What the Learn tab draws from the eval rows: reward metric names, `eval_reward`, `empty_section_rate` or
+    # `sentence_rate` (playground.training.answer_shape).
     chart: tuple[str, ...] = ("eval_reward",)
+    # A lesson that teaches a trap and its fix: the recipe is the fix, and `trap` (rewards and flat field overrides
+    # applied over the fix's) is the trap, one click away, with its own reference run `reference/<id>_trap.jsonl`.
+    trap: tuple[tuple[RewardChoice, ...], dict[str, Any]] | None = None
 
     def _texts(self, part: str) -> dict[str, str]:
         return {lang: template(f"learn.lesson.{self.id}.{part}", lang) for lang in LANGS}
@@ -39,17 +43,26 @@ class Lesson:
     def expected(self) -> dict[str, str]:
         return self._texts("expected")
 
-    def reference(self):
-        """The run `bench/lessons.py` measured for this lesson (`playground.lessons.reference`), or None."""
+    def reference(self, trap: bool = False):
+        """The run `bench/lessons.py` measured for this lesson's recipe, or for its `trap`
+        (`playground.lessons.reference`); None when none is shipped."""
         from playground.lessons.reference import load_reference
 
-        return load_reference(self.id)
+        if trap and self.trap is None:
+            return None
+        return load_reference(f"{self.id}_trap" if trap else self.id)
 
-    def run_spec(self, **extra: Any) -> RunSpec:
-        """The lesson's recipe as a run spec; `extra` (flat field names) is applied last, e.g. `max_steps=5`."""
+    def run_spec(self, trap: bool = False, **extra: Any) -> RunSpec:
+        """The lesson's recipe (or its `trap`) as a run spec; `extra` (flat field names) is applied last, e.g.
+        `max_steps=5`."""
+        rewards, overrides = self.rewards, dict(self.overrides)
+        if trap:
+            if self.trap is None:
+                raise ValueError(f"lesson {self.id!r} has no trap")
+            rewards, overrides = self.trap[0], {**overrides, **self.trap[1]}
         spec = RunSpec()
-        if self.rewards:
-            spec.rewards = [RewardChoice(r.name, r.weight, dict(r.params)) for r in self.rewards]
-        for name, value in {**self.overrides, **extra}.items():
+        if rewards:
+            spec.rewards = [RewardChoice(r.name, r.weight, dict(r.params)) for r in rewards]
+        for name, value in {**overrides, **extra}.items():
             spec.set(name, value)
         return spec
