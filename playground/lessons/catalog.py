@@ -66,7 +66,7 @@ LESSONS: tuple[Lesson, ...] = (
         preview_prompt="Write a short paragraph about why people keep pets.",
         overrides=dict(FORMAT_RECIPE),
         rewards=(RewardChoice("format", 1.0), RewardChoice("tag_layout", 1.0)),
-        chart=("format", "tag_layout"),
+        chart=("format", "tag_layout", "sentence_rate"),
     ),
     Lesson(
         id="hacking",
@@ -96,6 +96,7 @@ LESSONS: tuple[Lesson, ...] = (
         },
         rewards=(RewardChoice("length", 1.0, {"ideal_length": 200}), RewardChoice("format", 1.0)),
         chart=("format", "sentence_rate"),
+        trap_chart=("tag_layout",),
         # The trap, as measured: a plain weighted sum, where the length reward's spread drowns the layout's.
         trap=(
             (RewardChoice("length", 0.01, {"ideal_length": 200}), RewardChoice("tag_layout", 1.0)),

@@ -26,6 +26,8 @@ class Lesson:
     # A lesson that teaches a trap and its fix: the recipe is the fix, and `trap` (rewards and flat field overrides
     # applied over the fix's) is the trap, one click away, with its own reference run `reference/<id>_trap.jsonl`.
     trap: tuple[tuple[RewardChoice, ...], dict[str, Any]] | None = None
+    # What the Learn tab draws of the trap's reference run, beside `chart` of the fix's (the trap's rewards differ).
+    trap_chart: tuple[str, ...] = ()
 
     def _texts(self, part: str) -> dict[str, str]:
         return {lang: template(f"learn.lesson.{self.id}.{part}", lang) for lang in LANGS}

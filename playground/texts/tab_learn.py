@@ -17,11 +17,14 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "learn.pick": ("Lesson", "课程"),
     "learn.load": ("Load into Rewards, Preview and Train", "载入到奖励、预览和训练页"),
+    "learn.load_trap": ("Load the trap", "载入陷阱配方"),
+    "learn.no_trap": ("The lesson “{title}” has no trap to load.", "“{title}”一课没有可载入的陷阱配方。"),
     "learn.expected": ("What to expect:", "预期结果："),
     "learn.recipe": ("What Load sets", "载入会设置的内容"),
     "learn.recipe.rewards": ("Rewards:", "奖励："),
     "learn.recipe.fields": ("Train settings (TRL's names):", "训练设置（TRL 参数名）："),
     "learn.recipe.prompt": ("Preview prompt:", "预览提示词："),
+    "learn.recipe.trap": ("What “Load the trap” sets instead:", "“载入陷阱配方”改为设置的内容："),
     "learn.loaded": (
         (
             "Loaded “{title}”. The Rewards, Preview and Train tabs now hold its recipe: generate a group on "
@@ -32,7 +35,24 @@ TEXTS: dict[str, tuple[str, str]] = {
             "训练”。"
         ),
     ),
+    "learn.loaded_trap": (
+        (
+            "Loaded the trap of “{title}”. The Rewards, Preview and Train tabs now hold the recipe that fails: "
+            "train it to see the failure, then Load the fix."
+        ),
+        "已载入“{title}”的陷阱配方。奖励、预览和训练页已填入会失败的配方：训练它看看失败的样子，再载入解决办法。",
+    ),
     "learn.ref.title": ("Reference run", "参考训练"),
+    "learn.ref.title_both": ("Reference runs: the fix and the trap", "参考训练：解决办法与陷阱"),
+    "learn.ref.fix_title": ("The fix (what Load sets)", "解决办法（“载入”设置的配方）"),
+    "learn.ref.trap_title": ("The trap (what “Load the trap” sets)", "陷阱（“载入陷阱配方”设置的配方）"),
+    "learn.ref.busy": (
+        (
+            "The machine was shared with other work (load average {load} on {cores} cores): this is not a quiet "
+            "machine's time, which is shorter."
+        ),
+        "当时机器还在做别的工作（{cores} 个核心上的平均负载为 {load}）：这不是空闲机器的用时，空闲时会更短。",
+    ),
     "learn.ref.none": (
         "This lesson has no reference run: it trains nothing, or it has not been measured yet.",
         "这一课没有参考训练：它不训练，或者还没有实测。",
@@ -77,12 +97,22 @@ TEXTS: dict[str, tuple[str, str]] = {
     "learn.ref.chart": ("Eval curve", "评估曲线"),
     "learn.ref.reference": ("reference", "参考"),
     "learn.ref.live": ("your run", "你的训练"),
+    "learn.ref.fix": ("fix", "解决办法"),
+    "learn.ref.trap": ("trap", "陷阱"),
     "learn.ref.answers": (
         (
             "The reference run's held-out answers: the same prompt and seed before training, after the warm-up and "
             "after GRPO"
         ),
         "参考训练的留出提示词上的回答：同一个提示、同一个随机种子，训练前、预热后和 GRPO 后",
+    ),
+    "learn.ref.fix_answers": (
+        "The fix's held-out answers: the same prompt and seed before training, after the warm-up and after GRPO",
+        "解决办法的留出提示词上的回答：同一个提示、同一个随机种子，训练前、预热后和 GRPO 后",
+    ),
+    "learn.ref.trap_answers": (
+        "The trap's held-out answers: the same prompt and seed before training, after the warm-up and after GRPO",
+        "陷阱配方的留出提示词上的回答：同一个提示、同一个随机种子，训练前、预热后和 GRPO 后",
     ),
     "learn.ref.col.prompt": ("Prompt", "提示词"),
     "learn.ref.col.base": ("Before training", "训练前"),

@@ -2,8 +2,10 @@
 recipe into the Rewards selection, the Preview inputs and the Train form.
 
 A lesson that trains shows its reference run at once (`playground.lessons.reference`, no compute): what the warm-up and
-GRPO each added, the eval curve, and held-out answers before training, after the warm-up and after GRPO. While a run of
-the lesson's rewards goes (and the viewer may watch it), its eval points are drawn beside the reference curve.
+GRPO each added, the eval curve, and held-out answers before training, after the warm-up and after GRPO. A lesson that
+teaches a trap and its fix (`Lesson.trap`) shows both reference runs on one chart ("fix" and "trap" series, each with
+its own chart metrics) and the held-out answers of both; Load loads the fix, "Load the trap" the trap. While a run of
+the lesson's rewards (or its trap's) goes and the viewer may watch it, its eval points are drawn beside them.
 
 The lesson texts are the engine's (English and Chinese in each `Lesson`), so they are made by handlers with the
 request's language (`lang_of`), on page load and when another lesson is picked, not translated by `gr.I18n`.
@@ -12,6 +14,7 @@ request's language (`lang_of`), on page load and when another lesson is picked, 
 import html
 import json
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 import gradio as gr
@@ -43,6 +46,7 @@ ANSWER_CHARS = 400
 class LearnTab:
     picker: gr.Dropdown
     load: gr.Button
+    load_trap: gr.Button
     text: gr.Markdown
     expected: gr.Markdown
     recipe: gr.Markdown
@@ -50,12 +54,22 @@ class LearnTab:
     reference: gr.Markdown
     curve: gr.Plot
     answers: gr.Dataframe
+    trap_answers: gr.Dataframe
     tab: gr.Tab
     timer: gr.Timer
 
     @property
     def views(self) -> list[gr.Component]:
-        return [self.text, self.expected, self.recipe, self.reference, self.curve, self.answers]
+        return [
+            self.text,
+            self.expected,
+            self.recipe,
+            self.reference,
+            self.curve,
+            self.answers,
+            self.trap_answers,
+            self.load_trap,
+        ]
 
 
 # --- views ---------------------------------------------------------------------------------------------------------
@@ -78,30 +92,76 @@ def lesson_views(lesson: Lesson, lang: str) -> list[str]:
 
 
 def recipe_markdown(lesson: Lesson, lang: str) -> str:
-    """The rewards, the Train settings the lesson changes (TRL's names) and the Preview prompt."""
+    """The rewards, the Train settings the lesson changes (TRL's names) and the Preview prompt; for a lesson with a
+    trap, then what "Load the trap" changes."""
     rewards = lesson.rewards or tuple(lesson.run_spec().rewards)
+    lines = [f"**{tr(lang, 'learn.recipe.rewards')}** " + _reward_items(rewards)]
+    if lesson.overrides:
+        lines.append(f"**{tr(lang, 'learn.recipe.fields')}** {_field_items(lesson.overrides)}")
+    lines.append(f"**{tr(lang, 'learn.recipe.prompt')}** {html.escape(short(lesson.preview_prompt, 160))}")
+    if lesson.trap is not None:
+        trap_rewards, trap_fields = lesson.trap
+        lines.append(f"**{tr(lang, 'learn.recipe.trap')}**")
+        lines.append(f"**{tr(lang, 'learn.recipe.rewards')}** " + _reward_items(trap_rewards))
+        if trap_fields:
+            lines.append(f"**{tr(lang, 'learn.recipe.fields')}** {_field_items(trap_fields)}")
+    return "\n\n".join(lines)
+
+
+def _reward_items(rewards) -> str:
     items = []
     for choice in rewards:
         params = ", ".join(f"{k}={v!r}" for k, v in choice.params.items())
         items.append(f"`{choice.name}`" + (f" ({html.escape(params)})" if params else "") + f" × {choice.weight:g}")
-    lines = [f"**{tr(lang, 'learn.recipe.rewards')}** " + ", ".join(items)]
-    if lesson.overrides:
-        fields = ", ".join(f"`{name}={value!r}`" for name, value in lesson.overrides.items())
-        lines.append(f"**{tr(lang, 'learn.recipe.fields')}** {fields}")  # code spans: shown as written
-    lines.append(f"**{tr(lang, 'learn.recipe.prompt')}** {html.escape(short(lesson.preview_prompt, 160))}")
-    return "\n\n".join(lines)
+    return ", ".join(items)
+
+
+def _field_items(fields: dict) -> str:
+    return ", ".join(f"`{name}={value!r}`" for name, value in fields.items())  # code spans: shown as written
 
 
 def _fmt(value: float) -> str:
-    return f"{value:.3g}" if abs(value) >= 1 or value == 0 else f"{value:.2f}"
+    """Three significant figures, or two decimals below 1, rounded half up as a reader does (0.125 -> 0.13)."""
+    if abs(value) >= 1 or value == 0:
+        return f"{value:.3g}"
+    return str(Decimal(repr(value)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
 
 
-def reference_markdown(lesson: Lesson, lang: str, reference: Reference | None = None) -> str:
+# The load average over the cores above which a reference run's time is not a quiet machine's
+BUSY_LOAD_PER_CORE = 1.5
+# Eval-row keys that are no reward of a run (the rest, shared by a fix and its trap, are compared in the summary)
+NOT_REWARDS = ("step", "of", "eval_reward", "empty_section_rate", "sentence_rate")
+
+
+def reference_markdown(
+    lesson: Lesson, lang: str, reference: Reference | None = None, trap: Reference | None = None
+) -> str:
     """Where and how the reference run was measured, and what the warm-up and GRPO each added to the lesson's
-    chart metrics."""
+    chart metrics. A lesson with a trap: the fix's run, then the trap's (`trap`, or the shipped one), each with its
+    own chart metrics and the rewards both runs share (e.g. the length reward)."""
     reference = reference or lesson.reference()
     if reference is None:
         return f"### {tr(lang, 'learn.ref.title')}\n\n{tr(lang, 'learn.ref.none')}"
+    if lesson.trap is None:
+        return f"### {tr(lang, 'learn.ref.title')}\n\n" + "\n\n".join(_run_lines(reference, lesson.chart, lang))
+    trap = trap or lesson.reference(trap=True)
+    shared = _shared_rewards(reference, trap) if trap is not None else []
+    lines = [f"**{tr(lang, 'learn.ref.fix_title')}**", *_run_lines(reference, (*lesson.chart, *shared), lang)]
+    if trap is not None:
+        metrics = (*(lesson.trap_chart or lesson.chart), *shared)
+        lines += [f"**{tr(lang, 'learn.ref.trap_title')}**", *_run_lines(trap, metrics, lang)]
+    return f"### {tr(lang, 'learn.ref.title_both')}\n\n" + "\n\n".join(lines)
+
+
+def _shared_rewards(one: Reference, other: Reference) -> list[str]:
+    """The reward metrics of both runs' eval rows, in the order of `one`'s."""
+    first, second = one.point("base") or {}, other.point("base") or {}
+    return [key for key in first if key in second and key not in NOT_REWARDS]
+
+
+def _run_lines(reference: Reference, metrics, lang: str) -> list[str]:
+    """One run's summary: where it was measured (and whether the machine was shared), its alerts, and each of
+    `metrics` before training, after the warm-up and after GRPO."""
     run = reference.run
     wall = run.get("wall_s") or 0.0
     lines = [
@@ -116,31 +176,50 @@ def reference_markdown(lesson: Lesson, lang: str, reference: Reference | None = 
             samples=run.get("eval_samples", "?"),
         )
     ]
+    load, cores = run.get("load_avg_1min"), run.get("cores")
+    if isinstance(load, int | float) and isinstance(cores, int) and cores > 0 and load > BUSY_LOAD_PER_CORE * cores:
+        lines.append(tr(lang, "learn.ref.busy", load=f"{load:g}", cores=cores))
     if run.get("alerts"):
         lines.append(tr(lang, "learn.ref.alerts", alerts=", ".join(f"`{code}`" for code in run["alerts"])))
     warmed = reference.point("warmup") is not None
-    for metric in lesson.chart:
+    for metric in metrics:
         shares = reference.shares(metric)
         if shares is None:
             continue
         values = {k: _fmt(v) for k, v in shares.items() if k in ("base", "warmup", "final")}
-        values |= {k: f"{shares[k]:+.2f}" for k in ("from_warmup", "from_grpo")}
+        values |= {k: _signed(shares[k]) for k in ("from_warmup", "from_grpo")}
         lines.append(tr(lang, "learn.ref.share" if warmed else "learn.ref.share_grpo", metric=metric, **values))
-    return f"### {tr(lang, 'learn.ref.title')}\n\n" + "\n\n".join(lines)
+    return lines
 
 
-def curve_frame(lesson: Lesson, lang: str, reference: Reference | None, live: list[dict] | None = None):
-    """The lesson's chart metrics at each eval point: the reference run's, and the live run's beside them."""
+def _signed(value: float) -> str:
+    return f"{value:+.2f}" if abs(value) < 10 else f"{value:+.0f}"
+
+
+def curve_frame(
+    lesson: Lesson,
+    lang: str,
+    reference: Reference | None,
+    live: list[dict] | None = None,
+    trap: Reference | None = None,
+):
+    """The lesson's chart metrics at each eval point: the reference run's (for a lesson with a trap, the fix's as
+    "fix" and the `trap` run's `trap_chart` metrics as "trap"), and the live run's beside them."""
     points = []
     rows = reference.eval if reference else []
     if reference is not None and not rows:  # a lesson without eval points: its training reward means per step
         rows = [_as_reference_row(m, "rewards/") | {"eval_reward": m.get("reward")} for m in reference.metrics]
-    sources = [(tr(lang, "learn.ref.reference"), rows)]
+    trapped = lesson.trap is not None
+    trap_chart = lesson.trap_chart or lesson.chart
+    sources = [(tr(lang, "learn.ref.fix" if trapped else "learn.ref.reference"), rows, lesson.chart)]
+    if trapped and trap is not None:
+        sources.append((tr(lang, "learn.ref.trap"), trap.eval, trap_chart))
     if live:
-        sources.append((tr(lang, "learn.ref.live"), [_as_reference_row(row) for row in live]))
-    for source, rows in sources:
+        charted = tuple(dict.fromkeys((*lesson.chart, *(trap_chart if trapped else ()))))
+        sources.append((tr(lang, "learn.ref.live"), [_as_reference_row(row) for row in live], charted))
+    for source, rows, chart in sources:
         for row in rows:
-            for metric in lesson.chart:
+            for metric in chart:
                 value = row.get(metric)
                 if isinstance(value, int | float) and not isinstance(value, bool):
                     points.append((int(row.get("step", 0)), float(value), f"{metric} · {source}"))
@@ -148,15 +227,23 @@ def curve_frame(lesson: Lesson, lang: str, reference: Reference | None, live: li
     return frame.astype({"step": "int64", "value": "float64", SERIES: "str"})
 
 
-def curve_chart(lesson: Lesson, lang: str, reference: Reference | None, live: list[dict] | None = None) -> VegaPlot:
+def curve_chart(
+    lesson: Lesson,
+    lang: str,
+    reference: Reference | None,
+    live: list[dict] | None = None,
+    trap: Reference | None = None,
+) -> VegaPlot:
     """The curve as the Train tab draws its charts (`charts.vega_chart`): whole steps on x, y labels without float
     noise, axis and legend titles in `lang`."""
-    return vega_chart(curve_frame(lesson, lang, reference, live), "lesson", SERIES, lang, "series")
+    return vega_chart(curve_frame(lesson, lang, reference, live, trap), "lesson", SERIES, lang, "series")
 
 
 def _as_reference_row(row: dict, prefix: str = "eval_rewards/") -> dict:
-    """A metrics row in the reference's eval shape: each reward's mean (`<prefix><fn>/mean`) under its own name."""
+    """A metrics row in the reference's eval shape: each reward's mean (`<prefix><fn>/mean`) under its own name, and
+    the answer shapes (`empty_section_rate`, `sentence_rate`) as they are."""
     out = {"step": row.get("step"), "of": row.get("eval_of"), "eval_reward": row.get("eval_reward")}
+    out |= {key: row[key] for key in ("empty_section_rate", "sentence_rate") if key in row}
     for key, value in row.items():
         if key.startswith(prefix) and key.endswith("/mean"):
             out[key[len(prefix) : -len("/mean")]] = value
@@ -188,29 +275,42 @@ def _answer_cell(answer: dict) -> str:
 
 def reference_views(lesson: Lesson, lang: str, live: list[dict] | None = None) -> list:
     """The reference run's summary, chart and answers; a lesson without a reference run (Groups trains nothing) shows
-    the summary's one line and hides the chart and the table, which would be empty."""
+    the summary's one line and hides the chart and the table, which would be empty. For a lesson with a trap, the
+    answers are the fix's (see `trap_views` for the trap's)."""
     summary, chart, answers, drawn = reference_values(lesson, lang, live)
-    return [summary, gr.Plot(chart, visible=drawn), gr.Dataframe(answers, visible=bool(len(answers)))]
+    label = tr(lang, "learn.ref.fix_answers" if lesson.trap is not None else "learn.ref.answers")
+    return [summary, gr.Plot(chart, visible=drawn), gr.Dataframe(answers, visible=bool(len(answers)), label=label)]
+
+
+def trap_views(lesson: Lesson, lang: str) -> list:
+    """The trap's held-out answers and the "Load the trap" button: shown only for a lesson with a trap."""
+    answers = answers_frame(lesson.reference(trap=True), lang)
+    return [
+        gr.Dataframe(answers, visible=bool(len(answers)), label=tr(lang, "learn.ref.trap_answers")),
+        gr.Button(tr(lang, "learn.load_trap"), visible=lesson.trap is not None),
+    ]
 
 
 def reference_values(lesson: Lesson, lang: str, live: list[dict] | None = None) -> tuple:
     """(summary, chart, answers table, whether the chart has points)."""
-    reference = lesson.reference()
-    drawn = bool(len(curve_frame(lesson, lang, reference, live)))
+    reference, trap = lesson.reference(), lesson.reference(trap=True)
+    drawn = bool(len(curve_frame(lesson, lang, reference, live, trap)))
     return (
-        reference_markdown(lesson, lang, reference),
-        curve_chart(lesson, lang, reference, live),
+        reference_markdown(lesson, lang, reference, trap),
+        curve_chart(lesson, lang, reference, live, trap),
         answers_frame(reference, lang),
         drawn,
     )
 
 
 def live_eval_rows(ctx: AppContext, lesson: Lesson, session_id: str | None) -> list[dict]:
-    """The eval rows of the current run when it trains this lesson's rewards and this viewer may watch it."""
+    """The eval rows of the current run when it trains this lesson's rewards (or its trap's) and this viewer may
+    watch it."""
     job = ctx.jobs.current
     if job is None or not ctx.may_watch(job, session_id):
         return []
-    if _recipe_rewards(job.spec.rewards) != _recipe_rewards(lesson.run_spec().rewards):
+    recipes = [lesson.run_spec()] + ([lesson.run_spec(trap=True)] if lesson.trap is not None else [])
+    if _recipe_rewards(job.spec.rewards) not in [_recipe_rewards(spec.rewards) for spec in recipes]:
         return []
     return [row for row in job.run.metrics() if row.get("phase") == "eval"]
 
@@ -229,14 +329,16 @@ def _recipe_rewards(choices) -> list[tuple[str, float]] | None:
 def show_lesson(ctx: AppContext, request: gr.Request, lesson_id: str, session_id: str | None = None) -> list:
     lang = lang_of(request)
     lesson = get_lesson(lesson_id)
-    return [*lesson_views(lesson, lang), *reference_views(lesson, lang, live_eval_rows(ctx, lesson, session_id))]
+    live = live_eval_rows(ctx, lesson, session_id)
+    return [*lesson_views(lesson, lang), *reference_views(lesson, lang, live), *trap_views(lesson, lang)]
 
 
 def show_page(ctx: AppContext, request: gr.Request, lesson_id: str | None, session_id: str | None = None) -> list:
     """On page load: the picker's labels and the lesson in the page's language; then the picker opens."""
     lang = lang_of(request)
     lesson = get_lesson(lesson_id or LESSONS[0].id)
-    views = [*lesson_views(lesson, lang), *reference_views(lesson, lang, live_eval_rows(ctx, lesson, session_id))]
+    live = live_eval_rows(ctx, lesson, session_id)
+    views = [*lesson_views(lesson, lang), *reference_views(lesson, lang, live), *trap_views(lesson, lang)]
     return [gr.Dropdown(choices=lesson_choices(lang), value=lesson.id, interactive=True), *views]
 
 
@@ -254,11 +356,11 @@ def watch_live(ctx: AppContext, request: gr.Request, lesson_id: str | None, sess
     return timer, gr.Plot(chart, visible=drawn), key
 
 
-def lesson_spec(ctx: AppContext, lesson: Lesson) -> RunSpec:
-    """The lesson's recipe, on the app's model unless the lesson names one."""
+def lesson_spec(ctx: AppContext, lesson: Lesson, trap: bool = False) -> RunSpec:
+    """The lesson's recipe (or its trap), on the app's model unless the lesson names one."""
     if "model_name_or_path" in lesson.overrides:
-        return lesson.run_spec()
-    return lesson.run_spec(model_name_or_path=ctx.settings.model or EMBEDDED)
+        return lesson.run_spec(trap=trap)
+    return lesson.run_spec(trap=trap, model_name_or_path=ctx.settings.model or EMBEDDED)
 
 
 def form_value(spec: RunSpec, name: str) -> Any:
@@ -303,16 +405,33 @@ def preview_values(spec: RunSpec, prompt: str) -> list:
 
 
 def load_lesson(
-    ctx: AppContext, layout: Layout, names: tuple[str, ...], request: gr.Request, lesson_id: str, code: str, custom
+    ctx: AppContext,
+    layout: Layout,
+    names: tuple[str, ...],
+    request: gr.Request,
+    lesson_id: str,
+    code: str,
+    custom,
+    trap: bool = False,
 ) -> list:
-    """Fill the Rewards selection (as "Apply JSON" would), the Preview inputs and the Train form from the recipe."""
+    """Fill the Rewards selection (as "Apply JSON" would), the Preview inputs and the Train form from the recipe (or,
+    with `trap`, from the lesson's trap)."""
     lang = lang_of(request)
     lesson = get_lesson(lesson_id)
-    spec = lesson_spec(ctx, lesson)
+    if trap and lesson.trap is None:
+        raise PlaygroundError("learn.no_trap", title=_in(lang, lesson.title))
+    spec = lesson_spec(ctx, lesson, trap)
     selection = json.dumps([choice.to_dict() for choice in spec.rewards])
     rewards = apply_selection(layout, request, selection, code, custom)
-    message = "✓ " + tr(lang, "learn.loaded", title=_in(lang, lesson.title))
+    message = "✓ " + tr(lang, "learn.loaded_trap" if trap else "learn.loaded", title=_in(lang, lesson.title))
     return [message, *rewards, *preview_values(spec, lesson.preview_prompt), *(form_value(spec, n) for n in names)]
+
+
+def load_trap(
+    ctx: AppContext, layout: Layout, names: tuple[str, ...], request: gr.Request, lesson_id: str, code: str, custom
+) -> list:
+    """Load the lesson's trap: the recipe that shows the failure its fix (Load) avoids."""
+    return load_lesson(ctx, layout, names, request, lesson_id, code, custom, trap=True)
 
 
 # --- layout --------------------------------------------------------------------------------------------------------
@@ -330,6 +449,7 @@ def create_learn_tab() -> LearnTab:
                 lesson_choices("en"), value=first.id, label=t("learn.pick"), scale=3, interactive=False
             )
             load = gr.Button(t("learn.load"), variant="primary", scale=1)
+            load_trap = gr.Button(t("learn.load_trap"), variant="secondary", scale=1, visible=first.trap is not None)
         loaded = gr.Markdown(elem_classes="pg-status")
         text, expected, recipe = lesson_views(first, "en")
         text = gr.Markdown(text)
@@ -354,10 +474,21 @@ def create_learn_tab() -> LearnTab:
             column_widths=["22%", "26%", "26%", "26%"],  # at a phone's 390 px the prompt keeps about 75 px
             elem_classes="pg-reference-answers",
         )
+        trap_answers_value = answers_frame(first.reference(trap=True), "en")
+        trap_answers = gr.Dataframe(
+            trap_answers_value,
+            visible=bool(len(trap_answers_value)),
+            label=t("learn.ref.trap_answers"),
+            wrap=True,
+            interactive=False,
+            column_widths=["22%", "26%", "26%", "26%"],
+            elem_classes="pg-reference-answers-trap",
+        )
         timer = gr.Timer(LIVE_SECONDS, active=False)
     return LearnTab(
         picker=picker,
         load=load,
+        load_trap=load_trap,
         text=text,
         expected=expected,
         recipe=recipe,
@@ -365,6 +496,7 @@ def create_learn_tab() -> LearnTab:
         reference=reference,
         curve=curve,
         answers=answers,
+        trap_answers=trap_answers,
         tab=tab,
         timer=timer,
     )
@@ -396,3 +528,5 @@ def wire_learn_tab(
     load = bind(load_lesson, ctx, rewards.layout, names)
     # The spinner shows by the message only, not over every input of three tabs.
     learn.load.click(load, inputs, outputs, api_name="load_lesson", show_progress_on=[learn.loaded])
+    trap = bind(load_trap, ctx, rewards.layout, names)
+    learn.load_trap.click(trap, inputs, outputs, api_name="load_lesson_trap", show_progress_on=[learn.loaded])
