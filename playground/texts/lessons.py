@@ -77,7 +77,13 @@ TEXTS: dict[str, tuple[str, str]] = {
             "tag (rewards see it);\n3. a **partial-credit** reward (`tag_layout`) next to the strict one, so a nearly "
             "right answer beats a wrong one.\n\nFirst run the recipe with `sft_warmup_steps = 0` and no prefix to see "
             "the flat line, then the full recipe. On the eval curve, the point after the warm-up shows what SFT did, "
-            "and the points after it what GRPO added."
+            "and the points after it what GRPO added.\n\n**What the answers look like.** The format reward pays for "
+            "the tags with text in them, not for sentences: after GRPO many sections hold a short phrase or a "
+            "fragment, and a sentence is often cut across the tags (`<intro>How to make a cup of tea</intro>\\n"
+            "<body>with a story</body>\\n<conclusion>is a story</conclusion>`, a held-out answer of the reference "
+            "run). For answers with a whole sentence in every tag at a target length, see the **Combining rewards** "
+            "lesson. A run of this recipe charts `sentence_rate` too: the share of answers with a sentence in every "
+            "tag."
         ),
         (
             "文章中的格式奖励只有在回答恰好是 `<intro>…</intro><body>…</body><conclusion>…</conclusion>`、并且每个部分"
@@ -90,7 +96,11 @@ TEXTS: dict[str, tuple[str, str]] = {
             "（`completion_prefix = <intro>`）：每个回答都以第一个标签开头（奖励函数能看到它）；\n3. **部分得分**奖励"
             "（`tag_layout`）与严格奖励并用，让接近正确的回答比错误的得分更高。\n\n先用 `sft_warmup_steps = 0`、不加前"
             "缀运行，看到一条平线；再运行完整配方。在评估曲线上，预热之后的那个点显示 SFT 的作用，之后的点显示 GRPO 额"
-            "外带来的提升。"
+            "外带来的提升。\n\n**回答是什么样子**：格式奖励为带内容的标签付分，而不是为句子付分：GRPO 之后，很多部分"
+            "只有一个短语或半句话，一个句子常被切到几个标签里（`<intro>How to make a cup of tea</intro>\\n<body>with "
+            "a story</body>\\n<conclusion>is a story</conclusion>`，参考训练的一个留出回答）。想要每个标签里都有一个"
+            "完整句子、长度合适的回答，请看“组合多个奖励”一课。训练本课配方时，图表也会画出 `sentence_rate`：每个标签"
+            "里都有一个句子的回答所占比例。"
         ),
     ),
     "learn.lesson.format.expected": (
@@ -166,40 +176,66 @@ TEXTS: dict[str, tuple[str, str]] = {
         ),
     ),
     "learn.lesson.combine.title": (
-        "Combining rewards",
-        "组合多个奖励",
+        "Combining rewards: the trap and its fix",
+        "组合多个奖励：陷阱与解决办法",
     ),
     "learn.lesson.combine.text": (
         (
             "The article adds rewards: `0.7 * length + 0.3 * format`. TRL does the same with several reward functions "
-            "and `reward_weights`, and logs each one as `rewards/<fn>/mean`.\n\nTwo traps: a reward on a large scale "
-            "(length: -100) drowns one on a small scale (format: 0 or 1); and a reward that never varies cannot be "
-            "helped by any weight, because with `scale_rewards = group` a constant term cancels out. Rescale rewards "
-            "to similar ranges, or try TRL's `multi_objective_aggregation` (normalize each reward before summing). A "
-            "reward that is always 0 needs a cold start (see the format lesson), not a bigger weight."
+            "and `reward_weights`, and logs each one as `rewards/<fn>/mean`. This lesson has two recipes: **Load** "
+            "sets the fix, **Load the trap** the trap; the chart and the answers show the reference run of both."
+            "\n\n**The trap**: a plain weighted sum of `length` and the partial-credit `tag_layout`. A reward on a "
+            "large scale (length: tens or hundreds of characters off) drowns one on a small scale (0 to 1): even at "
+            "weight 0.01 the length spread decides which answers GRPO favours, and GRPO undoes the layout the warm-up "
+            "taught. A reward that never varies cannot be helped by any weight either: with `scale_rewards = group` a "
+            "constant term cancels out. It needs a cold start (see the format lesson), not a bigger weight.\n\n"
+            "**The fix**: the article's `length` and strict `format`, with three changes:\n1. "
+            "`multi_objective_aggregation = normalize_then_sum`: TRL normalizes each reward within its group before "
+            "the sum, so each reward counts by how it ranks the answers, not by its scale;\n2. a warm-up whose "
+            "examples hold a whole sentence in every tag (`sft_split = sentences`): the model's own answer is cut at "
+            "the ends of its sentences, not in the middle of one;\n3. a length target that fits three short "
+            "sentences and the tags (`ideal_length = 200` characters).\n\nThe warm-up gives the layout, GRPO the "
+            "length. The chart draws the fix's `format` and `sentence_rate` (the share of answers with a sentence in "
+            "every tag: at least four words, ending in . ! or ?) and the trap's `tag_layout`."
         ),
         (
             "文章把奖励加在一起：`0.7 * length + 0.3 * format`。TRL 用多个奖励函数加 `reward_weights` 做同样的事，并把"
-            "每个奖励记录为 `rewards/<fn>/mean`。\n\n两个陷阱：数值范围大的奖励（长度：-100）会淹没范围小的奖励（格式"
-            "：0 或 1）；而一个从不变化的奖励，任何权重都救不了它，因为在 `scale_rewards = group` 下常数项会被抵消。把"
-            "各个奖励缩放到相近的范围，或试试 TRL 的 `multi_objective_aggregation`（先分别归一化再求和）。总是 0 的奖"
-            "励需要冷启动（见格式一课），而不是更大的权重。"
+            "每个奖励记录为 `rewards/<fn>/mean`。本课有两个配方：**载入**设置解决办法，**载入陷阱配方**设置陷阱；图表"
+            "和回答展示两者的参考训练。\n\n**陷阱**：把 `length` 和给部分得分的 `tag_layout` 直接加权求和。数值范围"
+            "大的奖励（长度：差几十到几百个字符）会淹没范围小的奖励（0 到 1）：即使权重只有 0.01，GRPO 偏向哪些回答仍"
+            "由长度的差异决定，预热教会的格式又被 GRPO 抹掉。一个从不变化的奖励，任何权重都救不了它：在 "
+            "`scale_rewards = group` 下常数项会被抵消。它需要冷启动（见格式一课），而不是更大的权重。\n\n**解决办法"
+            "**：仍用文章的 `length` 和严格的 `format`，改三处：\n1. `multi_objective_aggregation = "
+            "normalize_then_sum`：TRL 先在组内把每个奖励分别归一化再求和，每个奖励按它对回答的排序起作用，而不是按它的"
+            "数值范围；\n2. 预热样例的每个标签里都是一个完整的句子（`sft_split = sentences`）：模型自己的回答在句末切"
+            "开，而不是从句子中间切开；\n3. 长度目标能容纳三个短句和标签（`ideal_length = 200` 个字符）。\n\n格式来"
+            "自预热，长度来自 GRPO。图表画出解决办法的 `format` 和 `sentence_rate`（每个标签里都有一个句子的回答所占比"
+            "例：至少四个词，以 . ! ? 结尾），以及陷阱的 `tag_layout`。"
         ),
     ),
     "learn.lesson.combine.expected": (
         (
-            "Measured on a quiet 2-core AMD EPYC (both cores; 8 held-out prompts x 4 samples, seed 42): length(200) "
-            "-135 before, -75 after the warm-up, -118 after 10 GRPO steps; tag_layout 0.29 -> 0.67 after the warm-up "
-            "-> 0.41. The warm-up gave all of the gain and GRPO took part of it back: with weight 0.01 the length "
-            "spread (tens of characters) still outweighs tag_layout's (0 to 1), answers ran to the cap and the "
-            "clipped alert fired. Try multi_objective_aggregation = normalize_then_sum and compare. 3.6 min."
+            "Seed 42, 8 held-out prompts x 4 samples. The fix (20 GRPO steps): answers with a sentence in every tag "
+            "0.13 before training -> 0.69 after the warm-up -> 0.78 at step 10 -> 0.84 at step 20; strict format "
+            "0.00 -> 0.69 -> 0.69 -> 0.91; mean distance to the 200-character target 283 -> 119 -> 104 -> 44 "
+            'characters. The warm-up gave the layout and GRPO the length, e.g. `<intro>"To make a cup of tea, you '
+            "need to start with a kettle and pour the water into a mug.</intro>\\n<body>First, you need to heat the "
+            "kettle.</body>\\n<conclusion>Now, you need to start pouring the water into the mug.</conclusion>`. "
+            "25.7 min on a 2-core Intel Xeon shared with other work (load average 6.3): not a quiet machine's time. "
+            "The trap (10 GRPO steps; a quiet 2-core AMD EPYC, 3.6 min): distance to the target 135 -> 75 after the "
+            "warm-up -> 118; tag_layout 0.29 -> 0.67 -> 0.41. GRPO took back part of what the warm-up gave: answers "
+            "ran to the length cap, and the clipped and dominant_reward alerts fired."
         ),
         (
-            "在一台空闲的 2 核 AMD EPYC 上实测（用两个核；8 个留出提示词 x 每个 4 个样本，随机种子 42）：length(200) "
-            "训练前 -135，预热后 -75，GRPO 10 步后 -118；tag_layout 从 0.29 到预热后 0.67，再到 0.41。提升全部来自预热"
-            "，GRPO 反而退回了一部分：权重 0.01 时，长度奖励的差异（几十个字符）仍然压过 tag_layout（0 到 1），回答写"
-            "到长度上限，clipped 提醒触发。试试 multi_objective_aggregation = normalize_then_sum 再比较。用时 3.6 分钟"
-            "。"
+            "随机种子 42，8 个留出提示词 x 每个 4 个样本。解决办法（GRPO 20 步）：每个标签里都有一个句子的回答比例训练"
+            "前 0.13 -> 预热后 0.69 -> 第 10 步 0.78 -> 第 20 步 0.84；严格格式 0.00 -> 0.69 -> 0.69 -> 0.91；与 200 "
+            '个字符目标的平均差距 283 -> 119 -> 104 -> 44 个字符。格式来自预热，长度来自 GRPO，例如 `<intro>"To '
+            "make a cup of tea, you need to start with a kettle and pour the water into a mug.</intro>\\n<body>First, "
+            "you need to heat the kettle.</body>\\n<conclusion>Now, you need to start pouring the water into the "
+            "mug.</conclusion>`。在一台 2 核 Intel Xeon 上用时 25.7 分钟，当时机器还在做别的工作（平均负载 6.3）：这不"
+            "是空闲机器的用时。陷阱（GRPO 10 步；一台空闲的 2 核 AMD EPYC，3.6 分钟）：与目标的差距 135 -> 预热后 75 "
+            "-> 118；tag_layout 0.29 -> 0.67 -> 0.41。GRPO 退回了预热带来的一部分：回答写到长度上限，clipped 和 "
+            "dominant_reward 提醒触发。"
         ),
     ),
     "learn.lesson.metrics.title": (

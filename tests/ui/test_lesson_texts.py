@@ -2,6 +2,7 @@
 in Chinese, and a reference run described as the shipped one was measured."""
 
 import re
+from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
 
@@ -43,3 +44,97 @@ def test_the_format_lessons_reference_run_is_the_run_its_text_describes():
     assert "shared" not in summary and f"{int(wall // 60)}m {round(wall % 60):02d}s in all" in summary
     # the load average as the run started (the previous run's tail) read as a busy machine next to "quiet machine"
     assert "load" not in summary and "负载" not in reference_markdown(lesson, "zh")
+
+
+def _half_up(value: float, digits: int = 2) -> str:
+    """A figure as the texts write it: rounded half up (0.125 -> 0.13, -283.2 -> 283 with digits=0)."""
+    return str(Decimal(repr(value)).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP))
+
+
+def _in_order(text: str, figures: list[str]) -> bool:
+    """Each figure appears in `text`, each after the one before (as written in a chain "a -> b -> c")."""
+    at = 0
+    for figure in figures:
+        found = re.search(rf"(?<![\d.]){re.escape(figure)}(?![\d])", text[at:])
+        if found is None:
+            return False
+        at += found.end()
+    return True
+
+
+def _chain(reference, metric: str, digits: int = 2, distance: bool = False) -> list[str]:
+    """The metric at each eval point (base, warm-up, each GRPO point), as the texts write it; a length reward as the
+    distance to its target (its negation)."""
+    return [_half_up(-row[metric] if distance else row[metric], digits) for row in reference.eval]
+
+
+LENGTH = "length(ideal_length=200)"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_combine_lessons_figures_are_its_fixs_and_its_traps_reference_runs(lang):
+    lesson = get_lesson("combine")
+    fix, trap = lesson.reference(), lesson.reference(trap=True)
+    assert fix is not None and trap is not None and lesson.trap is not None
+    expected = lesson.expected[lang]
+    fix_part, trap_part = expected.split({"en": "The trap", "zh": "陷阱（"}[lang])
+    # the fix: a sentence in every tag, strict format, distance to the target, at every eval point in order
+    assert [row["of"] for row in fix.eval] == ["base", "warmup", "grpo", "grpo"]
+    assert _in_order(fix_part, _chain(fix, "sentence_rate")), _chain(fix, "sentence_rate")
+    assert _in_order(fix_part, _chain(fix, "format")), _chain(fix, "format")
+    assert _in_order(fix_part, _chain(fix, LENGTH, 0, distance=True)), _chain(fix, LENGTH, 0, distance=True)
+    assert _chain(fix, "sentence_rate")[-1] == "0.84" and _chain(fix, LENGTH, 0, distance=True)[-1] == "44"
+    # the fix's time, and the load it was measured under: a shared machine says so
+    run = fix.run
+    assert f"{run['wall_s'] / 60:.1f}" in fix_part and f"{run['load_avg_1min']:g}" in fix_part
+    assert run["load_avg_1min"] > run["cores"] and "Intel Xeon" in fix_part
+    assert {"en": "shared with other work", "zh": "还在做别的工作"}[lang] in fix_part
+    # the trap: distance and tag_layout, its time on a quiet machine, its alerts
+    assert [row["of"] for row in trap.eval] == ["base", "warmup", "grpo"]
+    assert _in_order(trap_part, _chain(trap, LENGTH, 0, distance=True)), _chain(trap, LENGTH, 0, distance=True)
+    assert _in_order(trap_part, _chain(trap, "tag_layout")), _chain(trap, "tag_layout")
+    assert f"{trap.run['wall_s'] / 60:.1f}" in trap_part and trap.run["load_avg_1min"] <= trap.run["cores"]
+    assert {"en": "quiet 2-core AMD EPYC", "zh": "空闲的 2 核 AMD EPYC"}[lang] in trap_part
+    assert all(code in trap_part for code in trap.run["alerts"])
+    assert f"GRPO {trap.run['max_steps']}" in trap_part or f"{trap.run['max_steps']} GRPO" in trap_part
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_combine_lesson_tells_how_the_fix_works(lang):
+    lesson = get_lesson("combine")
+    spec, trap = lesson.run_spec(), lesson.run_spec(trap=True)
+    text = lesson.text[lang]
+    assert spec.grpo.multi_objective_aggregation == "normalize_then_sum" != trap.grpo.multi_objective_aggregation
+    assert "`multi_objective_aggregation = normalize_then_sum`" in text
+    assert spec.grpo.sft_split == "sentences" and "`sft_split = sentences`" in text
+    [length] = [choice for choice in spec.rewards if choice.name == "length"]
+    assert f"`ideal_length = {length.params['ideal_length']}`" in text
+    assert {"en": "**Load the trap**", "zh": "**载入陷阱配方**"}[lang] in text
+    for metric in (*lesson.chart, *lesson.trap_chart):
+        assert f"`{metric}`" in text
+
+
+def _answers_after_grpo(reference) -> list[str]:
+    last = max(a["step"] for a in reference.answers if a["eval_of"] == "grpo")
+    return [a["completion"] for a in reference.answers if a["eval_of"] == "grpo" and a["step"] == last]
+
+
+def _quoted_answers(text: str) -> list[str]:
+    r"""The answers a text quotes: code spans that open a tag (not a layout with "…"), with "\n" read as a newline."""
+    spans = re.findall(r"`(<intro>[^`…]*)`", text)
+    return [span.replace("\\n", "\n") for span in spans if span != "<intro>"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_answers_the_texts_quote_are_their_reference_runs_answers_after_grpo(lang):
+    """The format lesson quotes one of its answers after GRPO: fragments in the tags, no sentence in every tag; the
+    combine lesson quotes one of the fix's: a sentence in every tag. The format lesson points to the combine one."""
+    from playground.training.answer_shape import sentence_in_every_tag
+
+    fmt, combine = get_lesson("format"), get_lesson("combine")
+    [fragments] = _quoted_answers(fmt.text[lang])
+    assert fragments in _answers_after_grpo(fmt.reference()) and not sentence_in_every_tag(fragments)
+    assert combine.title[lang].split("：")[0].split(":")[0] in fmt.text[lang]
+    assert "`sentence_rate`" in fmt.text[lang] and "sentence_rate" in fmt.chart
+    [sentences] = _quoted_answers(combine.expected[lang])
+    assert sentences in _answers_after_grpo(combine.reference()) and sentence_in_every_tag(sentences)
