@@ -257,6 +257,11 @@ def run_lessons(args: argparse.Namespace) -> int:
             reference = lesson.reference()  # the measured run of a lesson that trains (bench/lessons.py)
             if reference is not None:
                 item["reference"] = reference.to_json()
+            if lesson.trap is not None:  # the recipe the lesson warns against, and its own measured run
+                rewards, overrides = lesson.trap
+                item["trap"] = {"rewards": [choice.to_dict() for choice in rewards], "overrides": overrides}
+                if (trap := lesson.reference(trap=True)) is not None:
+                    item["trap"]["reference"] = trap.to_json()
             data.append(item)
         print(json.dumps(data, ensure_ascii=False, indent=2))
         return 0

@@ -113,6 +113,29 @@ def test_lessons_json_lists_ids_titles_and_expected_figures(capsys):
     for lesson in lessons:
         assert lesson["title"]["en"] and lesson["title"]["zh"] != lesson["title"]["en"]
         assert lesson["expected"]["en"] and lesson["expected"]["zh"]
+    # the combine lesson: its reference run is the fix's, and its trap comes with the trap's own reference run
+    combine = next(lesson for lesson in lessons if lesson["id"] == "combine")
+    assert combine["overrides"]["multi_objective_aggregation"] == "normalize_then_sum"
+    assert combine["reference"]["run"]["max_steps"] == combine["overrides"]["max_steps"] == 20
+    trap = combine["trap"]
+    assert trap["overrides"]["multi_objective_aggregation"] == "sum_then_normalize"
+    assert [r["name"] for r in trap["rewards"]] == ["length", "tag_layout"]
+    assert trap["reference"]["run"]["max_steps"] == trap["overrides"]["max_steps"] == 10
+    assert {"tag_layout", "length(ideal_length=200)"} <= set(trap["reference"]["eval"][0])
+    assert "format" in combine["reference"]["eval"][0] and "format" not in trap["reference"]["eval"][0]
+    assert all("trap" not in lesson for lesson in lessons if lesson["id"] != "combine")
+
+
+def test_train_lesson_combine_trains_the_fix():
+    """`train --lesson combine` starts from the fixed recipe (normalized sum, sentence warm-up), not the trap."""
+    from playground.cli.train import base_spec
+    from playground.lessons import get_lesson
+
+    spec = base_spec(None, "combine")
+    assert spec.to_dict() == get_lesson("combine").run_spec().to_dict()
+    assert spec.grpo.multi_objective_aggregation == "normalize_then_sum" and spec.grpo.sft_split == "sentences"
+    assert [(c.name, c.weight) for c in spec.rewards] == [("length", 1.0), ("format", 1.0)]
+    assert spec.grpo.max_steps == 20
 
 
 def test_unknown_lesson_lists_the_valid_ones(capsys):
