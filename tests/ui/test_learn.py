@@ -276,3 +276,93 @@ def test_lessons_json_carries_each_reference_run(shipped, capsys):
     ]
     assert data["format"]["reference"]["run"]["wall_s"] == 290.0 and len(data["format"]["reference"]["answers"]) == 3
     assert "reference" not in data["groups"]
+
+
+# --- a lesson with a trap: the fix's and the trap's reference runs side by side ----------------------------------
+
+
+def test_a_lesson_with_a_trap_draws_both_reference_runs_each_with_its_own_metrics():
+    from playground.ui.learn_tab import curve_frame
+
+    lesson = get_lesson("combine")
+    fix, trap = lesson.reference(), lesson.reference(trap=True)
+    assert lesson.chart == ("format", "sentence_rate") and lesson.trap_chart == ("tag_layout",)
+    live = [{"step": 0, "phase": "eval", "eval_of": "base", "eval_rewards/format/mean": 0.0, "sentence_rate": 0.25}]
+    live += [{"step": 0, "phase": "eval", "eval_of": "base", "eval_rewards/tag_layout/mean": 0.5}]  # a trap run
+    frame = curve_frame(lesson, "en", fix, live, trap)
+    by_series = {name: list(rows["value"]) for name, rows in frame.groupby("series", sort=False)}
+    assert by_series == {
+        "format · fix": [row["format"] for row in fix.eval],
+        "sentence_rate · fix": [row["sentence_rate"] for row in fix.eval],
+        "tag_layout · trap": [row["tag_layout"] for row in trap.eval],
+        "format · your run": [0.0],
+        "sentence_rate · your run": [0.25],
+        "tag_layout · your run": [0.5],
+    }
+    assert list(frame[frame["series"] == "tag_layout · trap"]["step"]) == [0, 0, 10]
+    zh = set(curve_frame(lesson, "zh", fix, None, trap)["series"])
+    assert zh == {"format · 解决办法", "sentence_rate · 解决办法", "tag_layout · 陷阱"}
+    # a lesson without a trap keeps its one "reference" series
+    assert set(curve_frame(get_lesson("length"), "en", get_lesson("length").reference())["series"]) == {
+        "eval_reward · reference"
+    }
+
+
+def test_a_lesson_with_a_trap_summarises_both_runs_and_the_reward_they_share():
+    from playground.ui.learn_tab import reference_markdown
+
+    lesson = get_lesson("combine")
+    text = reference_markdown(lesson, "en")
+    fix_part, trap_part = text.split("**The trap (what “Load the trap” sets)**")
+    assert text.startswith("### Reference runs: the fix and the trap") and "**The fix (what Load sets)**" in fix_part
+    assert "`sentence_rate` on the held-out prompts: 0.13 before training → 0.69 after the warm-up → 0.84" in fix_part
+    assert "`format` on the held-out prompts: 0 before training → 0.69 after the warm-up → 0.91" in fix_part
+    # the length reward both runs have: the fix brings it from -283 to -44, the trap gives back what the warm-up won
+    assert "`length(ideal_length=200)` on the held-out prompts: -283 before training → -119" in fix_part
+    assert "GRPO +75." in fix_part and "The warm-up added +60, GRPO -43." in trap_part
+    assert "`tag_layout` on the held-out prompts: 0.29 before training → 0.67 after the warm-up → 0.41" in trap_part
+    assert "`format`" not in trap_part and "`tag_layout`" not in fix_part
+    # the fix was measured on a shared machine (load 6.3 on 2 cores), the trap on a quiet one: only the fix says so
+    assert "load average 6.3 on 2 cores" in fix_part and "load average" not in trap_part
+    assert "`clipped`, `dominant_reward`" in trap_part and "dominant_reward" not in fix_part
+    zh = reference_markdown(lesson, "zh")
+    assert "参考训练：解决办法与陷阱" in zh and "2 个核心上的平均负载为 6.3" in zh
+    assert "预热带来 +60，GRPO 带来 -43" in zh
+
+
+def test_only_a_lesson_with_a_trap_shows_the_trap_button_and_answers():
+    from playground.ui.learn_tab import reference_views, trap_views
+
+    combine = get_lesson("combine")
+    answers, button = trap_views(combine, "zh")
+    assert button.visible is True and button.value == "载入陷阱配方"
+    assert answers.visible is True and answers.label.startswith("陷阱配方的留出提示词上的回答")
+    grpo = [a["completion"] for a in combine.reference(trap=True).answers if a["eval_of"] == "grpo"]
+    cells = answers.value["data"]
+    prompts = [row["prompt"] for row in combine.reference(trap=True).answers_by_prompt()]
+    assert len(cells) == len(prompts) == 3
+    assert all(p.startswith(row[0][:100]) for p, row in zip(prompts, cells, strict=True))
+    assert all(any(cell.startswith(text[:100]) for text in grpo) for cell in (row[3] for row in cells))
+    _, _, fix_answers = reference_views(combine, "en")
+    assert fix_answers.label.startswith("The fix's held-out answers")
+    final = [a for a in combine.reference().answers if a["eval_of"] == "grpo" and a["step"] == 20]
+    fix_grpo = {a["completion"][:100] for a in final}
+    assert {row[3][:100] for row in fix_answers.value["data"]} == fix_grpo
+    answers, button = trap_views(get_lesson("format"), "en")
+    assert button.visible is False and answers.visible is False
+    _, _, answers = reference_views(get_lesson("format"), "en")
+    assert answers.label.startswith("The reference run's held-out answers")
+
+
+def test_load_the_trap_fills_the_form_with_the_traps_recipe(form_names):
+    """What "Load the trap" sends the Train form comes back, through Start's `spec_from_form`, as the trap's spec."""
+    lesson = get_lesson("combine")
+    spec = lesson.run_spec(trap=True)
+    values = tuple(form_value(spec, name) for name in form_names)
+    started = spec_from_form(form_names, values, [choice.to_dict() for choice in spec.rewards])
+    assert started.to_dict() == spec.to_dict()
+    validate_spec(started)
+    assert started.grpo.multi_objective_aggregation == "sum_then_normalize" and started.grpo.max_steps == 10
+    assert [(c.name, c.weight) for c in started.rewards] == [("length", 0.01), ("tag_layout", 1.0)]
+    with pytest.raises(ValueError, match="no trap"):
+        get_lesson("format").run_spec(trap=True)
