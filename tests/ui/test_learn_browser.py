@@ -169,8 +169,9 @@ def test_a_lessons_reference_run_shows_at_once(app, browser, locale, tab, picker
     wait_for(lambda: first_words in answers.inner_text(), 60, "the reference answers after GRPO")
     assert " ".join(row["base"]["completion"].split()[:3]) in answers.inner_text()
     curve = page.locator(".block.pg-reference-curve")
-    # a coloured line per chart metric of the lesson (format, tag_layout), and as many for a run of the recipe
-    wait_for(lambda: curve.locator("g.mark-line path[stroke^='#']").count() in (2, 4), 60, "the reference curve")
+    # a coloured line per chart metric of the reference run (format, tag_layout; it has no sentence_rate), and one
+    # per chart metric (format, tag_layout, sentence_rate) for a run of the recipe
+    wait_for(lambda: curve.locator("g.mark-line path[stroke^='#']").count() in (2, 5), 60, "the reference curve")
     assert curve.locator("text", has_text="format · " + ("reference" if lang == "en" else "参考")).count() == 1
     # The Train tab's chart: its evals at steps 0, 0, 10 and 20 ticked at whole steps, each once (not "0 1 1 2 2"), y
     # labels without float noise, axis titles in the page's language.
@@ -181,5 +182,54 @@ def test_a_lessons_reference_run_shows_at_once(app, browser, locale, tab, picker
     for label in axes["y"]["ticks"]:  # "0.2", not "0.200000" nor "0.30000000000000004"
         assert re.fullmatch(r"−?\d+(\.\d{0,2}[1-9])?", label), axes["y"]
     assert (axes["x"]["title"], axes["y"]["title"]) == (text["chart.step"], text["chart.lesson.y"])
+    assert_no_error_toast(page)
+    context.close()
+
+
+def test_the_combine_lesson_shows_its_fix_and_its_trap_and_loads_the_trap(app, browser):
+    """The combine lesson draws the fix's and the trap's reference runs on one chart, shows the held-out answers of
+    both after GRPO, and "Load the trap" fills Rewards and Train with the trap's recipe."""
+    lesson = get_lesson("combine")
+    fix, trap = lesson.reference(), lesson.reference(trap=True)
+    context = browser.new_context(locale="en-US", viewport=VIEWPORT)
+    page = context.new_page()
+    page.goto(app.url)
+    open_tab(page, "Learn")
+    trap_button = page.get_by_role("button", name="Load the trap", exact=True)
+    pick_lesson(page, "Lesson", f"{LESSONS.index(lesson) + 1}. {lesson.title['en']}")
+    page.get_by_role("heading", name=lesson.title["en"]).wait_for(timeout=60_000)
+    summary = page.locator(".prose.pg-reference")
+    wait_for(lambda: "Reference runs: the fix and the trap" in summary.inner_text(), 60, "both runs' summary")
+    # one chart: a line per chart metric of the fix (format, sentence_rate) and of the trap (tag_layout)
+    curve = page.locator(".block.pg-reference-curve")
+    wait_for(lambda: curve.locator("g.mark-line path[stroke^='#']").count() == 3, 60, "the three reference lines")
+    for series in ("format · fix", "sentence_rate · fix", "tag_layout · trap"):
+        assert curve.locator("text", has_text=series).count() == 1, series
+    # the held-out answers of both runs after GRPO
+    fix_answers = page.locator(".block.pg-reference-answers")
+    trap_answers = page.locator(".block.pg-reference-answers-trap")
+    for table, reference in ((fix_answers, fix), (trap_answers, trap)):
+        [row] = reference.answers_by_prompt()[-1:]
+        words = " ".join(row["grpo"]["completion"].split()[:4])
+        wait_for(lambda t=table, w=words: w in t.inner_text(), 60, f"the answer after GRPO {words!r}")
+    assert "The trap's held-out answers" in trap_answers.inner_text()
+    # Load the trap: the trap's rewards in the Rewards selection, its settings in the Train form
+    assert trap_button.is_visible()
+    trap_button.click()
+    loaded = page.locator(".prose.pg-status").first
+    wait_for(lambda: "Loaded the trap of" in loaded.inner_text(), 60, "the trap's Load message")
+    open_tab(page, "Rewards")
+    selected = page.locator("#pg-selection-summary")
+    wait_for(lambda: "tag_layout × 1" in selected.inner_text(), 30, "the trap's rewards")
+    assert "length (ideal_length=200) × 0.01" in selected.inner_text() and "format" not in selected.inner_text()
+    open_tab(page, "Train")
+    assert page.get_by_label("max_steps", exact=True).input_value() == str(lesson.run_spec(trap=True).grpo.max_steps)
+    open_group(page, "train.group.generation")
+    assert page.get_by_label("max_completion_length", exact=True).input_value() == "80"
+    # the button is the combine lesson's only
+    open_tab(page, "Learn")
+    pick_lesson(page, "Lesson", f"{LESSONS.index(get_lesson('length')) + 1}. {get_lesson('length').title['en']}")
+    wait_for(lambda: not trap_button.is_visible(), 60, "the trap button to hide on a lesson without a trap")
+    assert not trap_answers.is_visible()
     assert_no_error_toast(page)
     context.close()
