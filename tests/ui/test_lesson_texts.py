@@ -138,3 +138,24 @@ def test_the_answers_the_texts_quote_are_their_reference_runs_answers_after_grpo
     assert "`sentence_rate`" in fmt.text[lang] and "sentence_rate" in fmt.chart
     [sentences] = _quoted_answers(combine.expected[lang])
     assert sentences in _answers_after_grpo(combine.reference()) and sentence_in_every_tag(sentences)
+
+
+def test_the_readme_and_the_performance_notes_carry_the_combine_lessons_figures():
+    """README's lesson lines and docs/performance.md's combine table are the shipped reference runs' figures."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    notes = (root / "docs" / "performance.md").read_text(encoding="utf-8")
+    lesson = get_lesson("combine")
+    fix, trap = lesson.reference(), lesson.reference(trap=True)
+    sentences, layout, distance = _chain(fix, "sentence_rate"), _chain(fix, "format"), _chain(fix, LENGTH, 0, True)
+    assert f"{sentences[0]} -> {sentences[1]} after the warm-up -> {sentences[-1]}" in readme
+    assert f"{layout[0]} -> {layout[-1]}" in readme and f"{distance[0]} -> {distance[-1]} characters" in readme
+    assert f"load average {fix.run['load_avg_1min']:g}" in readme and "not a quiet machine's time" in readme
+    assert f"| fix | `sentence_rate` | {' | '.join(sentences[:-1])} | **{sentences[-1]}** |" in notes
+    assert f"| fix | `format` | {' | '.join(layout[:-1])} | **{layout[-1]}** |" in notes
+    assert f"| fix | distance to 200 characters | {' | '.join(distance[:-1])} | **{distance[-1]}** |" in notes
+    tags = _chain(trap, "tag_layout")
+    assert f"| trap | `tag_layout` | {' | '.join(tags[:-1])} | **{tags[-1]}** |" in notes
+    assert f"{fix.run['wall_s']:.0f} s wall" in notes and f"load average {fix.run['load_avg_1min']:g}" in notes
