@@ -46,8 +46,9 @@ def _flat(spec, name: str):
 
 def reference_seconds(spec) -> float | None:
     """The wall time of the lesson reference run that `spec` repeats (the same rewards and timing fields, on the
-    embedded model, one process), or None: a lesson run's time left before its own step times are known (the
-    held-out eval before training and the SFT warm-up come first)."""
+    embedded model, one process; a lesson's trap counts with its own reference run), or None: a lesson run's time left
+    before its own step times are known (the held-out eval before training and the SFT warm-up come first). A
+    reference run measured on a shared machine (`Reference.busy`) gives none: its time is not a quiet machine's."""
     from playground.models import EMBEDDED
     from rewards.registry import metric_name
 
@@ -60,12 +61,14 @@ def reference_seconds(spec) -> float | None:
     if _flat(spec, "model_name_or_path") not in ("embedded", EMBEDDED) or _flat(spec, "num_processes") != 1:
         return None
     mine = recipe(spec)
-    for lesson in LESSONS:
-        theirs = lesson.run_spec()
+    for lesson, trap in [(lesson, trap) for lesson in LESSONS for trap in (False, True)]:
+        if trap and lesson.trap is None:
+            continue
+        theirs = lesson.run_spec(trap=trap)
         if mine != recipe(theirs) or any(_flat(spec, f) != _flat(theirs, f) for f in TIMING_FIELDS):
             continue
-        reference = lesson.reference()
-        wall = reference.run.get("wall_s") if reference else None
+        reference = lesson.reference(trap=trap)
+        wall = reference.run.get("wall_s") if reference and not reference.busy else None
         return float(wall) if isinstance(wall, int | float) and wall > 0 else None
     return None
 

@@ -22,6 +22,9 @@ from typing import Any
 logger = logging.getLogger(__name__)
 
 FOLDER = Path(__file__).with_name("reference")
+# The 1-minute load average per core above which a reference run's machine was shared: its times are not a quiet
+# machine's (its eval values do not depend on load)
+BUSY_LOAD_PER_CORE = 1.5
 
 
 @dataclass(frozen=True)
@@ -33,6 +36,14 @@ class Reference:
 
     def to_json(self) -> dict[str, Any]:
         return {"run": self.run, "eval": self.eval, "metrics": self.metrics, "answers": self.answers}
+
+    @property
+    def busy(self) -> bool:
+        """Whether the machine was shared with other work as the run started (load average above
+        `BUSY_LOAD_PER_CORE` per core): its wall time is not a quiet machine's."""
+        load, cores = self.run.get("load_avg_1min"), self.run.get("cores")
+        valid = isinstance(load, int | float) and isinstance(cores, int) and cores > 0
+        return valid and load > BUSY_LOAD_PER_CORE * cores
 
     def point(self, of: str, last: bool = False) -> dict[str, Any] | None:
         """The first (or `last`) eval row of model `of` ("base", "warmup", "grpo")."""

@@ -127,8 +127,6 @@ def _fmt(value: float) -> str:
     return str(Decimal(repr(value)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
 
 
-# The load average over the cores above which a reference run's time is not a quiet machine's
-BUSY_LOAD_PER_CORE = 1.5
 # Eval-row keys that are no reward of a run (the rest, shared by a fix and its trap, are compared in the summary)
 NOT_REWARDS = ("step", "of", "eval_reward", "empty_section_rate", "sentence_rate")
 
@@ -176,9 +174,8 @@ def _run_lines(reference: Reference, metrics, lang: str) -> list[str]:
             samples=run.get("eval_samples", "?"),
         )
     ]
-    load, cores = run.get("load_avg_1min"), run.get("cores")
-    if isinstance(load, int | float) and isinstance(cores, int) and cores > 0 and load > BUSY_LOAD_PER_CORE * cores:
-        lines.append(tr(lang, "learn.ref.busy", load=f"{load:g}", cores=cores))
+    if reference.busy:
+        lines.append(tr(lang, "learn.ref.busy", load=f"{run['load_avg_1min']:g}", cores=run["cores"]))
     if run.get("alerts"):
         lines.append(tr(lang, "learn.ref.alerts", alerts=", ".join(f"`{code}`" for code in run["alerts"])))
     warmed = reference.point("warmup") is not None
