@@ -1,10 +1,12 @@
-"""Each lesson's reference run: what `bench/lessons.py --reference` measured, shipped as `reference/<lesson>.jsonl`.
+"""Each lesson's reference run: what `bench/lessons.py --reference` measured, shipped as `reference/<lesson>.jsonl`; a
+lesson with a trap (`Lesson.trap`) ships the trap's run beside it as `reference/<lesson>_trap.jsonl`.
 
 One JSON object per line, told apart by `type`:
 - `run`: the summary (lesson, wall_s, warmup_s, max_steps, seed, cpu, cores, eval_samples, load_avg_1min);
 - `metrics`: a GRPO step's chartable metrics, under TRL's names (`reward`, `rewards/<fn>/mean`, `kl`, ...);
 - `eval`: an eval point (`step`, `of`: base / warmup / grpo, `eval_reward`, one mean per reward function, and for tag
-  layouts `empty_section_rate`, the share of answers with an empty section);
+  layouts `empty_section_rate`, the share of answers with an empty section, and `sentence_rate`, the share with a
+  sentence in every tag);
 - `answer`: a held-out answer at an eval point (`step`, `eval_of`, `prompt`, `completion`, `rewards`).
 
 The Learn tab shows these at once, with no compute; `python -m playground lessons --json` prints them.
