@@ -366,3 +366,14 @@ def test_load_the_trap_fills_the_form_with_the_traps_recipe(form_names):
     assert [(c.name, c.weight) for c in started.rewards] == [("length", 0.01), ("tag_layout", 1.0)]
     with pytest.raises(ValueError, match="no trap"):
         get_lesson("format").run_spec(trap=True)
+
+
+def test_loading_the_trap_of_a_lesson_without_one_is_a_clear_error_in_both_languages():
+    from playground.errors import PlaygroundError
+    from playground.ui.learn_tab import load_trap
+
+    with pytest.raises(PlaygroundError) as error:
+        load_trap(None, None, (), None, "format", "", None)
+    assert error.value.key == "learn.no_trap"
+    assert error.value.render("en") == f"The lesson “{get_lesson('format').title['en']}” has no trap to load."
+    assert error.value.render("zh").startswith(f"“{get_lesson('format').title['en']}”一课没有")
