@@ -145,16 +145,8 @@ SURFACED: dict[str, dict[str, dict[str, Any]]] = {
     },
 }
 # CLI flags for the prompt source, named as TRL's ScriptArguments where it has them.
-DATA_FLAGS = {
-    "dataset_kind": "kind",
-    "dataset_name": "name",
-    "dataset_config": "config",
-    "dataset_split": "split",
-    "prompt_column": "prompt_column",
-    "column_map": "column_map",
-    "system_prompt": "system_prompt",
-    "max_rows": "max_rows",
-}
+DATA_FLAGS = {f"dataset_{key}": key for key in ("kind", "name", "config", "split")}
+DATA_FLAGS |= {key: key for key in ("prompt_column", "column_map", "system_prompt", "max_rows")}
 
 
 def section_class(section: str, name: str, parser: bool = False) -> type:

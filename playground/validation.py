@@ -59,14 +59,9 @@ def validate_spec(spec: RunSpec, columns: list[str] | None = None, custom_reward
         for f in fields(cls):
             check_field(f.name, getattr(getattr(spec, section), f.name), f.metadata)
     g, m = spec.grpo, spec.model
-    unavailable = [name for name in reporters(g.report_to) if name not in available_reporters()]
-    _check(
-        not unavailable,
-        "report_to",
-        "spec.report_to",
-        name=unavailable[0] if unavailable else "",
-        names=", ".join(available_reporters()) or "none",
-    )
+    installed = available_reporters()
+    for name in reporters(g.report_to):
+        _check(name in installed, "report_to", "spec.report_to", name=name, names=", ".join(installed) or "none")
     if custom_rewards is None and spec.custom_code:
         try:
             custom_rewards = custom_reward_names(spec)
@@ -126,11 +121,9 @@ def _validate_device(spec: RunSpec) -> None:
 
         _check(torch.cuda.is_available(), "device", "spec.cuda_missing")
     if m.load_in_4bit or m.load_in_8bit:
-        field_name = "load_in_4bit" if m.load_in_4bit else "load_in_8bit"
+        bits = 4 if m.load_in_4bit else 8
         reason = bitsandbytes_unavailable(spec.resolved_device(), eight_bit=m.load_in_8bit)
-        _check(
-            reason is None, field_name, "spec.quantization_unavailable", bits=4 if m.load_in_4bit else 8, reason=reason
-        )
+        _check(reason is None, f"load_in_{bits}bit", "spec.quantization_unavailable", bits=bits, reason=reason)
 
 
 def _validate_processes(spec: RunSpec) -> None:
