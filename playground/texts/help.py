@@ -1,15 +1,13 @@
-"""The help of the Train fields, English and Chinese side by side (`FIELDS`, which the run spec's metadata reads),
+"""The help of the Train fields, English and Chinese side by side (`FIELDS`, which the fields' metadata reads),
 and the Chinese for the help written once in English elsewhere: reward descriptions and parameter help (the reward
-registry), the prompt source's fields and the built-in prompt sets (playground.data.sources).
+registry) and the built-in prompt sets (playground.data.sources).
 
 `generated_keys()` makes i18n keys of them, so the page can show either language. A name without Chinese here gets
 no Chinese key, and tests/ui/test_i18n.py fails on it.
 """
 
 import re
-from dataclasses import fields
 
-from playground.data.sources import BUILTIN_SETS, PromptSource
 from rewards.registry import list_specs
 
 
@@ -101,8 +99,8 @@ PARAMS: dict[str, str] = {  # "<reward>.<param>"
     "judge.time_limit": "每次调用的秒数上限；超时的得到 None。",
 }
 
-# The Train form's fields, in its order: (English, Chinese). The run spec's metadata takes its help from here (the
-# CLI's --help, the form's info=, the MCP tools' docs), so a field without an entry fails at import.
+# The Train form's fields, in its order: (English, Chinese). The run spec's and the prompt source's metadata take
+# their help from here (the CLI's --help, the form's info=, the MCP tools' docs): a field without one fails at import.
 FIELDS: dict[str, tuple[str, str]] = {
     "model_name_or_path": (
         "'embedded' (SmolLM2-135M-Instruct, offline), a Hugging Face Hub id, or a local folder.",
@@ -288,18 +286,32 @@ FIELDS: dict[str, tuple[str, str]] = {
         "Modules that get LoRA adapters, e.g. q_proj,v_proj; 'all-linear' for every linear layer.",
         "加 LoRA 适配器的模块，例如 q_proj,v_proj；'all-linear' 表示所有线性层。",
     ),
-}
-
-SOURCE_FIELDS: dict[str, str] = {  # the prompt source's flags: their English is `PromptSource`'s help
-    "dataset_kind": "提示词来源：'builtin'（内置）、'file'（文件）或 'hub'（Hugging Face 数据集）。",
-    "dataset_name": "内置提示词集名称、本地文件路径，或 Hugging Face 数据集 id（org/name）。",
-    "dataset_config": "Hub 数据集的配置（子集）名。",
-    "dataset_split": "Hub 数据集的划分。",
-    "prompt_column": "存放提示词的列；它会被重命名为 `prompt`。",
-    "column_map": "列重命名，写成用逗号分隔的 原列名=新列名：solution=answer 会用 `solution` 生成 `answer` 列（供读取 "
-    "`answer` 的奖励使用）；question=prompt 让 `question` 成为提示词。",
-    "system_prompt": "加到每个提示词前的系统消息（提示词会变成对话格式）。",
-    "max_rows": "只使用前 `max_rows` 行。",
+    # the prompt source's flags (`playground.spec.DATA_FLAGS`), whose help `PromptSource`'s fields take from here
+    "dataset_kind": (
+        "Where the prompts come from: 'builtin', 'file' or 'hub'.",
+        "提示词来源：'builtin'（内置）、'file'（文件）或 'hub'（Hugging Face 数据集）。",
+    ),
+    "dataset_name": (
+        "Built-in set name, path of a local file, or Hugging Face dataset id.",
+        "内置提示词集名称、本地文件路径，或 Hugging Face 数据集 id（org/name）。",
+    ),
+    "dataset_config": ("Hub dataset configuration (subset) name.", "Hub 数据集的配置（子集）名。"),
+    "dataset_split": ("Hub dataset split.", "Hub 数据集的划分。"),
+    "prompt_column": (
+        "Column holding the prompts; it is renamed to `prompt`.",
+        "存放提示词的列；它会被重命名为 `prompt`。",
+    ),
+    "column_map": (
+        "Column renames, as existing=new pairs separated by commas: solution=answer makes an `answer` column of "
+        "`solution` (for rewards that read `answer`); question=prompt makes `question` the prompt.",
+        "列重命名，写成用逗号分隔的 原列名=新列名：solution=answer 会用 `solution` 生成 `answer` 列（供读取 "
+        "`answer` 的奖励使用）；question=prompt 让 `question` 成为提示词。",
+    ),
+    "system_prompt": (
+        "System message added to every prompt (prompts become conversational).",
+        "加到每个提示词前的系统消息（提示词会变成对话格式）。",
+    ),
+    "max_rows": ("Only the first `max_rows` rows are used.", "只使用前 `max_rows` 行。"),
 }
 
 SETS: dict[str, str] = {
@@ -311,13 +323,10 @@ SETS: dict[str, str] = {
 
 
 def field_help() -> dict[str, str]:
-    """English help of every Train field (flat run spec fields and prompt-source flags), from the field metadata."""
-    from playground.spec import DATA_FLAGS, flat_fields  # the spec reads FIELDS from here
+    """English help of every Train field (flat run spec fields and prompt-source flags), as their metadata holds it."""
+    from playground.spec import DATA_FLAGS, flat_fields  # the spec and the prompt source read FIELDS from here
 
-    out = {f.name: f.metadata.get("help", "") for _, f in flat_fields()}
-    data = {f.name: f for f in fields(PromptSource)}
-    out |= {flag: data[key].metadata.get("help", "") for flag, key in DATA_FLAGS.items()}
-    return out
+    return {name: FIELDS[name][0] for name in [*(f.name for _, f in flat_fields()), *DATA_FLAGS]}
 
 
 # A run of tags and what sits between them without spaces: "<think>/<answer>", "<intro>…</intro><body>…</body>".
@@ -343,6 +352,8 @@ def info_text(text: str) -> str:
 def generated_keys() -> tuple[dict[str, str], dict[str, str]]:
     """(EN, ZH) keys: `rewards.desc.<reward>`, `rewards.param.<reward>.<param>`, `train.help.<field>`,
     `preview.set.<name>`."""
+    from playground.data.sources import BUILTIN_SETS
+
     en: dict[str, str] = {}
     zh: dict[str, str] = {}
 
@@ -358,8 +369,7 @@ def generated_keys() -> tuple[dict[str, str], dict[str, str]]:
             zh_help = PARAMS.get(f"{spec.name}.{p.name}")
             add(f"rewards.param.{spec.name}.{p.name}", info_text(p.help), zh_help and info_text(zh_help))
     for name, text in field_help().items():
-        chinese = FIELDS[name][1] if name in FIELDS else SOURCE_FIELDS.get(name)
-        add(f"train.help.{name}", info_text(text), chinese and info_text(chinese))
+        add(f"train.help.{name}", info_text(text), name in FIELDS and info_text(FIELDS[name][1]))
     for name, text in BUILTIN_SETS.items():
         add(f"preview.set.{name}", f"{name} — {text}", f"{name} — {SETS[name]}" if name in SETS else None)
     return en, zh
