@@ -69,13 +69,8 @@ def validate_spec(spec: RunSpec, columns: list[str] | None = None, custom_reward
             raise SpecError("custom_code", exc.message) from None
     batch = spec.generation_batch_size()
     if m.num_processes == 1:
-        _check(
-            batch % g.num_generations == 0,
-            "per_device_train_batch_size",
-            "spec.generation_batch",
-            batch=batch,
-            g=g.num_generations,
-        )
+        fits = batch % g.num_generations == 0
+        _check(fits, "per_device_train_batch_size", "spec.generation_batch", batch=batch, g=g.num_generations)
     else:
         _validate_processes(spec)
     if g.sft_warmup_steps and g.sft_examples == "auto":
@@ -132,17 +127,8 @@ def _validate_processes(spec: RunSpec) -> None:
     steps = g.steps_per_generation or g.gradient_accumulation_steps
     batch = spec.generation_batch_size()
     fits = g.num_generations // math.gcd(g.num_generations, n * steps)  # the smallest per-device batch that divides
-    _check(
-        batch % g.num_generations == 0,
-        "num_processes",
-        "spec.processes_batch",
-        n=n,
-        size=g.per_device_train_batch_size,
-        steps=steps,
-        batch=batch,
-        g=g.num_generations,
-        fits=fits,
-    )
+    sizes = {"n": n, "size": g.per_device_train_batch_size, "steps": steps, "batch": batch, "fits": fits}
+    _check(batch % g.num_generations == 0, "num_processes", "spec.processes_batch", g=g.num_generations, **sizes)
     _check(not g.sft_warmup_steps, "num_processes", "spec.processes_warmup")
     if spec.resolved_device() == "cuda":
         import torch
