@@ -5,8 +5,8 @@
 `ModelConfig` holds the model, LoRA and quantization fields. The spec's sections (`ModelArgs`, `GRPOArgs`,
 `LoraArgs`) are plain value dataclasses made of those classes' fields: the ones the form surfaces (`SURFACED`), with
 the playground's `RECIPE` as their defaults where it differs from TRL's, and metadata holding the help (the UI's
-`info=`, the CLI's `--help`) and the bounds (`min`, `gt`, `max`, `lt`, `choices`, `nonempty`, `max_chars`) that
-`playground.validation.check_field` reads.
+`info=`, the CLI's `--help`: the text catalogue's, `playground.texts.help.FIELDS`) and the bounds (`min`, `gt`,
+`max`, `lt`, `choices`, `nonempty`, `max_chars`) that `playground.validation.check_field` reads.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import json
 import math
 import typing
 from dataclasses import MISSING, asdict, dataclass, field, fields, make_dataclass
+from types import MappingProxyType
 from typing import Any
 
 from trl import GRPOConfig, ModelConfig, get_peft_config, get_quantization_config
@@ -23,6 +24,7 @@ from playground.advantages import AGGREGATIONS
 from playground.data.sources import PromptSource, parse_column_map
 from playground.errors import SpecError
 from playground.scoring import RewardChoice
+from playground.texts.help import FIELDS as HELP
 
 
 SCALE_REWARDS = ("group", "batch", "none")
@@ -58,216 +60,107 @@ TYPES = {"num_generations": int, "max_completion_length": int, "save_steps": int
 TYPES |= {"report_to": list[str], "lora_target_modules": list[str], "model_name_or_path": str}
 
 
-def meta(help: str, **bounds: Any) -> dict[str, Any]:
-    """Field metadata: the help text and the bounds `playground.validation.check_field` enforces."""
-    return {"help": help, **bounds}
-
-
-def own(default: Any, help: str, **bounds: Any) -> Any:
-    """A field of the playground's own: its default, help and bounds."""
+def own(default: Any, **bounds: Any) -> Any:
+    """A field of the playground's own: its default and bounds (its help, `HELP`'s, is added below)."""
     if isinstance(default, list):
-        return field(default_factory=lambda: list(default), metadata=meta(help, **bounds))
-    return field(default=default, metadata=meta(help, **bounds))
+        return field(default_factory=lambda: list(default), metadata=bounds)
+    return field(default=default, metadata=bounds)
 
 
 @dataclass
 class PlaygroundConfig(GRPOConfig):
     """TRL's `GRPOConfig` and the playground's own run fields: reward errors, the cold start, evals, the fast path."""
 
-    reward_error_policy: str = own(
-        "fail",
-        "When a reward raises, times out or returns garbage: 'fail' stops the run with its message; 'none' scores "
-        "that batch None for it (TRL skips None) and counts the event in the run status.",
-        choices=("fail", "none"),
-    )
-    completions_as_text: bool = own(
-        False,
-        "Hand custom rewards plain strings: the text of each completion, also when TRL passes chat messages (a "
-        "system prompt or a conversational dataset). Library rewards read both shapes anyway.",
-    )
-    sft_warmup_steps: int = own(
-        0,
-        "Steps of TRL's SFTTrainer on the same LoRA adapter right before GRPO (0: no warm-up). A cold start for a "
-        "reward the base model never earns.",
-        min=0,
-        max=1000,
-    )
-    sft_examples: str = own(
-        "auto",
-        "Warm-up examples: 'auto' (the base model's own answers wrapped in sft_tags) or a .jsonl file with "
-        "prompt and completion columns.",
-    )
-    sft_tags: list[str] = own(
-        ["intro", "body", "conclusion"],
-        "Tag layout the 'auto' warm-up examples are wrapped in, e.g. intro,body,conclusion.",
-    )
-    sft_split: str = own(
-        "words",
-        "How 'auto' warm-up examples fill the tags: 'words' (whole sentences when the answer has one for each tag, "
-        "else its words cut into equal parts) or 'sentences' (a whole sentence of at least four words in every tag; "
-        "answers with fewer sentences are left out).",
-        choices=("words", "sentences"),
-    )
-    sft_num_examples: int = own(24, "How many 'auto' warm-up examples to build.", min=2, max=512)
-    sft_learning_rate: float = own(5e-4, "Learning rate of the SFT warm-up.", gt=0, max=1e-2)
-    completion_prefix: str = own(
-        "",
-        "Pre-filled start of every answer (e.g. '<intro>'): generation continues after it, and rewards see the "
-        "prefix plus the generated text.",
-        max_chars=200,
-    )
-    eval_every: int = own(
-        0,
-        "Score the held-out eval prompts before training, after the warm-up and every this many steps (0: no "
-        "eval). Logged as eval_reward and eval_rewards/<fn>/mean.",
-        min=0,
-        max=10000,
-    )
-    eval_prompts: int = own(4, "Held-out eval prompts (the prompt set's last rows, not trained on).", min=1, max=64)
-    eval_num_generations: int = own(4, "Completions per eval prompt (fixed seeds).", min=2, max=64)
-    eval_max_completion_length: int = own(
-        0,
-        "Maximum new tokens of an eval answer (0: max_completion_length). A longer cap than training's judges a "
-        "held-out answer on what it wrote, not on where the training cap cut it.",
-        min=0,
-        max=MAX_COMPLETION_LENGTH,
-    )
-    fast_rollout: str = own(
-        "auto",
-        "The CPU fast path (merged pre-packed rollout copy, shared prompts, allocator settings): 'auto' or "
-        "'float32' (exact), 'bfloat16' (faster rollout where the CPU has native bf16, slightly off-policy, "
-        "corrected by TRL's importance sampling below), or 'off' for TRL's own code.",
-        choices=FAST_ROLLOUTS,
-    )
+    reward_error_policy: str = own("fail", choices=("fail", "none"))
+    completions_as_text: bool = own(False)
+    sft_warmup_steps: int = own(0, min=0, max=1000)
+    sft_examples: str = own("auto")
+    sft_tags: list[str] = own(["intro", "body", "conclusion"])
+    sft_split: str = own("words", choices=("words", "sentences"))
+    sft_num_examples: int = own(24, min=2, max=512)
+    sft_learning_rate: float = own(5e-4, gt=0, max=1e-2)
+    completion_prefix: str = own("", max_chars=200)
+    eval_every: int = own(0, min=0, max=10000)
+    eval_prompts: int = own(4, min=1, max=64)
+    eval_num_generations: int = own(4, min=2, max=64)
+    eval_max_completion_length: int = own(0, min=0, max=MAX_COMPLETION_LENGTH)
+    fast_rollout: str = own("auto", choices=FAST_ROLLOUTS)
 
 
 @dataclass
 class MachineArgs:
     """The playground's own model-section fields: where a run trains (TrainingArguments owns the name `device`)."""
 
-    device: str = own(
-        "auto", "'auto' (CUDA when present, else CPU), 'cpu' or 'cuda'.", choices=("auto", "cpu", "cuda")
-    )
-    num_processes: int = own(
-        1,
-        "Training processes. 1: in the app's own thread; N > 1: `accelerate launch --num_processes N` (one per "
-        "GPU, or CPU processes over gloo). Each process takes per_device_train_batch_size completions, so a step "
-        "uses per_device_train_batch_size × N × gradient_accumulation_steps.",
-        min=1,
-    )
+    device: str = own("auto", choices=("auto", "cpu", "cuda"))
+    num_processes: int = own(1, min=1)
 
 
 # The playground's own fields, each section's after TRL's: PlaygroundConfig's beyond GRPOConfig, and MachineArgs.
 OWN = {"model": [*MachineArgs.__dataclass_fields__], "lora": []}
 OWN["grpo"] = [name for name in PlaygroundConfig.__dataclass_fields__ if name not in GRPOConfig.__dataclass_fields__]
-# The fields of TRL's classes the form and the CLI surface, by section: the playground's help and bounds for each.
+for _cls, _names in ((PlaygroundConfig, OWN["grpo"]), (MachineArgs, OWN["model"])):  # their help, as TRL's fields have
+    for _name in _names:
+        _f = _cls.__dataclass_fields__[_name]
+        _f.metadata = MappingProxyType({"help": HELP[_name][0], **_f.metadata})
+# The fields of TRL's classes the form and the CLI surface, by section, with the playground's bounds for each.
 SURFACED: dict[str, dict[str, dict[str, Any]]] = {
     "model": {
-        "model_name_or_path": meta(
-            "'embedded' (SmolLM2-135M-Instruct, offline), a Hugging Face Hub id, or a local folder."
-        ),
-        "load_in_4bit": meta("QLoRA: load the base model in 4-bit (bitsandbytes)."),
-        "load_in_8bit": meta("Load the base model in 8-bit (bitsandbytes)."),
-        "bnb_4bit_quant_type": meta("4-bit quantization type: 'nf4' or 'fp4'.", choices=("nf4", "fp4")),
+        "model_name_or_path": {},
+        "load_in_4bit": {},
+        "load_in_8bit": {},
+        "bnb_4bit_quant_type": {"choices": ("nf4", "fp4")},
     },
     "grpo": {
-        "num_generations": meta("Completions per prompt (the group size G).", min=2),
-        "per_device_train_batch_size": meta(
-            "Completions per device per step; the generation batch must divide by G.", min=1
-        ),
-        "gradient_accumulation_steps": meta("Batches accumulated per optimizer step.", min=1),
-        "steps_per_generation": meta(
-            "Optimizer steps per generation round (default: gradient_accumulation_steps).", min=1
-        ),
-        "max_completion_length": meta("Maximum new tokens per completion.", min=1, max=MAX_COMPLETION_LENGTH),
-        "temperature": meta("Sampling temperature for the rollouts.", gt=0, max=5),
-        "top_p": meta("Nucleus sampling: keep the top tokens of this mass.", gt=0, max=1),
-        "learning_rate": meta(
-            "Initial AdamW learning rate (LoRA takes higher rates than full fine-tuning).", gt=0, max=1e-2
-        ),
-        "beta": meta(
-            "KL penalty weight. TRL's default is 0.0 (no reference model, no kl metric); >0 logs kl.", min=0, max=10
-        ),
-        "epsilon": meta("PPO-style clipping range of the importance ratio.", gt=0, lt=1),
-        "loss_type": meta(f"Loss aggregation: one of {', '.join(LOSS_TYPES)}.", choices=LOSS_TYPES),
-        "scale_rewards": meta(
-            "Divide advantages by the std of the 'group', the 'batch', or 'none'.", choices=SCALE_REWARDS
-        ),
-        "multi_objective_aggregation": meta(
-            "How several rewards combine: 'sum_then_normalize' (the weighted sum, then scale_rewards) or "
-            "'normalize_then_sum' (each reward normalized within its group, then the weighted sum, normalized over "
-            "the batch: GDPO).",
-            choices=AGGREGATIONS,
-        ),
-        "max_steps": meta("Optimizer steps to train.", min=1),
-        "seed": meta("Random seed (data order, sampling, LoRA init)."),
-        "save_steps": meta(
-            "Save a checkpoint (the adapter and the whole training state, to continue from) every this many steps.",
-            min=1,
-        ),
-        "gradient_checkpointing": meta("Trade compute for memory; off by default, it slows small models down."),
-        "use_vllm": meta("Generate with vLLM in colocate mode (CUDA only, needs `pip install vllm`; optional)."),
-        "bf16": meta(
-            "On a CPU with native bf16 (AVX512-BF16 or AMX): the training forward and backward in bf16 autocast, the "
-            "LoRA weights and the optimizer staying fp32 (TRL's bf16). On CUDA training is always bf16."
-        ),
+        "num_generations": {"min": 2},
+        "per_device_train_batch_size": {"min": 1},
+        "gradient_accumulation_steps": {"min": 1},
+        "steps_per_generation": {"min": 1},
+        "max_completion_length": {"min": 1, "max": MAX_COMPLETION_LENGTH},
+        "temperature": {"gt": 0, "max": 5},
+        "top_p": {"gt": 0, "max": 1},
+        "learning_rate": {"gt": 0, "max": 1e-2},
+        "beta": {"min": 0, "max": 10},
+        "epsilon": {"gt": 0, "lt": 1},
+        "loss_type": {"choices": LOSS_TYPES},
+        "scale_rewards": {"choices": SCALE_REWARDS},
+        "multi_objective_aggregation": {"choices": AGGREGATIONS},
+        "max_steps": {"min": 1},
+        "seed": {},
+        "save_steps": {"min": 1},
+        "gradient_checkpointing": {},
+        "use_vllm": {},
+        "bf16": {},
         # TRL's importance-sampling correction of a sampler that is not exactly the policy (vLLM's, the bf16 rollout)
-        "vllm_importance_sampling_correction": meta(
-            "With fast_rollout=bfloat16 (or use_vllm): weight the loss by the policy's over the sampler's probability "
-            "of each sampled token (TRL's correction for a sampler that is not exactly the policy); logs "
-            "sampling/importance_sampling_ratio/*. Off: the samples are used as if drawn from the policy."
-        ),
-        "vllm_importance_sampling_mode": meta(
-            "How TRL bounds that ratio: per token or per sequence, clipped ('*_truncate') or dropped when out of "
-            f"bounds ('*_mask'): one of {', '.join(IMPORTANCE_SAMPLING_MODES)}.",
-            choices=IMPORTANCE_SAMPLING_MODES,
-        ),
-        "vllm_importance_sampling_clip_max": meta(
-            "Upper bound of the importance-sampling ratio (TRL's; it replaces vllm_importance_sampling_cap).", gt=1
-        ),
-        "off_policy_mask_threshold": meta(
-            "Drop sequences with a negative advantage whose mean sampler-to-policy KL exceeds this (DeepSeek-V3.2's "
-            "off-policy mask, e.g. 0.5); empty: off.",
-            gt=0,
-        ),
-        "report_to": meta(
-            "Also log TRL's metrics to these trackers (TRL's report_to), e.g. trackio (pip install trackio: a local "
-            "project, `trackio show`); empty: the playground's own charts only."
-        ),
+        "vllm_importance_sampling_correction": {},
+        "vllm_importance_sampling_mode": {"choices": IMPORTANCE_SAMPLING_MODES},
+        "vllm_importance_sampling_clip_max": {"gt": 1},
+        "off_policy_mask_threshold": {"gt": 0},
+        "report_to": {},
     },
     "lora": {
-        "lora_r": meta("LoRA rank.", min=1),
-        "lora_alpha": meta("LoRA alpha (the update is scaled by alpha / r).", gt=0),
-        "lora_dropout": meta("Dropout on the LoRA layers.", min=0, lt=1),
-        "lora_target_modules": meta(
-            "Modules that get LoRA adapters, e.g. q_proj,v_proj; 'all-linear' for every linear layer.", nonempty=True
-        ),
+        "lora_r": {"min": 1},
+        "lora_alpha": {"gt": 0},
+        "lora_dropout": {"min": 0, "lt": 1},
+        "lora_target_modules": {"nonempty": True},
     },
 }
 # CLI flags for the prompt source, named as TRL's ScriptArguments where it has them.
-DATA_FLAGS = {
-    "dataset_kind": "kind",
-    "dataset_name": "name",
-    "dataset_config": "config",
-    "dataset_split": "split",
-    "prompt_column": "prompt_column",
-    "column_map": "column_map",
-    "system_prompt": "system_prompt",
-    "max_rows": "max_rows",
-}
+DATA_FLAGS = {f"dataset_{key}": key for key in ("kind", "name", "config", "split")}
+DATA_FLAGS |= {key: key for key in ("prompt_column", "column_map", "system_prompt", "max_rows")}
 
 
 def section_class(section: str, name: str, parser: bool = False) -> type:
     """A value dataclass of one section's fields (`SURFACED`, then `OWN`): TRL's or the playground's, the recipe's
-    default and the playground's metadata over TRL's. A new class each call: `HfArgumentParser` rewrites its types;
-    for the `parser`, the metadata is the help and choices (`HfArgumentParser` hands metadata to `add_argument`)."""
+    default, and the playground's bounds and help (`HELP`) over TRL's metadata. A new class each call:
+    `HfArgumentParser` rewrites its types; for the `parser`, the metadata is the help and choices
+    (`HfArgumentParser` hands metadata to `add_argument`)."""
     specs = []
     for key, overlay in {**SURFACED[section], **dict.fromkeys(OWN[section])}.items():
         owner = next(c for c in (PlaygroundConfig, ModelConfig, MachineArgs) if key in c.__dataclass_fields__)
         f = owner.__dataclass_fields__[key]
         default = RECIPE.get(key, f.default_factory() if f.default is MISSING else f.default)
         kind = TYPES.get(key) or typing.get_type_hints(owner)[key]
-        md = {**f.metadata, **(overlay or {})}
+        md = {**f.metadata, **(overlay or {}), "help": HELP[key][0]}
         md = {k: list(v) if k == "choices" else v for k, v in md.items() if k in ("help", "choices")} if parser else md
         made = field(default_factory=lambda d=default: list(d), metadata=md) if isinstance(default, list) else None
         specs.append((key, kind, made or field(default=default, metadata=md)))

@@ -59,14 +59,9 @@ def validate_spec(spec: RunSpec, columns: list[str] | None = None, custom_reward
         for f in fields(cls):
             check_field(f.name, getattr(getattr(spec, section), f.name), f.metadata)
     g, m = spec.grpo, spec.model
-    unavailable = [name for name in reporters(g.report_to) if name not in available_reporters()]
-    _check(
-        not unavailable,
-        "report_to",
-        "spec.report_to",
-        name=unavailable[0] if unavailable else "",
-        names=", ".join(available_reporters()) or "none",
-    )
+    installed = available_reporters()
+    for name in reporters(g.report_to):
+        _check(name in installed, "report_to", "spec.report_to", name=name, names=", ".join(installed) or "none")
     if custom_rewards is None and spec.custom_code:
         try:
             custom_rewards = custom_reward_names(spec)
@@ -74,13 +69,8 @@ def validate_spec(spec: RunSpec, columns: list[str] | None = None, custom_reward
             raise SpecError("custom_code", exc.message) from None
     batch = spec.generation_batch_size()
     if m.num_processes == 1:
-        _check(
-            batch % g.num_generations == 0,
-            "per_device_train_batch_size",
-            "spec.generation_batch",
-            batch=batch,
-            g=g.num_generations,
-        )
+        fits = batch % g.num_generations == 0
+        _check(fits, "per_device_train_batch_size", "spec.generation_batch", batch=batch, g=g.num_generations)
     else:
         _validate_processes(spec)
     if g.sft_warmup_steps and g.sft_examples == "auto":
@@ -126,11 +116,9 @@ def _validate_device(spec: RunSpec) -> None:
 
         _check(torch.cuda.is_available(), "device", "spec.cuda_missing")
     if m.load_in_4bit or m.load_in_8bit:
-        field_name = "load_in_4bit" if m.load_in_4bit else "load_in_8bit"
+        bits = 4 if m.load_in_4bit else 8
         reason = bitsandbytes_unavailable(spec.resolved_device(), eight_bit=m.load_in_8bit)
-        _check(
-            reason is None, field_name, "spec.quantization_unavailable", bits=4 if m.load_in_4bit else 8, reason=reason
-        )
+        _check(reason is None, f"load_in_{bits}bit", "spec.quantization_unavailable", bits=bits, reason=reason)
 
 
 def _validate_processes(spec: RunSpec) -> None:
@@ -139,17 +127,8 @@ def _validate_processes(spec: RunSpec) -> None:
     steps = g.steps_per_generation or g.gradient_accumulation_steps
     batch = spec.generation_batch_size()
     fits = g.num_generations // math.gcd(g.num_generations, n * steps)  # the smallest per-device batch that divides
-    _check(
-        batch % g.num_generations == 0,
-        "num_processes",
-        "spec.processes_batch",
-        n=n,
-        size=g.per_device_train_batch_size,
-        steps=steps,
-        batch=batch,
-        g=g.num_generations,
-        fits=fits,
-    )
+    sizes = {"n": n, "size": g.per_device_train_batch_size, "steps": steps, "batch": batch, "fits": fits}
+    _check(batch % g.num_generations == 0, "num_processes", "spec.processes_batch", g=g.num_generations, **sizes)
     _check(not g.sft_warmup_steps, "num_processes", "spec.processes_warmup")
     if spec.resolved_device() == "cuda":
         import torch

@@ -114,9 +114,3 @@ def column_values(items: list[str]) -> dict[str, str]:
             raise PlaygroundError("cli.column_malformed", item=item)
         columns[key] = value
     return columns
-
-
-def one_line(parser: argparse.ArgumentParser, exc: BaseException) -> typing.NoReturn:
-    """Report a config-file problem (unreadable, not YAML, not a mapping) as a parser error."""
-    text = getattr(exc, "strerror", None) and f"{exc.strerror}: {getattr(exc, 'filename', '')}"
-    parser.error(str(text or exc).splitlines()[0])

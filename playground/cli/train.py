@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from dataclasses import dataclass, field
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import yaml
 
-from playground.cli.args import OneLine, Parser, build_spec, one_line, section_types, spec_defaults
+from playground.cli.args import OneLine, Parser, build_spec, section_types, spec_defaults
 from playground.data.parsers import FILE_TYPES
 from playground.errors import PlaygroundError
 from playground.scoring import RewardChoice
@@ -57,19 +58,20 @@ def train_parser(prog: str = "grpo-playground train") -> Parser:
 
 def parse_train(argv: list[str]) -> tuple[RunSpec, argparse.Namespace]:
     """The run spec and the command's own options, from one parser: the base spec (demo, --spec or --lesson), then
-    the --config file's values, then the flags. Bad flags exit with one line and code 2 (argparse); a bad file or
-    value raises a PlaygroundError, which the CLI prints as one line with code 2."""
+    the --config file's values (read once, here: TRL's parser is handed them as defaults), then the flags. Bad flags
+    exit with one line and code 2 (argparse); a bad file or value raises a PlaygroundError, which the CLI prints as
+    one line with code 2."""
     parser = train_parser()
     known, _ = parser.parse_known_args(argv)  # the command's own flags first: they pick the base spec
     base = base_spec(known.spec, known.lesson)
     config = _read_config(known.config) if known.config else {}
     parser.set_defaults_with_config(**spec_defaults(base))
-    try:
-        *parsed, options, from_config, from_args = parser.parse_args_and_config(
-            argv, return_remaining_strings=True, separate_remaining_strings=True
-        )
-    except (OSError, ValueError, yaml.YAMLError) as exc:
-        one_line(parser, exc)
+    env = config.pop("env", {})  # set as `trl grpo` sets it
+    if not isinstance(env, dict):
+        parser.error("`env` field should be a dict in the YAML file.")
+    os.environ.update({key: str(value) for key, value in env.items()})
+    from_config = parser.set_defaults_with_config(**config)  # the file's values, which the flags then override
+    *parsed, options, from_args = parser.parse_args_into_dataclasses(argv, return_remaining_strings=True)
     if from_args:
         parser.error(msg("cli.unrecognized", args=" ".join(from_args)))
     unknown = [key for key in from_config[::2] if key.removeprefix("--") not in SET_BY_PLAYGROUND]

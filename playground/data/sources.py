@@ -22,6 +22,7 @@ from playground.data.chat import ROLES, to_messages
 from playground.data.parsers import FILE_TYPES, Rows, first_line, json_kind, parse_jsonl, read_file
 from playground.errors import DataError
 from playground.texts import msg
+from playground.texts.help import FIELDS
 
 
 logger = logging.getLogger(__name__)
@@ -88,28 +89,14 @@ def guess_kind(name: str, public: bool = False) -> str | None:
 class PromptSource:
     """Where the prompts come from and how to read them."""
 
-    kind: Literal["builtin", "file", "hub"] = field(
-        default="builtin", metadata={"help": "Where the prompts come from: 'builtin', 'file' or 'hub'."}
-    )
-    name: str = field(
-        default="writing", metadata={"help": "Built-in set name, path of a local file, or Hugging Face dataset id."}
-    )
-    config: str | None = field(default=None, metadata={"help": "Hub dataset configuration (subset) name."})
-    split: str = field(default="train", metadata={"help": "Hub dataset split."})
-    prompt_column: str = field(
-        default="prompt", metadata={"help": "Column holding the prompts; it is renamed to `prompt`."}
-    )
-    column_map: dict[str, str] = field(
-        default_factory=dict,
-        metadata={
-            "help": "Column renames, as existing=new pairs separated by commas: solution=answer makes an `answer` "
-            "column of `solution` (for rewards that read `answer`); question=prompt makes `question` the prompt."
-        },
-    )
-    system_prompt: str | None = field(
-        default=None, metadata={"help": "System message added to every prompt (prompts become conversational)."}
-    )
-    max_rows: int = field(default=10_000, metadata={"help": "Only the first `max_rows` rows are used."})
+    kind: Literal["builtin", "file", "hub"] = field(default="builtin", metadata={"help": FIELDS["dataset_kind"][0]})
+    name: str = field(default="writing", metadata={"help": FIELDS["dataset_name"][0]})
+    config: str | None = field(default=None, metadata={"help": FIELDS["dataset_config"][0]})
+    split: str = field(default="train", metadata={"help": FIELDS["dataset_split"][0]})
+    prompt_column: str = field(default="prompt", metadata={"help": FIELDS["prompt_column"][0]})
+    column_map: dict[str, str] = field(default_factory=dict, metadata={"help": FIELDS["column_map"][0]})
+    system_prompt: str | None = field(default=None, metadata={"help": FIELDS["system_prompt"][0]})
+    max_rows: int = field(default=10_000, metadata={"help": FIELDS["max_rows"][0]})
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:

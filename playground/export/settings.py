@@ -14,7 +14,8 @@ from typing import Any
 from trl import GRPOConfig, ModelConfig
 
 from playground.export.common import OUTPUT_DIR, export_model, gpu_target, report_to
-from playground.spec import SECTIONS, TRAINER_SETTINGS, RunSpec, field_help
+from playground.spec import SECTIONS, TRAINER_SETTINGS, RunSpec
+from playground.texts.help import FIELDS as HELP
 
 
 # GRPOConfig computes these in __post_init__ from fields that are exported; setting both is redundant or an error
@@ -92,27 +93,19 @@ def quantization_args(spec: RunSpec) -> dict[str, Any] | None:
 
 
 def help_text(name: str) -> str:
-    """One line about a field: the spec's help text where the spec has the field, else TRL's first sentence."""
-    try:
-        return field_help(name)
-    except KeyError:
-        pass
-    for cls in (GRPOConfig, ModelConfig):
-        f = cls.__dataclass_fields__.get(name)
-        if f is not None and f.metadata.get("help"):
-            text = " ".join(f.metadata["help"].split())
-            return text.split(". ")[0].rstrip(".") + "."
-    return ""
+    """One line about a field: the catalogue's help where the spec has the field, else TRL's first sentence."""
+    if name in HELP:
+        return HELP[name][0]
+    f = {**ModelConfig.__dataclass_fields__, **GRPOConfig.__dataclass_fields__}.get(name)
+    text = " ".join(f.metadata.get("help", "").split()) if f else ""
+    return text.split(". ")[0].rstrip(".") + "." if text else ""
 
 
 def _plain(value: Any) -> Any:
     """A YAML- and Python-literal-friendly copy: enums become their values, tuples and sets lists."""
     if isinstance(value, enum.Enum):
         return value.value
-    if isinstance(value, set):
-        return sorted(_plain(v) for v in value)
-    if isinstance(value, tuple):
-        return [_plain(v) for v in value]
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
+    if isinstance(value, set | tuple | list):
+        items = [_plain(v) for v in value]
+        return sorted(items) if isinstance(value, set) else items
     return value

@@ -1,15 +1,13 @@
-"""Chinese for the help written once in English elsewhere: reward descriptions and parameter help (the reward
-registry), Train field help (the run spec's field metadata) and the built-in prompt sets (playground.data.sources).
+"""The help of the Train fields, English and Chinese side by side (`FIELDS`, which the fields' metadata reads),
+and the Chinese for the help written once in English elsewhere: reward descriptions and parameter help (the reward
+registry) and the built-in prompt sets (playground.data.sources).
 
-`generated_keys()` makes i18n keys of them: the English comes from its one source, the Chinese from here, so the
-page can show either. A name without Chinese here gets no Chinese key, and tests/ui/test_i18n.py fails on it.
+`generated_keys()` makes i18n keys of them, so the page can show either language. A name without Chinese here gets
+no Chinese key, and tests/ui/test_i18n.py fails on it.
 """
 
 import re
-from dataclasses import fields
 
-from playground.data.sources import BUILTIN_SETS, PromptSource
-from playground.spec import DATA_FLAGS, flat_fields
 from rewards.registry import list_specs
 
 
@@ -101,86 +99,219 @@ PARAMS: dict[str, str] = {  # "<reward>.<param>"
     "judge.time_limit": "每次调用的秒数上限；超时的得到 None。",
 }
 
-FIELDS: dict[str, str] = {
-    "model_name_or_path": "'embedded'（SmolLM2-135M-Instruct，离线可用）、Hugging Face Hub 模型 id，或本地文件夹。",
-    "load_in_4bit": "QLoRA：以 4 位加载基础模型（bitsandbytes）。",
-    "load_in_8bit": "以 8 位加载基础模型（bitsandbytes）。",
-    "bnb_4bit_quant_type": "4 位量化类型：'nf4' 或 'fp4'。",
-    "device": "'auto'（有 CUDA 时用 CUDA，否则用 CPU）、'cpu' 或 'cuda'。",
-    "num_processes": "训练进程数。1：在应用自己的线程中训练；N > 1：`accelerate launch --num_processes N`"
-    "（每个 GPU 一个进程，或通过 gloo 使用多个 CPU 进程）。每个进程取 "
-    "per_device_train_batch_size 个生成结果，所以一步共用 "
-    "per_device_train_batch_size × N × gradient_accumulation_steps 个。",
-    "num_generations": "每个提示词的生成结果数（组大小 G）。",
-    "per_device_train_batch_size": "每个设备每步的生成结果数；生成批量必须能被 G 整除。",
-    "gradient_accumulation_steps": "每个优化器步累积的批次数。",
-    "steps_per_generation": "每轮生成对应的优化器步数（留空或 0：等于 gradient_accumulation_steps）。",
-    "max_completion_length": "每个生成结果最多的新 token 数。",
-    "temperature": "采样生成时的温度。",
-    "top_p": "核采样：只保留累计概率达到该值的 token。",
-    "learning_rate": "AdamW 的初始学习率（LoRA 比全量微调需要更高的学习率）。",
-    "beta": "KL 惩罚权重。TRL 默认是 0.0（不用参考模型，也不记录 kl）；大于 0 时记录 kl。",
-    "epsilon": "重要性比率的 PPO 式裁剪范围。",
-    "loss_type": "损失的聚合方式：grpo、dr_grpo、dapo、bnpo、cispo、sapo、luspo、vespo 之一。",
-    "scale_rewards": "优势除以哪个标准差：'group'（组内）、'batch'（整批）或 'none'（不除）。",
-    "multi_objective_aggregation": "多个奖励如何合并：'sum_then_normalize'（先加权求和，再按 scale_rewards 缩放）或 "
-    "'normalize_then_sum'（每个奖励先在组内归一化，再加权求和，最后在整批上归一化：GDPO）。",
-    "max_steps": "训练的优化器步数。",
-    "seed": "随机种子（数据顺序、采样、LoRA 初始化）。",
-    "save_steps": "每隔这么多步保存一次检查点（适配器及全部训练状态，可从中继续训练）。",
-    "gradient_checkpointing": "用计算换内存；默认关闭，它会让小模型变慢。",
-    "reward_error_policy": "奖励函数出错、超时或返回无效值时：'fail' 停止训练并显示原因；'none' 让这一批的该奖励记为 "
-    "None（TRL 会跳过 None），并在训练状态中计数。",
-    "sft_warmup_steps": "在 GRPO 之前，用 TRL 的 SFTTrainer 在同一个 LoRA 适配器上预热的步数（0：不预热）。"
-    "适用于基础模型从来拿不到的奖励（冷启动）。",
-    "sft_examples": "预热样本：'auto'（基础模型自己的回答，套上 sft_tags），"
-    "或含 prompt 和 completion 列的 .jsonl 文件。",
-    "sft_tags": "'auto' 预热样本所套的标签结构，例如 intro,body,conclusion。",
-    "sft_split": "'auto' 预热样本如何填进标签：'words'（回答的句子够每个标签一句时放整句，否则把词平均切开）或 "
-    "'sentences'（每个标签放一个至少四个词的完整句子；句子不够的回答不用）。",
-    "sft_num_examples": "要构造多少个 'auto' 预热样本。",
-    "sft_learning_rate": "SFT 预热的学习率。",
-    "completion_prefix": "每个回答预先填好的开头（例如 '<intro>'）：从它之后继续生成，"
-    "奖励看到的是前缀加上生成的文本。",
-    "eval_every": "在训练前、预热后以及每隔这么多步，给留出的评估提示词打分（0：不评估）。记录为 eval_reward 和 "
-    "eval_rewards/<fn>/mean。",
-    "eval_prompts": "留出的评估提示词数（取提示词集的最后几行，不参与训练）。",
-    "eval_num_generations": "每个评估提示词的生成结果数（固定随机种子）。",
-    "eval_max_completion_length": "评估回答的最大新 token 数（0：同 max_completion_length）。比训练更长的上限，"
-    "按留出提示词上的回答写了什么来评判，而不是按训练上限在哪里截断了它。",
-    "use_vllm": "用 vLLM 的 colocate 模式生成（仅限 CUDA，需要 `pip install vllm`；可选）。",
-    "fast_rollout": "CPU 快速路径（合并并预打包的采样副本、共享提示词、内存分配设置）："
-    "'auto' 或 'float32'（结果完全一致）、"
-    "'bfloat16'（在原生支持 bf16 的 CPU 上采样更快，略微偏离策略，由下面 TRL 的重要性采样校正），"
-    "或 'off' 使用 TRL 自己的代码。",
-    "bf16": "在原生支持 bf16 的 CPU（AVX512-BF16 或 AMX）上：训练的前向和反向用 bf16 自动混合精度，"
-    "LoRA 权重和优化器仍为 fp32（TRL 的 bf16）。CUDA 上训练总是 bf16。",
-    # bf16 rollout and TRL's importance-sampling correction
-    "vllm_importance_sampling_correction": "在 fast_rollout=bfloat16（或 use_vllm）时：按策略与采样器对每个采样词元的"
-    "概率之比为损失加权（TRL 对“采样器并非完全等同于策略”的校正），并记录 sampling/importance_sampling_ratio/*。"
-    "关闭时：这些样本被当作从策略本身采样。",
-    "vllm_importance_sampling_mode": "TRL 如何约束这个比率：按词元或按序列，超出范围时截断（'*_truncate'）或丢弃"
-    "（'*_mask'）：token_truncate、token_mask、sequence_truncate、sequence_mask 之一。",
-    "vllm_importance_sampling_clip_max": "重要性采样比率的上限（TRL 的字段；取代 vllm_importance_sampling_cap）。",
-    "off_policy_mask_threshold": "丢弃优势为负、且采样器到策略的平均 KL 超过此值的序列（DeepSeek-V3.2 的离策略掩码，"
-    "例如 0.5）；留空：关闭。",
-    "report_to": "同时把 TRL 的指标记录到这些跟踪工具（TRL 的 report_to），例如 trackio"
-    "（pip install trackio：本地项目，`trackio show`）；留空：只用本应用自己的图表。",
-    "lora_r": "LoRA 的秩。",
-    "lora_alpha": "LoRA 的 alpha（更新量按 alpha / r 缩放）。",
-    "lora_dropout": "LoRA 层上的 dropout。",
-    "lora_target_modules": "加 LoRA 适配器的模块，例如 q_proj,v_proj；'all-linear' 表示所有线性层。",
-    "dataset_kind": "提示词来源：'builtin'（内置）、'file'（文件）或 'hub'（Hugging Face 数据集）。",
-    "dataset_name": "内置提示词集名称、本地文件路径，或 Hugging Face 数据集 id（org/name）。",
-    "dataset_config": "Hub 数据集的配置（子集）名。",
-    "dataset_split": "Hub 数据集的划分。",
-    "prompt_column": "存放提示词的列；它会被重命名为 `prompt`。",
-    "column_map": "列重命名，写成用逗号分隔的 原列名=新列名：solution=answer 会用 `solution` 生成 `answer` 列（供读取 "
-    "`answer` 的奖励使用）；question=prompt 让 `question` 成为提示词。",
-    "system_prompt": "加到每个提示词前的系统消息（提示词会变成对话格式）。",
-    "max_rows": "只使用前 `max_rows` 行。",
-    "completions_as_text": "把纯文本交给自定义奖励：每个生成结果的文本，即使 TRL 传入的是聊天消息"
-    "（有系统提示词或对话式数据集时）。库中的奖励本来就能读两种形式。",
+# The Train form's fields, in its order: (English, Chinese). The run spec's and the prompt source's metadata take
+# their help from here (the CLI's --help, the form's info=, the MCP tools' docs): a field without one fails at import.
+FIELDS: dict[str, tuple[str, str]] = {
+    "model_name_or_path": (
+        "'embedded' (SmolLM2-135M-Instruct, offline), a Hugging Face Hub id, or a local folder.",
+        "'embedded'（SmolLM2-135M-Instruct，离线可用）、Hugging Face Hub 模型 id，或本地文件夹。",
+    ),
+    "load_in_4bit": (
+        "QLoRA: load the base model in 4-bit (bitsandbytes).",
+        "QLoRA：以 4 位加载基础模型（bitsandbytes）。",
+    ),
+    "load_in_8bit": ("Load the base model in 8-bit (bitsandbytes).", "以 8 位加载基础模型（bitsandbytes）。"),
+    "bnb_4bit_quant_type": ("4-bit quantization type: 'nf4' or 'fp4'.", "4 位量化类型：'nf4' 或 'fp4'。"),
+    "device": (
+        "'auto' (CUDA when present, else CPU), 'cpu' or 'cuda'.",
+        "'auto'（有 CUDA 时用 CUDA，否则用 CPU）、'cpu' 或 'cuda'。",
+    ),
+    "num_processes": (
+        "Training processes. 1: in the app's own thread; N > 1: `accelerate launch --num_processes N` (one per "
+        "GPU, or CPU processes over gloo). Each process takes per_device_train_batch_size completions, so a step "
+        "uses per_device_train_batch_size × N × gradient_accumulation_steps.",
+        "训练进程数。1：在应用自己的线程中训练；N > 1：`accelerate launch --num_processes N`（每个 GPU 一个进程，或"
+        "通过 gloo 使用多个 CPU 进程）。每个进程取 per_device_train_batch_size 个生成结果，所以一步共用 "
+        "per_device_train_batch_size × N × gradient_accumulation_steps 个。",
+    ),
+    "num_generations": ("Completions per prompt (the group size G).", "每个提示词的生成结果数（组大小 G）。"),
+    "per_device_train_batch_size": (
+        "Completions per device per step; the generation batch must divide by G.",
+        "每个设备每步的生成结果数；生成批量必须能被 G 整除。",
+    ),
+    "gradient_accumulation_steps": ("Batches accumulated per optimizer step.", "每个优化器步累积的批次数。"),
+    "steps_per_generation": (
+        "Optimizer steps per generation round (default: gradient_accumulation_steps).",
+        "每轮生成对应的优化器步数（留空或 0：等于 gradient_accumulation_steps）。",
+    ),
+    "max_completion_length": ("Maximum new tokens per completion.", "每个生成结果最多的新 token 数。"),
+    "temperature": ("Sampling temperature for the rollouts.", "采样生成时的温度。"),
+    "top_p": ("Nucleus sampling: keep the top tokens of this mass.", "核采样：只保留累计概率达到该值的 token。"),
+    "learning_rate": (
+        "Initial AdamW learning rate (LoRA takes higher rates than full fine-tuning).",
+        "AdamW 的初始学习率（LoRA 比全量微调需要更高的学习率）。",
+    ),
+    "beta": (
+        "KL penalty weight. TRL's default is 0.0 (no reference model, no kl metric); >0 logs kl.",
+        "KL 惩罚权重。TRL 默认是 0.0（不用参考模型，也不记录 kl）；大于 0 时记录 kl。",
+    ),
+    "epsilon": ("PPO-style clipping range of the importance ratio.", "重要性比率的 PPO 式裁剪范围。"),
+    "loss_type": (
+        "Loss aggregation: one of grpo, dr_grpo, dapo, bnpo, cispo, sapo, luspo, vespo.",
+        "损失的聚合方式：grpo、dr_grpo、dapo、bnpo、cispo、sapo、luspo、vespo 之一。",
+    ),
+    "scale_rewards": (
+        "Divide advantages by the std of the 'group', the 'batch', or 'none'.",
+        "优势除以哪个标准差：'group'（组内）、'batch'（整批）或 'none'（不除）。",
+    ),
+    "multi_objective_aggregation": (
+        "How several rewards combine: 'sum_then_normalize' (the weighted sum, then scale_rewards) or "
+        "'normalize_then_sum' (each reward normalized within its group, then the weighted sum, normalized over the "
+        "batch: GDPO).",
+        "多个奖励如何合并：'sum_then_normalize'（先加权求和，再按 scale_rewards 缩放）或 'normalize_then_sum'（每个"
+        "奖励先在组内归一化，再加权求和，最后在整批上归一化：GDPO）。",
+    ),
+    "max_steps": ("Optimizer steps to train.", "训练的优化器步数。"),
+    "seed": ("Random seed (data order, sampling, LoRA init).", "随机种子（数据顺序、采样、LoRA 初始化）。"),
+    "save_steps": (
+        "Save a checkpoint (the adapter and the whole training state, to continue from) every this many steps.",
+        "每隔这么多步保存一次检查点（适配器及全部训练状态，可从中继续训练）。",
+    ),
+    "gradient_checkpointing": (
+        "Trade compute for memory; off by default, it slows small models down.",
+        "用计算换内存；默认关闭，它会让小模型变慢。",
+    ),
+    "use_vllm": (
+        "Generate with vLLM in colocate mode (CUDA only, needs `pip install vllm`; optional).",
+        "用 vLLM 的 colocate 模式生成（仅限 CUDA，需要 `pip install vllm`；可选）。",
+    ),
+    "bf16": (
+        "On a CPU with native bf16 (AVX512-BF16 or AMX): the training forward and backward in bf16 autocast, the "
+        "LoRA weights and the optimizer staying fp32 (TRL's bf16). On CUDA training is always bf16.",
+        "在原生支持 bf16 的 CPU（AVX512-BF16 或 AMX）上：训练的前向和反向用 bf16 自动混合精度，LoRA 权重和优化器仍"
+        "为 fp32（TRL 的 bf16）。CUDA 上训练总是 bf16。",
+    ),
+    "vllm_importance_sampling_correction": (
+        "With fast_rollout=bfloat16 (or use_vllm): weight the loss by the policy's over the sampler's probability "
+        "of each sampled token (TRL's correction for a sampler that is not exactly the policy); logs "
+        "sampling/importance_sampling_ratio/*. Off: the samples are used as if drawn from the policy.",
+        "在 fast_rollout=bfloat16（或 use_vllm）时：按策略与采样器对每个采样词元的概率之比为损失加权（TRL 对“采样器"
+        "并非完全等同于策略”的校正），并记录 sampling/importance_sampling_ratio/*。关闭时：这些样本被当作从策略本身"
+        "采样。",
+    ),
+    "vllm_importance_sampling_mode": (
+        "How TRL bounds that ratio: per token or per sequence, clipped ('*_truncate') or dropped when out of "
+        "bounds ('*_mask'): one of token_truncate, token_mask, sequence_truncate, sequence_mask.",
+        "TRL 如何约束这个比率：按词元或按序列，超出范围时截断（'*_truncate'）或丢弃（'*_mask'）：token_truncate、"
+        "token_mask、sequence_truncate、sequence_mask 之一。",
+    ),
+    "vllm_importance_sampling_clip_max": (
+        "Upper bound of the importance-sampling ratio (TRL's; it replaces vllm_importance_sampling_cap).",
+        "重要性采样比率的上限（TRL 的字段；取代 vllm_importance_sampling_cap）。",
+    ),
+    "off_policy_mask_threshold": (
+        "Drop sequences with a negative advantage whose mean sampler-to-policy KL exceeds this (DeepSeek-V3.2's "
+        "off-policy mask, e.g. 0.5); empty: off.",
+        "丢弃优势为负、且采样器到策略的平均 KL 超过此值的序列（DeepSeek-V3.2 的离策略掩码，例如 0.5）；留空：关闭。",
+    ),
+    "report_to": (
+        "Also log TRL's metrics to these trackers (TRL's report_to), e.g. trackio (pip install trackio: a local "
+        "project, `trackio show`); empty: the playground's own charts only.",
+        "同时把 TRL 的指标记录到这些跟踪工具（TRL 的 report_to），例如 trackio（pip install trackio：本地项目，"
+        "`trackio show`）；留空：只用本应用自己的图表。",
+    ),
+    "reward_error_policy": (
+        "When a reward raises, times out or returns garbage: 'fail' stops the run with its message; 'none' scores "
+        "that batch None for it (TRL skips None) and counts the event in the run status.",
+        "奖励函数出错、超时或返回无效值时：'fail' 停止训练并显示原因；'none' 让这一批的该奖励记为 None（TRL 会跳过 "
+        "None），并在训练状态中计数。",
+    ),
+    "completions_as_text": (
+        "Hand custom rewards plain strings: the text of each completion, also when TRL passes chat messages (a "
+        "system prompt or a conversational dataset). Library rewards read both shapes anyway.",
+        "把纯文本交给自定义奖励：每个生成结果的文本，即使 TRL 传入的是聊天消息（有系统提示词或对话式数据集时）。库"
+        "中的奖励本来就能读两种形式。",
+    ),
+    "sft_warmup_steps": (
+        "Steps of TRL's SFTTrainer on the same LoRA adapter right before GRPO (0: no warm-up). A cold start for a "
+        "reward the base model never earns.",
+        "在 GRPO 之前，用 TRL 的 SFTTrainer 在同一个 LoRA 适配器上预热的步数（0：不预热）。适用于基础模型从来拿不到"
+        "的奖励（冷启动）。",
+    ),
+    "sft_examples": (
+        "Warm-up examples: 'auto' (the base model's own answers wrapped in sft_tags) or a .jsonl file with prompt "
+        "and completion columns.",
+        "预热样本：'auto'（基础模型自己的回答，套上 sft_tags），或含 prompt 和 completion 列的 .jsonl 文件。",
+    ),
+    "sft_tags": (
+        "Tag layout the 'auto' warm-up examples are wrapped in, e.g. intro,body,conclusion.",
+        "'auto' 预热样本所套的标签结构，例如 intro,body,conclusion。",
+    ),
+    "sft_split": (
+        "How 'auto' warm-up examples fill the tags: 'words' (whole sentences when the answer has one for each tag, "
+        "else its words cut into equal parts) or 'sentences' (a whole sentence of at least four words in every "
+        "tag; answers with fewer sentences are left out).",
+        "'auto' 预热样本如何填进标签：'words'（回答的句子够每个标签一句时放整句，否则把词平均切开）或 'sentences'（"
+        "每个标签放一个至少四个词的完整句子；句子不够的回答不用）。",
+    ),
+    "sft_num_examples": ("How many 'auto' warm-up examples to build.", "要构造多少个 'auto' 预热样本。"),
+    "sft_learning_rate": ("Learning rate of the SFT warm-up.", "SFT 预热的学习率。"),
+    "completion_prefix": (
+        "Pre-filled start of every answer (e.g. '<intro>'): generation continues after it, and rewards see the "
+        "prefix plus the generated text.",
+        "每个回答预先填好的开头（例如 '<intro>'）：从它之后继续生成，奖励看到的是前缀加上生成的文本。",
+    ),
+    "eval_every": (
+        "Score the held-out eval prompts before training, after the warm-up and every this many steps (0: no "
+        "eval). Logged as eval_reward and eval_rewards/<fn>/mean.",
+        "在训练前、预热后以及每隔这么多步，给留出的评估提示词打分（0：不评估）。记录为 eval_reward 和 "
+        "eval_rewards/<fn>/mean。",
+    ),
+    "eval_prompts": (
+        "Held-out eval prompts (the prompt set's last rows, not trained on).",
+        "留出的评估提示词数（取提示词集的最后几行，不参与训练）。",
+    ),
+    "eval_num_generations": (
+        "Completions per eval prompt (fixed seeds).",
+        "每个评估提示词的生成结果数（固定随机种子）。",
+    ),
+    "eval_max_completion_length": (
+        "Maximum new tokens of an eval answer (0: max_completion_length). A longer cap than training's judges a "
+        "held-out answer on what it wrote, not on where the training cap cut it.",
+        "评估回答的最大新 token 数（0：同 max_completion_length）。比训练更长的上限，按留出提示词上的回答写了什么来"
+        "评判，而不是按训练上限在哪里截断了它。",
+    ),
+    "fast_rollout": (
+        "The CPU fast path (merged pre-packed rollout copy, shared prompts, allocator settings): 'auto' or "
+        "'float32' (exact), 'bfloat16' (faster rollout where the CPU has native bf16, slightly off-policy, "
+        "corrected by TRL's importance sampling below), or 'off' for TRL's own code.",
+        "CPU 快速路径（合并并预打包的采样副本、共享提示词、内存分配设置）：'auto' 或 'float32'（结果完全一致）、"
+        "'bfloat16'（在原生支持 bf16 的 CPU 上采样更快，略微偏离策略，由下面 TRL 的重要性采样校正），或 'off' 使用 "
+        "TRL 自己的代码。",
+    ),
+    "lora_r": ("LoRA rank.", "LoRA 的秩。"),
+    "lora_alpha": ("LoRA alpha (the update is scaled by alpha / r).", "LoRA 的 alpha（更新量按 alpha / r 缩放）。"),
+    "lora_dropout": ("Dropout on the LoRA layers.", "LoRA 层上的 dropout。"),
+    "lora_target_modules": (
+        "Modules that get LoRA adapters, e.g. q_proj,v_proj; 'all-linear' for every linear layer.",
+        "加 LoRA 适配器的模块，例如 q_proj,v_proj；'all-linear' 表示所有线性层。",
+    ),
+    # the prompt source's flags (`playground.spec.DATA_FLAGS`), whose help `PromptSource`'s fields take from here
+    "dataset_kind": (
+        "Where the prompts come from: 'builtin', 'file' or 'hub'.",
+        "提示词来源：'builtin'（内置）、'file'（文件）或 'hub'（Hugging Face 数据集）。",
+    ),
+    "dataset_name": (
+        "Built-in set name, path of a local file, or Hugging Face dataset id.",
+        "内置提示词集名称、本地文件路径，或 Hugging Face 数据集 id（org/name）。",
+    ),
+    "dataset_config": ("Hub dataset configuration (subset) name.", "Hub 数据集的配置（子集）名。"),
+    "dataset_split": ("Hub dataset split.", "Hub 数据集的划分。"),
+    "prompt_column": (
+        "Column holding the prompts; it is renamed to `prompt`.",
+        "存放提示词的列；它会被重命名为 `prompt`。",
+    ),
+    "column_map": (
+        "Column renames, as existing=new pairs separated by commas: solution=answer makes an `answer` column of "
+        "`solution` (for rewards that read `answer`); question=prompt makes `question` the prompt.",
+        "列重命名，写成用逗号分隔的 原列名=新列名：solution=answer 会用 `solution` 生成 `answer` 列（供读取 "
+        "`answer` 的奖励使用）；question=prompt 让 `question` 成为提示词。",
+    ),
+    "system_prompt": (
+        "System message added to every prompt (prompts become conversational).",
+        "加到每个提示词前的系统消息（提示词会变成对话格式）。",
+    ),
+    "max_rows": ("Only the first `max_rows` rows are used.", "只使用前 `max_rows` 行。"),
 }
 
 SETS: dict[str, str] = {
@@ -192,11 +323,10 @@ SETS: dict[str, str] = {
 
 
 def field_help() -> dict[str, str]:
-    """English help of every Train field (flat run spec fields and prompt-source flags), from the field metadata."""
-    out = {f.name: f.metadata.get("help", "") for _, f in flat_fields()}
-    data = {f.name: f for f in fields(PromptSource)}
-    out |= {flag: data[key].metadata.get("help", "") for flag, key in DATA_FLAGS.items()}
-    return out
+    """English help of every Train field (flat run spec fields and prompt-source flags), as their metadata holds it."""
+    from playground.spec import DATA_FLAGS, flat_fields  # the spec and the prompt source read FIELDS from here
+
+    return {name: FIELDS[name][0] for name in [*(f.name for _, f in flat_fields()), *DATA_FLAGS]}
 
 
 # A run of tags and what sits between them without spaces: "<think>/<answer>", "<intro>…</intro><body>…</body>".
@@ -222,6 +352,8 @@ def info_text(text: str) -> str:
 def generated_keys() -> tuple[dict[str, str], dict[str, str]]:
     """(EN, ZH) keys: `rewards.desc.<reward>`, `rewards.param.<reward>.<param>`, `train.help.<field>`,
     `preview.set.<name>`."""
+    from playground.data.sources import BUILTIN_SETS
+
     en: dict[str, str] = {}
     zh: dict[str, str] = {}
 
@@ -237,7 +369,7 @@ def generated_keys() -> tuple[dict[str, str], dict[str, str]]:
             zh_help = PARAMS.get(f"{spec.name}.{p.name}")
             add(f"rewards.param.{spec.name}.{p.name}", info_text(p.help), zh_help and info_text(zh_help))
     for name, text in field_help().items():
-        add(f"train.help.{name}", info_text(text), FIELDS.get(name) and info_text(FIELDS[name]))
+        add(f"train.help.{name}", info_text(text), name in FIELDS and info_text(FIELDS[name][1]))
     for name, text in BUILTIN_SETS.items():
         add(f"preview.set.{name}", f"{name} — {text}", f"{name} — {SETS[name]}" if name in SETS else None)
     return en, zh

@@ -13,6 +13,16 @@ def test_train_takes_dash_and_underscore_spellings(tmp_path):
     assert (spec.grpo.max_steps, spec.grpo.num_generations, options.json_log) == (5, 4, True)
 
 
+@pytest.mark.parametrize("given", [["--config", "{path}"], ["--config={path}"]])
+def test_a_config_file_is_read_in_either_form_of_the_flag(given, tmp_path):
+    config = tmp_path / "run.yaml"
+    config.write_text("max_steps: 3\nlearning_rate: 0.001\n", encoding="utf-8")
+    spec, _ = parse_train([arg.format(path=config) for arg in given])
+    assert (spec.grpo.max_steps, spec.grpo.learning_rate) == (3, 0.001)
+    spec, _ = parse_train([arg.format(path=config) for arg in given] + ["--max-steps", "5"])  # a flag overrides it
+    assert (spec.grpo.max_steps, spec.grpo.learning_rate) == (5, 0.001)
+
+
 @pytest.mark.parametrize("dash", [False, True])
 def test_preview_takes_trls_names_and_the_older_ones(dash):
     def flag(name: str) -> str:
