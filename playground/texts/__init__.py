@@ -6,9 +6,10 @@ The page's own labels and help live here too, by tab. Names stay as they are in 
 reward and prompt set names, TRL's metric keys.
 
 Each area is one small module with a `TEXTS` table of `key -> (English, Chinese)`; the keys of a module share its
-namespace. The reward, field and prompt set help takes its English from its one source (the reward registry, the
-run spec's metadata) and its Chinese from `playground.texts.help`, which the page adds to these keys (help needs the
-run spec and the registry, which themselves raise keys from here).
+namespace. A run field's help, English and Chinese, is `playground.texts.help.FIELDS` (the run spec's metadata reads
+its English from there); a reward's help takes its English from the reward registry (the factory's docstring) and its
+Chinese from `playground.texts.help`, which the page adds to these keys (help needs the run spec and the registry,
+which themselves raise keys from here).
 """
 
 from functools import lru_cache

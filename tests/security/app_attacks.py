@@ -87,6 +87,18 @@ class Bystander:
         self._thread.start()
         return self
 
+    @staticmethod
+    def quiet_worst(url: str, loads: int = 5) -> float:
+        """The slowest of `loads` page loads with no attack running: what this machine's load alone costs a page."""
+        worst = 0.0
+        with httpx.Client(timeout=120) as http:
+            for _ in range(loads):
+                started = time.monotonic()
+                http.get(url + "config").raise_for_status()
+                worst = max(worst, time.monotonic() - started)
+                time.sleep(0.05)
+        return worst
+
     def __exit__(self, *exc):
         self._stop.set()
         self._thread.join(150)

@@ -137,8 +137,8 @@ def test_a_bystander_is_served_while_a_visitor_scores_a_catastrophic_input(
     assert served_at < attack["done"]  # the bystander did not wait for the attack to end
     if outcome is None:
         table = attack["result"][0]  # the tower fails its bounded check; the honest answer still scores
-        assert table["headers"][1] == "correctness(mode=math_verify)"
-        assert [row[1] for row in table["data"]] == [0.0, 1.0]
+        column = table["headers"].index("correctness(mode=math_verify)")
+        assert [row[column] for row in table["data"]] == [0.0, 1.0]
     else:
         assert isinstance(attack.get("error"), AppError) and outcome in str(attack["error"])
 

@@ -4,8 +4,9 @@ in two shapes: the most completion text with the reward's own columns, and the l
 completion text as the gate then allows. A reward added later is attacked without a new test.
 
 Each call must end within `CALL_BUDGET` seconds (scored, or refused by the gate), and a bystander loading the page
-(GET /config) meanwhile must be answered within `BYSTANDER_BOUND`: every reward scores in a visitor worker (a model
-worker for the judge and the reward model), so none may hold the app's interpreter.
+(GET /config) meanwhile must be answered within `BYSTANDER_BOUND` (on a machine other work loads, `LOADED_FACTOR` times
+its page load just before the attack): every reward scores in a visitor worker (a model worker for the judge and the
+reward model), so none may hold the app's interpreter.
 """
 
 import json
@@ -22,7 +23,10 @@ from tests.ui.live_app import running_app
 
 
 CALL_BUDGET = 90.0  # seconds one Try on text call may take, scored or refused, on a loaded 2-core machine
-BYSTANDER_BOUND = 1.0  # seconds a page load may wait meanwhile
+BYSTANDER_BOUND = 1.0  # seconds a page load may wait meanwhile, on a machine with nothing else to do
+# ... or this many times the slowest page load just before the attack, where other work loads the machine (the
+# suite's other pytest worker): a reward run in the app's process froze page loads for 30-60 s, not a few times longer
+LOADED_FACTOR = 5
 SHAPES = ("completions", "columns")
 SPECS = list_specs()
 
@@ -90,9 +94,14 @@ def test_every_reward_at_the_largest_allowed_inputs(public_app, spec, shape):
     visitor = Client(public_app.url, verbose=False, download_files=False)
     params = attack_params(spec)
     visitor.predict(json.dumps([{"name": spec.name, "weight": 1.0, "params": params}]), api_name="/set_rewards")
+    quiet = Bystander.quiet_worst(public_app.url)
+    bound = max(BYSTANDER_BOUND, LOADED_FACTOR * quiet)
     with Bystander(public_app.url) as bystander:
         outcome, seconds = score_largest(visitor, spec, shape, caps)
-    print(f"\n{spec.name} [{shape}]: {outcome}; {seconds:.1f} s; slowest page load meanwhile {bystander.worst:.2f} s")
+    print(
+        f"\n{spec.name} [{shape}]: {outcome}; {seconds:.1f} s; slowest page load meanwhile {bystander.worst:.2f} s "
+        f"(before: {quiet:.2f} s)"
+    )
     assert seconds < CALL_BUDGET, f"{spec.name} took {seconds:.1f} s"
     assert bystander.count >= 1
-    assert bystander.worst < BYSTANDER_BOUND, f"{spec.name}: a page load waited {bystander.worst:.2f} s"
+    assert bystander.worst < bound, f"{spec.name}: a page load waited {bystander.worst:.2f} s (before: {quiet:.2f} s)"
