@@ -2,13 +2,12 @@
 and the Chinese for the help written once in English elsewhere: reward descriptions and parameter help (the reward
 registry) and the built-in prompt sets (playground.data.sources).
 
-`generated_keys()` makes i18n keys of them, so the page can show either language. A name without Chinese here gets
-no Chinese key, and tests/ui/test_i18n.py fails on it.
+`playground.ui.i18n.generated_keys()` makes i18n keys of them, so the page can show either language. A name without
+Chinese here gets no Chinese key, and tests/ui/test_i18n.py fails on it. This module imports nothing of the
+playground: the run spec and the prompt sources read their help from it.
 """
 
 import re
-
-from rewards.registry import list_specs
 
 
 REWARDS: dict[str, str] = {
@@ -322,13 +321,6 @@ SETS: dict[str, str] = {
 }
 
 
-def field_help() -> dict[str, str]:
-    """English help of every Train field (flat run spec fields and prompt-source flags), as their metadata holds it."""
-    from playground.spec import DATA_FLAGS, flat_fields  # the spec and the prompt source read FIELDS from here
-
-    return {name: FIELDS[name][0] for name in [*(f.name for _, f in flat_fields()), *DATA_FLAGS]}
-
-
 # A run of tags and what sits between them without spaces: "<think>/<answer>", "<intro>…</intro><body>…</body>".
 _TAGS = re.compile(r"<[/A-Za-z][\w-]*>(?:[^\s<>`]*<[/A-Za-z][\w-]*>)*")
 
@@ -347,29 +339,3 @@ def info_text(text: str) -> str:
     """Help for a component's `info=`, which Gradio renders with a few Markdown marks of its own: an asterisk (as in
     '*_truncate') would start italics, so it is written as the asterisk operator."""
     return text.replace("*", "∗")
-
-
-def generated_keys() -> tuple[dict[str, str], dict[str, str]]:
-    """(EN, ZH) keys: `rewards.desc.<reward>`, `rewards.param.<reward>.<param>`, `train.help.<field>`,
-    `preview.set.<name>`."""
-    from playground.data.sources import BUILTIN_SETS
-
-    en: dict[str, str] = {}
-    zh: dict[str, str] = {}
-
-    def add(key: str, english: str, chinese: str | None) -> None:
-        en[key] = english
-        if chinese:
-            zh[key] = chinese
-
-    for spec in list_specs():
-        desc = REWARDS.get(spec.name)
-        add(f"rewards.desc.{spec.name}", markdown_text(spec.description), desc and markdown_text(desc))
-        for p in spec.params:
-            zh_help = PARAMS.get(f"{spec.name}.{p.name}")
-            add(f"rewards.param.{spec.name}.{p.name}", info_text(p.help), zh_help and info_text(zh_help))
-    for name, text in field_help().items():
-        add(f"train.help.{name}", info_text(text), name in FIELDS and info_text(FIELDS[name][1]))
-    for name, text in BUILTIN_SETS.items():
-        add(f"preview.set.{name}", f"{name} — {text}", f"{name} — {SETS[name]}" if name in SETS else None)
-    return en, zh

@@ -153,8 +153,11 @@ class ChunkedJob(LaunchedJob):
         if outcome["status"] == "failed" and outcome.get("error") and self.loaded.get("status") != "failed":
             self.error = outcome["error"]
             self.write(status="failed", error=self.error)
-        elif outcome["status"] == "stopped" and self.loaded.get("status") != "stopped":
-            # the chunk's own step count: the last poll may not have read the chunk's last step yet
+        elif outcome["status"] == "stopped":
+            # the chunk's own step count: the last poll may not have read the chunk's last step yet; and a chunk that
+            # saw the stop before its first step wrote "stopped" with no step of its own: the run's steps are this
+            # job's (every chunk before it finished and checkpointed them)
             self.step = max(self.step, outcome.get("step") or 0)
-            self.write(status="stopped", step=self.step)
+            if self.loaded.get("status") != "stopped" or int(self.loaded.get("step") or 0) < self.step:
+                self.write(status="stopped", step=self.step)
         self.status = outcome["status"]

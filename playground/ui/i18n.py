@@ -8,9 +8,41 @@ Field names of the run spec and metric names stay TRL's, untranslated, so that u
 
 import gradio as gr
 
+from playground.data.sources import BUILTIN_SETS
+from playground.spec import DATA_FLAGS, flat_fields
 from playground.texts import catalogue
-from playground.texts.help import generated_keys
+from playground.texts.help import FIELDS, PARAMS, REWARDS, SETS, info_text, markdown_text
 from playground.texts.page import GRADIO_MISSING
+from rewards.registry import list_specs
+
+
+def field_help() -> dict[str, str]:
+    """English help of every Train field (flat run spec fields and prompt-source flags), as their metadata holds it."""
+    return {name: FIELDS[name][0] for name in [*(f.name for _, f in flat_fields()), *DATA_FLAGS]}
+
+
+def generated_keys() -> tuple[dict[str, str], dict[str, str]]:
+    """(EN, ZH) keys: `rewards.desc.<reward>`, `rewards.param.<reward>.<param>`, `train.help.<field>`,
+    `preview.set.<name>`."""
+    en: dict[str, str] = {}
+    zh: dict[str, str] = {}
+
+    def add(key: str, english: str, chinese: str | None) -> None:
+        en[key] = english
+        if chinese:
+            zh[key] = chinese
+
+    for spec in list_specs():
+        desc = REWARDS.get(spec.name)
+        add(f"rewards.desc.{spec.name}", markdown_text(spec.description), desc and markdown_text(desc))
+        for p in spec.params:
+            zh_help = PARAMS.get(f"{spec.name}.{p.name}")
+            add(f"rewards.param.{spec.name}.{p.name}", info_text(p.help), zh_help and info_text(zh_help))
+    for name, text in field_help().items():
+        add(f"train.help.{name}", info_text(text), name in FIELDS and info_text(FIELDS[name][1]))
+    for name, text in BUILTIN_SETS.items():
+        add(f"preview.set.{name}", f"{name} — {text}", f"{name} — {SETS[name]}" if name in SETS else None)
+    return en, zh
 
 
 _HELP_EN, _HELP_ZH = generated_keys()

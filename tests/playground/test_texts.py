@@ -13,7 +13,7 @@ import pytest
 from playground.errors import PlaygroundError, SpecError
 from playground.spec import flat_fields
 from playground.texts import AREAS, PAGE, Text, catalogue, engine_table, msg, placeholders
-from playground.texts.help import generated_keys
+from playground.ui.i18n import generated_keys
 from rewards.registry import list_specs
 
 

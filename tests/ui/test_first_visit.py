@@ -15,8 +15,7 @@ import pytest
 from playground.data.sources import BUILTIN_SETS
 from playground.spec import flat_fields
 from playground.texts import msg
-from playground.texts.help import field_help
-from playground.ui.i18n import EN, ZH
+from playground.ui.i18n import EN, ZH, field_help
 from rewards.registry import list_specs
 from tests.ui.live_app import running_app
 from tests.ui.test_browser import assert_no_error_toast, wait_for

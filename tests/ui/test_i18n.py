@@ -9,10 +9,9 @@ import pytest
 
 from playground.data.sources import BUILTIN_SETS
 from playground.texts import render
-from playground.texts.help import field_help
 from playground.training.store import STATUSES
 from playground.ui.charts import SLUGS
-from playground.ui.i18n import EN, GRADIO_MISSING, I18N, ZH, t, tr
+from playground.ui.i18n import EN, GRADIO_MISSING, I18N, ZH, field_help, t, tr
 from playground.ui.rewards_tab import FAMILIES
 from playground.ui.runs_tab import COLUMNS as RUNS_COLUMNS
 from rewards.registry import list_specs
