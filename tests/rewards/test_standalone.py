@@ -34,8 +34,9 @@ def test_no_module_of_the_library_imports_the_playground():
 def test_the_library_imports_and_scores_in_a_python_without_the_playground(tmp_path):
     shutil.copytree(LIBRARY, tmp_path / "rewards", ignore=shutil.ignore_patterns("__pycache__"))
     code = (
-        "import importlib.util, sys\n"
-        "assert importlib.util.find_spec('playground') is None, 'the playground is importable here'\n"
+        "import sys\n"
+        # no import of the playground can succeed here, even where it is installed (pip install -e .)
+        "sys.modules['playground'] = None\n"
         "import rewards\n"
         "from rewards.registry import build_reward\n"
         "print(build_reward('length', {'ideal_length': 5})(['hello', 'hi']))\n"
@@ -43,7 +44,7 @@ def test_the_library_imports_and_scores_in_a_python_without_the_playground(tmp_p
         "    build_reward('repetition_penalty', {'ngram_size': 0})\n"
         "except ValueError as exc:\n"
         "    print(type(exc).__module__, exc.key, exc)\n"
-        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'playground'))\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'playground' and sys.modules[m] is not None))\n"
         "from rewards._bounded import public\n"
         "print(public())\n"
     )
