@@ -2,7 +2,8 @@
 an attacker's script sends them (any `fn_index`, named or not, with any headers), and inputs built per component."""
 
 import json
-import threading
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 
@@ -65,26 +66,37 @@ def find_event(config: dict, test: Callable[[dict, dict[int, dict]], bool]) -> t
     raise AssertionError("no such event in the route table")
 
 
+BYSTANDER_LOOP = """
+import sys, threading, time
+import httpx
+
+url, stop = sys.argv[1], threading.Event()
+threading.Thread(target=lambda: (sys.stdin.read(), stop.set()), daemon=True).start()
+with httpx.Client(timeout=120) as http:
+    print("ready", flush=True)
+    while True:  # at least one page load, however short the attack
+        started = time.monotonic()
+        http.get(url + "config").raise_for_status()
+        print(time.monotonic() - started, flush=True)
+        if stop.wait(0.2):
+            break
+"""
+
+
 class Bystander:
-    """A visitor who loads the page (GET /config) every 0.2 s while an attack runs; `worst` is its slowest answer."""
+    """A visitor who loads the page (GET /config) every 0.2 s while an attack runs, from a process of its own (as
+    another browser would: nothing the test process does meanwhile delays it); `worst` is its slowest answer and
+    `count` the number of page loads, both known once the block ends."""
 
     def __init__(self, url: str):
         self.url, self.worst, self.count = url, 0.0, 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-
-    def _run(self):
-        with httpx.Client(timeout=120) as http:
-            while True:  # at least one page load, however short the attack
-                started = time.monotonic()
-                http.get(self.url + "config").raise_for_status()
-                self.worst = max(self.worst, time.monotonic() - started)
-                self.count += 1
-                if self._stop.wait(0.2):
-                    break
+        self._process: subprocess.Popen | None = None
 
     def __enter__(self):
-        self._thread.start()
+        self._process = subprocess.Popen(
+            [sys.executable, "-c", BYSTANDER_LOOP, self.url], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+        assert self._process.stdout.readline().strip() == "ready"  # its interpreter is up: page loads start now
         return self
 
     @staticmethod
@@ -100,8 +112,9 @@ class Bystander:
         return worst
 
     def __exit__(self, *exc):
-        self._stop.set()
-        self._thread.join(150)
+        out, _ = self._process.communicate(input="stop\n", timeout=150)
+        times = [float(line) for line in out.split()]
+        self.worst, self.count = max(times, default=0.0), len(times)
 
 
 def issue_token(url: str, session_hash: str, stored: str | None = None) -> str:
