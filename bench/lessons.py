@@ -3,6 +3,8 @@
 python bench/lessons.py                                  # every lesson that trains
 python bench/lessons.py --lesson format                  # one lesson
 python bench/lessons.py --lesson format --set sft_warmup_steps=0 --set completion_prefix=   # the cold-start failure
+python bench/lessons.py --lesson combine --trap                                        # the combine lesson's trap
+python bench/lessons.py --lesson combine --add-reward tag_sentences:1                  # one more library reward
 python bench/lessons.py --lesson format --reference playground/lessons/reference   # refresh the shipped reference run
 python bench/lessons.py --lesson format --from-run runs/<id> --reference DIR      # a reference from a finished run
 
@@ -39,13 +41,17 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 TRAINING_LESSONS = ("length", "format", "hacking", "combine", "metrics", "troubleshooting", "arithmetic")
 
 
-def run_lesson(lesson_id: str, overrides: dict[str, str], out: str) -> dict:
+def run_lesson(
+    lesson_id: str, overrides: dict[str, str], out: str, trap: bool = False, add_rewards: list[str] | None = None
+) -> dict:
     from playground.lessons import get_lesson
+    from playground.scoring import RewardChoice
     from playground.training.evaluation import read_eval_samples
     from playground.training.queue import JobManager
     from playground.training.store import RunStore
 
-    spec = get_lesson(lesson_id).run_spec(**overrides)
+    spec = get_lesson(lesson_id).run_spec(trap=trap, **overrides)
+    spec.rewards += [RewardChoice.parse(r) for r in add_rewards or ()]
     start, cpu_start = time.perf_counter(), time.process_time()
     job = JobManager(RunStore(out)).start(spec)
     job.join()
@@ -63,6 +69,8 @@ def run_lesson(lesson_id: str, overrides: dict[str, str], out: str) -> dict:
         "warmup_s": status.get("warmup_seconds"),
         "max_steps": spec.grpo.max_steps,
         "overrides": overrides,
+        "trap": trap,
+        "rewards": [choice.to_dict() for choice in spec.rewards],
         "eval": eval_points(job.run),
         "seed": spec.grpo.seed,
         "eval_samples": sum(1 for r in samples if (r.get("step"), r.get("eval_of")) == (0, "base")),
@@ -151,6 +159,7 @@ def write_reference(result: dict, folder: Path, answers_per_point: int = 3) -> P
 
     run = Run(Path(result["run"]))
     keys = ("lesson", "wall_s", "cpu_s", "load_avg_1min", "warmup_s", "max_steps", "seed", "overrides", "alerts")
+    keys += ("trap", "rewards")
     summary = {k: result.get(k) for k in keys}
     summary.update(cpu=result["cpu"], cores=result["cores"], eval_samples=result["eval_samples"])
     lines = [{"type": "run", **summary}]
@@ -174,6 +183,8 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--lesson", action="append", help="a lesson id; repeat (default: every lesson that trains)")
     p.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE", help="override a recipe field")
+    p.add_argument("--trap", action="store_true", help="train the lesson's trap (the combine lesson's naive sum)")
+    p.add_argument("--add-reward", action="append", metavar="NAME[:WEIGHT]", help="add a library reward; repeat it")
     p.add_argument("--out", default=None, help="runs folder (default: a temporary folder)")
     p.add_argument("--reference", default=None, metavar="DIR", help="also write DIR/<lesson>.jsonl (reference run)")
     p.add_argument("--from-run", default=None, metavar="RUN_DIR", help="summarize this run folder instead of training")
@@ -184,7 +195,7 @@ def main() -> None:
         if args.from_run:
             result = summary_of_run(lesson_id, args.from_run)
         else:
-            result = run_lesson(lesson_id, overrides, out)
+            result = run_lesson(lesson_id, overrides, out, trap=args.trap, add_rewards=args.add_reward)
         if args.reference and (result["status"] == "finished" or args.from_run):
             result["reference"] = str(write_reference(result, Path(args.reference)))
         print(json.dumps(result, ensure_ascii=False), flush=True)

@@ -261,6 +261,10 @@ def get_tag_layout_reward(tags: list[str] | tuple[str, ...] = ARTICLE_TAGS):
     [1.0, 0.333333, 0.0]
     ```
     """
+    return _TagLayoutReward(_checked_tags(tags))
+
+
+def _checked_tags(tags) -> tuple[str, ...]:
     tags = tuple(t.strip() for t in (tags or ()) if t and t.strip())
     if not tags:
         raise RewardError("reward.tags_empty")
@@ -269,7 +273,7 @@ def get_tag_layout_reward(tags: list[str] | tuple[str, ...] = ARTICLE_TAGS):
         raise RewardError("reward.tag_invalid", name=bad[0])
     if len(set(tags)) != len(tags):
         raise RewardError("reward.tags_repeat", tags=", ".join(tags))
-    return _TagLayoutReward(tags)
+    return tags
 
 
 class _TagLayoutReward:
@@ -280,6 +284,75 @@ class _TagLayoutReward:
 
     def __call__(self, completions: list, **kwargs) -> list[float]:
         return [tag_layout_score(text, self.tags) for text in completion_texts(completions)]
+
+
+# A sentence, as a reader of a tagged answer wants one in each section: at least four words (a Chinese character counts
+# as one), ending in . ! ? or 。！？ (a closing quote or bracket may follow).
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_SENTENCE_END = re.compile(r"[.!?。！？][\"'”’)）]*$")
+MIN_SENTENCE_WORDS = 4
+
+
+def count_words(text: str) -> int:
+    """Words in `text`: whitespace-separated tokens with a letter or digit, each Chinese character counted as one.
+
+    >>> count_words("A short one."), count_words("猫喜欢睡觉。")
+    (3, 5)
+    """
+    tokens = _CJK.sub(" ", text).split()
+    return sum(1 for t in tokens if any(c.isalnum() for c in t)) + len(_CJK.findall(text))
+
+
+def is_sentence(text: str) -> bool:
+    """At least four words, ending in sentence punctuation.
+
+    >>> is_sentence("Cats sleep a lot."), is_sentence("breathtaking"), is_sentence("我喜欢我的猫。")
+    (True, False, True)
+    """
+    text = text.strip()
+    return count_words(text) >= MIN_SENTENCE_WORDS and bool(_SENTENCE_END.search(text))
+
+
+def get_tag_sentences_reward(tags: list[str] | tuple[str, ...] = ARTICLE_TAGS):
+    r"""
+    Reward for what a reader wants inside a tag layout: the share of `tags` whose section holds a sentence (at least
+    four words, a Chinese character counting as one, ending in `.`, `!`, `?` or `。！？`). The strict `format_reward`
+    pays as much for `<intro>A</intro>` as for a paragraph; this reward pays nothing for a word or a fragment. Each
+    tag's first section counts (`<tag>…</tag>`); text around the sections costs nothing, so use it next to a format
+    reward, which judges the layout. The same rule gives the eval rows' `sentence_rate` (the share of answers with a
+    sentence in every section).
+
+    Args:
+        tags (`list[str]`, *optional*, defaults to `["intro", "body", "conclusion"]`):
+            Tag names whose sections should each hold a sentence (comma-separated), e.g. intro,body,conclusion.
+
+    Returns:
+        `Callable`: A reward function returning a float in `[0.0, 1.0]` per completion.
+
+    Example:
+    ```python
+    >>> reward = get_tag_sentences_reward(["intro", "body", "conclusion"])
+    >>> reward(["<intro>Cats are calm pets.</intro><body>They sleep a lot.</body><conclusion>Get a cat!</conclusion>",
+    ...         "<intro>A</intro><body>breathtaking</body><conclusion>abundance of</conclusion>"])
+    [0.666667, 0.0]
+    ```
+    """
+    return _TagSentencesReward(_checked_tags(tags))
+
+
+class _TagSentencesReward:
+    __name__ = "tag_sentences_reward"
+
+    def __init__(self, tags: tuple[str, ...]):
+        self.tags = tags
+        self._sections = [re.compile(rf"<{re.escape(t)}>(.*?)</{re.escape(t)}>", re.DOTALL) for t in tags]
+
+    def __call__(self, completions: list, **kwargs) -> list[float]:
+        return [self.score(text) for text in completion_texts(completions)]
+
+    def score(self, text: str) -> float:
+        found = (pattern.search(text) for pattern in self._sections)
+        return round(sum(1 for m in found if m and is_sentence(m.group(1))) / len(self.tags), 6)
 
 
 def tag_layout_score(text: str, tags: tuple[str, ...] | list[str]) -> float:

@@ -76,6 +76,21 @@ register(
 )
 register(
     RewardSpec(
+        name="tag_sentences",
+        factory=format_rewards.get_tag_sentences_reward,
+        description="Share of the tags whose section holds a sentence (at least four words, ending in . ! ? or "
+        "。！？), 0.0 to 1.0: what a reader wants inside the layout a format reward pays for.",
+        family="format",
+        params=factory_params(format_rewards.get_tag_sentences_reward),
+        good=Example(
+            "<intro>Plants make their own food.</intro>\n<body>Leaves catch sunlight and turn it into sugar.</body>\n"
+            "<conclusion>So light becomes their food.</conclusion>"
+        ),
+        bad=Example("<intro>Plants</intro>\n<body>make food</body>\n<conclusion>from light</conclusion>"),
+    )
+)
+register(
+    RewardSpec(
         name="combined",
         factory=length_rewards.get_combined_reward,
         description="Weighted sum length_weight * length + format_weight * format (the seed article's reward).",

@@ -15,6 +15,8 @@ REWARDS: dict[str, str] = {
     "format": "文本恰好是 <intro>…</intro><body>…</body><conclusion>…</conclusion> 且每个部分都有内容（文章的 .+）"
     "时为 1.0，否则为 0.0；与文章的正则不同，各部分之间可以有空白，一个部分可以跨多行。",
     "tag_layout": "按标签给部分分（是否打开、关闭、顺序正确），0.0 到 1.0，空的部分不得分；严格格式奖励的冷启动版本。",
+    "tag_sentences": "各标签中装着一个句子（至少四个词，以英文句点、感叹号、问号或“。！？”结尾）的比例，0.0 到 1.0："
+    "读者想在格式奖励所要求的结构里看到的内容。",
     "combined": "加权和 length_weight * length + format_weight * format（种子文章中的奖励）。",
     "think_format": "TRL 的 think_format_reward：文本以一个 <think>…</think> 块开头时为 1.0，否则为 0.0。",
     "think_answer_strict": "整段文本恰好是 <think>\\n…\\n</think>\\n<answer>\\n…\\n</answer> 时为 1.0，否则为 0.0。",
@@ -53,6 +55,7 @@ REWARDS: dict[str, str] = {
 
 PARAMS: dict[str, str] = {  # "<reward>.<param>"
     "length.ideal_length": "目标生成长度，单位是字符。",
+    "tag_sentences.tags": "每个部分都应装着一个句子的标签名（逗号分隔），例如 intro,body,conclusion。",
     "tag_layout.tags": "按顺序排列的标签名（逗号分隔），例如 think,answer。",
     "combined.length_weight": "长度奖励的权重。",
     "combined.format_weight": "格式奖励的权重。",

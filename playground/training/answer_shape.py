@@ -3,8 +3,8 @@
 - `empty_section_rate`: the share of answers that close a tag with nothing inside (`<conclusion></conclusion>`), the
   reward-hacking lesson's measure.
 - `sentence_rate`: the share of answers with a sentence in every tag: each section holds at least four words and
-  ends in `.`, `!`, `?` or `。！？` (a Chinese character counts as a word). A format reward pays for
-  `<intro>A</intro>`; a reader wants a sentence there.
+  ends in `.`, `!`, `?` or `。！？` (a Chinese character counts as a word), the rule of the `tag_sentences` reward
+  (`rewards.format.is_sentence`). A format reward pays for `<intro>A</intro>`; a reader wants a sentence there.
 
 Both are shares of answers that use tags at all; a point whose answers use none has neither.
 """
@@ -13,34 +13,13 @@ from __future__ import annotations
 
 import re
 
+from rewards.format import is_sentence
+
 
 SECTION = re.compile(r"<(\w+)>(.*?)</\1>", re.DOTALL)
 _ANY_TAG = re.compile(r"</?\w+>")
 _OPEN = re.compile(r"<\w+>")
 _EMPTY = re.compile(r"<(\w+)>\s*</\1>")
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
-_SENTENCE_END = re.compile(r"[.!?。！？][\"'”’)）]*$")
-MIN_WORDS = 4
-
-
-def words(text: str) -> int:
-    """Words in `text`: whitespace-separated tokens with a letter or digit, each Chinese character counted as one.
-
-    >>> words("A short one.") , words("猫喜欢睡觉。")
-    (3, 5)
-    """
-    tokens = _CJK.sub(" ", text).split()
-    return sum(1 for t in tokens if any(c.isalnum() for c in t)) + len(_CJK.findall(text))
-
-
-def is_sentence(text: str) -> bool:
-    """At least four words, ending in sentence punctuation.
-
-    >>> is_sentence("Cats sleep a lot."), is_sentence("breathtaking"), is_sentence("我喜欢我的猫。")
-    (True, False, True)
-    """
-    text = text.strip()
-    return words(text) >= MIN_WORDS and bool(_SENTENCE_END.search(text))
 
 
 def sentence_in_every_tag(text: str) -> bool:

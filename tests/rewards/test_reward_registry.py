@@ -21,6 +21,7 @@ NAMES = {
     "length",
     "format",
     "tag_layout",
+    "tag_sentences",
     "combined",
     "think_format",
     "think_answer_strict",

@@ -2,7 +2,8 @@
 
 import pytest
 
-from playground.training.answer_shape import answer_shape, is_sentence, sentence_in_every_tag, words
+from playground.training.answer_shape import answer_shape, is_sentence, sentence_in_every_tag
+from rewards.format import count_words as words
 
 
 # Answers a format reward pays 1.0 for, as the format lesson's GRPO wrote them: a fragment in each tag.
