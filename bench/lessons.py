@@ -4,7 +4,7 @@ python bench/lessons.py                                  # every lesson that tra
 python bench/lessons.py --lesson format                  # one lesson
 python bench/lessons.py --lesson format --set sft_warmup_steps=0 --set completion_prefix=   # the cold-start failure
 python bench/lessons.py --lesson combine --trap                                        # the combine lesson's trap
-python bench/lessons.py --lesson combine --add-reward tag_sentences:1                  # one more library reward
+python bench/lessons.py --lesson combine --reward length:2 --reward tag_sentences:0   # reweigh its rewards, or add one
 python bench/lessons.py --lesson format --reference playground/lessons/reference   # refresh the shipped reference run
 python bench/lessons.py --lesson format --from-run runs/<id> --reference DIR      # a reference from a finished run
 
@@ -42,7 +42,7 @@ TRAINING_LESSONS = ("length", "format", "hacking", "combine", "metrics", "troubl
 
 
 def run_lesson(
-    lesson_id: str, overrides: dict[str, str], out: str, trap: bool = False, add_rewards: list[str] | None = None
+    lesson_id: str, overrides: dict[str, str], out: str, trap: bool = False, rewards: list[str] | None = None
 ) -> dict:
     from playground.lessons import get_lesson
     from playground.scoring import RewardChoice
@@ -51,7 +51,12 @@ def run_lesson(
     from playground.training.store import RunStore
 
     spec = get_lesson(lesson_id).run_spec(trap=trap, **overrides)
-    spec.rewards += [RewardChoice.parse(r) for r in add_rewards or ()]
+    for choice in (RewardChoice.parse(r) for r in rewards or ()):
+        same = [r for r in spec.rewards if r.name == choice.name]
+        for reward in same:  # the lesson's reward of that name, its parameters kept, at the weight given
+            reward.weight = choice.weight
+        if not same:
+            spec.rewards.append(choice)
     start, cpu_start = time.perf_counter(), time.process_time()
     job = JobManager(RunStore(out)).start(spec)
     job.join()
@@ -78,7 +83,14 @@ def run_lesson(
         "run": str(job.run.path),
         "cpu": cpu_name(),
         "cores": os.cpu_count(),
+        "threads": torch_threads(),
     }
+
+
+def torch_threads() -> int:
+    import torch
+
+    return torch.get_num_threads()
 
 
 def summary_of_run(lesson_id: str, path: str) -> dict:
@@ -162,6 +174,7 @@ def write_reference(result: dict, folder: Path, answers_per_point: int = 3) -> P
     keys += ("trap", "rewards")
     summary = {k: result.get(k) for k in keys}
     summary.update(cpu=result["cpu"], cores=result["cores"], eval_samples=result["eval_samples"])
+    summary.update(threads=result.get("threads"))
     lines = [{"type": "run", **summary}]
     lines += [{"type": "metrics", **row} for row in metric_rows(run.metrics())]
     lines += [{"type": "eval", **row} for row in result["eval"]]
@@ -184,7 +197,12 @@ def main() -> None:
     p.add_argument("--lesson", action="append", help="a lesson id; repeat (default: every lesson that trains)")
     p.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE", help="override a recipe field")
     p.add_argument("--trap", action="store_true", help="train the lesson's trap (the combine lesson's naive sum)")
-    p.add_argument("--add-reward", action="append", metavar="NAME[:WEIGHT]", help="add a library reward; repeat it")
+    p.add_argument(
+        "--reward",
+        action="append",
+        metavar="NAME[:WEIGHT]",
+        help="reweigh the lesson's reward NAME, or add the library reward NAME; repeat it",
+    )
     p.add_argument("--out", default=None, help="runs folder (default: a temporary folder)")
     p.add_argument("--reference", default=None, metavar="DIR", help="also write DIR/<lesson>.jsonl (reference run)")
     p.add_argument("--from-run", default=None, metavar="RUN_DIR", help="summarize this run folder instead of training")
@@ -195,7 +213,7 @@ def main() -> None:
         if args.from_run:
             result = summary_of_run(lesson_id, args.from_run)
         else:
-            result = run_lesson(lesson_id, overrides, out, trap=args.trap, add_rewards=args.add_reward)
+            result = run_lesson(lesson_id, overrides, out, trap=args.trap, rewards=args.reward)
         if args.reference and (result["status"] == "finished" or args.from_run):
             result["reference"] = str(write_reference(result, Path(args.reference)))
         print(json.dumps(result, ensure_ascii=False), flush=True)

@@ -48,7 +48,8 @@ def reference_seconds(spec) -> float | None:
     """The wall time of the lesson reference run that `spec` repeats (the same rewards and timing fields, on the
     embedded model, one process; a lesson's trap counts with its own reference run), or None: a lesson run's time left
     before its own step times are known (the held-out eval before training and the SFT warm-up come first). A
-    reference run measured on a shared machine (`Reference.busy`) gives none: its time is not a quiet machine's."""
+    reference run measured on a shared machine or on fewer threads than cores (`Reference.quiet_time`) gives none: its
+    time is not a quiet machine's."""
     from playground.models import EMBEDDED
     from rewards.registry import metric_name
 
@@ -68,7 +69,7 @@ def reference_seconds(spec) -> float | None:
         if mine != recipe(theirs) or any(_flat(spec, f) != _flat(theirs, f) for f in TIMING_FIELDS):
             continue
         reference = lesson.reference(trap=trap)
-        wall = reference.run.get("wall_s") if reference and not reference.busy else None
+        wall = reference.run.get("wall_s") if reference and reference.quiet_time else None
         return float(wall) if isinstance(wall, int | float) and wall > 0 else None
     return None
 

@@ -85,16 +85,23 @@ LESSONS: tuple[Lesson, ...] = (
     Lesson(
         id="combine",
         preview_prompt="Write a short paragraph about why people keep pets.",
-        # The fix, as measured: the article's length and format rewards, each normalized in its group before the
-        # sum (TRL's multi_objective_aggregation), after a warm-up whose examples hold a whole sentence in every tag.
-        # The length target fits three sentences and the tags. The warm-up gives the layout, GRPO the length.
+        # The fix, as measured: the article's length and format rewards and tag_sentences (a sentence in each tag),
+        # each normalized in its group before the sum (TRL's multi_objective_aggregation), after a warm-up whose
+        # examples hold a whole sentence in every tag. The length target fits three sentences and the tags. Length
+        # weighs 2: at 1, one seed of three grew sentences into paragraphs, ran to the length cap and lost the layout
+        # (a sentence in every tag 0.78 after the warm-up -> 0.56 at step 10); without tag_sentences GRPO added
+        # nothing to the warm-up's sentences on two seeds of three.
         overrides={
             **FORMAT_RECIPE,
             "eval_max_completion_length": 0,
             "multi_objective_aggregation": "normalize_then_sum",
             "sft_split": "sentences",
         },
-        rewards=(RewardChoice("length", 1.0, {"ideal_length": 200}), RewardChoice("format", 1.0)),
+        rewards=(
+            RewardChoice("length", 2.0, {"ideal_length": 200}),
+            RewardChoice("format", 1.0),
+            RewardChoice("tag_sentences", 1.0),
+        ),
         chart=("format", "sentence_rate"),
         trap_chart=("tag_layout",),
         # The trap, as measured: a plain weighted sum, where the length reward's spread drowns the layout's.

@@ -47,6 +47,15 @@ class Reference:
         valid = isinstance(load, int | float) and isinstance(cores, int) and cores > 0
         return valid and load > BUSY_LOAD_PER_CORE * cores
 
+    @property
+    def quiet_time(self) -> bool:
+        """Whether the run's wall time is what a quiet machine takes with all its cores: not `busy`, and not run on
+        fewer threads than the machine has (`threads`, where the run recorded it; two runs side by side at one
+        thread each take longer than one alone)."""
+        threads, cores = self.run.get("threads"), self.run.get("cores")
+        fewer = isinstance(threads, int) and isinstance(cores, int) and 0 < threads < cores
+        return not self.busy and not fewer
+
     def point(self, of: str, last: bool = False) -> dict[str, Any] | None:
         """The first (or `last`) eval row of model `of` ("base", "warmup", "grpo")."""
         rows = [row for row in self.eval if row.get("of") == of]

@@ -217,14 +217,17 @@ def _parse_time(value: Any) -> datetime | None:
 
 def run_seconds(status: dict, now: datetime | None = None) -> float | None:
     """How long the run of `status` has trained: from `started_at` to `finished_at`, or to `now` (default: this
-    moment) while it is active; None before it started, or for a run written without these times."""
+    moment) while it is active, plus `earlier_seconds` (what the earlier segments of a continued run trained, the
+    time between them not counted); None before it started, or for a run written without these times."""
     start = _parse_time(status.get("started_at"))
     end = _parse_time(status.get("finished_at"))
     if end is None and status.get("status") in ACTIVE:
         end = now or datetime.now(UTC)
     if start is None or end is None:
         return None
-    return max(0.0, (end - start).total_seconds())
+    earlier = status.get("earlier_seconds")
+    earlier = float(earlier) if isinstance(earlier, int | float) and earlier > 0 else 0.0
+    return max(0.0, (end - start).total_seconds()) + earlier
 
 
 # --- process liveness ----------------------------------------------------------------------------------------------

@@ -315,19 +315,32 @@ def test_a_lesson_with_a_trap_summarises_both_runs_and_the_reward_they_share():
     text = reference_markdown(lesson, "en")
     fix_part, trap_part = text.split("**The trap (what “Load the trap” sets)**")
     assert text.startswith("### Reference runs: the fix and the trap") and "**The fix (what Load sets)**" in fix_part
-    assert "`sentence_rate` on the held-out prompts: 0.13 before training → 0.69 after the warm-up → 0.84" in fix_part
-    assert "`format` on the held-out prompts: 0 before training → 0.69 after the warm-up → 0.91" in fix_part
-    # the length reward both runs have: the fix brings it from -283 to -44, the trap gives back what the warm-up won
+    assert "`sentence_rate` on the held-out prompts: 0.13 before training → 0.69 after the warm-up → 0.78" in fix_part
+    assert "`format` on the held-out prompts: 0 before training → 0.69 after the warm-up → 0.84" in fix_part
+    # the length reward both runs have: the fix brings it from -283 to -64, the trap gives back what the warm-up won
     assert "`length(ideal_length=200)` on the held-out prompts: -283 before training → -119" in fix_part
-    assert "GRPO +75." in fix_part and "The warm-up added +60, GRPO -43." in trap_part
+    assert "GRPO +56." in fix_part and "The warm-up added +60, GRPO -43." in trap_part
     assert "`tag_layout` on the held-out prompts: 0.29 before training → 0.67 after the warm-up → 0.41" in trap_part
     assert "`format`" not in trap_part and "`tag_layout`" not in fix_part
-    # the fix was measured on a shared machine (load 6.3 on 2 cores), the trap on a quiet one: only the fix says so
-    assert "load average 6.3 on 2 cores" in fix_part and "load average" not in trap_part
+    # both were measured with the machine's cores to themselves: neither summary warns of a shared machine
+    assert "load average" not in text
     assert "`clipped`, `dominant_reward`" in trap_part and "dominant_reward" not in fix_part
     zh = reference_markdown(lesson, "zh")
-    assert "参考训练：解决办法与陷阱" in zh and "2 个核心上的平均负载为 6.3" in zh
+    assert "参考训练：解决办法与陷阱" in zh and "平均负载" not in zh
     assert "预热带来 +60，GRPO 带来 -43" in zh
+
+
+def test_a_reference_run_on_a_shared_machine_says_its_time_is_not_a_quiet_ones():
+    from dataclasses import replace
+
+    from playground.ui.learn_tab import _run_lines
+
+    fix = get_lesson("combine").reference()
+    shared = replace(fix, run={**fix.run, "load_avg_1min": 6.3, "cores": 2})
+    assert shared.busy and not fix.busy
+    assert any("load average 6.3 on 2 cores" in line for line in _run_lines(shared, ("format",), "en"))
+    assert any("2 个核心上的平均负载为 6.3" in line for line in _run_lines(shared, ("format",), "zh"))
+    assert not any("load average" in line for line in _run_lines(fix, ("format",), "en"))
 
 
 def test_only_a_lesson_with_a_trap_shows_the_trap_button_and_answers():

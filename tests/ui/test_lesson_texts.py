@@ -83,12 +83,16 @@ def test_the_combine_lessons_figures_are_its_fixs_and_its_traps_reference_runs(l
     assert _in_order(fix_part, _chain(fix, "sentence_rate")), _chain(fix, "sentence_rate")
     assert _in_order(fix_part, _chain(fix, "format")), _chain(fix, "format")
     assert _in_order(fix_part, _chain(fix, LENGTH, 0, distance=True)), _chain(fix, LENGTH, 0, distance=True)
-    assert _chain(fix, "sentence_rate")[-1] == "0.84" and _chain(fix, LENGTH, 0, distance=True)[-1] == "44"
-    # the fix's time, and the load it was measured under: a shared machine says so
+    # the payoff the lesson promises: a sentence in every tag for most answers, and GRPO adds to the warm-up's
+    sentences = {row["of"]: row["sentence_rate"] for row in fix.eval}  # the last GRPO point is the "grpo" one
+    assert sentences["grpo"] >= 0.5 and sentences["grpo"] > sentences["warmup"], sentences
+    # the fix's time, the CPU and whether the machine was shared
     run = fix.run
-    assert f"{run['wall_s'] / 60:.1f}" in fix_part and f"{run['load_avg_1min']:g}" in fix_part
-    assert run["load_avg_1min"] > run["cores"] and "Intel Xeon" in fix_part
-    assert {"en": "shared with other work", "zh": "还在做别的工作"}[lang] in fix_part
+    assert (
+        f"{run['wall_s'] / 60:.1f}" in fix_part and ("Intel Xeon" if "Intel" in run["cpu"] else "AMD EPYC") in fix_part
+    )
+    shared = {"en": "shared with other work", "zh": "还在做别的工作"}[lang] in fix_part
+    assert shared == fix.busy
     # the trap: distance and tag_layout, its time on a quiet machine, its alerts
     assert [row["of"] for row in trap.eval] == ["base", "warmup", "grpo"]
     assert _in_order(trap_part, _chain(trap, LENGTH, 0, distance=True)), _chain(trap, LENGTH, 0, distance=True)
@@ -109,6 +113,8 @@ def test_the_combine_lesson_tells_how_the_fix_works(lang):
     assert spec.grpo.sft_split == "sentences" and "`sft_split = sentences`" in text
     [length] = [choice for choice in spec.rewards if choice.name == "length"]
     assert f"`ideal_length = {length.params['ideal_length']}`" in text
+    assert f"weight {length.weight:g}" in text or f"权重 {length.weight:g}" in text
+    assert any(choice.name == "tag_sentences" for choice in spec.rewards) and "`tag_sentences`" in text
     assert {"en": "**Load the trap**", "zh": "**载入陷阱配方**"}[lang] in text
     for metric in (*lesson.chart, *lesson.trap_chart):
         assert f"`{metric}`" in text
@@ -152,10 +158,10 @@ def test_the_readme_and_the_performance_notes_carry_the_combine_lessons_figures(
     sentences, layout, distance = _chain(fix, "sentence_rate"), _chain(fix, "format"), _chain(fix, LENGTH, 0, True)
     assert f"{sentences[0]} -> {sentences[1]} after the warm-up -> {sentences[-1]}" in readme
     assert f"{layout[0]} -> {layout[-1]}" in readme and f"{distance[0]} -> {distance[-1]} characters" in readme
-    assert f"load average {fix.run['load_avg_1min']:g}" in readme and "not a quiet machine's time" in readme
+    assert ("not a quiet machine's time" in readme) == fix.busy
     assert f"| fix | `sentence_rate` | {' | '.join(sentences[:-1])} | **{sentences[-1]}** |" in notes
     assert f"| fix | `format` | {' | '.join(layout[:-1])} | **{layout[-1]}** |" in notes
     assert f"| fix | distance to 200 characters | {' | '.join(distance[:-1])} | **{distance[-1]}** |" in notes
     tags = _chain(trap, "tag_layout")
     assert f"| trap | `tag_layout` | {' | '.join(tags[:-1])} | **{tags[-1]}** |" in notes
-    assert f"{fix.run['wall_s']:.0f} s wall" in notes and f"load average {fix.run['load_avg_1min']:g}" in notes
+    assert f"{fix.run['wall_s']:.0f} s wall" in notes

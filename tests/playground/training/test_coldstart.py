@@ -134,7 +134,7 @@ def test_train_lesson_combine_trains_the_fix():
     spec = base_spec(None, "combine")
     assert spec.to_dict() == get_lesson("combine").run_spec().to_dict()
     assert spec.grpo.multi_objective_aggregation == "normalize_then_sum" and spec.grpo.sft_split == "sentences"
-    assert [(c.name, c.weight) for c in spec.rewards] == [("length", 1.0), ("format", 1.0)]
+    assert [(c.name, c.weight) for c in spec.rewards] == [("length", 2.0), ("format", 1.0), ("tag_sentences", 1.0)]
     assert spec.grpo.max_steps == 20
 
 

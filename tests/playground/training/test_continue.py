@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from datetime import UTC, datetime, timedelta
 from functools import partial
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from playground import testing
 from playground.errors import PlaygroundError
 from playground.training.checkpoint import GRPO_STATE, KEEP_CHECKPOINTS, checkpoint_root, last_checkpoint
 from playground.training.queue import JobManager
-from playground.training.store import RunStore
+from playground.training.store import RunStore, run_seconds
 
 
 pytestmark = pytest.mark.slow  # real runs of several steps (and a launched app)
@@ -84,10 +85,18 @@ def test_stop_then_continue_takes_the_uninterrupted_steps(tmp_path, tiny_model_d
         GRPO_STATE,
     }
 
+    # The first segment trained 100 s and stopped an hour ago: the run's duration counts both segments, not the hour.
+    status_file = job.run.path / "status.json"
+    ended = datetime.now(UTC) - timedelta(hours=1)
+    first = {"started_at": (ended - timedelta(seconds=100)).isoformat(), "finished_at": ended.isoformat()}
+    status_file.write_text(json.dumps({**json.loads(status_file.read_text()), **first}))
+    started = time.monotonic()
     continued = manager.resume(job.run.id)
     assert continued.run.path == job.run.path and continued.step == stopped_at
     wait(continued)
+    second = time.monotonic() - started
     assert continued.status == "finished", continued.error
+    assert 100.0 < run_seconds(continued.run.status()) <= 100.0 + second + 1.0
     rows = step_rows(continued.run)
     assert sorted(rows) == list(range(1, STEPS + 1))  # no repeated and no missing steps
     assert_same_steps(rows, step_rows(reference), range(stopped_at + 1, STEPS + 1))

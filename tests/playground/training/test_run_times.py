@@ -64,6 +64,15 @@ def test_a_running_run_counts_to_now(run):
     assert run_seconds(run.status(), now=start + timedelta(seconds=102)) == 102.0
 
 
+def test_a_continued_run_adds_its_earlier_segments(run):
+    """A run continued after a stop counts what its earlier segments trained, not the time it waited between them."""
+    run.write_status(status="running", step=4)
+    rewrite(run, started_at="2026-01-02T03:04:05Z", earlier_seconds=100.0)
+    assert run_seconds(run.status(), now=datetime(2026, 1, 2, 3, 4, 35, tzinfo=UTC)) == 130.0
+    rewrite(run, earlier_seconds="a lot")  # a hand-edited status: the segment alone
+    assert run_seconds(run.status(), now=datetime(2026, 1, 2, 3, 4, 35, tzinfo=UTC)) == 30.0
+
+
 def test_a_run_stopped_in_the_queue_took_no_time(run):
     run.write_status(status="stopped")
     assert run_seconds(run.status()) == 0.0
