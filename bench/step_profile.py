@@ -47,6 +47,9 @@ VOCAB = ("log_softmax", "softmax", "logsumexp", "cross_entropy", "nll_loss", "se
 SAMPLING = ("multinomial", "topk", "sort", "cumsum", "argmax", "exponential_", "div_", "isin", "where")
 
 
+TOP_OPS = 8
+
+
 def kind_of(name: str) -> str:
     """The kind of a profiler op, by its name (`aten::addmm`, `autograd::engine::evaluate_function: MmBackward0`)."""
     short = name.rsplit("::", 1)[-1].split(":")[-1].strip().lower()
@@ -177,12 +180,13 @@ def _phase_of(evt) -> str:
     return "other"
 
 
-def attribute(events) -> tuple[dict, dict, dict]:
-    """Of one profiled step: self time in ms by (phase, kind), matmul FLOPs by phase, and each phase's own wall in
-    ms (its range less the phases nested in it)."""
+def attribute(events) -> tuple[dict, dict, dict, dict]:
+    """Of one profiled step: self time in ms by (phase, kind), matmul FLOPs by phase, each phase's own wall in ms
+    (its range less the phases nested in it), and self time in ms by (phase, op name)."""
     times: dict[tuple[str, str], float] = defaultdict(float)
     flops: dict[str, float] = defaultdict(float)
     walls: dict[str, float] = defaultdict(float)
+    ops: dict[tuple[str, str], float] = defaultdict(float)
     for evt in events:
         if evt.name.startswith("phase::"):
             walls[evt.name.split("::", 1)[1]] += evt.cpu_time_total / 1000
@@ -192,9 +196,10 @@ def attribute(events) -> tuple[dict, dict, dict]:
             continue
         phase, kind = _phase_of(evt), kind_of(evt.name)
         times[(phase, kind)] += evt.self_cpu_time_total / 1000
+        ops[(phase, evt.name)] += evt.self_cpu_time_total / 1000
         if kind == "matmul":
             flops[phase] += _flops(evt)
-    return times, flops, walls
+    return times, flops, walls, ops
 
 
 def run(steps: int, bf16: bool) -> dict:
@@ -258,7 +263,7 @@ def run(steps: int, bf16: bool) -> dict:
     step_s = sum(marks["step_walls"]) / counted
     phases = {p: clock.totals.get(p, 0.0) / counted for p in PHASES}
     phases["other"] = max(0.0, step_s - sum(phases.values()))
-    times, flops, walls = attribute(marks["events"])
+    times, flops, walls, ops = attribute(marks["events"])
     profiled_ms = marks["profiled_wall"] * 1000
     walls["other"] = profiled_ms - sum(v for k, v in walls.items() if k != "other")
     # Each phase's profiled wall split into its kinds of op, and the time outside any op (Python, the loop): as
@@ -289,6 +294,12 @@ def run(steps: int, bf16: bool) -> dict:
         "profiled_step_ms": round(profiled_ms, 1),
         "op_share_by_phase": op_share,
         "matmul_gflops_by_phase": matmul_gflops,
+        # the profiled step's slowest ops of each phase, in ms of self time
+        "top_ops_by_phase": {
+            phase: {name: round(ms, 1) for name, ms in sorted(named, key=lambda kv: -kv[1])[:TOP_OPS]}
+            for phase in (*PHASES, "other")
+            if (named := [(name, ms) for (p, name), ms in ops.items() if p == phase])
+        },
         "peak_gflops_2048": round(peak, 1),
         "load_avg_1min": round(os.getloadavg()[0], 2),
     }
@@ -305,6 +316,9 @@ def print_table(result: dict) -> None:
         top = ", ".join(f"{k} {v:.0%}" for k, v in list(ops.items())[:5])
         print(f"{phase:16} {result['phase_s'][phase]:>7.3f} {result['phase_share'][phase]:>6.1%}   {top}")
     print(f"matmul GFLOP/s by phase: {result['matmul_gflops_by_phase']} (peak 2048^3: {result['peak_gflops_2048']})")
+    print("slowest ops of the profiled step, ms of self time:")
+    for phase, named in result["top_ops_by_phase"].items():
+        print(f"  {phase:16} " + ", ".join(f"{name} {ms:g}" for name, ms in list(named.items())[:6]))
 
 
 def main() -> None:

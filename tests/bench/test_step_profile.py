@@ -29,11 +29,16 @@ def test_attribute_splits_a_trace_by_phase_and_kind():
             with clock.phase("rewards"):  # nested: its ops and wall are its own, not the rollout's
                 torch.softmax(a, dim=-1)
         torch.sigmoid(a)
-    times, flops, walls = attribute(prof.events())
+    times, flops, walls, ops = attribute(prof.events())
     assert times[("rollout", "matmul")] > 0
     assert ("rollout", "vocab_softmax") not in times and times[("rewards", "vocab_softmax")] > 0
     assert times[("other", "elementwise_other")] > 0  # outside every phase
     assert flops["rollout"] == 20 * 2 * 256**3
+    # by op name too: the rollout's matmuls, the nested phase's softmax
+    assert (
+        ops[("rollout", "aten::mm")] > 0 and ops[("rewards", "aten::softmax")] + ops[("rewards", "aten::_softmax")] > 0
+    )
+    assert ("rollout", "aten::softmax") not in ops
     assert 0 < walls["rewards"] < walls["rollout"] + walls["rewards"]
     # the clock's own wall per phase: the nested phase's time is not counted twice
     assert set(clock.totals) == {"rollout", "rewards"}
