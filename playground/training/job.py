@@ -26,7 +26,7 @@ from playground.texts import msg
 from playground.training.checkpoint import KEEP_CHECKPOINTS, checkpoint_root, checkpoint_step
 from playground.training.progress import PhaseClock, eval_points, run_eta
 from playground.training.state import JobState
-from playground.training.store import Run, json_safe, run_seconds
+from playground.training.store import Run, json_safe
 from playground.validation import validate_spec
 
 
@@ -314,10 +314,7 @@ class TrainingJob(JobState):
         try:
             with self._interrupt_lock:
                 self._interruptible = True
-            # A continued run's duration adds this segment to the time its earlier segments trained.
-            earlier = (run_seconds(self.run.status()) or 0.0) if self.resume_from is not None else 0.0
-            now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-            self._set_status("loading", started_at=now, earlier_seconds=round(earlier, 1))
+            self._set_status("loading", started_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
             if self.resume_from is not None:
                 self._continue_records()
             trainer = self._build_trainer()

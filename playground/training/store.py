@@ -192,7 +192,8 @@ def _check_id(run_id: str) -> None:
 
 def _run_times(before: dict, after: dict) -> dict:
     """`started_at` when the run first leaves the queue, `finished_at` when it first reaches a final status (both
-    ISO times in UTC): the run's own duration, whenever and however often it is read."""
+    ISO times in UTC): the run's own duration, whenever and however often it is read. A run that goes again after a
+    final status keeps its earlier segments' time in `earlier_seconds` and starts a new segment."""
     times = {}
     if after.get("status") not in ("queued", *FINAL) and not after.get("started_at"):
         times["started_at"] = after["updated_at"]
@@ -201,7 +202,10 @@ def _run_times(before: dict, after: dict) -> dict:
         if not after.get("started_at"):  # ended before it started (stopped in the queue): no time was spent
             times["started_at"] = after["updated_at"]
     elif after.get("status") in ACTIVE and after.get("finished_at"):
-        times["finished_at"] = None  # going again
+        # going again (a continued run): what its earlier segments trained, not the time it then waited, carries over
+        times["finished_at"] = None
+        times["earlier_seconds"] = round(run_seconds({**before, "status": "finished"}) or 0.0, 1)
+        times["started_at"] = after["updated_at"]
     return times
 
 

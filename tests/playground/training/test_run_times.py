@@ -73,6 +73,21 @@ def test_a_continued_run_adds_its_earlier_segments(run):
     assert run_seconds(run.status(), now=datetime(2026, 1, 2, 3, 4, 35, tzinfo=UTC)) == 30.0
 
 
+def test_a_run_that_goes_again_keeps_its_earlier_time_and_starts_a_new_segment(run):
+    run.write_status(status="stopped", step=4)
+    rewrite(run, started_at="2026-01-02T03:04:05+00:00", finished_at="2026-01-02T03:05:45+00:00")  # 100 s
+    run.write_status(status="queued")  # continued, days later
+    again = stored(run)
+    assert again["earlier_seconds"] == 100.0 and again["finished_at"] is None
+    assert again["started_at"] == again["updated_at"]
+    start = datetime.fromisoformat(again["started_at"])
+    assert run_seconds(run.status(), now=start + timedelta(seconds=30)) == 130.0
+    run.write_status(status="finished", step=8)
+    rewrite(run, finished_at=(start + timedelta(seconds=50)).isoformat())
+    run.write_status(status="queued")  # and once more: both earlier segments carry over
+    assert stored(run)["earlier_seconds"] == 150.0
+
+
 def test_a_run_stopped_in_the_queue_took_no_time(run):
     run.write_status(status="stopped")
     assert run_seconds(run.status()) == 0.0
