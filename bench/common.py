@@ -1,12 +1,15 @@
-"""What the bench scripts share: the CPU's name, latency percentiles, a free port, the app on it, and a run started
-on it."""
+"""What the bench scripts share: the CPU's name, latency percentiles, a free port, the app on it (in this process, or
+`python app.py` in a process of its own), and a run started on it."""
 
 from __future__ import annotations
 
 import contextlib
+import os
 import platform
 import socket
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -57,6 +60,40 @@ def launched_app(model: str):
             ctx.jobs.current.join(300)
         demo.close()
         ctx.code.close_all()
+
+
+@contextlib.contextmanager
+def app_process(model: str, runs: str, env: dict[str, str] | None = None, log: str | None = None):
+    """`python app.py` on a free port of 127.0.0.1 in a process group of its own, as a Space runs it (nothing of the
+    caller's process shares its interpreter); yields its URL once GET /config answers. `env` is its whole environment
+    (default: this process's); its output goes to `log` (default: discarded). On the way out the group is killed."""
+    import httpx
+
+    from playground.training.launcher import kill_tree
+
+    port = free_port()
+    root = Path(__file__).resolve().parents[1]
+    command = [sys.executable, "app.py", "--host", "127.0.0.1", "--port", str(port), "--model", model, "--runs", runs]
+    with open(log or os.devnull, "wb") as out:
+        app = subprocess.Popen(
+            command, cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        deadline = time.monotonic() + 300
+        while True:
+            try:
+                if httpx.get(url + "config", timeout=5).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if app.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"app.py did not start (exit code {app.poll()}); its output: {log}")
+            time.sleep(0.5)
+        yield url
+    finally:
+        kill_tree(app.pid)
+        app.wait(30)
 
 
 def start_run(client, fields: dict) -> None:

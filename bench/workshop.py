@@ -21,7 +21,6 @@ import json
 import os
 import platform
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -32,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import cpu_name, free_port, start_run  # noqa: E402
+from bench.common import app_process, cpu_name, start_run  # noqa: E402
 from playground.testing import save_tiny_model  # noqa: E402
 from tests.security.app_attacks import issue_token  # noqa: E402
 
@@ -48,32 +47,12 @@ OTHERS = 5  # other visitors' runs each visitor tries to open at the end
 @contextlib.contextmanager
 def public_app(model: str, folder: str, visitors: int):
     """`python app.py` in public mode on a free port of 127.0.0.1, in its own process; yields its URL."""
-    import httpx
-
-    port = free_port()
     env = {**os.environ, "PLAYGROUND_PUBLIC": "1", "PLAYGROUND_MAX_QUEUED": str(visitors), "HF_HUB_OFFLINE": "1"}
     # Every simulated visitor comes from 127.0.0.1, as a class behind one campus address would.
     env["PLAYGROUND_MAX_QUEUED_PER_ADDRESS"] = str(visitors)
-    command = [sys.executable, "app.py", "--host", "127.0.0.1", "--port", str(port), "--model", model]
-    command += ["--runs", os.path.join(folder, "runs")]
-    root = Path(__file__).resolve().parents[1]
-    with open(os.path.join(folder, "app.log"), "wb") as log:
-        app = subprocess.Popen(command, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}/"
-    try:
-        for _ in range(600):
-            try:
-                if httpx.get(url, timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if app.poll() is not None:
-                raise RuntimeError(f"app.py exited with {app.returncode}; see {folder}/app.log")
-            time.sleep(0.5)
+    runs, log = os.path.join(folder, "runs"), os.path.join(folder, "app.log")
+    with app_process(model, runs, env, log) as url:
         yield url
-    finally:
-        app.terminate()
-        app.wait(60)
 
 
 def p95(values: list[float]) -> float:

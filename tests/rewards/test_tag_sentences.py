@@ -53,7 +53,7 @@ def test_it_pays_for_what_the_format_rewards_do_not_ask():
     [
         WRITTEN,
         "<intro>A</intro><body>breathtaking</body><conclusion>abundance of</conclusion>",
-        "<intro>Cats purr all day long.</intro><body>They sleep.</body><conclusion>Get a cat today!</conclusion>",
+        "<intro>Cats purr all day long.</intro><body>They sleep.</body><conclusion>Get a cat now!</conclusion>",
     ],
 )
 def test_a_full_score_is_the_eval_rows_sentence_in_every_tag(text):

@@ -58,40 +58,13 @@ def running_app(model: str, runs: str, env: dict[str, str] | None = None):
 
 @contextlib.contextmanager
 def app_process(model: str, runs: str, env: dict[str, str] | None = None, log: str | None = None):
-    """`python app.py` on a free port of 127.0.0.1 in a process of its own, as a Space runs it (nothing of the test
-    process shares its interpreter); yields its URL. `env` is added to this process's environment, the sandbox
-    settings unset; the app's output goes to `log` (default: discarded). On the way out its process group stops."""
+    """`python app.py` in a process of its own (`bench.common.app_process`), with this process's environment, the
+    sandbox settings unset, and `env` added; yields its URL."""
     import os
-    import subprocess
-    import sys
-    import time
-    from pathlib import Path
 
-    import httpx
+    from bench.common import app_process as launch
 
-    from tests.conftest import stop_group
-
-    port = free_port()
     full_env = {k: v for k, v in os.environ.items() if k not in SANDBOX_ENV}
     full_env.update({"GRADIO_HEARTBEAT_INTERVAL": "1", **(env or {})})
-    root = Path(__file__).resolve().parents[2]
-    command = [sys.executable, "app.py", "--host", "127.0.0.1", "--port", str(port), "--model", model, "--runs", runs]
-    with open(log or os.devnull, "wb") as out:
-        app = subprocess.Popen(
-            command, cwd=root, env=full_env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
-        )
-    url = f"http://127.0.0.1:{port}/"
-    try:
-        deadline = time.monotonic() + 300
-        while True:
-            try:
-                if httpx.get(url + "config", timeout=5).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if app.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"app.py did not start (exit code {app.poll()}); its output: {log}")
-            time.sleep(0.5)
+    with launch(model, runs, full_env, log) as url:
         yield url
-    finally:
-        stop_group(app)
