@@ -9,7 +9,7 @@ Where the time of a CPU step goes, and what this module does about it (each meas
   backward and the reference forward. `playground/fastpath/prefix.py` runs it once per group.
 - The reference log-probs come from the policy with its adapter disabled, as in TRL, through the shared-prompt path
   (a pre-packed copy of the base, `pack_reference`, was no faster and cost ~400 MB), and TRL's fused LM head scores
-  only completion positions, in cache-sized tiles.
+  only completion positions, in cache-sized tiles, without subnormal exponentials (`playground/fastpath/lm_head.py`).
 - glibc hands freed memory back to the OS, so every step paid page faults on the tensors of the step before;
   `playground/fastpath/allocator.py` keeps it in the process while training.
 
@@ -41,13 +41,13 @@ from __future__ import annotations
 import inspect
 import logging
 import time
-from contextlib import contextmanager
 
 import torch
 from trl import GRPOTrainer
 
 from playground.fastpath import decode
 from playground.fastpath.allocator import training_allocator
+from playground.fastpath.lm_head import cpu_lm_head
 from playground.fastpath.packing import PackedLinear, pack_linears, packed_linear_available
 from playground.fastpath.prefix import generate_with_logps, shared_prefix_generate, shared_prefix_logps
 
@@ -202,31 +202,6 @@ def _shareable(original: torch.Tensor, param: torch.Tensor) -> bool:
         and original.shape == param.shape
         and original.device.type == "cpu"
     )
-
-
-@contextmanager
-def _cpu_lm_head():
-    """Run TRL's fused LM head the CPU-friendly way: only completion positions, in cache-sized vocabulary tiles.
-
-    TRL's fused head projects only the positions with a label on Triton devices, but every position elsewhere (to
-    keep tile shapes fixed for compilers such as Neuron's). On a CPU that means the 49152-wide head also runs, forward
-    and backward, over every prompt and padding position only to be masked out. Its tiles are also 32768 vocabulary
-    columns wide, tens of MB per tile at a few hundred tokens, so each of its element-wise passes streams through
-    memory; 2048 columns was measured fastest (of 1024 to 32768). The result is the same either way (up to float
-    summation order).
-    """
-    import trl.trainer.utils as trl_utils
-
-    original, chunk = trl_utils._use_triton, trl_utils._CHUNKED_LOGPROB_CHUNK_SIZE
-    trl_utils._use_triton = lambda device: device.type == "cpu" or original(device)
-    trl_utils._CHUNKED_LOGPROB_CHUNK_SIZE = CPU_LM_HEAD_CHUNK
-    try:
-        yield
-    finally:
-        trl_utils._use_triton, trl_utils._CHUNKED_LOGPROB_CHUNK_SIZE = original, chunk
-
-
-CPU_LM_HEAD_CHUNK = 2048
 
 
 # TRL's private methods the fast path overrides, and the leading parameters (after self) the overrides take and pass
@@ -426,7 +401,7 @@ class FastGRPOTrainer(GRPOTrainer):
             )
         if self.pack_reference and self._is_reference_call(model):
             model = self._reference_copy()
-        with _cpu_lm_head():
+        with cpu_lm_head():
             if self.share_prompts and not self.args.gradient_checkpointing:
                 shared = shared_prefix_logps(
                     model, input_ids, attention_mask, logits_to_keep, compute_entropy, self.accelerator.autocast

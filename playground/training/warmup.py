@@ -274,7 +274,14 @@ def run_warmup(
         callbacks=[*callbacks, stop_callback(should_stop)] if should_stop else callbacks,
     )
     trainer.remove_callback(PrinterCallback)
-    trainer.train()
+    if on_cpu:  # TRL's fused LM head on completion positions in CPU tiles, and freed memory kept, as in GRPO steps
+        from playground.fastpath.allocator import training_allocator
+        from playground.fastpath.lm_head import cpu_lm_head
+
+        with training_allocator(), cpu_lm_head():
+            trainer.train()
+    else:
+        trainer.train()
     model.train()  # GRPO expects the policy in training mode
     model.config.use_cache = True
     return trainer.state.global_step
