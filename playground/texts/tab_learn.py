@@ -59,25 +59,24 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "learn.ref.summary": (
         (
-            "Measured on {cores} cores of {cpu}: {wall} in all, "
+            "Measured on {where} of {cpu}: {wall} in all, "
             "{steps} GRPO steps, {samples} held-out answers per eval point."
         ),
-        (
-            "在 {cpu} 的 {cores} 个核心上实测：共用时 {wall}，"
-            "{steps} 步 GRPO，每个评估点 {samples} 个留出提示词上的回答。"
-        ),
+        ("在 {cpu} 的 {where}上实测：共用时 {wall}，{steps} 步 GRPO，每个评估点 {samples} 个留出提示词上的回答。"),
     ),
     "learn.ref.summary_train": (
         (
-            "Measured on {cores} cores of {cpu}: {wall} in all, "
+            "Measured on {where} of {cpu}: {wall} in all, "
             "{steps} GRPO steps, no held-out eval (the chart shows the training reward of "
             "each step)."
         ),
         (
-            "在 {cpu} 的 {cores} 个核心上实测：共用时 {wall}，"
+            "在 {cpu} 的 {where}上实测：共用时 {wall}，"
             "{steps} 步 GRPO，没有留出提示词评估（图表显示每一步的训练奖励）。"
         ),
     ),
+    "learn.ref.cores": ("{cores} cores", "{cores} 个核心"),
+    "learn.ref.threads": ("{threads} thread(s) of its {cores} cores", "{cores} 个核心中的 {threads} 个线程"),
     "learn.ref.alerts": ("Alerts the run raised: {alerts}.", "这次训练发出的提醒：{alerts}。"),
     "learn.ref.share": (
         (

@@ -157,6 +157,14 @@ def _shared_rewards(one: Reference, other: Reference) -> list[str]:
     return [key for key in first if key in second and key not in NOT_REWARDS]
 
 
+def _where(run: dict, lang: str) -> str:
+    """The machine as "2 cores", or "1 thread(s) of its 2 cores" for a run recorded at fewer threads."""
+    threads, cores = run.get("threads"), run.get("cores", "?")
+    if isinstance(threads, int) and isinstance(cores, int) and 0 < threads < cores:
+        return tr(lang, "learn.ref.threads", threads=threads, cores=cores)
+    return tr(lang, "learn.ref.cores", cores=cores)
+
+
 def _run_lines(reference: Reference, metrics, lang: str) -> list[str]:
     """One run's summary: where it was measured (and whether the machine was shared), its alerts, and each of
     `metrics` before training, after the warm-up and after GRPO."""
@@ -166,7 +174,7 @@ def _run_lines(reference: Reference, metrics, lang: str) -> list[str]:
         tr(
             lang,
             "learn.ref.summary" if reference.eval else "learn.ref.summary_train",
-            cores=run.get("cores", "?"),
+            where=_where(run, lang),
             cpu=run.get("cpu", "?"),
             load=run.get("load_avg_1min") or "?",
             wall=duration_text(wall, lang),

@@ -232,6 +232,17 @@ def shipped(tmp_path, monkeypatch):
     return tmp_path
 
 
+def test_a_reference_run_at_one_thread_says_so(shipped):
+    """Two reference runs measured side by side at one thread each: the summary names the thread, not both cores."""
+    from playground.ui.learn_tab import reference_markdown
+
+    lines = [dict(REFERENCE_LINES[0], threads=1), *REFERENCE_LINES[1:]]
+    (shipped / "format.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    lesson = get_lesson("format")
+    assert "Measured on 1 thread(s) of its 2 cores of AMD EPYC" in reference_markdown(lesson, "en")
+    assert "在 AMD EPYC 的 2 个核心中的 1 个线程上实测" in reference_markdown(lesson, "zh")
+
+
 def test_reference_run_shows_what_the_warmup_and_grpo_each_added(shipped):
     from playground.ui.learn_tab import answers_frame, curve_frame, reference_markdown
 
