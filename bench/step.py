@@ -8,6 +8,7 @@ for nf4), same seed, in one process, one after the other. Prints a table and one
     python bench/step.py --steps 5 --bare_allocator  # also bare TRL under the playground's allocator settings
     python bench/step.py --steps 5 --bf16_rollout    # also the playground with fast_rollout=bfloat16 (bf16 rollout
                                                      # copy under TRL's importance-sampling correction)
+    python bench/step.py --steps 5 --trl_tiles       # also the playground with TRL's own LM-head tiles
 """
 
 from __future__ import annotations
@@ -148,6 +149,7 @@ def run_one(name: str, steps: int, four_bit: bool, spec=None) -> dict:
         "playground": "playground",
         "playground-bf16": "pg bf16+IS",
         "playground-bf16-train": "pg bf16 all",
+        "playground-trl-tiles": "pg TRL tiles",
     }
     if name.startswith("playground-bf16"):
         spec.set("fast_rollout", "bfloat16")  # TRL's correction is on by default (vllm_importance_sampling_*)
@@ -175,17 +177,22 @@ def main() -> None:
     parser.add_argument("--bf16_rollout", action="store_true", help="also run the playground with a bf16 rollout")
     parser.add_argument("--bf16", action="store_true", help="also run the playground in bf16 (training and rollout)")
     parser.add_argument(
+        "--trl_tiles", action="store_true", help="also run the playground with TRL's own LM-head tiles (fp32)"
+    )
+    parser.add_argument(
         "--reference",
         choices=("packed", "policy"),
         default="policy",
         help="the playground's reference pass: its packed copy of the base, or the policy with the adapter disabled",
     )
     contenders = ["bare", "bare-allocator", "playground", "playground-bf16", "playground-bf16-train"]
+    contenders.append("playground-trl-tiles")
     parser.add_argument("--only", choices=contenders, help="run one contender, print its JSON")
     args = parser.parse_args()
     from playground.fastpath.trainer import FastGRPOTrainer
 
     FastGRPOTrainer.pack_reference = args.reference == "packed"
+    FastGRPOTrainer.lean_lm_head = args.only != "playground-trl-tiles"
     if args.only:
         print(json.dumps(run_one(args.only, args.steps, args.four_bit)))
         return
@@ -199,6 +206,7 @@ def main() -> None:
         ["bare"]
         + ["bare-allocator"] * args.bare_allocator
         + ["playground"]
+        + ["playground-trl-tiles"] * args.trl_tiles
         + ["playground-bf16"] * args.bf16_rollout
         + ["playground-bf16-train"] * args.bf16
     )
@@ -243,6 +251,10 @@ def main() -> None:
         full = by_name["playground-bf16-train"]
         extra["speedup_bf16_train"] = round(results[0]["s_per_step"] / full["s_per_step"], 2)
         print(f"speed-up in bf16 (training and rollout): {extra['speedup_bf16_train']}x")
+    if args.trl_tiles:
+        tiles = by_name["playground-trl-tiles"]
+        extra["speedup_trl_tiles"] = round(results[0]["s_per_step"] / tiles["s_per_step"], 2)
+        print(f"speed-up with TRL's own LM-head tiles: {extra['speedup_trl_tiles']}x")
     if args.bare_allocator:
         alone = results[0]["s_per_step"] / results[1]["s_per_step"]
         print(f"bare TRL with the allocator settings alone: {alone:.2f}x")

@@ -319,6 +319,9 @@ class FastGRPOTrainer(GRPOTrainer):
     # On-policy, the bf16 rollout's importance-sampling ratio comes from the training forward instead of TRL's extra
     # gradient-free forward (module docstring); False takes TRL's vLLM-path code and its forward.
     defer_correction = True
+    # TRL's fused LM head folds its tiles with `playground/fastpath/lm_head.py`'s in-place tiles; False keeps TRL's own
+    # torch tiles (bench/step.py --trl_tiles measures the difference).
+    lean_lm_head = True
 
     def _compute_loss(self, model, inputs):
         if not self._deferred_correction or "sampling_per_token_logps" not in inputs:
@@ -401,7 +404,7 @@ class FastGRPOTrainer(GRPOTrainer):
             )
         if self.pack_reference and self._is_reference_call(model):
             model = self._reference_copy()
-        with cpu_lm_head():
+        with cpu_lm_head(self.lean_lm_head):
             if self.share_prompts and not self.args.gradient_checkpointing:
                 shared = shared_prefix_logps(
                     model, input_ids, attention_mask, logits_to_keep, compute_entropy, self.accelerator.autocast
