@@ -13,10 +13,10 @@ Three things make that slow on a CPU, and `cpu_lm_head` changes them for the dur
 - **Passes over the tile.** TRL's torch tiles allocate a fresh (tokens x columns) tensor at each of about ten
   element-wise steps. `forward_tile` and `backward_tile` do TRL's arithmetic in place in the tile TRL hands them
   (scratch that TRL overwrites with the next tile anyway), in about half the passes: on a GRPO group of the embedded
-  model the head's forward and backward took 0.80 s against TRL's tiles' 1.11 s (`python bench/head_tiles.py`, one
-  thread, Intel Xeon with AMX).
+  model the head's forward and backward took 0.29 s against TRL's tiles' 0.35 s (`python bench/head_tiles.py`, two
+  threads, Intel Xeon with AMX), and the SFT warm-up's step 1.03 s against 1.09 s (`bench/warmup_step.py`).
 - **Subnormal exponentials.** `exp` of a logit far below its row's maximum (a probability under about 1e-38) is a
-  subnormal float, which x86 computes through a slow microcode path: `torch.exp` on such a tile ran 26x slower than on
+  subnormal float, which x86 computes through a slow microcode path: `torch.exp` on such a tile ran 100x slower than on
   ordinary values (same bench). SmolLM2 at temperature 0.9 stays above that (its least likely token about e^-63), but a
   sharper head or a low temperature does not, so the exponent is clamped at `EXP_FLOOR`: a probability below 1.6e-38
   counts as 1.6e-38, which no sum over the vocabulary and no gradient can tell apart.
