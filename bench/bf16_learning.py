@@ -61,7 +61,7 @@ def run_one(
     recipe: str, steps: int, seed: int, rollout: str, eval_every: int, overrides: dict[str, str], bf16_train=False
 ) -> dict:
     from bench.lessons import cpu_name
-    from playground.training.queue import JobManager
+    from playground.training.run_queue import JobManager
     from playground.training.store import RunStore
 
     spec = recipe_spec(recipe, steps, seed, rollout, eval_every, overrides, bf16_train)

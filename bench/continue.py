@@ -55,7 +55,7 @@ def main() -> None:
 
     from playground.spec import demo_spec
     from playground.training.checkpoint import last_checkpoint
-    from playground.training.queue import JobManager
+    from playground.training.run_queue import JobManager
     from playground.training.store import RunStore
 
     times = SaveTimes()

@@ -29,7 +29,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 def run_one(steps: int, eval_every: int, own_copy: bool) -> dict:
     from playground.fastpath.trainer import FastGRPOTrainer
     from playground.spec import demo_spec
-    from playground.training.queue import JobManager
+    from playground.training.run_queue import JobManager
     from playground.training.store import RunStore
 
     if own_copy:

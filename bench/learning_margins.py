@@ -30,7 +30,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 def run(seed: int, steps: int, fields: dict) -> list[float]:
     from playground.scoring import RewardChoice
     from playground.testing import tiny_spec
-    from playground.training.queue import JobManager
+    from playground.training.run_queue import JobManager
     from playground.training.store import RunStore
     from tests.conftest import save_char_model
     from tests.playground.training.test_job import vowel_fraction

@@ -47,7 +47,7 @@ def run_lesson(
     from playground.lessons import get_lesson
     from playground.scoring import RewardChoice
     from playground.training.evaluation import read_eval_samples
-    from playground.training.queue import JobManager
+    from playground.training.run_queue import JobManager
     from playground.training.store import RunStore
 
     spec = get_lesson(lesson_id).run_spec(trap=trap, **overrides)

@@ -41,7 +41,7 @@ def bench_spec(steps: int, four_bit: bool):
 
 
 def run_playground(spec, out: Path) -> list[dict]:
-    from playground.training.queue import JobManager
+    from playground.training.run_queue import JobManager
     from playground.training.store import RunStore
 
     cpu: dict[int, float] = {}

@@ -104,7 +104,7 @@ class Caps:
     max_request_chars: int = _cap(
         1_000_000, "PLAYGROUND_MAX_REQUEST_CHARS", "Most characters in all the inputs of one event.", "request"
     )
-    # --- training runs (`playground.training.queue.PublicCaps` checks these) ---------------------------------------
+    # --- training runs (`playground.training.run_queue.PublicCaps` checks these) -------------------------------
     max_steps: int = _cap(200, "PLAYGROUND_MAX_STEPS", "Most `max_steps` a run may ask for.", "runs")
     max_minutes: float = _cap(
         30.0, "PLAYGROUND_MAX_RUN_MINUTES", "Wall-clock minutes a run may take once it starts.", "runs"

@@ -114,7 +114,7 @@ def test_the_graph_sees_lazy_imports():
     graph = import_graph(project_modules())
     assert "playground.fastpath.decode" in graph["playground.models"]  # imported inside a function
     assert "playground.validation" in graph["playground.training.job"]
-    assert "playground.training.job" in graph["playground.training.queue"]  # inside a function and under TYPE_CHECKING
+    assert "playground.training.job" in graph["playground.training.run_queue"]  # in a function, under TYPE_CHECKING
     assert "rewards.registry" in graph["rewards.library"]
 
 
@@ -143,7 +143,7 @@ def test_no_import_circle_among_packages():
         ("playground.training", "playground.cli"),
         ("playground.data", "playground.training"),
         ("playground.data", "playground.ui"),
-        ("playground.training.job", "playground.training.queue"),
+        ("playground.training.job", "playground.training.run_queue"),
     ],
 )
 def test_lower_layers_do_not_import_higher_ones(low, high):
@@ -191,9 +191,9 @@ def test_the_run_queue_lives_in_its_own_module():
             for n in ast.parse(ROOT.joinpath(*name.split(".")).with_suffix(".py").read_text()).body
             if isinstance(n, ast.ClassDef | ast.FunctionDef)
         }
-        for name in ("playground.training.job", "playground.training.queue")
+        for name in ("playground.training.job", "playground.training.run_queue")
     }
-    assert "JobManager" in defined["playground.training.queue"]
+    assert "JobManager" in defined["playground.training.run_queue"]
     assert "TrainingJob" in defined["playground.training.job"]
     assert "JobManager" not in defined["playground.training.job"]
 

@@ -154,7 +154,7 @@ def _data_file(config: Path, name: str, split: str) -> Path | None:
 
 
 def run_train(argv: list[str]) -> int:
-    from playground.training.queue import JobManager
+    from playground.training.run_queue import JobManager
     from playground.training.store import RunStore
 
     spec, args = parse_train(argv)

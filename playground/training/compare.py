@@ -94,7 +94,7 @@ def _compare(run, spec, prompts, num_samples, seed, custom_rewards, progress) ->
     from playground.sandbox.custom import as_the_spec_asks
 
     funcs, weights = build_rewards(spec.rewards, as_the_spec_asks(custom_rewards or {}, spec))
-    rows = _prompt_rows(spec, prompts)
+    rows = prompt_rows(spec, prompts)
     settings = GenerationSettings(
         num_generations=num_samples,
         max_new_tokens=spec.grpo.max_completion_length,
@@ -147,7 +147,7 @@ def _compare(run, spec, prompts, num_samples, seed, custom_rewards, progress) ->
     return result
 
 
-def _prompt_rows(spec: RunSpec, prompts: list[str] | None) -> list[tuple[Any, dict[str, Any]]]:
+def prompt_rows(spec: RunSpec, prompts: list[str] | None) -> list[tuple[Any, dict[str, Any]]]:
     """(prompt, its dataset columns): the given prompts, else the first rows of the run's prompt set."""
     if prompts:
         cleaned = [p for p in prompts if p and p.strip()]

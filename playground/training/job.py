@@ -1,8 +1,8 @@
 """The training job: TRL's `GRPOTrainer` with LoRA (optionally 4-bit) in a background thread.
 
 Everything it reports goes through the run folder (`playground.training.store`), so a page reload, another session or a
-restarted process sees the same run. One job runs at a time per process (`JobManager`, in `queue.py`): a machine has
-one accelerator.
+restarted process sees the same run. One job runs at a time per process (`JobManager`, in `run_queue.py`): a machine
+has one accelerator.
 """
 
 from __future__ import annotations

@@ -8,8 +8,8 @@ from playground.errors import PlaygroundError
 from playground.isolation.visitor import acting_for
 from playground.runtime.zerogpu import gpu_handler
 from playground.spec import RunSpec
-from playground.training.compare import _prompt_rows as compare_prompts
 from playground.training.compare import compare_run
+from playground.training.compare import prompt_rows as compare_prompts
 from playground.ui.common import (
     advantage_style,
     bind,

@@ -26,7 +26,7 @@ from playground.scoring import RewardChoice
 from playground.spec import RunSpec, demo_spec
 from playground.texts import Text, msg
 from playground.training import access
-from playground.training.queue import JobManager
+from playground.training.run_queue import JobManager
 from playground.training.store import Run, RunInfo, RunStore
 from playground.ui.settings import UISettings
 from playground.validation import check_public_paths

@@ -10,7 +10,7 @@ import pytest
 
 from playground import testing
 from playground.scoring import RewardChoice
-from playground.training.queue import JobManager
+from playground.training.run_queue import JobManager
 from playground.training.store import RunStore
 
 

@@ -12,7 +12,7 @@ from playground.export.model_card import build_model_card
 from playground.scoring import RewardChoice, build_rewards, score_group
 from playground.spec import RunSpec
 from playground.training.compare import Comparison, PromptComparison
-from playground.training.queue import JobManager
+from playground.training.run_queue import JobManager
 from playground.training.store import Run, RunStore
 from tests.export.conftest import tiny_spec
 

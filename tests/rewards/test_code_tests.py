@@ -125,7 +125,7 @@ def test_preview_scores_a_correct_and_a_wrong_solution(mode, tiny):
 def test_one_grpo_step_scores_a_correct_and_a_wrong_solution(mode, tiny_model_dir, tmp_path):
     from playground.scoring import RewardChoice
     from playground.testing import tiny_spec
-    from playground.training.queue import JobManager
+    from playground.training.run_queue import JobManager
     from playground.training.store import RunStore
 
     data = tmp_path / "code.jsonl"

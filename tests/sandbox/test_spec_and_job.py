@@ -9,7 +9,7 @@ from playground.errors import SpecError
 from playground.scoring import RewardChoice
 from playground.spec import RunSpec, field_help
 from playground.testing import tiny_spec
-from playground.training.queue import JobManager
+from playground.training.run_queue import JobManager
 from playground.training.store import RunStore
 from playground.validation import validate_spec
 

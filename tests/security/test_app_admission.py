@@ -13,7 +13,7 @@ from playground.admission import Caps, caps_table, check_group, check_sampling, 
 from playground.data.uploads import Uploads
 from playground.errors import DataError, PlaygroundError
 from playground.redact import scrub_paths
-from playground.training.queue import PublicCaps
+from playground.training.run_queue import PublicCaps
 
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "security.md"

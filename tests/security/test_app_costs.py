@@ -15,7 +15,7 @@ from gradio_client.exceptions import AppError
 
 from playground.scoring import RewardChoice
 from playground.spec import RunSpec
-from playground.training.queue import JobManager, PublicCaps
+from playground.training.run_queue import JobManager, PublicCaps
 from playground.training.store import RunStore
 from tests.ui.live_app import running_app
 from tests.ui.test_client import TINY_RUN, client, form_kwargs

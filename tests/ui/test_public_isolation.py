@@ -118,7 +118,7 @@ def test_public_mode_messages_have_chinese(tmp_path):
     from playground.errors import PlaygroundError
     from playground.spec import RunSpec
     from playground.texts import render
-    from playground.training.queue import PublicCaps
+    from playground.training.run_queue import PublicCaps
 
     spec = RunSpec()
     spec.set("max_steps", 1000)

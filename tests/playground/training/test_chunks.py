@@ -3,7 +3,7 @@
 import pytest
 
 from playground.training.chunks import CHUNK_STEPS_ENV, ChunkedJob, plan_chunk
-from playground.training.queue import JobManager
+from playground.training.run_queue import JobManager
 from playground.training.store import RunStore
 from tests.playground.training.test_continue import STEPS, assert_same_steps, reference, step_rows, tiny_spec, wait
 

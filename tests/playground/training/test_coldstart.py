@@ -262,7 +262,7 @@ def test_cold_start_turns_a_reward_the_base_model_never_earns_into_one_it_earns(
     signal. Ten SFT warm-up steps on user-given examples make the reward reachable, at a fixed seed."""
     from playground.scoring import RewardChoice
     from playground.testing import tiny_spec
-    from playground.training.queue import JobManager
+    from playground.training.run_queue import JobManager
     from playground.training.store import RunStore
 
     examples = tmp_path / "examples.jsonl"

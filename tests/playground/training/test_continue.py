@@ -17,7 +17,7 @@ import pytest
 from playground import testing
 from playground.errors import PlaygroundError
 from playground.training.checkpoint import GRPO_STATE, KEEP_CHECKPOINTS, checkpoint_root, last_checkpoint
-from playground.training.queue import JobManager
+from playground.training.run_queue import JobManager
 from playground.training.store import RunStore, run_seconds
 
 
@@ -203,7 +203,7 @@ def test_a_run_interrupted_before_its_first_checkpoint_starts_over_in_its_folder
 def test_a_public_queue_outlives_the_app_process(tmp_path, tiny_model_dir):
     """The queue is kept in the runs folder: a new manager on the folder (the restarted app) reads it back and starts
     its first run; a queued continuation keeps its run and checkpoint."""
-    from playground.training.queue import QUEUE_FILE, Waiting
+    from playground.training.run_queue import QUEUE_FILE, Waiting
 
     store = RunStore(tmp_path)
     before = JobManager(store, public=True)

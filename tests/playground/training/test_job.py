@@ -9,7 +9,7 @@ from playground import testing
 from playground.errors import PlaygroundError
 from playground.scoring import RewardChoice
 from playground.spec import RunSpec
-from playground.training.queue import JobManager
+from playground.training.run_queue import JobManager
 from playground.training.store import RunStore
 
 

@@ -8,8 +8,8 @@ import pytest
 
 from playground.errors import PlaygroundError, SpecError
 from playground.training.launcher import LaunchedJob, batch_summary, crash_report
-from playground.training.queue import JobManager
 from playground.training.rank import state_digest
+from playground.training.run_queue import JobManager
 from playground.training.store import RunStore
 from playground.validation import validate_spec
 from tests.playground.training.test_job import tiny_spec

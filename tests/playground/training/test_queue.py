@@ -8,7 +8,7 @@ import pytest
 from playground.errors import PlaygroundError
 from playground.scoring import RewardChoice
 from playground.training import access
-from playground.training.queue import JobManager, PublicCaps, estimate_wait
+from playground.training.run_queue import JobManager, PublicCaps, estimate_wait
 from playground.training.store import RunStore
 from tests.playground.training.test_job import tiny_spec, wait
 

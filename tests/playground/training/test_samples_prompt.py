@@ -2,7 +2,7 @@
 trainer sample after the rendered chat template."""
 
 from playground.data.sources import load_prompts
-from playground.training.queue import JobManager
+from playground.training.run_queue import JobManager
 from playground.training.store import RunStore
 from tests.playground.training.test_job import tiny_spec, wait
 

@@ -3,7 +3,7 @@ kept: the rows logged so far and the adapter."""
 
 import pytest
 
-from playground.training.queue import JobManager
+from playground.training.run_queue import JobManager
 from playground.training.store import RunStore
 from tests.playground.training.test_job import tiny_spec, wait
 
