@@ -363,3 +363,33 @@ def test_rejection_sampled_warmup_falls_back_to_every_answer_when_none_is_right(
     assert "0 right answers kept, 24 wrong ones left out" in caplog.text  # 3 passes x 2 prompts x 4 answers each
     assert "Fewer than 2 right answers" in caplog.text
     assert all(e["completion"].startswith("<think>") and e["completion"].endswith("</answer>") for e in examples)
+
+
+def test_the_warmup_scores_through_the_cpu_lm_head(tmp_path, tiny_model_dir):
+    """On CPU the SFT warm-up's steps run TRL's fused head in the playground's CPU tiles (completion positions only),
+    and the head is TRL's own again afterwards."""
+    import trl.kernels.chunked_logprob as chunked
+    import trl.trainer.utils as trl_utils
+    from peft import get_peft_model
+    from transformers import AutoModelForCausalLM, AutoTokenizer, TrainerCallback
+
+    from playground.fastpath.lm_head import CPU_LM_HEAD_CHUNK
+    from playground.scoring import RewardChoice
+    from playground.testing import tiny_spec
+    from playground.training.warmup import run_warmup
+
+    seen = []
+
+    class Watch(TrainerCallback):
+        def on_step_begin(self, args, state, control, **kwargs):
+            seen.append((chunked._forward_tile.__module__, trl_utils._CHUNKED_LOGPROB_CHUNK_SIZE))
+
+    spec = tiny_spec(tiny_model_dir, [RewardChoice("length", 1.0)], sft_warmup_steps=2)
+    model = get_peft_model(AutoModelForCausalLM.from_pretrained(tiny_model_dir), spec.lora_config())
+    tokenizer = AutoTokenizer.from_pretrained(tiny_model_dir)
+    examples = [
+        {"prompt": f"Why keep pets? ({i})", "completion": "<intro>Pets are good company.</intro>"} for i in range(4)
+    ]
+    assert run_warmup(spec, model, tokenizer, examples, str(tmp_path), [Watch()]) == 2
+    assert seen == [("playground.fastpath.lm_head", CPU_LM_HEAD_CHUNK)] * 2
+    assert chunked._forward_tile.__module__ == chunked.__name__
