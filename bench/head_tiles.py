@@ -15,7 +15,6 @@ import argparse
 import json
 import os
 import sys
-import time
 from pathlib import Path
 
 
@@ -23,17 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from bench.common import cpu_name  # noqa: E402
-
-
-def best_of(fn, repeat: int = 5) -> float:
-    fn()
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
+from bench.common import best, cpu_name  # noqa: E402
 
 
 def exp_figures() -> dict:
@@ -41,8 +30,8 @@ def exp_figures() -> dict:
 
     tile = torch.randn(512, 2048)
     return {
-        "exp_ordinary_ms": round(best_of(lambda: torch.exp(tile)) * 1e3, 2),
-        "exp_subnormal_ms": round(best_of(lambda: torch.exp(tile - 95)) * 1e3, 2),
+        "exp_ordinary_ms": round(best(lambda: torch.exp(tile)) * 1e3, 2),
+        "exp_subnormal_ms": round(best(lambda: torch.exp(tile - 95)) * 1e3, 2),
     }
 
 
@@ -95,8 +84,8 @@ def head_figures(hidden, weight, targets) -> dict:
     out = {}
     for name, lean in (("trl", False), ("playground", True)):
         with cpu_lm_head(lean_tiles=lean):
-            out[f"{name}_forward_s"] = round(best_of(forward), 3)
-            out[f"{name}_forward_backward_s"] = round(best_of(step), 3)
+            out[f"{name}_forward_s"] = round(best(forward), 3)
+            out[f"{name}_forward_backward_s"] = round(best(step), 3)
     return out
 
 
