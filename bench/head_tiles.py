@@ -40,6 +40,7 @@ def group_hidden_states():
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
+    from playground.fastpath.lm_head import EXP_FLOOR
     from playground.models import ensure_embedded_model
 
     path = ensure_embedded_model()
@@ -59,7 +60,7 @@ def group_hidden_states():
     weight = model.lm_head.weight.detach()
     with torch.no_grad():
         log_p = torch.log_softmax(hidden @ weight.t() / 0.9, dim=-1)
-    return hidden, weight, targets, float((log_p < -87.0).float().mean())
+    return hidden, weight, targets, float((log_p < EXP_FLOOR).float().mean())
 
 
 def head_figures(hidden, weight, targets) -> dict:

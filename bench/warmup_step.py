@@ -114,7 +114,7 @@ def main() -> None:
             raise SystemExit(f"{setting} failed:\n{out.stderr[-3000:]}")
         rows.append(json.loads(out.stdout.strip().splitlines()[-1]))
     base = rows[0]["s_per_step"]
-    result = {"bench": "warmup_step", "cpu": cpu_name(), "threads": os.cpu_count(), "steps": STEPS, "rows": rows}
+    result = {"bench": "warmup_step", "cpu": cpu_name(), "cores": os.cpu_count(), "steps": STEPS, "rows": rows}
     result["speedup"] = round(base / rows[-1]["s_per_step"], 2)
     if not args.json:
         print(f"SFT warm-up step, SmolLM2-135M, LoRA r=16, batch 4, {cpu_name()}")

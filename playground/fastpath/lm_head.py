@@ -32,8 +32,12 @@ import math
 from contextlib import contextmanager
 
 import torch
+import trl.kernels.chunked_logprob as chunked
+import trl.trainer.utils as trl_utils
 
 
+# TRL's own torch tiles, for the cases the ones below hand back to them
+TRL_FORWARD_TILE, TRL_BACKWARD_TILE = chunked._forward_tile, chunked._backward_tile
 CPU_LM_HEAD_CHUNK = 2048
 # log of float32's smallest normal number (1.18e-38): exp of anything at or above it stays a normal float
 EXP_FLOOR = -87.0
@@ -65,7 +69,7 @@ def forward_tile(
     """TRL's `_forward_tile` (one tile into the running logsumexp, the entropy's sum and the target's logit), with
     the exponent clamped at `EXP_FLOOR` and the tile scaled and shifted in place."""
     if HAS_SOFTCAP or HAS_LOG_SUM_SQ_PROBS or HAS_MEAN_LOGITS:
-        return _trl_tiles()[0](
+        return TRL_FORWARD_TILE(
             tile, tile_stride, targets, running_max, sum_exp, x_sum_exp, sq_sum_exp, z_sum, max_before_target,
             target_logit, vocab_start, n_cols, logit_scale, softcap, inv_t, HAS_SOFTCAP, HAS_ENTROPY,
             HAS_LOG_SUM_SQ_PROBS, HAS_MEAN_LOGITS, HAS_IS_TOP1, BLOCK_SIZE,
@@ -116,7 +120,7 @@ def backward_tile(
     """TRL's `_backward_tile`: the tile's logits become their gradient, g * (1[target] - p) scaled as the logits
     were, in place, with the exponent clamped at `EXP_FLOOR`."""
     if HAS_SOFTCAP or HAS_ENTROPY_GRAD or not HAS_LOGPROB_GRAD:
-        return _trl_tiles()[1](
+        return TRL_BACKWARD_TILE(
             tile, tile_stride, targets, log_z, entropy, grad_logprobs, grad_entropy, vocab_start, n_cols,
             logit_scale, softcap, inv_t, HAS_SOFTCAP, HAS_LOGPROB_GRAD, HAS_ENTROPY_GRAD, BLOCK_SIZE,
         )  # fmt: skip
@@ -131,34 +135,17 @@ def backward_tile(
         tile.copy_(z)
 
 
-_ORIGINAL: dict[str, object] = {}
-
-
-def _trl_tiles():
-    import trl.kernels.chunked_logprob as chunked
-
-    return (
-        _ORIGINAL.get("forward", chunked._forward_tile),
-        _ORIGINAL.get("backward", chunked._backward_tile),
-    )
-
-
 @contextmanager
 def cpu_lm_head(lean_tiles: bool = True):
     """Within the block, TRL's fused head projects only completion positions, in `CPU_LM_HEAD_CHUNK`-column tiles,
     folded by `forward_tile` and `backward_tile` (with `lean_tiles=False`, by TRL's own). Results equal TRL's up to
     float summation order."""
-    import trl.kernels.chunked_logprob as chunked
-    import trl.trainer.utils as trl_utils
-
-    _ORIGINAL.setdefault("forward", chunked._forward_tile)
-    _ORIGINAL.setdefault("backward", chunked._backward_tile)
     saved = trl_utils._use_triton, trl_utils._CHUNKED_LOGPROB_CHUNK_SIZE, chunked._forward_tile, chunked._backward_tile
     original_use_triton = saved[0]
     trl_utils._use_triton = lambda device: device.type == "cpu" or original_use_triton(device)
     trl_utils._CHUNKED_LOGPROB_CHUNK_SIZE = CPU_LM_HEAD_CHUNK
-    if lean_tiles:
-        chunked._forward_tile, chunked._backward_tile = forward_tile, backward_tile
+    tiles = (forward_tile, backward_tile) if lean_tiles else (TRL_FORWARD_TILE, TRL_BACKWARD_TILE)
+    chunked._forward_tile, chunked._backward_tile = tiles
     try:
         yield
     finally:

@@ -48,13 +48,17 @@ class Reference:
         return valid and load > BUSY_LOAD_PER_CORE * cores
 
     @property
+    def fewer_threads(self) -> int | None:
+        """The threads the run used where it recorded fewer than the machine's cores (`threads`, `cores`), else
+        None."""
+        threads, cores = self.run.get("threads"), self.run.get("cores")
+        return threads if isinstance(threads, int) and isinstance(cores, int) and 0 < threads < cores else None
+
+    @property
     def quiet_time(self) -> bool:
         """Whether the run's wall time is what a quiet machine takes with all its cores: not `busy`, and not run on
-        fewer threads than the machine has (`threads`, where the run recorded it; two runs side by side at one
-        thread each take longer than one alone)."""
-        threads, cores = self.run.get("threads"), self.run.get("cores")
-        fewer = isinstance(threads, int) and isinstance(cores, int) and 0 < threads < cores
-        return not self.busy and not fewer
+        `fewer_threads` (two runs side by side at one thread each take longer than one alone)."""
+        return not self.busy and self.fewer_threads is None
 
     def point(self, of: str, last: bool = False) -> dict[str, Any] | None:
         """The first (or `last`) eval row of model `of` ("base", "warmup", "grpo")."""

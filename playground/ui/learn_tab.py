@@ -157,10 +157,10 @@ def _shared_rewards(one: Reference, other: Reference) -> list[str]:
     return [key for key in first if key in second and key not in NOT_REWARDS]
 
 
-def _where(run: dict, lang: str) -> str:
+def _where(reference: Reference, lang: str) -> str:
     """The machine as "2 cores", or "1 thread(s) of its 2 cores" for a run recorded at fewer threads."""
-    threads, cores = run.get("threads"), run.get("cores", "?")
-    if isinstance(threads, int) and isinstance(cores, int) and 0 < threads < cores:
+    cores, threads = reference.run.get("cores", "?"), reference.fewer_threads
+    if threads is not None:
         return tr(lang, "learn.ref.threads", threads=threads, cores=cores)
     return tr(lang, "learn.ref.cores", cores=cores)
 
@@ -174,7 +174,7 @@ def _run_lines(reference: Reference, metrics, lang: str) -> list[str]:
         tr(
             lang,
             "learn.ref.summary" if reference.eval else "learn.ref.summary_train",
-            where=_where(run, lang),
+            where=_where(reference, lang),
             cpu=run.get("cpu", "?"),
             load=run.get("load_avg_1min") or "?",
             wall=duration_text(wall, lang),
