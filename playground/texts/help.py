@@ -242,9 +242,9 @@ FIELDS: dict[str, tuple[str, str]] = {
     "sft_split": (
         "How 'auto' warm-up examples fill the tags: 'words' (whole sentences when the answer has one for each tag, "
         "else its words cut into equal parts) or 'sentences' (a whole sentence of at least four words in every "
-        "tag; answers with fewer sentences are left out).",
+        "tag: the answer's earliest sentences that fit, fragments left out; answers with fewer are left out).",
         "'auto' 预热样本如何填进标签：'words'（回答的句子够每个标签一句时放整句，否则把词平均切开）或 'sentences'（"
-        "每个标签放一个至少四个词的完整句子；句子不够的回答不用）。",
+        "每个标签放一个至少四个词的完整句子：取回答里最靠前、放得下的句子，不完整的片段不算；句子不够的回答不用）。",
     ),
     "sft_num_examples": ("How many 'auto' warm-up examples to build.", "要构造多少个 'auto' 预热样本。"),
     "sft_learning_rate": ("Learning rate of the SFT warm-up.", "SFT 预热的学习率。"),

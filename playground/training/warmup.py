@@ -6,12 +6,14 @@ layout (DeepSeek-R1's "cold start") makes the reward reachable; GRPO then takes 
 
 Examples come from a .jsonl file (prompt and completion columns) or are built here: the base model's own answers to
 the training prompts, cut into sentences and wrapped in the tags of `sft_tags` (first sentence in the first tag, last
-sentence in the last tag, the rest spread over the tags between). `sft_split="sentences"` keeps only answers with a
-whole sentence for every tag, so the examples never cut a sentence across tags.
+sentence in the last tag, the rest spread over the tags between). `sft_split="sentences"` puts whole sentences of at
+least four words in every tag (one a tag when the answer's sentences do not all fit) and leaves out answers with too
+few, so the examples never cut a sentence across tags.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 import re
@@ -34,7 +36,8 @@ CHARS_PER_TOKEN = 3.0  # a cautious English estimate: the wrapped answer must fi
 # examples, and an answer cut by the length cap never closes its last tag.
 EXAMPLE_SHARE = 0.6
 OPEN_R1_TAGS = ("think", "answer")  # laid out with a newline inside each tag, as open-r1's format reward wants
-_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+")
+# A sentence ends at . ! ? (or 。！？) and white space, except after a title such as "Dr." or "Mr.".
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)(?<!\bMrs\.)\s+")
 
 
 def wrap_in_tags(
@@ -42,8 +45,10 @@ def wrap_in_tags(
 ) -> str | None:
     """`text` cut into sentences and laid out in `tags`, or None when there is too little text.
 
-    With `split="sentences"` every tag gets whole sentences of at least four words (`answer_shape.is_sentence`), and
-    an answer with fewer such sentences than tags gives None instead of words cut at arbitrary points.
+    With `split="sentences"` every tag gets whole sentences of at least four words (`answer_shape.is_sentence`): the
+    answer's sentences spread over the tags when they all are such sentences and fit, else its earliest sentences
+    that fit, one a tag (fragments and sentences too long to fit left out). An answer with fewer such sentences than
+    tags gives None instead of words cut at arbitrary points.
 
     >>> wrap_in_tags("Cats purr. They sleep a lot. I like them.", ["intro", "body", "conclusion"])
     '<intro>Cats purr.</intro>\\n<body>They sleep a lot.</body>\\n<conclusion>I like them.</conclusion>'
@@ -53,6 +58,7 @@ def wrap_in_tags(
     sentences = [s.strip() for s in _SENTENCE_END.split(" ".join(text.split())) if s.strip()]
     if sentences and not re.search(r"[.!?。！？]$", sentences[-1]) and len(sentences) > 1:
         sentences = sentences[:-1]  # a sentence cut by the length limit
+    whole = list(sentences)
     overhead = sum(2 * len(t) + 6 for t in tags)
     if max_chars is not None:
         while len(sentences) > 1 and sum(len(s) + 1 for s in sentences) + overhead > max_chars:
@@ -62,10 +68,10 @@ def wrap_in_tags(
         while len(words) > len(tags) and sum(len(w) + 1 for w in words) + overhead > max_chars:
             words.pop()
         sentences = [" ".join(words)]
-    if split == "sentences" and len(tags) > 1:
-        if len(sentences) < len(tags) or not all(is_sentence(x) for x in sentences):
-            return None
-    parts = _spread(sentences, len(tags))
+    if split == "sentences" and len(tags) > 1 and (len(sentences) < len(tags) or not all(map(is_sentence, sentences))):
+        parts = _one_sentence_each(whole, len(tags), None if max_chars is None else max_chars - overhead)
+    else:
+        parts = _spread(sentences, len(tags))
     if parts is None:
         return None
     if tuple(tags) == OPEN_R1_TAGS:  # DeepSeek-R1 / open-r1's layout, which `think_answer_strict` checks
@@ -82,6 +88,25 @@ def repetitive(text: str) -> bool:
     """
     words = text.lower().split()
     return len(words) >= 12 and len(set(words)) < len(words) / 2
+
+
+def _one_sentence_each(sentences: list[str], n: int, room: int | None) -> list[str] | None:
+    """A sentence for each of `n` tags: the answer's earliest `n` sentences (in reading order, fragments left out)
+    whose lengths fit in `room` characters together, or None when no `n` of them fit.
+
+    The base model's answers rarely hold only short sentences: a fragment ("Sure!") or one long sentence would
+    otherwise leave the whole answer out, and with it most of the prompts (measured on the writing prompts: 3 to 6
+    answers of 132 kept, from 3 prompts, against 18 to 26 from 8 to 11 prompts).
+
+    >>> _one_sentence_each(["Sure!", "Cats purr when they are happy.", "x" * 90 + ".", "They sleep a lot."], 2, 60)
+    ['Cats purr when they are happy.', 'They sleep a lot.']
+    """
+    lengths = [len(s) + 1 if is_sentence(s) else None for s in sentences]
+    good = [i for i, length in enumerate(lengths) if length is not None]
+    for chosen in itertools.combinations(good, n):  # in lexicographic order: the earliest sentences first
+        if room is None or sum(lengths[i] for i in chosen) <= room:
+            return [sentences[i] for i in chosen]
+    return None
 
 
 def _spread(sentences: list[str], n: int) -> list[str] | None:

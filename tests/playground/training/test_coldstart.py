@@ -95,6 +95,18 @@ def test_warmup_examples_wrap_the_answer_in_the_tags(text, tags, expected):
         ("People keep pets for company. Dogs bark. Pets make us very happy.", None),
         # the length cap cut the last sentence: dropped, and then too few are left
         ("People keep pets for company. A dog greets you every day. Cats purr on", None),
+        # a fragment in the answer: left out, and the sentences around it take one tag each
+        (
+            "Sure! People keep pets for company. A dog greets you every day. Pets make us happy.",
+            "<intro>People keep pets for company.</intro>\n<body>A dog greets you every day.</body>\n"
+            "<conclusion>Pets make us happy.</conclusion>",
+        ),
+        # a title's full stop does not end the sentence
+        (
+            "Dr. Lee keeps three cats at home. They sleep all day long. Dogs bark. She loves them all.",
+            "<intro>Dr. Lee keeps three cats at home.</intro>\n<body>They sleep all day long.</body>\n"
+            "<conclusion>She loves them all.</conclusion>",
+        ),
     ],
 )
 def test_sentence_split_warmup_examples_hold_a_sentence_in_every_tag(text, expected):
@@ -102,6 +114,25 @@ def test_sentence_split_warmup_examples_hold_a_sentence_in_every_tag(text, expec
     assert wrapped == expected
     if wrapped is not None:
         assert sentence_in_every_tag(wrapped)
+
+
+def test_sentence_split_keeps_the_earliest_sentences_that_fit():
+    long = "A dog greets you at the door every single day, wagging its tail and jumping up with joy and love."
+    text = f"People keep pets for company. {long} Cats purr on your lap. Pets make us happy. Fish are calm to watch."
+    tags = ["intro", "body", "conclusion"]
+    overhead = sum(2 * len(t) + 6 for t in tags)
+    # the whole answer does not fit, nor do its first three sentences: the long one is skipped
+    wrapped = wrap_in_tags(text, tags, max_chars=overhead + 90, split="sentences")
+    assert wrapped == (
+        "<intro>People keep pets for company.</intro>\n<body>Cats purr on your lap.</body>\n"
+        "<conclusion>Pets make us happy.</conclusion>"
+    )
+    # no three of its sentences fit
+    assert wrap_in_tags(text, tags, max_chars=overhead + 40, split="sentences") is None
+    # the 'words' split keeps cutting the answer at its end
+    assert wrap_in_tags(text, tags, max_chars=overhead + 90) == (
+        "<intro>People keep</intro>\n<body>pets for</body>\n<conclusion>company.</conclusion>"
+    )
 
 
 def test_lessons_json_lists_ids_titles_and_expected_figures(capsys):
