@@ -179,9 +179,12 @@ FIELDS: dict[str, tuple[str, str]] = {
     ),
     "bf16": (
         "On a CPU with native bf16 (AVX512-BF16 or AMX): the training forward and backward in bf16 autocast, the "
-        "LoRA weights and the optimizer staying fp32 (TRL's bf16). On CUDA training is always bf16.",
+        "LoRA weights and the optimizer staying fp32 (TRL's bf16). On CUDA training is always bf16. Off by default "
+        "on a CPU: on the format lesson (3 seeds, Intel Xeon with AMX) bf16 took 17 % less CPU time but ended at a "
+        "held-out strict format of 0.46 against fp32's 0.76.",
         "在原生支持 bf16 的 CPU（AVX512-BF16 或 AMX）上：训练的前向和反向用 bf16 自动混合精度，LoRA 权重和优化器仍"
-        "为 fp32（TRL 的 bf16）。CUDA 上训练总是 bf16。",
+        "为 fp32（TRL 的 bf16）。CUDA 上训练总是 bf16。CPU 上默认关闭：在格式一课上（3 个随机种子，带 AMX 的 Intel "
+        "Xeon），bf16 少用 17 % 的 CPU 时间，但留出提示词上的严格格式最后只有 0.46，fp32 是 0.76。",
     ),
     "vllm_importance_sampling_correction": (
         "With fast_rollout=bfloat16 (or use_vllm): weight the loss by the policy's over the sampler's probability "
