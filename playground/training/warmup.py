@@ -13,7 +13,7 @@ few, so the examples never cut a sentence across tags.
 
 from __future__ import annotations
 
-import itertools
+import heapq
 import json
 import logging
 import re
@@ -101,12 +101,31 @@ def _one_sentence_each(sentences: list[str], n: int, room: int | None) -> list[s
     >>> _one_sentence_each(["Sure!", "Cats purr when they are happy.", "x" * 90 + ".", "They sleep a lot."], 2, 60)
     ['Cats purr when they are happy.', 'They sleep a lot.']
     """
-    lengths = [len(s) + 1 if is_sentence(s) else None for s in sentences]
-    good = [i for i, length in enumerate(lengths) if length is not None]
-    for chosen in itertools.combinations(good, n):  # in lexicographic order: the earliest sentences first
-        if room is None or sum(lengths[i] for i in chosen) <= room:
-            return [sentences[i] for i in chosen]
-    return None
+    good = [s for s in sentences if is_sentence(s)]
+    lengths = [len(s) + 1 for s in good]
+    if len(good) < n:
+        return None
+    if room is None:
+        return good[:n]
+    # Slot by slot, the earliest sentence after the previous one that still leaves room for the shortest sentences
+    # after it: the first choice of the n-subsets in reading order that fit, without enumerating them (an answer of
+    # 4,096 tokens has hundreds of sentences, and sft_tags has no bound on its length).
+    chosen: list[int] = []
+    for slot in range(n):
+        still, start = n - slot - 1, chosen[-1] + 1 if chosen else 0
+        left = room - sum(lengths[i] for i in chosen)
+        pick = next(
+            (
+                i
+                for i in range(start, len(good) - still)
+                if lengths[i] + sum(heapq.nsmallest(still, lengths[i + 1 :])) <= left
+            ),
+            None,
+        )
+        if pick is None:
+            return None
+        chosen.append(pick)
+    return [good[i] for i in chosen]
 
 
 def _spread(sentences: list[str], n: int) -> list[str] | None:

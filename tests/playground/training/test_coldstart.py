@@ -135,6 +135,41 @@ def test_sentence_split_keeps_the_earliest_sentences_that_fit():
     )
 
 
+def test_the_sentences_chosen_are_the_first_fitting_choice_in_reading_order():
+    """The slot-by-slot choice equals the first of all n-sentence choices (in reading order) that fits, and takes
+    no enumeration of them: 8 tags over 300 sentences, where only the last 8 fit, would be 10^15 choices."""
+    import itertools
+    import random
+
+    from playground.training.answer_shape import is_sentence
+    from playground.training.warmup import _one_sentence_each
+
+    def first_fitting(sentences, n, room):
+        good = [s for s in sentences if is_sentence(s)]
+        for chosen in itertools.combinations(good, n):
+            if room is None or sum(len(s) + 1 for s in chosen) <= room:
+                return list(chosen)
+        return None
+
+    rng = random.Random(0)
+    words = "cats dogs purr sleep a lot on the mat every day".split()
+    found = 0
+    for _ in range(500):
+        sentences = [
+            " ".join(rng.choice(words) for _ in range(rng.randint(1, 12))).capitalize() + rng.choice(".!?,")
+            for _ in range(rng.randint(0, 9))
+        ]
+        n, room = rng.randint(1, 4), rng.choice([None, rng.randint(10, 200)])
+        expected = first_fitting(sentences, n, room)
+        assert _one_sentence_each(sentences, n, room) == expected, (sentences, n, room)
+        found += expected is not None
+    assert 100 < found < 500  # both outcomes are exercised
+
+    long = "Cats sleep on the warm mat every single afternoon."
+    short = [f"Cat {i} naps here." for i in range(8)]
+    assert _one_sentence_each([long] * 292 + short, 8, sum(len(s) + 1 for s in short)) == short
+
+
 def test_lessons_json_lists_ids_titles_and_expected_figures(capsys):
     assert main(["lessons", "--json"]) == 0
     lessons = json.loads(capsys.readouterr().out)
