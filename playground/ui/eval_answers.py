@@ -53,10 +53,12 @@ def refresh_eval_answers(ctx: AppContext, request: gr.Request, session_id: str |
     return eval_answers_frame(rows, lang_of(request)), key
 
 
-def create_eval_answers(timer: gr.Timer, ctx: AppContext, session_id: gr.State) -> gr.Dataframe:
-    """The table, in a closed accordion, refreshed on the Train tab's own timer ticks."""
+def create_eval_answers(timer: gr.Timer, ctx: AppContext, session_id: gr.State) -> tuple[list, list]:
+    """The table, in a closed accordion, refreshed on the Train tab's own timer ticks; returns the refresh's inputs
+    and outputs, for the events that paint the live view outside a tick (a page load, a start)."""
     with gr.Accordion(t("train.eval_answers"), open=False):
         answers = gr.Dataframe(wrap=True, interactive=False, max_height=420, elem_classes="pg-eval-answers")
     seen = gr.State(None)
-    timer.tick(bind(refresh_eval_answers, ctx), [session_id, seen], [answers, seen], **HIDDEN, concurrency_limit=None)
-    return answers
+    inputs, outputs = [session_id, seen], [answers, seen]
+    timer.tick(bind(refresh_eval_answers, ctx), inputs, outputs, **HIDDEN, concurrency_limit=None)
+    return inputs, outputs

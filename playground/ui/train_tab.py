@@ -31,7 +31,7 @@ from playground.ui.common import (
 )
 from playground.ui.context import AppContext, Session, client_address
 from playground.ui.custom_code import attach_to_spec
-from playground.ui.eval_answers import create_eval_answers
+from playground.ui.eval_answers import create_eval_answers, refresh_eval_answers
 from playground.ui.i18n import EN, t, tr
 from playground.ui.rewards_tab import RewardsTab, selection_summary, selection_summary_for
 from playground.ui.train_form import (
@@ -60,6 +60,8 @@ class TrainTab:
     status_inputs: list[gr.Component]
     status_outputs: list[gr.Component]
     form: dict[str, gr.Component]  # flat run spec field name -> its input (train_form.Form)
+    answers_inputs: list[gr.Component]  # the held-out answers' refresh (eval_answers)
+    answers_outputs: list[gr.Component]
 
 
 # --- handlers ------------------------------------------------------------------------------------------------------
@@ -325,7 +327,7 @@ def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> 
         progress = gr.HTML()
         alerts, plots, samples = create_run_view(max_height=420)
         timer = gr.Timer(TICK_SECONDS, active=False)
-        create_eval_answers(timer, ctx, session.id)  # held-out answers of each eval point, on the same ticks
+        answers_io = create_eval_answers(timer, ctx, session.id)  # held-out answers of each eval point, same ticks
         watcher = gr.Timer(WATCH_SECONDS)  # always on, cheap: a run started elsewhere shows without a tab switch
         seen = gr.State(None)  # inside the tab: a gr.Tabs must hold only tabs, or the frontend mixes up their labels
 
@@ -336,6 +338,8 @@ def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> 
         status_inputs=[session.id, seen],
         status_outputs=[timer, status, progress, *plots, samples, alerts, start, stop, seen],
         form=form,
+        answers_inputs=answers_io[0],
+        answers_outputs=answers_io[1],
     )
     timer.tick(
         bind(train_status, ctx),
@@ -374,8 +378,10 @@ def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> 
 
 
 def refresh_after(event, ctx: AppContext, view: TrainTab) -> None:
-    """After `event`: paint the live view."""
+    """After `event`: paint the live view, held-out answers included (after a reload the timer stays off when the
+    run has ended, so no tick would bring them)."""
     event.then(bind(train_status, ctx), view.status_inputs, view.status_outputs, **HIDDEN)
+    event.then(bind(refresh_eval_answers, ctx), view.answers_inputs, view.answers_outputs, **HIDDEN)
 
 
 def wire_page_load(demo: gr.Blocks, ctx: AppContext, session: Session, view: TrainTab) -> None:

@@ -118,6 +118,18 @@ def test_load_two_lessons_then_run_one(app, browser):
     curve = page.locator(".block.pg-reference-curve")
     wait_for(lambda: curve.locator("text", has_text="format · your run").count() == 1, 60, "the live run's curve")
     assert_no_error_toast(page)
+    # After a reload the run has ended and no tick comes: the page load itself brings the held-out answers back.
+    page.reload()
+    # The page comes back on the tab last opened (Learn); a click on Train before that would be switched back.
+    learn = page.get_by_role("tab", name="Learn", exact=True)
+    wait_for(lambda: learn.get_attribute("aria-selected") == "true", 60, "the reloaded page back on Learn")
+    open_tab(page, "Train")
+    accordion = page.get_by_text("Held-out answers at each eval point")
+    accordion.click()
+    wait_for(lambda: answers.inner_text().count("<intro>") >= 3, 60, "the held-out answers after a reload")
+    for model in ("Before training", "After the warm-up", "After GRPO"):
+        assert model in answers.inner_text()
+    assert_no_error_toast(page)
     context.close()
 
 
