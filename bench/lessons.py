@@ -72,6 +72,7 @@ def run_lesson(
         "cpu_s": round(cpu, 1),
         "load_avg_1min": round(os.getloadavg()[0], 1),
         "warmup_s": status.get("warmup_seconds"),
+        "phases_s": phase_seconds(job, wall),
         "max_steps": spec.grpo.max_steps,
         "overrides": overrides,
         "trap": trap,
@@ -85,6 +86,18 @@ def run_lesson(
         "cores": os.cpu_count(),
         "threads": torch_threads(),
     }
+
+
+def phase_seconds(job, wall: float) -> dict[str, float]:
+    """Where the wall time went: the SFT warm-up, the held-out evals, the GRPO steps (rollout, rewards, backward,
+    optimizer: `bench/step_profile.py` splits a step further) and the rest (model loading, the trainer's set-up,
+    saving)."""
+    clock = getattr(job, "clock", None)
+    if clock is None:  # a run in another process (the accelerate backend) times its phases there
+        return {}
+    out = {phase: round(clock.spent(phase), 1) for phase in ("warmup", "eval", "grpo")}
+    out["other"] = round(wall - sum(out.values()), 1)
+    return out
 
 
 def torch_threads() -> int:

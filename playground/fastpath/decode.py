@@ -9,7 +9,8 @@ as its own call. For a Llama-architecture model (SmolLM2 and most small chat mod
 - the rotary tables computed once,
 
 and samples with the logits processors `generate` would build from the same `GenerationConfig`, drawing from the
-same RNG in the same order, so a fixed seed gives the same tokens (tests/playground/fastpath/test_decode.py checks it).
+same RNG in the same order, so a fixed seed gives the same tokens (tests/playground/fastpath/test_decode.py checks it;
+`multinomial.draw` is `torch.multinomial`'s draw, vectorized).
 Anything it does not cover (other architectures, biases, other dtypes, generation options such as beams) is left
 to `generate`: `supports` says no, or `LlamaDecoder.generate` returns None.
 
@@ -28,6 +29,7 @@ from dataclasses import dataclass
 import torch
 from torch.nn import functional as F
 
+from playground.fastpath import multinomial
 from playground.fastpath.packing import PackedLinear, bf16_matmul_is_native, pack_linears, packed_linear_available
 from playground.fastpath.prefix import shared_prefix_generate
 
@@ -341,11 +343,10 @@ def choose_next(
     With `generators`, the rows are that many equal blocks, each drawn from its own generator."""
     if generation_config.do_sample and generators:
         blocks = F.softmax(scores, dim=-1).split(scores.size(0) // len(generators))
-        next_tokens = torch.cat(
-            [torch.multinomial(b, num_samples=1, generator=gen) for b, gen in zip(blocks, generators, strict=True)]
-        ).squeeze(1)
+        draws = [multinomial.draw(b, gen) for b, gen in zip(blocks, generators, strict=True)]
+        next_tokens = torch.cat(draws).squeeze(1)
     elif generation_config.do_sample:
-        next_tokens = torch.multinomial(F.softmax(scores, dim=-1), num_samples=1).squeeze(1)
+        next_tokens = multinomial.draw(F.softmax(scores, dim=-1)).squeeze(1)
     else:
         next_tokens = torch.argmax(scores, dim=-1)
     if eos.numel() and pad is not None:

@@ -26,6 +26,27 @@ def _bench_lessons():
     return module
 
 
+def test_bench_lessons_splits_the_wall_time_into_phases():
+    from types import SimpleNamespace
+
+    from playground.training.progress import PhaseClock
+
+    now = [0.0]
+    clock = PhaseClock(clock=lambda: now[0])
+    for phase, seconds in [("eval", 4.0), ("warmup", 30.0), ("eval", 5.0), ("grpo", 100.0), ("eval", 6.0)]:
+        clock.enter(phase)
+        now[0] += seconds
+    clock.enter(None)
+    bench = _bench_lessons()
+    assert bench.phase_seconds(SimpleNamespace(clock=clock), wall=160.0) == {
+        "warmup": 30.0,
+        "eval": 15.0,
+        "grpo": 100.0,
+        "other": 15.0,
+    }
+    assert bench.phase_seconds(SimpleNamespace(), wall=160.0) == {}  # a run in another process
+
+
 def test_rewards_see_the_prefix_plus_the_continuation():
     seen = []
 
