@@ -136,22 +136,32 @@ def backward_tile(
 
 
 @contextmanager
+def tiles(lean: bool = True):
+    """Within the block, TRL's fused head folds its tiles with `forward_tile` and `backward_tile` (with `lean=False`,
+    with TRL's own). TRL looks its tile functions up when it runs them, and its backward runs at `loss.backward()`,
+    after the forward's `cpu_lm_head` block has ended: a training loop holds this around whole steps, so that the
+    backward's tiles are the lean ones too."""
+    saved = chunked._forward_tile, chunked._backward_tile
+    chunked._forward_tile, chunked._backward_tile = (
+        (forward_tile, backward_tile) if lean else (TRL_FORWARD_TILE, TRL_BACKWARD_TILE)
+    )
+    try:
+        yield
+    finally:
+        chunked._forward_tile, chunked._backward_tile = saved
+
+
+@contextmanager
 def cpu_lm_head(lean_tiles: bool = True):
     """Within the block, TRL's fused head projects only completion positions, in `CPU_LM_HEAD_CHUNK`-column tiles,
     folded by `forward_tile` and `backward_tile` (with `lean_tiles=False`, by TRL's own). Results equal TRL's up to
     float summation order."""
-    saved = trl_utils._use_triton, trl_utils._CHUNKED_LOGPROB_CHUNK_SIZE, chunked._forward_tile, chunked._backward_tile
+    saved = trl_utils._use_triton, trl_utils._CHUNKED_LOGPROB_CHUNK_SIZE
     original_use_triton = saved[0]
     trl_utils._use_triton = lambda device: device.type == "cpu" or original_use_triton(device)
     trl_utils._CHUNKED_LOGPROB_CHUNK_SIZE = CPU_LM_HEAD_CHUNK
-    tiles = (forward_tile, backward_tile) if lean_tiles else (TRL_FORWARD_TILE, TRL_BACKWARD_TILE)
-    chunked._forward_tile, chunked._backward_tile = tiles
     try:
-        yield
+        with tiles(lean_tiles):
+            yield
     finally:
-        (
-            trl_utils._use_triton,
-            trl_utils._CHUNKED_LOGPROB_CHUNK_SIZE,
-            chunked._forward_tile,
-            chunked._backward_tile,
-        ) = saved
+        trl_utils._use_triton, trl_utils._CHUNKED_LOGPROB_CHUNK_SIZE = saved

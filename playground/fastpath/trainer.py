@@ -48,6 +48,7 @@ from trl import GRPOTrainer
 from playground.fastpath import decode
 from playground.fastpath.allocator import training_allocator
 from playground.fastpath.lm_head import cpu_lm_head
+from playground.fastpath.lm_head import tiles as lm_head_tiles
 from playground.fastpath.packing import PackedLinear, pack_linears, packed_linear_available
 from playground.fastpath.prefix import generate_with_logps, shared_prefix_generate, shared_prefix_logps
 
@@ -295,7 +296,8 @@ class FastGRPOTrainer(GRPOTrainer):
 
     def train(self, *args, **kwargs):
         try:
-            with training_allocator(self._tune_allocator):
+            # the lean head tiles for the whole step: TRL's backward looks its tile up at `loss.backward()`
+            with training_allocator(self._tune_allocator), lm_head_tiles(self.lean_lm_head):
                 return super().train(*args, **kwargs)
         finally:
             sampled = self._rollout.decoder.samples if self._rollout and self._rollout.decoder else 0

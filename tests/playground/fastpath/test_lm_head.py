@@ -101,3 +101,24 @@ def test_is_top1_as_sft_asks_for_it_equals_trls(chunk):
     assert lean_top1.tolist() == trl_top1.tolist()
     assert lean_top1[:5].all() and lean_top1[6] and 0 < lean_top1.sum() < TOKENS
     torch.testing.assert_close(results[1][0], results[0][0], rtol=1e-5, atol=1e-5)
+
+
+def test_a_backward_after_the_forwards_block_runs_the_tiles_of_the_enclosing_block():
+    # A trainer's loss.backward() comes after the forward's cpu_lm_head block; TRL looks its tile up then. The
+    # fast-path trainer holds `tiles()` around training, so the backward folds with the lean tile too.
+    from playground.fastpath import lm_head
+
+    hidden, weight, targets = spread_inputs()
+    hidden.requires_grad_()
+    with lm_head.tiles():
+        with cpu_lm_head():
+            logps, *_ = ChunkedLogProbFunction.apply(hidden, weight, None, targets, 0.7, 1024, None, 1.0, OUTPUTS)
+        assert chunked._backward_tile is lm_head.backward_tile
+        logps.sum().backward()
+    assert chunked._backward_tile is lm_head.TRL_BACKWARD_TILE  # restored on leaving
+    with cpu_lm_head():
+        pass
+    assert chunked._backward_tile is lm_head.TRL_BACKWARD_TILE  # alone, the forward's block leaves TRL's tile behind
+    plain = hidden.detach().clone().requires_grad_()
+    torch.log_softmax(plain @ weight.t() / 0.7, dim=-1).gather(1, targets[:, None]).sum().backward()
+    torch.testing.assert_close(hidden.grad, plain.grad, rtol=1e-4, atol=1e-4)
