@@ -49,4 +49,4 @@ def draw(probs: torch.Tensor, generator: torch.Generator | None = None) -> torch
     if not (bool(high < float("inf")) and bool(low >= 0) and bool((probs.sum(1) > 0).all())):
         return torch.multinomial(probs, num_samples=1, generator=generator)
     q = _exponentials(probs.shape, generator)
-    return torch.div(probs, q, out=q).argmax(dim=-1, keepdim=True)
+    return torch.div(probs.detach(), q, out=q).argmax(dim=-1, keepdim=True)  # an index: no gradient to keep

@@ -59,6 +59,14 @@ def test_rows_that_are_not_a_distribution_raise_torchs_error(row):
     assert str(ours.value) == str(theirs.value)
 
 
+def test_probabilities_that_carry_a_gradient():  # a model's softmax outside no_grad, as torch.multinomial takes it
+    logits = torch.randn(4, 1000, generator=torch.Generator().manual_seed(2), requires_grad=True)
+    probs = torch.softmax(logits, dim=-1)
+    a = multinomial.draw(probs, torch.Generator().manual_seed(9))
+    b = torch.multinomial(probs, 1, generator=torch.Generator().manual_seed(9))
+    assert torch.equal(a, b) and not a.requires_grad
+
+
 def test_other_dtypes_go_to_torch_multinomial():
     probs = _distributions(3)[0].double()
     a = multinomial.draw(probs, torch.Generator().manual_seed(5))
