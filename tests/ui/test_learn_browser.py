@@ -23,7 +23,7 @@ from tests.ui.test_browser import (
 TINY = {"max_steps": "2", "num_generations": "4", "max_completion_length": "4"}
 TINY_ADVANCED = {
     "per_device_train_batch_size": "4",
-    "sft_warmup_steps": "20",  # some seconds: long enough for the page to show the warm-up phase
+    "sft_warmup_steps": "100",  # seconds even on a quiet machine: the page shows the warm-up phase on a tick
     "sft_num_examples": "2",
     "eval_every": "2",
     "eval_prompts": "1",
@@ -115,6 +115,8 @@ def test_load_two_lessons_then_run_one(app, browser):
         assert model in answers.inner_text()
     # Back on Learn, the format lesson's curve draws this run's eval points beside the reference run's.
     open_tab(page, "Learn")
+    if not page.get_by_role("heading", name=fmt.title["en"]).is_visible():  # after the reload above: the first lesson
+        pick_lesson(page, "Lesson", f"{LESSONS.index(fmt) + 1}. {fmt.title['en']}")
     curve = page.locator(".block.pg-reference-curve")
     wait_for(lambda: curve.locator("text", has_text="format · your run").count() == 1, 60, "the live run's curve")
     assert_no_error_toast(page)
