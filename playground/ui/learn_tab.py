@@ -57,6 +57,7 @@ class LearnTab:
     trap_answers: gr.Dataframe
     tab: gr.Tab
     timer: gr.Timer
+    last_lesson: gr.BrowserState  # the lesson last shown, so that a reloaded page opens it again
 
     @property
     def views(self) -> list[gr.Component]:
@@ -338,10 +339,22 @@ def show_lesson(ctx: AppContext, request: gr.Request, lesson_id: str, session_id
     return [*lesson_views(lesson, lang), *reference_views(lesson, lang, live), *trap_views(lesson, lang)]
 
 
-def show_page(ctx: AppContext, request: gr.Request, lesson_id: str | None, session_id: str | None = None) -> list:
-    """On page load: the picker's labels and the lesson in the page's language; then the picker opens."""
+def known_lesson(lesson_id: str | None) -> str | None:
+    """The id if a lesson has it (what the browser keeps is the visitor's to change), else None."""
+    return lesson_id if any(lesson.id == lesson_id for lesson in LESSONS) else None
+
+
+def show_page(
+    ctx: AppContext,
+    request: gr.Request,
+    lesson_id: str | None,
+    session_id: str | None = None,
+    last_lesson: str | None = None,
+) -> list:
+    """On page load: the picker's labels and the lesson in the page's language (the one the browser last showed, if
+    any); then the picker opens."""
     lang = lang_of(request)
-    lesson = get_lesson(lesson_id or LESSONS[0].id)
+    lesson = get_lesson(known_lesson(last_lesson) or lesson_id or LESSONS[0].id)
     live = live_eval_rows(ctx, lesson, session_id)
     views = [*lesson_views(lesson, lang), *reference_views(lesson, lang, live), *trap_views(lesson, lang)]
     return [gr.Dropdown(choices=lesson_choices(lang), value=lesson.id, interactive=True), *views]
@@ -490,6 +503,7 @@ def create_learn_tab() -> LearnTab:
             elem_classes="pg-reference-answers-trap",
         )
         timer = gr.Timer(LIVE_SECONDS, active=False)
+    last_lesson = gr.BrowserState(None, storage_key="grpo-playground-lesson")
     return LearnTab(
         picker=picker,
         load=load,
@@ -504,6 +518,7 @@ def create_learn_tab() -> LearnTab:
         trap_answers=trap_answers,
         tab=tab,
         timer=timer,
+        last_lesson=last_lesson,
     )
 
 
@@ -517,7 +532,10 @@ def wire_learn_tab(
     train: TrainTab,
 ) -> None:
     """The Learn tab's events; called once every tab exists, because Load fills inputs of the other tabs."""
-    demo.load(bind(show_page, ctx), [learn.picker, session.id], [learn.picker, *learn.views], **HIDDEN)
+    page = [learn.picker, session.id, learn.last_lesson]
+    demo.load(bind(show_page, ctx), page, [learn.picker, *learn.views], **HIDDEN)
+    # .change, not .input: "start here" picks the format lesson too
+    learn.picker.change(known_lesson, learn.picker, learn.last_lesson, **HIDDEN)
     learn.picker.input(bind(show_lesson, ctx), [learn.picker, session.id], learn.views, **HIDDEN)
     seen = gr.State(None)
     live = ([learn.picker, session.id, seen], [learn.timer, learn.curve, seen])

@@ -90,6 +90,16 @@ def test_the_picker_opens_only_with_the_page_loads_answer():
     assert get_lesson("length").title["en"] in text
 
 
+def test_a_reloaded_page_opens_the_lesson_the_browser_last_showed():
+    no_run = SimpleNamespace(jobs=SimpleNamespace(current=None))
+    picker, text, *_ = show_page(no_run, None, LESSONS[0].id, None, "combine")
+    assert picker.value == "combine" and get_lesson("combine").title["en"] in text
+    # what the browser keeps is the visitor's to change: an id no lesson has opens the picker's lesson
+    for kept in ("../etc/passwd", "", None, 3):
+        picker, text, *_ = show_page(no_run, None, "length", None, kept)
+        assert picker.value == "length" and get_lesson("length").title["en"] in text
+
+
 def test_preview_picks_the_lessons_row_so_rewards_see_its_columns():
     lesson = get_lesson("arithmetic")
     model, prompt_set, prompt_row, prompt, row, g, temperature, top_p, max_new_tokens, prefix = preview_values(

@@ -115,8 +115,7 @@ def test_load_two_lessons_then_run_one(app, browser):
         assert model in answers.inner_text()
     # Back on Learn, the format lesson's curve draws this run's eval points beside the reference run's.
     open_tab(page, "Learn")
-    if not page.get_by_role("heading", name=fmt.title["en"]).is_visible():  # after the reload above: the first lesson
-        pick_lesson(page, "Lesson", f"{LESSONS.index(fmt) + 1}. {fmt.title['en']}")
+    page.get_by_role("heading", name=fmt.title["en"]).wait_for(timeout=60_000)  # a reload above opens it again
     curve = page.locator(".block.pg-reference-curve")
     wait_for(lambda: curve.locator("text", has_text="format · your run").count() == 1, 60, "the live run's curve")
     assert_no_error_toast(page)
@@ -245,5 +244,12 @@ def test_the_combine_lesson_shows_its_fix_and_its_trap_and_loads_the_trap(app, b
     pick_lesson(page, "Lesson", f"{LESSONS.index(get_lesson('length')) + 1}. {get_lesson('length').title['en']}")
     wait_for(lambda: not trap_button.is_visible(), 60, "the trap button to hide on a lesson without a trap")
     assert not trap_answers.is_visible()
+    # A reload opens the lesson last shown (the browser keeps it), not the first one
+    page.reload()
+    length = get_lesson("length")
+    page.get_by_role("heading", name=length.title["en"]).wait_for(timeout=60_000)
+    assert not page.get_by_role("heading", name=LESSONS[0].title["en"]).is_visible()
+    picker = page.get_by_label("Lesson", exact=True)
+    wait_for(lambda: picker.input_value() == f"{LESSONS.index(length) + 1}. {length.title['en']}", 60, "the picker")
     assert_no_error_toast(page)
     context.close()
