@@ -81,9 +81,10 @@ def build_app(settings: UISettings | None = None, *, ctx: AppContext | None = No
                 gr.Markdown(t("app.duplicate"))
                 gr.DuplicateButton(t("app.duplicate_button"), size="sm", scale=0, min_width=160)
         start_here = create_start_here()
+        last_lesson = gr.BrowserState(None, storage_key="grpo-playground-lesson")
         with gr.Tabs(overflow_behavior="wrap", elem_id="pg-tabs") as tabs:  # every tab in view on a phone, no "•••"
             rewards = create_rewards_tab(ctx, session)
-            learn = create_learn_tab()
+            learn = create_learn_tab(last_lesson)
             preview = create_preview_tab(ctx, session, rewards)
             create_lab_tab(ctx, session, rewards)
             train = create_train_tab(ctx, session, rewards)

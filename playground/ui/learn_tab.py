@@ -455,8 +455,10 @@ def load_trap(
 # --- layout --------------------------------------------------------------------------------------------------------
 
 
-def create_learn_tab() -> LearnTab:
-    """The tab's layout, in English until the page loads (see `wire_learn_tab`)."""
+def create_learn_tab(last_lesson: gr.BrowserState) -> LearnTab:
+    """The tab's layout, in English until the page loads (see `wire_learn_tab`). `last_lesson` is made outside the
+    tabs: a component in a `gr.Tab` that the page does not draw confused the tab bar after a reload (two "Train" tabs,
+    no "Compare")."""
     first = LESSONS[0]
     with gr.Tab(t("learn.tab"), id="learn") as tab:
         gr.Markdown(t("learn.intro"))
@@ -503,7 +505,6 @@ def create_learn_tab() -> LearnTab:
             elem_classes="pg-reference-answers-trap",
         )
         timer = gr.Timer(LIVE_SECONDS, active=False)
-    last_lesson = gr.BrowserState(None, storage_key="grpo-playground-lesson")
     return LearnTab(
         picker=picker,
         load=load,

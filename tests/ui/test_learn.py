@@ -81,7 +81,7 @@ def test_the_picker_opens_only_with_the_page_loads_answer():
     """A pick made before the page load's answer would be overwritten by it (and Load would load the first lesson):
     the picker starts locked, and the page load's answer opens it on the lesson it drew."""
     with gr.Blocks():
-        learn = create_learn_tab()
+        learn = create_learn_tab(gr.BrowserState(None))
     assert learn.picker.interactive is False
 
     no_run = SimpleNamespace(jobs=SimpleNamespace(current=None))  # what show_page reads of the app's context

@@ -7,6 +7,7 @@ import time
 
 import pytest
 
+from playground.lessons import get_lesson
 from playground.training.store import run_seconds
 from playground.ui.common import duration_text
 from playground.ui.i18n import EN, ZH
@@ -154,10 +155,16 @@ def test_a_first_visit_starts_with_the_format_lesson_and_a_return_keeps_its_tab(
     assert "Format" in panel.inner_text() and EN["learn.ref.title"] in panel.inner_text()
     assert not start.is_visible()
 
+    tabs = page.get_by_role("tab").all_inner_texts()
+    assert tabs.count(EN["train.tab"]) == 1 and EN["compare.tab"] in tabs
+
     # A returning visitor: no "start here", and the tab they had open.
     page.reload()
     learn.wait_for(timeout=60_000)
     wait_for(lambda: learn.get_attribute("aria-selected") == "true", 20, "the Learn tab again after a reload")
+    # and on the lesson "start here" opened, not the first one
+    page.get_by_role("heading", name=get_lesson("format").title["en"]).wait_for(timeout=60_000)
+    assert page.get_by_role("tab").all_inner_texts() == tabs  # the same tab bar, each tab once
     open_tab(page, EN["train.tab"])
     page.get_by_role("button", name=EN["train.start"], exact=True).wait_for(timeout=20_000)
     page.wait_for_timeout(3000)  # the tab is remembered by the select event's answer
