@@ -138,10 +138,12 @@ def summary_of_run(lesson_id: str, path: str) -> dict:
 def eval_points(run) -> list[dict]:
     """The run's eval points: step, which model (`of`), eval_reward, each reward's mean under its own name, and for
     tagged answers the empty-section and sentence-in-every-tag rates (`playground.training.answer_shape`)."""
+    from playground.spec import RunSpec
     from playground.training.answer_shape import answer_shape
-    from playground.training.evaluation import read_eval_samples
+    from playground.training.evaluation import expected_tags, read_eval_samples
 
     samples = read_eval_samples(run.path)
+    tags = expected_tags(RunSpec.from_dict(run.spec()))
     points = []
     for row in run.metrics():
         if row.get("phase") != "eval":
@@ -156,7 +158,7 @@ def eval_points(run) -> list[dict]:
         )
         # rows written before the eval rows carried the shares: computed from the run's eval answers
         texts = [r["completion"] for r in samples if (r.get("step"), r.get("eval_of")) == (row["step"], point["of"])]
-        shape = {k: row[k] for k in ("empty_section_rate", "sentence_rate") if k in row} or answer_shape(texts)
+        shape = {k: row[k] for k in ("empty_section_rate", "sentence_rate") if k in row} or answer_shape(texts, tags)
         point.update(shape)
         points.append(point)
     return points

@@ -82,8 +82,8 @@ TEXTS: dict[str, tuple[str, str]] = {
             "fragment, and a sentence is often cut across the tags (`<intro>How to make a cup of tea</intro>\\n"
             "<body>with a story</body>\\n<conclusion>is a story</conclusion>`, a held-out answer of the reference "
             "run). For answers with a whole sentence in every tag at a target length, see the **Combining rewards** "
-            "lesson. A run of this recipe charts `sentence_rate` too: the share of answers with a sentence in every "
-            "tag."
+            "lesson. A run of this recipe charts `sentence_rate` too: the share of answers with a sentence in each "
+            "of the three tags."
         ),
         (
             "文章中的格式奖励只有在回答恰好是 `<intro>…</intro><body>…</body><conclusion>…</conclusion>`、并且每个部分"
@@ -99,8 +99,8 @@ TEXTS: dict[str, tuple[str, str]] = {
             "外带来的提升。\n\n**回答是什么样子**：格式奖励为带内容的标签付分，而不是为句子付分：GRPO 之后，很多部分"
             "只有一个短语或半句话，一个句子常被切到几个标签里（`<intro>How to make a cup of tea</intro>\\n<body>with "
             "a story</body>\\n<conclusion>is a story</conclusion>`，参考训练的一个留出回答）。想要每个标签里都有一个"
-            "完整句子、长度合适的回答，请看“组合多个奖励”一课。训练本课配方时，图表也会画出 `sentence_rate`：每个标签"
-            "里都有一个句子的回答所占比例。"
+            "完整句子、长度合适的回答，请看“组合多个奖励”一课。训练本课配方时，图表也会画出 `sentence_rate`：三个标签"
+            "里各有一个句子的回答所占比例。"
         ),
     ),
     "learn.lesson.format.expected": (
@@ -202,8 +202,9 @@ TEXTS: dict[str, tuple[str, str]] = {
             "sentences on two seeds of three. Its pull is towards longer sections, hence the length's weight 2: at "
             "weight 1 one seed of three wrote paragraphs, ran to the length cap and lost the layout.\n\nThe warm-up "
             "gives the layout and most of the sentences; GRPO brings the answers to the target length and keeps "
-            "both. The chart draws the fix's `format` and `sentence_rate` (the share of answers with a sentence in "
-            "every tag: at least four words, ending in . ! or ?) and the trap's `tag_layout`."
+            "both. The chart draws the fix's `format` and `sentence_rate` (the share of answers with a sentence "
+            "in each of the three tags, none left out: at least four words, ending in . ! or ?) and the trap's "
+            "`tag_layout`."
         ),
         (
             "文章把奖励加在一起：`0.7 * length + 0.3 * format`。TRL 用多个奖励函数加 `reward_weights` "
@@ -223,8 +224,8 @@ TEXTS: dict[str, tuple[str, str]] = {
             "的分数和给一个句子的一样多，所以没有它时，三个种子里有两个的 GRPO "
             "没有在预热的基础上增加句子。它会把各部分往长里拉，所以长度的权重是 2：权重为 1 "
             "时，三个种子里有一个写成了整段文字，写到长度上限，格式也丢了。\n\n格式和大部分句子来自预热；GRPO "
-            "把回答拉到目标长度，同时保住这两样。图表画出解决办法的 `format` 和 `sentence_rate`（每个标签里都有一个句"
-            "子的回答所占比例：至少四个词，以 . ! ? 结尾），以及陷阱的 `tag_layout`。"
+            "把回答拉到目标长度，同时保住这两样。图表画出解决办法的 `format` 和 `sentence_rate`（三个标签一个"
+            "不少、每个里都有一个句子的回答所占比例：至少四个词，以 . ! ? 结尾），以及陷阱的 `tag_layout`。"
         ),
     ),
     "learn.lesson.combine.expected": (

@@ -45,6 +45,12 @@ def split_eval(dataset, k: int):
     return dataset.select(range(n - k)), dataset.select(range(n - k, n))
 
 
+def expected_tags(spec: RunSpec) -> list[str]:
+    """The tags a run's answers should have: its warm-up's, when the warm-up wraps the model's answers in them."""
+    g = spec.grpo
+    return list(g.sft_tags) if g.sft_warmup_steps and g.sft_examples == "auto" else []
+
+
 class Evaluator:
     """Scores the eval rows with the run's (prefixed) reward functions. `model_for_sampling()` gives the model now."""
 
@@ -120,7 +126,7 @@ class Evaluator:
         for name, values in per_fn.items():
             row_out[f"eval_rewards/{name}/mean"] = _mean(values)
             row_out[f"eval_rewards/{name}/std"] = statistics.pstdev(values) if len(values) > 1 else 0.0
-        row_out.update(answer_shape(shown))
+        row_out.update(answer_shape(shown, expected_tags(self.spec)))
         row_out["eval_seconds"] = round(time.perf_counter() - start, 2)
         logger.info("Eval at step %d (%s): reward %.4g", step, eval_of, row_out["eval_reward"] or 0.0)
         return row_out

@@ -66,3 +66,28 @@ def test_an_answer_cut_inside_a_tag_has_no_sentence_in_every_tag():
     assert not sentence_in_every_tag("<intro>Dogs are loyal friends.</intro><body>They run all day long.")
     assert not sentence_in_every_tag("<intro>Dogs are loyal friends.")
     assert sentence_in_every_tag("<intro>Dogs are loyal friends.</intro><body>They run all day long.</body>")
+
+
+# The combine lesson's length reward, outweighing an unsettled format, led GRPO to drop the body: two tags, a
+# sentence each. The run's tags say what "every tag" is.
+NO_BODY = (
+    "<intro>In my opinion, walking every day is a very necessary practice.</intro>\n"
+    "<conclusion>Thus, it is a very advisable practice that we should make use of.</conclusion>"
+)
+
+
+def test_an_answer_that_leaves_out_one_of_the_runs_tags_has_no_sentence_in_every_tag():
+    tags = ["intro", "body", "conclusion"]
+    assert sentence_in_every_tag(NO_BODY) and not sentence_in_every_tag(NO_BODY, tags)
+    assert all(sentence_in_every_tag(t, tags) for t in SENTENCES)
+    assert answer_shape([NO_BODY, *SENTENCES], tags)["sentence_rate"] == 0.6667  # 2 of 3
+    assert answer_shape([NO_BODY, *SENTENCES])["sentence_rate"] == 1.0
+
+
+def test_the_tags_a_run_asks_for_are_its_warm_ups():
+    from playground.lessons import get_lesson
+    from playground.training.evaluation import expected_tags
+
+    assert expected_tags(get_lesson("combine").run_spec()) == ["intro", "body", "conclusion"]
+    assert expected_tags(get_lesson("arithmetic").run_spec()) == ["think", "answer"]
+    assert expected_tags(get_lesson("length").run_spec()) == []  # no warm-up: no tags asked for
