@@ -336,7 +336,7 @@ def test_a_lesson_with_a_trap_summarises_both_runs_and_the_reward_they_share():
     text = reference_markdown(lesson, "en")
     fix_part, trap_part = text.split("**The trap (what “Load the trap” sets)**")
     assert text.startswith("### Reference runs: the fix and the trap") and "**The fix (what Load sets)**" in fix_part
-    assert "`sentence_rate` on the held-out prompts: 0.13 before training → 0.81 after the warm-up → 0.75" in fix_part
+    assert "`sentence_rate` on the held-out prompts: 0 before training → 0.78 after the warm-up → 0.72" in fix_part
     assert "`format` on the held-out prompts: 0 before training → 0.81 after the warm-up → 0.88" in fix_part
     # the length reward both runs have: the fix brings it from -283 to -62, the trap gives back what the warm-up won
     assert "`length(ideal_length=200)` on the held-out prompts: -283 before training → -101" in fix_part
