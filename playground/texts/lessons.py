@@ -111,7 +111,9 @@ TEXTS: dict[str, tuple[str, str]] = {
             "held-out evals); seed 7 0.03 -> 0.56 -> 0.66 -> 0.75 and seed 11 0.00 -> 0.28 -> 0.56 -> 0.81 (5.1 min "
             "each, one run after another). Mean of the three seeds: the warm-up added +0.40 and GRPO +0.35 (final "
             "0.76). On 30 writing prompts the recipe was not tuned on (seed 42, 5.2 min): 0.00 -> 0.34 -> 0.50 -> "
-            "0.72. Without the cold start (sft_warmup_steps = 0, no prefix) the strict format stays 0.00."
+            "0.72. Without the cold start (sft_warmup_steps = 0, no prefix) the strict format stays 0.00. The answers "
+            "with a sentence in each of the three tags (`sentence_rate`, seed 42): 0.00 -> 0.22 -> 0.50 -> 0.34; "
+            "the format reward does not ask for them."
         ),
         (
             "在一台 2 核 AMD EPYC 上实测（8 个留出提示词 x 每个 4 个样本；训练时回答最多 128 个 token，评估时最多 160 "
@@ -120,6 +122,8 @@ TEXTS: dict[str, tuple[str, str]] = {
             "0.66 -> 0.75，种子 11 为 0.00 -> 0.28 -> 0.56 -> 0.81（依次运行，各 5.1 分钟）。三个种子的平均：预热带来 "
             "+0.40，GRPO 带来 +0.35（最终 0.76）。在配方没有调过的 30 个写作提示上（种子 42，5.2 分钟）：0.00 -> 0.34 "
             "-> 0.50 -> 0.72。不做冷启动（sft_warmup_steps = 0、不加前缀）时，严格格式一直是 0.00。"
+            "三个标签里各有一个句子的回答（`sentence_rate`，种子 42）：0.00 -> 0.22 -> 0.50 -> 0.34；"
+            "格式奖励并不要求句子。"
         ),
     ),
     "learn.lesson.hacking.title": (
