@@ -1,7 +1,10 @@
 """A run trained in chunks of steps (each one GPU call on ZeroGPU, a plain call here) equals the run in one piece."""
 
+import threading
+
 import pytest
 
+from playground.training import chunks
 from playground.training.chunks import CHUNK_STEPS_ENV, ChunkedJob, plan_chunk
 from playground.training.run_queue import JobManager
 from playground.training.store import RunStore
@@ -31,17 +34,33 @@ def test_a_run_in_four_chunks_equals_the_run_in_one(tmp_path, tiny_model_dir, re
 
 @pytest.mark.slow
 def test_stop_between_chunks_keeps_the_checkpoint_and_the_run_continues(tmp_path, tiny_model_dir, monkeypatch):
+    """Stop pressed while the chunk of steps 3-4 returns (a row listener would race the tiny model's fast steps: the
+    watcher polls, so it can read step 3 after the last chunk already trained step 6): the run stops at step 4, its
+    checkpoint, and Continue trains steps 5 and 6."""
     monkeypatch.setenv(CHUNK_STEPS_ENV, "2")
+    real_call, jobs, started = chunks.gpu_call, [], threading.Event()
+
+    def stop_after_steps_3_and_4(fn, run_path, checkpoint, stop_at, duration):
+        outcome = real_call(fn, run_path, checkpoint, stop_at, duration=duration)
+        if stop_at == 4:
+            assert started.wait(60)
+            jobs[0].stop()
+        return outcome
+
+    monkeypatch.setattr(chunks, "gpu_call", stop_after_steps_3_and_4)
     manager = JobManager(RunStore(tmp_path))
-    job = manager.start(tiny_spec(tiny_model_dir, max_steps=6))
-    job.listeners.append(lambda row: row.get("step") == 3 and "reward" in row and job.stop())
+    jobs.append(manager.start(tiny_spec(tiny_model_dir, max_steps=6)))
+    started.set()
+    job = jobs[0]
     wait(job)
+    assert job.chunks == 2
     assert job.status == "stopped" and job.run.status()["status"] == "stopped"
-    stopped_at = job.run.status()["step"]
-    assert 3 <= stopped_at < 6
+    assert job.run.status()["step"] == 4
+    assert sorted(step_rows(job.run)) == [1, 2, 3, 4]
     continued = manager.resume(job.run.id)
     wait(continued)
     assert continued.status == "finished", continued.error
+    assert continued.chunks == 1
     assert sorted(step_rows(continued.run)) == list(range(1, 7))
 
 
