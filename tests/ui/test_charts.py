@@ -178,8 +178,13 @@ def test_the_learn_curve_is_a_chart_spec_with_whole_steps_and_titles_in_the_page
     )
     assert y["axis"]["format"] == "~r" and y["axis"]["minExtent"] == y["axis"]["maxExtent"]
     reference, mine = text["learn.ref.reference"], text["learn.ref.live"]
-    assert color["scale"]["domain"] == [f"format · {reference}", f"tag_layout · {reference}", f"format · {mine}"]
-    assert color["scale"]["range"] == list(PALETTE[:3])
+    assert color["scale"]["domain"] == [
+        f"format · {reference}",
+        f"tag_layout · {reference}",
+        f"sentence_rate · {reference}",
+        f"format · {mine}",
+    ]
+    assert color["scale"]["range"] == list(PALETTE[:4])
     assert [row["step"] for row in spec["data"]["values"] if row["series"] == f"format · {mine}"] == [0, 1, 2]
     assert spec["usermeta"]["embedOptions"]["renderer"] == "svg"
     assert EN["chart.lesson.y"] != ZH["chart.lesson.y"]
