@@ -185,8 +185,9 @@ def test_a_lessons_reference_run_shows_at_once(app, browser, locale, tab, picker
     # a coloured line per chart metric of the reference run (format, tag_layout, sentence_rate), and one per chart
     # metric for a run of the recipe
     wait_for(lambda: curve.locator("g.mark-line path[stroke^='#']").count() in (3, 6), 60, "the reference curve")
-    assert curve.locator("text", has_text="sentence_rate · " + ("reference" if lang == "en" else "参考")).count() == 1
-    assert curve.locator("text", has_text="format · " + ("reference" if lang == "en" else "参考")).count() == 1
+    reference_series = "reference" if lang == "en" else "参考"
+    for metric in ("format", "sentence_rate"):
+        assert curve.locator("text", has_text=f"{metric} · {reference_series}").count() == 1
     # The Train tab's chart: its evals at steps 0, 0, 10 and 20 ticked at whole steps, each once (not "0 1 1 2 2"), y
     # labels without float noise, axis titles in the page's language.
     text = {"en": EN, "zh": ZH}[lang]

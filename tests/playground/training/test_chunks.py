@@ -38,20 +38,19 @@ def test_stop_between_chunks_keeps_the_checkpoint_and_the_run_continues(tmp_path
     watcher polls, so it can read step 3 after the last chunk already trained step 6): the run stops at step 4, its
     checkpoint, and Continue trains steps 5 and 6."""
     monkeypatch.setenv(CHUNK_STEPS_ENV, "2")
-    real_call, jobs, started = chunks.gpu_call, [], threading.Event()
+    real_call, started = chunks.gpu_call, threading.Event()
 
     def stop_after_steps_3_and_4(fn, run_path, checkpoint, stop_at, duration):
         outcome = real_call(fn, run_path, checkpoint, stop_at, duration=duration)
         if stop_at == 4:
-            assert started.wait(60)
-            jobs[0].stop()
+            assert started.wait(60)  # the manager holds the job once start() has returned
+            manager.stop()  # the page's Stop
         return outcome
 
     monkeypatch.setattr(chunks, "gpu_call", stop_after_steps_3_and_4)
     manager = JobManager(RunStore(tmp_path))
-    jobs.append(manager.start(tiny_spec(tiny_model_dir, max_steps=6)))
+    job = manager.start(tiny_spec(tiny_model_dir, max_steps=6))
     started.set()
-    job = jobs[0]
     wait(job)
     assert job.chunks == 2
     assert job.status == "stopped" and job.run.status()["status"] == "stopped"
