@@ -3,7 +3,8 @@
 One builder, `save_tiny_model`: a random-init Llama (a causal LM, or a one-label sequence classifier as TRL's reward
 models are) with a given tokenizer, saved with it. `char_tokenizer` makes a character-level tokenizer for models that
 must not depend on the embedded model's files (the GPU check) or that must learn within a few steps (cold start).
-`tiny_spec` is the run spec the tests train such a model with.
+`tiny_spec` is the run spec the tests train such a model with. `save_char_model` and `vowel_fraction` are a model
+and a reward where learning shows within a few steps on a CPU.
 """
 
 from __future__ import annotations
@@ -110,3 +111,32 @@ def char_tokenizer(chars: list[str], chat_template: str, *, vocab_size: int | No
     tokenizer = PreTrainedTokenizerFast(tokenizer_object=backend, pad_token=pad, eos_token=eos, unk_token=unk)
     tokenizer.chat_template = chat_template
     return tokenizer
+
+
+CHAR_VOCAB = ["<pad>", "<eos>", "<unk>"] + list("abcdefghijklmnopqrstuvwxyz0123456789 .,?!:")
+VOWELS = set("aeiou")
+
+
+def save_char_model(path: str | Path) -> Path:
+    """A tiny random Llama over a 45-symbol character vocabulary, where a reward on letters is learnable in steps."""
+    template = (
+        "{% for m in messages %}{{ m['role'][0] }}:{{ m['content'] }}. {% endfor %}"
+        "{% if add_generation_prompt %}a:{% endif %}"
+    )
+    return save_tiny_model(
+        path,
+        char_tokenizer(CHAR_VOCAB, template),
+        max_position_embeddings=256,
+        initializer_range=0.3,  # peaky logits, so a LoRA update moves the distribution within a few steps
+        tie_word_embeddings=False,
+    )
+
+
+def vowel_fraction(completions, **kwargs) -> list[float]:
+    """Fraction of characters that are vowels: about 5/45 for a random character model (a reward it learns).
+
+    >>> vowel_fraction(["aab", [{"role": "assistant", "content": "xyz"}]])
+    [0.6666666666666666, 0.0]
+    """
+    texts = [c if isinstance(c, str) else c[-1]["content"] for c in completions]
+    return [sum(ch in VOWELS for ch in t) / max(len(t), 1) for t in texts]

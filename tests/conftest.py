@@ -148,28 +148,10 @@ def tiny(tiny_model_dir):
     return load_model(str(tiny_model_dir))
 
 
-CHAR_VOCAB = ["<pad>", "<eos>", "<unk>"] + list("abcdefghijklmnopqrstuvwxyz0123456789 .,?!:")
-
-
-def save_char_model(path):
-    """A tiny random Llama over a 45-symbol character vocabulary, where a reward on letters is learnable in steps."""
-    from playground.testing import char_tokenizer, save_tiny_model
-
-    template = (
-        "{% for m in messages %}{{ m['role'][0] }}:{{ m['content'] }}. {% endfor %}"
-        "{% if add_generation_prompt %}a:{% endif %}"
-    )
-    return save_tiny_model(
-        path,
-        char_tokenizer(CHAR_VOCAB, template),
-        max_position_embeddings=256,
-        initializer_range=0.3,  # peaky logits, so a LoRA update moves the distribution within a few steps
-        tie_word_embeddings=False,
-    )
-
-
 @pytest.fixture(scope="session")
 def char_model_dir(tmp_path_factory):
+    from playground.testing import save_char_model
+
     return save_char_model(tmp_path_factory.mktemp("char-model"))
 
 

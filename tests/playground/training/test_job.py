@@ -9,6 +9,7 @@ from playground import testing
 from playground.errors import PlaygroundError
 from playground.scoring import RewardChoice
 from playground.spec import RunSpec
+from playground.testing import vowel_fraction
 from playground.training.run_queue import JobManager
 from playground.training.store import RunStore
 
@@ -19,15 +20,6 @@ tiny_spec = partial(testing.tiny_spec, max_steps=3, max_completion_length=8, lea
 def wait(job, timeout=300):
     job.join(timeout)
     assert not job.active, f"job still {job.status} after {timeout} s"
-
-
-VOWELS = set("aeiou")
-
-
-def vowel_fraction(completions, **kwargs):
-    """Fraction of characters that are vowels: about 5/45 for a random character model."""
-    texts = [c if isinstance(c, str) else c[-1]["content"] for c in completions]
-    return [sum(ch in VOWELS for ch in t) / max(len(t), 1) for t in texts]
 
 
 @pytest.fixture
