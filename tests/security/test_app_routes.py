@@ -11,8 +11,8 @@ import uuid
 
 import pytest
 
-from playground.queue_client import app_config, backend_events, payload, raw_call
 from playground.spec import RunSpec
+from playground.ui.queue_client import app_config, backend_events, payload, raw_call
 from tests.ui.live_app import running_app
 
 
