@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+import playground
+from playground import settings as playground_settings
+
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -20,6 +23,19 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 _WORKERS = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 0)
 if _WORKERS:
     os.environ.setdefault("OMP_NUM_THREADS", str(max(1, (os.cpu_count() or 1) // _WORKERS)))
+
+# The test process is an entry point (`playground.bootstrap()`), whose tests set variables one test at a time: the
+# settings are read from the environment at each look-up rather than installed once.
+playground.bootstrap()
+playground_settings.install(None)
+
+
+@pytest.fixture(autouse=True)
+def _settings_follow_the_environment():
+    """An entry point a test calls in this process (the CLI's `main`) installs its settings; the next test reads the
+    environment again."""
+    yield
+    playground_settings.install(None)
 
 
 def pytest_configure(config):

@@ -9,6 +9,7 @@ import gradio as gr
 
 from playground.cli.lab import prompt_source
 from playground.errors import PlaygroundError
+from playground.isolation.visitor import reward_executor
 from playground.lab.dryrun import dry_run, load_rows
 from playground.lab.graders import import_grader
 from playground.lab.probe import probe
@@ -63,7 +64,7 @@ def lab_dry_run(
         {"reward", "reward_std", "frac_reward_zero_std", "rewards", "prompts", "verdict"}.
     """
     ctx.check_sampling(int(num_prompts), int(num_generations), int(max_new_tokens))  # the shape, then the rows
-    funcs, weights = build_rewards(_choices(rewards))
+    funcs, weights = build_rewards(_choices(rewards), executor=reward_executor())
     source = prompt_source(dataset_name)
     ctx.check_source(source, None)  # public mode: MCP clients upload nothing, so no file of the server is read
     rows = load_rows(source, int(num_prompts))
@@ -95,7 +96,7 @@ def lab_probe(rewards: str = "", prompt: str = "", columns: str = "") -> dict:
         {"findings": [{"reward", "text", "score", "why"}]}.
     """
     choices = _choices(rewards)
-    funcs, _ = build_rewards(choices)
+    funcs, _ = build_rewards(choices, executor=reward_executor())
     return probe(choices, funcs, prompt=prompt, columns=json.loads(columns) if columns.strip() else None).to_json()
 
 

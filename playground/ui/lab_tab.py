@@ -13,6 +13,7 @@ import pandas as pd
 
 from playground.data.sources import BUILTIN_SETS, PromptSource
 from playground.errors import PlaygroundError
+from playground.isolation.visitor import reward_executor
 from playground.lab.dryrun import DryRun, dry_run, load_rows
 from playground.lab.graders import export_grader, import_grader
 from playground.lab.probe import probe
@@ -121,7 +122,7 @@ def run_dry_run(
     rows = load_rows(PromptSource(kind="builtin", name=prompt_set), int(num_prompts))
     ctx.check_sampling([row["prompt"] for row in rows], int(num_generations), int(max_new_tokens))
     custom = custom_rewards(ctx, request, code, selection)
-    funcs, weights = build_rewards(parse_selection(selection), custom, owner=ctx.viewer(token))
+    funcs, weights = build_rewards(parse_selection(selection), custom, executor=reward_executor(ctx.viewer(token)))
     loaded, tokenizer = ctx.models.get(model or ctx.settings.model, progress=progress_callback(progress, lang))
     progress(0.0, desc=tr(lang, "lab.sampling", n=len(rows), g=int(num_generations)))
     run = dry_run(
@@ -175,7 +176,9 @@ def run_probe(ctx: AppContext, request: gr.Request, token: str | None, selection
     """Score degenerate texts with the selected rewards; real completions come from the last dry run if any."""
     lang = lang_of(request)
     choices = parse_selection(selection)
-    funcs, _ = build_rewards(choices, custom_rewards(ctx, request, code, selection), owner=ctx.viewer(token))
+    funcs, _ = build_rewards(
+        choices, custom_rewards(ctx, request, code, selection), executor=reward_executor(ctx.viewer(token))
+    )
     completions, columns, prompt = None, None, ""
     if state:
         run = DryRun.from_state(state)

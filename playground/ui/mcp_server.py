@@ -20,6 +20,7 @@ from typing import Any
 import gradio as gr
 
 from playground.errors import PlaygroundError
+from playground.isolation.visitor import reward_executor
 from playground.preview import GenerationSettings
 from playground.preview import preview_group as sample_and_score
 from playground.sandbox import close_rewards, compile_rewards, inspect_code, trial_run
@@ -77,7 +78,7 @@ def score_completions(
     ctx.check_judges(completions, reward_selection(rewards))
     custom = _custom(code)
     try:
-        funcs, weights = build_rewards(parse_selection(reward_selection(rewards)), custom)
+        funcs, weights = build_rewards(parse_selection(reward_selection(rewards)), custom, executor=reward_executor())
         return score_group(completions, funcs, weights, prompts=[prompt or ""] * len(completions)).to_json()
     finally:
         close_rewards(custom)
@@ -110,7 +111,7 @@ def preview_group(
     settings.validate()
     custom = _custom(code)
     try:
-        funcs, weights = build_rewards(parse_selection(reward_selection(rewards)), custom)
+        funcs, weights = build_rewards(parse_selection(reward_selection(rewards)), custom, executor=reward_executor())
         model, tokenizer = ctx.models.get(ctx.settings.model)
         return sample_and_score(model, tokenizer, prompt, funcs, weights, settings).to_json()
     finally:

@@ -8,6 +8,7 @@ import gradio as gr
 
 from playground.data.sources import BUILTIN_SETS, PromptSource, load_prompts
 from playground.errors import PlaygroundError
+from playground.isolation.visitor import reward_executor
 from playground.models import EMBEDDED
 from playground.preview import GenerationSettings, preview_group
 from playground.runtime.zerogpu import gpu_handler
@@ -119,7 +120,7 @@ def generate(
         raise PlaygroundError(tr(lang, "preview.empty_prompt"))
     ctx.check_sampling([(prompt or "") + (completion_prefix or "")], _int(num_generations), _int(max_new_tokens))
     custom = custom_rewards(ctx, request, code, selection)
-    funcs, weights = build_rewards(parse_selection(selection), custom, owner=ctx.viewer(token))
+    funcs, weights = build_rewards(parse_selection(selection), custom, executor=reward_executor(ctx.viewer(token)))
     if num_generations is None or not G_RANGE[0] <= num_generations <= G_RANGE[1] or num_generations % 1:
         raise PlaygroundError(tr(lang, "preview.g.range", low=G_RANGE[0], high=G_RANGE[1], g=num_generations))
     settings = GenerationSettings(

@@ -62,10 +62,11 @@ def test_the_operator_may_accept_the_risk(public, no_landlock, monkeypatch):
 
 def test_library_rewards_still_score_without_landlock_or_custom_code(public, no_landlock, monkeypatch):
     """The visitor worker runs the playground's own code: the custom-code switch and the fail-closed check spare it."""
+    from playground.isolation.visitor import reward_executor
     from playground.scoring import RewardChoice, build_rewards
 
     monkeypatch.setenv("PLAYGROUND_CUSTOM_CODE", "off")
-    funcs, _ = build_rewards([RewardChoice("regex", 1.0, {"pattern": "a+"})])
+    funcs, _ = build_rewards([RewardChoice("regex", 1.0, {"pattern": "a+"})], executor=reward_executor())
     try:
         assert funcs[0](["aaa", "b"]) == [1.0, 0.0]
     finally:
