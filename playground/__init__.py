@@ -30,15 +30,19 @@ def bootstrap(settings: Settings | None = None) -> Settings:
     - the settings: `settings`, else the environment's, each value checked (`playground.settings`: a bad value is a
       `PlaygroundError` naming the variable and the values it allows);
     - the reward library's host (`rewards.host.configure`): its errors join the `PlaygroundError` family, its answer
-      checks follow public mode, its judge loads models with the playground's loader.
+      checks follow public mode, its judge loads models with the playground's loader;
+    - the runner that `code_tests` runs programs with, in the sandbox (`playground.sandbox.programs`).
     """
     import rewards.host
     from playground import settings as settings_module
     from playground.errors import RewardError
+    from playground.sandbox.programs import ProgramRunner
+    from rewards.code import install_program_runner
 
     settings = settings or settings_module.Settings.from_env()
     settings_module.install(settings)
     rewards.host.configure(
         error_class=RewardError, public=settings_module.is_public, load_model="playground.models:load_model"
     )
+    install_program_runner(ProgramRunner())
     return settings

@@ -78,7 +78,6 @@ def _add_reward_args(p: argparse.ArgumentParser) -> None:
 
 def _build(args: argparse.Namespace):
     from playground.isolation.visitor import reward_executor
-    from playground.sandbox import programs  # noqa: F401  (installs the code_tests reward's sandbox runner)
     from playground.scoring import RewardChoice, build_rewards
 
     choices = [RewardChoice.parse(r) for r in args.reward]

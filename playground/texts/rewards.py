@@ -22,7 +22,7 @@ LIBRARY_ZH: dict[str, str] = {
     "reward.code_python": "code_tests 奖励只运行 Python，实际的 language 为 {value!r}。",
     "reward.code_time_limit": "code_tests 的 time_limit 必须在 (0, 60] 秒之间，实际为 {value!r}。",
     "reward.code_sandbox": (
-        "code_tests 在实验场的沙箱中运行程序，而这个进程没有加载沙箱（import playground.sandbox.programs）。"
+        "code_tests 在实验场的沙箱中运行程序，而这个进程没有设置沙箱（调用 playground.bootstrap()）。"
     ),
     "reward.code_tests_json": "code_tests：某一行的 tests 是文本而不是 JSON；请给出测试用例列表。",
     "reward.code_tests_shape": (

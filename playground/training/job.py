@@ -387,7 +387,6 @@ class TrainingJob(JobState):
         from playground.data.completion_prefix import with_prefix
         from playground.data.sources import load_prompts
         from playground.isolation.visitor import reward_executor
-        from playground.sandbox import programs  # noqa: F401  (installs the code_tests reward's sandbox runner)
         from playground.scoring import GuardedReward, build_rewards, reward_name
         from playground.training.evaluation import Evaluator, split_eval
         from playground.training.run_trainer import RunTrainer

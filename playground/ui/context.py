@@ -17,10 +17,7 @@ from playground.data.uploads import Uploads, check_public_source
 from playground.errors import PlaygroundError
 from playground.models import ModelCache
 from playground.runtime.tempdirs import make_temp_dir, sweep_orphans
-from playground.sandbox import (
-    CodeSession,
-    programs,  # noqa: F401  (installs the code_tests reward's sandbox runner)
-)
+from playground.sandbox import CodeSession
 from playground.sandbox.settings import is_public
 from playground.scoring import RewardChoice
 from playground.spec import RunSpec, demo_spec

@@ -9,7 +9,6 @@ import json
 
 import pytest
 
-import playground.sandbox.programs  # noqa: F401  (installs the runner, as the app, CLI and trainer do)
 from playground.data.sources import PromptSource, load_prompts
 from playground.errors import RewardError
 from rewards.code import extract_code, get_code_tests_reward

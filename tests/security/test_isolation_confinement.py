@@ -5,7 +5,6 @@ testing the sandbox."""
 
 import pytest
 
-import playground.sandbox.programs  # noqa: F401  (installs the code_tests runner)
 from playground.errors import PlaygroundError
 from playground.sandbox import PUBLIC_LIMITS, Sandbox, confine
 from playground.sandbox.settings import code_policy, kernel_confinement, require_custom_code
