@@ -166,8 +166,9 @@ def lang_of(request: gr.Request | None) -> str:
 
 
 def advantage_style(value: Any) -> str:
-    """Green for a positive advantage, red for a negative one, stronger the further from 0."""
-    if not isinstance(value, int | float) or not math.isfinite(value) or value == 0:
+    """Green for a positive advantage, red for a negative one, stronger the further from 0. A value shown as 0.000
+    (float noise where every completion scored the same) gets no colour."""
+    if not isinstance(value, int | float) or not math.isfinite(value) or round(value, 3) == 0:
         return ""
     alpha = 0.12 + 0.5 * min(abs(value) / 2, 1.0)
     rgb = "34, 197, 94" if value > 0 else "239, 68, 68"

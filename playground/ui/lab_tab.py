@@ -22,8 +22,17 @@ from playground.lab.probe import probe
 from playground.runtime.zerogpu import gpu_handler
 from playground.scoring import build_rewards
 from playground.spec import spec_with
-from playground.texts import render
-from playground.ui.common import bind, headers_on_load, lang_of, progress_callback, sentences, short, styled
+from playground.texts import msg, render
+from playground.ui.common import (
+    bind,
+    headers_on_load,
+    labelled,
+    lang_of,
+    progress_callback,
+    sentences,
+    short,
+    styled,
+)
 from playground.ui.context import AppContext, Session, parse_selection
 from playground.ui.custom_code import custom_rewards, table_rows
 from playground.ui.i18n import t, tr
@@ -66,11 +75,30 @@ def _metrics(summary, lang: str, seconds: float | None = None) -> str:
         lines += [tr(lang, "lab.correlation", pairs=pairs), ""]
     if summary.shares:
         lines.append(tr(lang, "lab.shares", shares=", ".join(f"{k} {v:.0%}" for k, v in summary.shares.items())))
+    lines += diagnostic_lines(summary, lang)
     timing = tr(lang, "lab.rescored", ms=f"{summary.milliseconds:.1f}")
     if seconds is not None:
         timing = sentences(lang, tr(lang, "lab.timing", seconds=f"{seconds:.1f}"), timing)
     lines += ["", timing]
     return "\n".join(lines)
+
+
+def diagnostic_lines(summary, lang: str) -> list[str]:
+    """The dry run's flat rewards and cut-off completions, titled as the Preview and the Rewards tab title them."""
+    found = summary.diagnostics
+    if found is None:
+        return []
+    shown = []
+    if found.flat and found.signal:
+        names = ", ".join(repr(n) if v is None else f"{n!r} ({v:g})" for n, v in found.flat.items())
+        shown.append(("flat", tr(lang, "lab.flat", names=names)))
+    if found.mostly_clipped:
+        limit = summary.settings.get("max_completion_length")
+        shown.append(
+            ("clipped", render(lang, msg("scoring.clipped", count=found.clipped, n=found.completions, limit=limit)))
+        )
+    lines = [f"- ⚠ {labelled(lang, '**' + tr(lang, 'flag.' + code) + '**', text)}" for code, text in shown]
+    return ["", *lines] if lines else []
 
 
 def _summary_json(summary, lang: str) -> dict:

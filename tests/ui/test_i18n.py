@@ -38,7 +38,7 @@ NAMESPACES = (
 )
 KEY = re.compile(rf"^({'|'.join(NAMESPACES)})\.[a-z0-9_]+(\.[a-z0-9_]+)*$")
 # Keys built at run time from a value: f"rewards.family.{family}", f"flag.{code}", f"train.status.{status}".
-FLAG_CODES = ("non_finite", "none", "unscorable", "zero_std", "dominates")
+FLAG_CODES = ("non_finite", "none", "unscorable", "zero_std", "clipped", "flat", "dominates")
 
 
 def literal_keys() -> set[str]:
