@@ -260,7 +260,7 @@ def alerts_markdown(log: list[dict], metrics: list[dict], lang: str) -> str:
 
 
 def _steps(alert: dict, lang: str) -> str:
-    """"(step 12)", or "(steps 12–20)" for an alert raised at several steps."""
+    """The steps an alert was raised at: "(step 12)", or "(steps 12–20)" for several."""
     first, last = alert.get("first_step", alert["step"]), alert.get("last_step", alert["step"])
     if first == last:
         return tr(lang, "train.alerts.at_step", step=last)
