@@ -475,6 +475,15 @@ def proxy_hops(environ: Mapping[str, str] | None = None) -> int:
         raise PlaygroundError("public.env_number", name="PLAYGROUND_PROXY_HOPS", value=value) from None
 
 
+def trusted_proxies(hops: int) -> str:
+    """uvicorn's trusted-proxy list (its `FORWARDED_ALLOW_IPS`) for `hops` trusted proxies. With none, no address
+    (loopback included) may rewrite the connection's address or scheme: uvicorn otherwise trusts 127.0.0.1, so a
+    same-host tunnel (`--share`) or a proxy that does not append would let a visitor's `X-Forwarded-For` choose its
+    own address. With proxies, every connection comes through them: uvicorn may take their scheme (`https`), and the
+    app still reads the address itself (`client_address`), never uvicorn's choice of entry."""
+    return "*" if hops > 0 else ""
+
+
 PROXY_HEADERS = ("x-forwarded-for", "forwarded")
 
 
