@@ -8,6 +8,7 @@ from typing import Any
 
 import gradio as gr
 
+from playground import admission
 from playground.data.parsers import max_file_bytes
 from playground.texts import msg
 from playground.ui.common import bind, gate_every_event, toast_title_css
@@ -110,12 +111,26 @@ def build_app(settings: UISettings | None = None, *, ctx: AppContext | None = No
     return demo
 
 
+def trust_proxies() -> None:
+    """uvicorn's trusted-proxy list (`FORWARDED_ALLOW_IPS`) from `PLAYGROUND_PROXY_HOPS`, whatever the variable held:
+    with 0 hops no address, loopback included, may rewrite the client's address (`admission.trusted_proxies`)."""
+    hops = admission.proxy_hops()
+    allowed = admission.trusted_proxies(hops)
+    if os.environ.get("FORWARDED_ALLOW_IPS", allowed) != allowed:
+        logger.warning("FORWARDED_ALLOW_IPS is set from PLAYGROUND_PROXY_HOPS=%d: %r", hops, allowed)
+    os.environ["FORWARDED_ALLOW_IPS"] = allowed
+
+
 def mcp_available() -> bool:
     return importlib.util.find_spec("mcp") is not None
 
 
 def launch_kwargs(settings: UISettings) -> dict[str, Any]:
-    """Keyword arguments for `demo.launch`. Raises SystemExit with a clear message when --mcp cannot be honoured."""
+    """Keyword arguments for `demo.launch`. Raises SystemExit with a clear message when --mcp cannot be honoured.
+
+    Sets the web server's trusted proxies from `PLAYGROUND_PROXY_HOPS` (`trust_proxies`): Gradio builds uvicorn's
+    config at launch, and uvicorn reads the list only from its variable."""
+    trust_proxies()
     kwargs: dict[str, Any] = dict(
         server_name=settings.host,
         server_port=settings.port,
