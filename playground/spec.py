@@ -368,6 +368,19 @@ def _custom_code(value: Any) -> str | None:
     raise SpecError("custom_code", "spec.custom_code_type", kind=type(value).__name__)
 
 
+def spec_with(values: dict[str, Any], rewards: list[RewardChoice] | None = None) -> RunSpec:
+    """The demo recipe with these flat fields set (`RunSpec.set`, so each is converted and named in its error; a
+    None value keeps the recipe's) and these rewards: how the Preview, the Reward lab and their CLI and MCP forms
+    read the fields they share with training."""
+    spec = demo_spec()
+    for name, value in values.items():
+        if value is not None:
+            spec.set(name, value)
+    if rewards is not None:
+        spec.rewards = list(rewards)
+    return spec
+
+
 def demo_spec() -> RunSpec:
     """The demo recipe: the defaults, which were picked by measuring on a 2-core CPU (see docs/performance.md)."""
     return RunSpec()

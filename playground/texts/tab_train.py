@@ -35,6 +35,12 @@ TEXTS: dict[str, tuple[str, str]] = {
     "train.alerts": ("Health alerts", "健康提醒"),
     "train.alerts.none": ("No alerts so far.", "目前没有提醒。"),
     "train.alerts.at_step": ("(step {step})", "（第 {step} 步）"),
+    "train.alerts.steps": ("(steps {first}–{last})", "（第 {first}–{last} 步）"),
+    "train.alerts.resolved": ("Resolved at step {step}:", "第 {step} 步起已消除："),
+    "train.alerts.none_holding": (
+        "No alert holds now; the ones raised earlier in the run are kept below.",
+        "目前没有生效的提醒；本次训练中先前出现过的提醒保留在下面。",
+    ),
     "train.progress": ("Step {step} of {total} · ETA {eta}", "第 {step} / {total} 步 · 预计剩余 {eta}"),
     "train.status.none": (
         "No run yet since the app started; past runs are on the Runs tab.",

@@ -86,7 +86,8 @@ def show_run(ctx: AppContext, request: gr.Request, session_id: str | None, run_i
         raise PlaygroundError(tr(lang, "runs.none_selected"))
     run = ctx.open_run(run_id, session_id)
     metrics = run.metrics()
-    alerts = run.status().get("alerts") or []  # computed by the run's job as it logged
+    status = run.status()
+    alerts = status.get("alert_log") or status.get("alerts") or []  # kept by the run's job as it logged
     hide = gr.File(value=None, visible=False)  # the downloads of the run shown before
     return [*chart_updates(metrics, lang), samples_frame(run, lang), alerts_markdown(alerts, metrics, lang)] + [
         hide,

@@ -144,7 +144,7 @@ def train_status(ctx: AppContext, request: gr.Request, session_id: str | None, s
     elif not ctx.may_watch(job, session_id):  # public mode: another visitor's run shows its status and step only
         live = [*chart_updates([], lang), empty_frame(lang, "table.prompt", "table.completion"), ""]
     else:
-        alerts = alerts_markdown(snap["alerts"], metrics, lang)
+        alerts = alerts_markdown(snap.get("alert_log") or snap["alerts"], metrics, lang)
         live = [*chart_updates(metrics, lang), samples_frame(job.run, lang), alerts]
     buttons = [
         gr.Button(interactive=not active or (ctx.public and not owner)),  # public mode: others may queue a run
@@ -241,16 +241,30 @@ def progress_html(snap: dict, lang: str) -> str:
     )
 
 
-def alerts_markdown(alerts: list[dict], metrics: list[dict], lang: str) -> str:
-    """The run's health alerts, as its job computed them (`snapshot()["alerts"]`, or status.json's `alerts`)."""
-    if not alerts:
+def alerts_markdown(log: list[dict], metrics: list[dict], lang: str) -> str:
+    """The run's alert log, as its job kept it (`snapshot()["alert_log"]`, or status.json's `alert_log`; a run
+    stored without a log gives its `alerts`): the alerts that hold first, with the steps they were raised at, then
+    those that cleared, marked resolved with the step they cleared at."""
+    if not log:
         return f"{GOOD_MARK} {tr(lang, 'train.alerts.none')}" if step_rows(metrics) else ""
-    at = [tr(lang, "train.alerts.at_step", step=a["step"]) for a in alerts]
-    lines = [
-        f"- ⚠ {sentences(lang, _alert_text(a, lang), f'<small>{where}</small>')}"
-        for a, where in zip(alerts, at, strict=True)
-    ]
+    holding = [a for a in log if a.get("resolved_step") is None]
+    resolved = [a for a in log if a.get("resolved_step") is not None]
+    lines = [f"- ⚠ {sentences(lang, _alert_text(a, lang), f'<small>{_steps(a, lang)}</small>')}" for a in holding]
+    if not holding:
+        lines.append(f"{GOOD_MARK} {tr(lang, 'train.alerts.none_holding')}")
+    for a in resolved:
+        mark = tr(lang, "train.alerts.resolved", step=a["resolved_step"])
+        where = f"<small>{_steps(a, lang)}</small>"
+        lines.append(f"- {GOOD_MARK} " + sentences(lang, f"<small>**{mark}**</small>", _alert_text(a, lang), where))
     return "\n".join(lines)
+
+
+def _steps(alert: dict, lang: str) -> str:
+    """The steps an alert was raised at: "(step 12)", or "(steps 12–20)" for several."""
+    first, last = alert.get("first_step", alert["step"]), alert.get("last_step", alert["step"])
+    if first == last:
+        return tr(lang, "train.alerts.at_step", step=last)
+    return tr(lang, "train.alerts.steps", first=first, last=last)
 
 
 def _alert_text(alert: dict, lang: str) -> str:
