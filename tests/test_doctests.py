@@ -20,6 +20,11 @@ ROOT = Path(__file__).resolve().parents[1]
 NOT_RUN = {
     "rewards.model.get_reward_model_reward": "scores with the user's own reward model folder, which a test lacks",
 }
+# Modules whose examples start a process or load a model: the `integration` tier (tests/conftest.py).
+INTEGRATION = {
+    "rewards.code": "runs the program in a sandbox process",
+    "rewards.judge": "loads the embedded model",
+}
 
 
 class FencedParser(doctest.DocTestParser):
@@ -30,6 +35,7 @@ class FencedParser(doctest.DocTestParser):
 
 
 def modules_with_examples() -> list[str]:
+    """The dotted names of the modules of `playground/` and `rewards/` whose source holds `>>> `."""
     found = []
     for package in ("playground", "rewards"):
         for path in sorted((ROOT / package).rglob("*.py")):
@@ -43,7 +49,13 @@ def test_the_tree_has_examples_in_both_packages():
     assert {"rewards.format", "rewards.judge", "playground.redact"} <= set(modules)
 
 
-@pytest.mark.parametrize("name", modules_with_examples())
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(name, marks=[pytest.mark.integration] if name in INTEGRATION else [])
+        for name in modules_with_examples()
+    ],
+)
 def test_docstring_examples_print_what_they_say(name):
     module = importlib.import_module(name)
     tests = [t for t in doctest.DocTestFinder(parser=FencedParser()).find(module) if t.examples]

@@ -12,8 +12,9 @@ scores or stop its run. So the MCP server offers only tools whose whole input is
   completion_prefix, scale_rewards, multi_objective_aggregation)`: sample a group with the app's model, then score
   it;
 - `check_reward(code)`: check custom reward code and run each function once on sample completions;
-- `lab_dry_run(rewards, dataset_name, num_prompts, num_generations, max_new_tokens, seed)`: the reward lab's dry run
-  on a built-in prompt set (playground/ui/lab_mcp.py, as are the next two);
+- `lab_dry_run(rewards, dataset_name, num_prompts, num_generations, max_new_tokens, seed, temperature, top_p,
+  completion_prefix, scale_rewards, multi_objective_aggregation, per_device_train_batch_size)`: the reward lab's dry
+  run on a built-in prompt set (playground/ui/lab_mcp.py, as are the next two);
 - `lab_probe(rewards, prompt, columns)`: score degenerate completions, report those that game the rewards;
 - `lab_import_grader(grader)`: an OpenAI grader JSON as playground rewards.
 

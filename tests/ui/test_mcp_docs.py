@@ -20,10 +20,10 @@ def arguments(name: str) -> list[str]:
 
 
 def mcp_table() -> dict[str, list[str]]:
-    """{tool: the identifiers in backticks of its arguments cell} of the table under `## MCP`."""
+    """{tool: the identifiers in backticks of its arguments cell, outside parentheses} of the table under `## MCP`."""
     section = DOC.read_text(encoding="utf-8").partition("\n## MCP\n")[2]
     rows = re.findall(r"^\| `(\w+)` \| (.*?) \| .* \|$", section, re.MULTILINE)
-    return {name: re.findall(r"`([a-z_]+)`", cell) for name, cell in rows}
+    return {name: re.findall(r"`([a-z_]+)`", re.sub(r"\([^()]*\)", "", cell)) for name, cell in rows}
 
 
 def test_the_docs_table_lists_every_tool_with_its_arguments():
@@ -36,6 +36,6 @@ def test_the_docs_table_lists_every_tool_with_its_arguments():
 def test_the_server_docstring_lists_every_tool_with_its_arguments():
     listed = dict(re.findall(r"^- `(\w+)\(([^)]*)\)`", mcp_server.__doc__, re.MULTILINE))
     assert sorted(listed) == sorted(TOOLS)
-    assert {name: [a for a in args.split(", ") if a] for name, args in listed.items()} == {
+    assert {name: [a for a in " ".join(args.split()).split(", ") if a] for name, args in listed.items()} == {
         name: arguments(name) for name in listed
     }
