@@ -1,4 +1,4 @@
-"""MCP tools (`python app.py --mcp`): four stateless functions, and nothing else of the page's API.
+"""MCP tools (`python app.py --mcp`): the stateless functions of `TOOLS`, and nothing else of the page's API.
 
 Gradio's MCP server runs every tool call through one shared Gradio session (its Streamable HTTP transport is
 stateless, so MCP clients cannot be told apart), and the page's handlers keep per-session state (the reward selection,
@@ -11,7 +11,12 @@ scores or stop its run. So the MCP server offers only tools whose whole input is
 - `preview_group(prompt, rewards, num_generations, max_new_tokens, seed, code, temperature, top_p,
   completion_prefix, scale_rewards, multi_objective_aggregation)`: sample a group with the app's model, then score
   it;
-- `check_reward(code)`: check custom reward code and run each function once on sample completions.
+- `check_reward(code)`: check custom reward code and run each function once on sample completions;
+- `lab_dry_run(rewards, dataset_name, num_prompts, num_generations, max_new_tokens, seed, temperature, top_p,
+  completion_prefix, scale_rewards, multi_objective_aggregation, per_device_train_batch_size)`: the reward lab's dry
+  run on a built-in prompt set (playground/ui/lab_mcp.py, as are the next two);
+- `lab_probe(rewards, prompt, columns)`: score degenerate completions, report those that game the rewards;
+- `lab_import_grader(grader)`: an OpenAI grader JSON as playground rewards.
 
 Custom code runs in a fresh sandbox worker per call, closed before the call returns: two MCP clients share nothing.
 Training, runs and downloads stay on the page (and its gradio_client API), where each visitor is a session.
