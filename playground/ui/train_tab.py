@@ -15,7 +15,8 @@ import pandas as pd
 
 from playground.lessons import reference_seconds
 from playground.texts import Text, render
-from playground.training.store import ACTIVE, Run, run_seconds
+from playground.training.progress import whole_run
+from playground.training.store import ACTIVE, FINAL, Run, run_pieces, run_seconds
 from playground.ui.charts import CHARTS, chart_updates, create_charts, step_rows
 from playground.ui.common import (
     GOOD_MARK,
@@ -23,6 +24,7 @@ from playground.ui.common import (
     duration_text,
     empty_frame,
     lang_of,
+    pieces_text,
     sentences,
     short,
     shown_completion,
@@ -134,8 +136,9 @@ def train_status(ctx: AppContext, request: gr.Request, session_id: str | None, s
     stored = job.run.status()
     snap["phase"] = snap.get("phase") or stored.get("phase")  # the accelerate backend's, from rank 0
     snap["reference_s"] = _reference_s(job)
-    if snap["status"] not in ACTIVE:  # the run's own duration, not the time since it started
-        snap["elapsed"] = run_seconds(stored)
+    # the run's wall time, every piece of a continued run included, not the time since this process started it
+    snap["elapsed"] = run_seconds(stored) if stored.get("started_at") else snap["elapsed"]
+    snap["pieces"] = run_pieces(stored)
     key = f"{snap['run_id']}:{len(metrics)}:{snap['status']}:{snap['phase']}"
     active = snap["status"] in ACTIVE
     head = [gr.Timer(active=active), status_text(snap, owner, lang), progress_html(snap, lang)]
@@ -156,26 +159,30 @@ def train_status(ctx: AppContext, request: gr.Request, session_id: str | None, s
 # --- views ---------------------------------------------------------------------------------------------------------
 
 
-def run_eta(snap: dict) -> tuple[float | None, bool]:
-    """(the time left the page shows, whether it is the whole run's). The run's own (GRPO steps and evals left, each
-    from its own step times) once known. Before that (loading, the held-out eval before training, the SFT warm-up), a
-    lesson run's is its reference run's time less the time elapsed (`reference_s`, set by `train_status`); another
-    run's is the warm-up's own while it runs. None once Stop was pressed or the run ended, or while nothing is
-    known."""
-    if snap["status"] not in ("loading", "running"):
-        return None, True
-    if snap.get("eta") is not None:
-        return snap["eta"], True
-    phase = snap.get("phase_eta") if warming_up(snap) else None
-    reference = snap.get("reference_s")
-    if reference and reference - snap["elapsed"] > 0:
-        return max(reference - snap["elapsed"], phase or 0.0), True
-    return phase, phase is None
+def whole_run_of(snap: dict) -> tuple[float | None, float]:
+    """(the whole run's time left, its share done) for the snapshot (`progress.whole_run`): the run's own time left
+    once known, before that (loading, the held-out eval before training, the SFT warm-up) a lesson run's reference
+    run's time less the time elapsed (`reference_s`, set by `train_status`). None once Stop was pressed or the run
+    ended, or while nothing is known."""
+    step = int(snap.get("step") or 0)
+    warmup_steps = int(snap.get("warmup_steps") or 0)
+    # a run past its warm-up (or continued after it) has done all its SFT steps
+    warmup_done = warmup_steps if step > 0 or snap.get("phase") == "grpo" else int(snap.get("warmup_step") or 0)
+    return whole_run(
+        status=snap["status"],
+        elapsed=float(snap.get("elapsed") or 0.0),
+        eta=snap.get("eta"),
+        reference_s=snap.get("reference_s"),
+        warmup_step=warmup_done,
+        warmup_steps=warmup_steps,
+        step=step,
+        max_steps=int(snap.get("max_steps") or 1),
+    )
 
 
 def shown_eta(snap: dict) -> float | None:
-    """The time left the page shows (`run_eta`)."""
-    return run_eta(snap)[0]
+    """The time left the page shows: the whole run's (`whole_run_of`)."""
+    return whole_run_of(snap)[0]
 
 
 def status_text(snap: dict, owner: bool, lang: str) -> str:
@@ -191,11 +198,13 @@ def status_text(snap: dict, owner: bool, lang: str) -> str:
     if status in ACTIVE and not owner:
         text = tr(lang, "train.status.other_session", **values)
     elif warming_up(snap) and status != "stopping":
-        key = "train.status.warmup_run" if run_eta(snap)[1] else "train.status.warmup"
-        text = tr(lang, key, **values | dict(step=snap["warmup_step"], total=snap["warmup_steps"]))
+        warm = dict(step=snap["warmup_step"], total=snap["warmup_steps"])
+        text = tr(lang, "train.status.warmup_run", **values | warm)
     elif snap.get("phase") == "eval" and status in ("loading", "running"):
         text = tr(lang, "train.status.eval", **values)
     else:
+        if status in FINAL and len(snap.get("pieces") or []) > 1:  # a continued run: its wall time in its pieces
+            values["elapsed"] = pieces_text(snap["pieces"], lang)
         text = tr(lang, f"train.status.{status}", **values)
     phase = phase_label(snap, lang)
     return f"**{phase}** · {text}" if phase and status in ACTIVE else text
@@ -216,26 +225,23 @@ def warming_up(snap: dict) -> bool:
 
 
 def progress_html(snap: dict, lang: str) -> str:
-    """The bar and its label: the warm-up's SFT steps while it runs, then the GRPO steps; the same time left as the
-    status line, and none once Stop was pressed or the run ended."""
-    eta = shown_eta(snap)
+    """One bar for the whole run (warm-up, evals and GRPO: it does not start again at a new phase) and its label:
+    the current phase and its step, and the whole run's time left, as the status line says it; no time left once
+    Stop was pressed or the run ended."""
+    eta, done = whole_run_of(snap)
     going = snap["status"] in ("loading", "running")
     if warming_up(snap):
         step, total = int(snap.get("warmup_step") or 0), int(snap["warmup_steps"])
-        key = (
-            ("train.progress.warmup_run" if run_eta(snap)[1] else "train.progress.warmup")
-            if going
-            else ("train.progress.warmup_done")
-        )
+        key = "train.progress.warmup_run" if going else "train.progress.warmup_done"
     else:
         step, total = snap["step"], max(int(snap["max_steps"] or 1), 1)
         key = "train.progress" if going else "train.progress.done"
     label = tr(lang, key, step=step, total=total, eta=duration_text(eta, lang))
-    percent = min(100.0, 100.0 * step / total)
     if snap["status"] in ACTIVE and (phase := phase_label(snap, lang)):
         label = f"{phase} · {label}"
+    percent = 100.0 * done
     return (
-        f'<div class="pg-progress" role="progressbar" aria-valuenow="{step}" aria-valuemax="{total}">'
+        f'<div class="pg-progress" role="progressbar" aria-valuenow="{percent:.0f}" aria-valuemax="100">'
         f'<div class="pg-progress-fill" style="width:{percent:.1f}%"></div></div>'
         f'<div class="pg-progress-label">{html.escape(label)}</div>'
     )
