@@ -9,6 +9,11 @@
 - `multi_objective_aggregation` (TRL's `GRPOConfig` field): "sum_then_normalize" (the default: weighted sum, then
   the group baseline above) or "normalize_then_sum" (each function normalized within its group first, then the
   weighted sum normalized over the whole batch; `scale_rewards` is not used, as in TRL).
+- The batch: what TRL scores in one call, `generation_batch_size` completions (several groups). "batch" scaling and
+  "normalize_then_sum" take their std over it; `compute_advantages(batch_size=...)` splits a longer table the same way.
+
+`AdvantageSettings` holds every run field that changes an advantage, read from the run spec that trains
+(`AdvantageSettings.of(spec)`): the Preview, the Reward lab, Compare and the trainer all use it.
 """
 
 from __future__ import annotations
@@ -25,6 +30,60 @@ if TYPE_CHECKING:
 SCALE_REWARDS = ("group", "batch", "none")
 AGGREGATIONS = ("sum_then_normalize", "normalize_then_sum")
 EPSILON = 1e-4  # TRL's constant; keeps a zero-std group from dividing by zero
+
+
+@dataclass(frozen=True)
+class AdvantageSettings:
+    """The run fields that change an advantage besides the rewards' weights and the group size (`num_generations`):
+    TRL's `scale_rewards`, `multi_objective_aggregation`, and the batch they normalize over (`generation_batch_size`
+    completions; None: the whole table given)."""
+
+    scale_rewards: str = "group"
+    multi_objective_aggregation: str = "sum_then_normalize"
+    generation_batch_size: int | None = None
+
+    def __post_init__(self):
+        from playground.errors import PlaygroundError
+
+        for name, value, valid in (
+            ("scale_rewards", self.scale_rewards, SCALE_REWARDS),
+            ("multi_objective_aggregation", self.multi_objective_aggregation, AGGREGATIONS),
+        ):
+            if value not in valid:
+                raise PlaygroundError("spec.bound.choices", name=name, valid=", ".join(valid), value=value)
+
+    @classmethod
+    def of(cls, spec, *, whole_table: bool = False) -> AdvantageSettings:
+        """The settings of a run spec (`playground.spec.RunSpec`): its `scale_rewards`, `multi_objective_aggregation`
+        and `generation_batch_size()` (see `batched`). `whole_table`: no batch (one group scored alone)."""
+        settings = cls(spec.grpo.scale_rewards, spec.grpo.multi_objective_aggregation)
+        if whole_table:
+            return settings
+        return settings.batched(spec.generation_batch_size(), spec.grpo.num_generations)
+
+    def batched(self, batch: int | None, num_generations: int) -> AdvantageSettings:
+        """These settings over batches of `batch` completions, which must hold whole groups of `num_generations`
+        where the batch counts (`batch_wide`), as TRL requires; elsewhere a batch of part of a group is dropped."""
+        from playground.errors import PlaygroundError
+
+        if batch and batch % num_generations:
+            if self.batch_wide:
+                raise PlaygroundError("spec.generation_batch", batch=batch, g=num_generations)
+            batch = None
+        return AdvantageSettings(self.scale_rewards, self.multi_objective_aggregation, batch or None)
+
+    @property
+    def batch_wide(self) -> bool:
+        """Whether a completion's advantage depends on the other groups of its batch (batch std, or per-batch
+        normalization), so that a group scored alone differs from the same group in a training batch."""
+        return self.scale_rewards == "batch" or self.multi_objective_aggregation == "normalize_then_sum"
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "scale_rewards": self.scale_rewards,
+            "multi_objective_aggregation": self.multi_objective_aggregation,
+            "generation_batch_size": self.generation_batch_size,
+        }
 
 
 @dataclass
@@ -65,7 +124,11 @@ def compute_advantages(
     num_generations: int,
     scale_rewards: str = "group",
     multi_objective_aggregation: str = "sum_then_normalize",
+    batch_size: int | None = None,
 ) -> Advantages:
+    """TRL's advantages of a table (rows = completions, `num_generations` per group in order; columns = reward
+    functions). With `batch_size` (TRL's `generation_batch_size`, a multiple of `num_generations`) the table is
+    scored in batches of that many completions, as training scores them; the last batch may be shorter."""
     import torch
 
     if scale_rewards not in SCALE_REWARDS:
@@ -78,6 +141,14 @@ def compute_advantages(
         rewards_per_func = to_tensor(rewards_per_func)
     if rewards_per_func.shape[0] % num_generations:
         raise ValueError(f"{rewards_per_func.shape[0]} completions do not split into groups of {num_generations}.")
+    if batch_size and rewards_per_func.shape[0] > batch_size:
+        if batch_size % num_generations:
+            raise ValueError(f"A batch of {batch_size} completions does not split into groups of {num_generations}.")
+        parts = [
+            compute_advantages(chunk, weights, num_generations, scale_rewards, multi_objective_aggregation)
+            for chunk in rewards_per_func.split(batch_size)
+        ]
+        return Advantages(*(torch.cat([getattr(p, f) for p in parts]) for f in Advantages.__dataclass_fields__))
     weights_t = torch.tensor(list(weights), dtype=rewards_per_func.dtype)
     unscorable = torch.isnan(rewards_per_func).all(dim=1)
     if multi_objective_aggregation == "normalize_then_sum":

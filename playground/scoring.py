@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from playground.advantages import compute_advantages
+from playground.advantages import AdvantageSettings, compute_advantages
 from playground.errors import RewardError
 from playground.sandbox.values import check_values
 from playground.texts import msg
@@ -160,6 +160,7 @@ class GroupScore:
     zero_std: bool
     flags: list[str]
     flag_codes: list[str]
+    advantage: AdvantageSettings = field(default_factory=AdvantageSettings)  # how the advantages were computed
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -169,6 +170,7 @@ class GroupScore:
             ],
             "group": {"mean": self.mean, "std": self.std, "zero_std": self.zero_std},
             "flags": list(self.flags),
+            "advantage": self.advantage.to_json(),
         }
 
 
@@ -184,10 +186,12 @@ def score_group(
     prompts: Sequence[Any] | None = None,
     columns: dict[str, Sequence[Any]] | None = None,
     completion_ids: Sequence[Sequence[int]] | None = None,
-    scale_rewards: str = "group",
-    multi_objective_aggregation: str = "sum_then_normalize",
+    advantage: AdvantageSettings | None = None,
 ) -> GroupScore:
-    """Score one group. `completions` are str or conversational; `columns` are dataset columns, one value each."""
+    """Score one group. `completions` are str or conversational; `columns` are dataset columns, one value each.
+
+    `advantage` holds the run's `scale_rewards` and `multi_objective_aggregation` (`AdvantageSettings.of(spec)`); the
+    group is scored alone, as a batch of one group."""
     from rewards._text import completion_text
 
     n = len(completions)
@@ -210,12 +214,13 @@ def score_group(
         if nones:
             flags.append(("none", msg("scoring.none", name=name, count=nones, n=n)))
     rows = [[table[f][i] for f in range(len(funcs))] for i in range(n)]
+    advantage = advantage or AdvantageSettings()
     adv = compute_advantages(
         rows,
         weights,
         num_generations=n,
-        scale_rewards=scale_rewards,
-        multi_objective_aggregation=multi_objective_aggregation,
+        scale_rewards=advantage.scale_rewards,
+        multi_objective_aggregation=advantage.multi_objective_aggregation,
     )
     totals = adv.rewards.tolist()
     unscorable = sum(not math.isfinite(t) for t in totals)
@@ -242,6 +247,7 @@ def score_group(
         zero_std=zero_std,
         flags=[m for _, m in flags],
         flag_codes=[c for c, _ in flags],
+        advantage=advantage,
     )
 
 

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from playground.advantages import AGGREGATIONS, SCALE_REWARDS, compute_advantages, nanstd, to_tensor
+from playground.advantages import AdvantageSettings, compute_advantages, nanstd, to_tensor
 from playground.errors import PlaygroundError
 from playground.texts import Text, msg
 
@@ -90,19 +90,14 @@ def summarize(
     *,
     prompts: Sequence[str] | None = None,
     enabled: Sequence[bool] | None = None,
-    scale_rewards: str = "group",
-    multi_objective_aggregation: str = "sum_then_normalize",
+    advantage: AdvantageSettings | None = None,
 ) -> Summary:
-    """Summarize `table` (rows = completions, G per prompt in order; columns = `names`) with these settings."""
+    """Summarize `table` (rows = completions, G per prompt in order; columns = `names`) with these settings:
+    `advantage` is the run's (`AdvantageSettings.of(spec)`), its batch taken as training takes it."""
     import torch
 
     start = time.perf_counter()
-    for name, value, valid in (
-        ("scale_rewards", scale_rewards, SCALE_REWARDS),
-        ("multi_objective_aggregation", multi_objective_aggregation, AGGREGATIONS),
-    ):
-        if value not in valid:
-            raise PlaygroundError("spec.bound.choices", name=name, valid=", ".join(valid), value=value)
+    advantage = advantage or AdvantageSettings()
     enabled = list(enabled) if enabled is not None else [True] * len(names)
     if not (len(names) == len(weights) == len(enabled)):
         raise PlaygroundError("lab_engine.switches")
@@ -114,7 +109,14 @@ def summarize(
     values = to_tensor([[row[j] for j in keep] for row in table])
     g = num_generations
     n_prompts = values.shape[0] // g
-    adv = compute_advantages(values, weights, g, scale_rewards, multi_objective_aggregation)
+    adv = compute_advantages(
+        values,
+        weights,
+        g,
+        advantage.scale_rewards,
+        advantage.multi_objective_aggregation,
+        batch_size=advantage.generation_batch_size,
+    )
     # What TRL logs: the weighted sum of the raw values, whatever the aggregation.
     raw = (values * torch.tensor(weights).unsqueeze(0)).nansum(dim=1)
     raw[torch.isnan(values).all(dim=1)] = torch.nan
@@ -153,8 +155,7 @@ def summarize(
         verdict="",
         settings={
             "weights": dict(zip(names, weights, strict=True)),
-            "scale_rewards": scale_rewards,
-            "multi_objective_aggregation": multi_objective_aggregation,
+            **advantage.to_json(),
             "num_generations": g,
         },
     )
