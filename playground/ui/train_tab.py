@@ -13,7 +13,8 @@ from typing import Any
 import gradio as gr
 import pandas as pd
 
-from playground.lessons import reference_seconds
+from playground.lessons import reference_for, reference_seconds
+from playground.lessons.reference import Reference
 from playground.texts import Text, render
 from playground.training.progress import whole_run
 from playground.training.store import ACTIVE, FINAL, Run, run_pieces, run_seconds
@@ -34,6 +35,7 @@ from playground.ui.common import (
 from playground.ui.context import AppContext, Session, client_address
 from playground.ui.custom_code import attach_to_spec
 from playground.ui.eval_answers import create_eval_answers, refresh_eval_answers
+from playground.ui.eval_charts import EVAL_SLOTS, create_eval_charts, eval_chart_updates
 from playground.ui.i18n import EN, t, tr
 from playground.ui.rewards_tab import RewardsTab, selection_summary, selection_summary_for
 from playground.ui.train_form import (
@@ -113,6 +115,15 @@ def _reference_s(job) -> float | None:
     return _REFERENCE_S[job.run.id]
 
 
+_REFERENCE: dict[str, Reference | None] = {}  # run id -> the lesson reference run it compares with
+
+
+def _reference(job) -> Reference | None:
+    if job.run.id not in _REFERENCE:
+        _REFERENCE[job.run.id] = reference_for(job.spec)
+    return _REFERENCE[job.run.id]
+
+
 def look_for_run(ctx: AppContext):
     """The slow watcher's tick: wake the live view when a run has started (from this session or another)."""
     return gr.Timer(active=True) if ctx.jobs.active_job() is not None else gr.skip()
@@ -130,7 +141,7 @@ def train_status(ctx: AppContext, request: gr.Request, session_id: str | None, s
         # Empty charts and samples, with their axis titles and headers in the page's language (the page is built in
         # English): nothing of this visitor's is shown there.
         empty = [*chart_updates([], lang), empty_frame(lang, *SAMPLE_HEADERS), ""]
-        return idle + empty + [gr.Button(interactive=True)] * 2 + [seen]
+        return idle + empty + [gr.Button(interactive=True)] * 2 + [seen] + eval_chart_updates([], None, lang)
     snap = job.snapshot()
     metrics = job.run.metrics()
     stored = job.run.status()
@@ -143,17 +154,19 @@ def train_status(ctx: AppContext, request: gr.Request, session_id: str | None, s
     active = snap["status"] in ACTIVE
     head = [gr.Timer(active=active), status_text(snap, owner, lang), progress_html(snap, lang)]
     if key == seen:
-        live = [gr.skip()] * (len(CHARTS) + 2)
+        live, evals = [gr.skip()] * (len(CHARTS) + 2), [gr.skip()] * EVAL_SLOTS
     elif not ctx.may_watch(job, session_id):  # public mode: another visitor's run shows its status and step only
         live = [*chart_updates([], lang), empty_frame(lang, "table.prompt", "table.completion"), ""]
+        evals = eval_chart_updates([], None, lang)
     else:
         alerts = alerts_markdown(snap.get("alert_log") or snap["alerts"], metrics, lang)
         live = [*chart_updates(metrics, lang), samples_frame(job.run, lang), alerts]
+        evals = eval_chart_updates(metrics, _reference(job), lang)
     buttons = [
         gr.Button(interactive=not active or (ctx.public and not owner)),  # public mode: others may queue a run
         gr.Button(interactive=active and owner and snap["status"] != "stopping"),
     ]
-    return head + live + buttons + [key]
+    return head + live + buttons + [key] + evals
 
 
 # --- views ---------------------------------------------------------------------------------------------------------
@@ -315,9 +328,11 @@ def fit_sample_columns(request: gr.Request, value: Any) -> gr.Dataframe:
 
 
 def create_run_view(max_height: int):
-    """A run's alerts, charts and latest samples: the Train tab shows the live run, the Runs tab a stored one."""
+    """A run's alerts, held-out eval charts, charts and latest samples: the Train tab shows the live run, the Runs tab
+    a stored one."""
     with gr.Accordion(t("train.alerts"), open=True):
         alerts = gr.Markdown()
+    evals = create_eval_charts()
     plots = create_charts()
     samples = gr.Dataframe(
         empty_frame("en", *SAMPLE_HEADERS),
@@ -327,7 +342,7 @@ def create_run_view(max_height: int):
         max_height=max_height,
     )
     samples.change(fit_sample_columns, samples, samples, **HIDDEN)
-    return alerts, plots, samples
+    return alerts, plots, samples, evals
 
 
 def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> TrainTab:
@@ -345,7 +360,7 @@ def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> 
         start, stop = buttons
         status = gr.Markdown(elem_classes="pg-status")
         progress = gr.HTML()
-        alerts, plots, samples = create_run_view(max_height=420)
+        alerts, plots, samples, evals = create_run_view(max_height=420)
         timer = gr.Timer(TICK_SECONDS, active=False)
         answers_io = create_eval_answers(timer, ctx, session.id)  # held-out answers of each eval point, same ticks
         watcher = gr.Timer(WATCH_SECONDS)  # always on, cheap: a run started elsewhere shows without a tab switch
@@ -356,7 +371,7 @@ def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> 
         tab=tab,
         timer=timer,
         status_inputs=[session.id, seen],
-        status_outputs=[timer, status, progress, *plots, samples, alerts, start, stop, seen],
+        status_outputs=[timer, status, progress, *plots, samples, alerts, start, stop, seen, *evals],
         form=form,
         answers_inputs=answers_io[0],
         answers_outputs=answers_io[1],
