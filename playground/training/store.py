@@ -261,6 +261,16 @@ def run_seconds(status: dict, now: datetime | None = None) -> float | None:
     return max(0.0, (end - start).total_seconds()) + earlier
 
 
+def run_pieces(status: dict, now: datetime | None = None) -> list[float]:
+    """The seconds of each piece the run of `status` trained (the first run, then each continue), the current one
+    counted to `now` while it is active; [] before it started. They add up to `run_seconds`."""
+    total = run_seconds(status, now)
+    if total is None:
+        return []
+    pieces = _with_durations(status).get("pieces") or [total]
+    return [*pieces[:-1], round(max(0.0, total - sum(pieces[:-1])), 1)]
+
+
 # --- process liveness ----------------------------------------------------------------------------------------------
 
 
@@ -326,6 +336,8 @@ class RunInfo:
     error: str | None = None
     owner: str | None = field(default=None, repr=False)  # the hash of the starter's browser token (training/access.py)
     published: bool = False  # the owner made it readable by everyone (public mode)
+    seconds: float | None = None  # the wall time it trained, every piece together (`run_seconds`)
+    pieces: list[float] = field(default_factory=list)  # each piece's seconds: the first run, then each continue
 
 
 class Run:
@@ -473,6 +485,8 @@ class Run:
             error=status["error"] if isinstance(status.get("error"), Text) else _str(status.get("error")),
             owner=_str(status.get("owner")),
             published=bool(status.get("published")),
+            seconds=run_seconds(status),
+            pieces=run_pieces(status),
         )
 
     def publish(self, published: bool = True) -> dict:

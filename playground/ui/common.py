@@ -295,6 +295,17 @@ def duration_text(seconds: float | None, lang: str) -> str:
     return tr(lang, "app.duration.hours", h=total // 3600, m=total % 3600 // 60)
 
 
+def pieces_text(pieces: list[float], lang: str) -> str:
+    """A run's wall time: "5m 53s", or with the pieces it trained in (first run, each continue) "25m 30s (22m 05s +
+    3m 25s)"; "—" before it started."""
+    if not pieces:
+        return "—"
+    total = duration_text(sum(pieces), lang)
+    if len(pieces) == 1:
+        return total
+    return tr(lang, "app.duration.pieces", total=total, pieces=" + ".join(duration_text(p, lang) for p in pieces))
+
+
 def labelled(lang: str | None, label: str, text: str) -> str:
     """`label: text` with the page language's colon (a full-width one after Chinese)."""
     return f"{label}{'：' if lang == 'zh' else ': '}{text}"
