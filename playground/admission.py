@@ -261,6 +261,55 @@ def parameter_count(config: Mapping[str, Any]) -> int:
     return int(min(total, 2**62))
 
 
+# --- uploaded files (priced in the upload worker, `playground.data.upload_worker`) ----------------------------------
+
+
+def check_upload_lines(text: str, caps: Caps) -> None:
+    """Price the lines of a CSV or JSONL file before any is parsed: each at most `max_upload_row_chars`. A line of a
+    hundred thousand keys is refused here, not materialized."""
+    newline = "\n" if "\n" in text else "\r"
+    start = 0
+    while True:
+        end = text.find(newline, start)
+        stop = len(text) if end < 0 else end
+        _over("max_upload_row_chars", stop - start, caps)
+        if end < 0:
+            return
+        start = end + 1
+
+
+def check_upload_row(row: Mapping[str, Any], caps: Caps) -> None:
+    """Price one parsed row of an uploaded file: its columns, its keys (nested ones included), the nesting of its
+    values and each value's characters."""
+    _over("max_upload_columns", len(row), caps)
+    keys = [0]
+
+    def walk(value: Any, depth: int) -> None:
+        _over("max_upload_depth", depth, caps)
+        if isinstance(value, str):
+            _over("max_upload_cell_chars", len(value), caps)
+        elif isinstance(value, Mapping):
+            keys[0] += len(value)
+            _over("max_upload_keys", keys[0], caps)
+            for key, item in value.items():
+                walk(key, depth)
+                walk(item, depth + 1)
+        elif isinstance(value, list | tuple):
+            _over("max_upload_cell_chars", len(value), caps)
+            for item in value:
+                walk(item, depth + 1)
+
+    walk(row, 0)
+
+
+def check_upload_columns(rows: Iterable[Mapping[str, Any]], caps: Caps) -> None:
+    """Price the columns of a file's rows together (each row may bring keys of its own)."""
+    columns: set[str] = set()
+    for row in rows:
+        columns.update(row)
+        _over("max_upload_columns", len(columns), caps)
+
+
 # --- any event's raw inputs ------------------------------------------------------------------------------------------
 
 
@@ -304,6 +353,15 @@ def proxy_hops() -> int:
     """How many proxies in front of the app add an entry to the forwarding header (`PLAYGROUND_PROXY_HOPS`): 0
     (the default) trusts no header, 1 is a Space (its proxy appends the visitor's address)."""
     return current().proxy_hops
+
+
+def trusted_proxies(hops: int) -> str:
+    """uvicorn's trusted-proxy list (its `FORWARDED_ALLOW_IPS`) for `hops` trusted proxies. With none, no address
+    (loopback included) may rewrite the connection's address or scheme: uvicorn otherwise trusts 127.0.0.1, so a
+    same-host tunnel (`--share`) or a proxy that does not append would let a visitor's `X-Forwarded-For` choose its
+    own address. With proxies, every connection comes through them: uvicorn may take their scheme (`https`), and the
+    app still reads the address itself (`client_address`), never uvicorn's choice of entry."""
+    return "*" if hops > 0 else ""
 
 
 def proxy_header() -> str:

@@ -242,6 +242,39 @@ class Caps:
         "Most browsers of one client address with upload records; a new one replaces that address's oldest.",
         "uploads",
     )
+    max_upload_row_chars: int = _cap(
+        100_000,
+        "PLAYGROUND_MAX_UPLOAD_ROW_CHARS",
+        "Most characters in one line of an uploaded CSV or JSONL file, counted before the line is parsed.",
+        "uploads",
+    )
+    max_upload_columns: int = _cap(
+        64, "PLAYGROUND_MAX_UPLOAD_COLUMNS", "Most columns of an uploaded file, all its rows together.", "uploads"
+    )
+    max_upload_keys: int = _cap(
+        256, "PLAYGROUND_MAX_UPLOAD_KEYS", "Most keys in one row of an uploaded file, nested ones included.", "uploads"
+    )
+    max_upload_depth: int = _cap(
+        8,
+        "PLAYGROUND_MAX_UPLOAD_DEPTH",
+        "Most levels of nesting in one value of an uploaded file (a chat prompt has 3).",
+        "uploads",
+    )
+    max_upload_cell_chars: int = _cap(
+        20_000, "PLAYGROUND_MAX_UPLOAD_CELL_CHARS", "Most characters in one value of an uploaded file.", "uploads"
+    )
+    upload_parse_seconds: float = _cap(
+        20.0,
+        "PLAYGROUND_UPLOAD_PARSE_SECONDS",
+        "Seconds the upload worker (a process of its own) may take to read one file; it is killed past them.",
+        "uploads",
+    )
+    upload_parse_memory_mb: int = _cap(
+        1024,
+        "PLAYGROUND_UPLOAD_PARSE_MEMORY_MB",
+        "Address space of the upload worker in MB: a file that needs more to read is refused.",
+        "uploads",
+    )
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None):

@@ -22,13 +22,15 @@ from playground.training.store import RunStore
 
 
 ROOT = Path(__file__).resolve().parents[2]
-# The modules that may touch os.environ: the settings, and those that build a child process's environment (a sandbox
-# worker's, the ranks' of `accelerate launch`, and the CLI's `env:` section of a config file, as `trl grpo` sets it).
+# The modules that may touch os.environ: the settings, and those that build an environment for another program (a
+# sandbox worker's, the ranks' of `accelerate launch`, the CLI's `env:` section of a config file as `trl grpo` sets
+# it, and uvicorn's FORWARDED_ALLOW_IPS, which uvicorn reads from the environment).
 ENVIRONMENT_READERS = {
     "playground/settings.py",
     "playground/sandbox/client.py",
     "playground/training/launcher.py",
     "playground/cli/train.py",
+    "playground/ui/app.py",
 }
 BAD = {"flag": "maybe", "choice": "sideways", "int": "lots", "number": "lots", "secret": "short"}
 
