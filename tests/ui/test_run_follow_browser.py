@@ -65,6 +65,9 @@ def test_a_lesson_run_from_load_to_the_runs_table(app, browser):
     page.get_by_role("button", name="Load into Rewards, Preview and Train").click()
     loaded = page.locator(".prose.pg-status").first
     wait_for(lambda: "Loaded" in loaded.inner_text(), 60, "the lesson's Load")
+    other = get_lesson("length")  # another lesson picked: the message of the one loaded goes
+    pick_lesson(page, "Lesson", f"{LESSONS.index(other) + 1}. {other.title['en']}")
+    wait_for(lambda: "Loaded" not in loaded.inner_text(), 30, "the Loaded message to go with its lesson")
     open_tab(page, "Train")
     for key in ("train.group.generation", "train.group.optimisation", "train.group.cold_start"):
         open_group(page, key)
