@@ -5,6 +5,7 @@ worker, so its module-scoped app, browser or sandbox starts once; the tests that
 share one worker, so two of them never compete for the cores side by side.
 """
 
+import contextlib
 import os
 import signal
 import time
@@ -155,25 +156,85 @@ def char_model_dir(tmp_path_factory):
     return save_char_model(tmp_path_factory.mktemp("char-model"))
 
 
-# --- tiers: `pytest -m "not slow"` for a quick loop. `slow`, `browser` and `multiproc` (registered in pyproject.toml)
-# are set where the test is, by a decorator or a module's `pytestmark`: `slow` for tests of more than about 10 s on
-# 2 CPU cores (a real run through a subprocess, the embedded model, a launched app), `multiproc` for tests that start
-# several training processes. A test that uses the `browser` fixture is a browser test; browser and multi-process
-# tests are slow.
+# --- tiers ----------------------------------------------------------------------------------------------------------
+# Each test is in exactly one tier (markers registered in pyproject.toml):
+# - `unit`: no model, no app, no subprocess, no socket server; `bash scripts/test.sh -m unit` after each edit;
+# - `integration`: tiny models, sandbox and visitor workers, launched apps, real runs;
+# - `browser`: drives the system Chromium (any test that takes the `browser` fixture);
+# - `multiproc`: starts several training processes (set where the test is).
+# The tier is set here: a test is `integration` when it takes a fixture of INTEGRATION_FIXTURES (or one that depends on
+# one), when its module is in INTEGRATION_MODULES (it starts processes, apps or models in its body), or when it carries
+# `integration` or `slow` itself; otherwise it is `unit`. `unit_guard` keeps the mark honest: inside a unit test (its
+# setup included), starting a process, listening on a socket or building a model raises.
+# `slow` stays an extra mark for tests of more than about 10 s on 2 CPU cores (browser and multi-process tests are
+# slow), so `-m "not slow"` still skips the long ones.
+INTEGRATION_FIXTURES = {
+    "embedded_dir",  # the embedded model (tiny_model_dir and tiny depend on it)
+    "char_model_dir",
+    "browser",
+    "make_sandbox",  # tests/sandbox/conftest.py: sandbox worker processes
+    "bystander",
+}
+INTEGRATION_MODULES = {  # modules whose tests start processes, apps or models without one of the fixtures above
+    "tests/bench/test_gpu_check.py",
+    "tests/export/test_dockerfile.py",
+    "tests/export/test_recipe_offline.py",
+    "tests/export/test_recipe_processes.py",
+    "tests/export/test_reward_code.py",
+    "tests/export/test_script.py",
+    "tests/export/test_script_cold_start.py",
+    "tests/playground/cli/test_cli.py",
+    "tests/playground/fastpath/test_decode.py",
+    "tests/playground/fastpath/test_fast.py",
+    "tests/playground/fastpath/test_prefix.py",
+    "tests/playground/training/test_kill_tree.py",
+    "tests/playground/training/test_launcher.py",
+    "tests/playground/training/test_trackio.py",
+    "tests/rewards/test_code_tests.py",
+    "tests/rewards/test_custom_completions.py",
+    "tests/sandbox/test_cli_check.py",
+    "tests/sandbox/test_confine.py",
+    "tests/sandbox/test_quota.py",
+    "tests/sandbox/test_sandbox.py",
+    "tests/security/test_isolation_confinement.py",
+    "tests/security/test_isolation_disk.py",
+    "tests/security/test_isolation_programs.py",
+    "tests/security/test_isolation_registry.py",
+    "tests/security/test_sandbox_boundary.py",
+    "tests/test_package.py",
+    "tests/ui/test_engine_has_no_gradio.py",
+    "tests/ui/test_space.py",
+}
+TIERS = ("unit", "integration", "browser", "multiproc")
+
+
+def tier(item) -> str:
+    marks = {m.name for m in item.iter_markers()}
+    names = set(getattr(item, "fixturenames", ()))
+    if "browser" in marks or "browser" in names:
+        return "browser"
+    if "multiproc" in marks:
+        return "multiproc"
+    module = item.nodeid.split("::")[0]
+    if marks & {"integration", "slow"} or names & INTEGRATION_FIXTURES or module in INTEGRATION_MODULES:
+        return "integration"
+    return "unit"
+
+
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the xdist_group marks
 def pytest_collection_modifyitems(config, items):
     for item in items:
+        kind = tier(item)
         marks = {m.name for m in item.iter_markers()}
-        if "browser" in getattr(item, "fixturenames", ()) and "browser" not in marks:
-            item.add_marker(pytest.mark.browser)
-            marks.add("browser")
-        if "slow" not in marks and marks & {"browser", "multiproc"}:
+        if kind not in marks:
+            item.add_marker(getattr(pytest.mark, kind))
+        if "slow" not in marks and kind in ("browser", "multiproc"):
             item.add_marker(pytest.mark.slow)
         if "xdist_group" not in marks:
             # --dist loadgroup: the multi-process tests run one after another on one worker; any other test stays
             # with its module (one worker starts the module's app, browser, sandbox or run once). The browser modules
             # spread over the workers: together they are longer than half the suite, and they wait on the page a lot.
-            group = "multiproc" if "multiproc" in marks else item.nodeid.split("::")[0]
+            group = "multiproc" if kind == "multiproc" else item.nodeid.split("::")[0]
             item.add_marker(pytest.mark.xdist_group(group))
     if _WORKERS:
         # Longest first (with --no-loadscope-reorder xdist hands out the groups in this order): the browser modules,
@@ -188,3 +249,53 @@ def pytest_collection_modifyitems(config, items):
             return 2 if item.nodeid.split("::")[0] in slow_modules else 3
 
         items.sort(key=rank)  # stable: each module keeps its own order
+
+
+class NotAUnitTest(RuntimeError):
+    """Raised inside a `unit` test that starts a process, listens on a socket or builds a model."""
+
+
+def _refuse(what: str):
+    def refuse(*args, **kwargs):
+        raise NotAUnitTest(
+            f"a unit test {what}: mark it `integration` (or list its module in INTEGRATION_MODULES, tests/conftest.py)"
+        )
+
+    return refuse
+
+
+@contextlib.contextmanager
+def unit_guard():
+    """While a unit test sets up, runs and tears down: no subprocess, no fork, no socket server, no model."""
+    import multiprocessing.process
+    import socket
+    import subprocess
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(subprocess.Popen, "__init__", _refuse("started a subprocess"))
+        patch.setattr(multiprocessing.process.BaseProcess, "start", _refuse("started a process"))
+        for name in ("fork", "forkpty", "posix_spawn", "posix_spawnp", "system", "execv", "execve"):
+            if hasattr(os, name):
+                patch.setattr(os, name, _refuse(f"called os.{name}"))
+        patch.setattr(socket.socket, "listen", _refuse("listened on a socket (a server)"))
+        # Every model is built through here (the engine's imports have loaded it already: the run spec is TRL's).
+        from transformers.modeling_utils import PreTrainedModel
+
+        patch.setattr(PreTrainedModel, "__init__", _refuse("built a model"))
+        yield
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item):
+    if item.get_closest_marker("unit") is None:
+        return (yield)
+    with unit_guard():
+        return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    if item.get_closest_marker("unit") is None:
+        return (yield)
+    with unit_guard():
+        return (yield)

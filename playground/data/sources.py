@@ -118,6 +118,14 @@ class PromptSource:
         return asdict(self)
 
     @classmethod
+    def named(cls, name: str) -> PromptSource:
+        """The source a typed name means: a built-in set name, an existing file, or else a Hub dataset id."""
+        kind = guess_kind(name)
+        if kind == "file" and not os.path.exists(os.path.expanduser(name)):
+            kind = "hub"
+        return cls(kind=kind or "hub", name=str(Path(name).expanduser()) if kind == "file" else name)
+
+    @classmethod
     def from_dict(cls, data: dict[str, Any]) -> PromptSource:
         known = [f.name for f in fields(cls)]
         unknown = sorted(set(data) - set(known))

@@ -16,10 +16,10 @@ from playground.ui.compare_tab import create_compare_tab
 from playground.ui.context import AppContext, create_session
 from playground.ui.custom_code import wire_unload
 from playground.ui.i18n import I18N, ZH, t
-from playground.ui.lab_tab import create_lab_tab
+from playground.ui.lab_tab import create_lab_tab, wire_lab_tab
 from playground.ui.learn_tab import create_learn_tab, show_lesson, wire_learn_tab
 from playground.ui.mcp_server import add_mcp_tools
-from playground.ui.preview_tab import create_preview_tab
+from playground.ui.preview_tab import create_preview_tab, wire_preview_tab
 from playground.ui.queue_view import create_queue_view
 from playground.ui.rewards_tab import create_rewards_tab
 from playground.ui.runs_tab import create_runs_tab
@@ -87,12 +87,14 @@ def build_app(settings: UISettings | None = None, *, ctx: AppContext | None = No
             rewards = create_rewards_tab(ctx, session)
             learn = create_learn_tab(last_lesson)
             preview = create_preview_tab(ctx, session, rewards)
-            create_lab_tab(ctx, session, rewards)
+            lab = create_lab_tab(ctx, session, rewards)
             train = create_train_tab(ctx, session, rewards)
             with train.tab:
                 create_queue_view(ctx, session, train.timer)
             create_compare_tab(ctx, session)
             create_runs_tab(ctx, session)
+        wire_preview_tab(ctx, session, rewards, preview, train.form)  # scored with the Train tab's recipe
+        wire_lab_tab(ctx, lab, train.form)
         wire_page_load(demo, ctx, session, train)
         wire_learn_tab(demo, ctx, session, learn, rewards, preview, train)
         lesson = (bind(show_lesson, ctx), [learn.picker, session.id], learn.views)

@@ -119,6 +119,7 @@ def test_score_model_judge_sees_the_item_columns(tiny_model_dir):
         judge(["fuzzy wuzzy was a bear"])
 
 
+@pytest.mark.integration  # the sandbox's worker process
 def test_python_grader_runs_in_the_sandbox_through_the_adapter():
     from playground.sandbox.client import close_rewards
     from playground.sandbox.custom import compile_rewards
@@ -311,6 +312,7 @@ _RAISES = {
 }
 
 
+@pytest.mark.integration  # the sandbox's worker process
 @pytest.mark.parametrize("python_errors, expected", [("zero", [0.5, 0.0]), ("raise", None)])
 def test_python_grader_errors_score_zero_as_openai(python_errors, expected):
     from playground.sandbox.client import close_rewards
@@ -329,6 +331,7 @@ def test_python_grader_errors_score_zero_as_openai(python_errors, expected):
         close_rewards(rewards)
 
 
+@pytest.mark.integration  # the sandbox's worker process
 def test_python_grader_reading_output_json_is_warned_about_at_import():
     from playground.sandbox.client import close_rewards
     from playground.sandbox.custom import compile_rewards

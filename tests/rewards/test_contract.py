@@ -30,7 +30,11 @@ def _conversational(completions):
     return [[{"role": "assistant", "content": c}] for c in completions]
 
 
-@pytest.fixture(params=NAMES)
+# Rewards that start a process (the program runner's sandbox) or load a model (the judge, the classifier).
+INTEGRATION = {"code_tests", "judge", "reward_model"}
+
+
+@pytest.fixture(params=[pytest.param(n, marks=pytest.mark.integration) if n in INTEGRATION else n for n in NAMES])
 def spec(request):
     return next(s for s in list_specs() if s.name == request.param)
 

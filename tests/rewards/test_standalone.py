@@ -31,6 +31,7 @@ def test_no_module_of_the_library_imports_the_playground():
     assert hits == []
 
 
+@pytest.mark.integration  # a Python of its own
 def test_the_library_imports_and_scores_in_a_python_without_the_playground(tmp_path):
     shutil.copytree(LIBRARY, tmp_path / "rewards", ignore=shutil.ignore_patterns("__pycache__"))
     code = (

@@ -85,6 +85,7 @@ class TestFormulaReward:
         assert build_reward("formula", {"expression": expression})(["x"]) == expected
 
 
+@pytest.mark.integration  # public mode's answer-checker process
 def test_answer_checking_is_bounded_in_public_mode(monkeypatch):
     monkeypatch.setenv("PLAYGROUND_PUBLIC", "1")
     reward = build_reward("correctness", {"mode": "math_verify"})

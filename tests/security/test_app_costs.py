@@ -148,6 +148,7 @@ def _write_rows(path: Path, kind: str, rows: int) -> None:
 @pytest.mark.parametrize(
     "kind, rows", [("parquet", 4_000_000), ("jsonl", 3_000_000), ("json", 3_000_000), ("csv", 20_000_000)]
 )
+@pytest.mark.integration  # reads each file in a Python of its own
 def test_a_file_of_millions_of_rows_is_read_only_up_to_the_row_cap(tmp_path, kind, rows):
     path = tmp_path / f"rows.{kind}"
     _write_rows(path, kind, rows)

@@ -146,6 +146,7 @@ def wait_for(condition, seconds: float = 60.0) -> bool:
     return True
 
 
+@pytest.mark.integration  # visitor worker processes
 def test_live_workers_are_bounded_and_idle_ones_stop(monkeypatch):
     monkeypatch.setenv("PLAYGROUND_PUBLIC", "1")
     workers = VisitorWorkers(Caps(max_visitor_workers=2, worker_idle_seconds=3600.0))

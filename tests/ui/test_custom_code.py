@@ -232,6 +232,7 @@ def test_a_sessions_worker_stops_when_the_session_ends(app):
     assert not alive(pid)
 
 
+@pytest.mark.integration  # sandbox worker processes
 def test_code_sessions_are_bounded_and_close_the_least_recently_used():
     sessions = CodeSessions(limit=2)
     limits = SandboxLimits(timeout=2.0, load_timeout=5.0, memory_mb=512)

@@ -21,6 +21,7 @@ def faults_of_a_step(tensors: int = 20, megabytes: int = 10) -> int:
     return faults
 
 
+@pytest.mark.integration  # ctypes finds the C library through a subprocess (ldconfig)
 @glibc
 def test_memory_freed_inside_the_block_is_reused_without_page_faults():
     pages = 20 * 10 * 1024 * 1024 // resource.getpagesize()
@@ -32,6 +33,7 @@ def test_memory_freed_inside_the_block_is_reused_without_page_faults():
         assert faults_of_a_step() < pages // 2
 
 
+@pytest.mark.integration  # ctypes finds the C library through a subprocess (ldconfig)
 @glibc
 def test_blocks_nest_and_the_last_one_out_restores_the_defaults():
     with training_allocator():

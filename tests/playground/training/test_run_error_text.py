@@ -3,6 +3,8 @@ older readers) and `error_text` (key and values), and what the store reads back 
 
 import json
 
+import pytest
+
 from playground.errors import DataError
 from playground.texts import Text, msg
 from playground.training.job import _describe
@@ -24,6 +26,7 @@ def test_a_keyed_failure_reads_english_in_the_file_and_chinese_on_the_page(tmp_p
     assert "error_text" not in stored and run.info().error == "A sentence from a library."
 
 
+@pytest.mark.integration  # a process that exits
 def test_a_run_whose_process_died_reads_chinese_after_recovery(tmp_path):
     run = RunStore(tmp_path / "runs").create(SPEC)
     run.write_status(status="running", pid=dead_pid())

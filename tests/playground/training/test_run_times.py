@@ -93,6 +93,7 @@ def test_a_run_stopped_in_the_queue_took_no_time(run):
     assert run_seconds(run.status()) == 0.0
 
 
+@pytest.mark.integration  # a process that exits
 def test_an_interrupted_run_ends_when_its_process_was_last_seen(run):
     run.write_status(status="running", step=2)
     proc = subprocess.Popen([sys.executable, "-c", "pass"])

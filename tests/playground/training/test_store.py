@@ -125,6 +125,7 @@ def test_write_status_merges_and_is_atomic(store):
         run.write_status(status="exploded")
 
 
+@pytest.mark.integration  # a process of its own
 def test_write_status_can_name_another_owner(store):
     run = store.create(SPEC)
     pid = dead_pid()
@@ -214,6 +215,7 @@ def test_list_survives_corrupt_runs(store, caplog):
     assert garbage_status.id not in {i.id for i in store.list()}
 
 
+@pytest.mark.integration  # a process that exits
 def test_status_of_an_exited_process_is_recovered_as_interrupted(store, caplog):
     run = store.create(SPEC)
     run.write_status(status="running", step=4)
@@ -231,6 +233,7 @@ def test_status_of_an_exited_process_is_recovered_as_interrupted(store, caplog):
     store.delete(run.id)
 
 
+@pytest.mark.integration  # a process of its own
 def test_status_from_another_host_is_left_alone(store):
     run = store.create(SPEC)
     run.write_status(status="running")
@@ -280,6 +283,7 @@ CHILD = textwrap.dedent(
 )
 
 
+@pytest.mark.integration  # a process it kills
 def test_a_killed_training_process_is_listed_as_interrupted(store):
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
     proc = subprocess.Popen(
