@@ -1,5 +1,5 @@
 """A bystander for the attack tests: another visitor who keeps loading the page while an attack runs. The attacks
-themselves are raw queue calls (`playground.ui.queue_client`)."""
+themselves are raw queue calls (`tests.support.queue_client`)."""
 
 import subprocess
 import sys

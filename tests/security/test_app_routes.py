@@ -12,7 +12,7 @@ import uuid
 import pytest
 
 from playground.spec import RunSpec
-from playground.ui.queue_client import app_config, backend_events, payload, raw_call
+from tests.support.queue_client import app_config, backend_events, payload, raw_call
 from tests.ui.live_app import running_app
 
 
