@@ -30,8 +30,8 @@ COPY playground ./playground
 
 # Everything the app writes (model cache, runs) lives in the home of user 1000. A Space is reached only through one
 # proxy, which appends the visitor's address to X-Forwarded-For: PLAYGROUND_PROXY_HOPS=1 makes the app take the
-# rightmost entry (the proxy's), never one the visitor wrote, for public mode's per-address caps. FORWARDED_ALLOW_IPS
-# stays unset: with "*" the web server would take the leftmost entry, which the visitor writes.
+# rightmost entry (the proxy's), never one the visitor wrote, for public mode's per-address caps. The app sets the web
+# server's FORWARDED_ALLOW_IPS itself from PLAYGROUND_PROXY_HOPS.
 RUN useradd --create-home --uid 1000 user
 USER 1000
 ENV HOME=/home/user \

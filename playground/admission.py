@@ -160,6 +160,39 @@ class Caps:
         "Most browsers of one client address with upload records; a new one replaces that address's oldest.",
         "uploads",
     )
+    max_upload_row_chars: int = _cap(
+        100_000,
+        "PLAYGROUND_MAX_UPLOAD_ROW_CHARS",
+        "Most characters in one line of an uploaded CSV or JSONL file, counted before the line is parsed.",
+        "uploads",
+    )
+    max_upload_columns: int = _cap(
+        64, "PLAYGROUND_MAX_UPLOAD_COLUMNS", "Most columns of an uploaded file, all its rows together.", "uploads"
+    )
+    max_upload_keys: int = _cap(
+        256, "PLAYGROUND_MAX_UPLOAD_KEYS", "Most keys in one row of an uploaded file, nested ones included.", "uploads"
+    )
+    max_upload_depth: int = _cap(
+        8,
+        "PLAYGROUND_MAX_UPLOAD_DEPTH",
+        "Most levels of nesting in one value of an uploaded file (a chat prompt has 3).",
+        "uploads",
+    )
+    max_upload_cell_chars: int = _cap(
+        20_000, "PLAYGROUND_MAX_UPLOAD_CELL_CHARS", "Most characters in one value of an uploaded file.", "uploads"
+    )
+    upload_parse_seconds: float = _cap(
+        20.0,
+        "PLAYGROUND_UPLOAD_PARSE_SECONDS",
+        "Seconds the upload worker (a process of its own) may take to read one file; it is killed past them.",
+        "uploads",
+    )
+    upload_parse_memory_mb: int = _cap(
+        1024,
+        "PLAYGROUND_UPLOAD_PARSE_MEMORY_MB",
+        "Address space of the upload worker in MB: a file that needs more to read is refused.",
+        "uploads",
+    )
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Caps:
@@ -426,6 +459,55 @@ def parameter_count(config: Mapping[str, Any]) -> int:
     return int(min(total, 2**62))
 
 
+# --- uploaded files (priced in the upload worker, `playground.data.upload_worker`) ----------------------------------
+
+
+def check_upload_lines(text: str, caps: Caps) -> None:
+    """Price the lines of a CSV or JSONL file before any is parsed: each at most `max_upload_row_chars`. A line of a
+    hundred thousand keys is refused here, not materialized."""
+    newline = "\n" if "\n" in text else "\r"
+    start = 0
+    while True:
+        end = text.find(newline, start)
+        stop = len(text) if end < 0 else end
+        _over("max_upload_row_chars", stop - start, caps)
+        if end < 0:
+            return
+        start = end + 1
+
+
+def check_upload_row(row: Mapping[str, Any], caps: Caps) -> None:
+    """Price one parsed row of an uploaded file: its columns, its keys (nested ones included), the nesting of its
+    values and each value's characters."""
+    _over("max_upload_columns", len(row), caps)
+    keys = [0]
+
+    def walk(value: Any, depth: int) -> None:
+        _over("max_upload_depth", depth, caps)
+        if isinstance(value, str):
+            _over("max_upload_cell_chars", len(value), caps)
+        elif isinstance(value, Mapping):
+            keys[0] += len(value)
+            _over("max_upload_keys", keys[0], caps)
+            for key, item in value.items():
+                walk(key, depth)
+                walk(item, depth + 1)
+        elif isinstance(value, list | tuple):
+            _over("max_upload_cell_chars", len(value), caps)
+            for item in value:
+                walk(item, depth + 1)
+
+    walk(row, 0)
+
+
+def check_upload_columns(rows: Iterable[Mapping[str, Any]], caps: Caps) -> None:
+    """Price the columns of a file's rows together (each row may bring keys of its own)."""
+    columns: set[str] = set()
+    for row in rows:
+        columns.update(row)
+        _over("max_upload_columns", len(columns), caps)
+
+
 # --- any event's raw inputs ------------------------------------------------------------------------------------------
 
 
@@ -473,6 +555,15 @@ def proxy_hops(environ: Mapping[str, str] | None = None) -> int:
         return max(0, int(value)) if value else 0
     except ValueError:
         raise PlaygroundError("public.env_number", name="PLAYGROUND_PROXY_HOPS", value=value) from None
+
+
+def trusted_proxies(hops: int) -> str:
+    """uvicorn's trusted-proxy list (its `FORWARDED_ALLOW_IPS`) for `hops` trusted proxies. With none, no address
+    (loopback included) may rewrite the connection's address or scheme: uvicorn otherwise trusts 127.0.0.1, so a
+    same-host tunnel (`--share`) or a proxy that does not append would let a visitor's `X-Forwarded-For` choose its
+    own address. With proxies, every connection comes through them: uvicorn may take their scheme (`https`), and the
+    app still reads the address itself (`client_address`), never uvicorn's choice of entry."""
+    return "*" if hops > 0 else ""
 
 
 PROXY_HEADERS = ("x-forwarded-for", "forwarded")

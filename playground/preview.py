@@ -6,11 +6,15 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from playground.advantages import AdvantageSettings
 from playground.errors import PlaygroundError
 from playground.scoring import GroupScore, score_group
 
+
+if TYPE_CHECKING:
+    from playground.spec import RunSpec
 
 logger = logging.getLogger(__name__)
 
@@ -177,26 +181,74 @@ def preview_group(
     settings: GenerationSettings,
     *,
     columns: dict[str, Any] | None = None,
-    scale_rewards: str = "group",
+    advantage: AdvantageSettings | None = None,
     prefix: str = "",
 ) -> PreviewResult:
     """Generate a group for `prompt` and score it. `columns` holds this prompt's dataset columns (one value each).
 
-    `prefix` is the run spec's `completion_prefix`: rewards score the prefix plus the continuation.
+    `advantage` and `prefix` are the run spec's (`AdvantageSettings.of(spec)`, `completion_prefix`): the advantages
+    are TRL's for this group scored alone, and rewards score the prefix plus the continuation.
     """
     group = generate_group(model, tokenizer, prompt, settings, prefix)
-    g = settings.num_generations
+    score = score_preview(group, prompt, funcs, weights, columns, advantage, settings.max_new_tokens)
+    return PreviewResult(group=group, score=score)
+
+
+def run_preview(
+    spec: RunSpec,
+    prompt: str | list[dict],
+    funcs: Sequence[Callable],
+    weights: Sequence[float],
+    load_model: Callable[[], tuple[Any, Any]],
+    *,
+    columns: dict[str, Any] | None = None,
+) -> PreviewResult:
+    """The preview of a recipe, the one the CLI, the MCP tool and the Preview tab run: a group of the spec's
+    `num_generations`, sampled with its `max_completion_length`, `temperature`, `top_p`, `seed` and
+    `completion_prefix`, scored with its advantage settings (the group as a batch of its own). `load_model` gives
+    (model, tokenizer) once the settings are checked."""
+    g = spec.grpo
+    settings = GenerationSettings(g.num_generations, g.max_completion_length, g.temperature, g.top_p, g.seed)
+    settings.validate()
+    advantage = AdvantageSettings.of(spec, whole_table=True)
+    model, tokenizer = load_model()
+    return preview_group(
+        model,
+        tokenizer,
+        prompt,
+        funcs,
+        weights,
+        settings,
+        columns=columns,
+        advantage=advantage,
+        prefix=g.completion_prefix,
+    )
+
+
+def score_preview(
+    group: Group,
+    prompt: str | list[dict],
+    funcs: Sequence[Callable],
+    weights: Sequence[float],
+    columns: dict[str, Any] | None = None,
+    advantage: AdvantageSettings | None = None,
+    max_completion_length: int | None = None,
+) -> GroupScore:
+    """Score a sampled group as the trainer does: conversational completions for a conversational prompt, the
+    prompt and this row's columns repeated for each completion, the token ids for rewards that read them (and, with
+    the group's `max_completion_length`, to count the completions cut at it)."""
+    g = len(group.completions)
     conversational = not isinstance(prompt, str)
     completions: list[Any] = (
         [[{"role": "assistant", "content": c}] for c in group.completions] if conversational else group.completions
     )
-    score = score_group(
+    return score_group(
         completions,
         funcs,
         weights,
         prompts=[prompt] * g,
         columns={k: [v] * g for k, v in (columns or {}).items()},
         completion_ids=group.completion_ids,
-        scale_rewards=scale_rewards,
+        advantage=advantage,
+        max_completion_length=max_completion_length,
     )
-    return PreviewResult(group=group, score=score)

@@ -10,15 +10,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from playground.advantages import compute_advantages
+from playground.advantages import AdvantageSettings, compute_advantages, diagnose
 from playground.errors import RewardError
 from playground.sandbox.values import check_values
 from playground.texts import msg
 from rewards.registry import build_reward, get_spec, metric_name
 
 
-# A function is said to dominate when it accounts for this share of the spread of the weighted total.
-DOMINANCE_SHARE = 0.9
+# The codes of a scored group's flags (`flag.<code>` titles them on the page), in the order they are raised.
+FLAG_CODES = ("non_finite", "none", "unscorable", "zero_std", "clipped", "flat", "dominates")
 
 
 @dataclass
@@ -160,6 +160,7 @@ class GroupScore:
     zero_std: bool
     flags: list[str]
     flag_codes: list[str]
+    advantage: AdvantageSettings = field(default_factory=AdvantageSettings)  # how the advantages were computed
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -169,6 +170,7 @@ class GroupScore:
             ],
             "group": {"mean": self.mean, "std": self.std, "zero_std": self.zero_std},
             "flags": list(self.flags),
+            "advantage": self.advantage.to_json(),
         }
 
 
@@ -184,10 +186,14 @@ def score_group(
     prompts: Sequence[Any] | None = None,
     columns: dict[str, Sequence[Any]] | None = None,
     completion_ids: Sequence[Sequence[int]] | None = None,
-    scale_rewards: str = "group",
-    multi_objective_aggregation: str = "sum_then_normalize",
+    advantage: AdvantageSettings | None = None,
+    max_completion_length: int | None = None,
 ) -> GroupScore:
-    """Score one group. `completions` are str or conversational; `columns` are dataset columns, one value each."""
+    """Score one group. `completions` are str or conversational; `columns` are dataset columns, one value each.
+
+    `advantage` holds the run's `scale_rewards` and `multi_objective_aggregation` (`AdvantageSettings.of(spec)`); the
+    group is scored alone, as a batch of one group. The flags are the group's diagnostics (`diagnose`): no signal,
+    completions cut at `max_completion_length` (given `completion_ids`), flat rewards and a dominant one."""
     from rewards._text import completion_text
 
     n = len(completions)
@@ -210,21 +216,42 @@ def score_group(
         if nones:
             flags.append(("none", msg("scoring.none", name=name, count=nones, n=n)))
     rows = [[table[f][i] for f in range(len(funcs))] for i in range(n)]
+    advantage = advantage or AdvantageSettings()
     adv = compute_advantages(
         rows,
         weights,
         num_generations=n,
-        scale_rewards=scale_rewards,
-        multi_objective_aggregation=multi_objective_aggregation,
+        scale_rewards=advantage.scale_rewards,
+        multi_objective_aggregation=advantage.multi_objective_aggregation,
     )
     totals = adv.rewards.tolist()
     unscorable = sum(not math.isfinite(t) for t in totals)
     if unscorable:
         flags.append(("unscorable", msg("scoring.unscorable", count=unscorable, n=n)))
-    zero_std = bool(adv.is_std_zero[0])
+    lengths = [len(ids) for ids in completion_ids] if completion_ids is not None else None
+    found = diagnose(
+        rows,
+        names,
+        weights,
+        n,
+        advantage.multi_objective_aggregation,
+        lengths=lengths,
+        max_completion_length=max_completion_length,
+    )
+    zero_std = found.no_signal[0]
     if zero_std:
         flags.append(("zero_std", msg("scoring.zero_std", n=n)))
-    flags.extend(_dominance_flags(names, table, weights))
+    if found.mostly_clipped:
+        flags.append(("clipped", msg("scoring.clipped", count=found.clipped, n=n, limit=max_completion_length)))
+    if found.flat and not zero_std:
+        shown = ", ".join(
+            repr(name) if value is None else f"{name!r} ({value:g})" for name, value in found.flat.items()
+        )
+        flags.append(("flat", msg("scoring.flat", names=shown)))
+    if found.dominant:
+        others = ", ".join(repr(name) for name in found.shares if name != found.dominant)
+        share = found.shares[found.dominant]
+        flags.append(("dominates", msg("scoring.dominates", name=found.dominant, share=share, others=others)))
     scored = [
         ScoredCompletion(
             text=completion_text(completions[i]),
@@ -242,34 +269,5 @@ def score_group(
         zero_std=zero_std,
         flags=[m for _, m in flags],
         flag_codes=[c for c, _ in flags],
+        advantage=advantage,
     )
-
-
-def _dominance_flags(
-    names: list[str], table: list[list[float | None]], weights: Sequence[float]
-) -> list[tuple[str, str]]:
-    """Flag a function whose weighted values make up nearly all the spread (or, if none, the size) of the total."""
-    if len(names) < 2:
-        return []
-
-    def spread(values: list[float]) -> float:
-        if len(values) < 2:
-            return 0.0
-        mean = sum(values) / len(values)
-        return math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
-
-    weighted = [[w * v for v in vals if v is not None] for vals, w in zip(table, weights, strict=True)]
-    sizes = [spread(v) for v in weighted]
-    measure = "spread"
-    if sum(sizes) == 0:
-        sizes = [sum(abs(x) for x in v) / len(v) if v else 0.0 for v in weighted]
-        measure = "size"
-    total = sum(sizes)
-    if total == 0:
-        return []
-    top = max(range(len(names)), key=sizes.__getitem__)
-    share = sizes[top] / total
-    if share < DOMINANCE_SHARE:
-        return []
-    others = ", ".join(repr(n) for i, n in enumerate(names) if i != top)
-    return [("dominates", msg(f"scoring.dominates_{measure}", name=names[top], share=share, others=others))]

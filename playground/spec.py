@@ -161,7 +161,9 @@ def section_class(section: str, name: str, parser: bool = False) -> type:
         default = RECIPE.get(key, f.default_factory() if f.default is MISSING else f.default)
         kind = TYPES.get(key) or typing.get_type_hints(owner)[key]
         md = {**f.metadata, **(overlay or {}), "help": HELP[key][0]}
-        md = {k: list(v) if k == "choices" else v for k, v in md.items() if k in ("help", "choices")} if parser else md
+        if parser:  # argparse reads help as a %-format (`17 % less` would fail); the UI shows the text as written
+            md = {k: list(v) if k == "choices" else v for k, v in md.items() if k in ("help", "choices")}
+            md["help"] = md["help"].replace("%", "%%")
         made = field(default_factory=lambda d=default: list(d), metadata=md) if isinstance(default, list) else None
         specs.append((key, kind, made or field(default=default, metadata=md)))
     cls = make_dataclass(name, specs)
@@ -364,6 +366,19 @@ def _custom_code(value: Any) -> str | None:
     if value is None or isinstance(value, str):
         return value or None
     raise SpecError("custom_code", "spec.custom_code_type", kind=type(value).__name__)
+
+
+def spec_with(values: dict[str, Any], rewards: list[RewardChoice] | None = None) -> RunSpec:
+    """The demo recipe with these flat fields set (`RunSpec.set`, so each is converted and named in its error; a
+    None value keeps the recipe's) and these rewards: how the Preview, the Reward lab and their CLI and MCP forms
+    read the fields they share with training."""
+    spec = demo_spec()
+    for name, value in values.items():
+        if value is not None:
+            spec.set(name, value)
+    if rewards is not None:
+        spec.rewards = list(rewards)
+    return spec
 
 
 def demo_spec() -> RunSpec:

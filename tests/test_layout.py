@@ -143,6 +143,9 @@ def test_no_import_circle_among_packages():
         ("playground.data", "playground.training"),
         ("playground.data", "playground.ui"),
         ("playground.training.job", "playground.training.run_queue"),
+        ("playground.ui", "playground.cli"),  # a front end calls the engine, never another front end
+        ("playground.lab", "playground.cli"),
+        ("playground.lab", "playground.ui"),
     ],
 )
 def test_lower_layers_do_not_import_higher_ones(low, high):

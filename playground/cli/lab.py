@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from pathlib import Path
 
 from playground.cli.args import add_run_fields, column_values
@@ -13,6 +12,9 @@ from playground.cli.args import add_run_fields, column_values
 # The run fields of a sampled group, as preview and dryrun take them (TRL's names, the recipe's defaults but seed 0).
 GENERATION = ("model_name_or_path", "num_generations", "max_completion_length", "temperature", "top_p", "seed")
 GENERATION += ("completion_prefix",)
+# The run fields besides the rewards' weights that change an advantage (`playground.advantages.AdvantageSettings`).
+ADVANTAGE = ("scale_rewards", "multi_objective_aggregation", "per_device_train_batch_size", "steps_per_generation")
+ADVANTAGE += ("gradient_accumulation_steps",)
 
 
 def _add_rewards(p: argparse.ArgumentParser) -> None:
@@ -30,14 +32,12 @@ def _choices(args: argparse.Namespace):
     return choices, funcs, weights
 
 
-def prompt_source(name: str):
-    """A built-in set name, an existing file, or else a Hub dataset id."""
-    from playground.data.sources import PromptSource, guess_kind
+def recipe(args: argparse.Namespace, names: tuple[str, ...]):
+    """The run spec of these parsed run fields (`playground.spec.spec_with`), as the page and the MCP tools read
+    theirs."""
+    from playground.spec import spec_with
 
-    kind = guess_kind(name)
-    if kind == "file" and not os.path.exists(os.path.expanduser(name)):
-        kind = "hub"
-    return PromptSource(kind=kind or "hub", name=str(Path(name).expanduser()) if kind == "file" else name)
+    return spec_with({name: getattr(args, name) for name in names if hasattr(args, name)})
 
 
 # --- dryrun --------------------------------------------------------------------------------------------------------
@@ -46,41 +46,28 @@ def prompt_source(name: str):
 def setup_dryrun(p: argparse.ArgumentParser) -> None:
     _add_rewards(p)
     p.add_argument("--num_prompts", type=int, default=16)
-    add_run_fields(
-        p, *GENERATION, "dataset_name", "scale_rewards", "multi_objective_aggregation", seed=0, dataset_name="writing"
-    )
+    add_run_fields(p, *GENERATION, "dataset_name", *ADVANTAGE, seed=0, dataset_name="writing")
     p.add_argument("--export", metavar="PATH", help="write the prompts that give a signal to this JSONL file")
 
 
 def run_dryrun(args: argparse.Namespace) -> int:
-    from playground.lab.dryrun import dry_run, load_rows
+    from playground.data.sources import PromptSource
+    from playground.lab.dryrun import run_dry_run
     from playground.models import ModelSource, load_model
 
     _, funcs, weights = _choices(args)
-    rows = load_rows(prompt_source(args.dataset_name), args.num_prompts)
-    model, tokenizer = load_model(ModelSource.parse(args.model_name_or_path), inference=True)
-    run = dry_run(
-        model,
-        tokenizer,
-        rows,
-        funcs,
-        weights,
-        num_generations=args.num_generations,
-        max_new_tokens=args.max_completion_length,
-        temperature=args.temperature,
-        top_p=args.top_p,
-        seed=args.seed,
-        completion_prefix=args.completion_prefix,
-    )
-    summary = run.summarize(
-        scale_rewards=args.scale_rewards, multi_objective_aggregation=args.multi_objective_aggregation
+    spec = recipe(args, (*GENERATION, *ADVANTAGE))
+    spec.data = PromptSource.named(args.dataset_name)
+    source = ModelSource.parse(spec.model.model_name_or_path)
+    run, summary = run_dry_run(
+        spec, funcs, weights, lambda: load_model(source, inference=True), num_prompts=args.num_prompts
     )
     if args.export:
         Path(args.export).write_text(run.signal_jsonl(summary), encoding="utf-8")
     if args.json:
         print(json.dumps(summary.to_json(), ensure_ascii=False))
         return 0
-    print(f"{len(rows)} prompts x {run.num_generations} completions sampled in {run.seconds:.1f} s")
+    print(f"{len(run.rows)} prompts x {run.num_generations} completions sampled in {run.seconds:.1f} s")
     print(f"reward={summary.reward:.4f} reward_std={summary.reward_std:.4f} ")
     print(f"frac_reward_zero_std={summary.frac_reward_zero_std:.3f}")
     for name, stats in summary.rewards.items():

@@ -71,7 +71,7 @@ def _add_reward_args(p: argparse.ArgumentParser) -> None:
         "--reward", action="append", required=True, metavar="NAME[:WEIGHT]", help="a library reward; repeat it"
     )
     p.add_argument("--column", action="append", default=[], metavar="NAME=VALUE", help="a dataset column value")
-    add_run_fields(p, "scale_rewards")
+    add_run_fields(p, "scale_rewards", "multi_objective_aggregation")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -107,6 +107,7 @@ def _setup_score(p: argparse.ArgumentParser) -> None:
 
 
 def _run_score(args: argparse.Namespace) -> int:
+    from playground.advantages import AdvantageSettings
     from playground.scoring import score_group
 
     funcs, weights, columns = _build(args)
@@ -117,7 +118,7 @@ def _run_score(args: argparse.Namespace) -> int:
         weights,
         prompts=[args.prompt] * n,
         columns={k: [v] * n for k, v in columns.items()},
-        scale_rewards=args.scale_rewards,
+        advantage=AdvantageSettings(args.scale_rewards, args.multi_objective_aggregation),
     )
     _print_group(score, args.json)
     return 0
@@ -130,33 +131,20 @@ def _setup_preview(p: argparse.ArgumentParser) -> None:
 
 
 def _run_preview(args: argparse.Namespace) -> int:
+    from playground.cli.lab import recipe
     from playground.data.chat import to_messages
     from playground.models import ModelSource, load_model
-    from playground.preview import GenerationSettings, preview_group
+    from playground.preview import run_preview
 
-    settings = GenerationSettings(
-        args.num_generations, args.max_completion_length, args.temperature, args.top_p, args.seed
-    )
-    settings.validate()
     if not args.prompt.strip():
         raise PlaygroundError("cli.prompt_empty")
+    spec = recipe(args, (*GENERATION, "scale_rewards", "multi_objective_aggregation"))
     funcs, weights, columns = _build(args)
-    source = ModelSource.parse(args.model_name_or_path)
-    model, tokenizer = load_model(source, inference=True)
+    source = ModelSource.parse(spec.model.model_name_or_path)
     prompt = to_messages(args.prompt, args.system_prompt) if args.system_prompt else args.prompt
-    result = preview_group(
-        model,
-        tokenizer,
-        prompt,
-        funcs,
-        weights,
-        settings,
-        columns=columns,
-        scale_rewards=args.scale_rewards,
-        prefix=args.completion_prefix,
-    )
+    result = run_preview(spec, prompt, funcs, weights, lambda: load_model(source, inference=True), columns=columns)
     if not args.json:
-        print(f"{source.label}: {settings.num_generations} completions in {result.group.seconds:.1f} s")
+        print(f"{source.label}: {len(result.group.completions)} completions in {result.group.seconds:.1f} s")
     _print_group(result.score, args.json, {"seconds": round(result.group.seconds, 3)})
     return 0
 

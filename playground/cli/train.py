@@ -12,7 +12,7 @@ from pathlib import Path
 
 import yaml
 
-from playground.cli.args import OneLine, Parser, build_spec, section_types, spec_defaults
+from playground.cli.args import OneLine, Parser, build_spec, section_types, spec_defaults, underscored
 from playground.data.parsers import FILE_TYPES
 from playground.errors import PlaygroundError
 from playground.scoring import RewardChoice
@@ -81,6 +81,7 @@ def parse_train(argv: list[str]) -> tuple[RunSpec, argparse.Namespace]:
     *sections, data, recipe = parsed
     spec = build_spec(base, {**dict(zip(SECTIONS, sections, strict=True)), "data": data})
     _apply_config(spec, config, Path(known.config) if known.config else None, recipe)
+    _fit_precision(spec, config, known.config, flagged=_flag_given(parser, argv, "bf16"))
     if options.reward:
         spec.rewards = [RewardChoice.parse(r) for r in options.reward]
     return spec, options
@@ -136,6 +137,25 @@ def _apply_config(spec: RunSpec, config: dict, path: Path | None, recipe: Recipe
 
         spec.rewards, code = recipe_rewards(path, recipe.reward_funcs, recipe.reward_weights)
         spec.custom_code = code or spec.custom_code
+
+
+def _flag_given(parser: argparse.ArgumentParser, argv: list[str], name: str) -> bool:
+    """Whether `--name` (`--name value`, `--name=value`, either spelling) stands on the command line."""
+    return any(arg.partition("=")[0] == f"--{name}" for arg in underscored(parser, argv) or [])
+
+
+def _fit_precision(spec: RunSpec, config: dict, path: str | None, flagged: bool) -> None:
+    """A `trl grpo` YAML file's `bf16: true` without `use_cpu` targets a GPU (an exported recipe sets it so, with
+    `dtype: bfloat16`). On a machine without CUDA the run trains in what this CPU computes natively, bf16 or fp32,
+    and says so in one line. `--bf16` on the command line, or `use_cpu: true` beside `bf16: true`, asks for bf16 on
+    the CPU itself: it is kept, and validation refuses it where bf16 is not native."""
+    if flagged or config.get("bf16") is not True or config.get("use_cpu") is True or spec.resolved_device() != "cpu":
+        return
+    from playground.fastpath import packing
+
+    native = packing.cpu_has_native_bf16()
+    spec.grpo.bf16 = native
+    print(msg("cli.config_bf16_cpu" if native else "cli.config_bf16_fp32", path=path), file=sys.stderr)
 
 
 def _data_file(config: Path, name: str, split: str) -> Path | None:

@@ -20,7 +20,9 @@ import datasets
 
 from playground.data.chat import ROLES, to_messages
 from playground.data.parsers import FILE_TYPES, Rows, first_line, json_kind, parse_jsonl, read_file
+from playground.data.upload_worker import read_upload
 from playground.errors import DataError
+from playground.runtime.mode import is_public
 from playground.texts import msg
 from playground.texts.help import FIELDS
 
@@ -116,6 +118,14 @@ class PromptSource:
         return asdict(self)
 
     @classmethod
+    def named(cls, name: str) -> PromptSource:
+        """The source a typed name means: a built-in set name, an existing file, or else a Hub dataset id."""
+        kind = guess_kind(name)
+        if kind == "file" and not os.path.exists(os.path.expanduser(name)):
+            kind = "hub"
+        return cls(kind=kind or "hub", name=str(Path(name).expanduser()) if kind == "file" else name)
+
+    @classmethod
     def from_dict(cls, data: dict[str, Any]) -> PromptSource:
         known = [f.name for f in fields(cls)]
         unknown = sorted(set(data) - set(known))
@@ -156,7 +166,7 @@ def load_prompts(source: PromptSource) -> PromptData:
     elif source.kind == "file":
         path = Path(source.name.strip()).expanduser()
         what = msg("data.what.file", name=path.name)
-        rows, lines = read_file(path, source.max_rows + 1)
+        rows, lines = read_upload(path, source.max_rows + 1) if is_public() else read_file(path, source.max_rows + 1)
     else:
         what = msg("data.what.dataset", name=source.name.strip())
         rows, lines = _read_hub(source), None

@@ -66,6 +66,19 @@ def export_model(spec: RunSpec) -> ExportModel:
     return ExportModel(spec.model.model_name_or_path.strip(), "a Hugging Face Hub model id")
 
 
+def machine_note() -> str:
+    """The machine an export was made on, in a few words: its GPU, or its CPU and whether that computes bf16."""
+    import torch
+
+    from playground.fastpath.packing import cpu_has_native_bf16, cpu_model_name
+
+    bf16 = "native bf16" if cpu_has_native_bf16() else "no native bf16"
+    cpu = f"{cpu_model_name()} ({bf16})"
+    if torch.cuda.is_available():
+        return f"{torch.cuda.get_device_name(0)} (CUDA), CPU {cpu}"
+    return f"no CUDA, CPU {cpu}"
+
+
 def _is_local_or_embedded(spec: RunSpec) -> bool:
     name = (spec.model.model_name_or_path or "").strip()
     return name in ("", EMBEDDED) or Path(name).expanduser().is_dir()

@@ -35,6 +35,7 @@ from playground.export.common import (
     custom_code,
     export_model,
     gpu_target,
+    machine_note,
     render,
     spec_of,
     write_prompts,
@@ -106,6 +107,8 @@ def recipe_yaml(spec: RunSpec, code: RewardsCode, data: ExportedData, run_id: st
     where = f"run {run_id}" if run_id else "a run spec"
     lines = [
         f"# GRPO recipe exported by the GRPO Reward Playground from {where}, for TRL {TRL_VERSION}.",
+        f"# Exported on: {machine_note()}. `grpo-playground train --config {RECIPE}` fits the precision to the",
+        "# machine that trains (bf16 on CUDA, else what its CPU computes natively); `trl grpo` takes it as written.",
         f"# Run it from this folder:  trl grpo --config {RECIPE}",
         "# Keys are TRL's own: ScriptArguments, ModelConfig and GRPOConfig. Any key can be overridden on the command",
         "# line, e.g. `--max_steps 500`. See README.md for several GPUs and vLLM.",

@@ -13,20 +13,34 @@ def packed_linear_available() -> bool:
 
 
 @functools.cache
+def _cpuinfo() -> str:
+    try:
+        return Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
 def cpu_has_native_bf16() -> bool:
     """True when the CPU computes bf16 natively (x86 AVX512-BF16 or AMX-BF16, Arm BF16), read from /proc/cpuinfo.
 
-    Elsewhere bf16 would be emulated, and slower than fp32.
+    Elsewhere bf16 would be emulated, and slower than fp32. The one place that decides it: validation, the CLI's
+    reading of a GPU recipe and the benches all call it.
     """
-    try:
-        text = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return False
     flags = set()
-    for line in text.splitlines():
+    for line in _cpuinfo().splitlines():
         if line.startswith(("flags", "Features")):
             flags.update(line.partition(":")[2].split())
     return bool(flags & {"avx512_bf16", "amx_bf16", "bf16"})
+
+
+def cpu_model_name() -> str:
+    """The CPU's model name from /proc/cpuinfo (x86), else the architecture (`aarch64`, ...)."""
+    import platform
+
+    for line in _cpuinfo().splitlines():
+        if line.startswith("model name"):
+            return line.partition(":")[2].strip()
+    return platform.machine() or "unknown CPU"
 
 
 def bf16_matmul_is_native() -> bool:

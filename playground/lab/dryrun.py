@@ -12,12 +12,16 @@ import logging
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from playground.advantages import AdvantageSettings
 from playground.errors import PlaygroundError
 from playground.lab.stats import Summary, summarize
 from playground.scoring import call_reward, reward_name
 
+
+if TYPE_CHECKING:
+    from playground.spec import RunSpec
 
 logger = logging.getLogger(__name__)
 
@@ -38,6 +42,7 @@ class DryRun:
     num_generations: int
     seconds: float = 0.0
     settings: dict[str, Any] = field(default_factory=dict)
+    lengths: list[int] = field(default_factory=list)  # tokens sampled per completion (the cut ones reach the cap)
 
     @property
     def prompt_texts(self) -> list[str]:
@@ -47,10 +52,12 @@ class DryRun:
         self,
         weights: Sequence[float] | None = None,
         enabled: Sequence[bool] | None = None,
-        scale_rewards: str = "group",
-        multi_objective_aggregation: str = "sum_then_normalize",
+        advantage: AdvantageSettings | None = None,
     ) -> Summary:
-        """Metrics for these settings, from the cached table: nothing is generated again."""
+        """Metrics for these settings, from the cached table: nothing is generated again. Without `advantage`, the
+        settings the dry run was made with."""
+        if advantage is None and "advantage" in self.settings:
+            advantage = AdvantageSettings(**self.settings["advantage"])
         return summarize(
             self.table,
             self.names,
@@ -58,8 +65,9 @@ class DryRun:
             self.num_generations,
             prompts=self.prompt_texts,
             enabled=enabled,
-            scale_rewards=scale_rewards,
-            multi_objective_aggregation=multi_objective_aggregation,
+            advantage=advantage,
+            lengths=self.lengths or None,
+            max_completion_length=self.settings.get("max_new_tokens"),
         )
 
     def signal_rows(self, summary: Summary) -> list[dict[str, Any]]:
@@ -81,6 +89,7 @@ class DryRun:
             "num_generations": self.num_generations,
             "seconds": self.seconds,
             "settings": self.settings,
+            "lengths": self.lengths,
         }
 
     @classmethod
@@ -164,7 +173,49 @@ def dry_run(
             "seed": seed,
             "completion_prefix": completion_prefix,
         },
+        lengths=[len(ids) for group in sampled.ids for ids in group],
     )
+
+
+def run_dry_run(
+    spec: RunSpec,
+    funcs: Sequence[Callable],
+    weights: Sequence[float],
+    load_model: Callable[[], tuple[Any, Any]],
+    *,
+    num_prompts: int = DEFAULT_PROMPTS,
+    check_prompts: Callable[[list[Any]], None] | None = None,
+    progress: Callable[[float], None] | None = None,
+) -> tuple[DryRun, Summary]:
+    """The dry run of a recipe, the one the CLI, the MCP tool and the Lab tab run: the first `num_prompts` rows of
+    `spec.data`, `num_generations` completions each, sampled with the spec's `max_completion_length`, `temperature`,
+    `top_p`, `seed` and `completion_prefix`, and summarized with its advantage settings (`AdvantageSettings.of`).
+
+    `load_model` gives (model, tokenizer) once the rows are read; `check_prompts` sees the prompts first (public
+    mode prices them there)."""
+    rows = load_rows(spec.data, num_prompts)
+    if check_prompts is not None:
+        check_prompts([row["prompt"] for row in rows])
+    model, tokenizer = load_model()
+    g = spec.grpo
+    run = dry_run(
+        model,
+        tokenizer,
+        rows,
+        funcs,
+        weights,
+        num_generations=g.num_generations,
+        max_new_tokens=g.max_completion_length,
+        temperature=g.temperature,
+        top_p=g.top_p,
+        seed=g.seed,
+        progress=progress,
+        completion_prefix=g.completion_prefix,
+    )
+    advantage = AdvantageSettings.of(spec)
+    run.settings["advantage"] = advantage.to_json()
+    run.settings["generation_batch_size"] = spec.generation_batch_size()  # for a re-score with other settings
+    return run, run.summarize(advantage=advantage)
 
 
 def score_table(

@@ -60,6 +60,31 @@ TEXTS: dict[str, tuple[str, str]] = {
     "admission.what.max_visitor_workers": ("the live text workers", "运行中的文本评分进程数"),
     "admission.what.max_model_workers": ("the live model workers", "运行中的模型评分进程数"),
     "admission.what.worker_idle_seconds": ("a worker's idle seconds", "评分进程的空闲秒数"),
+    "admission.what.max_upload_row_chars": (
+        "the characters of one line of an uploaded file",
+        "上传文件中一行的字符数",
+    ),
+    "admission.what.max_upload_columns": ("the columns of an uploaded file", "上传文件的列数"),
+    "admission.what.max_upload_keys": ("the keys of one row of an uploaded file", "上传文件中一行的键数"),
+    "admission.what.max_upload_depth": ("the nesting of a value of an uploaded file", "上传文件中一个值的嵌套层数"),
+    "admission.what.max_upload_cell_chars": (
+        "the characters (or items) of one value of an uploaded file",
+        "上传文件中一个值的字符数（或元素数）",
+    ),
+    "admission.what.upload_parse_seconds": ("the seconds to read an upload", "读取上传文件的秒数"),
+    "admission.what.upload_parse_memory_mb": ("the memory to read an upload (MB)", "读取上传文件的内存（MB）"),
+    "admission.upload_timeout": (
+        "This app is public: the file {name!r} took longer than {seconds} s to read ({env}); it is not used.",
+        "这是公开的应用：读取文件 {name!r} 超过了 {seconds} 秒（{env}）；该文件不会被使用。",
+    ),
+    "admission.upload_memory": (
+        "This app is public: the file {name!r} needs more than {mb} MB of memory to read ({env}); it is not used.",
+        "这是公开的应用：读取文件 {name!r} 需要超过 {mb} MB 的内存（{env}）；该文件不会被使用。",
+    ),
+    "admission.upload_failed": (
+        "This app is public: the file {name!r} could not be read ({detail}); it is not used.",
+        "这是公开的应用：无法读取文件 {name!r}（{detail}）；该文件不会被使用。",
+    ),
     "admission.uploads_full": (
         "This app is public: the table of uploads is full (other visitors' uploads are kept); try again later.",
         "这是公开的应用：上传记录已满（其他访客的上传会被保留）；请稍后再试。",

@@ -39,6 +39,15 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "cli.config_unreadable": ("Cannot read config file {path}: {error}.", "无法读取配置文件 {path}：{error}。"),
     "cli.config_yaml": ("Config file {path} is not valid YAML: {error}", "配置文件 {path} 不是有效的 YAML：{error}"),
+    "cli.config_bf16_cpu": (
+        "{path} sets bf16 for a GPU; no CUDA here: training in bf16 autocast, which this CPU computes natively.",
+        "{path} 为 GPU 设置了 bf16；这里没有 CUDA：训练使用 bf16 自动混合精度，这台 CPU 原生支持 bf16。",
+    ),
+    "cli.config_bf16_fp32": (
+        "{path} sets bf16 for a GPU; no CUDA here and this CPU has no native bf16 (AVX512-BF16 or AMX): "
+        "training in fp32.",
+        "{path} 为 GPU 设置了 bf16；这里没有 CUDA，这台 CPU 也不原生支持 bf16（AVX512-BF16 或 AMX）：训练使用 fp32。",
+    ),
     "cli.config_mapping": (
         "Config file {path} must hold a YAML mapping of TRL's keys.",
         "配置文件 {path} 必须是一个以 TRL 参数名为键的 YAML 映射。",

@@ -40,14 +40,28 @@ TEXTS: dict[str, tuple[str, str]] = {
     "preview.advantage.help": (
         (
             "**Advantage**: how much better (green) or worse (red) a completion scored than the mean of its group, "
-            "divided by the group's std (TRL's `scale_rewards=group`). Training makes green completions more likely "
-            "and red ones less likely; the stronger the colour, the larger the push. A group where all scores are "
-            "equal has advantage 0 everywhere: nothing to learn."
+            "divided by the group's std (TRL's `scale_rewards=group`; the summary under the table names the settings "
+            "used). Training makes green completions more likely and red ones less likely; the stronger the colour, "
+            "the larger the push. A group where all scores are equal has advantage 0 everywhere: nothing to learn."
         ),
         (
             "**优势（advantage）**：某个生成结果的得分比组内平均分高多少（绿色）或低多少（红色），再除以组内标准差（"
-            "TRL 的 `scale_rewards=group`）。训练会让绿色的生成结果更可能出现、红色的更少出现；颜色越深，推动越大。"
+            "TRL 的 `scale_rewards=group`；表格下方的摘要写明所用的设置）。"
+            "训练会让绿色的生成结果更可能出现、红色的更少出现；颜色越深，推动越大。"
             "如果一组的得分全都相同，优势全为 0：没有可学的信号。"
         ),
+    ),
+    # which advantage settings the group was scored with (the Train tab's recipe)
+    "preview.advantage.settings": (
+        "Advantages as training computes them, with the Train tab's recipe: `scale_rewards={scale}`, "
+        "`multi_objective_aggregation={aggregation}`, the Rewards tab's weights.",
+        "优势按训练时的方式计算，用的是训练页配方：`scale_rewards={scale}`，"
+        "`multi_objective_aggregation={aggregation}`，奖励页的权重。",
+    ),
+    "preview.advantage.batch": (
+        "With these settings an advantage depends on the whole batch; here the batch is this one group, in training "
+        "it is {batch} completions ({groups} groups), so the values there differ.",
+        "在这些设置下，优势取决于整个批次；这里的批次只有这一组，训练时则是 {batch} 个生成结果（{groups} 组），"
+        "所以训练中的数值会不同。",
     ),
 }

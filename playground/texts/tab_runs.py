@@ -34,6 +34,11 @@ TEXTS: dict[str, tuple[str, str]] = {
         "{run} · {created} · {status} · {step}/{total} 步",
     ),
     "runs.label.reward": ("reward {reward}", "奖励 {reward}"),
+    "runs.summary": (
+        "**{run}** · {status} · {step}/{total} steps · wall time {wall}",
+        "**{run}** · {status} · {step}/{total} 步 · 用时 {wall}",
+    ),
+    "runs.col.duration": ("wall time", "用时"),
     "runs.col.created": ("created", "创建时间"),
     "runs.col.model": ("model", "模型"),
     "runs.col.rewards": ("rewards", "奖励"),

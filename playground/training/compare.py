@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from playground.advantages import AdvantageSettings
 from playground.errors import PlaygroundError
 from playground.preview import GenerationSettings, generate_group
 from playground.scoring import GroupScore, build_rewards, score_group
@@ -139,7 +140,7 @@ def _compare(run, spec, prompts, num_samples, seed, custom_rewards, progress) ->
                     weights,
                     prompts=[prompt] * num_samples,
                     columns={k: [v] * num_samples for k, v in columns.items()},
-                    scale_rewards=spec.grpo.scale_rewards,
+                    advantage=AdvantageSettings.of(spec, whole_table=True),
                 )
             )
         result.items.append(PromptComparison(_text(prompt), seed + i, scores[0], scores[1]))

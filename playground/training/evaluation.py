@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from playground.advantages import AdvantageSettings
 from playground.preview import GenerationSettings, generate_groups
 from playground.scoring import reward_name, score_group
 from playground.spec import RunSpec
@@ -108,7 +109,7 @@ class Evaluator:
                 prompts=[prompt] * n,
                 columns={k: [v] * n for k, v in columns.items()},
                 completion_ids=group.completion_ids,
-                scale_rewards=g.scale_rewards,
+                advantage=AdvantageSettings.of(self.spec, whole_table=True),
             )
             stds.append(score.std)
             shown += group.completions

@@ -23,6 +23,7 @@ from transformers import PrinterCallback, TrainerCallback
 from playground.errors import PlaygroundError, RewardError
 from playground.spec import RunSpec
 from playground.texts import msg
+from playground.training.alert_log import log_alerts, log_up_to
 from playground.training.checkpoint import KEEP_CHECKPOINTS, checkpoint_root, checkpoint_step
 from playground.training.progress import PhaseClock, eval_points, run_eta
 from playground.training.state import JobState
@@ -223,13 +224,14 @@ class TrainingJob(JobState):
         self._rows.append(row)
         if row.get("phase") in ("grpo", "eval"):
             self.alerts = self._health()
+            self.alert_log = log_alerts(self.alert_log, self.alerts, int(row.get("step") or self.step))
         self.write(
             step=self.step,
-            elapsed=round(time.time() - (self.started_at or time.time()), 1),
             phase=self.phase,
             warmup_step=self.warmup_step,
             warmup_steps=self.spec.grpo.sft_warmup_steps,
             alerts=self.alerts,
+            alert_log=self.alert_log,
             **self._error_fields(),
         )
         for listener in list(self.listeners):
@@ -371,6 +373,7 @@ class TrainingJob(JobState):
         self._evaluated = {(r["step"], r.get("eval_of")) for r in rows if r.get("phase") == "eval"}
         self.warmed_up = bool(self.spec.grpo.sft_warmup_steps)
         self.alerts = self._health()
+        self.alert_log = log_up_to(self.run.status().get("alert_log") or [], step, self.alerts)
         logger.info("Continuing run %s from step %d of %d", self.run.id, step, self.max_steps)
 
     def _save_after_failure(self, trainer) -> None:

@@ -23,6 +23,7 @@ FIELDS = {
     "phase": None,  # "warmup", then "grpo" ("eval" in status.json while a held-out eval runs)
     "warmup_step": 0,
     "alerts": [],  # the health alerts as of the last logged row (`playground.training.health`, computed by the job)
+    "alert_log": [],  # every alert raised in the run, resolved ones kept (`playground.training.alert_log`)
 }
 
 
@@ -68,6 +69,7 @@ class JobState:
                 setattr(self, name, status[name])
         self.step = step
         self.alerts = list(self.alerts or [])
+        self.alert_log = list(self.alert_log or [])
 
     def reward_errors(self) -> int:
         """Reward failures scored as None so far (reward_error_policy="none")."""
@@ -97,6 +99,7 @@ class JobState:
             "warmup_step": self.warmup_step,
             "warmup_steps": self.spec.grpo.sft_warmup_steps,
             "alerts": list(self.alerts),
+            "alert_log": list(self.alert_log),
             "num_processes": self.spec.model.num_processes,
             "completions_per_step": self.spec.completions_per_step(),
         }

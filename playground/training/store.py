@@ -204,9 +204,36 @@ def _run_times(before: dict, after: dict) -> dict:
     elif after.get("status") in ACTIVE and after.get("finished_at"):
         # going again (a continued run): what its earlier segments trained, not the time it then waited, carries over
         times["finished_at"] = None
-        times["earlier_seconds"] = round(run_seconds({**before, "status": "finished"}) or 0.0, 1)
+        times["pieces"] = [*_with_durations({**before, "status": "finished"}).get("pieces", []), 0.0]
+        times["earlier_seconds"] = round(sum(times["pieces"]), 1)
         times["started_at"] = after["updated_at"]
     return times
+
+
+def _with_durations(status: dict) -> dict:
+    """The status with its wall time in pieces: `pieces` holds the seconds of each segment the run trained (the
+    first run, then each continue; the last is the current one, counted to `finished_at`, or to `updated_at` while it
+    is active), `elapsed` their sum (the run's whole wall time) and `earlier_seconds` the sum of all but the last."""
+    start = _parse_time(status.get("started_at"))
+    end = _parse_time(status.get("finished_at") or status.get("updated_at"))
+    if start is None or end is None:
+        return status
+    pieces = status.get("pieces")
+    if not (isinstance(pieces, list) and pieces and all(_seconds(p) is not None for p in pieces)):
+        earlier = _seconds(status.get("earlier_seconds"))
+        pieces = [earlier, 0.0] if earlier else [0.0]  # a status written before pieces were kept
+    pieces = [*pieces[:-1], round(max(0.0, (end - start).total_seconds()), 1)]
+    return {
+        **status,
+        "pieces": pieces,
+        "elapsed": round(sum(pieces), 1),
+        "earlier_seconds": round(sum(pieces[:-1]), 1),
+    }
+
+
+def _seconds(value: Any) -> float | None:
+    valid = isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value) and value >= 0
+    return float(value) if valid else None
 
 
 def _parse_time(value: Any) -> datetime | None:
@@ -232,6 +259,16 @@ def run_seconds(status: dict, now: datetime | None = None) -> float | None:
     earlier = status.get("earlier_seconds")
     earlier = float(earlier) if isinstance(earlier, int | float) and earlier > 0 else 0.0
     return max(0.0, (end - start).total_seconds()) + earlier
+
+
+def run_pieces(status: dict, now: datetime | None = None) -> list[float]:
+    """The seconds of each piece the run of `status` trained (the first run, then each continue), the current one
+    counted to `now` while it is active; [] before it started. They add up to `run_seconds`."""
+    total = run_seconds(status, now)
+    if total is None:
+        return []
+    pieces = _with_durations(status).get("pieces") or [total]
+    return [*pieces[:-1], round(max(0.0, total - sum(pieces[:-1])), 1)]
 
 
 # --- process liveness ----------------------------------------------------------------------------------------------
@@ -299,6 +336,8 @@ class RunInfo:
     error: str | None = None
     owner: str | None = field(default=None, repr=False)  # the hash of the starter's browser token (training/access.py)
     published: bool = False  # the owner made it readable by everyone (public mode)
+    seconds: float | None = None  # the wall time it trained, every piece together (`run_seconds`)
+    pieces: list[float] = field(default_factory=list)  # each piece's seconds: the first run, then each continue
 
 
 class Run:
@@ -349,6 +388,7 @@ class Run:
         recovered = {**status, "status": "interrupted", "error": DEAD_PROCESS_ERROR, "updated_at": _now()}
         # The process was last seen at its last write: the run ended after that, and that is as near as is known.
         recovered.update(_run_times(status, {**recovered, "updated_at": status.get("updated_at") or _now()}))
+        recovered = _with_durations(recovered)
         logger.warning(
             "Run '%s' was %s but its process %s is gone; marking it interrupted.",
             self.id,
@@ -373,6 +413,7 @@ class Run:
         if status.get("status") not in STATUSES:
             raise ValueError(f"Invalid run status {status.get('status')!r}; must be one of {STATUSES}.")
         status.update(_run_times(before, status))
+        status = _with_durations(status)
         if status["status"] in ACTIVE:
             pid = fields.get("pid", os.getpid())
             status.update(pid=pid, pid_start=_process_start(pid), host=socket.gethostname())
@@ -444,6 +485,8 @@ class Run:
             error=status["error"] if isinstance(status.get("error"), Text) else _str(status.get("error")),
             owner=_str(status.get("owner")),
             published=bool(status.get("published")),
+            seconds=run_seconds(status),
+            pieces=run_pieces(status),
         )
 
     def publish(self, published: bool = True) -> dict:

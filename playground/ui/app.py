@@ -8,6 +8,7 @@ from typing import Any
 
 import gradio as gr
 
+from playground import admission
 from playground.data.parsers import max_file_bytes
 from playground.texts import msg
 from playground.ui.common import bind, gate_every_event, toast_title_css
@@ -15,10 +16,10 @@ from playground.ui.compare_tab import create_compare_tab
 from playground.ui.context import AppContext, create_session
 from playground.ui.custom_code import wire_unload
 from playground.ui.i18n import I18N, ZH, t
-from playground.ui.lab_tab import create_lab_tab
+from playground.ui.lab_tab import create_lab_tab, wire_lab_tab
 from playground.ui.learn_tab import create_learn_tab, show_lesson, wire_learn_tab
 from playground.ui.mcp_server import add_mcp_tools
-from playground.ui.preview_tab import create_preview_tab
+from playground.ui.preview_tab import create_preview_tab, wire_preview_tab
 from playground.ui.queue_view import create_queue_view
 from playground.ui.rewards_tab import create_rewards_tab
 from playground.ui.runs_tab import create_runs_tab
@@ -86,12 +87,14 @@ def build_app(settings: UISettings | None = None, *, ctx: AppContext | None = No
             rewards = create_rewards_tab(ctx, session)
             learn = create_learn_tab(last_lesson)
             preview = create_preview_tab(ctx, session, rewards)
-            create_lab_tab(ctx, session, rewards)
+            lab = create_lab_tab(ctx, session, rewards)
             train = create_train_tab(ctx, session, rewards)
             with train.tab:
                 create_queue_view(ctx, session, train.timer)
             create_compare_tab(ctx, session)
             create_runs_tab(ctx, session)
+        wire_preview_tab(ctx, session, rewards, preview, train.form)  # scored with the Train tab's recipe
+        wire_lab_tab(ctx, lab, train.form)
         wire_page_load(demo, ctx, session, train)
         wire_learn_tab(demo, ctx, session, learn, rewards, preview, train)
         lesson = (bind(show_lesson, ctx), [learn.picker, session.id], learn.views)
@@ -108,12 +111,26 @@ def build_app(settings: UISettings | None = None, *, ctx: AppContext | None = No
     return demo
 
 
+def trust_proxies() -> None:
+    """uvicorn's trusted-proxy list (`FORWARDED_ALLOW_IPS`) from `PLAYGROUND_PROXY_HOPS`, whatever the variable held:
+    with 0 hops no address, loopback included, may rewrite the client's address (`admission.trusted_proxies`)."""
+    hops = admission.proxy_hops()
+    allowed = admission.trusted_proxies(hops)
+    if os.environ.get("FORWARDED_ALLOW_IPS", allowed) != allowed:
+        logger.warning("FORWARDED_ALLOW_IPS is set from PLAYGROUND_PROXY_HOPS=%d: %r", hops, allowed)
+    os.environ["FORWARDED_ALLOW_IPS"] = allowed
+
+
 def mcp_available() -> bool:
     return importlib.util.find_spec("mcp") is not None
 
 
 def launch_kwargs(settings: UISettings) -> dict[str, Any]:
-    """Keyword arguments for `demo.launch`. Raises SystemExit with a clear message when --mcp cannot be honoured."""
+    """Keyword arguments for `demo.launch`. Raises SystemExit with a clear message when --mcp cannot be honoured.
+
+    Sets the web server's trusted proxies from `PLAYGROUND_PROXY_HOPS` (`trust_proxies`): Gradio builds uvicorn's
+    config at launch, and uvicorn reads the list only from its variable."""
+    trust_proxies()
     kwargs: dict[str, Any] = dict(
         server_name=settings.host,
         server_port=settings.port,

@@ -166,8 +166,9 @@ def lang_of(request: gr.Request | None) -> str:
 
 
 def advantage_style(value: Any) -> str:
-    """Green for a positive advantage, red for a negative one, stronger the further from 0."""
-    if not isinstance(value, int | float) or not math.isfinite(value) or value == 0:
+    """Green for a positive advantage, red for a negative one, stronger the further from 0. A value shown as 0.000
+    (float noise where every completion scored the same) gets no colour."""
+    if not isinstance(value, int | float) or not math.isfinite(value) or round(value, 3) == 0:
         return ""
     alpha = 0.12 + 0.5 * min(abs(value) / 2, 1.0)
     rgb = "34, 197, 94" if value > 0 else "239, 68, 68"
@@ -292,6 +293,17 @@ def duration_text(seconds: float | None, lang: str) -> str:
     if total < 3600:
         return tr(lang, "app.duration.minutes", m=total // 60, s=total % 60)
     return tr(lang, "app.duration.hours", h=total // 3600, m=total % 3600 // 60)
+
+
+def pieces_text(pieces: list[float], lang: str) -> str:
+    """A run's wall time: "5m 53s", or with the pieces it trained in (first run, each continue) "25m 30s (22m 05s +
+    3m 25s)"; "—" before it started."""
+    if not pieces:
+        return "—"
+    total = duration_text(sum(pieces), lang)
+    if len(pieces) == 1:
+        return total
+    return tr(lang, "app.duration.pieces", total=total, pieces=" + ".join(duration_text(p, lang) for p in pieces))
 
 
 def labelled(lang: str | None, label: str, text: str) -> str:

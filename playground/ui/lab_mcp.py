@@ -7,12 +7,13 @@ import json
 
 import gradio as gr
 
-from playground.cli.lab import prompt_source
+from playground.data.sources import PromptSource
 from playground.errors import PlaygroundError
-from playground.lab.dryrun import dry_run, load_rows
+from playground.lab.dryrun import run_dry_run
 from playground.lab.graders import import_grader
 from playground.lab.probe import probe
 from playground.scoring import build_rewards
+from playground.spec import spec_with
 from playground.ui.common import bind
 from playground.ui.context import AppContext, default_selection, parse_selection
 from playground.ui.fair import PREVIEW_SLOTS, TRY_SLOTS, fair
@@ -47,6 +48,12 @@ def lab_dry_run(
     num_generations: int = 4,
     max_new_tokens: int = 32,
     seed: int = 0,
+    temperature: float = 1.0,
+    top_p: float = 1.0,
+    completion_prefix: str = "",
+    scale_rewards: str = "group",
+    multi_objective_aggregation: str = "sum_then_normalize",
+    per_device_train_batch_size: int = 8,
 ) -> dict:
     """Sample G completions for each of the first N prompts of a built-in set with the app's model and report what TRL
     would log at step 0, the prompts whose group gives no learning signal, and a one-sentence verdict.
@@ -56,30 +63,45 @@ def lab_dry_run(
         dataset_name: A built-in prompt set: writing, arithmetic or chinese (a public app reads no file path).
         num_prompts: Prompts to sample (N).
         num_generations: Completions per prompt (G).
-        max_new_tokens: Most tokens per completion.
+        max_new_tokens: Most tokens per completion (the recipe's max_completion_length).
         seed: Sampling seed.
+        temperature: Sampling temperature, as in training.
+        top_p: Nucleus sampling share, as in training.
+        completion_prefix: Text every completion starts with (the recipe's completion_prefix); rewards score it too.
+        scale_rewards: TRL's scale_rewards: group, batch or none.
+        multi_objective_aggregation: TRL's sum_then_normalize or normalize_then_sum.
+        per_device_train_batch_size: Completions per batch, the batch that batch scaling and normalize_then_sum use.
 
     Returns:
         {"reward", "reward_std", "frac_reward_zero_std", "rewards", "prompts", "verdict"}.
     """
     ctx.check_sampling(int(num_prompts), int(num_generations), int(max_new_tokens))  # the shape, then the rows
     funcs, weights = build_rewards(_choices(rewards))
-    source = prompt_source(dataset_name)
+    source = PromptSource.named(dataset_name)
     ctx.check_source(source, None)  # public mode: MCP clients upload nothing, so no file of the server is read
-    rows = load_rows(source, int(num_prompts))
-    ctx.check_sampling([row["prompt"] for row in rows], int(num_generations), int(max_new_tokens))
-    model, tokenizer = ctx.models.get(ctx.settings.model)
-    run = dry_run(
-        model,
-        tokenizer,
-        rows,
+    spec = spec_with(
+        {
+            "num_generations": int(num_generations),
+            "max_completion_length": int(max_new_tokens),
+            "seed": int(seed),
+            "temperature": temperature,
+            "top_p": top_p,
+            "completion_prefix": completion_prefix or "",
+            "scale_rewards": scale_rewards,
+            "multi_objective_aggregation": multi_objective_aggregation,
+            "per_device_train_batch_size": int(per_device_train_batch_size),
+        }
+    )
+    spec.data = source
+    _, summary = run_dry_run(
+        spec,
         funcs,
         weights,
-        num_generations=int(num_generations),
-        max_new_tokens=int(max_new_tokens),
-        seed=int(seed),
+        lambda: ctx.models.get(ctx.settings.model),
+        num_prompts=int(num_prompts),
+        check_prompts=lambda prompts: ctx.check_sampling(prompts, int(num_generations), int(max_new_tokens)),
     )
-    return run.summarize().to_json()
+    return summary.to_json()
 
 
 def lab_probe(rewards: str = "", prompt: str = "", columns: str = "") -> dict:

@@ -6,20 +6,33 @@ re-score controls recompute totals and advantages without generating again.
 
 import json
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import gradio as gr
 import pandas as pd
 
+from playground.advantages import AdvantageSettings
 from playground.data.sources import BUILTIN_SETS, PromptSource
 from playground.errors import PlaygroundError
-from playground.lab.dryrun import DryRun, dry_run, load_rows
+from playground.lab.dryrun import DryRun
+from playground.lab.dryrun import run_dry_run as run_dry_run_of
 from playground.lab.graders import export_grader, import_grader
 from playground.lab.probe import probe
 from playground.runtime.zerogpu import gpu_handler
 from playground.scoring import build_rewards
-from playground.texts import render
-from playground.ui.common import bind, headers_on_load, lang_of, progress_callback, sentences, short, styled
+from playground.spec import spec_with
+from playground.texts import msg, render
+from playground.ui.common import (
+    bind,
+    headers_on_load,
+    labelled,
+    lang_of,
+    progress_callback,
+    sentences,
+    short,
+    styled,
+)
 from playground.ui.context import AppContext, Session, parse_selection
 from playground.ui.custom_code import custom_rewards, table_rows
 from playground.ui.i18n import t, tr
@@ -62,11 +75,30 @@ def _metrics(summary, lang: str, seconds: float | None = None) -> str:
         lines += [tr(lang, "lab.correlation", pairs=pairs), ""]
     if summary.shares:
         lines.append(tr(lang, "lab.shares", shares=", ".join(f"{k} {v:.0%}" for k, v in summary.shares.items())))
+    lines += diagnostic_lines(summary, lang)
     timing = tr(lang, "lab.rescored", ms=f"{summary.milliseconds:.1f}")
     if seconds is not None:
         timing = sentences(lang, tr(lang, "lab.timing", seconds=f"{seconds:.1f}"), timing)
     lines += ["", timing]
     return "\n".join(lines)
+
+
+def diagnostic_lines(summary, lang: str) -> list[str]:
+    """The dry run's flat rewards and cut-off completions, titled as the Preview and the Rewards tab title them."""
+    found = summary.diagnostics
+    if found is None:
+        return []
+    shown = []
+    if found.flat and found.signal:
+        names = ", ".join(repr(n) if v is None else f"{n!r} ({v:g})" for n, v in found.flat.items())
+        shown.append(("flat", tr(lang, "lab.flat", names=names)))
+    if found.mostly_clipped:
+        limit = summary.settings.get("max_completion_length")
+        shown.append(
+            ("clipped", render(lang, msg("scoring.clipped", count=found.clipped, n=found.completions, limit=limit)))
+        )
+    lines = [f"- ⚠ {labelled(lang, '**' + tr(lang, 'flag.' + code) + '**', text)}" for code, text in shown]
+    return ["", *lines] if lines else []
 
 
 def _summary_json(summary, lang: str) -> dict:
@@ -99,6 +131,12 @@ def _weights_frame(run: DryRun, lang: str) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=[tr(lang, key) for key in WEIGHT_HEADERS])
 
 
+# The Train form's fields a dry run reads besides the Lab's own: sampling as in training, and the batch that batch
+# scaling and normalize_then_sum take (`playground.advantages.AdvantageSettings`).
+RECIPE_FIELDS = ("temperature", "top_p", "completion_prefix", "per_device_train_batch_size", "steps_per_generation")
+RECIPE_FIELDS += ("gradient_accumulation_steps",)
+
+
 def run_dry_run(
     ctx: AppContext,
     request: gr.Request,
@@ -113,29 +151,44 @@ def run_dry_run(
     seed: int,
     scale_rewards: str,
     aggregation: str,
+    temperature: float = 1.0,
+    top_p: float = 1.0,
+    completion_prefix: str = "",
+    per_device_train_batch_size: int | None = None,
+    steps_per_generation: int | None = None,
+    gradient_accumulation_steps: int | None = None,
     progress=gr.Progress(),
 ):
-    """Sample G completions for each of the first N prompts of a set in batches, score them as GRPO's first step."""
+    """Sample G completions for each of the first N prompts of a set in batches, score them as GRPO's first step:
+    the engine's `run_dry_run`, with the Lab's fields and the Train form's (`RECIPE_FIELDS`)."""
     lang = lang_of(request)
     ctx.check_sampling(int(num_prompts), int(num_generations), int(max_new_tokens))  # the shape, then the rows
-    rows = load_rows(PromptSource(kind="builtin", name=prompt_set), int(num_prompts))
-    ctx.check_sampling([row["prompt"] for row in rows], int(num_generations), int(max_new_tokens))
+    values = {"num_generations": int(num_generations), "max_completion_length": int(max_new_tokens)}
+    values |= {"seed": int(seed or 0), "scale_rewards": scale_rewards, "multi_objective_aggregation": aggregation}
+    values |= {"temperature": temperature, "top_p": top_p, "completion_prefix": completion_prefix or ""}
+    values |= {"per_device_train_batch_size": per_device_train_batch_size or None}  # an empty box: the recipe's
+    values |= {"steps_per_generation": steps_per_generation or None}
+    values |= {"gradient_accumulation_steps": gradient_accumulation_steps or None}
+    spec = spec_with(values, parse_selection(selection))
+    spec.data = PromptSource(kind="builtin", name=prompt_set)
     custom = custom_rewards(ctx, request, code, selection)
-    funcs, weights = build_rewards(parse_selection(selection), custom, owner=ctx.viewer(token))
-    loaded, tokenizer = ctx.models.get(model or ctx.settings.model, progress=progress_callback(progress, lang))
-    progress(0.0, desc=tr(lang, "lab.sampling", n=len(rows), g=int(num_generations)))
-    run = dry_run(
-        loaded,
-        tokenizer,
-        rows,
+    funcs, weights = build_rewards(spec.rewards, custom, owner=ctx.viewer(token))
+    sampling = tr(lang, "lab.sampling", n=int(num_prompts), g=int(num_generations))
+
+    def load():
+        loaded = ctx.models.get(model or ctx.settings.model, progress=progress_callback(progress, lang))
+        progress(0.0, desc=sampling)
+        return loaded
+
+    run, summary = run_dry_run_of(
+        spec,
         funcs,
         weights,
-        num_generations=int(num_generations),
-        max_new_tokens=int(max_new_tokens),
-        seed=int(seed or 0),
-        progress=lambda f: progress(f, desc=tr(lang, "lab.sampling", n=len(rows), g=int(num_generations))),
+        load,
+        num_prompts=int(num_prompts),
+        check_prompts=lambda prompts: ctx.check_sampling(prompts, int(num_generations), int(max_new_tokens)),
+        progress=lambda f: progress(f, desc=sampling),
     )
-    summary = run.summarize(scale_rewards=scale_rewards, multi_objective_aggregation=aggregation)
     return (
         _metrics(summary, lang, run.seconds),
         _prompt_frame(summary, lang),
@@ -155,9 +208,9 @@ def rescore(request: gr.Request, state: dict, weights: pd.DataFrame, scale_rewar
     by_name = {str(row[0]): row for row in table_rows(weights) if row}  # reward, weight, on (headers translated)
     w = [float(_cell(by_name, n, 1, 1.0) or 0.0) for n in run.names]
     on = [bool(_cell(by_name, n, 2, True)) for n in run.names]
-    summary = run.summarize(
-        weights=w, enabled=on, scale_rewards=scale_rewards, multi_objective_aggregation=aggregation
-    )
+    batch = run.settings.get("generation_batch_size")  # the recipe's, as the dry run read it
+    advantage = AdvantageSettings(scale_rewards, aggregation).batched(batch, run.num_generations)
+    summary = run.summarize(weights=w, enabled=on, advantage=advantage)
     return (
         _metrics(summary, lang),
         _prompt_frame(summary, lang),
@@ -219,7 +272,18 @@ def export_openai_grader(request: gr.Request, selection: list[dict], names: dict
     return text, "\n".join(f"- {render(lang, m)}" for m in messages)
 
 
-def create_lab_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> None:
+@dataclass
+class LabTab:
+    """What `wire_lab_tab` connects to the Train form once it exists."""
+
+    run: gr.Button
+    inputs: list  # the Lab's own inputs of a dry run, in `run_dry_run`'s order
+    outputs: list
+    scale_rewards: gr.Radio
+    aggregation: gr.Radio
+
+
+def create_lab_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> LabTab:
     with gr.Tab(t("lab.tab"), id="lab"):
         gr.Markdown(t("lab.intro"))
         with gr.Row(equal_height=False):
@@ -283,7 +347,6 @@ def create_lab_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> No
     inputs = [session.id, model, prompt_set, session.selection, rewards.editor, num_prompts, num_generations]
     inputs += [max_new_tokens, seed]
     outputs = [metrics, prompts, weights, signal, state, result]
-    run.click(gpu_handler(bind(run_dry_run, ctx)), [*inputs, *settings], outputs, api_name="dry_run")
     for control in (weights, scale_rewards, aggregation):
         control.input(
             bind(rescore),
@@ -311,3 +374,17 @@ def create_lab_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> No
         [grader_out, grader_note],
         api_name="export_grader",
     )
+    return LabTab(run, [*inputs, *settings], outputs, scale_rewards, aggregation)
+
+
+def wire_lab_tab(ctx: AppContext, lab: LabTab, recipe) -> None:
+    """The dry run reads the Train form's sampling and batch fields (`RECIPE_FIELDS`; `recipe` is the form, flat
+    field name -> component), and the Lab's scale_rewards and multi_objective_aggregation follow the form's."""
+    inputs = [*lab.inputs, *(recipe[name] for name in RECIPE_FIELDS)]
+    lab.run.click(gpu_handler(bind(run_dry_run, ctx)), inputs, lab.outputs, api_name="dry_run")
+    for name, radio in (("scale_rewards", lab.scale_rewards), ("multi_objective_aggregation", lab.aggregation)):
+        recipe[name].change(bind(_same), recipe[name], radio, show_progress="hidden", api_visibility="private")
+
+
+def _same(value):
+    return value

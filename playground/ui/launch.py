@@ -5,9 +5,9 @@ import logging
 from playground.ui.settings import parse_settings
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None, prog: str = "app.py") -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    settings = parse_settings(argv)  # before the UI's imports: `--help` and a bad flag answer at once
+    settings = parse_settings(argv, prog=prog)  # before the UI's imports: `--help` and a bad flag answer at once
     from playground.ui.app import build_app, launch_kwargs
     from playground.ui.mcp_server import keep_only_mcp_tools
 

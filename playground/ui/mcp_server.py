@@ -1,4 +1,4 @@
-"""MCP tools (`python app.py --mcp`): four stateless functions, and nothing else of the page's API.
+"""MCP tools (`python app.py --mcp`): the stateless functions of `TOOLS`, and nothing else of the page's API.
 
 Gradio's MCP server runs every tool call through one shared Gradio session (its Streamable HTTP transport is
 stateless, so MCP clients cannot be told apart), and the page's handlers keep per-session state (the reward selection,
@@ -6,10 +6,17 @@ the custom code's sandbox worker, the owner of a run). Exposed as tools, they le
 scores or stop its run. So the MCP server offers only tools whose whole input is their arguments:
 
 - `list_rewards()`: the library's rewards, their parameters and defaults;
-- `score_completions(completions, rewards, prompt, code)`: score a group with TRL's advantages;
-- `preview_group(prompt, rewards, num_generations, max_new_tokens, seed, code)`: sample a group with the app's
-  model, then score it;
-- `check_reward(code)`: check custom reward code and run each function once on sample completions.
+- `score_completions(completions, rewards, prompt, code, scale_rewards, multi_objective_aggregation)`: score a group
+  with TRL's advantages;
+- `preview_group(prompt, rewards, num_generations, max_new_tokens, seed, code, temperature, top_p,
+  completion_prefix, scale_rewards, multi_objective_aggregation)`: sample a group with the app's model, then score
+  it;
+- `check_reward(code)`: check custom reward code and run each function once on sample completions;
+- `lab_dry_run(rewards, dataset_name, num_prompts, num_generations, max_new_tokens, seed, temperature, top_p,
+  completion_prefix, scale_rewards, multi_objective_aggregation, per_device_train_batch_size)`: the reward lab's dry
+  run on a built-in prompt set (playground/ui/lab_mcp.py, as are the next two);
+- `lab_probe(rewards, prompt, columns)`: score degenerate completions, report those that game the rewards;
+- `lab_import_grader(grader)`: an OpenAI grader JSON as playground rewards.
 
 Custom code runs in a fresh sandbox worker per call, closed before the call returns: two MCP clients share nothing.
 Training, runs and downloads stay on the page (and its gradio_client API), where each visitor is a session.
@@ -19,11 +26,12 @@ from typing import Any
 
 import gradio as gr
 
+from playground.advantages import AdvantageSettings
 from playground.errors import PlaygroundError
-from playground.preview import GenerationSettings
-from playground.preview import preview_group as sample_and_score
+from playground.preview import run_preview
 from playground.sandbox import close_rewards, compile_rewards, inspect_code, trial_run
 from playground.scoring import build_rewards, score_group
+from playground.spec import spec_with
 from playground.ui.common import bind
 from playground.ui.context import AppContext, parse_selection
 from playground.ui.fair import PREVIEW_SLOTS, TRY_SLOTS, fair
@@ -56,7 +64,13 @@ def list_rewards() -> list[dict]:
 
 
 def score_completions(
-    ctx: AppContext, completions: list[str], rewards: str = "", prompt: str = "", code: str = ""
+    ctx: AppContext,
+    completions: list[str],
+    rewards: str = "",
+    prompt: str = "",
+    code: str = "",
+    scale_rewards: str = "group",
+    multi_objective_aggregation: str = "sum_then_normalize",
 ) -> dict:
     """Score completions as one GRPO group: each reward, the weighted total and TRL's advantage per completion.
 
@@ -66,19 +80,27 @@ def score_completions(
             for the demo recipe's rewards. Names come from list_rewards or from functions defined in `code`.
         prompt: The prompt the completions answer (some rewards read it).
         code: Optional Python source defining custom reward functions, run in a sandbox for this call only.
+        scale_rewards: TRL's scale_rewards: group, batch or none.
+        multi_objective_aggregation: TRL's sum_then_normalize or normalize_then_sum.
 
     Returns:
-        The completions with their rewards, totals and advantages, the group's mean and std, and warnings.
+        The completions with their rewards, totals and advantages, the group's mean and std, warnings, and the
+        advantage settings used.
     """
     completions = [str(c) for c in completions or []]
     if len(completions) < 2:
         raise PlaygroundError("mcp.group_size")
+    advantage = AdvantageSettings.of(
+        spec_with({"scale_rewards": scale_rewards, "multi_objective_aggregation": multi_objective_aggregation}),
+        whole_table=True,
+    )
     ctx.check_group(completions, prompts=[prompt or ""])
     ctx.check_judges(completions, reward_selection(rewards))
     custom = _custom(code)
     try:
         funcs, weights = build_rewards(parse_selection(reward_selection(rewards)), custom)
-        return score_group(completions, funcs, weights, prompts=[prompt or ""] * len(completions)).to_json()
+        n = len(completions)
+        return score_group(completions, funcs, weights, prompts=[prompt or ""] * n, advantage=advantage).to_json()
     finally:
         close_rewards(custom)
 
@@ -91,6 +113,11 @@ def preview_group(
     max_new_tokens: int = 32,
     seed: int = 0,
     code: str = "",
+    temperature: float = 1.0,
+    top_p: float = 1.0,
+    completion_prefix: str = "",
+    scale_rewards: str = "group",
+    multi_objective_aggregation: str = "sum_then_normalize",
 ) -> dict:
     """Sample a group of completions for a prompt with the app's model, then score it as score_completions does.
 
@@ -98,21 +125,35 @@ def preview_group(
         prompt: The prompt to complete (sent as a user message when the model has a chat template).
         rewards: JSON list of rewards, as in score_completions; empty for the demo recipe's rewards.
         num_generations: Completions in the group (2-16).
-        max_new_tokens: Most tokens per completion.
+        max_new_tokens: Most tokens per completion (the recipe's max_completion_length).
         seed: Sampling seed: the same seed gives the same group.
         code: Optional Python source defining custom reward functions, run in a sandbox for this call only.
+        temperature: Sampling temperature, as in training.
+        top_p: Nucleus sampling share, as in training.
+        completion_prefix: Text every completion starts with (the recipe's completion_prefix); rewards score it too.
+        scale_rewards: TRL's scale_rewards: group, batch or none.
+        multi_objective_aggregation: TRL's sum_then_normalize or normalize_then_sum.
 
     Returns:
-        The prompt, the scored completions and the group's statistics.
+        The prompt, the scored completions, the group's statistics and the advantage settings used.
     """
-    ctx.check_sampling([prompt or ""], int(num_generations), int(max_new_tokens))
-    settings = GenerationSettings(num_generations=int(num_generations), max_new_tokens=int(max_new_tokens), seed=seed)
-    settings.validate()
+    ctx.check_sampling([(prompt or "") + (completion_prefix or "")], int(num_generations), int(max_new_tokens))
+    spec = spec_with(
+        {
+            "num_generations": int(num_generations),
+            "max_completion_length": int(max_new_tokens),
+            "seed": int(seed),
+            "temperature": temperature,
+            "top_p": top_p,
+            "completion_prefix": completion_prefix or "",
+            "scale_rewards": scale_rewards,
+            "multi_objective_aggregation": multi_objective_aggregation,
+        }
+    )
     custom = _custom(code)
     try:
         funcs, weights = build_rewards(parse_selection(reward_selection(rewards)), custom)
-        model, tokenizer = ctx.models.get(ctx.settings.model)
-        return sample_and_score(model, tokenizer, prompt, funcs, weights, settings).to_json()
+        return run_preview(spec, prompt, funcs, weights, lambda: ctx.models.get(ctx.settings.model)).to_json()
     finally:
         close_rewards(custom)
 

@@ -6,12 +6,14 @@ from typing import Any
 
 import gradio as gr
 
+from playground.advantages import AdvantageSettings
 from playground.data.sources import BUILTIN_SETS, PromptSource, load_prompts
 from playground.errors import PlaygroundError
 from playground.models import EMBEDDED
-from playground.preview import GenerationSettings, preview_group
+from playground.preview import run_preview
 from playground.runtime.zerogpu import gpu_handler
 from playground.scoring import build_rewards
+from playground.spec import spec_with
 from playground.ui.common import (
     bind,
     empty_frame,
@@ -20,6 +22,7 @@ from playground.ui.common import (
     progress_callback,
     score_frame,
     score_summary,
+    sentences,
     short,
     text_widths,
 )
@@ -48,6 +51,10 @@ class PreviewTab:
     top_p: gr.Slider
     max_new_tokens: gr.Slider
     completion_prefix: gr.Textbox
+    seed: gr.Number
+    run: gr.Button
+    table: gr.Dataframe
+    summary: gr.Markdown
 
 
 def model_choices(default: str) -> list[tuple[str, str]]:
@@ -92,6 +99,11 @@ def _int(value) -> int:
         return 0
 
 
+# The Train tab's recipe fields that change an advantage (besides the weights): the Preview reads them from there.
+RECIPE_FIELDS = ("scale_rewards", "multi_objective_aggregation", "per_device_train_batch_size", "steps_per_generation")
+RECIPE_FIELDS += ("gradient_accumulation_steps",)
+
+
 def generate(
     ctx: AppContext,
     request: gr.Request,
@@ -107,9 +119,15 @@ def generate(
     max_new_tokens: int,
     seed: int,
     completion_prefix: str = "",
+    scale_rewards: str = "group",
+    multi_objective_aggregation: str = "sum_then_normalize",
+    per_device_train_batch_size: int | None = None,
+    steps_per_generation: int | None = None,
+    gradient_accumulation_steps: int | None = None,
     progress=gr.Progress(),
 ):
-    """Load the model (kept loaded between previews), sample G completions in one batch, score them.
+    """Load the model (kept loaded between previews), sample G completions in one batch, score them as training will:
+    with the Train tab's fields that change an advantage (`RECIPE_FIELDS`) and the Rewards tab's weights.
 
     With a `completion_prefix` (the run spec's field) the model continues after it and rewards score the prefix plus
     the continuation, as in training.
@@ -118,26 +136,42 @@ def generate(
     if not (prompt or "").strip():
         raise PlaygroundError(tr(lang, "preview.empty_prompt"))
     ctx.check_sampling([(prompt or "") + (completion_prefix or "")], _int(num_generations), _int(max_new_tokens))
-    custom = custom_rewards(ctx, request, code, selection)
-    funcs, weights = build_rewards(parse_selection(selection), custom, owner=ctx.viewer(token))
     if num_generations is None or not G_RANGE[0] <= num_generations <= G_RANGE[1] or num_generations % 1:
         raise PlaygroundError(tr(lang, "preview.g.range", low=G_RANGE[0], high=G_RANGE[1], g=num_generations))
-    settings = GenerationSettings(
-        num_generations=int(num_generations),
-        max_new_tokens=int(max_new_tokens),
-        temperature=float(temperature),
-        top_p=float(top_p),
-        seed=int(seed or 0),
-    )
-    settings.validate()
-    loaded, tokenizer = ctx.models.get(model, progress=progress_callback(progress, lang))
-    progress(None, desc=tr(lang, "preview.generating", g=settings.num_generations))  # no fraction to report
+    values = {"scale_rewards": scale_rewards, "multi_objective_aggregation": multi_objective_aggregation}
+    values |= {"per_device_train_batch_size": per_device_train_batch_size or None}  # an empty box: the recipe's
+    values |= {"steps_per_generation": steps_per_generation or None}
+    values |= {"gradient_accumulation_steps": gradient_accumulation_steps or None}
+    values |= {"num_generations": int(num_generations), "max_completion_length": int(max_new_tokens)}
+    values |= {"temperature": float(temperature), "top_p": float(top_p), "seed": int(seed or 0)}
+    values["completion_prefix"] = completion_prefix or ""
+    spec = spec_with(values, parse_selection(selection))
+    custom = custom_rewards(ctx, request, code, selection)
+    funcs, weights = build_rewards(spec.rewards, custom, owner=ctx.viewer(token))
     columns = row["columns"] if row and row.get("prompt") == prompt else {}
-    prefix = completion_prefix or ""
-    result = preview_group(loaded, tokenizer, prompt, funcs, weights, settings, columns=columns, prefix=prefix)
-    timing = tr(lang, "preview.timing", g=settings.num_generations, seconds=f"{result.group.seconds:.1f}")
+
+    def load():
+        loaded = ctx.models.get(model, progress=progress_callback(progress, lang))
+        progress(None, desc=tr(lang, "preview.generating", g=spec.grpo.num_generations))  # no fraction to report
+        return loaded
+
+    result = run_preview(spec, prompt, funcs, weights, load, columns=columns)
+    timing = tr(lang, "preview.timing", g=spec.grpo.num_generations, seconds=f"{result.group.seconds:.1f}")
+    summary = "\n\n".join([timing, score_summary(result.score, lang), advantage_note(spec, lang)])
     # the table's value as it is (API and MCP clients read it); its column widths follow in `fit_completion_column`
-    return score_frame(result.score, lang), f"{timing}\n\n{score_summary(result.score, lang)}", result.to_json()
+    return score_frame(result.score, lang), summary, result.to_json()
+
+
+def advantage_note(spec, lang: str) -> str:
+    """Which advantage settings the group was scored with, and (batch scaling, normalize_then_sum) how the batch of
+    training differs from this one group."""
+    g = spec.grpo
+    note = tr(lang, "preview.advantage.settings", scale=g.scale_rewards, aggregation=g.multi_objective_aggregation)
+    if AdvantageSettings(g.scale_rewards, g.multi_objective_aggregation).batch_wide:
+        batch = spec.generation_batch_size()
+        batch_note = tr(lang, "preview.advantage.batch", batch=batch, groups=batch // max(g.num_generations, 1))
+        note = sentences(lang, note, batch_note)
+    return note
 
 
 def fit_completion_column(request: gr.Request, value: Any) -> gr.Dataframe:
@@ -192,15 +226,40 @@ def create_preview_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -
     session.selection.change(
         bind(selection_summary_for), session.selection, rewards_md, show_progress="hidden", api_visibility="private"
     )
-    inputs = [session.id, model, prompt, row, session.selection, rewards.editor, num_generations, temperature, top_p]
-    inputs += [max_new_tokens, seed, prefix]
-    outputs = [table, summary, session.preview]
+    return PreviewTab(
+        model,
+        prompt_set,
+        prompt_row,
+        prompt,
+        row,
+        num_generations,
+        temperature,
+        top_p,
+        max_new_tokens,
+        prefix,
+        seed,
+        run,
+        table,
+        summary,
+    )
+
+
+def wire_preview_tab(ctx: AppContext, session: Session, rewards: RewardsTab, preview: PreviewTab, recipe) -> None:
+    """Generate: the Preview's own inputs, then the Train form's fields that change an advantage (`recipe`: the
+    form, flat field name -> component), so the group is scored with the recipe that trains."""
+    p = preview
+    inputs = [session.id, p.model, p.prompt, p.row, session.selection, rewards.editor, p.num_generations]
+    inputs += [p.temperature, p.top_p, p.max_new_tokens, p.seed, p.completion_prefix]
+    inputs += [recipe[name] for name in RECIPE_FIELDS]
+    outputs = [p.table, p.summary, session.preview]
     # One preview samples at a time (the app's model); a visitor's queued previews wait behind their own.
     generate_fairly = fair(gpu_handler(bind(generate, ctx)), PREVIEW_SLOTS)
-    done = run.click(
-        generate_fairly, inputs, outputs, api_name="generate_group", show_progress_on=[summary], concurrency_limit=None
+    done = p.run.click(
+        generate_fairly,
+        inputs,
+        outputs,
+        api_name="generate_group",
+        show_progress_on=[p.summary],
+        concurrency_limit=None,
     )
     done.success(fit_completion_column, outputs[0], outputs[0], api_visibility="private", show_progress="hidden")
-    return PreviewTab(
-        model, prompt_set, prompt_row, prompt, row, num_generations, temperature, top_p, max_new_tokens, prefix
-    )

@@ -31,8 +31,8 @@ def _auth(value: str) -> tuple[str, str]:
     return user, password
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="app.py", description="GRPO Reward Playground web app.")
+def build_parser(prog: str = "app.py") -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog=prog, description="GRPO Reward Playground web app.")
     p.add_argument("--host", help=f"address to listen on (default: $GRADIO_SERVER_NAME, else {DEFAULT_HOST})")
     p.add_argument("--port", type=int, help=f"port (default: $GRADIO_SERVER_PORT, else {DEFAULT_PORT})")
     p.add_argument("--share", action="store_true", help="also open a public gradio.live link")
@@ -43,10 +43,12 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def parse_settings(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = None) -> UISettings:
+def parse_settings(
+    argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = None, prog: str = "app.py"
+) -> UISettings:
     """Flags win over GRADIO_SERVER_NAME / GRADIO_SERVER_PORT, which win over the Space defaults (SPACE_ID set)."""
     environ = os.environ if environ is None else environ
-    args = build_parser().parse_args(argv)
+    args = build_parser(prog).parse_args(argv)
     on_space = bool(environ.get("SPACE_ID"))
     host = args.host or environ.get("GRADIO_SERVER_NAME") or (SPACE_HOST if on_space else DEFAULT_HOST)
     port = args.port or int(environ.get("GRADIO_SERVER_PORT") or DEFAULT_PORT)

@@ -2,6 +2,7 @@
 
 import pytest
 
+from playground.advantages import AdvantageSettings
 from playground.lab.stats import spearman, summarize
 from tests.playground.test_advantages import trl_scored
 
@@ -17,9 +18,7 @@ def test_metrics_equal_trl_logs(tiny_model_dir, tmp_path, scale_rewards, aggrega
     weights = [0.7, 0.3]
     out, logged = trl_scored(tiny_model_dir, tmp_path, ROWS, weights, 4, scale_rewards, aggregation)
 
-    ours = summarize(
-        ROWS, ["f0", "f1"], weights, 4, scale_rewards=scale_rewards, multi_objective_aggregation=aggregation
-    )
+    ours = summarize(ROWS, ["f0", "f1"], weights, 4, advantage=AdvantageSettings(scale_rewards, aggregation))
     for key in ("reward", "reward_std", "frac_reward_zero_std"):
         assert getattr(ours, key) == pytest.approx(logged[key], abs=1e-5), key
     for name in ("f0", "f1"):

@@ -10,6 +10,7 @@ import pytest
 # The sandbox settings the UI tests run under, whatever the machine's environment says.
 SANDBOX_ENV = ("PLAYGROUND_CUSTOM_CODE", "PLAYGROUND_PUBLIC", "SPACE_ID", "PLAYGROUND_SANDBOX_TIMEOUT")
 SANDBOX_ENV += ("PLAYGROUND_SANDBOX_MEMORY_MB", "PLAYGROUND_SANDBOX_READ_PATHS", "PLAYGROUND_MAX_FILE_MB")
+SANDBOX_ENV += ("FORWARDED_ALLOW_IPS",)  # the app sets it at launch (`trust_proxies`); restored on the way out
 
 
 def free_port() -> int:

@@ -38,7 +38,7 @@ NAMESPACES = (
 )
 KEY = re.compile(rf"^({'|'.join(NAMESPACES)})\.[a-z0-9_]+(\.[a-z0-9_]+)*$")
 # Keys built at run time from a value: f"rewards.family.{family}", f"flag.{code}", f"train.status.{status}".
-FLAG_CODES = ("non_finite", "none", "unscorable", "zero_std", "dominates")
+FLAG_CODES = ("non_finite", "none", "unscorable", "zero_std", "clipped", "flat", "dominates")
 
 
 def literal_keys() -> set[str]:
@@ -170,7 +170,7 @@ def test_placeholders_match_between_languages():
 
 
 def test_runtime_texts_follow_the_language():
-    assert tr("zh", "train.progress", step=2, total=5, eta="3s") == "第 2 / 5 步 · 预计剩余 3s"
+    assert tr("zh", "train.progress", step=2, total=5, eta="3s") == "第 2 / 5 步 · 整个训练预计剩余 3s"
     assert tr("fr", "train.start") == EN["train.start"]  # unknown languages fall back to English
     with pytest.raises(KeyError):
         t("train.no_such_key")

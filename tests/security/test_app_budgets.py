@@ -1,0 +1,136 @@
+"""What a visitor spends, charged to that visitor, on a real public app on 127.0.0.1 with the default settings (no
+trusted proxy):
+
+- forwarded headers: a client on loopback that writes `X-Forwarded-For` is still one address to the queue cap;
+- upload width: one JSONL line of 120,000 keys, or of 45 MB, is refused by the gate in the upload worker, with the
+  app's memory unchanged, in English and Chinese; a narrow file of the same rows still reads.
+"""
+
+import json
+import logging
+import os
+import threading
+import time
+
+import pytest
+from gradio_client import Client, handle_file
+from gradio_client.exceptions import AppError
+
+from tests.ui.live_app import running_app
+from tests.ui.test_client import TINY_RUN, form_kwargs
+
+
+ENV = {"PLAYGROUND_PUBLIC": "1"}  # PLAYGROUND_PROXY_HOPS unset: 0, as off a Space
+
+
+@pytest.fixture(scope="module")
+def public_app(tiny_model_dir, tmp_path_factory):
+    with running_app(str(tiny_model_dir), str(tmp_path_factory.mktemp("runs")), env=ENV) as live:
+        yield live
+
+
+def forging(app, written: str) -> Client:
+    """A browser session on 127.0.0.1 that writes `written` into X-Forwarded-For (as through `--share`'s tunnel, or a
+    proxy that does not append)."""
+    return Client(app.url, verbose=False, download_files=False, headers={"X-Forwarded-For": written})
+
+
+def test_forwarded_headers_from_loopback_choose_no_address(public_app):
+    ctx = public_app.ctx
+    runner = Client(public_app.url, verbose=False, download_files=False)
+    runner.predict(**form_kwargs(runner, **{**TINY_RUN, "max_steps": 60}), api_name="/start_training")
+    job = ctx.jobs.current
+    try:
+        first = forging(public_app, "203.0.113.1")
+        first.predict(**form_kwargs(first, **{**TINY_RUN, "max_steps": 1}), api_name="/start_training")  # queued
+        assert [w.address for w in ctx.jobs.waiting] == ["127.0.0.1"]
+        for n in (2, 3):  # the same client, a made-up address each time
+            forged = forging(public_app, f"203.0.113.{n}")
+            with pytest.raises(AppError, match="Your network address already has 1 run"):
+                forged.predict(**form_kwargs(forged, **{**TINY_RUN, "max_steps": 1}), api_name="/start_training")
+        assert [w.address for w in ctx.jobs.waiting] == ["127.0.0.1"]
+    finally:
+        ctx.jobs.waiting.clear()
+        job.stop()
+        job.join(300)
+
+
+# --- upload width ----------------------------------------------------------------------------------------------------
+
+
+def rss_bytes() -> int:
+    with open("/proc/self/statm") as handle:
+        return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+class PeakRSS:
+    """The app's (this process's) largest resident memory while the block runs, sampled every 20 ms."""
+
+    def __enter__(self):
+        self.before, self.peak, self._stop = rss_bytes(), rss_bytes(), threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+        return self
+
+    def _sample(self):
+        while not self._stop.wait(0.02):
+            self.peak = max(self.peak, rss_bytes())
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+        self.peak = max(self.peak, rss_bytes())
+
+
+def wide_row(path, keys: int) -> None:
+    with open(path, "w") as handle:
+        handle.write('{"prompt": "Say hi."')
+        for start in range(0, keys, 100_000):
+            handle.write("".join(f', "k{n:07d}": 1' for n in range(start, min(keys, start + 100_000))))
+        handle.write("}\n")
+
+
+@pytest.mark.parametrize("keys", [120_000, 2_900_000], ids=["120k-keys", "45MB"])
+def test_a_wide_row_upload_is_refused_in_the_upload_worker(public_app, tmp_path, keys, caplog):
+    path = tmp_path / "wide.jsonl"
+    wide_row(path, keys)
+    size = path.stat().st_size
+    assert size > (40 * 2**20 if keys > 1_000_000 else 1_500_000)
+    c = Client(public_app.url, verbose=False, download_files=False)
+    uploaded = handle_file(str(path))
+    with caplog.at_level(logging.INFO), PeakRSS() as memory, pytest.raises(AppError) as err:
+        started = time.monotonic()
+        c.predict(uploaded, api_name="/upload_prompts")
+    seconds = time.monotonic() - started
+    assert f"PLAYGROUND_MAX_UPLOAD_ROW_CHARS); this request has {size - 1:,}" in str(err.value), str(err.value)
+    assert memory.peak - memory.before < 200 * 2**20, (memory.before, memory.peak)
+    logged = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
+    assert (
+        logged
+        and all(len(line) < 300 for line in logged)
+        and not any("k0000001" in r.getMessage() for r in caplog.records)
+    )
+    print(f"{size / 2**20:.1f} MB refused in {seconds:.2f} s, app RSS +{(memory.peak - memory.before) / 2**20:.0f} MB")
+
+
+def test_upload_refusals_are_in_chinese_too(public_app, tmp_path):
+    path = tmp_path / "wide.jsonl"
+    wide_row(path, 120_000)
+    c = Client(public_app.url, verbose=False, download_files=False, headers={"Accept-Language": "zh-CN"})
+    with pytest.raises(AppError, match="上传文件中一行的字符数最多为 100,000（PLAYGROUND_MAX_UPLOAD_ROW_CHARS）"):
+        c.predict(handle_file(str(path)), api_name="/upload_prompts")
+
+
+def test_uploads_are_priced_by_width_and_nesting(public_app, tmp_path):
+    c = Client(public_app.url, verbose=False, download_files=False)
+    wide = tmp_path / "wide.csv"  # short lines, but 65 columns
+    wide.write_text(",".join(["prompt", *(f"c{n}" for n in range(64))]) + "\n" + ",".join("x" * 65) + "\n")
+    deep = tmp_path / "deep.json"
+    deep.write_text(json.dumps([{"prompt": "hi", "meta": [[[[[[[[[[1]]]]]]]]]]}]))
+    for path, env in ((wide, "PLAYGROUND_MAX_UPLOAD_COLUMNS"), (deep, "PLAYGROUND_MAX_UPLOAD_DEPTH")):
+        with pytest.raises(AppError, match=env):
+            c.predict(handle_file(str(path)), api_name="/upload_prompts")
+    narrow = tmp_path / "narrow.jsonl"
+    narrow.write_text('{"prompt": "Say hi.", "answer": "hi"}\n' * 3)
+    kind, name = c.predict(handle_file(str(narrow)), api_name="/upload_prompts")
+    assert kind == "file" and name["value"].endswith("narrow.jsonl")
