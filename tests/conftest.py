@@ -152,7 +152,7 @@ def embedded_dir():
 @pytest.fixture(scope="session")
 def tiny_model_dir(tmp_path_factory, embedded_dir):
     """A 2-layer random Llama with SmolLM2's real tokenizer and chat template, saved as a local model folder."""
-    from playground.testing import save_tiny_model
+    from tests.support.tiny_models import save_tiny_model
 
     return save_tiny_model(tmp_path_factory.mktemp("tiny-model"))
 
@@ -167,7 +167,7 @@ def tiny(tiny_model_dir):
 
 @pytest.fixture(scope="session")
 def char_model_dir(tmp_path_factory):
-    from playground.testing import save_char_model
+    from tests.support.tiny_models import save_char_model
 
     return save_char_model(tmp_path_factory.mktemp("char-model"))
 

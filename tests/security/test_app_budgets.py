@@ -20,7 +20,7 @@ from gradio_client import Client, handle_file
 from gradio_client.exceptions import AppError
 
 from playground.isolation.visitor import WORKERS
-from playground.ui.queue_client import error_of, run_call
+from tests.support.queue_client import error_of, run_call
 from tests.ui.live_app import running_app
 from tests.ui.test_client import TINY_RUN, form_kwargs
 
