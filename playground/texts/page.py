@@ -51,6 +51,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "app.duration.seconds": ("{s}s", "{s} 秒"),
     "app.duration.minutes": ("{m}m {s:02d}s", "{m} 分 {s:02d} 秒"),
     "app.duration.hours": ("{h}h {m:02d}m", "{h} 小时 {m:02d} 分"),
+    "app.duration.pieces": ("{total} ({pieces})", "{total}（分段：{pieces}）"),
 }
 
 # Keys Gradio's own frontend asks for but its translations lack: the status tracker's screen-reader line after an

@@ -5,12 +5,12 @@ import pickle
 import pytest
 
 from playground.errors import RewardError
-from playground.testing import save_tiny_model
 from rewards.formula import get_formula_reward
 from rewards.judge import get_judge_reward
 from rewards.model import get_reward_model_reward
 from rewards.registry import build_reward
 from rewards.similarity import get_similarity_reward, similarity
+from tests.support.tiny_models import save_tiny_model
 
 
 class TestSimilarity:
