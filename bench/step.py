@@ -90,7 +90,7 @@ def run_bare(
     from trl import GRPOTrainer
 
     from playground.data.sources import load_prompts
-    from playground.scoring import build_rewards
+    from playground.scoring import LOCAL, build_rewards
     from playground.training.job import as_chat, load_training_model
 
     rows: list[dict] = []
@@ -109,7 +109,7 @@ def run_bare(
 
     args = bare_config(spec, out, device, gradient_checkpointing)
     model, tokenizer = load_training_model(spec)
-    funcs, _ = build_rewards(spec.rewards)
+    funcs, _ = build_rewards(spec.rewards, executor=LOCAL)
     trainer = Timed(
         model=model,
         reward_funcs=funcs,

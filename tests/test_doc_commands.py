@@ -280,7 +280,7 @@ def runs(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def finished_run(runs, tiny_model_dir):
-    from playground.testing import tiny_spec
+    from tests.support.tiny_models import tiny_spec
 
     return _train(runs, tiny_spec(tiny_model_dir, max_steps=1, max_completion_length=8))
 
@@ -294,7 +294,7 @@ def my_recipe(finished_run, tmp_path_factory):
 
 def _prepare(case: Case, request, cwd: Path, runs: Path, tiny: Path) -> str | None:
     """Lay out what the command reads in `cwd`; the id of the run it names."""
-    from playground.testing import tiny_spec
+    from tests.support.tiny_models import tiny_spec
 
     (cwd / "runs").symlink_to(runs)
     if case.needs == "run":

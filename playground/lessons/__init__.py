@@ -44,6 +44,30 @@ def _flat(spec, name: str):
     return getattr(getattr(spec, section), name)
 
 
+def _recipe(spec) -> list[tuple[str, float]] | None:
+    """The spec's rewards as (metric name, weight); None for a custom reward (no lesson's recipe)."""
+    from rewards.registry import metric_name
+
+    try:
+        return [(metric_name(c.name, c.params), float(c.weight)) for c in spec.rewards]
+    except (PlaygroundError, ValueError, TypeError):
+        return None
+
+
+def _repeated(spec, fields: tuple[str, ...]):
+    """The (lesson, trap) whose run `spec` repeats: the same rewards and weights and the same `fields`; else None."""
+    mine = _recipe(spec)
+    if mine is None:
+        return None
+    for lesson, trap in [(lesson, trap) for lesson in LESSONS for trap in (False, True)]:
+        if trap and lesson.trap is None:
+            continue
+        theirs = lesson.run_spec(trap=trap)
+        if mine == _recipe(theirs) and all(_flat(spec, f) == _flat(theirs, f) for f in fields):
+            return lesson, trap
+    return None
+
+
 def reference_seconds(spec) -> float | None:
     """The wall time of the lesson reference run that `spec` repeats (the same rewards and timing fields, on the
     embedded model, one process; a lesson's trap counts with its own reference run), or None: a lesson run's time left
@@ -51,27 +75,20 @@ def reference_seconds(spec) -> float | None:
     reference run measured on a shared machine or on fewer threads than cores (`Reference.quiet_time`) gives none: its
     time is not a quiet machine's."""
     from playground.models import EMBEDDED
-    from rewards.registry import metric_name
-
-    def recipe(s):
-        try:
-            return [(metric_name(c.name, c.params), float(c.weight)) for c in s.rewards]
-        except (PlaygroundError, ValueError, TypeError):  # a custom reward: no lesson's recipe
-            return None
 
     if _flat(spec, "model_name_or_path") not in ("embedded", EMBEDDED) or _flat(spec, "num_processes") != 1:
         return None
-    mine = recipe(spec)
-    for lesson, trap in [(lesson, trap) for lesson in LESSONS for trap in (False, True)]:
-        if trap and lesson.trap is None:
-            continue
-        theirs = lesson.run_spec(trap=trap)
-        if mine != recipe(theirs) or any(_flat(spec, f) != _flat(theirs, f) for f in TIMING_FIELDS):
-            continue
-        reference = lesson.reference(trap=trap)
-        wall = reference.run.get("wall_s") if reference and reference.quiet_time else None
-        return float(wall) if isinstance(wall, int | float) and wall > 0 else None
-    return None
+    found = _repeated(spec, TIMING_FIELDS)
+    reference = found[0].reference(trap=found[1]) if found else None
+    wall = reference.run.get("wall_s") if reference and reference.quiet_time else None
+    return float(wall) if isinstance(wall, int | float) and wall > 0 else None
 
 
-__all__ = ["LESSONS", "Lesson", "get_lesson", "reference_seconds"]
+def reference_for(spec):
+    """The lesson reference run (`Reference`) whose eval curve a run of `spec` compares with: the lesson (or its trap)
+    with the same rewards, weights and prompt set, whatever the model or the number of steps; else None."""
+    found = _repeated(spec, ("dataset_name",))
+    return found[0].reference(trap=found[1]) if found else None
+
+
+__all__ = ["LESSONS", "Lesson", "get_lesson", "reference_for", "reference_seconds"]

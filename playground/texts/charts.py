@@ -50,14 +50,18 @@ TEXTS: dict[str, tuple[str, str]] = {
         ),
         "训练后的模型偏离基础模型有多远（beta > 0 时记录）。数值小且缓慢上升是健康的；突然跳升需要警惕。",
     ),
-    "chart.loss.title": ("loss: GRPO loss", "loss：GRPO 损失"),
+    "chart.loss.title": ("loss: GRPO loss (and the SFT warm-up's)", "loss：GRPO 损失（及 SFT 预热的损失）"),
     "chart.loss.y": ("loss", "损失"),
     "chart.loss.caption": (
         (
             "The objective the optimizer minimises. Not a quality score: it moves either way around 0 (above 0 when "
-            "the longer answers are the worse ones); watch the reward instead."
+            "the longer answers are the worse ones); watch the reward instead. warmup/loss is the SFT warm-up's "
+            "cross-entropy at its own steps, drawn while the warm-up runs: down is good."
         ),
-        "优化器最小化的目标。它不是质量分数：在 0 上下波动（较长的回答较差时会高于 0）；请以奖励曲线为准。",
+        (
+            "优化器最小化的目标。它不是质量分数：在 0 上下波动（较长的回答较差时会高于 0）；请以奖励曲线为准。"
+            "warmup/loss 是 SFT 预热按其自身步数记录的交叉熵，预热期间就会画出：越低越好。"
+        ),
     ),
     "chart.mean_length.title": ("completions/mean_length: completion length", "completions/mean_length：生成长度"),
     "chart.mean_length.y": ("tokens", "token 数"),
@@ -96,6 +100,26 @@ TEXTS: dict[str, tuple[str, str]] = {
         "每步的平均总奖励，每次训练一条线（奖励设置不同的训练不可直接比较）。越高越好。",
     ),
     "chart.series.metric": ("metric", "指标"),
+    # --- the held-out eval charts: one per reward, the run's eval points beside the lesson's reference run ---
+    "chart.eval.label": ("held-out eval", "留出评估"),
+    "chart.eval.title": ("held-out eval: {metric}", "留出评估：{metric}"),
+    "chart.eval.x": ("eval point (GRPO step)", "评估点（GRPO 步）"),
+    "chart.eval.y": ("mean on the held-out prompts", "留出提示词上的平均值"),
+    "chart.eval.base": ("base", "基础模型"),
+    "chart.eval.warmup": ("warm-up", "预热后"),
+    "chart.eval.run": ("this run", "本次训练"),
+    "chart.eval.reference": ("lesson reference", "课程参考"),
+    "chart.eval.caption": (
+        (
+            "Held-out eval: each reward's mean on the same held-out prompts and seeds at every eval point (the base "
+            "model, after the SFT warm-up, after GRPO steps), and sentence_rate where the answers are in tags. A run "
+            "of a lesson's recipe has the lesson's reference run beside it (dashed). Up is good."
+        ),
+        (
+            "留出评估：每个奖励在同一批留出提示词、同样随机种子上的平均值，评估点依次为基础模型、SFT 预热后、各 GRPO "
+            "步之后；回答用标签分段时还有 sentence_rate。按课程配方训练时，课程的参考训练（虚线）画在旁边。越高越好。"
+        ),
+    ),
     # --- the Learn tab's curve: each chart metric of a lesson (a reward function's mean, or eval_reward) ---
     "chart.lesson.y": ("reward (mean)", "奖励（平均）"),
     # --- the bf16 rollout's importance-sampling chart ---

@@ -26,6 +26,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "flag.unscorable": ("Unscored completions", "有生成结果未被打分"),
     "flag.zero_std": ("No learning signal", "没有学习信号"),
     "flag.dominates": ("One reward dominates", "某个奖励占主导"),
+    "flag.flat": ("A reward does not vary", "某个奖励没有变化"),
+    "flag.clipped": ("Cut-off completions", "生成结果被截断"),
     # --- first session, charts, Chinese page ---
     "app.error_title": ("Error", "出错了"),
     "app.duplicate": (
@@ -49,6 +51,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "app.duration.seconds": ("{s}s", "{s} 秒"),
     "app.duration.minutes": ("{m}m {s:02d}s", "{m} 分 {s:02d} 秒"),
     "app.duration.hours": ("{h}h {m:02d}m", "{h} 小时 {m:02d} 分"),
+    "app.duration.pieces": ("{total} ({pieces})", "{total}（分段：{pieces}）"),
 }
 
 # Keys Gradio's own frontend asks for but its translations lack: the status tracker's screen-reader line after an

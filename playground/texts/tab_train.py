@@ -41,7 +41,10 @@ TEXTS: dict[str, tuple[str, str]] = {
         "No alert holds now; the ones raised earlier in the run are kept below.",
         "目前没有生效的提醒；本次训练中先前出现过的提醒保留在下面。",
     ),
-    "train.progress": ("Step {step} of {total} · ETA {eta}", "第 {step} / {total} 步 · 预计剩余 {eta}"),
+    "train.progress": (
+        "Step {step} of {total} · the whole run's ETA {eta}",
+        "第 {step} / {total} 步 · 整个训练预计剩余 {eta}",
+    ),
     "train.status.none": (
         "No run yet since the app started; past runs are on the Runs tab.",
         "应用启动后还没有训练；以往的训练在“训练记录”页。",
@@ -59,8 +62,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "train.status.queued": ("Run `{run}` is queued.", "训练 `{run}` 正在排队。"),
     "train.status.loading": ("Run `{run}`: loading the model and the data…", "训练 `{run}`：正在加载模型和数据…"),
     "train.status.running": (
-        "Run `{run}` is running: step {step} of {total}, {elapsed} elapsed, ETA {eta}.",
-        "训练 `{run}` 进行中：第 {step} / {total} 步，已用时 {elapsed}，预计剩余 {eta}。",
+        "Run `{run}` is running: step {step} of {total}, {elapsed} elapsed, the whole run's ETA {eta}.",
+        "训练 `{run}` 进行中：第 {step} / {total} 步，已用时 {elapsed}，整个训练预计剩余 {eta}。",
     ),
     "train.status.stopping": (
         "Run `{run}` is stopping after the current step; the adapter will be saved.",
@@ -90,16 +93,6 @@ TEXTS: dict[str, tuple[str, str]] = {
     "train.phase.warmup": ("warm-up (SFT)", "预热（SFT）"),
     "train.phase.grpo": ("GRPO", "GRPO 强化学习"),
     "train.phase.eval": ("scoring the eval prompts", "正在为评估提示词打分"),
-    "train.status.warmup": (
-        (
-            "Run `{run}` is warming up with SFT: step {step} of {total}, {elapsed} elapsed, warm-up ETA {eta}; GRPO "
-            "starts after it."
-        ),
-        (
-            "训练 `{run}` 正在做 SFT 预热：第 {step} / {total} 步，已用时 {elapsed}，预热预计剩余 {eta}；预热结束后"
-            "开始 GRPO。"
-        ),
-    ),
     "train.status.warmup_run": (
         (
             "Run `{run}` is warming up with SFT: step {step} of {total}, {elapsed} elapsed; the whole run's ETA {eta} "
@@ -114,15 +107,14 @@ TEXTS: dict[str, tuple[str, str]] = {
         "SFT step {step} of {total} · the whole run's ETA {eta}",
         "SFT 预热第 {step} / {total} 步 · 整个训练预计剩余 {eta}",
     ),
-    "train.progress.warmup": (
-        "SFT step {step} of {total} · warm-up ETA {eta}",
-        "SFT 预热第 {step} / {total} 步 · 预热预计剩余 {eta}",
-    ),
     "train.progress.warmup_done": ("SFT step {step} of {total}", "SFT 预热第 {step} / {total} 步"),
     "train.progress.done": ("Step {step} of {total}", "第 {step} / {total} 步"),
     "train.status.eval": (
-        "Run `{run}` is scoring its held-out eval prompts at step {step} of {total}, {elapsed} elapsed, ETA {eta}.",
-        "训练 `{run}` 正在为留出的评估提示词打分：第 {step} / {total} 步，已用时 {elapsed}，预计剩余 {eta}。",
+        (
+            "Run `{run}` is scoring its held-out eval prompts at step {step} of {total}, {elapsed} elapsed, the "
+            "whole run's ETA {eta}."
+        ),
+        "训练 `{run}` 正在为留出的评估提示词打分：第 {step} / {total} 步，已用时 {elapsed}，整个训练预计剩余 {eta}。",
     ),
     "train.data.kind_taken": (
         "dataset_name {name} is read as dataset_kind {kind}.",

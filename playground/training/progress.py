@@ -97,3 +97,40 @@ def run_eta(clock: PhaseClock, *, warmup_steps: int, max_steps: int, evals: int)
     known = [v for v in parts.values() if v is not None]
     total = sum(known) if len(known) == len(parts) else None
     return phase, total if total is None or math.isfinite(total) else None
+
+
+def whole_run(
+    *,
+    status: str,
+    elapsed: float,
+    eta: float | None,
+    reference_s: float | None = None,
+    warmup_step: int = 0,
+    warmup_steps: int = 0,
+    step: int = 0,
+    max_steps: int = 1,
+) -> tuple[float | None, float]:
+    """(the whole run's time left, the share of the whole run done), whatever phase it is in: the warm-up, the
+    evals and GRPO together, so that neither number starts again when a phase ends.
+
+    `elapsed` is the run's wall time so far (every piece of a continued run); `eta` the run's own time left once its
+    step times tell it (`run_eta`'s second value); before that, `reference_s` (the wall time of the lesson reference
+    run it repeats) less `elapsed`. The share done is the time spent over the time spent and left while the time left
+    is known; else the steps done (warm-up and GRPO) over all of them. A run that is not going has no time left, and a
+    finished one is done.
+
+    >>> whole_run(status="running", elapsed=60.0, eta=None, reference_s=300.0, warmup_step=5, warmup_steps=20)
+    (240.0, 0.2)
+    >>> whole_run(status="running", elapsed=150.0, eta=50.0, step=15, max_steps=20)
+    (50.0, 0.75)
+    """
+    going = status in ("loading", "running")
+    left = eta if going else None
+    if going and left is None and reference_s and reference_s > elapsed:
+        left = reference_s - elapsed
+    if status == "finished":
+        return None, 1.0
+    if left is not None and elapsed + left > 0:
+        return left, min(1.0, max(0.0, elapsed / (elapsed + left)))
+    total = max(1, int(warmup_steps or 0) + int(max_steps or 0))
+    return left, min(1.0, max(0.0, (int(warmup_step or 0) + int(step or 0)) / total))

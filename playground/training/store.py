@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from playground.errors import PlaygroundError
+from playground.settings import current
 from playground.texts import Text, msg
 
 
@@ -261,6 +262,16 @@ def run_seconds(status: dict, now: datetime | None = None) -> float | None:
     return max(0.0, (end - start).total_seconds()) + earlier
 
 
+def run_pieces(status: dict, now: datetime | None = None) -> list[float]:
+    """The seconds of each piece the run of `status` trained (the first run, then each continue), the current one
+    counted to `now` while it is active; [] before it started. They add up to `run_seconds`."""
+    total = run_seconds(status, now)
+    if total is None:
+        return []
+    pieces = _with_durations(status).get("pieces") or [total]
+    return [*pieces[:-1], round(max(0.0, total - sum(pieces[:-1])), 1)]
+
+
 # --- process liveness ----------------------------------------------------------------------------------------------
 
 
@@ -326,6 +337,8 @@ class RunInfo:
     error: str | None = None
     owner: str | None = field(default=None, repr=False)  # the hash of the starter's browser token (training/access.py)
     published: bool = False  # the owner made it readable by everyone (public mode)
+    seconds: float | None = None  # the wall time it trained, every piece together (`run_seconds`)
+    pieces: list[float] = field(default_factory=list)  # each piece's seconds: the first run, then each continue
 
 
 class Run:
@@ -473,6 +486,8 @@ class Run:
             error=status["error"] if isinstance(status.get("error"), Text) else _str(status.get("error")),
             owner=_str(status.get("owner")),
             published=bool(status.get("published")),
+            seconds=run_seconds(status),
+            pieces=run_pieces(status),
         )
 
     def publish(self, published: bool = True) -> dict:
@@ -534,7 +549,7 @@ def _final_reward(metrics: list[dict]) -> float | None:
 
 class RunStore:
     def __init__(self, root: str | Path | None = None):
-        self.root = Path(root if root is not None else os.environ.get("PLAYGROUND_RUNS") or "runs").expanduser()
+        self.root = Path(root if root is not None else current().runs).expanduser()
 
     def __repr__(self) -> str:
         return f"RunStore({str(self.root)!r})"

@@ -35,6 +35,7 @@ PER_FUNCTION = "rewards/{fn}/mean"
 ONLY_WITH_DATA = ("sampling/importance_sampling_ratio/mean",)
 # The held-out eval curve (TRL's eval metric name, logged with its `step`): drawn on the reward chart as a second line.
 EVAL_REWARD = "eval_reward"
+WARMUP_LOSS = "warmup/loss"  # the SFT warm-up's loss (TRL's SFT `loss`, as the job logs it under `warmup/`)
 FUNCTION = "function"  # the column naming the line on the other charts: the reward function, or the metric itself
 SERIES = "series"  # the column naming the line on the reward chart: "reward" (training) or "eval_reward"
 PER_ROW = 2  # two charts a row: each about 600 px wide on a 1280 px screen
@@ -237,7 +238,22 @@ def step_rows(metrics: list[dict]) -> list[dict]:
 
 def chart_frames(metrics: list[dict]) -> list[pd.DataFrame]:
     rows = step_rows(metrics)
-    return [reward_frame(metrics) if key == "reward" else _frame(rows, key) for key in CHARTS]
+    frames = {key: reward_frame(metrics) if key == "reward" else _frame(rows, key) for key in CHARTS}
+    frames["loss"] = loss_frame(metrics, rows)
+    return [frames[key] for key in CHARTS]
+
+
+def loss_frame(metrics: list[dict], rows: list[dict]) -> pd.DataFrame:
+    """GRPO's `loss` per step, and before it the SFT warm-up's (`warmup/loss`, at its own steps): drawn while the
+    warm-up runs, so the page shows a moving chart from its first minutes."""
+    warmup = [
+        (int(r["step"]), v, WARMUP_LOSS)
+        for r in metrics
+        if r.get("phase") == "warmup" and (v := metric_value(r.get(WARMUP_LOSS))) is not None
+        if metric_value(r.get("step")) is not None
+    ]
+    grpo = [(int(r["step"]), v, "loss") for r in rows if (v := metric_value(r.get("loss"))) is not None]
+    return _typed(_drawable(warmup + grpo), FUNCTION)
 
 
 def eval_rows(metrics: list[dict]) -> list[dict]:

@@ -12,16 +12,22 @@ import pandas as pd
 
 from playground.errors import PlaygroundError
 from playground.export import export_adapter_zip, export_recipe, export_script, zip_folder
+from playground.lessons import reference_for
+from playground.lessons.reference import Reference
 from playground.spec import RunSpec
 from playground.texts import render
+from playground.training.store import RunInfo
 from playground.ui.charts import chart_updates, create_overlay, overlay_update
-from playground.ui.common import bind, empty_frame, lang_of, notify, run_label
-from playground.ui.context import AppContext, Session, client_address
+from playground.ui.common import bind, client_address, empty_frame, lang_of, notify, pieces_text, run_label
+from playground.ui.context import AppContext, Session
+from playground.ui.eval_charts import eval_chart_updates
 from playground.ui.i18n import t, tr
 from playground.ui.train_tab import HIDDEN, SAMPLE_HEADERS, alerts_markdown, create_run_view, samples_frame
 
 
-COLUMNS = ("run", "status", "step", "created", "model", "rewards", "final_reward", "error")  # keys: runs.col.<name>
+# keys: runs.col.<name>
+TICK_SECONDS = 3.0  # how often the Runs tab looks whether the live run's status or step changed
+COLUMNS = ("run", "status", "step", "duration", "created", "model", "rewards", "final_reward", "error")
 # One click downloads: once the zip is made, the browser saves it (the file box stays, for a second copy).
 SAVE_FILE = """(file) => {
     if (file && file.url) {
@@ -37,14 +43,16 @@ SAVE_FILE = """(file) => {
 
 def runs_frame(ctx: AppContext, viewer: str | None = None, lang: str = "en") -> pd.DataFrame:
     """The runs this viewer may list (all, outside public mode). Another visitor's private run shows only its id,
-    status, step and time (in public mode it is listed while it is queued or going). Headers, statuses and errors in
-    `lang`; the rewards with their parameters and weights; the final reward to 3 decimals."""
+    status, step and times (in public mode it is listed while it is queued or going). Headers, statuses and errors in
+    `lang`; the wall time with its pieces (first run and each continue); the rewards with their parameters and
+    weights; the final reward to 3 decimals."""
     rows = [
         [
             info.id,
             tr(lang, f"train.state.{info.status}")
             + (f" · {tr(lang, 'runs.published_mark')}" if info.published else ""),
             f"{info.step}/{info.max_steps or '?'}",
+            pieces_text(info.pieces, lang),
             info.created_at[:19].replace("T", " "),
             info.model if readable else "",
             _rewards_text(ctx, info.id, info.rewards) if readable else "",
@@ -79,6 +87,24 @@ def refresh(ctx: AppContext, request: gr.Request, session_id: str | None = None,
     return frame, gr.Dropdown(choices=choices, value=value), gr.Dropdown(choices=choices)
 
 
+def refresh_on_change(
+    ctx: AppContext, request: gr.Request, session_id: str | None, current: str | None, seen: str | None
+):
+    """The Runs tab's timer tick: the run list again when the live run's status or step changed since the last tick
+    (a run that reached "finished" after its final save shows it without a Refresh), else nothing is sent. The timer
+    goes off once no run is going (the tab's opening and Continue turn it on)."""
+    job = ctx.jobs.current
+    key = f"{job.run.id}:{job.status}:{job.step}" if job is not None else None
+    timer = gr.Timer(active=job is not None and job.active)
+    if key == seen:
+        return gr.skip(), gr.skip(), gr.skip(), seen, timer
+    return (*refresh(ctx, request, session_id, current), key, timer)
+
+
+def wake() -> gr.Timer:
+    return gr.Timer(active=True)
+
+
 def show_run(ctx: AppContext, request: gr.Request, session_id: str | None, run_id: str | None):
     """A past (or live) run's charts, latest samples and alerts (public mode: the viewer's or a published run)."""
     lang = lang_of(request)
@@ -89,11 +115,33 @@ def show_run(ctx: AppContext, request: gr.Request, session_id: str | None, run_i
     status = run.status()
     alerts = status.get("alert_log") or status.get("alerts") or []  # kept by the run's job as it logged
     hide = gr.File(value=None, visible=False)  # the downloads of the run shown before
-    return [*chart_updates(metrics, lang), samples_frame(run, lang), alerts_markdown(alerts, metrics, lang)] + [
-        hide,
-        hide,
-        hide,
-    ]
+    view = [*chart_updates(metrics, lang), samples_frame(run, lang), alerts_markdown(alerts, metrics, lang)]
+    evals = eval_chart_updates(metrics, _reference(run), lang)
+    return [*view, hide, hide, hide, run_summary(run.info(), lang), *evals]
+
+
+def _reference(run) -> Reference | None:
+    """The lesson reference run a stored run compares with (`reference_for`), None for a spec that cannot be read."""
+    try:
+        return reference_for(RunSpec.from_dict(run.spec()))
+    except (PlaygroundError, ValueError, TypeError, KeyError):
+        return None
+
+
+def run_summary(info: RunInfo, lang: str) -> str:
+    """The run shown: its status, steps, wall time (with its pieces when it was continued) and final reward."""
+    text = tr(
+        lang,
+        "runs.summary",
+        run=info.id,
+        status=tr(lang, f"train.state.{info.status}"),
+        step=info.step,
+        total=info.max_steps or "?",
+        wall=pieces_text(info.pieces, lang),
+    )
+    if info.final_reward is not None:
+        text += " · " + tr(lang, "runs.label.reward", reward=f"{info.final_reward:.3g}")
+    return text
 
 
 def empty_run_view(request: gr.Request) -> list:
@@ -177,7 +225,18 @@ def delete_run(ctx: AppContext, request: gr.Request, session_id: str | None, run
     hide = gr.File(value=None, visible=False)
     empty = [*chart_updates([], lang), empty_frame(lang, "table.step", "table.advantage", "table.prompt"), ""]
     picker = gr.Dropdown(choices=chosen.choices, value=None)
-    return [frame, picker, chosen, *empty, hide, hide, hide, gr.Row(visible=False)]
+    return [
+        frame,
+        picker,
+        chosen,
+        *empty,
+        hide,
+        hide,
+        hide,
+        gr.Row(visible=False),
+        "",
+        *eval_chart_updates([], None, lang),
+    ]
 
 
 def publish_run(ctx: AppContext, request: gr.Request, session_id: str | None, run_id: str | None):
@@ -235,18 +294,25 @@ def create_runs_tab(ctx: AppContext, session: Session) -> None:
         zipped = gr.File(label=t("runs.zip"), interactive=False, visible=False)
         recipe_zip = gr.File(label=t("runs.recipe"), interactive=False, visible=False)
         script_zip = gr.File(label=t("runs.script"), interactive=False, visible=False)
-        alerts, plots, samples = create_run_view(max_height=360)
+        summary = gr.Markdown()
+        alerts, plots, samples, evals = create_run_view(max_height=360)
         gr.Markdown("### " + t("runs.overlay"))
         chosen = gr.Dropdown(ids, multiselect=True, allow_custom_value=True, label=t("runs.overlay.pick"))
         curves = create_overlay()
+        ticker = gr.Timer(TICK_SECONDS)  # the list follows the live run's status (`refresh_on_change`)
 
     lists = [table, run, chosen]
     me = session.id  # the visitor's browser token: what public mode's ownership checks (training/access.py)
     gr.on(
         [tab.select, reload.click], bind(refresh, ctx), [me, run], lists, api_name="list_runs", show_progress="hidden"
     )
+    seen = gr.State(None)
+    ticker.tick(
+        bind(refresh_on_change, ctx), [me, run, seen], [*lists, seen, ticker], **HIDDEN, concurrency_limit=None
+    )
+    gr.on([tab.select, resume.click], bind(wake), None, ticker, **HIDDEN)
     gr.context.Context.root_block.load(bind(empty_run_view), None, [*plots, samples, curves], **HIDDEN)
-    shown = [*plots, samples, alerts, zipped, recipe_zip, script_zip]
+    shown = [*plots, samples, alerts, zipped, recipe_zip, script_zip, summary, *evals]
     show.click(bind(show_run, ctx), [me, run], shown, api_name="show_run")
     # Picking a run shows it: the charts and the downloads always belong to the run in the picker.
     run.input(bind(show_run, ctx), [me, run], shown, **HIDDEN)
@@ -262,7 +328,7 @@ def create_runs_tab(ctx: AppContext, session: Session) -> None:
     ).success(None, script_zip, None, js=SAVE_FILE)
     delete.click(bind(ask_delete), run, [confirm_row, question], **HIDDEN)
     cancel.click(cancel_delete, None, confirm_row, **HIDDEN)
-    cleared = [*lists, *plots, samples, alerts, zipped, recipe_zip, script_zip, confirm_row]
+    cleared = [*lists, *plots, samples, alerts, zipped, recipe_zip, script_zip, confirm_row, summary, *evals]
     confirm.click(bind(delete_run, ctx), [me, run], cleared, api_name="delete_run")
     publish.click(bind(publish_run, ctx), [me, run], lists, api_name="publish_run")
     resume.click(bind(continue_run, ctx), [me, run, more], lists, api_name="continue_run")

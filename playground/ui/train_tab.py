@@ -13,25 +13,30 @@ from typing import Any
 import gradio as gr
 import pandas as pd
 
-from playground.lessons import reference_seconds
+from playground.lessons import reference_for, reference_seconds
+from playground.lessons.reference import Reference
 from playground.texts import Text, render
-from playground.training.store import ACTIVE, Run, run_seconds
+from playground.training.progress import whole_run
+from playground.training.store import ACTIVE, FINAL, Run, run_pieces, run_seconds
 from playground.ui.charts import CHARTS, chart_updates, create_charts, step_rows
 from playground.ui.common import (
     GOOD_MARK,
     bind,
+    client_address,
     duration_text,
     empty_frame,
     lang_of,
+    pieces_text,
     sentences,
     short,
     shown_completion,
     styled,
     text_widths,
 )
-from playground.ui.context import AppContext, Session, client_address
+from playground.ui.context import AppContext, Session
 from playground.ui.custom_code import attach_to_spec
 from playground.ui.eval_answers import create_eval_answers, refresh_eval_answers
+from playground.ui.eval_charts import EVAL_SLOTS, create_eval_charts, eval_chart_updates
 from playground.ui.i18n import EN, t, tr
 from playground.ui.rewards_tab import RewardsTab, selection_summary, selection_summary_for
 from playground.ui.train_form import (
@@ -111,6 +116,15 @@ def _reference_s(job) -> float | None:
     return _REFERENCE_S[job.run.id]
 
 
+_REFERENCE: dict[str, Reference | None] = {}  # run id -> the lesson reference run it compares with
+
+
+def _reference(job) -> Reference | None:
+    if job.run.id not in _REFERENCE:
+        _REFERENCE[job.run.id] = reference_for(job.spec)
+    return _REFERENCE[job.run.id]
+
+
 def look_for_run(ctx: AppContext):
     """The slow watcher's tick: wake the live view when a run has started (from this session or another)."""
     return gr.Timer(active=True) if ctx.jobs.active_job() is not None else gr.skip()
@@ -128,54 +142,61 @@ def train_status(ctx: AppContext, request: gr.Request, session_id: str | None, s
         # Empty charts and samples, with their axis titles and headers in the page's language (the page is built in
         # English): nothing of this visitor's is shown there.
         empty = [*chart_updates([], lang), empty_frame(lang, *SAMPLE_HEADERS), ""]
-        return idle + empty + [gr.Button(interactive=True)] * 2 + [seen]
+        return idle + empty + [gr.Button(interactive=True)] * 2 + [seen] + eval_chart_updates([], None, lang)
     snap = job.snapshot()
     metrics = job.run.metrics()
     stored = job.run.status()
     snap["phase"] = snap.get("phase") or stored.get("phase")  # the accelerate backend's, from rank 0
     snap["reference_s"] = _reference_s(job)
-    if snap["status"] not in ACTIVE:  # the run's own duration, not the time since it started
-        snap["elapsed"] = run_seconds(stored)
+    # the run's wall time, every piece of a continued run included, not the time since this process started it
+    snap["elapsed"] = run_seconds(stored) if stored.get("started_at") else snap["elapsed"]
+    snap["pieces"] = run_pieces(stored)
     key = f"{snap['run_id']}:{len(metrics)}:{snap['status']}:{snap['phase']}"
     active = snap["status"] in ACTIVE
     head = [gr.Timer(active=active), status_text(snap, owner, lang), progress_html(snap, lang)]
     if key == seen:
-        live = [gr.skip()] * (len(CHARTS) + 2)
+        live, evals = [gr.skip()] * (len(CHARTS) + 2), [gr.skip()] * EVAL_SLOTS
     elif not ctx.may_watch(job, session_id):  # public mode: another visitor's run shows its status and step only
         live = [*chart_updates([], lang), empty_frame(lang, "table.prompt", "table.completion"), ""]
+        evals = eval_chart_updates([], None, lang)
     else:
         alerts = alerts_markdown(snap.get("alert_log") or snap["alerts"], metrics, lang)
         live = [*chart_updates(metrics, lang), samples_frame(job.run, lang), alerts]
+        evals = eval_chart_updates(metrics, _reference(job), lang)
     buttons = [
         gr.Button(interactive=not active or (ctx.public and not owner)),  # public mode: others may queue a run
         gr.Button(interactive=active and owner and snap["status"] != "stopping"),
     ]
-    return head + live + buttons + [key]
+    return head + live + buttons + [key] + evals
 
 
 # --- views ---------------------------------------------------------------------------------------------------------
 
 
-def run_eta(snap: dict) -> tuple[float | None, bool]:
-    """(the time left the page shows, whether it is the whole run's). The run's own (GRPO steps and evals left, each
-    from its own step times) once known. Before that (loading, the held-out eval before training, the SFT warm-up), a
-    lesson run's is its reference run's time less the time elapsed (`reference_s`, set by `train_status`); another
-    run's is the warm-up's own while it runs. None once Stop was pressed or the run ended, or while nothing is
-    known."""
-    if snap["status"] not in ("loading", "running"):
-        return None, True
-    if snap.get("eta") is not None:
-        return snap["eta"], True
-    phase = snap.get("phase_eta") if warming_up(snap) else None
-    reference = snap.get("reference_s")
-    if reference and reference - snap["elapsed"] > 0:
-        return max(reference - snap["elapsed"], phase or 0.0), True
-    return phase, phase is None
+def whole_run_of(snap: dict) -> tuple[float | None, float]:
+    """(the whole run's time left, its share done) for the snapshot (`progress.whole_run`): the run's own time left
+    once known, before that (loading, the held-out eval before training, the SFT warm-up) a lesson run's reference
+    run's time less the time elapsed (`reference_s`, set by `train_status`). None once Stop was pressed or the run
+    ended, or while nothing is known."""
+    step = int(snap.get("step") or 0)
+    warmup_steps = int(snap.get("warmup_steps") or 0)
+    # a run past its warm-up (or continued after it) has done all its SFT steps
+    warmup_done = warmup_steps if step > 0 or snap.get("phase") == "grpo" else int(snap.get("warmup_step") or 0)
+    return whole_run(
+        status=snap["status"],
+        elapsed=float(snap.get("elapsed") or 0.0),
+        eta=snap.get("eta"),
+        reference_s=snap.get("reference_s"),
+        warmup_step=warmup_done,
+        warmup_steps=warmup_steps,
+        step=step,
+        max_steps=int(snap.get("max_steps") or 1),
+    )
 
 
 def shown_eta(snap: dict) -> float | None:
-    """The time left the page shows (`run_eta`)."""
-    return run_eta(snap)[0]
+    """The time left the page shows: the whole run's (`whole_run_of`)."""
+    return whole_run_of(snap)[0]
 
 
 def status_text(snap: dict, owner: bool, lang: str) -> str:
@@ -191,11 +212,13 @@ def status_text(snap: dict, owner: bool, lang: str) -> str:
     if status in ACTIVE and not owner:
         text = tr(lang, "train.status.other_session", **values)
     elif warming_up(snap) and status != "stopping":
-        key = "train.status.warmup_run" if run_eta(snap)[1] else "train.status.warmup"
-        text = tr(lang, key, **values | dict(step=snap["warmup_step"], total=snap["warmup_steps"]))
+        warm = dict(step=snap["warmup_step"], total=snap["warmup_steps"])
+        text = tr(lang, "train.status.warmup_run", **values | warm)
     elif snap.get("phase") == "eval" and status in ("loading", "running"):
         text = tr(lang, "train.status.eval", **values)
     else:
+        if status in FINAL and len(snap.get("pieces") or []) > 1:  # a continued run: its wall time in its pieces
+            values["elapsed"] = pieces_text(snap["pieces"], lang)
         text = tr(lang, f"train.status.{status}", **values)
     phase = phase_label(snap, lang)
     return f"**{phase}** · {text}" if phase and status in ACTIVE else text
@@ -216,26 +239,23 @@ def warming_up(snap: dict) -> bool:
 
 
 def progress_html(snap: dict, lang: str) -> str:
-    """The bar and its label: the warm-up's SFT steps while it runs, then the GRPO steps; the same time left as the
-    status line, and none once Stop was pressed or the run ended."""
-    eta = shown_eta(snap)
+    """One bar for the whole run (warm-up, evals and GRPO: it does not start again at a new phase) and its label:
+    the current phase and its step, and the whole run's time left, as the status line says it; no time left once
+    Stop was pressed or the run ended."""
+    eta, done = whole_run_of(snap)
     going = snap["status"] in ("loading", "running")
     if warming_up(snap):
         step, total = int(snap.get("warmup_step") or 0), int(snap["warmup_steps"])
-        key = (
-            ("train.progress.warmup_run" if run_eta(snap)[1] else "train.progress.warmup")
-            if going
-            else ("train.progress.warmup_done")
-        )
+        key = "train.progress.warmup_run" if going else "train.progress.warmup_done"
     else:
         step, total = snap["step"], max(int(snap["max_steps"] or 1), 1)
         key = "train.progress" if going else "train.progress.done"
     label = tr(lang, key, step=step, total=total, eta=duration_text(eta, lang))
-    percent = min(100.0, 100.0 * step / total)
     if snap["status"] in ACTIVE and (phase := phase_label(snap, lang)):
         label = f"{phase} · {label}"
+    percent = 100.0 * done
     return (
-        f'<div class="pg-progress" role="progressbar" aria-valuenow="{step}" aria-valuemax="{total}">'
+        f'<div class="pg-progress" role="progressbar" aria-valuenow="{percent:.0f}" aria-valuemax="100">'
         f'<div class="pg-progress-fill" style="width:{percent:.1f}%"></div></div>'
         f'<div class="pg-progress-label">{html.escape(label)}</div>'
     )
@@ -309,9 +329,11 @@ def fit_sample_columns(request: gr.Request, value: Any) -> gr.Dataframe:
 
 
 def create_run_view(max_height: int):
-    """A run's alerts, charts and latest samples: the Train tab shows the live run, the Runs tab a stored one."""
+    """A run's alerts, held-out eval charts, charts and latest samples: the Train tab shows the live run, the Runs tab
+    a stored one."""
     with gr.Accordion(t("train.alerts"), open=True):
         alerts = gr.Markdown()
+    evals = create_eval_charts()
     plots = create_charts()
     samples = gr.Dataframe(
         empty_frame("en", *SAMPLE_HEADERS),
@@ -321,7 +343,7 @@ def create_run_view(max_height: int):
         max_height=max_height,
     )
     samples.change(fit_sample_columns, samples, samples, **HIDDEN)
-    return alerts, plots, samples
+    return alerts, plots, samples, evals
 
 
 def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> TrainTab:
@@ -339,7 +361,7 @@ def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> 
         start, stop = buttons
         status = gr.Markdown(elem_classes="pg-status")
         progress = gr.HTML()
-        alerts, plots, samples = create_run_view(max_height=420)
+        alerts, plots, samples, evals = create_run_view(max_height=420)
         timer = gr.Timer(TICK_SECONDS, active=False)
         answers_io = create_eval_answers(timer, ctx, session.id)  # held-out answers of each eval point, same ticks
         watcher = gr.Timer(WATCH_SECONDS)  # always on, cheap: a run started elsewhere shows without a tab switch
@@ -350,7 +372,7 @@ def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> 
         tab=tab,
         timer=timer,
         status_inputs=[session.id, seen],
-        status_outputs=[timer, status, progress, *plots, samples, alerts, start, stop, seen],
+        status_outputs=[timer, status, progress, *plots, samples, alerts, start, stop, seen, *evals],
         form=form,
         answers_inputs=answers_io[0],
         answers_outputs=answers_io[1],

@@ -116,7 +116,7 @@ def test_the_train_tab_shows_the_phase_and_the_warm_up_steps():
     snap = dict(run_id="r", status="loading", step=0, max_steps=20, elapsed=12.0, eta=None, error=None)
     warmup = snap | dict(phase="warmup", warmup_step=3, warmup_steps=30)
     assert "Phase: warm-up (SFT) · SFT step 3 of 30" in progress_html(warmup, "en")
-    assert 'aria-valuenow="3" aria-valuemax="30"' in progress_html(warmup, "en")
+    assert 'aria-valuenow="6" aria-valuemax="100"' in progress_html(warmup, "en")  # 3 of 30 + 20 steps
     assert status_text(warmup, True, "en").startswith(
         "**Phase: warm-up (SFT)** · Run `r` is warming up with SFT: step 3"
     )

@@ -7,7 +7,7 @@ import html
 import pytest
 
 from playground.lessons import get_lesson, reference_seconds
-from playground.ui.train_tab import progress_html, run_eta, status_text
+from playground.ui.train_tab import progress_html, status_text, whole_run_of
 from tests.ui.test_train_view import SNAP, etas
 
 
@@ -48,8 +48,8 @@ LESSON = SNAP | dict(max_steps=20, warmup_steps=20, reference_s=353.4)
 )
 def test_a_lesson_run_shows_the_whole_runs_time_left_from_the_start(phase, elapsed, fields, left):
     snap = LESSON | dict(step=0, eta=None, phase_eta=None, warmup_step=0) | fields | dict(elapsed=elapsed)
-    seconds, whole = run_eta(snap)
-    assert seconds == pytest.approx(left) and whole, phase
+    seconds, _ = whole_run_of(snap)
+    assert seconds == pytest.approx(left), phase
     status, progress = etas(snap)
     assert progress and all("—" not in text for text in status + progress), phase
 
@@ -63,8 +63,9 @@ def test_the_warm_up_says_the_eta_is_the_whole_runs():
 
 def test_the_runs_own_estimate_takes_over_once_grpo_has_a_step_time():
     snap = LESSON | dict(step=3, phase="grpo", eta=200.0, phase_eta=180.0, elapsed=150.0)
-    assert run_eta(snap) == (200.0, True)
-    # slower than the reference: no negative or zero time from it; the warm-up's own until GRPO starts
+    assert whole_run_of(snap) == (200.0, pytest.approx(150.0 / 350.0))
+    # slower than the reference: no negative or zero time from it, and never the warm-up's own time
     slow = LESSON | dict(step=0, phase="warmup", warmup_step=3, eta=None, phase_eta=60.0, elapsed=400.0)
-    assert run_eta(slow) == (60.0, False)
-    assert "warm-up ETA 1m 00s" in status_text(slow, True, "en")
+    assert whole_run_of(slow) == (None, pytest.approx(3 / 40))
+    text = status_text(slow, True, "en")
+    assert "the whole run's ETA —" in text and "warm-up ETA" not in text
