@@ -186,3 +186,93 @@ def _normalize_then_sum(rewards_per_func, weights_t, num_generations: int, unsco
     advantages = torch.nan_to_num((rewards - mean) / (std + EPSILON), nan=0.0)
     is_std_zero = torch.isclose(std, torch.zeros_like(std))
     return Advantages(rewards=rewards, mean=mean, std=std, advantages=advantages, is_std_zero=is_std_zero)
+
+
+# --- group diagnostics ---------------------------------------------------------------------------------------------
+# One reading of a scored table, shown alike by the Rewards tab, the Preview and the Reward lab.
+
+# A group whose aggregated rewards differ by at most this (relative to their size, in float64) gives no learning
+# signal: float32 noise leaves TRL a std of about 1e-8 where every completion scored the same, and advantages of 1e-4.
+ZERO_SPREAD = 1e-9
+DOMINANCE_SHARE = 0.9  # a function dominates when it makes up this share of the spread of what is summed
+CLIPPED_SHARE = 0.5  # as the training alert: half the completions cut off at the token limit is worth a look
+
+
+@dataclass
+class GroupDiagnostics:
+    """What a table of rewards gives GRPO to learn from, group by group (`diagnose`)."""
+
+    no_signal: list[bool]  # per group: every completion's aggregated reward is the same (all advantages ~0)
+    shares: dict[str, float]  # each varying function's share of the spread of what is summed; {} without a signal
+    dominant: str | None  # the function making up `DOMINANCE_SHARE` of that spread, beside another that varies
+    flat: dict[str, float | None]  # function -> its one value (None: one per group), constant within every group
+    # while the total varies somewhere
+    clipped: int | None = None  # completions cut at the token limit (None: lengths not known)
+    completions: int = 0
+
+    @property
+    def signal(self) -> bool:
+        return not all(self.no_signal)
+
+    @property
+    def mostly_clipped(self) -> bool:
+        return bool(self.clipped) and self.clipped >= CLIPPED_SHARE * self.completions
+
+
+def diagnose(
+    rewards_per_func: torch.Tensor | Sequence[Sequence[float | None]],
+    names: Sequence[str],
+    weights: Sequence[float],
+    num_generations: int,
+    multi_objective_aggregation: str = "sum_then_normalize",
+    *,
+    lengths: Sequence[int] | None = None,
+    max_completion_length: int | None = None,
+) -> GroupDiagnostics:
+    """No signal, dominance, flat functions and clipped completions of a table (rows = completions, `num_generations`
+    per group in order; columns = `names`), under the aggregation that sums the rewards.
+
+    - no signal: within a group every aggregated reward is equal (float noise aside); a group of unscorable rows too;
+    - shares and dominance: each function's weighted within-group spread of what is summed (its raw values, or its
+      group z-scores under "normalize_then_sum"), averaged over the groups; a function constant everywhere has none,
+      and dominance needs two functions that vary and a spread at all;
+    - flat: the functions that gave every completion of a group one same score, in every group, where the total
+      varies somewhere (they move no advantage);
+    - clipped: completions whose `lengths` (token ids) reached `max_completion_length`.
+    """
+    import torch
+
+    values = rewards_per_func if isinstance(rewards_per_func, torch.Tensor) else to_tensor(rewards_per_func)
+    values = values.double()
+    g, k = num_generations, values.shape[1]
+    totals = compute_advantages(values, weights, g, "group", multi_objective_aggregation).rewards.view(-1, g)
+    no_signal = []
+    for row in totals:
+        finite = row[torch.isfinite(row)]
+        size = 1.0 + (finite.abs().max().item() if finite.numel() else 0.0)
+        no_signal.append(finite.numel() < 2 or (finite.max() - finite.min()).item() <= ZERO_SPREAD * size)
+    grouped = values.view(-1, g, k)
+    if multi_objective_aggregation == "normalize_then_sum":
+        grouped = (grouped - torch.nanmean(grouped, dim=1, keepdim=True)) / (
+            nanstd(grouped, dim=1, keepdim=True) + EPSILON
+        )
+    lowest = torch.where(torch.isnan(grouped), torch.inf, grouped).amin(dim=1)
+    highest = torch.where(torch.isnan(grouped), -torch.inf, grouped).amax(dim=1)
+    constant = (highest - lowest <= ZERO_SPREAD * (1 + highest.abs())) | (highest < lowest)  # (groups, functions)
+    weighted = grouped * torch.tensor([abs(float(w)) for w in weights], dtype=values.dtype)
+    spread = torch.nan_to_num(nanstd(weighted, dim=1), nan=0.0).masked_fill(constant, 0.0).mean(dim=0).tolist()
+    total = sum(spread)
+    varying = [j for j in range(k) if not bool(constant[:, j].all())]
+    shares = {} if total <= 0 or all(no_signal) else {names[j]: round(spread[j] / total, 4) for j in varying}
+    top = max(shares, key=shares.get) if shares else None
+    dominant = top if top is not None and len(varying) >= 2 and shares[top] >= DOMINANCE_SHARE else None
+    flat: dict[str, float | None] = {}
+    if not all(no_signal):
+        for j in range(k):
+            column = [v for v in values[:, j].tolist() if v == v]  # not NaN
+            if column and bool(constant[:, j].all()):
+                flat[names[j]] = column[0] if max(column) - min(column) <= ZERO_SPREAD * (1 + abs(column[0])) else None
+    clipped = None
+    if lengths is not None and max_completion_length:
+        clipped = sum(1 for n in lengths if n >= max_completion_length)
+    return GroupDiagnostics(no_signal, shares, dominant, flat, clipped, values.shape[0])

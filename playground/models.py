@@ -21,6 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from playground.errors import ModelLoadError
+from playground.settings import current
 from playground.texts import msg
 
 
@@ -76,7 +77,7 @@ def default_device() -> str:
 
 def cache_root() -> Path:
     """Where converted models live: `$PLAYGROUND_CACHE`, else `~/.cache/grpo-playground`."""
-    return Path(os.environ.get("PLAYGROUND_CACHE") or Path.home() / ".cache" / "grpo-playground")
+    return current().cache_root()
 
 
 def embedded_gguf_path() -> Path:
@@ -285,7 +286,7 @@ def _hub_unreachable(exc: BaseException) -> bool:
 
 
 def _hub_offline() -> bool:
-    return os.environ.get("HF_HUB_OFFLINE", "").lower() in ("1", "true", "yes", "on")
+    return current().hf_hub_offline
 
 
 def describe_load_error(source: ModelSource, exc: BaseException) -> str:

@@ -190,7 +190,8 @@ def preview_group(
     are TRL's for this group scored alone, and rewards score the prefix plus the continuation.
     """
     group = generate_group(model, tokenizer, prompt, settings, prefix)
-    return PreviewResult(group=group, score=score_preview(group, prompt, funcs, weights, columns, advantage))
+    score = score_preview(group, prompt, funcs, weights, columns, advantage, settings.max_new_tokens)
+    return PreviewResult(group=group, score=score)
 
 
 def run_preview(
@@ -231,9 +232,11 @@ def score_preview(
     weights: Sequence[float],
     columns: dict[str, Any] | None = None,
     advantage: AdvantageSettings | None = None,
+    max_completion_length: int | None = None,
 ) -> GroupScore:
     """Score a sampled group as the trainer does: conversational completions for a conversational prompt, the
-    prompt and this row's columns repeated for each completion, the token ids for rewards that read them."""
+    prompt and this row's columns repeated for each completion, the token ids for rewards that read them (and, with
+    the group's `max_completion_length`, to count the completions cut at it)."""
     g = len(group.completions)
     conversational = not isinstance(prompt, str)
     completions: list[Any] = (
@@ -247,4 +250,5 @@ def score_preview(
         columns={k: [v] * g for k, v in (columns or {}).items()},
         completion_ids=group.completion_ids,
         advantage=advantage,
+        max_completion_length=max_completion_length,
     )

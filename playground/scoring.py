@@ -8,17 +8,17 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-from playground.advantages import AdvantageSettings, compute_advantages
+from playground.advantages import AdvantageSettings, compute_advantages, diagnose
 from playground.errors import RewardError
 from playground.sandbox.values import check_values
 from playground.texts import msg
 from rewards.registry import build_reward, get_spec, metric_name
 
 
-# A function is said to dominate when it accounts for this share of the spread of the weighted total.
-DOMINANCE_SHARE = 0.9
+# The codes of a scored group's flags (`flag.<code>` titles them on the page), in the order they are raised.
+FLAG_CODES = ("non_finite", "none", "unscorable", "zero_std", "clipped", "flat", "dominates")
 
 
 @dataclass
@@ -58,35 +58,41 @@ class RewardChoice:
         return cls(data["name"], weight, dict(data.get("params") or {}))
 
 
+class RewardExecutor(Protocol):
+    """Where library rewards are built and score: `build(name, params, metric)` returns the reward function."""
+
+    def build(self, name: str, params: dict[str, Any], metric: str) -> Callable: ...
+
+
+class LocalRewards:
+    """Library rewards built and scoring in this process."""
+
+    def build(self, name: str, params: dict[str, Any], metric: str) -> Callable:
+        return build_reward(name, params)
+
+
+LOCAL = LocalRewards()
+
+
 def build_rewards(
-    choices: Sequence[RewardChoice], custom: dict[str, Callable] | None = None, *, owner: str | None = None
+    choices: Sequence[RewardChoice], custom: dict[str, Callable] | None = None, *, executor: RewardExecutor
 ) -> tuple[list[Callable], list[float]]:
     """Build the selected rewards (library or custom) and their weights. Names must be unique, as TRL's metrics.
 
-    Where work runs: in public mode, library rewards are built and score in visitor workers
-    (`playground.isolation.visitor`: one for text rewards, one for the rewards that load a model) of `owner`
-    (default: the owner `acting_for` set; without one, workers for these rewards only); locally, in this process.
+    `executor` builds the library rewards where they are to run: `LOCAL` (this process) or a visitor's workers in
+    public mode (`playground.isolation.visitor.reward_executor`, which picks between the two).
     """
-    from playground.isolation.visitor import in_worker, visitor_worker, worker_kind
-
     if not choices:
         raise RewardError("reward.none_picked")
     custom = custom or {}
     funcs, weights, seen = [], [], set()
-    workers: dict = {}
     for choice in choices:
         if choice.name in custom:
             func, name = custom[choice.name], choice.name
         else:
             get_spec(choice.name)
             name = metric_name(choice.name, choice.params)
-            if in_worker(choice.name):
-                kind = worker_kind(choice.name, choice.params)
-                if kind not in workers:
-                    workers[kind] = visitor_worker(owner, kind)
-                func = workers[kind].reward(choice.name, choice.params, name)
-            else:
-                func = build_reward(choice.name, choice.params)
+            func = executor.build(choice.name, choice.params, name)
         if name in seen:
             raise RewardError("reward.twice", name=name)
         seen.add(name)
@@ -187,11 +193,13 @@ def score_group(
     columns: dict[str, Sequence[Any]] | None = None,
     completion_ids: Sequence[Sequence[int]] | None = None,
     advantage: AdvantageSettings | None = None,
+    max_completion_length: int | None = None,
 ) -> GroupScore:
     """Score one group. `completions` are str or conversational; `columns` are dataset columns, one value each.
 
     `advantage` holds the run's `scale_rewards` and `multi_objective_aggregation` (`AdvantageSettings.of(spec)`); the
-    group is scored alone, as a batch of one group."""
+    group is scored alone, as a batch of one group. The flags are the group's diagnostics (`diagnose`): no signal,
+    completions cut at `max_completion_length` (given `completion_ids`), flat rewards and a dominant one."""
     from rewards._text import completion_text
 
     n = len(completions)
@@ -226,10 +234,30 @@ def score_group(
     unscorable = sum(not math.isfinite(t) for t in totals)
     if unscorable:
         flags.append(("unscorable", msg("scoring.unscorable", count=unscorable, n=n)))
-    zero_std = bool(adv.is_std_zero[0])
+    lengths = [len(ids) for ids in completion_ids] if completion_ids is not None else None
+    found = diagnose(
+        rows,
+        names,
+        weights,
+        n,
+        advantage.multi_objective_aggregation,
+        lengths=lengths,
+        max_completion_length=max_completion_length,
+    )
+    zero_std = found.no_signal[0]
     if zero_std:
         flags.append(("zero_std", msg("scoring.zero_std", n=n)))
-    flags.extend(_dominance_flags(names, table, weights))
+    if found.mostly_clipped:
+        flags.append(("clipped", msg("scoring.clipped", count=found.clipped, n=n, limit=max_completion_length)))
+    if found.flat and not zero_std:
+        shown = ", ".join(
+            repr(name) if value is None else f"{name!r} ({value:g})" for name, value in found.flat.items()
+        )
+        flags.append(("flat", msg("scoring.flat", names=shown)))
+    if found.dominant:
+        others = ", ".join(repr(name) for name in found.shares if name != found.dominant)
+        share = found.shares[found.dominant]
+        flags.append(("dominates", msg("scoring.dominates", name=found.dominant, share=share, others=others)))
     scored = [
         ScoredCompletion(
             text=completion_text(completions[i]),
@@ -249,33 +277,3 @@ def score_group(
         flag_codes=[c for c, _ in flags],
         advantage=advantage,
     )
-
-
-def _dominance_flags(
-    names: list[str], table: list[list[float | None]], weights: Sequence[float]
-) -> list[tuple[str, str]]:
-    """Flag a function whose weighted values make up nearly all the spread (or, if none, the size) of the total."""
-    if len(names) < 2:
-        return []
-
-    def spread(values: list[float]) -> float:
-        if len(values) < 2:
-            return 0.0
-        mean = sum(values) / len(values)
-        return math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
-
-    weighted = [[w * v for v in vals if v is not None] for vals, w in zip(table, weights, strict=True)]
-    sizes = [spread(v) for v in weighted]
-    measure = "spread"
-    if sum(sizes) == 0:
-        sizes = [sum(abs(x) for x in v) / len(v) if v else 0.0 for v in weighted]
-        measure = "size"
-    total = sum(sizes)
-    if total == 0:
-        return []
-    top = max(range(len(names)), key=sizes.__getitem__)
-    share = sizes[top] / total
-    if share < DOMINANCE_SHARE:
-        return []
-    others = ", ".join(repr(n) for i, n in enumerate(names) if i != top)
-    return [("dominates", msg(f"scoring.dominates_{measure}", name=names[top], share=share, others=others))]

@@ -6,7 +6,7 @@ import re
 
 from trl.rewards import think_format_reward as _trl_think_format_reward
 
-from rewards._text import completion_text, completion_texts
+from rewards._text import HAN, completion_text, completion_texts
 from rewards.errors import RewardError
 
 
@@ -15,15 +15,15 @@ from rewards.errors import RewardError
 # Deliberately different: re.DOTALL (without it `.` stops at a newline and any multi-line section scores 0.0, the bug
 # in several Unsloth / HF-course GRPO notebooks), whitespace allowed around and between the sections (the article
 # gives 0.0 to `</intro>\n<body>`, which is how models lay sections out), and no section tag inside a section (with
-# DOTALL, `.+` would let the last section swallow a second copy of the whole layout). `allow_empty=True` is the
-# loophole of the earlier `.*?` version: GRPO learned to leave `<conclusion></conclusion>` empty (the reward-hacking
-# lesson).
+# DOTALL, `.+` would let the last section swallow a second copy of the whole layout). Text means text: a section
+# holding only tags (`<intro><intro></intro>`, `<body><b></b></body>`) is empty, where the article's `.+` pays for the
+# tags. `allow_empty=True` is the loophole of the earlier `.*?` version: GRPO learned to leave
+# `<conclusion></conclusion>` empty (the reward-hacking lesson).
 _NO_SECTION_TAG = r"(?:(?!</?(?:intro|body|conclusion)>).)"
-_FILLED = rf"\s*\S{_NO_SECTION_TAG}*?"  # at least one non-space character
-_MAY_BE_EMPTY = rf"{_NO_SECTION_TAG}*?"
-_LAYOUT = r"\s*<intro>{0}</intro>\s*<body>{0}</body>\s*<conclusion>{0}</conclusion>\s*"
-_SECTIONS = re.compile(_LAYOUT.format(_FILLED), re.DOTALL)
-_SECTIONS_MAY_BE_EMPTY = re.compile(_LAYOUT.format(_MAY_BE_EMPTY), re.DOTALL)
+_SECTION = rf"({_NO_SECTION_TAG}*?)"
+_LAYOUT = rf"\s*<intro>{_SECTION}</intro>\s*<body>{_SECTION}</body>\s*<conclusion>{_SECTION}</conclusion>\s*"
+_SECTIONS = re.compile(_LAYOUT, re.DOTALL)
+_ANY_TAG = re.compile(r"<[^<>]*>")
 _THINK_ANSWER_STRICT = re.compile(r"<think>\n.*?\n</think>\n<answer>\n.*?\n</answer>\n?", re.DOTALL)
 _THINK_ANSWER_SOFT = re.compile(r"<think>.*?</think>\s*<answer>.*?</answer>", re.DOTALL)
 
@@ -34,7 +34,7 @@ def format_reward(completions: list, **kwargs) -> list[float]:
     with text in every section: the seed article's reward (`.+` in each section). Unlike the article's regex,
     whitespace is allowed around and between the sections, a section may span several lines (`re.DOTALL`), and a
     section may not hold another section's tag (so the layout written twice scores 0.0). A section holding only
-    whitespace counts as empty.
+    whitespace or only tags (`<intro><intro></intro>`, `<body><b></b></body>`) counts as empty.
 
     Args:
         completions (`list[str]` or `list[list[dict[str, str]]]`):
@@ -51,9 +51,17 @@ def format_reward(completions: list, **kwargs) -> list[float]:
     [1.0, 0.0]
     >>> format_reward(["<intro>Hi</intro>\n<body>a</body>\n<conclusion></conclusion>"])
     [0.0]
+    >>> format_reward(["<intro><intro></intro><body><body></body><conclusion><conclusion></conclusion>"])
+    [0.0]
     ```
     """
-    return [1.0 if _SECTIONS.fullmatch(text) else 0.0 for text in completion_texts(completions)]
+    return [1.0 if _filled_layout(text) else 0.0 for text in completion_texts(completions)]
+
+
+def _filled_layout(text: str) -> bool:
+    """The layout, each section holding text once its tags are taken out (a tag is no text)."""
+    match = _SECTIONS.fullmatch(text)
+    return bool(match) and all(_ANY_TAG.sub("", section).strip() for section in match.groups())
 
 
 def format_may_be_empty_reward(completions: list, **kwargs) -> list[float]:
@@ -67,7 +75,7 @@ def format_may_be_empty_reward(completions: list, **kwargs) -> list[float]:
     [1.0]
     ```
     """
-    return [1.0 if _SECTIONS_MAY_BE_EMPTY.fullmatch(text) else 0.0 for text in completion_texts(completions)]
+    return [1.0 if _SECTIONS.fullmatch(text) else 0.0 for text in completion_texts(completions)]
 
 
 def get_format_reward(allow_empty: bool = False):
@@ -288,7 +296,7 @@ class _TagLayoutReward:
 
 # A sentence, as a reader of a tagged answer wants one in each section: at least four words (a Chinese character counts
 # as one), ending in . ! ? or 。！？ (a closing quote or bracket may follow).
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_CJK = re.compile(f"[{HAN}]")
 _SENTENCE_END = re.compile(r"[.!?。！？][\"'”’)）]*$")
 MIN_SENTENCE_WORDS = 4
 

@@ -91,8 +91,9 @@ def get_judge_reward(
     Example:
     ```python
     >>> polite = ["Thank you for asking! Plants use sunlight, water and air to make food.", "Go away."]
-    >>> get_judge_reward()(polite, prompts=["How do plants make food?"] * 2)  # embedded model
-    [0.238903, 0.174205]
+    >>> scores = get_judge_reward()(polite, prompts=["How do plants make food?"] * 2)  # the playground's model
+    >>> [round(s, 2) for s in scores]
+    [0.23, 0.16]
     ```
     """
     if not isinstance(rubric, str) or not rubric.strip():

@@ -1,4 +1,6 @@
-"""Print the README's reward table from the registry, or rewrite it in place with `--write`.
+"""Print the README's reward list from the registry, or rewrite it in place with `--write`.
+
+One bullet per reward (name, description, origin), wrapped at `WIDTH` columns like the rest of the README.
 
 Each reward's origin comes from `ORIGINS` below; a reward missing there is listed as the playground's own. Add a new
 reward's origin here and run `python scripts/reward_table.py --write` (a test checks the README is current).
@@ -7,7 +9,9 @@ reward's origin here and run `python scripts/reward_table.py --write` (a test ch
 from __future__ import annotations
 
 import argparse
+import re
 import sys
+import textwrap
 from pathlib import Path
 
 
@@ -16,6 +20,9 @@ sys.path.insert(0, str(ROOT))
 
 README = ROOT / "README.md"
 START, END = "<!-- rewards:start -->", "<!-- rewards:end -->"
+WIDTH = 120  # the README's longest line (tests/test_docs.py, MAX_README_COLUMNS)
+# A wrapped line that starts like this would open a nested list, a heading, a quote or a code fence.
+BLOCK_START = re.compile(r"([-*+]|\d+[.)])(\s|$)|#|>|```")
 
 ARTICLE = "[article](https://huggingface.co/learn/llm-course/chapter12/4)"
 TRL = "[TRL](https://huggingface.co/docs/trl/rewards)"
@@ -51,12 +58,17 @@ ORIGINS = {
 def table() -> str:
     from rewards.registry import list_specs
 
-    rows = ["| reward | what it scores | origin |", "| --- | --- | --- |"]
+    items = []
     for spec in list_specs():
-        # Escaped for the table: a pipe ends a cell, `<tag>` would be read as HTML, a ``` fence would open a block.
-        description = spec.description.replace("|", "\\|").replace("<", "&lt;").replace("```", "\\`\\`\\`")
-        rows.append(f"| `{spec.name}` | {description} | {ORIGINS.get(spec.name, OWN)} |")
-    return "\n".join(rows)
+        # Escaped for Markdown: `<tag>` would be read as HTML, a ``` fence would open a block.
+        description = spec.description.replace("<", "&lt;").replace("```", "\\`\\`\\`")
+        text = f"- `{spec.name}` ({ORIGINS.get(spec.name, OWN)}): {description}"
+        lines = textwrap.wrap(text, WIDTH, subsequent_indent="  ", break_long_words=False, break_on_hyphens=False)
+        bad = [line for line in lines[1:] if BLOCK_START.match(line.strip())]
+        if bad:
+            raise ValueError(f"{spec.name}: a wrapped line would start a Markdown block: {bad[0]!r}")
+        items.append("\n".join(lines))
+    return "\n".join(items)
 
 
 def block() -> str:
@@ -64,14 +76,14 @@ def block() -> str:
 
 
 def current(text: str) -> str:
-    """The README's table block as it stands."""
+    """The README's reward block as it stands."""
     start, end = text.index(START), text.index(END) + len(END)
     return text[start:end]
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--write", action="store_true", help="rewrite the table in README.md")
+    parser.add_argument("--write", action="store_true", help="rewrite the list in README.md")
     args = parser.parse_args()
     if not args.write:
         print(table())

@@ -13,6 +13,9 @@ from pathlib import Path
 
 import pytest
 
+import playground
+from playground import settings as playground_settings
+
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -21,6 +24,19 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 _WORKERS = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 0)
 if _WORKERS:
     os.environ.setdefault("OMP_NUM_THREADS", str(max(1, (os.cpu_count() or 1) // _WORKERS)))
+
+# The test process is an entry point (`playground.bootstrap()`), whose tests set variables one test at a time: the
+# settings are read from the environment at each look-up rather than installed once.
+playground.bootstrap()
+playground_settings.install(None)
+
+
+@pytest.fixture(autouse=True)
+def _settings_follow_the_environment():
+    """An entry point a test calls in this process (the CLI's `main`) installs its settings; the next test reads the
+    environment again."""
+    yield
+    playground_settings.install(None)
 
 
 def pytest_configure(config):
@@ -136,7 +152,7 @@ def embedded_dir():
 @pytest.fixture(scope="session")
 def tiny_model_dir(tmp_path_factory, embedded_dir):
     """A 2-layer random Llama with SmolLM2's real tokenizer and chat template, saved as a local model folder."""
-    from playground.testing import save_tiny_model
+    from tests.support.tiny_models import save_tiny_model
 
     return save_tiny_model(tmp_path_factory.mktemp("tiny-model"))
 
@@ -151,7 +167,7 @@ def tiny(tiny_model_dir):
 
 @pytest.fixture(scope="session")
 def char_model_dir(tmp_path_factory):
-    from playground.testing import save_char_model
+    from tests.support.tiny_models import save_char_model
 
     return save_char_model(tmp_path_factory.mktemp("char-model"))
 

@@ -22,7 +22,7 @@ from playground.data.chat import ROLES, to_messages
 from playground.data.parsers import FILE_TYPES, Rows, first_line, json_kind, parse_jsonl, read_file
 from playground.data.upload_worker import read_upload
 from playground.errors import DataError
-from playground.runtime.mode import is_public
+from playground.settings import is_public
 from playground.texts import msg
 from playground.texts.help import FIELDS
 

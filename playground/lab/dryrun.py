@@ -42,6 +42,7 @@ class DryRun:
     num_generations: int
     seconds: float = 0.0
     settings: dict[str, Any] = field(default_factory=dict)
+    lengths: list[int] = field(default_factory=list)  # tokens sampled per completion (the cut ones reach the cap)
 
     @property
     def prompt_texts(self) -> list[str]:
@@ -65,6 +66,8 @@ class DryRun:
             prompts=self.prompt_texts,
             enabled=enabled,
             advantage=advantage,
+            lengths=self.lengths or None,
+            max_completion_length=self.settings.get("max_new_tokens"),
         )
 
     def signal_rows(self, summary: Summary) -> list[dict[str, Any]]:
@@ -86,6 +89,7 @@ class DryRun:
             "num_generations": self.num_generations,
             "seconds": self.seconds,
             "settings": self.settings,
+            "lengths": self.lengths,
         }
 
     @classmethod
@@ -169,6 +173,7 @@ def dry_run(
             "seed": seed,
             "completion_prefix": completion_prefix,
         },
+        lengths=[len(ids) for group in sampled.ids for ids in group],
     )
 
 

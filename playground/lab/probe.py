@@ -1,13 +1,13 @@
 """Reward-hacking probe: degenerate texts a policy could drift to, scored against the real completions.
 
 A GRPO policy finds whatever the reward pays for. Before training, score a battery of degenerate completions (empty,
-whitespace, tags with empty sections, tag stuffing, repetition, over-long filler, a copy of the prompt, the answer
-alone or repeated, a wrong answer in the right format) and the best real completion damaged on purpose (sections
-emptied, truncated, words reversed, filler of the same length). What scores above the best real completion is one
-finding per reward, and what ties it another (each naming every kind of text it covers), said in the words of the
-reward's family (what "gamed" means for a format, a length, an accuracy or a content reward). Ties at the lowest
-score seen say nothing (a strict format gives 0 to untagged real answers and to most degenerate texts alike), so they
-are left out.
+whitespace, tags with empty sections, sections holding only their own opening tag, tag stuffing, repetition, over-long
+filler, a copy of the prompt, the answer alone or repeated, a wrong answer in the right format) and the best real
+completion damaged on purpose (sections emptied, truncated, words reversed, filler of the same length). What scores
+above the best real completion is one finding per reward, and what ties it another (each naming every kind of text it
+covers), said in the words of the reward's family (what "gamed" means for a format, a length, an accuracy or a content
+reward). Ties at the lowest score seen say nothing (a strict format gives 0 to untagged real answers and to most
+degenerate texts alike), so they are left out.
 """
 
 from __future__ import annotations
@@ -26,6 +26,8 @@ from playground.texts import Text, msg
 logger = logging.getLogger(__name__)
 
 OVERLONG_WORDS = 400
+# Every section holds its own opening tag and no text: what a `.+` regex (the seed article's) pays 1.0 for.
+NESTED_TAGS = "<intro><intro></intro><body><body></body><conclusion><conclusion></conclusion>"
 
 
 @dataclass
@@ -61,6 +63,7 @@ LABELS = (
     "empty",
     "whitespace",
     "empty_sections",
+    "nested_tags",
     "empty_think_answer",
     "tag_stuffing",
     "repeated_word",
@@ -116,6 +119,7 @@ def battery_items(prompt: str = "", answer: str | None = None, best: str | None 
         ("empty", ""),
         ("whitespace", "   \n\t  \n"),
         ("empty_sections", "<intro></intro><body></body><conclusion></conclusion>"),
+        ("nested_tags", NESTED_TAGS),
         ("empty_think_answer", "<think>\n\n</think>\n<answer>\n\n</answer>"),
         (
             "tag_stuffing",

@@ -19,13 +19,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from playground.advantages import AdvantageSettings, compute_advantages, nanstd, to_tensor
+from playground.advantages import AdvantageSettings, GroupDiagnostics, compute_advantages, diagnose, nanstd, to_tensor
 from playground.errors import PlaygroundError
 from playground.texts import Text, msg
 
 
-# A function dominates when its weighted values make up this share of the within-group spread of the total.
-DOMINANCE_SHARE = 0.9
 # Below this share of prompts with a signal, the verdict calls the signal weak.
 WEAK_SIGNAL = 0.5
 
@@ -47,6 +45,7 @@ class Summary:
     verdict: str  # a catalogue `Text`: English, rendered in the page's language by the page
     milliseconds: float = 0.0
     settings: dict[str, Any] = field(default_factory=dict)
+    diagnostics: GroupDiagnostics | None = None  # no signal, shares, flat and clipped (`playground.advantages`)
 
     def to_json(self) -> dict[str, Any]:
         """The dry run's JSON: exactly the keys `python -m playground dryrun --json` prints."""
@@ -91,6 +90,8 @@ def summarize(
     prompts: Sequence[str] | None = None,
     enabled: Sequence[bool] | None = None,
     advantage: AdvantageSettings | None = None,
+    lengths: Sequence[int] | None = None,
+    max_completion_length: int | None = None,
 ) -> Summary:
     """Summarize `table` (rows = completions, G per prompt in order; columns = `names`) with these settings:
     `advantage` is the run's (`AdvantageSettings.of(spec)`), its batch taken as training takes it."""
@@ -124,23 +125,28 @@ def summarize(
         name: {"mean": _number(torch.nanmean(values[:, j]).item()), "std": _number(nanstd(values[:, j]).item())}
         for j, name in enumerate(names)
     }
-    grouped_signal = adv.rewards.view(n_prompts, g)
+    found = diagnose(
+        values,
+        names,
+        weights,
+        g,
+        advantage.multi_objective_aggregation,
+        lengths=lengths,
+        max_completion_length=max_completion_length,
+    )
     texts = list(prompts) if prompts is not None else [msg("lab_engine.prompt_n", n=i + 1) for i in range(n_prompts)]
     per_prompt = []
     for p in range(n_prompts):
         block = raw[p * g : (p + 1) * g]
-        spread = nanstd(grouped_signal[p]).item() if g > 1 else 0.0
         per_prompt.append(
             {
                 "prompt": texts[p],
                 "mean": _number(torch.nanmean(block).item()),
                 "std": _number(nanstd(block).item()),
-                # No signal: every advantage in the group is equal (0 with the default aggregation).
-                "zero_std": not math.isfinite(spread) or math.isclose(spread, 0.0, abs_tol=1e-8),
+                # No signal: every completion of the group scored the same (every advantage 0, float noise aside).
+                "zero_std": found.no_signal[p],
             }
         )
-    shares = _shares(values, weights, g, names)
-    dominant = max(shares, key=shares.get) if shares else None
     summary = Summary(
         reward=_number(torch.nanmean(raw).item()),
         reward_std=_number(nanstd(raw).item()),
@@ -150,33 +156,20 @@ def summarize(
         advantages=[round(a, 6) for a in adv.advantages.tolist()],
         totals=[None if not math.isfinite(t) else round(t, 6) for t in raw.tolist()],
         correlations=_correlations(values, names),
-        shares=shares,
-        dominant=dominant,
+        shares=found.shares,
+        dominant=found.dominant,
         verdict="",
         settings={
             "weights": dict(zip(names, weights, strict=True)),
             **advantage.to_json(),
             "num_generations": g,
+            "max_completion_length": max_completion_length,
         },
+        diagnostics=found,
     )
     summary.verdict = verdict(summary)
     summary.milliseconds = (time.perf_counter() - start) * 1000
     return summary
-
-
-def _shares(values, weights: list[float], g: int, names: list[str]) -> dict[str, float]:
-    """Each function's share of the within-group spread of the weighted total (mean of its weighted group std)."""
-    import torch
-
-    if len(names) < 2:
-        return {}
-    weighted = values * torch.tensor(weights).abs().unsqueeze(0)
-    spread = nanstd(weighted.view(-1, g, len(names)), dim=1)  # (prompts, functions)
-    sizes = torch.nan_to_num(spread, nan=0.0).mean(dim=0).tolist()
-    total = sum(sizes)
-    if total <= 0:
-        return {}
-    return {name: round(size / total, 4) for name, size in zip(names, sizes, strict=True)}
 
 
 def spearman(a: Sequence[float], b: Sequence[float]) -> float | None:
@@ -226,7 +219,7 @@ def verdict_kind(summary: Summary) -> tuple[str, dict[str, Any]]:
     if k == 0:
         return "none", values
     share = summary.shares.get(summary.dominant or "", 0.0)
-    if summary.dominant and share >= DOMINANCE_SHARE:
+    if summary.dominant:
         values["dominated"] = {"name": repr(summary.dominant), "share": f"{share:.0%}"}
     if k == n:
         return "good", values

@@ -91,6 +91,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     "lab_engine.label.empty": ("empty text", "空文本"),
     "lab_engine.label.whitespace": ("whitespace only", "只有空白字符"),
     "lab_engine.label.empty_sections": ("tags with empty sections", "标签齐全但各部分为空"),
+    "lab_engine.label.nested_tags": (
+        "sections holding only their own opening tag",
+        "每个段落里只有自己的开始标签，没有文字",
+    ),
     "lab_engine.label.empty_think_answer": ("think/answer tags with nothing inside", "think/answer 标签里什么都没有"),
     "lab_engine.label.tag_stuffing": ("tag stuffing", "堆砌标签"),
     "lab_engine.label.repeated_word": ("one word repeated", "同一个词反复出现"),

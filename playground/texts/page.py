@@ -26,6 +26,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "flag.unscorable": ("Unscored completions", "有生成结果未被打分"),
     "flag.zero_std": ("No learning signal", "没有学习信号"),
     "flag.dominates": ("One reward dominates", "某个奖励占主导"),
+    "flag.flat": ("A reward does not vary", "某个奖励没有变化"),
+    "flag.clipped": ("Cut-off completions", "生成结果被截断"),
     # --- first session, charts, Chinese page ---
     "app.error_title": ("Error", "出错了"),
     "app.duplicate": (

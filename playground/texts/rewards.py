@@ -22,7 +22,7 @@ LIBRARY_ZH: dict[str, str] = {
     "reward.code_python": "code_tests 奖励只运行 Python，实际的 language 为 {value!r}。",
     "reward.code_time_limit": "code_tests 的 time_limit 必须在 (0, 60] 秒之间，实际为 {value!r}。",
     "reward.code_sandbox": (
-        "code_tests 在实验场的沙箱中运行程序，而这个进程没有加载沙箱（import playground.sandbox.programs）。"
+        "code_tests 在实验场的沙箱中运行程序，而这个进程没有设置沙箱（调用 playground.bootstrap()）。"
     ),
     "reward.code_tests_json": "code_tests：某一行的 tests 是文本而不是 JSON；请给出测试用例列表。",
     "reward.code_tests_shape": (
@@ -164,16 +164,21 @@ TEXTS: dict[str, tuple[str, str]] = {
         "All {n} completions scored the same, so this group gives no learning signal (every advantage is 0).",
         "全部 {n} 个生成结果得分相同，所以这一组没有学习信号（所有优势都是 0）。",
     ),
-    "scoring.dominates_spread": (
+    "scoring.dominates": (
         "Reward {name!r} makes up {share:.0%} of the spread of the weighted total, so the other rewards ({others}) "
         "have little effect on the advantage; rescale it or lower its weight.",
         "奖励 {name!r} 占加权总分离散程度的 {share:.0%}，所以其他奖励（{others}）几乎影响不了优势；"
         "请调整它的尺度或降低它的权重。",
     ),
-    "scoring.dominates_size": (
-        "Reward {name!r} makes up {share:.0%} of the size of the weighted total, so the other rewards ({others}) "
-        "have little effect on the advantage; rescale it or lower its weight.",
-        "奖励 {name!r} 占加权总分大小的 {share:.0%}，所以其他奖励（{others}）几乎影响不了优势；"
-        "请调整它的尺度或降低它的权重。",
+    "scoring.flat": (
+        "{names} scored every completion of the group the same, which moves no advantage (only the other rewards "
+        "tell the completions apart).",
+        "{names} 给组内每个生成结果的分数都一样，这不会改变任何优势（只有其他奖励能把生成结果区分开）。",
+    ),
+    "scoring.clipped": (
+        "{count} of {n} completions were cut at the token limit ({limit}); the rewards scored the cut text. "
+        "Raise max_completion_length, or reward shorter answers.",
+        "{n} 个生成结果中有 {count} 个在 token 上限（{limit}）处被截断；奖励给截断后的文本打分。"
+        "请提高 max_completion_length，或奖励更短的回答。",
     ),
 }

@@ -63,6 +63,10 @@ TEXTS: dict[str, tuple[str, str]] = {
         "各奖励在组内总分波动中所占比例：{shares}。",
     ),
     "lab.rescored": ("Scored in {ms} ms.", "打分用时 {ms} 毫秒。"),
+    "lab.flat": (
+        "{names} scored every completion of each group the same, which moves no advantage.",
+        "{names} 给每组内所有生成结果的分数都一样，这不会改变任何优势。",
+    ),
     "lab.timing": ("Sampled in {seconds} s.", "生成用时 {seconds} 秒。"),
     "lab.sampling": ("Sampling {g} completions for each of {n} prompts…", "正在为 {n} 个提示词各采样 {g} 个生成结果…"),
     # --- reward lab, headers of the probe's findings table ---

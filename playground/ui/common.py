@@ -15,9 +15,10 @@ import pandas as pd
 
 from playground import admission
 from playground.errors import PlaygroundError
+from playground.isolation.visitor import calling_from
 from playground.redact import scrub_paths
-from playground.runtime.mode import is_public
 from playground.scoring import GroupScore
+from playground.settings import is_public
 from playground.texts import render
 from playground.texts.core import originals
 from playground.training.store import RunInfo
@@ -58,9 +59,11 @@ def bind(fn: Callable, *bound: Any) -> Callable:
             request = args[own] if len(args) > own else kwargs.get(params[own].name)
         lang = lang_of(request)
         try:
-            if is_public():
-                admission.check_inputs([*args, *kwargs.values()])
-            return fn(*bound, *args, **kwargs)
+            if not is_public():
+                return fn(*bound, *args, **kwargs)
+            admission.check_inputs([*args, *kwargs.values()])
+            with calling_from(client_address(request)):  # work without a token: the shared pool, charged here
+                return fn(*bound, *args, **kwargs)
         except gr.Error:
             raise
         except PlaygroundError as exc:
@@ -74,6 +77,18 @@ def bind(fn: Callable, *bound: Any) -> Callable:
     if own is None:
         wrapper.__annotations__ = {**hints, REQUEST: gr.Request}
     return wrapper
+
+
+def client_address(request: gr.Request | None) -> str | None:
+    """The client's address, in one place: behind `PLAYGROUND_PROXY_HOPS` trusted proxies, the entry the outermost
+    one added to its header (the rightmost of `X-Forwarded-For`, or of `Forwarded` with
+    `PLAYGROUND_PROXY_HEADER=forwarded`), never one the visitor wrote; else the connection's own address."""
+    client = getattr(request, "client", None)
+    headers = getattr(request, "headers", None)
+    items = headers.items() if headers is not None else []
+    return admission.client_address(
+        getattr(client, "host", None), items, admission.proxy_hops(), admission.proxy_header()
+    )
 
 
 # --- toasts ----------------------------------------------------------------------------------------------------------
@@ -166,8 +181,9 @@ def lang_of(request: gr.Request | None) -> str:
 
 
 def advantage_style(value: Any) -> str:
-    """Green for a positive advantage, red for a negative one, stronger the further from 0."""
-    if not isinstance(value, int | float) or not math.isfinite(value) or value == 0:
+    """Green for a positive advantage, red for a negative one, stronger the further from 0. A value shown as 0.000
+    (float noise where every completion scored the same) gets no colour."""
+    if not isinstance(value, int | float) or not math.isfinite(value) or round(value, 3) == 0:
         return ""
     alpha = 0.12 + 0.5 * min(abs(value) / 2, 1.0)
     rgb = "34, 197, 94" if value > 0 else "239, 68, 68"

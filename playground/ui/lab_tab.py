@@ -15,6 +15,7 @@ import pandas as pd
 from playground.advantages import AdvantageSettings
 from playground.data.sources import BUILTIN_SETS, PromptSource
 from playground.errors import PlaygroundError
+from playground.isolation.visitor import reward_executor
 from playground.lab.dryrun import DryRun
 from playground.lab.dryrun import run_dry_run as run_dry_run_of
 from playground.lab.graders import export_grader, import_grader
@@ -22,8 +23,17 @@ from playground.lab.probe import probe
 from playground.runtime.zerogpu import gpu_handler
 from playground.scoring import build_rewards
 from playground.spec import spec_with
-from playground.texts import render
-from playground.ui.common import bind, headers_on_load, lang_of, progress_callback, sentences, short, styled
+from playground.texts import msg, render
+from playground.ui.common import (
+    bind,
+    headers_on_load,
+    labelled,
+    lang_of,
+    progress_callback,
+    sentences,
+    short,
+    styled,
+)
 from playground.ui.context import AppContext, Session, parse_selection
 from playground.ui.custom_code import custom_rewards, table_rows
 from playground.ui.i18n import t, tr
@@ -66,11 +76,30 @@ def _metrics(summary, lang: str, seconds: float | None = None) -> str:
         lines += [tr(lang, "lab.correlation", pairs=pairs), ""]
     if summary.shares:
         lines.append(tr(lang, "lab.shares", shares=", ".join(f"{k} {v:.0%}" for k, v in summary.shares.items())))
+    lines += diagnostic_lines(summary, lang)
     timing = tr(lang, "lab.rescored", ms=f"{summary.milliseconds:.1f}")
     if seconds is not None:
         timing = sentences(lang, tr(lang, "lab.timing", seconds=f"{seconds:.1f}"), timing)
     lines += ["", timing]
     return "\n".join(lines)
+
+
+def diagnostic_lines(summary, lang: str) -> list[str]:
+    """The dry run's flat rewards and cut-off completions, titled as the Preview and the Rewards tab title them."""
+    found = summary.diagnostics
+    if found is None:
+        return []
+    shown = []
+    if found.flat and found.signal:
+        names = ", ".join(repr(n) if v is None else f"{n!r} ({v:g})" for n, v in found.flat.items())
+        shown.append(("flat", tr(lang, "lab.flat", names=names)))
+    if found.mostly_clipped:
+        limit = summary.settings.get("max_completion_length")
+        shown.append(
+            ("clipped", render(lang, msg("scoring.clipped", count=found.clipped, n=found.completions, limit=limit)))
+        )
+    lines = [f"- ⚠ {labelled(lang, '**' + tr(lang, 'flag.' + code) + '**', text)}" for code, text in shown]
+    return ["", *lines] if lines else []
 
 
 def _summary_json(summary, lang: str) -> dict:
@@ -144,7 +173,7 @@ def run_dry_run(
     spec = spec_with(values, parse_selection(selection))
     spec.data = PromptSource(kind="builtin", name=prompt_set)
     custom = custom_rewards(ctx, request, code, selection)
-    funcs, weights = build_rewards(spec.rewards, custom, owner=ctx.viewer(token))
+    funcs, weights = build_rewards(spec.rewards, custom, executor=reward_executor(ctx.viewer(token)))
     sampling = tr(lang, "lab.sampling", n=int(num_prompts), g=int(num_generations))
 
     def load():
@@ -200,7 +229,9 @@ def run_probe(ctx: AppContext, request: gr.Request, token: str | None, selection
     """Score degenerate texts with the selected rewards; real completions come from the last dry run if any."""
     lang = lang_of(request)
     choices = parse_selection(selection)
-    funcs, _ = build_rewards(choices, custom_rewards(ctx, request, code, selection), owner=ctx.viewer(token))
+    funcs, _ = build_rewards(
+        choices, custom_rewards(ctx, request, code, selection), executor=reward_executor(ctx.viewer(token))
+    )
     completions, columns, prompt = None, None, ""
     if state:
         run = DryRun.from_state(state)

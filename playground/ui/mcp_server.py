@@ -1,4 +1,4 @@
-"""MCP tools (`python app.py --mcp`): four stateless functions, and nothing else of the page's API.
+"""MCP tools (`python app.py --mcp`): the stateless functions of `TOOLS`, and nothing else of the page's API.
 
 Gradio's MCP server runs every tool call through one shared Gradio session (its Streamable HTTP transport is
 stateless, so MCP clients cannot be told apart), and the page's handlers keep per-session state (the reward selection,
@@ -11,7 +11,12 @@ scores or stop its run. So the MCP server offers only tools whose whole input is
 - `preview_group(prompt, rewards, num_generations, max_new_tokens, seed, code, temperature, top_p,
   completion_prefix, scale_rewards, multi_objective_aggregation)`: sample a group with the app's model, then score
   it;
-- `check_reward(code)`: check custom reward code and run each function once on sample completions.
+- `check_reward(code)`: check custom reward code and run each function once on sample completions;
+- `lab_dry_run(rewards, dataset_name, num_prompts, num_generations, max_new_tokens, seed, temperature, top_p,
+  completion_prefix, scale_rewards, multi_objective_aggregation, per_device_train_batch_size)`: the reward lab's dry
+  run on a built-in prompt set (playground/ui/lab_mcp.py, as are the next two);
+- `lab_probe(rewards, prompt, columns)`: score degenerate completions, report those that game the rewards;
+- `lab_import_grader(grader)`: an OpenAI grader JSON as playground rewards.
 
 Custom code runs in a fresh sandbox worker per call, closed before the call returns: two MCP clients share nothing.
 Training, runs and downloads stay on the page (and its gradio_client API), where each visitor is a session.
@@ -23,6 +28,7 @@ import gradio as gr
 
 from playground.advantages import AdvantageSettings
 from playground.errors import PlaygroundError
+from playground.isolation.visitor import reward_executor
 from playground.preview import run_preview
 from playground.sandbox import close_rewards, compile_rewards, inspect_code, trial_run
 from playground.scoring import build_rewards, score_group
@@ -93,7 +99,7 @@ def score_completions(
     ctx.check_judges(completions, reward_selection(rewards))
     custom = _custom(code)
     try:
-        funcs, weights = build_rewards(parse_selection(reward_selection(rewards)), custom)
+        funcs, weights = build_rewards(parse_selection(reward_selection(rewards)), custom, executor=reward_executor())
         n = len(completions)
         return score_group(completions, funcs, weights, prompts=[prompt or ""] * n, advantage=advantage).to_json()
     finally:
@@ -147,7 +153,7 @@ def preview_group(
     )
     custom = _custom(code)
     try:
-        funcs, weights = build_rewards(parse_selection(reward_selection(rewards)), custom)
+        funcs, weights = build_rewards(parse_selection(reward_selection(rewards)), custom, executor=reward_executor())
         return run_preview(spec, prompt, funcs, weights, lambda: ctx.models.get(ctx.settings.model)).to_json()
     finally:
         close_rewards(custom)

@@ -18,8 +18,8 @@ from playground.spec import RunSpec
 from playground.texts import render
 from playground.training.store import RunInfo
 from playground.ui.charts import chart_updates, create_overlay, overlay_update
-from playground.ui.common import bind, empty_frame, lang_of, notify, pieces_text, run_label
-from playground.ui.context import AppContext, Session, client_address
+from playground.ui.common import bind, client_address, empty_frame, lang_of, notify, pieces_text, run_label
+from playground.ui.context import AppContext, Session
 from playground.ui.eval_charts import eval_chart_updates
 from playground.ui.i18n import t, tr
 from playground.ui.train_tab import HIDDEN, SAMPLE_HEADERS, alerts_markdown, create_run_view, samples_frame

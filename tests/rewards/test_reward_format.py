@@ -58,6 +58,11 @@ class TestFormatReward:
                 0.0,
             ),
             ("<intro>a <b>bold</b></intro><body>b < c</body><conclusion>c</conclusion>", 1.0, 1.0),
+            # Tags are no text: a section holding only tags is empty, whatever the tags.
+            ("<intro><intro></intro><body><body></body><conclusion><conclusion></conclusion>", 0.0, 0.0),
+            ("<intro><b></b></intro><body>b</body><conclusion>c</conclusion>", 0.0, 1.0),
+            ("<intro><br/> </intro><body>b</body><conclusion>c</conclusion>", 0.0, 1.0),
+            ("<intro><b>Hi</b></intro><body>b</body><conclusion>c</conclusion>", 1.0, 1.0),
         ],
     )
     def test_empty_sections(self, text, strict, may_be_empty):
@@ -73,6 +78,9 @@ class TestFormatReward:
             assert format_reward([text]) == [1.0 if article.match(text) else 0.0]
         laid_out = "<intro>a</intro>\n<body>b\nc</body>\n<conclusion>d</conclusion>"
         assert (format_reward([laid_out]), bool(article.match(laid_out))) == ([1.0], False)
+        # The article's `.+` pays for tags standing where the text should be (docs/rewards.md lists it).
+        nested = "<intro><intro></intro><body><body></body><conclusion><conclusion></conclusion>"
+        assert (format_reward([nested]), bool(article.match(nested))) == ([0.0], True)
 
     def test_allow_empty_must_be_a_bool(self):
         with pytest.raises(RewardError, match="allow_empty"):

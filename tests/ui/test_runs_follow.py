@@ -4,11 +4,11 @@ what its 0 means."""
 
 import pytest
 
-from playground import testing
 from playground.ui.context import AppContext
 from playground.ui.i18n import tr
 from playground.ui.runs_tab import refresh_on_change
 from playground.ui.settings import UISettings
+from tests.support import tiny_models as testing
 
 
 @pytest.mark.slow  # a real three-step run

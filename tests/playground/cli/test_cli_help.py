@@ -50,6 +50,7 @@ def test_help_texts_with_a_percent_sign_read_as_written(capsys):
         assert "".join(text.split()) in out
 
 
+@pytest.mark.integration  # a real `python -m playground` process
 def test_train_help_as_a_process(tmp_path):
     env = dict(os.environ, HF_HUB_OFFLINE="1", PYTHONPATH=str(ROOT))
     out = subprocess.run(
