@@ -287,6 +287,9 @@ def unit_guard():
     import socket
     import subprocess
 
+    # Imported before the patches: a first import of transformers runs `ldconfig` (ctypes.util.find_library).
+    from transformers.modeling_utils import PreTrainedModel
+
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(subprocess.Popen, "__init__", _refuse("started a subprocess"))
         patch.setattr(multiprocessing.process.BaseProcess, "start", _refuse("started a process"))
@@ -294,9 +297,7 @@ def unit_guard():
             if hasattr(os, name):
                 patch.setattr(os, name, _refuse(f"called os.{name}"))
         patch.setattr(socket.socket, "listen", _refuse("listened on a socket (a server)"))
-        # Every model is built through here (the engine's imports have loaded it already: the run spec is TRL's).
-        from transformers.modeling_utils import PreTrainedModel
-
+        # Every model is built through here.
         patch.setattr(PreTrainedModel, "__init__", _refuse("built a model"))
         yield
 
