@@ -141,14 +141,15 @@ def reference_markdown(
     reference = reference or lesson.reference()
     if reference is None:
         return f"### {tr(lang, 'learn.ref.title')}\n\n{tr(lang, 'learn.ref.none')}"
+    per = lesson.run_spec().grpo.eval_num_generations  # answers per held-out prompt, the trap's as the fix's
     if lesson.trap is None:
-        return f"### {tr(lang, 'learn.ref.title')}\n\n" + "\n\n".join(_run_lines(reference, lesson.chart, lang))
+        return f"### {tr(lang, 'learn.ref.title')}\n\n" + "\n\n".join(_run_lines(reference, lesson.chart, lang, per))
     trap = trap or lesson.reference(trap=True)
     shared = _shared_rewards(reference, trap) if trap is not None else []
-    lines = [f"**{tr(lang, 'learn.ref.fix_title')}**", *_run_lines(reference, (*lesson.chart, *shared), lang)]
+    lines = [f"**{tr(lang, 'learn.ref.fix_title')}**", *_run_lines(reference, (*lesson.chart, *shared), lang, per)]
     if trap is not None:
         metrics = (*(lesson.trap_chart or lesson.chart), *shared)
-        lines += [f"**{tr(lang, 'learn.ref.trap_title')}**", *_run_lines(trap, metrics, lang)]
+        lines += [f"**{tr(lang, 'learn.ref.trap_title')}**", *_run_lines(trap, metrics, lang, per)]
     return f"### {tr(lang, 'learn.ref.title_both')}\n\n" + "\n\n".join(lines)
 
 
@@ -166,11 +167,14 @@ def _where(reference: Reference, lang: str) -> str:
     return tr(lang, "learn.ref.cores", cores=cores)
 
 
-def _run_lines(reference: Reference, metrics, lang: str) -> list[str]:
-    """One run's summary: where it was measured (and whether the machine was shared), its alerts, and each of
-    `metrics` before training, after the warm-up and after GRPO."""
+def _run_lines(reference: Reference, metrics, lang: str, per: int = 1) -> list[str]:
+    """One run's summary: where it was measured (and whether the machine was shared), its held-out answers per eval
+    point as prompts × `per` answers, its alerts, and each of `metrics` before training, after the warm-up and after
+    GRPO."""
     run = reference.run
     wall = run.get("wall_s") or 0.0
+    samples = run.get("eval_samples")
+    prompts = samples // per if isinstance(samples, int) and per > 0 and samples % per == 0 else "?"
     lines = [
         tr(
             lang,
@@ -180,7 +184,9 @@ def _run_lines(reference: Reference, metrics, lang: str) -> list[str]:
             load=run.get("load_avg_1min") or "?",
             wall=duration_text(wall, lang),
             steps=run.get("max_steps", "?"),
-            samples=run.get("eval_samples", "?"),
+            samples=samples if samples is not None else "?",
+            prompts=prompts,
+            per=per,
         )
     ]
     if reference.busy:
