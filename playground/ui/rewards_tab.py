@@ -25,6 +25,7 @@ from playground.ui.common import (
     reward_labels,
     score_frame,
     score_summary,
+    sentences,
     short,
     shown,
     text_widths,
@@ -184,7 +185,7 @@ def selection_summary(selection: list[dict], lang: str | None, errors: list[str]
         else:
             shown = f"⚠ {html.escape(repr(weight))}"
         items.append(f"`{item['name']}`" + (f" ({html.escape(params)})" if params else "") + f" × {shown}")
-    lines = [f"**{tr(lang, 'rewards.selected')}** " + ", ".join(items)]
+    lines = [sentences(lang, f"**{tr(lang, 'rewards.selected')}**", ", ".join(items))]
     lines += [f"- ⚠ {html.escape(render(lang, e))}" for e in errors or []]
     return "\n".join(lines)
 
