@@ -258,6 +258,22 @@ def weight_problem(item: dict) -> Text | None:
     return msg("reward.weight_not_number", name=item["name"], weight=weight)
 
 
+HUGE_WEIGHT = 1000.0  # a weight above this drowns the others (rewards score about 0..1) and the float32 total
+
+
+def weight_warning(item: dict) -> Text | None:
+    """What a valid but surprising weight does (a negative one penalises its reward; a huge one drowns the others and
+    the float32 total's precision), or None. Said beside the selection; Start and Score take it as it is."""
+    if weight_problem(item) is not None or "weight" not in item:
+        return None
+    weight = float(item["weight"])
+    if weight < 0:
+        return msg("reward.weight_negative", name=item["name"], weight=weight)
+    if weight > HUGE_WEIGHT:
+        return msg("reward.weight_huge", name=item["name"], weight=weight, limit=HUGE_WEIGHT)
+    return None
+
+
 @dataclass
 class Session:
     """Per-browser-session state. `id` is the browser token the server issued (training/access.py); `browser_id`
