@@ -207,8 +207,7 @@ def check_model(name: str | None, allowed: Collection[str] = (), caps: Caps | No
     """A model in public mode: the embedded one, the app's own (`allowed`), or a Hub id (`org/name`) whose
     config.json, read before anything loads, gives at most `max_model_params` parameters. Never a folder of the
     server: it could hold another visitor's files, or a config made to fill the app's memory."""
-    from playground.data.sources import is_hub_id
-    from playground.models import EMBEDDED, EMBEDDED_HUB_ID
+    from playground.models import EMBEDDED, EMBEDDED_HUB_ID, is_hub_id
 
     name = (name or "").strip()
     if name in ("", EMBEDDED, EMBEDDED_HUB_ID) or name in allowed:  # the Hub id resolves to the embedded wheel

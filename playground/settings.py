@@ -229,6 +229,19 @@ class Caps:
     worker_idle_seconds: float = _cap(
         300.0, "PLAYGROUND_WORKER_IDLE_SECONDS", "Seconds a visitor's worker may stay idle before it stops.", "workers"
     )
+    anonymous_workers: int = _cap(
+        1,
+        "PLAYGROUND_ANONYMOUS_WORKERS",
+        "Workers of each kind shared by every call without a browser token (an API client that loaded no page, MCP); "
+        "such a call never gets a worker of its own.",
+        "workers",
+    )
+    max_anonymous_calls_per_address: int = _cap(
+        2,
+        "PLAYGROUND_MAX_ANONYMOUS_CALLS_PER_ADDRESS",
+        "Most calls without a browser token that one client address may have scoring in the shared workers at once.",
+        "workers",
+    )
     # --- uploads -------------------------------------------------------------------------------------------------
     max_upload_owners: int = _cap(
         1000,

@@ -152,7 +152,7 @@ def embedded_dir():
 @pytest.fixture(scope="session")
 def tiny_model_dir(tmp_path_factory, embedded_dir):
     """A 2-layer random Llama with SmolLM2's real tokenizer and chat template, saved as a local model folder."""
-    from playground.testing import save_tiny_model
+    from tests.support.tiny_models import save_tiny_model
 
     return save_tiny_model(tmp_path_factory.mktemp("tiny-model"))
 
@@ -167,7 +167,7 @@ def tiny(tiny_model_dir):
 
 @pytest.fixture(scope="session")
 def char_model_dir(tmp_path_factory):
-    from playground.testing import save_char_model
+    from tests.support.tiny_models import save_char_model
 
     return save_char_model(tmp_path_factory.mktemp("char-model"))
 
@@ -287,6 +287,9 @@ def unit_guard():
     import socket
     import subprocess
 
+    # Imported before the patches: a first import of transformers runs `ldconfig` (ctypes.util.find_library).
+    from transformers.modeling_utils import PreTrainedModel
+
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(subprocess.Popen, "__init__", _refuse("started a subprocess"))
         patch.setattr(multiprocessing.process.BaseProcess, "start", _refuse("started a process"))
@@ -294,9 +297,7 @@ def unit_guard():
             if hasattr(os, name):
                 patch.setattr(os, name, _refuse(f"called os.{name}"))
         patch.setattr(socket.socket, "listen", _refuse("listened on a socket (a server)"))
-        # Every model is built through here (the engine's imports have loaded it already: the run spec is TRL's).
-        from transformers.modeling_utils import PreTrainedModel
-
+        # Every model is built through here.
         patch.setattr(PreTrainedModel, "__init__", _refuse("built a model"))
         yield
 

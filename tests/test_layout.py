@@ -1,5 +1,5 @@
 """The engine's layout: no import circle among the project's modules or packages, every package says what it holds,
-and no module over `MAX_LINES` lines.
+no module of `playground/` over `MAX_LINES` lines, and the test support outside the package.
 
 Imports are read from the source (module level, inside functions and under `TYPE_CHECKING` alike), so a circle
 hidden behind a lazy import counts too.
@@ -179,6 +179,14 @@ def test_a_leaf_package_imports_nothing_of_the_project_but_the_settings():
         if t != "playground.settings"
     }
     assert offenders == set()
+
+
+def test_test_support_is_not_shipped():
+    """The tiny-model builders and the raw queue client live with the tests (tests/support/), outside the wheel."""
+    shipped = {name.rsplit(".", 1)[-1] for name in project_modules()}  # playground/ and rewards/
+    assert not shipped & {"testing", "tiny_models", "queue_client"}
+    assert (ROOT / "tests" / "support" / "tiny_models.py").is_file()
+    assert (ROOT / "tests" / "support" / "queue_client.py").is_file()
 
 
 def test_prompt_data_is_a_package_of_what_it_holds():

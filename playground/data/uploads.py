@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from playground.data.parsers import MB, size_text
-from playground.data.sources import PromptSource, is_hub_id
+from playground.data.sources import PromptSource
 from playground.errors import DataError
+from playground.models import is_hub_id
 from playground.settings import current
 
 

@@ -121,8 +121,8 @@ TEXTS: dict[str, tuple[str, str]] = {
         "奖励 {name!r} 必须返回浮点数列表，实际返回了 {got}（这是生成器：请用 list(...) 包起来）。",
     ),
     "reward.count": (
-        "Reward {name!r} returned {count} values for {n} completions.",
-        "奖励 {name!r} 为 {n} 个生成结果返回了 {count} 个值。",
+        "Reward {name!r} returned a list of length {count} for {n} completions: one score per completion is needed.",
+        "奖励 {name!r} 为 {n} 个生成结果返回了长度为 {count} 的列表：每个生成结果需要一个分数。",
     ),
     "reward.bad_value": (
         "Reward {name!r} returned {kind} {value!r} for completion {index}; expected a float or None.",

@@ -51,7 +51,7 @@ class TestCheckValues:
             ((x for x in [1.0]), "generator"),
             ({"a": 1}, "got dict"),
             ("1.0", "got str"),
-            ([1.0], "returned 1 values for 2"),
+            ([1.0], "returned a list of length 1 for 2"),
             ([1.0, "x"], "returned str 'x' for completion 2"),
         ],
     )

@@ -124,9 +124,9 @@ def test_preview_scores_a_correct_and_a_wrong_solution(mode, tiny):
 
 def test_one_grpo_step_scores_a_correct_and_a_wrong_solution(mode, tiny_model_dir, tmp_path):
     from playground.scoring import RewardChoice
-    from playground.testing import tiny_spec
     from playground.training.run_queue import JobManager
     from playground.training.store import RunStore
+    from tests.support.tiny_models import tiny_spec
 
     data = tmp_path / "code.jsonl"
     data.write_text("".join(json.dumps(_row(i)) + "\n" for i in (0, 1)))

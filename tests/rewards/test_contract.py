@@ -40,7 +40,7 @@ def spec(request):
 
 @pytest.fixture(scope="session")
 def classifier_dir(tmp_path_factory, embedded_dir):
-    from playground.testing import save_tiny_model
+    from tests.support.tiny_models import save_tiny_model
 
     return save_tiny_model(tmp_path_factory.mktemp("classifier"), classifier=True)
 

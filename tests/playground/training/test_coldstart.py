@@ -348,9 +348,9 @@ def test_cold_start_turns_a_reward_the_base_model_never_earns_into_one_it_earns(
     """The random character model never starts an answer with "ok." (about 1 in 45^3 draws): GRPO alone has no
     signal. Ten SFT warm-up steps on user-given examples make the reward reachable, at a fixed seed."""
     from playground.scoring import RewardChoice
-    from playground.testing import tiny_spec
     from playground.training.run_queue import JobManager
     from playground.training.store import RunStore
+    from tests.support.tiny_models import tiny_spec
 
     examples = tmp_path / "examples.jsonl"
     prompts = ["say ok", "answer me", "what now", "tell me more"]
@@ -462,8 +462,8 @@ def test_the_warmup_scores_through_the_cpu_lm_head(tmp_path, tiny_model_dir):
 
     from playground.fastpath.lm_head import CPU_LM_HEAD_CHUNK
     from playground.scoring import RewardChoice
-    from playground.testing import tiny_spec
     from playground.training.warmup import run_warmup
+    from tests.support.tiny_models import tiny_spec
 
     seen = []
 

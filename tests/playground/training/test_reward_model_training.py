@@ -12,11 +12,11 @@ from transformers import PreTrainedModel
 from playground.advantages import compute_advantages
 from playground.errors import RewardError
 from playground.scoring import LOCAL, RewardChoice, build_rewards
-from playground.testing import save_tiny_model, tiny_spec
 from playground.training.job import TrainingJob, trl_reward_model
 from playground.training.store import RunStore
 from rewards.model import get_reward_model_reward
 from rewards.registry import metric_name
+from tests.support.tiny_models import save_tiny_model, tiny_spec
 
 
 def test_trl_reward_model_is_the_folder_for_a_reward_model_only(tmp_path):
