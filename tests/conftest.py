@@ -6,8 +6,10 @@ share one worker, so two of them never compete for the cores side by side.
 """
 
 import contextlib
+import functools
 import os
 import signal
+import sys
 import time
 from pathlib import Path
 
@@ -255,8 +257,22 @@ class NotAUnitTest(RuntimeError):
     """Raised inside a `unit` test that starts a process, listens on a socket or builds a model."""
 
 
-def _refuse(what: str):
+def _importing() -> bool:
+    """Whether a module is being imported: what a library does at its import (huggingface_hub asks `git` for its
+    version) is not the test's doing."""
+    frame = sys._getframe(2)
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib"):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _refuse(original, what: str):
+    @functools.wraps(original)
     def refuse(*args, **kwargs):
+        if _importing():
+            return original(*args, **kwargs)
         raise NotAUnitTest(
             f"a unit test {what}: mark it `integration` (or list its module in INTEGRATION_MODULES, tests/conftest.py)"
         )
@@ -271,17 +287,20 @@ def unit_guard():
     import socket
     import subprocess
 
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(subprocess.Popen, "__init__", _refuse("started a subprocess"))
-        patch.setattr(multiprocessing.process.BaseProcess, "start", _refuse("started a process"))
-        for name in ("fork", "forkpty", "posix_spawn", "posix_spawnp", "system", "execv", "execve"):
-            if hasattr(os, name):
-                patch.setattr(os, name, _refuse(f"called os.{name}"))
-        patch.setattr(socket.socket, "listen", _refuse("listened on a socket (a server)"))
-        # Every model is built through here (the engine's imports have loaded it already: the run spec is TRL's).
-        from transformers.modeling_utils import PreTrainedModel
+    from transformers.modeling_utils import PreTrainedModel  # every model is built through here
 
-        patch.setattr(PreTrainedModel, "__init__", _refuse("built a model"))
+    refused = [
+        (subprocess.Popen, "__init__", "started a subprocess"),
+        (multiprocessing.process.BaseProcess, "start", "started a process"),
+        (socket.socket, "listen", "listened on a socket (a server)"),
+        (PreTrainedModel, "__init__", "built a model"),
+    ]
+    spawns = ("fork", "forkpty", "posix_spawn", "posix_spawnp", "system")
+    refused += [(os, name, f"called os.{name}") for name in spawns]
+    with pytest.MonkeyPatch.context() as patch:
+        for owner, name, what in refused:
+            if hasattr(owner, name):
+                patch.setattr(owner, name, _refuse(getattr(owner, name), what))
         yield
 
 
