@@ -1,8 +1,9 @@
 """Shared fixtures: the embedded model (converted once per machine) and a tiny random model with its real tokenizer.
 
 The suite runs on pytest-xdist workers (`scripts/test.sh`: `-n 2 --dist loadgroup`). A module's tests stay on one
-worker, so its module-scoped app, browser or sandbox starts once; the tests that start several training processes
-share one worker, so two of them never compete for the cores side by side.
+worker, so its module-scoped app or sandbox starts once (the plain app on the tiny model and the browser start once per
+worker and are shared: tests/ui/conftest.py); the tests that start several training processes share one worker, so two
+of them never compete for the cores side by side.
 """
 
 import contextlib
