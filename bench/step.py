@@ -66,7 +66,7 @@ def run_bare(spec, out: Path, allocator: bool = False, device: str = "cpu") -> l
     from trl import GRPOConfig, GRPOTrainer
 
     from playground.data.sources import load_prompts
-    from playground.scoring import build_rewards
+    from playground.scoring import LOCAL, build_rewards
     from playground.training.job import as_chat, load_training_model
 
     rows: list[dict] = []
@@ -92,7 +92,7 @@ def run_bare(spec, out: Path, allocator: bool = False, device: str = "cpu") -> l
         **BARE_OVERRIDES,
     )
     model, tokenizer = load_training_model(spec)
-    funcs, _ = build_rewards(spec.rewards)
+    funcs, _ = build_rewards(spec.rewards, executor=LOCAL)
     trainer = Timed(
         model=model,
         reward_funcs=funcs,

@@ -16,6 +16,9 @@ from pathlib import Path
 
 import pytest
 
+import playground
+from playground import settings as playground_settings
+
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -24,6 +27,19 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 _WORKERS = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 0)
 if _WORKERS:
     os.environ.setdefault("OMP_NUM_THREADS", str(max(1, (os.cpu_count() or 1) // _WORKERS)))
+
+# The test process is an entry point (`playground.bootstrap()`), whose tests set variables one test at a time: the
+# settings are read from the environment at each look-up rather than installed once.
+playground.bootstrap()
+playground_settings.install(None)
+
+
+@pytest.fixture(autouse=True)
+def _settings_follow_the_environment():
+    """An entry point a test calls in this process (the CLI's `main`) installs its settings; the next test reads the
+    environment again."""
+    yield
+    playground_settings.install(None)
 
 
 def pytest_configure(config):
@@ -288,7 +304,8 @@ def unit_guard():
     import socket
     import subprocess
 
-    from transformers.modeling_utils import PreTrainedModel  # every model is built through here
+    # Every model is built through here; imported before the patches (its first import runs `ldconfig`).
+    from transformers.modeling_utils import PreTrainedModel
 
     refused = [
         (subprocess.Popen, "__init__", "started a subprocess"),
@@ -296,7 +313,7 @@ def unit_guard():
         (socket.socket, "listen", "listened on a socket (a server)"),
         (PreTrainedModel, "__init__", "built a model"),
     ]
-    spawns = ("fork", "forkpty", "posix_spawn", "posix_spawnp", "system")
+    spawns = ("fork", "forkpty", "posix_spawn", "posix_spawnp", "system", "execv", "execve")
     refused += [(os, name, f"called os.{name}") for name in spawns]
     with pytest.MonkeyPatch.context() as patch:
         for owner, name, what in refused:

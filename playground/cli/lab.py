@@ -25,10 +25,11 @@ def _add_rewards(p: argparse.ArgumentParser) -> None:
 
 
 def _choices(args: argparse.Namespace):
+    from playground.isolation.visitor import reward_executor
     from playground.scoring import RewardChoice, build_rewards
 
     choices = [RewardChoice.parse(r) for r in args.reward]
-    funcs, weights = build_rewards(choices)
+    funcs, weights = build_rewards(choices, executor=reward_executor())
     return choices, funcs, weights
 
 

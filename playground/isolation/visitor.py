@@ -28,6 +28,7 @@ import logging
 import re
 import threading
 import time
+import zlib
 from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import replace
@@ -35,9 +36,10 @@ from pathlib import Path
 from typing import Any
 
 from playground.errors import RewardError
-from playground.runtime.mode import is_public
 from playground.sandbox.client import Sandbox, SandboxError
 from playground.sandbox.settings import SandboxLimits
+from playground.scoring import LOCAL
+from playground.settings import is_public
 
 
 logger = logging.getLogger(__name__)
@@ -96,6 +98,10 @@ def local_models(name: str, params: dict[str, Any]) -> dict[str, Any]:
 
 
 _OWNER: contextvars.ContextVar[str | None] = contextvars.ContextVar("visitor_owner", default=None)
+# The client address of the request being handled (`calling_from`, set by the app for every event in public mode): a
+# call without an owner then scores in the shared pool, charged to this address.
+_ADDRESS: contextvars.ContextVar[str | None] = contextvars.ContextVar("visitor_address", default=None)
+ANONYMOUS = "anonymous:"  # the owner keys of the shared pool's workers: "anonymous:0", ...
 
 
 def in_worker(name: str, public: bool | None = None) -> bool:
@@ -137,12 +143,48 @@ def current_owner() -> str | None:
     return _OWNER.get()
 
 
+@contextlib.contextmanager
+def calling_from(address: str | None) -> Iterator[None]:
+    """Within this block, work without an owner comes from a visitor at `address` (a request the app handles): its
+    library rewards score in the shared pool's workers, charged to that address, never in workers of their own."""
+    token = _ADDRESS.set(address or "?")
+    try:
+        yield
+    finally:
+        _ADDRESS.reset(token)
+
+
+class AddressCharges:
+    """The calls without a browser token that each client address has scoring in the shared pool."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._running: dict[str, int] = {}
+
+    @contextlib.contextmanager
+    def charge(self, address: str, cap: int) -> Iterator[None]:
+        with self._lock:
+            if self._running.get(address, 0) >= cap:
+                raise RewardError(
+                    "admission.anonymous_busy", count=cap, env="PLAYGROUND_MAX_ANONYMOUS_CALLS_PER_ADDRESS"
+                )
+            self._running[address] = self._running.get(address, 0) + 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._running[address] -= 1
+                if not self._running[address]:
+                    del self._running[address]
+
+
 class VisitorWorker:
     """One owner's worker: builds library rewards and scores with them (`reward`). `last_used` and `busy` tell
     `VisitorWorkers` which one is idle, and since when."""
 
-    def __init__(self, limits: SandboxLimits | None = None, kind: str = TEXT):
+    def __init__(self, limits: SandboxLimits | None = None, kind: str = TEXT, charges: AddressCharges | None = None):
         self.kind = kind
+        self.charges = charges  # a shared pool's worker: each call is charged to its client address
         source = SCORER_SOURCE.read_text(encoding="utf-8")
         self.sandbox = Sandbox(source, ["build", "score"], limits or limits_of(kind), own_code=True)
         self.last_used = time.monotonic()
@@ -163,9 +205,10 @@ class VisitorWorker:
         try:
             if self.kind == MODEL:
                 params = local_models(name, params)
-            result = self.sandbox.call(
-                function, completions, shown_as=shown_as, pg_reward=name, pg_params=params, **kwargs
-            )
+            with self._charged():
+                result = self.sandbox.call(
+                    function, completions, shown_as=shown_as, pg_reward=name, pg_params=params, **kwargs
+                )
         except SandboxError as exc:
             if exc.error_type == "RewardFailure":  # the reward's own error, as the app would have raised it
                 raise _reward_error(exc.error_detail) from None
@@ -175,6 +218,13 @@ class VisitorWorker:
                 self.busy -= 1
                 self.last_used = time.monotonic()
         return result.values
+
+    def _charged(self):
+        if self.charges is None:
+            return contextlib.nullcontext()
+        from playground.admission import Caps
+
+        return self.charges.charge(_ADDRESS.get() or "?", Caps.from_env().max_anonymous_calls_per_address)
 
     @property
     def pid(self) -> int | None:
@@ -221,11 +271,14 @@ class VisitorReward:
 def close_workers(funcs) -> None:
     """Stop the visitor workers behind `funcs` (other rewards are left alone): a training run's, when it ends."""
     for worker in {id(f.worker): f.worker for f in funcs if isinstance(f, VisitorReward)}.values():
-        worker.close()
+        if worker.charges is None:  # a shared pool's worker outlives any one caller
+            worker.close()
 
 
 class VisitorWorkers:
-    """The workers of owners, one per owner and kind; `get(None, kind)` is a fresh worker nobody else gets.
+    """The workers of owners, one per owner and kind. Without an owner: within a request (`calling_from`), a worker
+    of the shared pool (`anonymous_workers` of each kind, the address picks one), each call charged to the address;
+    outside one (a training run, the CLI), a fresh worker nobody else gets (`fresh` counts them).
 
     Bounds (read from `Caps` at each `get`, so an operator's variables apply): at most `max_visitor_workers` text
     workers and `max_model_workers` model workers live at once, the least recently used idle one stopped first (a
@@ -238,6 +291,8 @@ class VisitorWorkers:
         self._lock = threading.Lock()
         self._workers: OrderedDict[tuple[str, str], VisitorWorker] = OrderedDict()
         self._reaper: threading.Thread | None = None
+        self.charges = AddressCharges()
+        self.fresh = 0  # workers started for no owner and no request
 
     def caps(self):
         from playground.admission import Caps
@@ -245,13 +300,18 @@ class VisitorWorkers:
         return self._caps or Caps.from_env()
 
     def get(self, owner: str | None, kind: str = TEXT) -> VisitorWorker:
-        if owner is None:
-            return VisitorWorker(kind=kind)
         caps = self.caps()
+        if owner is None and _ADDRESS.get() is None:
+            self.fresh += 1
+            return VisitorWorker(kind=kind)
+        charges = None
+        if owner is None:
+            owner = f"{ANONYMOUS}{zlib.crc32(str(_ADDRESS.get()).encode()) % max(1, caps.anonymous_workers)}"
+            charges = self.charges
         limit = caps.max_model_workers if kind == MODEL else caps.max_visitor_workers
         with self._lock:
             stopped = self._expired(caps.worker_idle_seconds)
-            worker = self._workers.pop((owner, kind), None) or VisitorWorker(kind=kind)
+            worker = self._workers.pop((owner, kind), None) or VisitorWorker(kind=kind, charges=charges)
             self._workers[(owner, kind)] = worker
             while sum(k == kind for _, k in self._workers) > max(1, limit):
                 stopped.append(self._evict(kind))
@@ -308,3 +368,27 @@ WORKERS = VisitorWorkers()
 def visitor_worker(owner: str | None = None, kind: str = TEXT) -> VisitorWorker:
     """The worker of `kind` for `owner` (default: the one `acting_for` set; none: a fresh one)."""
     return WORKERS.get(owner if owner is not None else current_owner(), kind)
+
+
+class VisitorRewards:
+    """Library rewards built and scoring in `owner`'s visitor workers (default: the owner `acting_for` set; without
+    one, workers for these rewards only): one for text rewards, one for the rewards that load a model; `IN_APP`
+    rewards in this process."""
+
+    def __init__(self, owner: str | None = None):
+        self.owner = owner
+        self._workers: dict[str, VisitorWorker] = {}
+
+    def build(self, name: str, params: dict[str, Any], metric: str):
+        if name in IN_APP:
+            return LOCAL.build(name, params, metric)
+        kind = worker_kind(name, params)
+        if kind not in self._workers:
+            self._workers[kind] = visitor_worker(self.owner, kind)
+        return self._workers[kind].reward(name, params, metric)
+
+
+def reward_executor(owner: str | None = None, public: bool | None = None):
+    """Where library rewards run (`playground.scoring.build_rewards`'s `executor`): in public mode `owner`'s visitor
+    workers, else this process."""
+    return VisitorRewards(owner) if is_public(public) else LOCAL

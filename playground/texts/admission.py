@@ -85,6 +85,16 @@ TEXTS: dict[str, tuple[str, str]] = {
         "This app is public: the file {name!r} could not be read ({detail}); it is not used.",
         "这是公开的应用：无法读取文件 {name!r}（{detail}）；该文件不会被使用。",
     ),
+    "admission.what.anonymous_workers": ("the shared workers of calls without a token", "无令牌调用共享的评分进程数"),
+    "admission.what.max_anonymous_calls_per_address": (
+        "the calls without a browser token from one address",
+        "同一地址不带浏览器令牌的调用数",
+    ),
+    "admission.anonymous_busy": (
+        "This app is public: your network address already has {count} calls without a browser token scoring "
+        "({env}); wait for them to finish, or use the page.",
+        "这是公开的应用：您的网络地址已有 {count} 个不带浏览器令牌的调用正在评分（{env}）；请等它们结束，或使用网页。",
+    ),
     "admission.uploads_full": (
         "This app is public: the table of uploads is full (other visitors' uploads are kept); try again later.",
         "这是公开的应用：上传记录已满（其他访客的上传会被保留）；请稍后再试。",

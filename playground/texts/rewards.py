@@ -22,7 +22,7 @@ LIBRARY_ZH: dict[str, str] = {
     "reward.code_python": "code_tests 奖励只运行 Python，实际的 language 为 {value!r}。",
     "reward.code_time_limit": "code_tests 的 time_limit 必须在 (0, 60] 秒之间，实际为 {value!r}。",
     "reward.code_sandbox": (
-        "code_tests 在实验场的沙箱中运行程序，而这个进程没有加载沙箱（import playground.sandbox.programs）。"
+        "code_tests 在实验场的沙箱中运行程序，而这个进程没有设置沙箱（调用 playground.bootstrap()）。"
     ),
     "reward.code_tests_json": "code_tests：某一行的 tests 是文本而不是 JSON；请给出测试用例列表。",
     "reward.code_tests_shape": (
@@ -121,8 +121,8 @@ TEXTS: dict[str, tuple[str, str]] = {
         "奖励 {name!r} 必须返回浮点数列表，实际返回了 {got}（这是生成器：请用 list(...) 包起来）。",
     ),
     "reward.count": (
-        "Reward {name!r} returned {count} values for {n} completions.",
-        "奖励 {name!r} 为 {n} 个生成结果返回了 {count} 个值。",
+        "Reward {name!r} returned a list of length {count} for {n} completions: one score per completion is needed.",
+        "奖励 {name!r} 为 {n} 个生成结果返回了长度为 {count} 的列表：每个生成结果需要一个分数。",
     ),
     "reward.bad_value": (
         "Reward {name!r} returned {kind} {value!r} for completion {index}; expected a float or None.",

@@ -56,8 +56,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "runs.continue": ("Continue", "继续训练"),
     "runs.continue.steps": ("Train to step (max_steps)", "训练到第几步（max_steps）"),
     "runs.continue.steps_info": (
-        "Empty: the run's own max_steps. Larger: trains a finished run further.",
-        "留空：沿用该训练的 max_steps。更大：让已完成的训练继续训练。",
+        "0 (or empty): the run's own max_steps. Larger: trains a finished run further.",
+        "0（或留空）：沿用该训练的 max_steps。更大：让已完成的训练继续训练。",
     ),
     "runs.continued": (
         "Run {run} continues from step {step} (its last checkpoint); follow it on the Train tab.",

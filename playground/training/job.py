@@ -389,7 +389,7 @@ class TrainingJob(JobState):
     def _build_trainer(self):
         from playground.data.completion_prefix import with_prefix
         from playground.data.sources import load_prompts
-        from playground.sandbox import programs  # noqa: F401  (installs the code_tests reward's sandbox runner)
+        from playground.isolation.visitor import reward_executor
         from playground.scoring import GuardedReward, build_rewards, reward_name
         from playground.training.evaluation import Evaluator, split_eval
         from playground.training.run_trainer import RunTrainer
@@ -404,7 +404,9 @@ class TrainingJob(JobState):
         g = spec.grpo
         from playground.sandbox.custom import as_the_spec_asks
 
-        funcs, weights = build_rewards(spec.rewards, as_the_spec_asks(self.custom_rewards, spec))
+        funcs, weights = build_rewards(
+            spec.rewards, as_the_spec_asks(self.custom_rewards, spec), executor=reward_executor()
+        )
         self._library_rewards = funcs
         self.weights = {reward_name(f): w for f, w in zip(funcs, weights, strict=True)}
         # A failing reward fails the run with its name in the message, or scores None under reward_error_policy=none.

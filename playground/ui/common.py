@@ -15,9 +15,10 @@ import pandas as pd
 
 from playground import admission
 from playground.errors import PlaygroundError
+from playground.isolation.visitor import calling_from
 from playground.redact import scrub_paths
-from playground.runtime.mode import is_public
 from playground.scoring import GroupScore
+from playground.settings import is_public
 from playground.texts import render
 from playground.texts.core import originals
 from playground.training.store import RunInfo
@@ -58,9 +59,11 @@ def bind(fn: Callable, *bound: Any) -> Callable:
             request = args[own] if len(args) > own else kwargs.get(params[own].name)
         lang = lang_of(request)
         try:
-            if is_public():
-                admission.check_inputs([*args, *kwargs.values()])
-            return fn(*bound, *args, **kwargs)
+            if not is_public():
+                return fn(*bound, *args, **kwargs)
+            admission.check_inputs([*args, *kwargs.values()])
+            with calling_from(client_address(request)):  # work without a token: the shared pool, charged here
+                return fn(*bound, *args, **kwargs)
         except gr.Error:
             raise
         except PlaygroundError as exc:
@@ -74,6 +77,18 @@ def bind(fn: Callable, *bound: Any) -> Callable:
     if own is None:
         wrapper.__annotations__ = {**hints, REQUEST: gr.Request}
     return wrapper
+
+
+def client_address(request: gr.Request | None) -> str | None:
+    """The client's address, in one place: behind `PLAYGROUND_PROXY_HOPS` trusted proxies, the entry the outermost
+    one added to its header (the rightmost of `X-Forwarded-For`, or of `Forwarded` with
+    `PLAYGROUND_PROXY_HEADER=forwarded`), never one the visitor wrote; else the connection's own address."""
+    client = getattr(request, "client", None)
+    headers = getattr(request, "headers", None)
+    items = headers.items() if headers is not None else []
+    return admission.client_address(
+        getattr(client, "host", None), items, admission.proxy_hops(), admission.proxy_header()
+    )
 
 
 # --- toasts ----------------------------------------------------------------------------------------------------------

@@ -17,10 +17,7 @@ from playground.data.uploads import Uploads, check_public_source
 from playground.errors import PlaygroundError
 from playground.models import ModelCache
 from playground.runtime.tempdirs import make_temp_dir, sweep_orphans
-from playground.sandbox import (
-    CodeSession,
-    programs,  # noqa: F401  (installs the code_tests reward's sandbox runner)
-)
+from playground.sandbox import CodeSession
 from playground.sandbox.settings import is_public
 from playground.scoring import RewardChoice
 from playground.spec import RunSpec, demo_spec
@@ -28,6 +25,7 @@ from playground.texts import Text, msg
 from playground.training import access
 from playground.training.run_queue import JobManager
 from playground.training.store import Run, RunInfo, RunStore
+from playground.ui.common import client_address
 from playground.ui.settings import UISettings
 from playground.validation import check_public_paths
 
@@ -226,18 +224,6 @@ class AppContext:
 def uploads_table(caps: admission.Caps) -> Uploads:
     """The table of uploads, sized by the gate's caps (all browsers, and the browsers of one address)."""
     return Uploads(max_owners=caps.max_upload_owners, per_address=caps.max_upload_owners_per_address)
-
-
-def client_address(request: gr.Request | None) -> str | None:
-    """The client's address, in one place: behind `PLAYGROUND_PROXY_HOPS` trusted proxies, the entry the outermost
-    one added to its header (the rightmost of `X-Forwarded-For`, or of `Forwarded` with
-    `PLAYGROUND_PROXY_HEADER=forwarded`), never one the visitor wrote; else the connection's own address."""
-    client = getattr(request, "client", None)
-    headers = getattr(request, "headers", None)
-    items = headers.items() if headers is not None else []
-    return admission.client_address(
-        getattr(client, "host", None), items, admission.proxy_hops(), admission.proxy_header()
-    )
 
 
 def default_selection() -> list[dict]:

@@ -13,8 +13,7 @@ import gradio as gr
 
 from playground.errors import PlaygroundError
 from playground.isolation.slots import FairSlots, Visitor
-from playground.ui.common import lang_of, refusal
-from playground.ui.context import client_address
+from playground.ui.common import client_address, lang_of, refusal
 
 
 # Try on text and its rescoring on page load share this pool: scoring runs in workers, so several may run at once.

@@ -9,6 +9,7 @@ import gradio as gr
 
 from playground.data.sources import PromptSource
 from playground.errors import PlaygroundError
+from playground.isolation.visitor import reward_executor
 from playground.lab.dryrun import run_dry_run
 from playground.lab.graders import import_grader
 from playground.lab.probe import probe
@@ -76,7 +77,7 @@ def lab_dry_run(
         {"reward", "reward_std", "frac_reward_zero_std", "rewards", "prompts", "verdict"}.
     """
     ctx.check_sampling(int(num_prompts), int(num_generations), int(max_new_tokens))  # the shape, then the rows
-    funcs, weights = build_rewards(_choices(rewards))
+    funcs, weights = build_rewards(_choices(rewards), executor=reward_executor())
     source = PromptSource.named(dataset_name)
     ctx.check_source(source, None)  # public mode: MCP clients upload nothing, so no file of the server is read
     spec = spec_with(
@@ -117,7 +118,7 @@ def lab_probe(rewards: str = "", prompt: str = "", columns: str = "") -> dict:
         {"findings": [{"reward", "text", "score", "why"}]}.
     """
     choices = _choices(rewards)
-    funcs, _ = build_rewards(choices)
+    funcs, _ = build_rewards(choices, executor=reward_executor())
     return probe(choices, funcs, prompt=prompt, columns=json.loads(columns) if columns.strip() else None).to_json()
 
 

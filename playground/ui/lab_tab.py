@@ -15,6 +15,7 @@ import pandas as pd
 from playground.advantages import AdvantageSettings
 from playground.data.sources import BUILTIN_SETS, PromptSource
 from playground.errors import PlaygroundError
+from playground.isolation.visitor import reward_executor
 from playground.lab.dryrun import DryRun
 from playground.lab.dryrun import run_dry_run as run_dry_run_of
 from playground.lab.graders import export_grader, import_grader
@@ -172,7 +173,7 @@ def run_dry_run(
     spec = spec_with(values, parse_selection(selection))
     spec.data = PromptSource(kind="builtin", name=prompt_set)
     custom = custom_rewards(ctx, request, code, selection)
-    funcs, weights = build_rewards(spec.rewards, custom, owner=ctx.viewer(token))
+    funcs, weights = build_rewards(spec.rewards, custom, executor=reward_executor(ctx.viewer(token)))
     sampling = tr(lang, "lab.sampling", n=int(num_prompts), g=int(num_generations))
 
     def load():
@@ -228,7 +229,9 @@ def run_probe(ctx: AppContext, request: gr.Request, token: str | None, selection
     """Score degenerate texts with the selected rewards; real completions come from the last dry run if any."""
     lang = lang_of(request)
     choices = parse_selection(selection)
-    funcs, _ = build_rewards(choices, custom_rewards(ctx, request, code, selection), owner=ctx.viewer(token))
+    funcs, _ = build_rewards(
+        choices, custom_rewards(ctx, request, code, selection), executor=reward_executor(ctx.viewer(token))
+    )
     completions, columns, prompt = None, None, ""
     if state:
         run = DryRun.from_state(state)

@@ -445,6 +445,11 @@ def load_lesson(
     return [message, *rewards, *preview_values(spec, lesson.preview_prompt), *(form_value(spec, n) for n in names)]
 
 
+def forget_loaded() -> str:
+    """Another lesson picked: the "✓ Loaded …" message of the one loaded before goes."""
+    return ""
+
+
 def load_trap(
     ctx: AppContext, layout: Layout, names: tuple[str, ...], request: gr.Request, lesson_id: str, code: str, custom
 ) -> list:
@@ -537,6 +542,7 @@ def wire_learn_tab(
     demo.load(bind(show_page, ctx), page, [learn.picker, *learn.views], **HIDDEN)
     # .change, not .input: "start here" picks the format lesson too
     learn.picker.change(known_lesson, learn.picker, learn.last_lesson, **HIDDEN)
+    learn.picker.change(forget_loaded, None, learn.loaded, **HIDDEN)  # "✓ Loaded …" belongs to the lesson loaded
     learn.picker.input(bind(show_lesson, ctx), [learn.picker, session.id], learn.views, **HIDDEN)
     seen = gr.State(None)
     live = ([learn.picker, session.id, seen], [learn.timer, learn.curve, seen])

@@ -28,6 +28,7 @@ import gradio as gr
 
 from playground.advantages import AdvantageSettings
 from playground.errors import PlaygroundError
+from playground.isolation.visitor import reward_executor
 from playground.preview import run_preview
 from playground.sandbox import close_rewards, compile_rewards, inspect_code, trial_run
 from playground.scoring import build_rewards, score_group
@@ -98,7 +99,7 @@ def score_completions(
     ctx.check_judges(completions, reward_selection(rewards))
     custom = _custom(code)
     try:
-        funcs, weights = build_rewards(parse_selection(reward_selection(rewards)), custom)
+        funcs, weights = build_rewards(parse_selection(reward_selection(rewards)), custom, executor=reward_executor())
         n = len(completions)
         return score_group(completions, funcs, weights, prompts=[prompt or ""] * n, advantage=advantage).to_json()
     finally:
@@ -152,7 +153,7 @@ def preview_group(
     )
     custom = _custom(code)
     try:
-        funcs, weights = build_rewards(parse_selection(reward_selection(rewards)), custom)
+        funcs, weights = build_rewards(parse_selection(reward_selection(rewards)), custom, executor=reward_executor())
         return run_preview(spec, prompt, funcs, weights, lambda: ctx.models.get(ctx.settings.model)).to_json()
     finally:
         close_rewards(custom)

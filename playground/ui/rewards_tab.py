@@ -12,9 +12,10 @@ import pandas as pd
 
 from playground import admission
 from playground.errors import PlaygroundError
-from playground.runtime.mode import is_public
+from playground.isolation.visitor import reward_executor
 from playground.sandbox import code_policy, inspect_code
 from playground.scoring import RewardChoice, build_rewards, call_reward, score_group
+from playground.settings import is_public
 from playground.texts import Text, render
 from playground.ui.common import (
     BAD_MARK,
@@ -110,7 +111,7 @@ def example_scores(name: str, *values, lang: str | None = None, owner: str | Non
         if lang is None:
             func = build_reward(name, params)
         else:
-            func = build_rewards([RewardChoice(name, 1.0, params)], owner=owner)[0][0]
+            func = build_rewards([RewardChoice(name, 1.0, params)], executor=reward_executor(owner))[0][0]
     except PlaygroundError as exc:
         if lang is None:
             return tr(None, "rewards.examples.needs_params")
@@ -309,7 +310,7 @@ def score_text(
     if len(completions) < 2:
         raise PlaygroundError(tr(lang, "rewards.try.too_few"))
     extra = _columns(lang, columns)
-    funcs, weights = build_rewards(parse_selection(selection), custom, owner=owner)
+    funcs, weights = build_rewards(parse_selection(selection), custom, executor=reward_executor(owner))
     n = len(completions)
     try:
         score = score_group(

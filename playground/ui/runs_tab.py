@@ -18,14 +18,15 @@ from playground.spec import RunSpec
 from playground.texts import render
 from playground.training.store import RunInfo
 from playground.ui.charts import chart_updates, create_overlay, overlay_update
-from playground.ui.common import bind, empty_frame, lang_of, notify, pieces_text, run_label
-from playground.ui.context import AppContext, Session, client_address
+from playground.ui.common import bind, client_address, empty_frame, lang_of, notify, pieces_text, run_label
+from playground.ui.context import AppContext, Session
 from playground.ui.eval_charts import eval_chart_updates
 from playground.ui.i18n import t, tr
 from playground.ui.train_tab import HIDDEN, SAMPLE_HEADERS, alerts_markdown, create_run_view, samples_frame
 
 
 # keys: runs.col.<name>
+TICK_SECONDS = 3.0  # how often the Runs tab looks whether the live run's status or step changed
 COLUMNS = ("run", "status", "step", "duration", "created", "model", "rewards", "final_reward", "error")
 # One click downloads: once the zip is made, the browser saves it (the file box stays, for a second copy).
 SAVE_FILE = """(file) => {
@@ -84,6 +85,24 @@ def refresh(ctx: AppContext, request: gr.Request, session_id: str | None = None,
     ids = [run_id for _, run_id in choices]
     value = current if current in ids else (ids[0] if ids else None)
     return frame, gr.Dropdown(choices=choices, value=value), gr.Dropdown(choices=choices)
+
+
+def refresh_on_change(
+    ctx: AppContext, request: gr.Request, session_id: str | None, current: str | None, seen: str | None
+):
+    """The Runs tab's timer tick: the run list again when the live run's status or step changed since the last tick
+    (a run that reached "finished" after its final save shows it without a Refresh), else nothing is sent. The timer
+    goes off once no run is going (the tab's opening and Continue turn it on)."""
+    job = ctx.jobs.current
+    key = f"{job.run.id}:{job.status}:{job.step}" if job is not None else None
+    timer = gr.Timer(active=job is not None and job.active)
+    if key == seen:
+        return gr.skip(), gr.skip(), gr.skip(), seen, timer
+    return (*refresh(ctx, request, session_id, current), key, timer)
+
+
+def wake() -> gr.Timer:
+    return gr.Timer(active=True)
 
 
 def show_run(ctx: AppContext, request: gr.Request, session_id: str | None, run_id: str | None):
@@ -280,12 +299,18 @@ def create_runs_tab(ctx: AppContext, session: Session) -> None:
         gr.Markdown("### " + t("runs.overlay"))
         chosen = gr.Dropdown(ids, multiselect=True, allow_custom_value=True, label=t("runs.overlay.pick"))
         curves = create_overlay()
+        ticker = gr.Timer(TICK_SECONDS)  # the list follows the live run's status (`refresh_on_change`)
 
     lists = [table, run, chosen]
     me = session.id  # the visitor's browser token: what public mode's ownership checks (training/access.py)
     gr.on(
         [tab.select, reload.click], bind(refresh, ctx), [me, run], lists, api_name="list_runs", show_progress="hidden"
     )
+    seen = gr.State(None)
+    ticker.tick(
+        bind(refresh_on_change, ctx), [me, run, seen], [*lists, seen, ticker], **HIDDEN, concurrency_limit=None
+    )
+    gr.on([tab.select, resume.click], bind(wake), None, ticker, **HIDDEN)
     gr.context.Context.root_block.load(bind(empty_run_view), None, [*plots, samples, curves], **HIDDEN)
     shown = [*plots, samples, alerts, zipped, recipe_zip, script_zip, summary, *evals]
     show.click(bind(show_run, ctx), [me, run], shown, api_name="show_run")

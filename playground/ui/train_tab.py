@@ -22,6 +22,7 @@ from playground.ui.charts import CHARTS, chart_updates, create_charts, step_rows
 from playground.ui.common import (
     GOOD_MARK,
     bind,
+    client_address,
     duration_text,
     empty_frame,
     lang_of,
@@ -32,7 +33,7 @@ from playground.ui.common import (
     styled,
     text_widths,
 )
-from playground.ui.context import AppContext, Session, client_address
+from playground.ui.context import AppContext, Session
 from playground.ui.custom_code import attach_to_spec
 from playground.ui.eval_answers import create_eval_answers, refresh_eval_answers
 from playground.ui.eval_charts import EVAL_SLOTS, create_eval_charts, eval_chart_updates

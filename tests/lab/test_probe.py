@@ -4,12 +4,12 @@ import json
 
 from playground.cli.main import main
 from playground.lab.probe import battery, probe
-from playground.scoring import RewardChoice, build_rewards
+from playground.scoring import LOCAL, RewardChoice, build_rewards
 
 
 def _probe(*names, **kwargs):
     choices = [RewardChoice(n) for n in names]
-    funcs, _ = build_rewards(choices)
+    funcs, _ = build_rewards(choices, executor=LOCAL)
     return probe(choices, funcs, **kwargs)
 
 
@@ -18,7 +18,7 @@ EMPTY_SECTIONS = "<intro></intro><body></body><conclusion></conclusion>"
 
 def test_format_with_empty_sections_allowed_gives_them_full_marks():
     choices = [RewardChoice("format", 1.0, {"allow_empty": True})]
-    funcs, _ = build_rewards(choices)
+    funcs, _ = build_rewards(choices, executor=LOCAL)
     report = probe(choices, funcs)
     empty = [f for f in report.findings if f.text == EMPTY_SECTIONS]
     assert empty and empty[0].score == 1.0 and empty[0].reward == "format(allow_empty=True)"
@@ -73,7 +73,7 @@ def test_ties_at_the_lowest_score_are_left_out():
     """Untagged real answers score 0 on the strict format, like most degenerate texts: only what beats them is
     reported, not a row per text that scores 0 "as much as the best (0)"."""
     choices = [RewardChoice("format")]
-    funcs, _ = build_rewards(choices)
+    funcs, _ = build_rewards(choices, executor=LOCAL)
     report = probe(choices, funcs, prompt="Write about cats.", completions=["Cats purr.", "Cats sleep a lot."])
     [finding] = report.findings
     assert (finding.label, finding.labels, finding.score, finding.best) == ("off_topic", ["off_topic"], 1.0, 0.0)
@@ -83,7 +83,7 @@ def test_ties_at_the_lowest_score_are_left_out():
 
 def test_what_beats_and_what_ties_the_best_are_one_finding_each():
     choices = [RewardChoice("length", 1.0, {"ideal_length": 20})]
-    funcs, _ = build_rewards(choices)
+    funcs, _ = build_rewards(choices, executor=LOCAL)
     report = probe(choices, funcs, completions=["A short real answer about cats and dogs, forty-five characters"])
     beats, ties = report.findings
     assert beats.score > beats.best and ties.score == ties.best == -42.0
@@ -108,7 +108,7 @@ def test_the_nested_tag_layout_is_tried_and_caught_where_a_reward_pays_for_it():
     assert "sections holding only their own opening tag" in tied[0].why
     for name, params in (("format", {}), ("format", {"allow_empty": True})):  # the hacking lesson's two formats
         choices = [RewardChoice(name, 1.0, params)]
-        found = probe(choices, build_rewards(choices)[0], completions=real).findings
+        found = probe(choices, build_rewards(choices, executor=LOCAL)[0], completions=real).findings
         assert not any("nested_tags" in f.labels for f in found)
 
 
@@ -117,7 +117,7 @@ def test_the_hacking_lessons_probe_tries_the_nested_tag_layout():
     from playground.lessons.catalog import LESSONS
 
     lesson = next(lesson for lesson in LESSONS if lesson.id == "hacking")
-    funcs, _ = build_rewards(list(lesson.rewards))
+    funcs, _ = build_rewards(list(lesson.rewards), executor=LOCAL)
     texts = dict(battery_items())
     assert texts["nested_tags"] == NESTED_TAGS
     loose, strict = funcs[0], funcs[2]  # format(allow_empty=True), trained; format, watched

@@ -99,8 +99,8 @@ NAMES = {
     "x",  # a byte in hex: 0x{byte}
     *"dataset_name dataset_kind column_map prompt_column max_rows max_completion_len soft_punish_cache".split(),
     *"token_truncate token_mask vespo NAME WEIGHT true false yes no json jsonl".split(),
-    # code a message shows to copy: c if isinstance(c, str) else c[-1]["content"], sys.exit, os._exit, import ...
-    *"c if isinstance str else len list sys exit os import playground sandbox programs".split(),
+    # code a message shows to copy: c if isinstance(c, str) else c[-1]["content"], sys.exit, os._exit, bootstrap()
+    *"c if isinstance str else len list sys exit os import playground bootstrap".split(),
 }
 
 

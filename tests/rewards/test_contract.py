@@ -6,7 +6,6 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-import playground.sandbox.programs  # noqa: F401  (code_tests runs programs through the sandbox runner it installs)
 from rewards.registry import build_reward, list_specs, metric_name
 
 

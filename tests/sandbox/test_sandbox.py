@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import pytest
 
 from playground.errors import PlaygroundError, RewardError
+from playground.isolation.visitor import reward_executor
 from playground.sandbox import (
     DEFAULT_LIMITS,
     PUBLIC_LIMITS,
@@ -277,7 +278,9 @@ def test_build_rewards_and_score_group_with_a_sandboxed_reward():
         "def has_a(completions, **kwargs):\n    return [float('a' in c) for c in completions]\n", LIMITS
     )
     try:
-        funcs, weights = build_rewards([RewardChoice("has_a", 2.0), RewardChoice("length")], custom=rewards)
+        funcs, weights = build_rewards(
+            [RewardChoice("has_a", 2.0), RewardChoice("length")], custom=rewards, executor=reward_executor()
+        )
         assert [f.__name__ for f in funcs] == ["has_a", "length"] and weights == [2.0, 1.0]
         score = score_group(["apple", "kiwi"], funcs, weights)
         assert [c.rewards["has_a"] for c in score.completions] == [1.0, 0.0]
@@ -342,7 +345,7 @@ class TestPolicy:
         limits = code_policy().limits
         assert (limits.timeout, limits.memory_mb, limits.load_timeout) == (3.5, 768, 10.0)
         monkeypatch.setenv("PLAYGROUND_SANDBOX_MEMORY_MB", "lots")
-        with pytest.raises(PlaygroundError, match="Bad sandbox setting in the environment"):
+        with pytest.raises(PlaygroundError, match="Bad setting PLAYGROUND_SANDBOX_MEMORY_MB='lots'"):
             code_policy()
 
     def test_off_disables_custom_code_everywhere(self, monkeypatch):

@@ -3,7 +3,9 @@ trusted proxy):
 
 - forwarded headers: a client on loopback that writes `X-Forwarded-For` is still one address to the queue cap;
 - upload width: one JSONL line of 120,000 keys, or of 45 MB, is refused by the gate in the upload worker, with the
-  app's memory unchanged, in English and Chinese; a narrow file of the same rows still reads.
+  app's memory unchanged, in English and Chinese; a narrow file of the same rows still reads;
+- calls without a browser token: concurrent judge calls through the unqueued `/gradio_api/run/score_completions`
+  start at most the shared pool's one model worker, and calls past the address's share are refused.
 """
 
 import json
@@ -11,11 +13,14 @@ import logging
 import os
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from gradio_client import Client, handle_file
 from gradio_client.exceptions import AppError
 
+from playground.isolation.visitor import WORKERS
+from tests.support.queue_client import error_of, run_call
 from tests.ui.live_app import running_app
 from tests.ui.test_client import TINY_RUN, form_kwargs
 
@@ -134,3 +139,58 @@ def test_uploads_are_priced_by_width_and_nesting(public_app, tmp_path):
     narrow.write_text('{"prompt": "Say hi.", "answer": "hi"}\n' * 3)
     kind, name = c.predict(handle_file(str(narrow)), api_name="/upload_prompts")
     assert kind == "file" and name["value"].endswith("narrow.jsonl")
+
+
+# --- calls without a browser token -----------------------------------------------------------------------------------
+
+
+def worker_pids() -> set[int]:
+    """The sandbox worker processes (visitor workers among them) that are children of the app (this process)."""
+    found = set()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as handle:
+                parent = int(handle.read().rsplit(")", 1)[1].split()[1])
+            with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                command = handle.read()
+        except (OSError, ValueError, IndexError):
+            continue
+        if parent == os.getpid() and b"playground.sandbox.worker" in command:
+            found.add(int(entry))
+    return found
+
+
+class WorkerWatch:
+    """Every sandbox worker process started while the block runs (sampled every 20 ms)."""
+
+    def __enter__(self):
+        self.before, self.started, self._stop = worker_pids(), set(), threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+        return self
+
+    def _sample(self):
+        while not self._stop.wait(0.02):
+            self.started |= worker_pids() - self.before
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+
+
+JUDGE = json.dumps([{"name": "judge", "weight": 1.0, "params": {"rubric": "Is it polite?", "model": "embedded"}}])
+
+
+def test_token_less_judge_calls_share_one_pool_worker(public_app):
+    calls = 4
+    data = [["Hello there.", "Go away."], JUDGE, "Greet me.", ""]
+    with WorkerWatch() as watch, ThreadPoolExecutor(calls) as pool:
+        answers = list(pool.map(lambda _: run_call(public_app.url, "score_completions", data), range(calls)))
+    scored = [a for a in answers if a["success"]]
+    refused = [error_of(a) for a in answers if not a["success"]]
+    assert scored, refused
+    assert all("PLAYGROUND_MAX_ANONYMOUS_CALLS_PER_ADDRESS" in e for e in refused), refused
+    assert len(watch.started) <= 1, watch.started  # the shared pool's model worker, never one per call
+    assert [key for key in WORKERS.live() if key[1] == "model"] == [("anonymous:0", "model")]

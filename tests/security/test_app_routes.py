@@ -4,13 +4,16 @@ and with inputs over the admission gate's caps. An event added later is attacked
 
 Each answer is a refusal, or an answer that reveals nothing: not the other visitor's run, not a server path. The
 oversize call is refused wherever the event takes text. Nothing starts, and the other visitor's run is untouched.
+Every event is also called with its default inputs and no browser token: none starts a worker of its own.
 """
 
+import itertools
 import json
 import uuid
 
 import pytest
 
+from playground.isolation.visitor import ANONYMOUS, WORKERS
 from playground.spec import RunSpec
 from tests.support.queue_client import app_config, backend_events, payload, raw_call
 from tests.ui.live_app import running_app
@@ -91,3 +94,40 @@ def test_every_event_refuses_another_visitors_run_a_server_path_and_oversize_inp
     status = victims_run.status()
     assert status["status"] == "finished" and not status.get("published")
     assert (victims_run.adapter_dir / "adapter_config.json").is_file()
+
+
+SAMPLE = "Hello there.\n---\nGo away."  # two completions, as Try on text splits them
+
+
+def honest_value(fill: bool):
+    """The page's default for each input; with `fill`, an empty text input holds two completions instead."""
+
+    def value(component: dict):
+        default = component["props"].get("value")
+        return SAMPLE if fill and component["type"] in ("textbox", "code") and default in (None, "") else default
+
+    return value
+
+
+@pytest.mark.slow
+def test_every_event_called_without_a_token_gets_no_worker_of_its_own(public_app):
+    """Every event with the page's default inputs, from a session that never loaded the page (no browser token): what
+    scores runs in the shared pool's workers ("anonymous:N"), never in a worker started for the call."""
+    ctx = public_app.ctx
+    config = app_config(public_app.url)
+    own, scored = [], 0
+    for (index, dep), fill in itertools.product(backend_events(config), (False, True)):
+        fresh = WORKERS.fresh
+        done = raw_call(public_app.url, uuid.uuid4().hex, index, payload(config, dep, honest_value(fill)), timeout=300)
+        scored += done["success"] and "Go away." in json.dumps(done)
+        job = ctx.jobs.current
+        if job is not None:  # Start with the defaults: a run's rewards get workers of the run, stopped with it
+            job.stop()
+            job.join(300)
+            ctx.jobs.waiting.clear()
+        elif WORKERS.fresh > fresh:
+            own.append(dep.get("api_name") or index)
+    assert scored  # some events scored the filled-in completions
+    owners = {owner for owner, _ in WORKERS.live()}
+    assert all(owner.startswith(ANONYMOUS) for owner in owners), owners
+    assert not own, f"events that started workers of their own: {own}"

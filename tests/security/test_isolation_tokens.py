@@ -64,10 +64,14 @@ def test_a_visitors_worker_serves_their_token_only_and_is_reused(public_app):
     assert kept_pid(public_app, alice_token) == alice_pid
     assert kept_pid(public_app, bob_token) == bob_pid
     kept = {key: pid for key, pid in visitor.WORKERS.live().items()}
-    # A client that sent no token (no page load): its call scores in a worker of its own, which nobody keeps.
+    # A client that sent no token (no page load): its call scores in the shared pool's worker, never one of its own
+    # and never a visitor's; a second such client shares it.
     anonymous = Client(public_app.url, verbose=False, download_files=False)
     assert try_length(anonymous) == [0.0, -5.0]
-    assert visitor.WORKERS.live() == kept
+    pool = {key: pid for key, pid in visitor.WORKERS.live().items() if key not in kept}
+    assert list(pool) == [(visitor.ANONYMOUS + "0", TEXT)] and set(pool.values()).isdisjoint(kept.values())
+    assert try_length(Client(public_app.url, verbose=False, download_files=False)) == [0.0, -5.0]
+    assert visitor.WORKERS.live() == {**kept, **pool}
     # A token another browser sends (Bob's, stolen) is Bob's identity, not a way into Alice's worker; a made-up token
     # is no identity at all and keeps nothing.
     assert public_app.ctx.viewer("pg1.made-up.token") is None

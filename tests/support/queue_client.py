@@ -57,6 +57,17 @@ def raw_call(
     raise ConnectionError("the queue closed without an answer")
 
 
+def run_call(url: str, api_name: str, data: list, headers: dict | None = None, timeout: float = 300) -> dict:
+    """One unqueued call of a named endpoint (`/gradio_api/run/<api_name>`), as a script without a page makes it;
+    returns `{"success", "output"}` in the shape of `raw_call`'s final message."""
+    with httpx.Client(timeout=timeout, headers=headers or {}) as http:
+        answer = http.post(url + f"gradio_api/run/{api_name.lstrip('/')}", json={"data": data})
+    body = answer.json() if answer.headers.get("content-type", "").startswith("application/json") else {}
+    if answer.status_code == 200 and "data" in body:
+        return {"success": True, "output": {"data": body["data"]}}
+    return {"success": False, "output": {"error": body.get("error") or answer.text}}
+
+
 def error_of(message: dict) -> str:
     return str((message.get("output") or {}).get("error") or "")
 

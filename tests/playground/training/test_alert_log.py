@@ -8,7 +8,7 @@ from playground.training.alert_log import log_alerts, log_up_to, open_alerts
 from playground.training.checkpoint import checkpoint_root
 from playground.training.job import TrainingJob
 from playground.training.store import RunStore
-from tests.support import tiny_models
+from tests.support import tiny_models as testing
 
 
 def row(step: int, spread: float) -> dict:
@@ -28,7 +28,7 @@ def row(step: int, spread: float) -> dict:
 
 def test_an_alert_that_clears_stays_in_the_log_marked_resolved(tmp_path, tiny_model_dir):
     run = RunStore(tmp_path).create({})
-    job = TrainingJob(tiny_models.tiny_spec(tiny_model_dir), run)  # not started: its rows come from here
+    job = TrainingJob(testing.tiny_spec(tiny_model_dir), run)  # not started: its rows come from here
     for step in range(1, 4):  # three flat steps: no_signal at step 3
         job.on_log(row(step, 0.0))
     assert [a["code"] for a in run.status()["alerts"]] == ["no_signal"]
@@ -58,8 +58,8 @@ def test_an_alert_raised_again_opens_its_entry_and_keeps_its_first_step():
 
 
 def test_a_continued_run_keeps_the_log_up_to_its_checkpoint(tmp_path, tiny_model_dir):
-    run = RunStore(tmp_path).create(tiny_models.tiny_spec(tiny_model_dir).to_dict())
-    job = TrainingJob(tiny_models.tiny_spec(tiny_model_dir), run)
+    run = RunStore(tmp_path).create(testing.tiny_spec(tiny_model_dir).to_dict())
+    job = TrainingJob(testing.tiny_spec(tiny_model_dir), run)
     for step, spread in enumerate([0.0, 0.0, 0.0, 0.4, 0.4, 0.4, 0.0, 0.0, 0.0], start=1):
         run.append_metrics(row(step, spread))  # as the trainer's callback does
         job.on_log(row(step, spread))
@@ -68,7 +68,7 @@ def test_a_continued_run_keeps_the_log_up_to_its_checkpoint(tmp_path, tiny_model
     checkpoint = checkpoint_root(run.path) / "checkpoint-5"
     checkpoint.mkdir(parents=True)
     (checkpoint / "trainer_state.json").write_text(json.dumps({"global_step": 5}))
-    continued = TrainingJob(tiny_models.tiny_spec(tiny_model_dir), run, resume_from=checkpoint)
+    continued = TrainingJob(testing.tiny_spec(tiny_model_dir), run, resume_from=checkpoint)
     continued._continue_records()
     # steps 6-9 are taken again: as of step 5 the alert does not hold (the log keeps its first step)
     assert [(e["code"], e["first_step"], e["last_step"], e["resolved_step"]) for e in continued.alert_log] == [

@@ -235,7 +235,7 @@ def test_train_lesson_runs_warmup_then_grpo_with_eval_rows_and_compare_agrees(tm
     """The format lesson's recipe on the tiny model: warm-up, prefix, eval points, then compare with that prefix."""
     from playground.models import load_model
     from playground.preview import GenerationSettings, preview_group
-    from playground.scoring import build_rewards
+    from playground.scoring import LOCAL, build_rewards
     from playground.spec import RunSpec
     from playground.training.compare import compare_run
     from playground.training.store import RunStore
@@ -337,7 +337,7 @@ def test_train_lesson_runs_warmup_then_grpo_with_eval_rows_and_compare_agrees(tm
             assert c.text.startswith("<intro>")
             assert c.rewards["tag_layout"] == tag_layout_score(c.text, ["intro", "body", "conclusion"])
     spec = RunSpec.from_dict(run.spec())
-    funcs, weights = build_rewards(spec.rewards)
+    funcs, weights = build_rewards(spec.rewards, executor=LOCAL)
     model, tokenizer = load_model(str(tiny_model_dir), inference=True)
     settings = GenerationSettings(num_generations=2, max_new_tokens=8, temperature=1.0, seed=5)
     preview = preview_group(model, tokenizer, "Write a haiku about rain.", funcs, weights, settings, prefix="<intro>")

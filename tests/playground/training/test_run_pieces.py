@@ -7,14 +7,14 @@ import pytest
 
 from playground.training.run_queue import JobManager
 from playground.training.store import RunStore, run_seconds
-from tests.support import tiny_models
+from tests.support import tiny_models as testing
 
 
 pytestmark = pytest.mark.slow  # two pieces of a real run
 
 
 def test_a_continued_run_keeps_its_first_pieces_time(tmp_path, tiny_model_dir):
-    spec = tiny_models.tiny_spec(tiny_model_dir, max_steps=4, save_steps=2)
+    spec = testing.tiny_spec(tiny_model_dir, max_steps=4, save_steps=2)
     manager = JobManager(RunStore(tmp_path))
     job = manager.start(spec)
     job.listeners.append(lambda row: row.get("step") == 1 and "reward" in row and job.stop())
