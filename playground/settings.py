@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -477,11 +477,6 @@ def current() -> Settings:
 def is_public(public: bool | None = None) -> bool:
     """Public mode: `public` if given (a UI flag), else the settings' (`PLAYGROUND_PUBLIC`, else on a Space)."""
     return public if public is not None else bool(current().public)
-
-
-def with_values(settings: Settings | None = None, **values: Any) -> Settings:
-    """`settings` (the current ones by default) with some fields replaced, for a host that sets them in code."""
-    return replace(settings or current(), **values)
 
 
 # --- the tables in docs/security.md ----------------------------------------------------------------------------------
