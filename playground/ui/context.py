@@ -13,7 +13,7 @@ import gradio as gr
 
 from playground import admission
 from playground.data.sources import PromptSource
-from playground.data.uploads import Uploads, check_public_source
+from playground.data.uploads import NOT_UPLOADED, Uploads, check_public_source
 from playground.errors import PlaygroundError
 from playground.models import ModelCache
 from playground.runtime.tempdirs import make_temp_dir, sweep_orphans
@@ -27,6 +27,7 @@ from playground.training.run_queue import JobManager
 from playground.training.store import Run, RunInfo, RunStore
 from playground.ui.common import client_address
 from playground.ui.settings import UISettings
+from playground.ui.upload_route import UPLOADS
 from playground.validation import check_public_paths
 
 
@@ -134,11 +135,15 @@ class AppContext:
     def record_upload(self, request: gr.Request | None, token: str | None, path: str) -> tuple[str | None, str]:
         """Note that the browser of `token` uploaded `path` (public mode reads no other file for it); issues the token
         first when the browser has none. Returns the token and the path as noted. The record belongs to the token and
-        the client's address: opening sessions replaces nobody else's (`Uploads`)."""
+        the client's address: opening sessions replaces nobody else's (`Uploads`). Only a file this client's address
+        stored through Gradio's upload route is noted: another visitor's path in the upload cache is refused."""
         if not self.public:
             return token, path
+        address = client_address(request)
+        if not UPLOADS.stored_by(path, address):
+            raise PlaygroundError(NOT_UPLOADED)
         token = self.tokens.keep_or_issue(token)
-        return token, self.uploads.add(self.viewer(token), path, address=client_address(request))
+        return token, self.uploads.add(self.viewer(token), path, address=address)
 
     def check_spec(self, spec: RunSpec, token: str | None) -> None:
         """Public mode: every path of the run spec was uploaded by this browser; models are Hub ids or the app's,
