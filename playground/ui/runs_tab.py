@@ -16,6 +16,7 @@ from playground.lessons import reference_for
 from playground.lessons.reference import Reference
 from playground.spec import RunSpec
 from playground.texts import render
+from playground.training import retention
 from playground.training.store import RunInfo
 from playground.ui.charts import chart_updates, create_overlay, overlay_update
 from playground.ui.common import bind, client_address, empty_frame, lang_of, notify, pieces_text, run_label
@@ -98,7 +99,13 @@ def show_run(ctx: AppContext, request: gr.Request, session_id: str | None, run_i
     hide = gr.File(value=None, visible=False)  # the downloads of the run shown before
     view = [*chart_updates(metrics, lang), samples_frame(run, lang), alerts_markdown(alerts, metrics, lang)]
     evals = eval_chart_updates(metrics, _reference(run), lang)
-    return [*view, hide, hide, hide, run_summary(run.info(), lang), *evals]
+    summary = run_summary(run.info(), lang)
+    if ctx.public:  # runs expire (playground/training/retention.py): say when this one goes
+        when = retention.expires_at(status, ctx.jobs.caps.run_retention_hours)
+        if when is not None:
+            hours = f"{ctx.jobs.caps.run_retention_hours:g}"
+            summary += "\n\n" + tr(lang, "retention.expires", time=when.strftime("%Y-%m-%d %H:%M"), hours=hours)
+    return [*view, hide, hide, hide, summary, *evals]
 
 
 def _reference(run) -> Reference | None:
