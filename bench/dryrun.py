@@ -30,7 +30,7 @@ def main() -> None:
     from playground.lab.dryrun import dry_run, load_rows
     from playground.models import load_model
     from playground.preview import GenerationSettings, generate_group
-    from playground.scoring import RewardChoice, build_rewards
+    from playground.scoring import LOCAL, RewardChoice, build_rewards
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--num_prompts", type=int, default=16)
@@ -44,7 +44,7 @@ def main() -> None:
     model, tokenizer = load_model("embedded", inference=True)
     load_s = time.perf_counter() - start
     rows = load_rows(PromptSource(kind="builtin", name="writing"), n)
-    funcs, weights = build_rewards([RewardChoice("format"), RewardChoice("length")])
+    funcs, weights = build_rewards([RewardChoice("format"), RewardChoice("length")], executor=LOCAL)
 
     start = time.perf_counter()
     run = dry_run(model, tokenizer, rows, funcs, weights, num_generations=g, max_new_tokens=t, seed=0)
@@ -91,4 +91,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    import playground
+
+    playground.bootstrap()  # an entry point: the settings, the reward library's host, the code_tests runner
     main()

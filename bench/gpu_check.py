@@ -55,7 +55,7 @@ def check_imports() -> dict:
 
 def build_model(path: Path, shape: dict | None = None) -> Path:
     """Save a random-init Llama of SmolLM2-135M's shape and a character tokenizer with a chat template to `path`."""
-    from playground.testing import char_tokenizer, save_tiny_model
+    from tests.support.tiny_models import char_tokenizer, save_tiny_model
 
     template = (
         "{% for m in messages %}{{ m['role'] }}: {{ m['content'] }}\n{% endfor %}"

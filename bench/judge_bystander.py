@@ -30,8 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.common import cpu_name  # noqa: E402
 from bench.workshop import p95, public_app  # noqa: E402
 from playground.admission import Caps, prompt_tokens  # noqa: E402
-from playground.testing import save_tiny_model  # noqa: E402
-from playground.ui.queue_client import issue_token  # noqa: E402
+from tests.support.queue_client import issue_token  # noqa: E402
+from tests.support.tiny_models import save_tiny_model  # noqa: E402
 
 
 RUBRIC = "The answer is polite, on topic and helpful."
@@ -102,4 +102,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    import playground
+
+    playground.bootstrap()  # an entry point: the settings, the reward library's host, the code_tests runner
     main()

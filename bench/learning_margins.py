@@ -29,9 +29,9 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 def run(seed: int, steps: int, fields: dict) -> list[float]:
     from playground.scoring import RewardChoice
-    from playground.testing import save_char_model, tiny_spec, vowel_fraction
     from playground.training.run_queue import JobManager
     from playground.training.store import RunStore
+    from tests.support.tiny_models import save_char_model, tiny_spec, vowel_fraction
 
     folder = Path(tempfile.mkdtemp(prefix="learning-margins-"))
     model_dir = save_char_model(folder / "model")
@@ -83,4 +83,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    import playground
+
+    playground.bootstrap()  # an entry point: the settings, the reward library's host, the code_tests runner
     main()

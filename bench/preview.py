@@ -28,7 +28,7 @@ def main() -> None:
     from playground.data.chat import render_prompt
     from playground.models import load_model
     from playground.preview import GenerationSettings, preview_group
-    from playground.scoring import RewardChoice, build_rewards
+    from playground.scoring import LOCAL, RewardChoice, build_rewards
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--num_generations", type=int, default=8)
@@ -39,7 +39,7 @@ def main() -> None:
 
     plain, tokenizer = load_model("embedded")
     packed, _ = load_model("embedded", inference=True)
-    funcs, weights = build_rewards([RewardChoice("length")])
+    funcs, weights = build_rewards([RewardChoice("length")], executor=LOCAL)
     settings = GenerationSettings(num_generations=g, max_new_tokens=n, seed=0)
     inputs = tokenizer([render_prompt(tokenizer, PROMPT)] * g, return_tensors="pt", add_special_tokens=False)
 
@@ -86,4 +86,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    import playground
+
+    playground.bootstrap()  # an entry point: the settings, the reward library's host, the code_tests runner
     main()

@@ -32,8 +32,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import app_process, cpu_name, start_run  # noqa: E402
-from playground.testing import save_tiny_model  # noqa: E402
-from playground.ui.queue_client import issue_token  # noqa: E402
+from tests.support.queue_client import issue_token  # noqa: E402
+from tests.support.tiny_models import save_tiny_model  # noqa: E402
 
 
 LENGTH_5 = json.dumps([{"name": "length", "weight": 1.0, "params": {"ideal_length": 5}}])

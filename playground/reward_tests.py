@@ -2,7 +2,8 @@
 
 A case is `{"function": NAME, "completion": TEXT, "prompt"?: TEXT, "columns"?: {NAME: VALUE}, "expected"?: float or
 null, "min"?: float, "max"?: float}`, given as a list or a JSONL file (one case per line; `#` lines are comments).
-`"expected": null` expects None. Without `expected`, `min` or `max` a case passes when the reward returns any value.
+`"expected": null` expects None. Without `expected`, `min` or `max` a case passes when the reward returns any value (a
+chat case of one message: the value its text gets); a chat case of several messages needs one of them.
 
 >>> cases = load_cases([{"function": "brevity", "completion": "abc", "expected": -3}])
 >>> [r.passed for r in run_cases({"brevity": lambda completions, **kw: [-len(c) for c in completions]}, cases)]
@@ -211,8 +212,11 @@ def _shape_blind(func: Callable, case: RewardCase, got: float | None) -> str | N
 
     from rewards._text import completion_text
 
-    if isinstance(case.completion, str) or len(case.completion) != 1 or not isinstance(case.completion[0], dict):
-        return None  # text, or several messages: no single text twin
+    if isinstance(case.completion, str):
+        return None
+    if len(case.completion) != 1 or not isinstance(case.completion[0], dict):
+        # several messages: no single text to compare with, and a value read off the list would pass unseen
+        return "a chat case of several messages has no text to check against: give it `expected`, `min` or `max`"
     twin, twin_error = run_case(func, replace(case, completion=completion_text(case.completion)))
     if twin_error is not None or _same(got, twin):
         return None  # a reward that refuses plain text is not this case's concern

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from playground.advantages import AdvantageSettings, compute_advantages, diagnose
 from playground.errors import RewardError
@@ -58,35 +58,41 @@ class RewardChoice:
         return cls(data["name"], weight, dict(data.get("params") or {}))
 
 
+class RewardExecutor(Protocol):
+    """Where library rewards are built and score: `build(name, params, metric)` returns the reward function."""
+
+    def build(self, name: str, params: dict[str, Any], metric: str) -> Callable: ...
+
+
+class LocalRewards:
+    """Library rewards built and scoring in this process."""
+
+    def build(self, name: str, params: dict[str, Any], metric: str) -> Callable:
+        return build_reward(name, params)
+
+
+LOCAL = LocalRewards()
+
+
 def build_rewards(
-    choices: Sequence[RewardChoice], custom: dict[str, Callable] | None = None, *, owner: str | None = None
+    choices: Sequence[RewardChoice], custom: dict[str, Callable] | None = None, *, executor: RewardExecutor
 ) -> tuple[list[Callable], list[float]]:
     """Build the selected rewards (library or custom) and their weights. Names must be unique, as TRL's metrics.
 
-    Where work runs: in public mode, library rewards are built and score in visitor workers
-    (`playground.isolation.visitor`: one for text rewards, one for the rewards that load a model) of `owner`
-    (default: the owner `acting_for` set; without one, workers for these rewards only); locally, in this process.
+    `executor` builds the library rewards where they are to run: `LOCAL` (this process) or a visitor's workers in
+    public mode (`playground.isolation.visitor.reward_executor`, which picks between the two).
     """
-    from playground.isolation.visitor import in_worker, visitor_worker, worker_kind
-
     if not choices:
         raise RewardError("reward.none_picked")
     custom = custom or {}
     funcs, weights, seen = [], [], set()
-    workers: dict = {}
     for choice in choices:
         if choice.name in custom:
             func, name = custom[choice.name], choice.name
         else:
             get_spec(choice.name)
             name = metric_name(choice.name, choice.params)
-            if in_worker(choice.name):
-                kind = worker_kind(choice.name, choice.params)
-                if kind not in workers:
-                    workers[kind] = visitor_worker(owner, kind)
-                func = workers[kind].reward(choice.name, choice.params, name)
-            else:
-                func = build_reward(choice.name, choice.params)
+            func = executor.build(choice.name, choice.params, name)
         if name in seen:
             raise RewardError("reward.twice", name=name)
         seen.add(name)

@@ -9,6 +9,12 @@ from typing import Any
 from rewards.errors import RewardError
 
 
+# Han characters, as a character class: CJK Unified Ideographs with extension A (not the Yijing hexagram symbols
+# U+4DC0-4DFF between them), the compatibility ideographs, and the supplementary planes' extensions B-H with their
+# compatibility supplement (U+20000-323AF).
+HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U000323af"
+
+
 def completion_text(completion: Any) -> str:
     r"""
     Return the text of one completion, whether standard or conversational.

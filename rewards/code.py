@@ -1,7 +1,7 @@
 """Code rewards: open-r1's code format reward, and `code_tests`, which runs the completion's code in the sandbox.
 
 The sandbox (`playground.sandbox`) builds on the reward library, so the library does not import it: the engine
-installs the runner `code_tests` uses (`install_program_runner`, done by importing `playground.sandbox.programs`).
+installs the runner `code_tests` uses (`install_program_runner`, done by `playground.bootstrap()`).
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def extract_code(text: str, language: str = "python") -> str:
 
 
 ProgramRunner = Callable[[list[str], list[list], float], list[float | None]]
-# The engine installs the runner (playground.sandbox.programs): the sandbox lies above the reward library.
+# The engine installs the runner (`playground.bootstrap()`): the sandbox lies above the reward library.
 _RUNNER: list[ProgramRunner] = []
 
 
@@ -104,7 +104,8 @@ def get_code_tests_reward(column: str = "tests", language: str = "python", time_
 
     Example:
     ```python
-    >>> import playground.sandbox.programs  # installs the sandbox runner, as the app, CLI and trainer do
+    >>> import playground
+    >>> settings = playground.bootstrap()  # installs the sandbox runner, as every entry point does
     >>> tests = [[{"input": "2\n3\n", "output": "5"}]] * 2
     >>> get_code_tests_reward()(["```python\nprint(int(input()) + int(input()))\n```", "print(5)"], tests=tests)
     [1.0, 0.0]

@@ -6,7 +6,7 @@ import json
 import re
 import time
 
-from rewards._text import completion_texts
+from rewards._text import HAN, completion_texts
 from rewards.errors import RewardError
 
 
@@ -14,8 +14,7 @@ LANGUAGES = ("zh", "en")
 REGEX_MODES = ("search", "fullmatch")
 
 _JSON_FENCE = re.compile(r"\s*```(?:json|JSON)?[ \t]*\n(.*?)\n?```\s*", re.DOTALL)
-# CJK Unified Ideographs with extension A, compatibility ideographs, and extensions B-F.
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ebef]")
+_CJK = re.compile(f"[{HAN}]")
 _LATIN = re.compile(r"[A-Za-z]")
 
 

@@ -36,8 +36,8 @@ MESSAGES: dict[str, str] = {
     "reward.code_python": "The code_tests reward runs Python only, got language {value!r}.",
     "reward.code_time_limit": "The code_tests time_limit must be in (0, 60] seconds, got {value!r}.",
     "reward.code_sandbox": (
-        "code_tests runs programs in the playground's sandbox, which this process has not loaded (import "
-        "playground.sandbox.programs)."
+        "code_tests runs programs in the playground's sandbox, which this process has not set up (call "
+        "playground.bootstrap())."
     ),
     "reward.code_tests_json": "code_tests: a row's tests are text that is not JSON; give a list of test cases.",
     "reward.code_tests_shape": (

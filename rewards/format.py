@@ -6,7 +6,7 @@ import re
 
 from trl.rewards import think_format_reward as _trl_think_format_reward
 
-from rewards._text import completion_text, completion_texts
+from rewards._text import HAN, completion_text, completion_texts
 from rewards.errors import RewardError
 
 
@@ -296,7 +296,7 @@ class _TagLayoutReward:
 
 # A sentence, as a reader of a tagged answer wants one in each section: at least four words (a Chinese character counts
 # as one), ending in . ! ? or 。！？ (a closing quote or bracket may follow).
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_CJK = re.compile(f"[{HAN}]")
 _SENTENCE_END = re.compile(r"[.!?。！？][\"'”’)）]*$")
 MIN_SENTENCE_WORDS = 4
 

@@ -1,8 +1,8 @@
 """What an application that runs the reward library tells it; the library imports nothing of its host.
 
 Without a host the library runs as it would in an exported script: answers are checked in this process, judge models
-load with `transformers`, and errors are plain `RewardError`s in English. The playground calls `configure` once, when
-`playground.errors` is imported (every engine module imports it).
+load with `transformers`, and errors are plain `RewardError`s in English. The playground calls `configure` from
+`playground.bootstrap()`, which each of its entry points calls once.
 """
 
 from __future__ import annotations

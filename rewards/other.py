@@ -14,7 +14,7 @@ import re
 from trl.rewards import get_repetition_penalty_reward as _trl_repetition_penalty
 from trl.rewards import get_soft_overlong_punishment as _trl_soft_overlong_punishment
 
-from rewards._text import completion_texts
+from rewards._text import HAN, completion_texts
 from rewards.errors import RewardError
 
 
@@ -32,7 +32,7 @@ def _tokens(completions: list, completion_ids: list | None) -> list[list]:
 REPETITION_LANGUAGES = ("auto", "en", "zh", "ja")
 
 _KANA = re.compile(r"[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]")
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_HAN = re.compile(f"[{HAN}]")
 
 
 def get_repetition_penalty_reward(ngram_size: int = 3, max_penalty: float = -1.0, language: str = "auto"):

@@ -101,10 +101,11 @@ def get_cosine_scaled_reward(
 
     Both modes clamp `p` at 1 (TRL's fix: cos is periodic, so without it a completion of twice `max_len` would earn
     the short-completion reward again) and give `None` for an unparseable solution, as TRL does; open-r1 does
-    neither (it gives 1.0 for an unparseable solution). Both modes check answers with TRL's checker, which reads a
-    plain number solution such as `72`; open-r1's reads LaTeX only, finds no gold answer in `72` and pays 1.0 to
-    every completion, right or wrong. Here a number solution is scored: right answers earn the correct range, wrong
-    ones the wrong range.
+    neither (it gives 1.0 for an unparseable solution). The tokens mode checks answers with TRL's checker; the
+    characters mode with open-r1's (the solution read by LaTeX extraction, the answer as `accuracy` reads it), but
+    where open-r1 finds no LaTeX in the solution (`72`, `1/3`, `(1, 2)`, `1+2x`, `100\%`) and pays 1.0 to every
+    completion, right or wrong, the solution is read as one LaTeX expression (`$1/3$`): right answers earn the correct
+    range, wrong ones the wrong range.
 
     Args:
         max_len (`int`, *optional*, defaults to `1000`):
@@ -148,9 +149,13 @@ class _CosineScaled:
         self.min_correct, self.max_correct = min_correct, max_correct
 
     def __call__(self, completions: list, completion_ids: list | None = None, **kwargs) -> list[float | None]:
-        solution = column("cosine_scaled", "solution", kwargs, len(completions))
+        solution = [str(s) for s in column("cosine_scaled", "solution", kwargs, len(completions))]
         texts = completion_texts(completions)
-        correct = bounded(_accuracy, _messages(completions), [str(s) for s in solution], size=len(texts))
+        # characters: open-r1's check of the texts; tokens and words: TRL's accuracy_reward of the messages
+        check, answers = (
+            (_open_r1_correct_all, texts) if self.unit == "characters" else (_accuracy, _messages(completions))
+        )
+        correct = bounded(check, answers, solution, size=len(texts))
         if self.unit == "characters":
             lengths = [len(t) for t in texts]
         elif completion_ids is not None:
@@ -224,18 +229,34 @@ def _kimi_all(texts: list[str], golds: list[str]) -> list[bool]:
 
 def _kimi_correct(text: str, gold: str) -> bool:
     """open-r1's correctness check of `len_reward`: LaTeX extraction only; an unparseable gold counts as correct."""
+    gold_parsed = _latex_gold(gold)
+    return True if not gold_parsed else _verify_answer(text, gold_parsed)
+
+
+def _open_r1_correct_all(texts: list[str], golds: list[str]) -> list[float | None]:
+    """The characters mode's check: open-r1's (LaTeX extraction of the solution), with a solution that holds no
+    LaTeX read as one LaTeX expression instead of paying every completion; None when nothing parses."""
+    out: list[float | None] = []
+    for text, gold in zip(texts, golds, strict=True):
+        gold_parsed = _latex_gold(gold) or _latex_gold(f"${gold}$")
+        out.append(float(_verify_answer(text, gold_parsed)) if gold_parsed else None)
+    return out
+
+
+def _latex_gold(gold: str) -> list:
+    from math_verify import LatexExtractionConfig, parse
+
+    parsing_timeout, _ = math_verify_timeouts()
+    config = [LatexExtractionConfig()]
+    return parse(gold, extraction_mode="first_match", extraction_config=config, parsing_timeout=parsing_timeout)
+
+
+def _verify_answer(text: str, gold_parsed: list) -> bool:
+    """open-r1's (and TRL's) reading of an answer: LaTeX, a boxed answer first, then verified against the gold."""
     from latex2sympy2_extended import NormalizationConfig
     from math_verify import LatexExtractionConfig, parse, verify
 
     parsing_timeout, verify_timeout = math_verify_timeouts()
-    gold_parsed = parse(
-        gold,
-        extraction_mode="first_match",
-        extraction_config=[LatexExtractionConfig()],
-        parsing_timeout=parsing_timeout,
-    )
-    if not gold_parsed:
-        return True
     normalization = NormalizationConfig(
         nits=False, malformed_operators=False, basic_latex=True, equations=True, boxed=True, units=True
     )

@@ -259,7 +259,9 @@ class NamedReward:
         self.func = func
         self.__name__ = name
 
-    def __call__(self, completions: list, **kwargs: Any) -> list[float | None]:
+    def __call__(self, completions: list | None = None, **kwargs: Any) -> list[float | None]:
+        if completions is None:  # as the reward it wraps takes it: TRL's soft overlong reads `completion_ids` alone
+            return self.func(**kwargs)
         return self.func(completions, **kwargs)
 
     def __repr__(self) -> str:

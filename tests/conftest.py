@@ -1,17 +1,23 @@
 """Shared fixtures: the embedded model (converted once per machine) and a tiny random model with its real tokenizer.
 
 The suite runs on pytest-xdist workers (`scripts/test.sh`: `-n 2 --dist loadgroup`). A module's tests stay on one
-worker, so its module-scoped app, browser or sandbox starts once; the tests that start several training processes
-share one worker, so two of them never compete for the cores side by side.
+worker, so its module-scoped app or sandbox starts once (the plain app on the tiny model and the browser start once per
+worker and are shared: tests/ui/conftest.py); the tests that start several training processes share one worker, so two
+of them never compete for the cores side by side.
 """
 
 import contextlib
+import functools
 import os
 import signal
+import sys
 import time
 from pathlib import Path
 
 import pytest
+
+import playground
+from playground import settings as playground_settings
 
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -21,6 +27,19 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 _WORKERS = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 0)
 if _WORKERS:
     os.environ.setdefault("OMP_NUM_THREADS", str(max(1, (os.cpu_count() or 1) // _WORKERS)))
+
+# The test process is an entry point (`playground.bootstrap()`), whose tests set variables one test at a time: the
+# settings are read from the environment at each look-up rather than installed once.
+playground.bootstrap()
+playground_settings.install(None)
+
+
+@pytest.fixture(autouse=True)
+def _settings_follow_the_environment():
+    """An entry point a test calls in this process (the CLI's `main`) installs its settings; the next test reads the
+    environment again."""
+    yield
+    playground_settings.install(None)
 
 
 def pytest_configure(config):
@@ -136,7 +155,7 @@ def embedded_dir():
 @pytest.fixture(scope="session")
 def tiny_model_dir(tmp_path_factory, embedded_dir):
     """A 2-layer random Llama with SmolLM2's real tokenizer and chat template, saved as a local model folder."""
-    from playground.testing import save_tiny_model
+    from tests.support.tiny_models import save_tiny_model
 
     return save_tiny_model(tmp_path_factory.mktemp("tiny-model"))
 
@@ -151,7 +170,7 @@ def tiny(tiny_model_dir):
 
 @pytest.fixture(scope="session")
 def char_model_dir(tmp_path_factory):
-    from playground.testing import save_char_model
+    from tests.support.tiny_models import save_char_model
 
     return save_char_model(tmp_path_factory.mktemp("char-model"))
 
@@ -255,8 +274,22 @@ class NotAUnitTest(RuntimeError):
     """Raised inside a `unit` test that starts a process, listens on a socket or builds a model."""
 
 
-def _refuse(what: str):
+def _importing() -> bool:
+    """Whether a module is being imported: what a library does at its import (huggingface_hub asks `git` for its
+    version) is not the test's doing."""
+    frame = sys._getframe(2)
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib"):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _refuse(original, what: str):
+    @functools.wraps(original)
     def refuse(*args, **kwargs):
+        if _importing():
+            return original(*args, **kwargs)
         raise NotAUnitTest(
             f"a unit test {what}: mark it `integration` (or list its module in INTEGRATION_MODULES, tests/conftest.py)"
         )
@@ -271,17 +304,21 @@ def unit_guard():
     import socket
     import subprocess
 
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(subprocess.Popen, "__init__", _refuse("started a subprocess"))
-        patch.setattr(multiprocessing.process.BaseProcess, "start", _refuse("started a process"))
-        for name in ("fork", "forkpty", "posix_spawn", "posix_spawnp", "system", "execv", "execve"):
-            if hasattr(os, name):
-                patch.setattr(os, name, _refuse(f"called os.{name}"))
-        patch.setattr(socket.socket, "listen", _refuse("listened on a socket (a server)"))
-        # Every model is built through here (the engine's imports have loaded it already: the run spec is TRL's).
-        from transformers.modeling_utils import PreTrainedModel
+    # Every model is built through here; imported before the patches (its first import runs `ldconfig`).
+    from transformers.modeling_utils import PreTrainedModel
 
-        patch.setattr(PreTrainedModel, "__init__", _refuse("built a model"))
+    refused = [
+        (subprocess.Popen, "__init__", "started a subprocess"),
+        (multiprocessing.process.BaseProcess, "start", "started a process"),
+        (socket.socket, "listen", "listened on a socket (a server)"),
+        (PreTrainedModel, "__init__", "built a model"),
+    ]
+    spawns = ("fork", "forkpty", "posix_spawn", "posix_spawnp", "system", "execv", "execve")
+    refused += [(os, name, f"called os.{name}") for name in spawns]
+    with pytest.MonkeyPatch.context() as patch:
+        for owner, name, what in refused:
+            if hasattr(owner, name):
+                patch.setattr(owner, name, _refuse(getattr(owner, name), what))
         yield
 
 

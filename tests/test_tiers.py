@@ -45,6 +45,15 @@ def test_a_unit_test_cannot_build_a_model():
         LlamaForCausalLM(config)
 
 
+def test_what_a_library_does_at_its_import_is_not_the_tests_doing(tmp_path, monkeypatch):
+    source = "import subprocess\nVERSION = subprocess.run(['true']).returncode\n"
+    (tmp_path / "asks_git_at_import.py").write_text(source)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import asks_git_at_import  # huggingface_hub.hf_api runs `git --version` as it is imported
+
+    assert asks_git_at_import.VERSION == 0
+
+
 @pytest.mark.integration
 def test_an_integration_test_may(tmp_path):
     assert subprocess.run(["true"]).returncode == 0

@@ -22,7 +22,8 @@ def setup_check(p: argparse.ArgumentParser) -> None:
         "--cases",
         metavar="CASES.jsonl",
         help='unit cases, one JSON object a line: {"function", "completion", "prompt"?, "columns"?, '
-        '"expected"?, "min"?, "max"?}',
+        '"expected"?, "min"?, "max"?}; a case without "expected", "min" or "max" only checks that the reward returns '
+        "a value (a chat case of one message: the value its text gets; of several messages it fails)",
     )
     p.add_argument(
         "--column",

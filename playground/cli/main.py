@@ -11,6 +11,7 @@ import logging
 import sys
 from collections.abc import Callable, Sequence
 
+import playground
 from playground.cli import check as cli_check
 from playground.cli import export as cli_export
 from playground.cli import lab as cli_lab
@@ -76,11 +77,11 @@ def _add_reward_args(p: argparse.ArgumentParser) -> None:
 
 
 def _build(args: argparse.Namespace):
-    from playground.sandbox import programs  # noqa: F401  (installs the code_tests reward's sandbox runner)
+    from playground.isolation.visitor import reward_executor
     from playground.scoring import RewardChoice, build_rewards
 
     choices = [RewardChoice.parse(r) for r in args.reward]
-    funcs, weights = build_rewards(choices)
+    funcs, weights = build_rewards(choices, executor=reward_executor())
     return funcs, weights, column_values(args.column)
 
 
@@ -187,6 +188,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        playground.bootstrap()
+    except PlaygroundError as exc:  # a bad setting: one line, before the command starts
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     if argv and argv[0] in COMMANDS and COMMANDS[argv[0]][0] is None:
         command, run_argv = argv[0], argv[1:]
     else:

@@ -16,6 +16,7 @@ from playground.cli.args import OneLine, Parser, build_spec, section_types, spec
 from playground.data.parsers import FILE_TYPES
 from playground.errors import PlaygroundError
 from playground.scoring import RewardChoice
+from playground.settings import Settings, install
 from playground.spec import SECTIONS, TRAINER_SETTINGS, RunSpec, demo_spec
 from playground.texts import msg
 
@@ -70,6 +71,8 @@ def parse_train(argv: list[str]) -> tuple[RunSpec, argparse.Namespace]:
     if not isinstance(env, dict):
         parser.error("`env` field should be a dict in the YAML file.")
     os.environ.update({key: str(value) for key, value in env.items()})
+    if env:  # the section may set the playground's own variables: read the settings again, checked
+        install(Settings.from_env())
     from_config = parser.set_defaults_with_config(**config)  # the file's values, which the flags then override
     *parsed, options, from_args = parser.parse_args_into_dataclasses(argv, return_remaining_strings=True)
     if from_args:

@@ -12,30 +12,23 @@ import csv
 import io
 import json
 import logging
-import os
 from pathlib import Path
 from typing import Any
 
 from playground.errors import DataError
+from playground.settings import current
 from playground.texts import msg
 
 
 logger = logging.getLogger(__name__)
 
 MB = 1024 * 1024
-MAX_FILE_BYTES = 50 * MB  # overridable with the env var PLAYGROUND_MAX_FILE_MB
 FILE_TYPES = {".csv": "csv", ".json": "json", ".jsonl": "jsonl", ".parquet": "parquet"}
 
 
 def max_file_bytes() -> int:
-    """The file size limit: env var PLAYGROUND_MAX_FILE_MB if set (in MB), else `MAX_FILE_BYTES`."""
-    value = os.environ.get("PLAYGROUND_MAX_FILE_MB")
-    if value:
-        try:
-            return int(float(value) * MB)
-        except ValueError:
-            logger.warning("Ignoring PLAYGROUND_MAX_FILE_MB=%r: not a number.", value)
-    return MAX_FILE_BYTES
+    """The file size limit: `PLAYGROUND_MAX_FILE_MB` (the settings'), in bytes."""
+    return int(current().max_file_mb * MB)
 
 
 Rows = tuple[list[dict[str, Any]], list[int] | None]  # the rows, and each row's line number in a text file

@@ -10,7 +10,6 @@ from __future__ import annotations
 import ast
 import logging
 import os
-import re
 from dataclasses import asdict, dataclass, field, fields
 from importlib import resources
 from pathlib import Path
@@ -22,7 +21,8 @@ from playground.data.chat import ROLES, to_messages
 from playground.data.parsers import FILE_TYPES, Rows, first_line, json_kind, parse_jsonl, read_file
 from playground.data.upload_worker import read_upload
 from playground.errors import DataError
-from playground.runtime.mode import is_public
+from playground.models import HUB_REPO_ID
+from playground.settings import is_public
 from playground.texts import msg
 from playground.texts.help import FIELDS
 
@@ -69,9 +69,6 @@ def parse_column_map(text: str | dict | None) -> dict[str, str]:
     return {k.strip(): v.strip() for k, v in pairs}
 
 
-_HUB_DATASET_ID = re.compile(r"[A-Za-z0-9][\w.-]*/[\w.-]+")
-
-
 def guess_kind(name: str, public: bool = False) -> str | None:
     """The source kind that `name`, as typed into `dataset_name`, most likely means: 'builtin' for a built-in set,
     'file' for an existing file or a name ending in a prompt-file type (never in public mode, where files must be
@@ -82,7 +79,7 @@ def guess_kind(name: str, public: bool = False) -> str | None:
     path = Path(name).expanduser()
     if not public and (path.is_file() or path.suffix.lower() in FILE_TYPES):
         return "file"
-    if _HUB_DATASET_ID.fullmatch(name) and not name.startswith((".", "/", "~")):
+    if HUB_REPO_ID.fullmatch(name) and not name.startswith((".", "/", "~")):
         return "hub"
     return None
 
@@ -144,13 +141,6 @@ class PromptData:
     @property
     def conversational(self) -> bool:
         return len(self.dataset) > 0 and isinstance(self.dataset[0]["prompt"], list)
-
-
-def is_hub_id(name: str) -> bool:
-    """`org/name`, and not a path that exists here (relative to the working folder or the home folder)."""
-    if not _HUB_DATASET_ID.fullmatch(name) or name.startswith((".", "/", "~")) or ".." in name:
-        return False
-    return not (os.path.lexists(name) or os.path.lexists(os.path.expanduser(name)))
 
 
 # --------------------------------------------------------------------------------------------------------------------

@@ -60,15 +60,12 @@ def read_upload(path: Path, max_rows: int | None = None) -> Rows:
 
 def _worker_env() -> dict[str, str]:
     """The sandbox workers' environment (no secret; the app's code importable), with the file size limit."""
-    import os
     import tempfile
 
     from playground.sandbox.client import worker_env
+    from playground.settings import current
 
-    env = worker_env(tempfile.gettempdir())
-    if os.environ.get("PLAYGROUND_MAX_FILE_MB"):
-        env["PLAYGROUND_MAX_FILE_MB"] = os.environ["PLAYGROUND_MAX_FILE_MB"]
-    return env
+    return {**worker_env(tempfile.gettempdir()), "PLAYGROUND_MAX_FILE_MB": repr(current().max_file_mb)}
 
 
 def _decode_reply(path: Path, done: subprocess.CompletedProcess, caps: Any) -> Rows:

@@ -16,25 +16,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from playground.data.parsers import MB, size_text
-from playground.data.sources import PromptSource, is_hub_id
+from playground.data.sources import PromptSource
 from playground.errors import DataError
+from playground.models import is_hub_id
+from playground.settings import current
 
 
 logger = logging.getLogger(__name__)
 
-UPLOAD_QUOTA_MB = 100  # per browser, all its uploads together; overridable with PLAYGROUND_UPLOAD_QUOTA_MB
 UPLOAD_FILES = 20  # most files one browser may upload
 # The same sentence whether the path is another visitor's upload or any other file: nothing tells them apart.
 NOT_UPLOADED = "data.not_uploaded"
 
 
 def upload_quota_bytes() -> int:
-    value = os.environ.get("PLAYGROUND_UPLOAD_QUOTA_MB")
-    try:
-        return int(float(value) * MB) if value else UPLOAD_QUOTA_MB * MB
-    except ValueError:
-        logger.warning("Ignoring PLAYGROUND_UPLOAD_QUOTA_MB=%r: not a number.", value)
-        return UPLOAD_QUOTA_MB * MB
+    """What one browser may upload, all its files together: `PLAYGROUND_UPLOAD_QUOTA_MB` (the settings'), in bytes."""
+    return int(current().upload_quota_mb * MB)
 
 
 def plain_file(path: str) -> str:

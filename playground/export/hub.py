@@ -9,7 +9,6 @@ login; it is handed to `HfApi` only, never logged, written to the run folder, or
 from __future__ import annotations
 
 import logging
-import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +19,7 @@ from playground.export.model_card import KIND_ADAPTER, KIND_MERGED, build_model_
 from playground.export.recipe import REWARDS_MODULE
 from playground.export.reward_code import copy_library, rewards_code
 from playground.export.weights import copy_adapter, export_merged
+from playground.settings import current
 from playground.spec import RunSpec
 from playground.texts import Text, msg
 from playground.training.compare import Comparison
@@ -134,7 +134,7 @@ def describe_push_error(exc: BaseException, repo_id: str, folder: Path, token: s
 
 
 def _redact(text: str, token: str | None) -> str:
-    for secret in (token, os.environ.get("HF_TOKEN")):
+    for secret in (token, current().hf_token):
         if secret:
             text = text.replace(secret, "***")
     return text

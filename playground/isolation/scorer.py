@@ -9,11 +9,13 @@ which belongs to one owner.
 
 import json
 
+import playground
 from playground.errors import PlaygroundError
 from rewards.registry import build_reward
 
 
 _BUILT = {}
+_SET_UP = []  # the worker's process set up for the playground (`playground.bootstrap()`), at its first reward
 MODEL_REWARDS = frozenset({"reward_model", "judge"})
 
 
@@ -41,6 +43,8 @@ def _failure(exc):
 
 
 def _reward(name, params):
+    if not _SET_UP:
+        _SET_UP.append(playground.bootstrap())
     key = json.dumps([name, params], sort_keys=True, default=str)
     if key not in _BUILT:
         if name in MODEL_REWARDS:

@@ -36,9 +36,10 @@ from pathlib import Path
 from typing import Any
 
 from playground.errors import RewardError
-from playground.runtime.mode import is_public
 from playground.sandbox.client import Sandbox, SandboxError
 from playground.sandbox.settings import SandboxLimits
+from playground.scoring import LOCAL
+from playground.settings import is_public
 
 
 logger = logging.getLogger(__name__)
@@ -367,3 +368,27 @@ WORKERS = VisitorWorkers()
 def visitor_worker(owner: str | None = None, kind: str = TEXT) -> VisitorWorker:
     """The worker of `kind` for `owner` (default: the one `acting_for` set; none: a fresh one)."""
     return WORKERS.get(owner if owner is not None else current_owner(), kind)
+
+
+class VisitorRewards:
+    """Library rewards built and scoring in `owner`'s visitor workers (default: the owner `acting_for` set; without
+    one, workers for these rewards only): one for text rewards, one for the rewards that load a model; `IN_APP`
+    rewards in this process."""
+
+    def __init__(self, owner: str | None = None):
+        self.owner = owner
+        self._workers: dict[str, VisitorWorker] = {}
+
+    def build(self, name: str, params: dict[str, Any], metric: str):
+        if name in IN_APP:
+            return LOCAL.build(name, params, metric)
+        kind = worker_kind(name, params)
+        if kind not in self._workers:
+            self._workers[kind] = visitor_worker(self.owner, kind)
+        return self._workers[kind].reward(name, params, metric)
+
+
+def reward_executor(owner: str | None = None, public: bool | None = None):
+    """Where library rewards run (`playground.scoring.build_rewards`'s `executor`): in public mode `owner`'s visitor
+    workers, else this process."""
+    return VisitorRewards(owner) if is_public(public) else LOCAL

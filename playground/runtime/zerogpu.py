@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import importlib
 import logging
-import os
 from typing import Any
 
 
@@ -22,7 +21,9 @@ ZEROGPU_ENV = "SPACES_ZERO_GPU"  # set by a ZeroGPU Space
 
 
 def on_zerogpu() -> bool:
-    if os.environ.get(ZEROGPU_ENV, "").lower() not in ("1", "true"):
+    from playground.settings import current
+
+    if not current().zero_gpu:
         return False
     try:
         import spaces  # noqa: F401

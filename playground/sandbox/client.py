@@ -39,6 +39,7 @@ from playground.runtime.tempdirs import folder_usage, make_temp_dir
 from playground.sandbox import protocol
 from playground.sandbox.settings import SandboxLimits, check_confinement, require_custom_code
 from playground.sandbox.worker import NETWORK_OFF
+from playground.settings import current
 from playground.texts import msg
 
 
@@ -89,9 +90,7 @@ class CallResult:
 
 
 def hub_cache() -> str:
-    if os.environ.get("HF_HUB_CACHE"):
-        return os.environ["HF_HUB_CACHE"]
-    return os.path.join(os.environ.get("HF_HOME") or os.path.expanduser("~/.cache/huggingface"), "hub")
+    return current().hub_cache()
 
 
 def worker_env(workdir: str) -> dict[str, str]:

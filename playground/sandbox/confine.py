@@ -461,7 +461,8 @@ def read_roots(repo_root: str, extra: Iterable[str] = (), shared: bool = True) -
     """Folders the worker may read and list: Python's install and import path, and `extra`.
 
     The repository root itself is not included (its `runs/` hold other sessions' data), only its code packages.
-    With `shared` (off in public mode), the Hugging Face Hub cache too.
+    With `shared` (off in public mode), the parent puts the Hugging Face Hub cache in `extra` (`Sandbox.start`); never
+    HF_HOME itself, which holds `token`.
     """
     roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix, *extra}
     roots |= {os.path.join(repo_root, "playground"), os.path.join(repo_root, "rewards")}
@@ -469,11 +470,6 @@ def read_roots(repo_root: str, extra: Iterable[str] = (), shared: bool = True) -
         path = os.path.abspath(entry) if entry else ""
         if path and path not in ("/", repo_root) and os.path.isdir(path):
             roots.add(path)
-    if shared:
-        hf_home = os.environ.get("HF_HOME") or os.path.expanduser("~/.cache/huggingface")
-        roots.add(
-            os.path.join(hf_home, "hub")
-        )  # cached models and tokenizers; not HF_HOME itself, which holds `token`
     return sorted(r for r in roots if os.path.exists(r))
 
 

@@ -1,6 +1,5 @@
 """The `code_tests` reward's runner: programs run against test cases in a sandbox worker, through `Sandbox`'s public
-API. Importing this module installs the runner into the reward library (`rewards.code.install_program_runner`); the
-app, the CLI and the trainer import it.
+API. `playground.bootstrap()` installs it into the reward library (`rewards.code.install_program_runner`).
 
 Each call of the reward (one group of one owner: a visitor's request, a training step) gets a fresh runner worker
 with the limits of the current policy (`code_policy()`: public mode on a Space: no network, 512 MB, 2 s per call),
@@ -17,7 +16,6 @@ from pathlib import Path
 
 from playground.sandbox.client import Sandbox, SandboxError
 from playground.sandbox.settings import require_custom_code
-from rewards.code import install_program_runner
 
 
 logger = logging.getLogger(__name__)
@@ -60,6 +58,3 @@ class ProgramRunner:
         finally:
             sandbox.close()
         return rates
-
-
-install_program_runner(ProgramRunner())

@@ -1,4 +1,4 @@
-"""Sandbox limits and the custom-code policy, read from the environment.
+"""Sandbox limits and the custom-code policy, from the settings (`playground.settings`).
 
 `PLAYGROUND_CUSTOM_CODE=off` disables custom reward code. `PLAYGROUND_PUBLIC=1` selects the public limits; unset, it
 defaults to on where `SPACE_ID` is set (a Hugging Face Space). `PLAYGROUND_SANDBOX_TIMEOUT` (seconds per call) and
@@ -13,11 +13,10 @@ with `PLAYGROUND_ALLOW_UNCONFINED=1`.
 
 from __future__ import annotations
 
-import os
 from dataclasses import asdict, dataclass, replace
 
 from playground.errors import PlaygroundError
-from playground.runtime.mode import OFF_WORDS, env_flag, is_public
+from playground.settings import current, is_public
 from playground.texts import msg
 
 
@@ -121,27 +120,19 @@ class CodePolicy:
 
 def code_policy(public: bool | None = None) -> CodePolicy:
     """Whether custom code is allowed, and the limits it runs under."""
+    settings = current()
     public = is_public(public)
     limits = PUBLIC_LIMITS if public else DEFAULT_LIMITS
-    overrides: dict = {}
-    try:
-        if os.environ.get("PLAYGROUND_SANDBOX_TIMEOUT"):
-            overrides["timeout"] = float(os.environ["PLAYGROUND_SANDBOX_TIMEOUT"])
-        if os.environ.get("PLAYGROUND_SANDBOX_MEMORY_MB"):
-            overrides["memory_mb"] = int(os.environ["PLAYGROUND_SANDBOX_MEMORY_MB"])
-        if os.environ.get("PLAYGROUND_SANDBOX_DISK_MB"):
-            overrides["disk_mb"] = int(os.environ["PLAYGROUND_SANDBOX_DISK_MB"])
-        if os.environ.get("PLAYGROUND_SANDBOX_DISK_FILES"):
-            overrides["disk_files"] = int(os.environ["PLAYGROUND_SANDBOX_DISK_FILES"])
-        if os.environ.get("PLAYGROUND_SANDBOX_READ_PATHS"):
-            overrides["read_paths"] = tuple(p for p in os.environ["PLAYGROUND_SANDBOX_READ_PATHS"].split(":") if p)
-        if env_flag("PLAYGROUND_ALLOW_UNCONFINED"):
-            overrides["require_confinement"] = False
-        limits = replace(limits, **overrides)
-    except ValueError as exc:
-        raise PlaygroundError("sandbox.setting", detail=exc.args[0] if exc.args else str(exc)) from None
-    enabled = os.environ.get("PLAYGROUND_CUSTOM_CODE", "").strip().lower() not in OFF_WORDS
-    return CodePolicy(enabled=enabled, public=public, limits=limits)
+    overrides = {
+        "timeout": settings.sandbox_timeout,
+        "memory_mb": settings.sandbox_memory_mb,
+        "disk_mb": settings.sandbox_disk_mb,
+        "disk_files": settings.sandbox_disk_files,
+        "read_paths": settings.sandbox_read_paths or None,
+        "require_confinement": False if settings.allow_unconfined else None,
+    }
+    limits = replace(limits, **{name: value for name, value in overrides.items() if value is not None})
+    return CodePolicy(enabled=settings.custom_code, public=public, limits=limits)
 
 
 def require_custom_code(public: bool | None = None) -> SandboxLimits:

@@ -27,6 +27,7 @@ from playground.texts import (
     rewards,
     runs,
     sandbox,
+    settings,
     spec,
     tab_compare,
     tab_lab,
@@ -40,7 +41,7 @@ from playground.texts.core import LANGS, Text, engine_table, msg, placeholders, 
 
 
 # what the engine raises and reports
-AREAS = (admission, spec, data, rewards, sandbox, runs, alerts, lab_errors, lab, cli)
+AREAS = (admission, spec, data, rewards, sandbox, runs, alerts, lab_errors, lab, cli, settings)
 PAGE = (page, lessons, tab_rewards, tab_preview, tab_train, tab_compare, tab_runs, tab_learn, tab_lab, charts)
 for _area in (*AREAS, *PAGE):
     register(_area.TEXTS)

@@ -22,7 +22,7 @@ LIBRARY_ZH: dict[str, str] = {
     "reward.code_python": "code_tests 奖励只运行 Python，实际的 language 为 {value!r}。",
     "reward.code_time_limit": "code_tests 的 time_limit 必须在 (0, 60] 秒之间，实际为 {value!r}。",
     "reward.code_sandbox": (
-        "code_tests 在实验场的沙箱中运行程序，而这个进程没有加载沙箱（import playground.sandbox.programs）。"
+        "code_tests 在实验场的沙箱中运行程序，而这个进程没有设置沙箱（调用 playground.bootstrap()）。"
     ),
     "reward.code_tests_json": "code_tests：某一行的 tests 是文本而不是 JSON；请给出测试用例列表。",
     "reward.code_tests_shape": (
@@ -97,6 +97,17 @@ TEXTS: dict[str, tuple[str, str]] = {
         "The weight of {name!r} is empty; give a number (1 counts it fully, 0 scores it without training on it).",
         "{name!r} 的权重是空的；请填一个数字（1 表示完全计入，0 表示只打分、不参与训练）。",
     ),
+    "reward.weight_negative": (
+        "The weight of {name!r} is {weight:g}: below 0 it is a penalty, so GRPO pushes its score down. Use a "
+        "positive weight unless that is what you want.",
+        "{name!r} 的权重是 {weight:g}：小于 0 就成了惩罚，GRPO 会把它的得分往下压。除非这正是你想要的，请用正的权重。",
+    ),
+    "reward.weight_huge": (
+        "The weight of {name!r} is {weight:g}: above {limit:g} it drowns the other rewards, and the total, kept in "
+        "float32 (about 7 digits), loses their small differences. Rescale the reward instead.",
+        "{name!r} 的权重是 {weight:g}：超过 {limit:g} 会淹没其他奖励，而总分以 float32（约 7 位有效数字）保存，"
+        "会丢掉它们的细小差别。请改为调整该奖励本身的尺度。",
+    ),
     "reward.weight_not_number": (
         "Weight of {name!r} must be a number, got {weight!r}.",
         "{name!r} 的权重必须是数字，实际为 {weight!r}。",
@@ -121,8 +132,8 @@ TEXTS: dict[str, tuple[str, str]] = {
         "奖励 {name!r} 必须返回浮点数列表，实际返回了 {got}（这是生成器：请用 list(...) 包起来）。",
     ),
     "reward.count": (
-        "Reward {name!r} returned {count} values for {n} completions.",
-        "奖励 {name!r} 为 {n} 个生成结果返回了 {count} 个值。",
+        "Reward {name!r} returned a list of length {count} for {n} completions: one score per completion is needed.",
+        "奖励 {name!r} 为 {n} 个生成结果返回了长度为 {count} 的列表：每个生成结果需要一个分数。",
     ),
     "reward.bad_value": (
         "Reward {name!r} returned {kind} {value!r} for completion {index}; expected a float or None.",

@@ -110,7 +110,6 @@ TEXTS: dict[str, tuple[str, str]] = {
         "训练 '{run}' 属于这个公开应用的另一位访客；只有它的主人能打开、下载或删除它（除非对方将其公开）。",
     ),
     # the caps of a public app
-    "public.env_number": ("{name} must be a number, got {value!r}.", "{name} 必须是数字，实际为 {value!r}。"),
     "public.max_steps": (
         "This app is public: a run may take at most {cap} steps (PLAYGROUND_MAX_STEPS); this one asks for {steps}. "
         "Lower max_steps, or run the app yourself for longer runs.",

@@ -78,7 +78,6 @@ TEXTS: dict[str, tuple[str, str]] = {
     "sandbox.wire.malformed": ("the worker sent a malformed reply", "工作进程发回的回复格式不对"),
     "sandbox.wire.timed_out": ("timed out", "超时"),
     # the sandbox's own settings (PLAYGROUND_SANDBOX_*)
-    "sandbox.setting": ("Bad sandbox setting in the environment: {detail}", "环境变量中的沙箱设置有误：{detail}"),
     "sandbox.setting_timeouts": ("Sandbox timeouts must be above 0 seconds.", "沙箱的超时时间必须大于 0 秒。"),
     "sandbox.setting_memory": (
         "The sandbox memory limit must be at least 64 MB, got {mb}.",

@@ -34,6 +34,10 @@ TEXTS: dict[str, tuple[str, str]] = {
         "{run} · {created} · {status} · {step}/{total} 步",
     ),
     "runs.label.reward": ("reward {reward}", "奖励 {reward}"),
+    "runs.recipe_blocked": (
+        "No trl grpo recipe for this run: `trl grpo` cannot run its {name}. Download the Python script instead.",
+        "这次训练无法导出 trl grpo 配方：`trl grpo` 不支持它的 {name}。请改为下载 Python 脚本。",
+    ),
     "runs.summary": (
         "**{run}** · {status} · {step}/{total} steps · wall time {wall}",
         "**{run}** · {status} · {step}/{total} 步 · 用时 {wall}",
@@ -56,8 +60,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "runs.continue": ("Continue", "继续训练"),
     "runs.continue.steps": ("Train to step (max_steps)", "训练到第几步（max_steps）"),
     "runs.continue.steps_info": (
-        "Empty: the run's own max_steps. Larger: trains a finished run further.",
-        "留空：沿用该训练的 max_steps。更大：让已完成的训练继续训练。",
+        "0 (or empty): the run's own max_steps. Larger: trains a finished run further.",
+        "0（或留空）：沿用该训练的 max_steps。更大：让已完成的训练继续训练。",
     ),
     "runs.continued": (
         "Run {run} continues from step {step} (its last checkpoint); follow it on the Train tab.",

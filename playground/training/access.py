@@ -18,10 +18,10 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import os
 import secrets
 from typing import Any
 
+from playground.settings import current
 from playground.texts import msg
 from playground.training.store import ACTIVE
 
@@ -46,7 +46,7 @@ class Tokens:
 
     def __init__(self, secret: bytes | None = None):
         if secret is None:
-            configured = os.environ.get(SECRET_ENV, "")
+            configured = current().secret
             secret = configured.encode("utf-8") if configured else secrets.token_bytes(32)
         if len(secret) < 16:
             raise ValueError(msg("access.secret_short", name=SECRET_ENV))

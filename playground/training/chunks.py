@@ -16,12 +16,12 @@ call: `spaces.GPU` is a no-op there).
 from __future__ import annotations
 
 import logging
-import os
 import threading
 import time
 from pathlib import Path
 
 from playground.runtime.zerogpu import gpu_call, on_zerogpu
+from playground.settings import current
 from playground.spec import RunSpec
 from playground.texts import msg
 from playground.training.checkpoint import checkpoint_step, last_checkpoint
@@ -32,22 +32,19 @@ from playground.training.store import Run
 
 logger = logging.getLogger(__name__)
 
-GPU_SECONDS_ENV = "PLAYGROUND_GPU_SECONDS"  # one GPU call's budget, in seconds (ZeroGPU's `duration`)
-CHUNK_STEPS_ENV = "PLAYGROUND_CHUNK_STEPS"  # a chunk boundary every this many steps, whatever the timing
-GPU_SECONDS = 120
 FIRST_CHUNK_STEPS = 2  # before a step was timed
 MARGIN = 1.25  # a call is asked for this much more time than the measured times say it takes
 
 
 def chunked() -> bool:
     """Whether this process trains runs in chunks: on ZeroGPU, or when a chunk size is forced."""
-    return on_zerogpu() or bool(os.environ.get(CHUNK_STEPS_ENV))
+    return on_zerogpu() or current().chunk_steps is not None
 
 
 def plan_chunk(step_seconds: float | None, load_seconds: float, budget: float) -> tuple[int, float]:
     """(steps, duration in seconds) of the next chunk: as many steps as fit in `budget` at the measured times, and
     the call's duration for them; `FIRST_CHUNK_STEPS` and the whole budget before a step was timed."""
-    forced = int(os.environ.get(CHUNK_STEPS_ENV) or 0)
+    forced = current().chunk_steps or 0  # `PLAYGROUND_CHUNK_STEPS`: a chunk boundary every this many steps
     if step_seconds is None:
         return forced or FIRST_CHUNK_STEPS, budget
     steps = forced or max(1, int((budget / MARGIN - load_seconds) / step_seconds))
@@ -97,7 +94,7 @@ class ChunkedJob(LaunchedJob):
         return run_eta(self.clock, warmup_steps=warmup, max_steps=left, evals=max(0, evals))
 
     def _train(self) -> None:
-        budget = float(os.environ.get(GPU_SECONDS_ENV) or GPU_SECONDS)
+        budget = current().gpu_seconds  # one GPU call's budget (ZeroGPU's `duration`)
         checkpoint = self.resume_from
         step_seconds, load_seconds = None, 0.0
         try:

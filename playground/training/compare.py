@@ -9,6 +9,7 @@ from typing import Any
 
 from playground.advantages import AdvantageSettings
 from playground.errors import PlaygroundError
+from playground.isolation.visitor import reward_executor
 from playground.preview import GenerationSettings, generate_group
 from playground.scoring import GroupScore, build_rewards, score_group
 from playground.spec import RunSpec
@@ -94,7 +95,9 @@ def _compare(run, spec, prompts, num_samples, seed, custom_rewards, progress) ->
     from playground.models import load_model
     from playground.sandbox.custom import as_the_spec_asks
 
-    funcs, weights = build_rewards(spec.rewards, as_the_spec_asks(custom_rewards or {}, spec))
+    funcs, weights = build_rewards(
+        spec.rewards, as_the_spec_asks(custom_rewards or {}, spec), executor=reward_executor()
+    )
     rows = prompt_rows(spec, prompts)
     settings = GenerationSettings(
         num_generations=num_samples,

@@ -389,7 +389,7 @@ class TrainingJob(JobState):
     def _build_trainer(self):
         from playground.data.completion_prefix import with_prefix
         from playground.data.sources import load_prompts
-        from playground.sandbox import programs  # noqa: F401  (installs the code_tests reward's sandbox runner)
+        from playground.isolation.visitor import reward_executor
         from playground.scoring import GuardedReward, build_rewards, reward_name
         from playground.training.evaluation import Evaluator, split_eval
         from playground.training.run_trainer import RunTrainer
@@ -404,7 +404,9 @@ class TrainingJob(JobState):
         g = spec.grpo
         from playground.sandbox.custom import as_the_spec_asks
 
-        funcs, weights = build_rewards(spec.rewards, as_the_spec_asks(self.custom_rewards, spec))
+        funcs, weights = build_rewards(
+            spec.rewards, as_the_spec_asks(self.custom_rewards, spec), executor=reward_executor()
+        )
         self._library_rewards = funcs
         self.weights = {reward_name(f): w for f, w in zip(funcs, weights, strict=True)}
         # A failing reward fails the run with its name in the message, or scores None under reward_error_policy=none.
@@ -462,6 +464,8 @@ class TrainingJob(JobState):
         # the preview, dry run, health checks and Compare read them). Callables keep theirs: the same names.
         trainer.reward_func_names = [reward_name(f) for f in funcs]
         callback.trainer = self._trainer = trainer
+        if trainer.fast_path_off:  # the parts of the fast path that stepped aside in this install, for the Train tab
+            self.write(fast_path_off="; ".join(f"{part}: {why}" for part, why in trainer.fast_path_off.items()))
         trainer.remove_callback(PrinterCallback)  # the run folder and our listeners carry the logs
         return trainer
 

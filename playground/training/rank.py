@@ -21,6 +21,7 @@ from pathlib import Path
 
 from transformers import TrainerCallback
 
+import playground
 from playground.spec import RunSpec
 from playground.training.job import TrainingJob
 from playground.training.launcher import STOP_FILE
@@ -163,12 +164,13 @@ class RankJob(TrainingJob):
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     run_dir = Path(argv[0])
-    rank, world_size = int(os.environ.get("RANK", 0)), int(os.environ.get("WORLD_SIZE", 1))
+    settings = playground.bootstrap()  # this rank's own process: `accelerate launch` set RANK and WORLD_SIZE
+    rank, world_size = settings.rank, settings.world_size
     logging.basicConfig(
         level=logging.INFO if rank == 0 else logging.WARNING,
         format=f"[rank {rank}] %(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    _use_local_gpu()
+    _use_local_gpu(settings.local_rank)
     spec = RunSpec.from_dict(Run(run_dir).spec())
     job = RankJob(spec, run_dir, rank, world_size)
     signal.signal(signal.SIGINT, lambda *_: job.stop_requested.set())  # stop after this step, adapter saved
@@ -178,12 +180,12 @@ def main(argv: list[str] | None = None) -> int:
     return 1 if job.status == "failed" else 0
 
 
-def _use_local_gpu() -> None:
+def _use_local_gpu(local_rank: int) -> None:
     """On GPUs, make "cuda" mean this rank's own device, where the job loads the model."""
     import torch
 
     if torch.cuda.is_available():
-        torch.cuda.set_device(int(os.environ.get("LOCAL_RANK", 0)))
+        torch.cuda.set_device(local_rank)
 
 
 if __name__ == "__main__":

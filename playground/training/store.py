@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from playground.errors import PlaygroundError
+from playground.settings import current
 from playground.texts import Text, msg
 
 
@@ -548,7 +549,7 @@ def _final_reward(metrics: list[dict]) -> float | None:
 
 class RunStore:
     def __init__(self, root: str | Path | None = None):
-        self.root = Path(root if root is not None else os.environ.get("PLAYGROUND_RUNS") or "runs").expanduser()
+        self.root = Path(root if root is not None else current().runs).expanduser()
 
     def __repr__(self) -> str:
         return f"RunStore({str(self.root)!r})"

@@ -11,6 +11,7 @@ from starlette.middleware import Middleware
 
 from playground import admission
 from playground.data.parsers import max_file_bytes
+from playground.settings import current
 from playground.texts import msg
 from playground.ui.common import bind, gate_every_event, toast_title_css
 from playground.ui.compare_tab import create_compare_tab
@@ -79,7 +80,7 @@ def build_app(settings: UISettings | None = None, *, ctx: AppContext | None = No
         session = create_session()
         gr.Markdown("# " + t("app.title"))  # one key per string: the browser translates only the first
         gr.Markdown(t("app.subtitle"))
-        if os.environ.get("SPACE_ID"):  # on a Hugging Face Space, shared by every visitor: offer a copy of one's own
+        if current().space_id:  # on a Hugging Face Space, shared by every visitor: offer a copy of one's own
             with gr.Row(equal_height=True):
                 gr.Markdown(t("app.duplicate"))
                 gr.DuplicateButton(t("app.duplicate_button"), size="sm", scale=0, min_width=160)

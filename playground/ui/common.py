@@ -17,8 +17,8 @@ from playground import admission
 from playground.errors import PlaygroundError
 from playground.isolation.visitor import calling_from
 from playground.redact import scrub_paths
-from playground.runtime.mode import is_public
 from playground.scoring import GroupScore
+from playground.settings import is_public
 from playground.texts import render
 from playground.texts.core import originals
 from playground.training.store import RunInfo

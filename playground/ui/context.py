@@ -17,10 +17,7 @@ from playground.data.uploads import NOT_UPLOADED, Uploads, check_public_source
 from playground.errors import PlaygroundError
 from playground.models import ModelCache
 from playground.runtime.tempdirs import make_temp_dir, sweep_orphans
-from playground.sandbox import (
-    CodeSession,
-    programs,  # noqa: F401  (installs the code_tests reward's sandbox runner)
-)
+from playground.sandbox import CodeSession
 from playground.sandbox.settings import is_public
 from playground.scoring import RewardChoice
 from playground.spec import RunSpec, demo_spec
@@ -266,6 +263,22 @@ def weight_problem(item: dict) -> Text | None:
     if weight is None or str(weight).strip() == "":
         return msg("reward.weight_empty", name=item["name"])
     return msg("reward.weight_not_number", name=item["name"], weight=weight)
+
+
+HUGE_WEIGHT = 1000.0  # a weight above this drowns the others (rewards score about 0..1) and the float32 total
+
+
+def weight_warning(item: dict) -> Text | None:
+    """What a valid but surprising weight does (a negative one penalises its reward; a huge one drowns the others and
+    the float32 total's precision), or None. Said beside the selection; Start and Score take it as it is."""
+    if weight_problem(item) is not None or "weight" not in item:
+        return None
+    weight = float(item["weight"])
+    if weight < 0:
+        return msg("reward.weight_negative", name=item["name"], weight=weight)
+    if weight > HUGE_WEIGHT:
+        return msg("reward.weight_huge", name=item["name"], weight=weight, limit=HUGE_WEIGHT)
+    return None
 
 
 @dataclass

@@ -17,6 +17,7 @@ import pandas as pd
 
 from playground import admission
 from playground.errors import PlaygroundError, RewardError
+from playground.isolation.visitor import reward_executor
 from playground.reward_tests import RewardCase, check_case, parse_case, run_cases
 from playground.sandbox import (
     CodeIssue,
@@ -324,7 +325,9 @@ def library_rewards(names: Iterable[str], selection: list[dict], owner: str | No
     wanted = sorted(set(names) & library_names())
     if not wanted:
         return {}
-    funcs, _ = build_rewards([RewardChoice(name, 1.0, params.get(name, {})) for name in wanted], owner=owner)
+    funcs, _ = build_rewards(
+        [RewardChoice(name, 1.0, params.get(name, {})) for name in wanted], executor=reward_executor(owner)
+    )
     return dict(zip(wanted, funcs, strict=True))
 
 

@@ -1,11 +1,13 @@
 """The Train tab's held-out answers: a few completions of each eval point (the run's `eval_samples.jsonl`), so the
 eval curve can be read as text: the same prompts and seeds before training, after the warm-up and after GRPO steps."""
 
+from typing import Any
+
 import gradio as gr
 import pandas as pd
 
 from playground.training.evaluation import answers_at, read_eval_samples
-from playground.ui.common import bind, lang_of, short, shown_completion
+from playground.ui.common import bind, lang_of, short, shown_completion, styled
 from playground.ui.context import AppContext
 from playground.ui.i18n import t, tr
 
@@ -27,7 +29,15 @@ def eval_answers_frame(rows: list[dict], lang: str, per_point: int = PER_POINT) 
         + [short(row.get("prompt", ""), 60), shown_completion(row.get("completion", ""))]
         for row in reversed(chosen)
     ]
-    return pd.DataFrame(data, columns=columns)
+    frame = pd.DataFrame(data, columns=columns)
+    for name in names:
+        frame[name] = pd.to_numeric(frame[name], errors="coerce")
+    return frame
+
+
+def shown_answers(rows: list[dict], lang: str) -> Any:
+    """The table as the page shows it: scores to 3 decimals ("0.333", "1.000"), as the samples table shows them."""
+    return styled(eval_answers_frame(rows, lang), [])
 
 
 def _model(row: dict, lang: str) -> str:
@@ -50,7 +60,7 @@ def refresh_eval_answers(ctx: AppContext, request: gr.Request, session_id: str |
     key = f"{job.run.id}:{len(rows)}"
     if key == seen:
         return gr.skip(), seen
-    return eval_answers_frame(rows, lang_of(request)), key
+    return shown_answers(rows, lang_of(request)), key
 
 
 def create_eval_answers(timer: gr.Timer, ctx: AppContext, session_id: gr.State) -> tuple[list, list]:

@@ -15,6 +15,7 @@ import pandas as pd
 from playground.advantages import AdvantageSettings
 from playground.data.sources import BUILTIN_SETS, PromptSource
 from playground.errors import PlaygroundError
+from playground.isolation.visitor import reward_executor
 from playground.lab.dryrun import DryRun
 from playground.lab.dryrun import run_dry_run as run_dry_run_of
 from playground.lab.graders import export_grader, import_grader
@@ -172,7 +173,7 @@ def run_dry_run(
     spec = spec_with(values, parse_selection(selection))
     spec.data = PromptSource(kind="builtin", name=prompt_set)
     custom = custom_rewards(ctx, request, code, selection)
-    funcs, weights = build_rewards(spec.rewards, custom, owner=ctx.viewer(token))
+    funcs, weights = build_rewards(spec.rewards, custom, executor=reward_executor(ctx.viewer(token)))
     sampling = tr(lang, "lab.sampling", n=int(num_prompts), g=int(num_generations))
 
     def load():
@@ -224,18 +225,39 @@ def _cell(rows: dict, name: str, index: int, default):
     return row[index] if row is not None and len(row) > index and row[index] is not None else default
 
 
-def run_probe(ctx: AppContext, request: gr.Request, token: str | None, selection: list[dict], code: str, state: dict):
-    """Score degenerate texts with the selected rewards; real completions come from the last dry run if any."""
+def run_probe(
+    ctx: AppContext,
+    request: gr.Request,
+    token: str | None,
+    selection: list[dict],
+    code: str,
+    state: dict,
+    scale_rewards: str = "group",
+    aggregation: str = "sum_then_normalize",
+):
+    """Score degenerate texts with the selected rewards; real completions come from the last dry run if any, and
+    with them the rewards are probed together too, with these weights and settings (the recipe's, as the Lab's)."""
     lang = lang_of(request)
     choices = parse_selection(selection)
-    funcs, _ = build_rewards(choices, custom_rewards(ctx, request, code, selection), owner=ctx.viewer(token))
+    advantage = AdvantageSettings(scale_rewards, aggregation)
+    funcs, weights = build_rewards(
+        choices, custom_rewards(ctx, request, code, selection), executor=reward_executor(ctx.viewer(token))
+    )
     completions, columns, prompt = None, None, ""
     if state:
         run = DryRun.from_state(state)
         completions = run.completions[0]
         columns = {k: v for k, v in run.rows[0].items() if k != "prompt"}
         prompt = run.prompt_texts[0]
-    report = probe(choices, funcs, prompt=prompt, columns=columns, completions=completions)
+    report = probe(
+        choices,
+        funcs,
+        prompt=prompt,
+        columns=columns,
+        completions=completions,
+        weights=weights,
+        advantage=advantage,
+    )
     rows = [[f.reward, f.score, short(f.text, 120) or "∅", render(lang, f.why)] for f in report.findings]
     headers = [tr(lang, key) for key in FINDING_HEADERS]
     frame = styled(pd.DataFrame(rows, columns=headers), [])  # scores to 3 decimals, not float32 noise
@@ -357,7 +379,7 @@ def create_lab_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> La
         )
     probe_button.click(
         bind(run_probe, ctx),
-        [session.id, session.selection, rewards.editor, state],
+        [session.id, session.selection, rewards.editor, state, scale_rewards, aggregation],
         [findings, probe_note, result],
         api_name="probe_rewards",
     )

@@ -15,7 +15,8 @@ scores or stop its run. So the MCP server offers only tools whose whole input is
 - `lab_dry_run(rewards, dataset_name, num_prompts, num_generations, max_new_tokens, seed, temperature, top_p,
   completion_prefix, scale_rewards, multi_objective_aggregation, per_device_train_batch_size)`: the reward lab's dry
   run on a built-in prompt set (playground/ui/lab_mcp.py, as are the next two);
-- `lab_probe(rewards, prompt, columns)`: score degenerate completions, report those that game the rewards;
+- `lab_probe(rewards, prompt, columns, completions, scale_rewards, multi_objective_aggregation)`: score degenerate
+  completions, report those that game the rewards, alone or as the weighted recipe;
 - `lab_import_grader(grader)`: an OpenAI grader JSON as playground rewards.
 
 Custom code runs in a fresh sandbox worker per call, closed before the call returns: two MCP clients share nothing.
@@ -28,6 +29,7 @@ import gradio as gr
 
 from playground.advantages import AdvantageSettings
 from playground.errors import PlaygroundError
+from playground.isolation.visitor import reward_executor
 from playground.preview import run_preview
 from playground.sandbox import close_rewards, compile_rewards, inspect_code, trial_run
 from playground.scoring import build_rewards, score_group
@@ -98,7 +100,7 @@ def score_completions(
     ctx.check_judges(completions, reward_selection(rewards))
     custom = _custom(code)
     try:
-        funcs, weights = build_rewards(parse_selection(reward_selection(rewards)), custom)
+        funcs, weights = build_rewards(parse_selection(reward_selection(rewards)), custom, executor=reward_executor())
         n = len(completions)
         return score_group(completions, funcs, weights, prompts=[prompt or ""] * n, advantage=advantage).to_json()
     finally:
@@ -152,7 +154,7 @@ def preview_group(
     )
     custom = _custom(code)
     try:
-        funcs, weights = build_rewards(parse_selection(reward_selection(rewards)), custom)
+        funcs, weights = build_rewards(parse_selection(reward_selection(rewards)), custom, executor=reward_executor())
         return run_preview(spec, prompt, funcs, weights, lambda: ctx.models.get(ctx.settings.model)).to_json()
     finally:
         close_rewards(custom)

@@ -9,6 +9,7 @@ import gradio as gr
 from playground.advantages import AdvantageSettings
 from playground.data.sources import BUILTIN_SETS, PromptSource, load_prompts
 from playground.errors import PlaygroundError
+from playground.isolation.visitor import reward_executor
 from playground.models import EMBEDDED
 from playground.preview import run_preview
 from playground.runtime.zerogpu import gpu_handler
@@ -147,7 +148,7 @@ def generate(
     values["completion_prefix"] = completion_prefix or ""
     spec = spec_with(values, parse_selection(selection))
     custom = custom_rewards(ctx, request, code, selection)
-    funcs, weights = build_rewards(spec.rewards, custom, owner=ctx.viewer(token))
+    funcs, weights = build_rewards(spec.rewards, custom, executor=reward_executor(ctx.viewer(token)))
     columns = row["columns"] if row and row.get("prompt") == prompt else {}
 
     def load():
@@ -168,9 +169,7 @@ def advantage_note(spec, lang: str) -> str:
     g = spec.grpo
     note = tr(lang, "preview.advantage.settings", scale=g.scale_rewards, aggregation=g.multi_objective_aggregation)
     if AdvantageSettings(g.scale_rewards, g.multi_objective_aggregation).batch_wide:
-        batch = spec.generation_batch_size()
-        batch_note = tr(lang, "preview.advantage.batch", batch=batch, groups=batch // max(g.num_generations, 1))
-        note = sentences(lang, note, batch_note)
+        note = sentences(lang, note, tr(lang, "preview.advantage.batch", batch=spec.generation_batch_size()))
     return note
 
 

@@ -12,9 +12,10 @@ import pandas as pd
 
 from playground import admission
 from playground.errors import PlaygroundError
-from playground.runtime.mode import is_public
+from playground.isolation.visitor import reward_executor
 from playground.sandbox import code_policy, inspect_code
 from playground.scoring import RewardChoice, build_rewards, call_reward, score_group
+from playground.settings import is_public
 from playground.texts import Text, render
 from playground.ui.common import (
     BAD_MARK,
@@ -24,11 +25,12 @@ from playground.ui.common import (
     reward_labels,
     score_frame,
     score_summary,
+    sentences,
     short,
     shown,
     text_widths,
 )
-from playground.ui.context import AppContext, Session, parse_selection, weight_problem
+from playground.ui.context import AppContext, Session, parse_selection, weight_problem, weight_warning
 from playground.ui.custom_code import (
     CustomCode,
     choices_frame,
@@ -110,7 +112,7 @@ def example_scores(name: str, *values, lang: str | None = None, owner: str | Non
         if lang is None:
             func = build_reward(name, params)
         else:
-            func = build_rewards([RewardChoice(name, 1.0, params)], owner=owner)[0][0]
+            func = build_rewards([RewardChoice(name, 1.0, params)], executor=reward_executor(owner))[0][0]
     except PlaygroundError as exc:
         if lang is None:
             return tr(None, "rewards.examples.needs_params")
@@ -158,7 +160,7 @@ def collect_selection(layout: Layout, request: gr.Request, custom, *values) -> t
             errors.append(exc.message)
         selection.append({"name": name, "weight": "" if weight is None else weight, "params": params})
     selection += custom_selection(custom)
-    errors += [problem for item in selection if (problem := weight_problem(item))]
+    errors += [problem for item in selection if (problem := weight_problem(item) or weight_warning(item))]
     return selection, selection_summary(selection, lang_of(request), errors), json.dumps(selection, indent=1)
 
 
@@ -176,9 +178,14 @@ def selection_summary(selection: list[dict], lang: str | None, errors: list[str]
     for item in selection:
         params = ", ".join(_param_text(k, v) for k, v in item["params"].items())
         weight = item["weight"]
-        shown = f"{weight:g}" if isinstance(weight, int | float) else f"⚠ {html.escape(repr(weight))}"
+        if isinstance(weight, int | float) and not isinstance(weight, bool):
+            shown = f"{weight:g}"
+        elif weight is None or str(weight).strip() == "":  # said in the line below: the weight is empty
+            shown = f"⚠ {tr(lang, 'rewards.weight.empty')}"
+        else:
+            shown = f"⚠ {html.escape(repr(weight))}"
         items.append(f"`{item['name']}`" + (f" ({html.escape(params)})" if params else "") + f" × {shown}")
-    lines = [f"**{tr(lang, 'rewards.selected')}** " + ", ".join(items)]
+    lines = [sentences(lang, f"**{tr(lang, 'rewards.selected')}**", ", ".join(items))]
     lines += [f"- ⚠ {html.escape(render(lang, e))}" for e in errors or []]
     return "\n".join(lines)
 
@@ -309,7 +316,7 @@ def score_text(
     if len(completions) < 2:
         raise PlaygroundError(tr(lang, "rewards.try.too_few"))
     extra = _columns(lang, columns)
-    funcs, weights = build_rewards(parse_selection(selection), custom, owner=owner)
+    funcs, weights = build_rewards(parse_selection(selection), custom, executor=reward_executor(owner))
     n = len(completions)
     try:
         score = score_group(

@@ -12,8 +12,8 @@ import pandas as pd
 
 from playground.errors import PlaygroundError
 from playground.export import export_adapter_zip, export_recipe, export_script, zip_folder
+from playground.export.recipe import recipe_blocker
 from playground.lessons import reference_for
-from playground.lessons.reference import Reference
 from playground.spec import RunSpec
 from playground.texts import render
 from playground.training import retention
@@ -27,6 +27,7 @@ from playground.ui.train_tab import HIDDEN, SAMPLE_HEADERS, alerts_markdown, cre
 
 
 # keys: runs.col.<name>
+TICK_SECONDS = 3.0  # how often the Runs tab looks whether the live run's status or step changed
 COLUMNS = ("run", "status", "step", "duration", "created", "model", "rewards", "final_reward", "error")
 # One click downloads: once the zip is made, the browser saves it (the file box stays, for a second copy).
 SAVE_FILE = """(file) => {
@@ -87,6 +88,24 @@ def refresh(ctx: AppContext, request: gr.Request, session_id: str | None = None,
     return frame, gr.Dropdown(choices=choices, value=value), gr.Dropdown(choices=choices)
 
 
+def refresh_on_change(
+    ctx: AppContext, request: gr.Request, session_id: str | None, current: str | None, seen: str | None
+):
+    """The Runs tab's timer tick: the run list again when the live run's status or step changed since the last tick
+    (a run that reached "finished" after its final save shows it without a Refresh), else nothing is sent. The timer
+    goes off once no run is going (the tab's opening and Continue turn it on)."""
+    job = ctx.jobs.current
+    key = f"{job.run.id}:{job.status}:{job.step}" if job is not None else None
+    timer = gr.Timer(active=job is not None and job.active)
+    if key == seen:
+        return gr.skip(), gr.skip(), gr.skip(), seen, timer
+    return (*refresh(ctx, request, session_id, current), key, timer)
+
+
+def wake() -> gr.Timer:
+    return gr.Timer(active=True)
+
+
 def show_run(ctx: AppContext, request: gr.Request, session_id: str | None, run_id: str | None):
     """A past (or live) run's charts, latest samples and alerts (public mode: the viewer's or a published run)."""
     lang = lang_of(request)
@@ -98,20 +117,24 @@ def show_run(ctx: AppContext, request: gr.Request, session_id: str | None, run_i
     alerts = status.get("alert_log") or status.get("alerts") or []  # kept by the run's job as it logged
     hide = gr.File(value=None, visible=False)  # the downloads of the run shown before
     view = [*chart_updates(metrics, lang), samples_frame(run, lang), alerts_markdown(alerts, metrics, lang)]
-    evals = eval_chart_updates(metrics, _reference(run), lang)
+    spec = _spec(run)
+    evals = eval_chart_updates(metrics, reference_for(spec) if spec else None, lang)
+    blocker = recipe_blocker(spec) if spec else None
     summary = run_summary(run.info(), lang)
+    if blocker:  # said beside the run, and the recipe button off: a toast alone made the button look dead
+        summary += "\n\n" + tr(lang, "runs.recipe_blocked", name=blocker)
     if ctx.public:  # runs expire (playground/training/retention.py): say when this one goes
         when = retention.expires_at(status, ctx.jobs.caps.run_retention_hours)
         if when is not None:
             hours = f"{ctx.jobs.caps.run_retention_hours:g}"
             summary += "\n\n" + tr(lang, "retention.expires", time=when.strftime("%Y-%m-%d %H:%M"), hours=hours)
-    return [*view, hide, hide, hide, summary, *evals]
+    return [*view, hide, hide, hide, summary, *evals, gr.Button(interactive=blocker is None)]
 
 
-def _reference(run) -> Reference | None:
-    """The lesson reference run a stored run compares with (`reference_for`), None for a spec that cannot be read."""
+def _spec(run) -> RunSpec | None:
+    """A stored run's spec, None when it cannot be read (an old or broken spec.json)."""
     try:
-        return reference_for(RunSpec.from_dict(run.spec()))
+        return RunSpec.from_dict(run.spec())
     except (PlaygroundError, ValueError, TypeError, KeyError):
         return None
 
@@ -287,14 +310,20 @@ def create_runs_tab(ctx: AppContext, session: Session) -> None:
         gr.Markdown("### " + t("runs.overlay"))
         chosen = gr.Dropdown(ids, multiselect=True, allow_custom_value=True, label=t("runs.overlay.pick"))
         curves = create_overlay()
+        ticker = gr.Timer(TICK_SECONDS)  # the list follows the live run's status (`refresh_on_change`)
 
     lists = [table, run, chosen]
     me = session.id  # the visitor's browser token: what public mode's ownership checks (training/access.py)
     gr.on(
         [tab.select, reload.click], bind(refresh, ctx), [me, run], lists, api_name="list_runs", show_progress="hidden"
     )
+    seen = gr.State(None)
+    ticker.tick(
+        bind(refresh_on_change, ctx), [me, run, seen], [*lists, seen, ticker], **HIDDEN, concurrency_limit=None
+    )
+    gr.on([tab.select, resume.click], bind(wake), None, ticker, **HIDDEN)
     gr.context.Context.root_block.load(bind(empty_run_view), None, [*plots, samples, curves], **HIDDEN)
-    shown = [*plots, samples, alerts, zipped, recipe_zip, script_zip, summary, *evals]
+    shown = [*plots, samples, alerts, zipped, recipe_zip, script_zip, summary, *evals, recipe]
     show.click(bind(show_run, ctx), [me, run], shown, api_name="show_run")
     # Picking a run shows it: the charts and the downloads always belong to the run in the picker.
     run.input(bind(show_run, ctx), [me, run], shown, **HIDDEN)

@@ -1,10 +1,10 @@
 """Launch settings of the web app: command-line flags, then environment variables, then Space defaults."""
 
 import argparse
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from playground.settings import Settings, current
 from playground.texts import msg
 
 
@@ -46,12 +46,12 @@ def build_parser(prog: str = "app.py") -> argparse.ArgumentParser:
 def parse_settings(
     argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = None, prog: str = "app.py"
 ) -> UISettings:
-    """Flags win over GRADIO_SERVER_NAME / GRADIO_SERVER_PORT, which win over the Space defaults (SPACE_ID set)."""
-    environ = os.environ if environ is None else environ
+    """Flags win over GRADIO_SERVER_NAME / GRADIO_SERVER_PORT, which win over the Space defaults (SPACE_ID set).
+    `environ` stands for the process's settings (`playground.settings.current()`)."""
     args = build_parser(prog).parse_args(argv)
-    on_space = bool(environ.get("SPACE_ID"))
-    host = args.host or environ.get("GRADIO_SERVER_NAME") or (SPACE_HOST if on_space else DEFAULT_HOST)
-    port = args.port or int(environ.get("GRADIO_SERVER_PORT") or DEFAULT_PORT)
+    settings = current() if environ is None else Settings.from_env(environ)
+    host = args.host or settings.server_name or (SPACE_HOST if settings.space_id else DEFAULT_HOST)
+    port = args.port or settings.server_port or DEFAULT_PORT
     return UISettings(
         host=host, port=port, share=args.share, auth=args.auth, model=args.model, runs=args.runs, mcp=args.mcp
     )

@@ -8,15 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from playground import testing
 from playground.scoring import RewardChoice
 from playground.training.run_queue import JobManager
 from playground.training.store import RunStore
+from tests.support import tiny_models
 
 
 # Two steps of a large learning rate move the adapter measurably; two rewards, so an export carries a weighted sum.
 tiny_spec = partial(
-    testing.tiny_spec,
+    tiny_models.tiny_spec,
     rewards=[RewardChoice("length", 1.0, {"ideal_length": 5}), RewardChoice("format", 0.5)],
     max_steps=2,
     max_completion_length=6,

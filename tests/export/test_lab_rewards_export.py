@@ -81,7 +81,7 @@ def test_recipe_and_script_hand_trl_the_reward_model_folder_and_the_aggregation(
     from transformers import PreTrainedModel
     from trl import GRPOConfig, GRPOTrainer
 
-    from playground.testing import save_tiny_model
+    from tests.support.tiny_models import save_tiny_model
 
     rm = save_tiny_model(tmp_path / "my-rm", classifier=True)
     spec = tiny_spec(tiny_model_dir, multi_objective_aggregation="normalize_then_sum")

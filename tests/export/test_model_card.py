@@ -9,7 +9,7 @@ import pytest
 from huggingface_hub import ModelCard
 
 from playground.export.model_card import build_model_card
-from playground.scoring import RewardChoice, build_rewards, score_group
+from playground.scoring import LOCAL, RewardChoice, build_rewards, score_group
 from playground.spec import RunSpec
 from playground.training.compare import Comparison, PromptComparison
 from playground.training.run_queue import JobManager
@@ -57,7 +57,7 @@ def test_merged_card_of_the_embedded_model_with_a_comparison(trained_run, tmp_pa
     spec = run.spec()
     spec["model"]["model_name_or_path"] = "embedded"
     (run.path / "spec.json").write_text(json.dumps(spec))
-    funcs, weights = build_rewards([RewardChoice("length", 1.0, {"ideal_length": 5})])
+    funcs, weights = build_rewards([RewardChoice("length", 1.0, {"ideal_length": 5})], executor=LOCAL)
     before = score_group(["A very long answer indeed.", "Long answer."], funcs, weights)
     after = score_group(["Short", "Tiny!!"], funcs, weights)
     comparison = Comparison(run.id, [PromptComparison("Say something | short", 0, before, after)])

@@ -10,7 +10,7 @@ from playground.fastpath.decode import decode_prompts
 from playground.lab.dryrun import dry_run, load_rows
 from playground.lab.sampling import _sample_chunk, sample_prompts
 from playground.models import load_model
-from playground.scoring import RewardChoice, build_rewards
+from playground.scoring import LOCAL, RewardChoice, build_rewards
 
 
 @pytest.fixture(scope="module")
@@ -78,7 +78,7 @@ def test_same_seed_same_completions_whatever_the_chunking(tiny_sampler):
 def test_embedded_format_gives_no_signal_and_length_gives_signal_everywhere(embedded_dir):
     model, tokenizer = load_model(str(embedded_dir), inference=True)
     rows = load_rows(PromptSource(kind="builtin", name="writing"), 4)
-    funcs, weights = build_rewards([RewardChoice("format"), RewardChoice("length")])
+    funcs, weights = build_rewards([RewardChoice("format"), RewardChoice("length")], executor=LOCAL)
     run = dry_run(model, tokenizer, rows, funcs, weights, num_generations=4, max_new_tokens=24, seed=0)
     assert run.names == ["format", "length"] and len(run.table) == 16
 
@@ -101,7 +101,7 @@ def test_completion_prefix_is_continued_and_scored_as_in_training(tiny_sampler):
     from rewards.format import ARTICLE_TAGS, tag_layout_score
 
     model, tokenizer = tiny_sampler
-    funcs, weights = build_rewards([RewardChoice("tag_layout")])
+    funcs, weights = build_rewards([RewardChoice("tag_layout")], executor=LOCAL)
     rows = [{"prompt": "Hi."}, {"prompt": "Say more."}]
     run = dry_run(
         model, tokenizer, rows, funcs, weights, num_generations=2, max_new_tokens=4, completion_prefix="<intro>"

@@ -6,7 +6,7 @@ import pytest
 
 from playground.errors import PlaygroundError
 from playground.lab.graders import export_grader, import_grader
-from playground.scoring import RewardChoice, build_rewards
+from playground.scoring import LOCAL, RewardChoice, build_rewards
 from rewards.similarity import similarity
 
 
@@ -70,7 +70,7 @@ MULTI_DOCS = {  # the guide's multi example grades structured output (sample.out
 
 
 def _score(selection, completions, **columns):
-    funcs, _ = build_rewards([RewardChoice.from_dict(c) for c in selection])
+    funcs, _ = build_rewards([RewardChoice.from_dict(c) for c in selection], executor=LOCAL)
     n = len(completions)
     return [f(completions, **{k: [v] * n for k, v in columns.items()}) for f in funcs]
 

@@ -10,7 +10,6 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from playground.data import parsers
 from playground.data.chat import render_prompt, to_messages
 from playground.data.sources import BUILTIN_SETS, MAX_PROMPT_CHARS, PromptSource, list_builtin_sets, load_prompts
 from playground.errors import DataError, PlaygroundError
@@ -324,7 +323,7 @@ def test_size_limit_env_override(tmp_path, monkeypatch, env, message):
 
 
 def test_size_limit_env_override_raises_limit(tmp_path, monkeypatch):
-    monkeypatch.setattr(parsers, "MAX_FILE_BYTES", 10)
+    monkeypatch.setenv("PLAYGROUND_MAX_FILE_MB", str(10 / MB))
     with pytest.raises(DataError, match="over the 10 bytes limit"):
         load_file(tmp_path, "p.jsonl", jsonl({"prompt": "hello"}))
     monkeypatch.setenv("PLAYGROUND_MAX_FILE_MB", "1")

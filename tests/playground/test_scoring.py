@@ -3,7 +3,7 @@ import math
 import pytest
 
 from playground.errors import RewardError
-from playground.scoring import RewardChoice, build_rewards, check_values, score_group
+from playground.scoring import LOCAL, RewardChoice, build_rewards, check_values, score_group
 
 
 def const(value, name="const"):
@@ -51,7 +51,7 @@ class TestCheckValues:
             ((x for x in [1.0]), "generator"),
             ({"a": 1}, "got dict"),
             ("1.0", "got str"),
-            ([1.0], "returned 1 values for 2"),
+            ([1.0], "returned a list of length 1 for 2"),
             ([1.0, "x"], "returned str 'x' for completion 2"),
         ],
     )
@@ -145,24 +145,26 @@ class TestScoreGroup:
 
 class TestBuildRewards:
     def test_library_rewards_and_weights(self):
-        funcs, weights = build_rewards([RewardChoice("length", 0.7), RewardChoice("format", 0.3)])
+        funcs, weights = build_rewards([RewardChoice("length", 0.7), RewardChoice("format", 0.3)], executor=LOCAL)
         assert [f.__name__ for f in funcs] == ["length", "format"] and weights == [0.7, 0.3]
 
     def test_same_reward_different_params_are_distinct(self):
-        funcs, _ = build_rewards([RewardChoice("length"), RewardChoice("length", params={"ideal_length": 20})])
+        funcs, _ = build_rewards(
+            [RewardChoice("length"), RewardChoice("length", params={"ideal_length": 20})], executor=LOCAL
+        )
         assert len({f.__name__ for f in funcs}) == 2
 
     def test_duplicate_rejected(self):
         with pytest.raises(RewardError, match="selected twice"):
-            build_rewards([RewardChoice("length"), RewardChoice("length", 2.0)])
+            build_rewards([RewardChoice("length"), RewardChoice("length", 2.0)], executor=LOCAL)
 
     def test_unknown_lists_valid(self):
         with pytest.raises(RewardError, match="Unknown reward 'nope'. Valid rewards: .*length"):
-            build_rewards([RewardChoice("nope")])
+            build_rewards([RewardChoice("nope")], executor=LOCAL)
 
     def test_empty(self):
         with pytest.raises(RewardError, match="at least one"):
-            build_rewards([])
+            build_rewards([], executor=LOCAL)
 
 
 @pytest.mark.parametrize("weight", ["abc", None, [1]])

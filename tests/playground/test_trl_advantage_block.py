@@ -14,6 +14,7 @@ import torch
 from playground.advantages import AGGREGATIONS, SCALE_REWARDS, AdvantageSettings
 from playground.lab.stats import summarize
 from playground.preview import Group, score_preview
+from playground.scoring import score_group
 from playground.spec import spec_with
 
 
@@ -146,3 +147,18 @@ def test_the_block_is_found_in_the_installed_trainer():
     block = trl_advantage_block()
     assert block.startswith(FIRST) and block.endswith(LAST)
     assert "normalize_then_sum" in block and "scale_rewards" in block
+
+
+def test_an_infinite_reward_is_skipped_where_trl_zeroes_the_batch():
+    """docs/rewards.md: the playground reads a NaN or inf reward as None (the completion is skipped for that reward,
+    with a flag); TRL keeps the inf, and one inf zeroes every advantage of its group, or of its batch."""
+    rows = [[float("inf")], [1.0], [0.0], [2.0]]
+    assert trl_advantages(rows, [1.0], 4, "group", "sum_then_normalize") == [0.0] * 4
+    assert trl_advantages(rows + [[1.0], [0.0], [3.0], [2.0]], [1.0], 4, "batch", "sum_then_normalize") == [0.0] * 8
+    score = score_group(["a", "b", "c", "d"], [Column("f", [v for (v,) in rows])], [1.0])
+    assert "non_finite" in score.flag_codes and score.completions[0].rewards == {"f": None}
+    ours = [c.advantage for c in score.completions]
+    assert ours == pytest.approx(
+        trl_advantages([[None], [1.0], [0.0], [2.0]], [1.0], 4, "group", "sum_then_normalize")
+    )
+    assert ours[3] > 0 > ours[2]

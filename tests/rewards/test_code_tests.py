@@ -9,7 +9,6 @@ import json
 
 import pytest
 
-import playground.sandbox.programs  # noqa: F401  (installs the runner, as the app, CLI and trainer do)
 from playground.data.sources import PromptSource, load_prompts
 from playground.errors import RewardError
 from rewards.code import extract_code, get_code_tests_reward
@@ -107,11 +106,12 @@ def _row(index):
 def test_preview_scores_a_correct_and_a_wrong_solution(mode, tiny):
     """The prefix is a finished program; the tiny model's continuation is not code. Rewards score the prefix plus
     the continuation, so the group of the sum prompt passes and the group of the reverse prompt fails."""
+    from playground.isolation.visitor import reward_executor
     from playground.preview import GenerationSettings, preview_group
     from playground.scoring import RewardChoice, build_rewards
 
     model, tokenizer = tiny
-    funcs, weights = build_rewards([RewardChoice("code_tests")])
+    funcs, weights = build_rewards([RewardChoice("code_tests")], executor=reward_executor())
     settings = GenerationSettings(num_generations=2, max_new_tokens=4, temperature=1.0, seed=1)
     prefix = _row(0)["solution_code"] + "\n"
     for index, expected in ((0, 1.0), (1, 0.0)):
@@ -124,9 +124,9 @@ def test_preview_scores_a_correct_and_a_wrong_solution(mode, tiny):
 
 def test_one_grpo_step_scores_a_correct_and_a_wrong_solution(mode, tiny_model_dir, tmp_path):
     from playground.scoring import RewardChoice
-    from playground.testing import tiny_spec
     from playground.training.run_queue import JobManager
     from playground.training.store import RunStore
+    from tests.support.tiny_models import tiny_spec
 
     data = tmp_path / "code.jsonl"
     data.write_text("".join(json.dumps(_row(i)) + "\n" for i in (0, 1)))

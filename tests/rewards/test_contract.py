@@ -6,7 +6,6 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-import playground.sandbox.programs  # noqa: F401  (code_tests runs programs through the sandbox runner it installs)
 from rewards.registry import build_reward, list_specs, metric_name
 
 
@@ -43,7 +42,7 @@ def spec(request):
 
 @pytest.fixture(scope="session")
 def classifier_dir(tmp_path_factory, embedded_dir):
-    from playground.testing import save_tiny_model
+    from tests.support.tiny_models import save_tiny_model
 
     return save_tiny_model(tmp_path_factory.mktemp("classifier"), classifier=True)
 

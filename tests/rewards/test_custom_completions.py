@@ -94,9 +94,9 @@ def test_a_reward_that_reads_both_shapes_gets_no_warning():
 
 
 def test_one_grpo_step_with_a_system_prompt_and_completions_as_text(tiny_model_dir, tmp_path):
-    from playground.testing import tiny_spec
     from playground.training.run_queue import JobManager
     from playground.training.store import RunStore
+    from tests.support.tiny_models import tiny_spec
 
     spec = tiny_spec(
         tiny_model_dir,

@@ -5,12 +5,12 @@ import pickle
 import pytest
 
 from playground.errors import RewardError
-from playground.testing import save_tiny_model
 from rewards.formula import get_formula_reward
 from rewards.judge import get_judge_reward
 from rewards.model import get_reward_model_reward
 from rewards.registry import build_reward
 from rewards.similarity import get_similarity_reward, similarity
+from tests.support.tiny_models import save_tiny_model
 
 
 class TestSimilarity:
@@ -35,6 +35,18 @@ class TestSimilarity:
             reward(["abc"], reference=["abc"])
         with pytest.raises(RewardError, match="metric"):
             get_similarity_reward(metric="meteor")
+
+    def test_gleu_reads_the_words_rouge_reads_where_nltk_reads_the_tokens_given(self):
+        """docs/rewards.md: nltk's sentence_gleu on the lower-cased words without punctuation; on `str.split()`
+        tokens (case and punctuation kept) nltk gives another value, on the same words the same."""
+        from nltk.translate.gleu_score import sentence_gleu
+
+        prediction, reference = "Paris, the capital.", "paris the capital"
+        assert similarity(prediction, reference, "gleu") == 1.0
+        assert sentence_gleu([reference.split()], prediction.split()) == pytest.approx(1 / 6)
+        words = "the quick brown fox jumps over the dog"
+        expected = sentence_gleu([words.split()], "the quick fox jumps over the lazy dog".split())
+        assert similarity("The quick fox jumps over the lazy dog!", words, "gleu") == pytest.approx(expected)
 
 
 SECTIONS = "<intro>a</intro><body>b</body><conclusion>c</conclusion>"

@@ -62,6 +62,18 @@ class TestSoftOverlongReward:
         reward = get_soft_overlong_reward(max_completion_len=100, soft_punish_cache=20)
         assert reward(completion_ids=ids) == reference == [0.0, -0.5, -1.0]
 
+    def test_built_from_the_registry_it_takes_completion_ids_alone_too(self):
+        from trl.rewards import get_soft_overlong_punishment
+
+        from rewards.registry import build_reward
+
+        ids = [[1] * 70, [1] * 90, [1] * 110]
+        reference = get_soft_overlong_punishment(max_completion_len=100, soft_punish_cache=20)(completion_ids=ids)
+        reward = build_reward("soft_overlong", {"max_completion_len": 100, "soft_punish_cache": 20})
+        assert reward(completion_ids=ids) == reference == [0.0, -0.5, -1.0]
+        with pytest.raises(TypeError):  # a reward that reads completions still needs them
+            build_reward("length")(completion_ids=ids)
+
     def test_trl_example_on_completion_ids(self):
         reward = get_soft_overlong_reward(max_completion_len=100, soft_punish_cache=20)
         ids = [[1] * 80, [1] * 90, [1] * 100, [1] * 101]

@@ -80,3 +80,16 @@ def test_bad_tags_are_refused_with_the_layout_rewards_messages(tags, key):
     with pytest.raises(RewardError) as info:
         get_tag_sentences_reward(tags)
     assert info.value.key == key
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("<intro>猫喜欢睡。</intro>", 1.0),  # four Han characters: four words
+        ("<intro>𠀀𠀁𠀂𠀃。</intro>", 1.0),  # CJK extension B (U+20000-20003) counts as Han too
+        ("<intro>䷀䷁䷂䷃。</intro>", 0.0),  # Yijing hexagram symbols (U+4DC0-4DC3) are no words
+        ("<intro>Cats ䷀ sleep well.</intro>", 0.0),  # three words and a symbol
+    ],
+)
+def test_han_characters_are_words_and_hexagrams_are_not(text, expected):
+    assert get_tag_sentences_reward(["intro"])([text]) == [expected]

@@ -139,6 +139,23 @@ class TestCosineScaledReward:
         assert ours == pytest.approx(open_r1_cosine(completions, latex), abs=1e-6)
         assert build_reward("cosine_scaled", self.PARAMS)(completions, solution=latex) == pytest.approx(ours)
 
+    @pytest.mark.parametrize(
+        "solution, right, wrong",
+        [
+            ("1/3", r"\boxed{\frac{1}{3}}", r"\boxed{\frac{1}{2}}"),
+            ("(1, 2)", r"\boxed{(1, 2)}", r"\boxed{(1, 3)}"),
+            ("1+2x", r"\boxed{1+2x}", r"\boxed{1+3x}"),
+            (r"100\%", r"\boxed{100\%}", r"\boxed{50\%}"),
+        ],
+    )
+    def test_a_solution_without_latex_is_read_as_latex(self, solution, right, wrong):
+        """open-r1 finds no gold in these and pays 1.0 to both answers (docs/rewards.md); the characters mode reads
+        the solution as one LaTeX expression, so it is the same as open-r1 given `$solution$`."""
+        reward = build_reward("cosine_scaled", self.PARAMS)
+        ours = reward(_chat(right, wrong), solution=[solution] * 2)
+        assert ours[0] > 0.5 and ours[1] < -0.5
+        assert ours == pytest.approx(reward(_chat(right, wrong), solution=[f"${solution}$"] * 2))
+
 
 class TestLenReward:
     LONG_RIGHT, LONG_WRONG = RIGHT + "  " + "x" * 10, WRONG + "  " + "x" * 10

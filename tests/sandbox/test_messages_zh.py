@@ -45,14 +45,14 @@ def test_a_broken_protocol_reads_chinese_on_the_page(make_sandbox):
         (
             "PLAYGROUND_SANDBOX_MEMORY_MB",
             "32",
-            "The sandbox memory limit must be at least 64 MB, got 32.",
-            "沙箱的内存上限至少为 64 MB，实际为 32。",
+            "PLAYGROUND_SANDBOX_MEMORY_MB takes a whole number of at least 64.",
+            "PLAYGROUND_SANDBOX_MEMORY_MB 应为不小于 64 的整数。",
         ),
         (
             "PLAYGROUND_SANDBOX_TIMEOUT",
             "0",
-            "Sandbox timeouts must be above 0 seconds.",
-            "沙箱的超时时间必须大于 0 秒。",
+            "PLAYGROUND_SANDBOX_TIMEOUT takes a number above 0.",
+            "PLAYGROUND_SANDBOX_TIMEOUT 应为大于 0 的数。",
         ),
     ],
 )
@@ -60,8 +60,8 @@ def test_a_bad_sandbox_setting_names_itself_in_both_languages(monkeypatch, varia
     monkeypatch.setenv(variable, value)
     with pytest.raises(PlaygroundError) as caught:
         code_policy(public=False)
-    assert str(caught.value) == f"Bad sandbox setting in the environment: {english}"
-    assert render("zh", caught.value) == f"环境变量中的沙箱设置有误：{chinese}"
+    assert str(caught.value) == f"Bad setting {variable}={value!r}: {english}"
+    assert render("zh", caught.value) == f"环境变量设置有误 {variable}={value!r}：{chinese}"
 
 
 def test_the_empty_code_example_reads_chinese_on_the_page():

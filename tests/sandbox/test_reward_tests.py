@@ -48,6 +48,29 @@ REWARDS = {"brevity": brevity, "exact": exact, "maybe": maybe, "broken": broken}
             " (give the case `expected`, `min` or `max` to check a value)",
         ),
         ({"function": "brevity", "completion": [{"role": "assistant", "content": "x"}]}, True, -1.0, None),  # alike
+        (  # several messages: no text to compare a value with, so the case must say what it expects
+            {
+                "function": "brevity",
+                "completion": [
+                    {"role": "assistant", "content": "call"},
+                    {"role": "tool", "content": "42"},
+                    {"role": "assistant", "content": "It is 42."},
+                ],
+            },
+            False,
+            -3.0,
+            "a chat case of several messages has no text to check against: give it `expected`, `min` or `max`",
+        ),
+        (
+            {
+                "function": "brevity",
+                "completion": [{"role": "assistant", "content": "call"}, {"role": "assistant", "content": "ok"}],
+                "expected": -2,
+            },
+            True,
+            -2.0,
+            None,
+        ),
         (
             {"function": "brevity", "completion": [{"role": "assistant", "content": "anything"}], "max": 0},
             True,
@@ -154,3 +177,14 @@ def test_bad_cases_name_their_line(tmp_path, text, message):
 def test_missing_cases_file(tmp_path):
     with pytest.raises(PlaygroundError, match=r"Cannot read cases file .*missing.jsonl: No such file or directory\."):
         load_cases(tmp_path / "missing.jsonl")
+
+
+def test_check_reward_help_says_what_a_case_without_an_expected_value_checks(capsys):
+    from playground.cli.main import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(["check-reward", "--help"])
+    assert exited.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert 'a case without "expected", "min" or "max" only checks that the reward returns a value' in text
+    assert "of several messages it fails" in text

@@ -8,10 +8,10 @@ from playground.cli.train import parse_train
 from playground.errors import SpecError
 from playground.scoring import RewardChoice
 from playground.spec import RunSpec, field_help
-from playground.testing import tiny_spec
 from playground.training.run_queue import JobManager
 from playground.training.store import RunStore
 from playground.validation import validate_spec
+from tests.support.tiny_models import tiny_spec
 
 
 VOWELS = """\

@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 
 from playground import admission
-from playground.admission import Caps, caps_table, check_group, check_sampling, client_address, parameter_count
+from playground.admission import Caps, check_group, check_sampling, client_address, parameter_count
 from playground.data.uploads import Uploads
 from playground.errors import DataError, PlaygroundError
 from playground.redact import scrub_paths
+from playground.settings import caps_table
 from playground.training.run_queue import PublicCaps
 
 
@@ -22,14 +23,14 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "security.md"
 def test_docs_show_the_one_caps_table():
     text = DOC.read_text()
     shown = re.search(r"<!-- caps-table -->\n(.*?)\n<!-- /caps-table -->", text, re.S).group(1)
-    assert shown == caps_table(), "docs/security.md: paste admission.caps_table() between the caps-table markers"
+    assert shown == caps_table(), "docs/security.md: paste settings.caps_table() between the caps-table markers"
 
 
 def test_each_cap_reads_its_variable_and_the_run_caps_are_the_same_table():
     caps = Caps.from_env({"PLAYGROUND_MAX_PROMPT_TOKENS": "10", "PLAYGROUND_MAX_RUN_MINUTES": "2.5"})
     assert (caps.max_prompt_tokens, caps.max_minutes) == (10, 2.5)
     assert PublicCaps.from_env({"PLAYGROUND_MAX_STEPS": "7"}).max_steps == 7
-    with pytest.raises(PlaygroundError, match="PLAYGROUND_MAX_PATTERN_CHARS must be a number, got 'lots'"):
+    with pytest.raises(PlaygroundError, match="Bad setting PLAYGROUND_MAX_PATTERN_CHARS='lots'"):
         Caps.from_env({"PLAYGROUND_MAX_PATTERN_CHARS": "lots"})
 
 

@@ -23,7 +23,7 @@ from gradio_client.exceptions import AppError
 
 from playground.isolation.visitor import WORKERS
 from playground.spec import RunSpec
-from playground.ui.queue_client import app_config, error_of, find_event, issue_token, raw_call, run_call
+from tests.support.queue_client import app_config, error_of, find_event, issue_token, raw_call, run_call
 from tests.ui.live_app import running_app
 from tests.ui.test_client import TINY_RUN, form_kwargs
 

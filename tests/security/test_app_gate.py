@@ -21,8 +21,8 @@ import pytest
 from gradio_client import Client, handle_file
 from gradio_client.exceptions import AppError
 
-from playground.ui.queue_client import app_config, components, error_of, find_event, payload, raw_call
 from rewards.registry import get_spec
+from tests.support.queue_client import app_config, components, error_of, find_event, payload, raw_call
 from tests.ui.live_app import running_app
 from tests.ui.test_client import TINY_RUN, form_kwargs
 

@@ -5,9 +5,9 @@ the longest column values with as much completion text as the gate then allows. 
 without a new test.
 
 Each call must end within `CALL_BUDGET` seconds (scored, or refused by the gate), and a bystander loading the page
-(GET /config, from a process of its own) meanwhile must be answered within `BYSTANDER_BOUND` (on a machine other work
-loads, `LOADED_FACTOR` times its page load just before the attack): every reward scores in a visitor worker (a model
-worker for the judge and the reward model), so none may hold the app's interpreter.
+(GET /config, from a process of its own) meanwhile must be answered within `page_load_bound` of its page loads just
+before the attack (tests/security/app_attacks.py): every reward scores in a visitor worker (a model worker for the
+judge and the reward model), so none may hold the app's interpreter.
 """
 
 import json
@@ -19,16 +19,11 @@ from gradio_client.exceptions import AppError
 
 from playground.admission import Caps
 from rewards.registry import list_specs, required_columns
-from tests.security.app_attacks import Bystander
+from tests.security.app_attacks import Bystander, page_load_bound
 from tests.ui.live_app import app_process
 
 
 CALL_BUDGET = 90.0  # seconds one Try on text call may take, scored or refused, on a loaded 2-core machine
-BYSTANDER_BOUND = 1.0  # seconds a page load may wait meanwhile, on a machine with nothing else to do
-# ... or this many times the slowest page load just before the attack, where other work loads the machine (the
-# suite's other pytest worker, and a model worker starting on the same two cores): a reward run in the app's process
-# froze page loads for 30-60 s, not ten times longer
-LOADED_FACTOR = 10
 SHAPES = ("completions", "columns")
 SPECS = list_specs()
 
@@ -101,7 +96,7 @@ def test_every_reward_at_the_largest_allowed_inputs(public_app, spec, shape):
     params = attack_params(spec)
     visitor.predict(json.dumps([{"name": spec.name, "weight": 1.0, "params": params}]), api_name="/set_rewards")
     quiet = Bystander.quiet_worst(public_app)
-    bound = max(BYSTANDER_BOUND, LOADED_FACTOR * quiet)
+    bound = page_load_bound(quiet)
     with Bystander(public_app) as bystander:
         outcome, seconds = score_largest(visitor, spec, shape, caps)
     print(

@@ -15,7 +15,7 @@ import pytest
 
 from playground.isolation.visitor import ANONYMOUS, WORKERS
 from playground.spec import RunSpec
-from playground.ui.queue_client import app_config, backend_events, payload, raw_call
+from tests.support.queue_client import app_config, backend_events, payload, raw_call
 from tests.ui.live_app import running_app
 
 

@@ -1,19 +1,19 @@
 """Visitor-sized reward work leaves the public app's process: on a real public app (127.0.0.1, driven by
 gradio_client), a visitor scores inputs that held the app's interpreter for tens of seconds (a fuzzy ratio or a
 ROUGE-L table against a huge reference, a tower of powers through math_verify), while a bystander in another process
-asks for the page's /config. The bystander is answered within a second each time, the attack's call ends within
-the visitor worker's budget (its start plus its per-call deadline), with or without a score, and the app's process
-spends neither the CPU nor the memory of the attack."""
+loads the page's /config. Each of the bystander's page loads meanwhile stays within `page_load_bound` of its page
+loads just before the attack (a multiple, so a machine loaded by other work slows both alike), the attack's call ends
+within the visitor worker's budget (its start plus its per-call deadline), with or without a score, and the app's
+process spends neither the CPU nor the memory of the attack."""
 
 import json
 import resource
-import subprocess
-import sys
 import threading
 import time
 
 import pytest
 
+from tests.security.app_attacks import Bystander, page_load_bound
 from tests.ui.live_app import running_app
 from tests.ui.test_client import client
 
@@ -21,22 +21,10 @@ from tests.ui.test_client import client
 # The visitor worker's budget for one request: starting (importing the library on a loaded machine, 60 s at most)
 # plus one call's deadline (10 s); the bound asserted is this plus the round trip.
 BUDGET = 60.0 + 10.0 + 10.0
-SLOW_RESPONSE = 1.0  # seconds: a GET /config slower than this means the app's interpreter was held
 TOWER = r"\boxed{10^{10^{10^{10}}}}"  # sympy would compute 10^(10^10) digits and more, holding the lock
-# Sends GET /config every 0.4 s (a visitor's page: 700 KB of JSON each, not a load test) for the given seconds and
-# prints each round trip. A process of its own, so that a lock held in the app's process (this test's process) cannot
-# hold the measurement too.
-PROBE = """
-import sys, time, urllib.request
-url, until = sys.argv[1], time.monotonic() + float(sys.argv[2])
-times = []
-while time.monotonic() < until:
-    start = time.monotonic()
-    urllib.request.urlopen(url + "config", timeout=120).read()
-    times.append(time.monotonic() - start)
-    time.sleep(0.4)
-print(" ".join(f"{t:.3f}" for t in times))
-"""
+# The bystander loads the page (700 KB of JSON, served by the app's process) once a second for as long as the attack
+# runs: often enough to meet a hold of seconds, rarely enough that serving it stays a small share of the app's CPU.
+PAGE_INTERVAL = 1.0
 
 
 @pytest.fixture(scope="module")
@@ -85,12 +73,13 @@ class AppUsage:
         self.cpu = end.ru_utime + end.ru_stime - self._cpu.ru_utime - self._cpu.ru_stime
 
 
-def attack(app, selection: list[dict], text: str, columns: dict, probe_seconds: float = 8.0) -> dict:
-    """Score `text` on Try on text as one visitor while another process reads /config; each read's seconds, how long
-    the attack took, its result or error, and what the app's process used meanwhile."""
+def attack(app, selection: list[dict], text: str, columns: dict) -> dict:
+    """Score `text` on Try on text as one visitor while another process loads /config from just before the call
+    until it ends; the page loads' seconds and their bound, how long the attack took, its result or error, and what
+    the app's process used meanwhile."""
     attacker = client(app)
     attacker.predict(json.dumps(selection), code="", api_name="/set_rewards")
-    out: dict = {}
+    out: dict = {"bound": page_load_bound(Bystander.quiet_worst(app.url))}
 
     def run():
         start = time.monotonic()
@@ -100,16 +89,11 @@ def attack(app, selection: list[dict], text: str, columns: dict, probe_seconds: 
             out["error"] = exc
         out["seconds"] = time.monotonic() - start
 
-    with AppUsage() as usage:
+    with AppUsage() as usage, Bystander(app.url, PAGE_INTERVAL) as bystander:
         thread = threading.Thread(target=run, daemon=True)
         thread.start()
-        time.sleep(0.5)  # the attack is under way
-        probe = subprocess.run(
-            [sys.executable, "-c", PROBE, app.url, str(probe_seconds)], capture_output=True, text=True, timeout=300
-        )
         thread.join(BUDGET)
-    out["times"] = [float(t) for t in probe.stdout.split()] or [float("inf")]
-    out["slowest"] = max(out["times"])
+    out["times"], out["slowest"] = bystander.times, bystander.worst
     out["ended"] = not thread.is_alive()
     out["usage"] = usage
     return out
@@ -135,7 +119,7 @@ def test_similarity_on_a_huge_reference_holds_only_its_worker(public_app, metric
     selection = [{"name": "similarity", "params": {"metric": metric}}]
     text = "\n---\n".join([*completions, "short"])
     out = attack(public_app, selection, text, {"reference": reference})
-    assert out["slowest"] < SLOW_RESPONSE, f"a bystander's GET /config took {out['times']} s"
+    assert out["times"] and out["slowest"] < out["bound"], f"a bystander's GET /config took {out['times']} s"
     assert out["ended"] and out["seconds"] < BUDGET
     assert out["usage"].cpu < APP_CPU_SECONDS, f"the app's process used {out['usage'].cpu:.1f} s of CPU"
     assert out["usage"].grew_mb < APP_GROWTH_MB, f"the app's process grew by {out['usage'].grew_mb:.0f} MB"
@@ -146,7 +130,7 @@ def test_a_tower_of_powers_through_math_verify_holds_only_its_worker(public_app,
     selection = [{"name": reward, "params": {}}]
     text = f"<think>powers</think> The answer is ${TOWER}$.\n---\n<think>adding</think> The answer is $\\boxed{{2}}$."
     out = attack(public_app, selection, text, {"solution": "$2$"})
-    assert out["slowest"] < SLOW_RESPONSE, f"a bystander's GET /config took {out['times']} s"
+    assert out["times"] and out["slowest"] < out["bound"], f"a bystander's GET /config took {out['times']} s"
     assert out["ended"] and out["seconds"] < BUDGET
 
 

@@ -5,7 +5,6 @@ testing the sandbox."""
 
 import pytest
 
-import playground.sandbox.programs  # noqa: F401  (installs the code_tests runner)
 from playground.errors import PlaygroundError
 from playground.sandbox import PUBLIC_LIMITS, Sandbox, confine
 from playground.sandbox.settings import code_policy, kernel_confinement, require_custom_code
@@ -62,10 +61,11 @@ def test_the_operator_may_accept_the_risk(public, no_landlock, monkeypatch):
 
 def test_library_rewards_still_score_without_landlock_or_custom_code(public, no_landlock, monkeypatch):
     """The visitor worker runs the playground's own code: the custom-code switch and the fail-closed check spare it."""
+    from playground.isolation.visitor import reward_executor
     from playground.scoring import RewardChoice, build_rewards
 
     monkeypatch.setenv("PLAYGROUND_CUSTOM_CODE", "off")
-    funcs, _ = build_rewards([RewardChoice("regex", 1.0, {"pattern": "a+"})])
+    funcs, _ = build_rewards([RewardChoice("regex", 1.0, {"pattern": "a+"})], executor=reward_executor())
     try:
         assert funcs[0](["aaa", "b"]) == [1.0, 0.0]
     finally:

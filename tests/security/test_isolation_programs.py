@@ -4,7 +4,6 @@ scores afterwards. Runs the real sandbox (the `code_tests` reward with its insta
 
 import pytest
 
-import playground.sandbox.programs  # noqa: F401  (installs the code_tests runner)
 from rewards.registry import build_reward
 
 

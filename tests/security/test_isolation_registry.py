@@ -9,7 +9,7 @@ import re
 import pytest
 
 from playground.errors import RewardError
-from playground.isolation.visitor import IN_APP, MODEL, MODEL_REWARDS, TEXT, VisitorReward
+from playground.isolation.visitor import IN_APP, MODEL, MODEL_REWARDS, TEXT, VisitorReward, reward_executor
 from playground.scoring import RewardChoice, build_rewards, call_reward
 from rewards import REGISTRY
 from rewards.registry import build_reward, metric_name
@@ -32,7 +32,9 @@ def test_the_registry_is_covered():
 
 
 def test_each_reward_scores_in_its_worker_as_in_process(public):
-    funcs, _ = build_rewards([RewardChoice(name) for name in IN_WORKER])  # one worker of each kind for this call
+    funcs, _ = build_rewards(
+        [RewardChoice(name) for name in IN_WORKER], executor=reward_executor()
+    )  # one worker of each kind for this call
     assert all(isinstance(f, VisitorReward) for f in funcs)
     kinds = {name: f.worker.kind for name, f in zip(IN_WORKER, funcs, strict=True)}
     assert kinds == {name: MODEL if name in MODEL_REWARDS else TEXT for name in IN_WORKER}
@@ -59,11 +61,11 @@ def test_each_reward_scores_in_its_worker_as_in_process(public):
 
 def test_a_worker_serves_one_owner(public):
     """Without an owner each build gets its own worker; with one, that owner's worker, never another owner's."""
-    first, _ = build_rewards([RewardChoice("length")])
-    second, _ = build_rewards([RewardChoice("length")])
-    alice, _ = build_rewards([RewardChoice("length")], owner="alice")
-    alice_again, _ = build_rewards([RewardChoice("format")], owner="alice")
-    bob, _ = build_rewards([RewardChoice("length")], owner="bob")
+    first, _ = build_rewards([RewardChoice("length")], executor=reward_executor())
+    second, _ = build_rewards([RewardChoice("length")], executor=reward_executor())
+    alice, _ = build_rewards([RewardChoice("length")], executor=reward_executor("alice"))
+    alice_again, _ = build_rewards([RewardChoice("format")], executor=reward_executor("alice"))
+    bob, _ = build_rewards([RewardChoice("length")], executor=reward_executor("bob"))
     pids = [f[0].worker.sandbox.pid for f in (first, second, alice, alice_again, bob)]
     assert None not in pids  # each built its reward in its worker, so each worker has started
     assert len({pids[0], pids[1], pids[2], pids[4]}) == 4 and pids[2] == pids[3]

@@ -14,8 +14,8 @@ from gradio_client import Client
 from playground.admission import Caps
 from playground.isolation import visitor
 from playground.isolation.visitor import MODEL, TEXT, VisitorWorkers
-from playground.ui.queue_client import issue_token
 from tests.security.app_attacks import Bystander
+from tests.support.queue_client import issue_token
 from tests.ui.live_app import running_app
 
 

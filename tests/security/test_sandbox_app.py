@@ -8,6 +8,7 @@ import os
 import resource
 import subprocess
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -74,6 +75,30 @@ def other_visitor(public_app) -> Path:
     return path
 
 
+# A FIFO opened for reading blocks until a writer comes: a check that waits on one is held for good. A call that has
+# not returned in this long is held, however loaded the machine (a check takes seconds, a minute at most under load).
+FOREVER = 300.0
+
+
+def within(seconds: float, fn):
+    """`fn()`'s result; fails when it has not returned within `seconds` (the call is left to its daemon thread)."""
+    out: dict = {}
+
+    def run():
+        try:
+            out["value"] = fn()
+        except BaseException as exc:  # noqa: BLE001 - raised again below, in the test's thread
+            out["error"] = exc
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert not thread.is_alive(), f"held for more than {seconds:g} s"
+    if "error" in out:
+        raise out["error"]
+    return out["value"]
+
+
 def check(url: str, code: str) -> str:
     report, _ = Client(url, verbose=False, download_files=False).predict(code=code, api_name="/check_code")
     return report
@@ -110,9 +135,7 @@ def test_check_report_shows_no_file_behind_a_swapped_log(public_app, other_visit
 def test_mcp_check_reward_shows_no_file_behind_a_swapped_log(public_app, other_visitor, target):
     url, _ = public_app
     path = targets(other_visitor).get(target, target)
-    start = time.monotonic()
-    error, text = check_over_mcp(url, SWAP_LOG.format(target=path))
-    assert time.monotonic() - start < 60
+    error, text = within(FOREVER, lambda: check_over_mcp(url, SWAP_LOG.format(target=path)))
     assert not error and "exited with code 1" in text
     assert SECRET not in text and "PATH=" not in text
 
@@ -122,12 +145,14 @@ def test_fifo_logs_do_not_use_up_the_check_concurrency(public_app):
     url, _ = public_app
     fifo = SWAP_LOG.format(target="fifo")
     good = "def mine(completions, **kwargs):\n    return [1.0] * len(completions)\n"
-    start = time.monotonic()
-    with ThreadPoolExecutor(9) as pool:
-        reports = list(pool.map(lambda code: check(url, code), [fifo] * 9))
+
+    def nine_then_one() -> str:
+        with ThreadPoolExecutor(9) as pool:
+            reports = list(pool.map(lambda code: check(url, code), [fifo] * 9))
         assert all("exited with code 1" in report for report in reports)
-        assert "1.000" in check(url, good)  # a bystander's check, after them
-    assert time.monotonic() - start < 120
+        return check(url, good)  # a bystander's check, after them
+
+    assert "1.000" in within(FOREVER, nine_then_one)
 
 
 def test_check_cannot_list_the_visitors_files(public_app):

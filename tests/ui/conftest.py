@@ -9,11 +9,30 @@ import pytest
 from tests.ui.live_app import running_app
 
 
-@pytest.fixture(scope="module")
-def app(tiny_model_dir, tmp_path_factory):
-    """A running app on the tiny model; its runs folder is a fresh temporary folder."""
+@pytest.fixture(scope="session")
+def shared_app(tiny_model_dir, tmp_path_factory):
+    """One running app on the tiny model per test process (each pytest-xdist worker), shared by the modules that take
+    `app`: building and launching one costs seconds, and its model cache keeps the tiny model loaded."""
     with running_app(str(tiny_model_dir), str(tmp_path_factory.mktemp("runs"))) as live:
         yield live
+
+
+@pytest.fixture(scope="module")
+def app(shared_app, tmp_path_factory):
+    """The shared app as a module finds it fresh: a new runs folder with its own run queue and no code sessions; on
+    the way out, a run the module left going is stopped."""
+    from playground.training.run_queue import JobManager
+    from playground.training.store import RunStore
+
+    ctx = shared_app.ctx
+    ctx.store = RunStore(str(tmp_path_factory.mktemp("runs")))
+    ctx.jobs = JobManager(ctx.store, public=ctx.public)
+    ctx.code.close_all()
+    yield shared_app
+    job = ctx.jobs.current
+    if job is not None and job.active:
+        job.stop()
+        job.join(120)
 
 
 # Gradio's spinners, pulses and fades repaint the page many times a second, and a headless Chromium without a GPU
@@ -56,10 +75,10 @@ ARGS = [
 ]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser():
-    """Debian's Chromium through Playwright; each test opens its own context in it. Every browser test takes this
-    fixture, so without Playwright or Chromium they are skipped here, in one place."""
+    """Debian's Chromium through Playwright, one per test process; each test opens its own context in it. Every
+    browser test takes this fixture, so without Playwright or Chromium they are skipped here, in one place."""
     sync_api = pytest.importorskip("playwright.sync_api")
     if not Path(CHROMIUM).exists():
         pytest.skip(f"no Chromium at {CHROMIUM}")

@@ -1,6 +1,6 @@
 """The Train tab's held-out answers: a few per eval point, newest first, with each reward."""
 
-from playground.ui.eval_answers import eval_answers_frame
+from playground.ui.eval_answers import eval_answers_frame, shown_answers
 
 
 def sample(step, of, prompt, completion):
@@ -38,3 +38,8 @@ def test_every_eval_point_of_grpo_is_named_by_its_step():
     rows = [sample(step, "grpo", "p1", f"answer {step}") for step in (2, 4)]
     assert eval_answers_frame(rows, "en")["Model"].tolist() == ["After GRPO step 4", "After GRPO step 2"]
     assert eval_answers_frame(rows, "zh")["模型"].tolist() == ["GRPO 第 4 步后", "GRPO 第 2 步后"]
+
+
+def test_scores_show_three_decimals_as_the_samples_do():
+    html = shown_answers(ROWS, "en").to_html()
+    assert "0.222" in html and "1.000" in html and "0.222222" not in html

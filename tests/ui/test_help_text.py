@@ -52,8 +52,8 @@ SANDBOX_AND_FLAGS = [  # (key, values, English, Chinese): what the sandbox and a
     (
         "reward.count",
         {"name": "f", "count": 3, "n": 4},
-        "Reward 'f' returned 3 values for 4 completions.",
-        "奖励 'f' 为 4 个生成结果返回了 3 个值。",
+        "Reward 'f' returned a list of length 3 for 4 completions: one score per completion is needed.",
+        "奖励 'f' 为 4 个生成结果返回了长度为 3 的列表：每个生成结果需要一个分数。",
     ),
     (
         "scoring.zero_std",

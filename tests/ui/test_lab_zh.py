@@ -8,7 +8,7 @@ import pytest
 from playground.lab import probe as probe_module
 from playground.lab import stats
 from playground.lab.probe import probe
-from playground.scoring import RewardChoice, build_rewards
+from playground.scoring import LOCAL, RewardChoice, build_rewards
 from playground.texts import engine_table, render
 
 
@@ -65,7 +65,7 @@ def test_no_signal_and_weak_verdicts_read_as_chinese():
 
 def test_probe_findings_explain_themselves_in_chinese():
     choices = [RewardChoice("format", 1.0, {"allow_empty": True}), RewardChoice("length")]
-    funcs, _ = build_rewards(choices)
+    funcs, _ = build_rewards(choices, executor=LOCAL)
     report = probe(choices, funcs)
     assert {f.label for f in report.findings} >= {"empty_sections"}
     for finding in report.findings:

@@ -1,7 +1,5 @@
 """Toasts are plain text: a catalogue message's code spans show as quoted names, not with backticks."""
 
-import pytest
-
 from playground.texts import engine_table, msg, placeholders
 from playground.ui.common import refusal, toast_text
 
@@ -14,10 +12,9 @@ def test_a_code_span_becomes_a_quoted_name():
     assert toast_text("no code here") == "no code here"
 
 
-@pytest.mark.parametrize("key", WITH_CODE)
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_no_error_toast_shows_backticks(key, lang):
-    assert "`" not in refusal(lang, msg(key)).message
+def test_no_error_toast_shows_backticks():
+    shown = [(key, lang) for key in WITH_CODE for lang in ("en", "zh") if "`" in refusal(lang, msg(key)).message]
+    assert shown == []
 
 
 def test_some_messages_have_code_spans():

@@ -10,7 +10,7 @@ from playground.cli.train import parse_train
 from playground.export import export_recipe
 from playground.scoring import RewardChoice
 from playground.spec import RunSpec, demo_spec
-from playground.testing import tiny_spec
+from tests.support.tiny_models import tiny_spec
 
 
 CUSTOM = "def shouting(completions, **kwargs):\n    return [float(str(c).isupper()) for c in completions]\n"

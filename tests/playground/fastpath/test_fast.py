@@ -55,9 +55,9 @@ def test_rollout_logits_match_policy(tiny_model_dir, tmp_path, four_bit, dtype, 
 
 def _train(char_model_dir, tmp_path, fast_rollout, beta=0.0, max_steps=12, **fields):
     from playground.scoring import RewardChoice
-    from playground.testing import tiny_spec, vowel_fraction
     from playground.training.run_queue import JobManager
     from playground.training.store import RunStore
+    from tests.support.tiny_models import tiny_spec, vowel_fraction
 
     spec = tiny_spec(
         char_model_dir,

@@ -4,11 +4,11 @@ logs them."""
 
 import json
 
-from playground import testing
 from playground.training.alert_log import log_alerts, log_up_to, open_alerts
 from playground.training.checkpoint import checkpoint_root
 from playground.training.job import TrainingJob
 from playground.training.store import RunStore
+from tests.support import tiny_models as testing
 
 
 def row(step: int, spread: float) -> dict:

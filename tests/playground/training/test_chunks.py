@@ -5,7 +5,7 @@ import threading
 import pytest
 
 from playground.training import chunks
-from playground.training.chunks import CHUNK_STEPS_ENV, ChunkedJob, plan_chunk
+from playground.training.chunks import ChunkedJob, plan_chunk
 from playground.training.run_queue import JobManager
 from playground.training.store import RunStore
 from tests.playground.training.test_continue import STEPS, assert_same_steps, reference, step_rows, tiny_spec, wait
@@ -16,7 +16,7 @@ __all__ = ["reference"]  # the uninterrupted 10-step run, a fixture of this modu
 
 @pytest.mark.slow
 def test_a_run_in_four_chunks_equals_the_run_in_one(tmp_path, tiny_model_dir, reference, monkeypatch):
-    monkeypatch.setenv(CHUNK_STEPS_ENV, "3")  # chunks of steps 1-3, 4-6, 7-9, 10
+    monkeypatch.setenv("PLAYGROUND_CHUNK_STEPS", "3")  # chunks of steps 1-3, 4-6, 7-9, 10
     job = JobManager(RunStore(tmp_path)).start(tiny_spec(tiny_model_dir))
     assert isinstance(job, ChunkedJob)
     seen = []
@@ -37,7 +37,7 @@ def test_stop_between_chunks_keeps_the_checkpoint_and_the_run_continues(tmp_path
     """Stop pressed while the chunk of steps 3-4 returns (a row listener would race the tiny model's fast steps: the
     watcher polls, so it can read step 3 after the last chunk already trained step 6): the run stops at step 4, its
     checkpoint, and Continue trains steps 5 and 6."""
-    monkeypatch.setenv(CHUNK_STEPS_ENV, "2")
+    monkeypatch.setenv("PLAYGROUND_CHUNK_STEPS", "2")
     real_call, started = chunks.gpu_call, threading.Event()
 
     def stop_after_steps_3_and_4(fn, run_path, checkpoint, stop_at, duration):
@@ -73,5 +73,5 @@ def test_stop_between_chunks_keeps_the_checkpoint_and_the_run_continues(tmp_path
     ],
 )
 def test_plan_chunk_fits_the_steps_in_one_call(step_seconds, load_seconds, budget, expected, monkeypatch):
-    monkeypatch.delenv(CHUNK_STEPS_ENV, raising=False)
+    monkeypatch.delenv("PLAYGROUND_CHUNK_STEPS", raising=False)
     assert plan_chunk(step_seconds, load_seconds, budget) == expected

@@ -235,7 +235,7 @@ def test_train_lesson_runs_warmup_then_grpo_with_eval_rows_and_compare_agrees(tm
     """The format lesson's recipe on the tiny model: warm-up, prefix, eval points, then compare with that prefix."""
     from playground.models import load_model
     from playground.preview import GenerationSettings, preview_group
-    from playground.scoring import build_rewards
+    from playground.scoring import LOCAL, build_rewards
     from playground.spec import RunSpec
     from playground.training.compare import compare_run
     from playground.training.store import RunStore
@@ -337,7 +337,7 @@ def test_train_lesson_runs_warmup_then_grpo_with_eval_rows_and_compare_agrees(tm
             assert c.text.startswith("<intro>")
             assert c.rewards["tag_layout"] == tag_layout_score(c.text, ["intro", "body", "conclusion"])
     spec = RunSpec.from_dict(run.spec())
-    funcs, weights = build_rewards(spec.rewards)
+    funcs, weights = build_rewards(spec.rewards, executor=LOCAL)
     model, tokenizer = load_model(str(tiny_model_dir), inference=True)
     settings = GenerationSettings(num_generations=2, max_new_tokens=8, temperature=1.0, seed=5)
     preview = preview_group(model, tokenizer, "Write a haiku about rain.", funcs, weights, settings, prefix="<intro>")
@@ -348,9 +348,9 @@ def test_cold_start_turns_a_reward_the_base_model_never_earns_into_one_it_earns(
     """The random character model never starts an answer with "ok." (about 1 in 45^3 draws): GRPO alone has no
     signal. Ten SFT warm-up steps on user-given examples make the reward reachable, at a fixed seed."""
     from playground.scoring import RewardChoice
-    from playground.testing import tiny_spec
     from playground.training.run_queue import JobManager
     from playground.training.store import RunStore
+    from tests.support.tiny_models import tiny_spec
 
     examples = tmp_path / "examples.jsonl"
     prompts = ["say ok", "answer me", "what now", "tell me more"]
@@ -462,8 +462,8 @@ def test_the_warmup_scores_through_the_cpu_lm_head(tmp_path, tiny_model_dir):
 
     from playground.fastpath.lm_head import CPU_LM_HEAD_CHUNK
     from playground.scoring import RewardChoice
-    from playground.testing import tiny_spec
     from playground.training.warmup import run_warmup
+    from tests.support.tiny_models import tiny_spec
 
     seen = []
 

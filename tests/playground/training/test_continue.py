@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from playground import testing
 from playground.errors import PlaygroundError
 from playground.training.checkpoint import GRPO_STATE, KEEP_CHECKPOINTS, checkpoint_root, last_checkpoint
 from playground.training.run_queue import JobManager
 from playground.training.store import RunStore, run_seconds
+from tests.support import tiny_models
 
 
 pytestmark = pytest.mark.slow  # real runs of several steps (and a launched app)
@@ -29,7 +29,7 @@ STEPS = 10
 KEYS = ("reward", "loss", "kl")
 # A learning rate large enough that a step moves the samples: a resumed state that differed would show in the rewards.
 tiny_spec = partial(
-    testing.tiny_spec, max_steps=STEPS, max_completion_length=8, learning_rate=5e-3, save_steps=5, beta=0.04
+    tiny_models.tiny_spec, max_steps=STEPS, max_completion_length=8, learning_rate=5e-3, save_steps=5, beta=0.04
 )
 
 

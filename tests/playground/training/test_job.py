@@ -5,16 +5,16 @@ from functools import partial
 
 import pytest
 
-from playground import testing
 from playground.errors import PlaygroundError
 from playground.scoring import RewardChoice
 from playground.spec import RunSpec
-from playground.testing import vowel_fraction
 from playground.training.run_queue import JobManager
 from playground.training.store import RunStore
+from tests.support import tiny_models
+from tests.support.tiny_models import vowel_fraction
 
 
-tiny_spec = partial(testing.tiny_spec, max_steps=3, max_completion_length=8, learning_rate=1e-3)
+tiny_spec = partial(tiny_models.tiny_spec, max_steps=3, max_completion_length=8, learning_rate=1e-3)
 
 
 def wait(job, timeout=300):

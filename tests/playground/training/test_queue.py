@@ -75,7 +75,7 @@ def test_caps_refuse_with_a_clear_message(public_manager, tiny_model_dir):
 def test_caps_read_the_environment():
     caps = PublicCaps.from_env({"PLAYGROUND_MAX_STEPS": "50", "PLAYGROUND_MAX_RUN_MINUTES": "2.5"})
     assert (caps.max_steps, caps.max_minutes, caps.max_custom_functions) == (50, 2.5, 3)
-    with pytest.raises(PlaygroundError, match="PLAYGROUND_MAX_QUEUED must be a number, got 'many'"):
+    with pytest.raises(PlaygroundError, match="Bad setting PLAYGROUND_MAX_QUEUED='many'"):
         PublicCaps.from_env({"PLAYGROUND_MAX_QUEUED": "many"})
 
 

@@ -11,18 +11,20 @@ from transformers import PreTrainedModel
 
 from playground.advantages import compute_advantages
 from playground.errors import RewardError
-from playground.scoring import RewardChoice, build_rewards
-from playground.testing import save_tiny_model, tiny_spec
+from playground.scoring import LOCAL, RewardChoice, build_rewards
 from playground.training.job import TrainingJob, trl_reward_model
 from playground.training.store import RunStore
 from rewards.model import get_reward_model_reward
 from rewards.registry import metric_name
+from tests.support.tiny_models import save_tiny_model, tiny_spec
 
 
 def test_trl_reward_model_is_the_folder_for_a_reward_model_only(tmp_path):
-    funcs, _ = build_rewards([RewardChoice("reward_model", 1.0, {"model": "/some/rm"}), RewardChoice("length")])
+    funcs, _ = build_rewards(
+        [RewardChoice("reward_model", 1.0, {"model": "/some/rm"}), RewardChoice("length")], executor=LOCAL
+    )
     assert [trl_reward_model(f) for f in funcs] == ["/some/rm", None]
-    (empty,), _ = build_rewards([RewardChoice("reward_model")])
+    (empty,), _ = build_rewards([RewardChoice("reward_model")], executor=LOCAL)
     with pytest.raises(RewardError, match="needs a model"):
         trl_reward_model(empty)
 

@@ -5,9 +5,9 @@ import json
 
 import pytest
 
-from playground import testing
 from playground.training.run_queue import JobManager
 from playground.training.store import RunStore, run_seconds
+from tests.support import tiny_models as testing
 
 
 pytestmark = pytest.mark.slow  # two pieces of a real run

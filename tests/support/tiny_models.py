@@ -1,4 +1,4 @@
-"""Tiny random Llama models saved as local model folders, for the tests and the bench scripts.
+"""Tiny random Llama models saved as local model folders, for the tests and the bench scripts (not shipped).
 
 One builder, `save_tiny_model`: a random-init Llama (a causal LM, or a one-label sequence classifier as TRL's reward
 models are) with a given tokenizer, saved with it. `char_tokenizer` makes a character-level tokenizer for models that

@@ -1,0 +1,48 @@
+"""The Runs tab follows the live run: its timer re-sends the list when the run's status or step changes (the final
+"finished" after the last save shows without a Refresh), and nothing while it stays the same; "Train to step" says
+what its 0 means."""
+
+import pytest
+
+from playground.ui.context import AppContext
+from playground.ui.i18n import tr
+from playground.ui.runs_tab import refresh_on_change
+from playground.ui.settings import UISettings
+from tests.support import tiny_models as testing
+
+
+@pytest.mark.slow  # a real three-step run
+def test_the_list_is_sent_again_when_the_live_run_changes_and_only_then(tmp_path, tiny_model_dir):
+    ctx = AppContext.create(UISettings(runs=str(tmp_path)))
+    assert refresh_on_change(ctx, None, None, None, None)[-2] is None  # no run: nothing new
+    job = ctx.jobs.start(testing.tiny_spec(tiny_model_dir, max_steps=3))
+    job.join(600)
+    assert job.status == "finished", job.error
+    frame, _, _, seen, timer = refresh_on_change(ctx, None, None, None, None)
+    assert timer.active is False  # the run is over: the tab stops looking
+    assert seen == f"{job.run.id}:finished:3"
+    assert frame["status"].tolist() == ["finished"] and frame["steps"].tolist() == ["3/3"]
+    again = refresh_on_change(ctx, None, None, None, seen)
+    assert again[-2] == seen and all(not isinstance(v, type(frame)) for v in again[:3])  # skipped: nothing changed
+
+
+def test_train_to_step_says_what_0_means():
+    assert tr("en", "runs.continue.steps_info").startswith("0 (or empty): the run's own max_steps")
+    assert tr("zh", "runs.continue.steps_info").startswith("0（或留空）")
+
+
+def test_a_warm_up_run_says_beside_it_why_it_has_no_trl_recipe(tmp_path):
+    from playground.lessons import get_lesson
+    from playground.ui.eval_charts import EVAL_SLOTS
+    from playground.ui.runs_tab import show_run
+
+    ctx = AppContext.create(UISettings(runs=str(tmp_path)))
+    warm = ctx.store.create(get_lesson("format").run_spec().to_dict())  # sft_warmup_steps > 0
+    plain = ctx.store.create(testing.tiny_spec("tiny").to_dict())
+    out = show_run(ctx, None, None, warm.id)
+    summary, button = out[-2 - EVAL_SLOTS], out[-1]
+    assert "No trl grpo recipe for this run" in summary and "sft_warmup_steps" in summary
+    assert button.interactive is False
+    out = show_run(ctx, None, None, plain.id)
+    summary, button = out[-2 - EVAL_SLOTS], out[-1]
+    assert "trl grpo" not in summary and button.interactive is True
