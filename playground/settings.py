@@ -213,6 +213,25 @@ class Caps:
     max_queued_per_address: int = _cap(
         1, "PLAYGROUND_MAX_QUEUED_PER_ADDRESS", "Most runs waiting from one client address.", "runs"
     )
+    # --- what runs leave on disk (`playground.training.retention`) ------------------------------------------------
+    run_retention_hours: float = _cap(
+        6.0,
+        "PLAYGROUND_RUN_RETENTION_HOURS",
+        "Hours a run is kept once it ended; then it is deleted with its checkpoints.",
+        "disk",
+    )
+    max_visitor_disk_mb: int = _cap(
+        1024,
+        "PLAYGROUND_MAX_VISITOR_DISK_MB",
+        "Most MB one browser's runs (checkpoints included) and uploads may hold; a new run past it is refused.",
+        "disk",
+    )
+    min_free_disk_mb: int = _cap(
+        2048,
+        "PLAYGROUND_MIN_FREE_DISK_MB",
+        "Free MB on the runs folder's disk under which new runs are refused.",
+        "disk",
+    )
     # --- visitor workers (`playground.isolation.visitor.VisitorWorkers`) -------------------------------------------
     max_visitor_workers: int = _cap(
         16,
