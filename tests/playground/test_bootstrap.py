@@ -65,6 +65,7 @@ print(json.dumps({"imported": names, "changed": {k: [before[k], after[k]] for k 
 """
 
 
+@pytest.mark.integration  # a fresh interpreter
 def test_importing_every_module_changes_no_global_state():
     env = {**os.environ, "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1"}
     done = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, env=env, cwd=ROOT)
