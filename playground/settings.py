@@ -340,10 +340,10 @@ class Settings:
         "secret",
         min_chars=16,
     )
-    proxy_hops: int = _setting(
-        0,
+    proxy_hops: int | None = _setting(
+        None,
         "PLAYGROUND_PROXY_HOPS",
-        "Trusted proxies that append to the forwarding header (a Space: 1).",
+        "Trusted proxies that append to the forwarding header (unset: 1 where `SPACE_ID` is set, its proxy; else 0).",
         "mode",
         "int",
         low=0,
@@ -460,6 +460,8 @@ class Settings:
     def __post_init__(self):
         if self.public is None:  # public by default where the app serves a Space's visitors
             object.__setattr__(self, "public", bool(self.space_id))
+        if self.proxy_hops is None:  # a Space's own proxy appends the visitor's address; elsewhere trust none
+            object.__setattr__(self, "proxy_hops", 1 if self.space_id else 0)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
