@@ -166,7 +166,7 @@ def visitor(url: str, index: int, upload: str, until: float, tally: Tally) -> No
         tally.attempt("try_on_text", lambda: c.predict(TEXT, api_name="/try_on_text"))
         tally.attempt("upload", lambda: c.predict(handle_file(upload), api_name="/upload_prompts"))
         tally.attempt("judge_without_token", judge_call)
-        before = len(readable_runs(c))
+        before = {r["run"] for r in readable_runs(c)}
         if tally.attempt("run", lambda: start_run(c, RUN)):
             wait_for_own_run(c, before, time.monotonic() + RUN_WAIT_SECONDS, tally)
 
@@ -178,11 +178,12 @@ def readable_runs(c) -> list[dict]:
     return [r for r in rows if r["rewards"]]
 
 
-def wait_for_own_run(c, before: int, deadline: float, tally: Tally) -> None:
-    """Until this visitor has more than `before` runs (the new one has left the queue) and all have ended."""
+def wait_for_own_run(c, before: set[str], deadline: float, tally: Tally) -> None:
+    """Until this visitor has a run that is not one of `before` (the new one has left the queue) and every run of
+    its has ended (runs past their retention are gone from the list meanwhile)."""
     while time.monotonic() < deadline:
         mine = readable_runs(c)
-        if len(mine) > before and all(r["status"] in ENDED for r in mine):
+        if {r["run"] for r in mine} - before and all(r["status"] in ENDED for r in mine):
             return
         time.sleep(POLL_SECONDS)
     with tally.lock:
@@ -222,8 +223,8 @@ def main() -> None:
 
                 sweeper = Client(url, verbose=False, download_files=False, httpx_kwargs={"timeout": 300})
                 issue_token(url, sweeper.session_hash)
-                tally.attempt("run", lambda: start_run(sweeper, RUN))  # a Start deletes the expired runs first
-                wait_for_own_run(sweeper, 0, time.monotonic() + RUN_WAIT_SECONDS, tally)
+                if tally.attempt("run", lambda: start_run(sweeper, RUN)):  # a Start deletes the expired runs first
+                    wait_for_own_run(sweeper, set(), time.monotonic() + RUN_WAIT_SECONDS, tally)
                 kept = {r["run"] for r in readable_runs(sweeper)}
             left = sorted(p.name for p in runs.iterdir() if p.is_dir() and p.name not in kept) if runs.exists() else []
     print(
