@@ -54,7 +54,9 @@ th, th * { word-break: normal !important; overflow-wrap: normal !important; }
 /* On a phone the selection and "Try on text" come before the reward cards (which are thousands of pixels long), and
    each field of the Train tab's groups takes a line of its own: beside a checkbox a field was squeezed until its label
    ("reward_error_policy") was cut and its help stood one word a line. */
+.pg-phone-only { display: none !important; }
 @media (max-width: 640px) {
+  .pg-phone-only { display: block !important; }
   .pg-side { order: -1; }
   .pg-form .block { min-width: 100% !important; }
   /* "start here" is its headline and its buttons: the explanation took half the first screen */

@@ -1,5 +1,5 @@
 """A phone (390×844) in a real headless Chromium: the "start here" banner is compact and goes once dismissed or once
-a lesson is loaded; tables break between words; a table wider than the screen says it scrolls."""
+a lesson is loaded; a table wider than the screen says it scrolls."""
 
 import pytest
 
@@ -47,4 +47,18 @@ def test_the_start_here_banner_is_compact_and_goes(app, browser, lang):
     open_tab(page, text["learn.tab"])
     page.get_by_role("button", name=text["learn.load"], exact=True).first.click()
     page.locator("#pg-start-here").first.wait_for(state="hidden", timeout=30_000)
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_wide_tables_say_they_scroll_on_a_phone_only(app, browser, lang):
+    text = TEXT[lang]
+    context, page = open_phone(browser, app, lang)
+    hint = page.get_by_text(text["app.scroll_hint"], exact=True)
+    assert hint.first.is_visible()  # under Try on text
+    open_tab(page, text["runs.tab"])
+    assert sum(1 for h in hint.all() if h.is_visible()) == 1  # under the Runs table
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.wait_for_timeout(300)
+    assert not any(h.is_visible() for h in hint.all())
     context.close()
