@@ -2,10 +2,13 @@
 
 math_verify parses answers with sympy, which evaluates what it reads: `\\boxed{10^{10^{10}}}` computes a number of ten
 billion digits while holding the interpreter lock, so every other request of the app waits. Its own timeouts use
-`signal.alarm`, which works only on the main thread, and rewards run on worker threads. In public mode the accuracy
-rewards therefore check answers in one child process (started once, reused), with `ANSWER_CHECK_SECONDS` per reward
-call and `ANSWER_CHECK_MEMORY_MB` of address space; a call past its time kills the child (the next call starts a
-new one) and its completions score `None`, which TRL skips.
+`signal.alarm`, which works only on the main thread, and rewards run on worker threads. Every reward that calls
+math_verify (`accuracy`, `correctness`, `reasoning_accuracy`, `cosine_scaled`, `len_reward`) therefore checks answers
+through `bounded`: on the main thread of a process that does not serve the public, in place under math_verify's own
+alarms; anywhere else (a public app, a worker thread of a local app or a trainer) in one child process (started
+once, reused), with
+`ANSWER_CHECK_SECONDS` per reward call and `ANSWER_CHECK_MEMORY_MB` of address space; a call past its time kills the
+child (the next call starts a new one) and its completions score `None`, which TRL skips.
 """
 
 from __future__ import annotations
@@ -49,9 +52,20 @@ def _serve(memory_mb: int) -> None:
     os.dup2(2, 1)  # what the checker prints goes to stderr, not into the answers
     limit = memory_mb * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    import math_verify  # noqa: F401  (the slow import happens before the first timed call)
-
+    _warm_up()
     _serve_on(*conn)
+
+
+def _warm_up() -> None:
+    """The slow first steps, before the first timed call: importing math_verify (and TRL's rewards, when installed)
+    and building its LaTeX grammar with one parse and one comparison."""
+    import math_verify
+
+    try:
+        import trl.rewards  # noqa: F401
+    except ImportError:  # an exported script's environment may lack TRL's rewards; the library's own run anyway
+        pass
+    math_verify.verify(math_verify.parse("$1$"), math_verify.parse("$\\frac{2}{2}$"))
 
 
 def _serve_on(requests: Connection, answers: Connection) -> None:
@@ -109,32 +123,49 @@ class ChildChecker:
     def call(self, fn: Callable, *args: Any) -> Any:
         """`fn(*args)` in the child; TimeoutError past `seconds` (the child is killed), RuntimeError if it raised."""
         with self._lock:
-            if self._process is None or self._process.poll() is not None:
-                self._stop()
-                self._start()
-            try:
-                self._requests.send((fn, args))
-                ready = self._conn.poll(self.seconds)
-            except (BrokenPipeError, EOFError, OSError):
-                ready = False
-            if not ready:
-                self._stop()
-                raise TimeoutError(f"answer checking took more than {self.seconds:g} s")
-            try:
-                status, value = self._conn.recv()
-            except (EOFError, OSError):
-                self._stop()
-                raise RuntimeError("the answer checker ended") from None
+            status, value = self._call(fn, args, retry=True)
         if status != "ok":
             raise RuntimeError(value)
         return value
+
+    def _call(self, fn: Callable, args: tuple, retry: bool) -> tuple[str, Any]:
+        if self._process is None or self._process.poll() is not None:
+            self._stop()
+            self._start()
+        try:
+            self._requests.send((fn, args))
+            ready = self._conn.poll(self.seconds)
+        except (BrokenPipeError, EOFError, OSError):
+            ready = False
+        if not ready:
+            self._stop()
+            raise TimeoutError(f"answer checking took more than {self.seconds:g} s")
+        try:
+            return self._conn.recv()
+        except (EOFError, OSError):
+            # The child ended without an answer. It dies with the thread that started it (PR_SET_PDEATHSIG), which
+            # may be a worker thread that has since ended: a fresh child gets the call once more.
+            self._stop()
+            if retry:
+                return self._call(fn, args, retry=False)
+            raise RuntimeError("the answer checker ended") from None
 
 
 CHECKER = ChildChecker()
 
 
+def in_place() -> bool:
+    """Whether `bounded` runs its function in this process: on the main thread of one that does not serve the public,
+    where math_verify's own alarms bound it."""
+    return not public() and threading.current_thread() is threading.main_thread()
+
+
 def bounded(fn: Callable, *args: Any, size: int) -> list:
-    """`fn(*args)` in the checker process; `size` Nones (TRL skips them) when it fails or runs out of time."""
+    """`fn(*args)`, bounded: in the checker process; `size` Nones (TRL skips them) when it fails or runs out of time.
+    On the main thread of a process that does not serve the public (a script, an exported trainer, a test), in
+    place: there math_verify's own `signal.alarm` timeouts bound it (`rewards._text.math_verify_timeouts`)."""
+    if in_place():
+        return fn(*args)
     try:
         return CHECKER.call(fn, *args)
     except (TimeoutError, RuntimeError) as exc:

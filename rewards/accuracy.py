@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import re
 
-from rewards._bounded import bounded, public
+from rewards._bounded import bounded, in_place
 from rewards._text import column, completion_text, completion_texts, math_verify_timeouts
 from rewards.errors import RewardError
 
@@ -77,7 +77,7 @@ class _CorrectnessReward:
     def __call__(self, completions: list, **kwargs) -> list[float | None]:
         golds = column("correctness", self.column, kwargs, len(completions))
         texts = completion_texts(completions)
-        if self.mode != "numeric" and public():  # math_verify in a child process, bounded (rewards/_bounded.py)
+        if self.mode != "numeric":  # math_verify in a child process, bounded (rewards/_bounded.py)
             return bounded(_score_all, self.mode, texts, list(golds), size=len(texts))
         return _score_all(self.mode, texts, golds)
 
@@ -206,6 +206,6 @@ def accuracy_reward(completions: list, solution: list[str] | None = None, **kwar
 
     solution = column("accuracy", "solution", {**kwargs, "solution": solution}, len(completions))
     messages = [[{"role": "assistant", "content": completion_text(c)}] for c in completions]
-    if public():  # math_verify in a child process, bounded (rewards/_bounded.py)
-        return bounded(trl_accuracy_reward, messages, [str(s) for s in solution], size=len(messages))
-    return trl_accuracy_reward(messages, [str(s) for s in solution], log_extra=kwargs.get("log_extra"))
+    if in_place():  # bounded by math_verify's own alarms (rewards/_bounded.py); TRL's extra logging works here
+        return trl_accuracy_reward(messages, [str(s) for s in solution], log_extra=kwargs.get("log_extra"))
+    return bounded(trl_accuracy_reward, messages, [str(s) for s in solution], size=len(messages))

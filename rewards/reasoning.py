@@ -1,7 +1,9 @@
 """Reasoning rewards from TRL and open-r1: answer after the reasoning, length-scaled correctness, reasoning steps.
 
 Every function here takes standard (`str`) or conversational completions, as TRL passes them, and ignores extra
-keyword arguments. math_verify runs with TRL's thread-aware timeouts (`rewards._text.math_verify_timeouts`).
+keyword arguments. math_verify runs in the library's answer checker (`rewards._bounded.bounded`: a child process with
+a time and memory bound per call), in a public app, locally and in an exported script alike: sympy evaluates what
+it parses, and `\\boxed{10^{10^{10^{10}}}}` would otherwise hold the caller's interpreter for hours.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import math
 import re
 from collections.abc import Sequence
 
+from rewards._bounded import bounded, in_place
 from rewards._text import column, completion_text, completion_texts, math_verify_timeouts
 from rewards.errors import RewardError
 
@@ -56,15 +59,25 @@ class _ReasoningAccuracy:
         self.delimiters = delimiters
 
     def __call__(self, completions: list, **kwargs) -> list[float | None]:
-        from trl.rewards import reasoning_accuracy_reward
-
         solution = column("reasoning_accuracy", "solution", kwargs, len(completions))
-        return reasoning_accuracy_reward(
-            _messages(completions),
-            [str(s) for s in solution],
-            reasoning_delimiters=self.delimiters,
-            log_extra=kwargs.get("log_extra"),
-        )
+        messages, solutions = _messages(completions), [str(s) for s in solution]
+        if in_place():  # bounded by math_verify's own alarms (rewards/_bounded.py); TRL's extra logging works here
+            return _reasoning_accuracy(messages, solutions, self.delimiters, kwargs.get("log_extra"))
+        return bounded(_reasoning_accuracy, messages, solutions, self.delimiters, size=len(messages))
+
+
+def _reasoning_accuracy(messages: list, solutions: list[str], delimiters: list[str], log_extra=None) -> list:
+    """TRL's `reasoning_accuracy_reward`, bounded (`rewards._bounded.bounded`)."""
+    from trl.rewards import reasoning_accuracy_reward
+
+    return reasoning_accuracy_reward(messages, solutions, reasoning_delimiters=delimiters, log_extra=log_extra)
+
+
+def _accuracy(messages: list, solutions: list[str]) -> list[float | None]:
+    """TRL's `accuracy_reward`, in the answer checker."""
+    from trl.rewards import accuracy_reward
+
+    return accuracy_reward(messages, solutions)
 
 
 def get_cosine_scaled_reward(
@@ -136,16 +149,13 @@ class _CosineScaled:
         self.min_correct, self.max_correct = min_correct, max_correct
 
     def __call__(self, completions: list, completion_ids: list | None = None, **kwargs) -> list[float | None]:
-        from trl.rewards import accuracy_reward
-
-        from rewards._bounded import bounded, public
-
         solution = [str(s) for s in column("cosine_scaled", "solution", kwargs, len(completions))]
         texts = completion_texts(completions)
-        check, answers = (_open_r1_correct_all, texts) if self.unit == "characters" else (accuracy_reward, None)
-        answers = answers if answers is not None else _messages(completions)
-        # math_verify in a child process, bounded, in a public app (rewards/_bounded.py), as `accuracy`
-        correct = bounded(check, answers, solution, size=len(texts)) if public() else check(answers, solution)
+        # characters: open-r1's check of the texts; tokens and words: TRL's accuracy_reward of the messages
+        check, answers = (
+            (_open_r1_correct_all, texts) if self.unit == "characters" else (_accuracy, _messages(completions))
+        )
+        correct = bounded(check, answers, solution, size=len(texts))
         if self.unit == "characters":
             lengths = [len(t) for t in texts]
         elif completion_ids is not None:
@@ -195,7 +205,8 @@ def len_reward(completions: list, solution: list[str] | None = None, prompts: li
     """
     texts = completion_texts(completions)
     solution = column("len_reward", "solution", {**kwargs, "solution": solution}, len(texts))
-    correct = [_kimi_correct(text, str(gold)) for text, gold in zip(texts, solution, strict=True)]
+    # An answer the checker gave up on (past its time or memory) counts as wrong.
+    correct = bounded(_kimi_all, texts, [str(gold) for gold in solution], size=len(texts))
     groups: dict[str, list[int]] = {}
     keys = [repr(p) for p in prompts] if prompts is not None and len(prompts) == len(texts) else [""] * len(texts)
     for i, key in enumerate(keys):
@@ -210,6 +221,10 @@ def len_reward(completions: list, solution: list[str] | None = None, prompts: li
             value = 0.5 - (length - shortest) / (longest - shortest)
             rewards[i] = float(value if correct[i] else min(0.0, value))
     return rewards
+
+
+def _kimi_all(texts: list[str], golds: list[str]) -> list[bool]:
+    return [_kimi_correct(text, gold) for text, gold in zip(texts, golds, strict=True)]
 
 
 def _kimi_correct(text: str, gold: str) -> bool:

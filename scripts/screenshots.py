@@ -167,4 +167,7 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    import playground
+
+    playground.bootstrap()  # an entry point: the settings, the reward library's host, the code_tests runner
     raise SystemExit(main())

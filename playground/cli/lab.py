@@ -94,14 +94,25 @@ def setup_probe(p: argparse.ArgumentParser) -> None:
     p.add_argument("--prompt", default="", help="the prompt the completions answer (for copy-the-prompt probes)")
     p.add_argument("--column", action="append", default=[], metavar="NAME=VALUE", help="a dataset column value")
     p.add_argument("--completion", action="append", default=[], metavar="TEXT", help="a real completion; repeat it")
+    add_run_fields(p, "scale_rewards", "multi_objective_aggregation")
 
 
 def run_probe(args: argparse.Namespace) -> int:
+    from playground.advantages import AdvantageSettings
     from playground.lab.probe import probe
 
-    choices, funcs, _ = _choices(args)
+    choices, funcs, weights = _choices(args)
     columns = column_values(args.column)
-    report = probe(choices, funcs, prompt=args.prompt, columns=columns, completions=args.completion or None)
+    advantage = AdvantageSettings.of(recipe(args, ("scale_rewards", "multi_objective_aggregation")), whole_table=True)
+    report = probe(
+        choices,
+        funcs,
+        prompt=args.prompt,
+        columns=columns,
+        completions=args.completion or None,
+        weights=weights,
+        advantage=advantage,
+    )
     if args.json:
         print(json.dumps(report.to_json(), ensure_ascii=False))
         return 0

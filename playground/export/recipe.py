@@ -203,12 +203,20 @@ def _write_warmup_examples(source: Run | RunSpec, spec: RunSpec, folder: Path) -
     shutil.copyfile(origin, folder / WARMUP_FILE)
 
 
-def _refuse_cold_start(spec: RunSpec) -> None:
-    """`trl grpo` has no SFT warm-up and no completion prefix: say so instead of exporting a different recipe."""
+def recipe_blocker(spec: RunSpec) -> str | None:
+    """The field that keeps a run from a `trl grpo` recipe: `trl grpo` has no SFT warm-up and no completion
+    prefix; None when the recipe can be exported."""
     g = spec.grpo
     for name, value in (("sft_warmup_steps", g.sft_warmup_steps), ("completion_prefix", g.completion_prefix)):
         if value:
-            raise SpecError(name, "export.cold_start", name=name)
+            return name
+    return None
+
+
+def _refuse_cold_start(spec: RunSpec) -> None:
+    """Say why instead of exporting a different recipe (`recipe_blocker`)."""
+    if (name := recipe_blocker(spec)) is not None:
+        raise SpecError(name, "export.cold_start", name=name)
 
 
 def _py_dict(values: dict[str, Any], comments: bool = False) -> str:

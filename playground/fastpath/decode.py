@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import torch
 from torch.nn import functional as F
 
-from playground.fastpath import multinomial
+from playground.fastpath import internals, multinomial
 from playground.fastpath.packing import PackedLinear, bf16_matmul_is_native, pack_linears, packed_linear_available
 from playground.fastpath.prefix import shared_prefix_generate
 
@@ -49,6 +49,7 @@ def supports(model) -> bool:
     dtypes = {p.dtype for p in model.parameters()}
     return (
         packed_linear_available()
+        and internals.works("decode")  # transformers' logits processors, through their private builder
         and config.model_type == "llama"
         and not getattr(config, "attention_bias", False)
         and not getattr(config, "mlp_bias", False)
@@ -188,7 +189,8 @@ class LlamaDecoder:
             return None
         new = generation_config.max_new_tokens
         total = prompt.numel() + new
-        processors = self.model._get_logits_processor(
+        processors = internals.logits_processor(
+            self.model,
             generation_config=generation_config,
             input_ids_seq_length=prompt.numel(),
             encoder_input_ids=prompt[None],
@@ -254,7 +256,8 @@ def decode_prompts(
             values[i][block, :, longest - prompt.numel() : longest] = cache.values[i][0]
         hidden[block] = last[0]
     valid = torch.arange(total)[None, :] >= pads[:, None]  # (rows, total): key positions that are not padding
-    processors = model._get_logits_processor(
+    processors = internals.logits_processor(
+        model,
         generation_config=config,
         input_ids_seq_length=longest,
         encoder_input_ids=None,

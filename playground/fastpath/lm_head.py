@@ -23,7 +23,8 @@ Three things make that slow on a CPU, and `cpu_lm_head` changes them for the dur
 
 Both equal TRL's tiles to float rounding (tests/playground/fastpath/test_lm_head.py). Cases they do not cover
 (soft-capped logits, the entropy's own gradient, the optional outputs neither the GRPO nor the SFT trainer asks
-for) go to TRL's tiles unchanged.
+for) go to TRL's tiles unchanged. TRL's names are reached through `playground.fastpath.internals`; where they do not
+match what this module expects, its blocks change nothing and TRL's head runs as TRL wrote it.
 """
 
 from __future__ import annotations
@@ -32,12 +33,10 @@ import math
 from contextlib import contextmanager
 
 import torch
-import trl.kernels.chunked_logprob as chunked
-import trl.trainer.utils as trl_utils
+
+from playground.fastpath import internals
 
 
-# TRL's own torch tiles, for the cases the ones below hand back to them
-TRL_FORWARD_TILE, TRL_BACKWARD_TILE = chunked._forward_tile, chunked._backward_tile
 CPU_LM_HEAD_CHUNK = 2048
 # log of float32's smallest normal number (1.18e-38): exp of anything at or above it stays a normal float
 EXP_FLOOR = -87.0
@@ -69,7 +68,7 @@ def forward_tile(
     """TRL's `_forward_tile` (one tile into the running logsumexp, the entropy's sum and the target's logit), with
     the exponent clamped at `EXP_FLOOR` and the tile scaled and shifted in place."""
     if HAS_SOFTCAP or HAS_LOG_SUM_SQ_PROBS or HAS_MEAN_LOGITS:
-        return TRL_FORWARD_TILE(
+        return _TRL_TILES[0](
             tile, tile_stride, targets, running_max, sum_exp, x_sum_exp, sq_sum_exp, z_sum, max_before_target,
             target_logit, vocab_start, n_cols, logit_scale, softcap, inv_t, HAS_SOFTCAP, HAS_ENTROPY,
             HAS_LOG_SUM_SQ_PROBS, HAS_MEAN_LOGITS, HAS_IS_TOP1, BLOCK_SIZE,
@@ -120,7 +119,7 @@ def backward_tile(
     """TRL's `_backward_tile`: the tile's logits become their gradient, g * (1[target] - p) scaled as the logits
     were, in place, with the exponent clamped at `EXP_FLOOR`."""
     if HAS_SOFTCAP or HAS_ENTROPY_GRAD or not HAS_LOGPROB_GRAD:
-        return TRL_BACKWARD_TILE(
+        return _TRL_TILES[1](
             tile, tile_stride, targets, log_z, entropy, grad_logprobs, grad_entropy, vocab_start, n_cols,
             logit_scale, softcap, inv_t, HAS_SOFTCAP, HAS_LOGPROB_GRAD, HAS_ENTROPY_GRAD, BLOCK_SIZE,
         )  # fmt: skip
@@ -135,20 +134,27 @@ def backward_tile(
         tile.copy_(z)
 
 
+# TRL's own torch tiles, for the cases the ones above hand back to them: read when a block first replaces them
+_TRL_TILES: list = []
+
+
 @contextmanager
 def tiles(lean: bool = True):
     """Within the block, TRL's fused head folds its tiles with `forward_tile` and `backward_tile` (with `lean=False`,
     with TRL's own). TRL looks its tile functions up when it runs them, and its backward runs at `loss.backward()`,
     after the forward's `cpu_lm_head` block has ended: a training loop holds this around whole steps, so that the
     backward's tiles are the lean ones too."""
-    saved = chunked._forward_tile, chunked._backward_tile
-    chunked._forward_tile, chunked._backward_tile = (
-        (forward_tile, backward_tile) if lean else (TRL_FORWARD_TILE, TRL_BACKWARD_TILE)
-    )
+    if not internals.works("lm_head"):
+        yield  # this TRL's tiles are not the ones these replace: TRL's own run
+        return
+    saved = internals.trl_tiles()
+    if saved[0] is not forward_tile:  # TRL's, as they are now (an outer block may have put the lean ones in)
+        _TRL_TILES[:] = saved
+    internals.set_trl_tiles(*((forward_tile, backward_tile) if lean else _TRL_TILES))
     try:
         yield
     finally:
-        chunked._forward_tile, chunked._backward_tile = saved
+        internals.set_trl_tiles(*saved)
 
 
 @contextmanager
@@ -156,12 +162,16 @@ def cpu_lm_head(lean_tiles: bool = True):
     """Within the block, TRL's fused head projects only completion positions, in `CPU_LM_HEAD_CHUNK`-column tiles,
     folded by `forward_tile` and `backward_tile` (with `lean_tiles=False`, by TRL's own). Results equal TRL's up to
     float summation order."""
-    saved = trl_utils._use_triton, trl_utils._CHUNKED_LOGPROB_CHUNK_SIZE
+    if not internals.works("lm_head"):
+        yield  # this TRL's head is not the one this block tunes: TRL's own runs
+        return
+    saved = internals.trl_head_switches()
     original_use_triton = saved[0]
-    trl_utils._use_triton = lambda device: device.type == "cpu" or original_use_triton(device)
-    trl_utils._CHUNKED_LOGPROB_CHUNK_SIZE = CPU_LM_HEAD_CHUNK
+    internals.set_trl_head_switches(
+        lambda device: device.type == "cpu" or original_use_triton(device), CPU_LM_HEAD_CHUNK
+    )
     try:
         with tiles(lean_tiles):
             yield
     finally:
-        trl_utils._use_triton, trl_utils._CHUNKED_LOGPROB_CHUNK_SIZE = saved
+        internals.set_trl_head_switches(*saved)

@@ -7,9 +7,11 @@ from pathlib import Path
 
 import torch
 
+from playground.fastpath import internals
+
 
 def packed_linear_available() -> bool:
-    return hasattr(torch.ops.mkldnn, "_reorder_linear_weight") and torch.backends.mkldnn.is_available()
+    return internals.works("packing") and torch.backends.mkldnn.is_available()
 
 
 @functools.cache
@@ -46,7 +48,7 @@ def cpu_model_name() -> str:
 def bf16_matmul_is_native() -> bool:
     """True when oneDNN has bf16 kernels and the CPU runs them natively (see `cpu_has_native_bf16`)."""
     try:
-        return bool(torch.ops.mkldnn._is_mkldnn_bf16_supported()) and cpu_has_native_bf16()
+        return internals.mkldnn_bf16_supported() and cpu_has_native_bf16()
     except (AttributeError, RuntimeError):
         return False
 
@@ -68,13 +70,11 @@ class PackedLinear(torch.nn.Module):
         self.set_weight(weight)
 
     def set_weight(self, weight: torch.Tensor) -> None:
-        self.packed = torch.ops.mkldnn._reorder_linear_weight(
-            weight.detach().to(self.dtype).contiguous(), self.batch_hint
-        )
+        self.packed = internals.reorder_linear_weight(weight.detach().to(self.dtype).contiguous(), self.batch_hint)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         flat = x.reshape(-1, self.in_features).contiguous()
-        out = torch.ops.mkldnn._linear_pointwise(flat, self.packed, self.bias, "none", [], "")
+        out = internals.linear_pointwise(flat, self.packed, self.bias)
         return out.reshape(*x.shape[:-1], self.out_features)
 
 

@@ -31,22 +31,23 @@ fp32.
 
 `FastGRPOTrainer` overrides `_generate_single_turn` and `_get_per_token_logps_and_entropies` for plain-text prompts
 on CPU without vLLM, `_compute_loss` for the deferred correction (and `train`, for the allocator); every other case
-goes to TRL's own code. Those three are TRL's private methods: at start the trainer checks that TRL's still take the
-arguments the overrides expect (`private_method_mismatches`); where one does not, it logs one line and uses TRL's own
-methods and generate, as bare TRL.
+goes to TRL's own code. Those three are TRL's private methods, and the other parts use private names of TRL,
+transformers, torch and bitsandbytes too: every one is in `playground/fastpath/internals.py`, which the trainer asks at
+start. A part whose names do not match steps aside (TRL's own methods and generate, as bare TRL; TRL's own head), says
+so in one log line and in `fast_path_off`.
 """
 
 from __future__ import annotations
 
-import inspect
 import logging
 import time
 
 import torch
 from trl import GRPOTrainer
 
-from playground.fastpath import decode
+from playground.fastpath import decode, internals
 from playground.fastpath.allocator import training_allocator
+from playground.fastpath.internals import OVERRIDDEN
 from playground.fastpath.lm_head import cpu_lm_head
 from playground.fastpath.lm_head import tiles as lm_head_tiles
 from playground.fastpath.packing import PackedLinear, pack_linears, packed_linear_available
@@ -72,7 +73,7 @@ def _dense_weight(module: torch.nn.Module) -> torch.Tensor:
 
         data = weight.data
         if getattr(quant_state, "packing_format_for_cpu", False):  # repacked in place by bnb's CPU inference path
-            data, quant_state = bnbf._convert_weight_packed_for_cpu_inverse(data.clone(), copy.deepcopy(quant_state))
+            data, quant_state = internals.unpack_bnb_cpu(data.clone(), copy.deepcopy(quant_state))
         return bnbf.dequantize_4bit(data, quant_state).to(torch.float32)
     return weight.data.to(torch.float32)
 
@@ -205,42 +206,10 @@ def _shareable(original: torch.Tensor, param: torch.Tensor) -> bool:
     )
 
 
-# TRL's private methods the fast path overrides, and the leading parameters (after self) the overrides take and pass
-# on. TRL may add parameters after these only with defaults.
-OVERRIDDEN = {
-    "_compute_loss": ("model", "inputs"),
-    "_get_per_token_logps_and_entropies": (
-        "model",
-        "input_ids",
-        "attention_mask",
-        "logits_to_keep",
-        "batch_size",
-        "compute_entropy",
-    ),
-    "_generate_single_turn": ("prompt_ids", "images", "multimodal_fields", "num_generations", "has_tool_images"),
-}
-
-
 def private_method_mismatches(cls: type) -> list[str]:
     """How the methods `cls` inherits below `FastGRPOTrainer` (TRL's) differ from what its overrides expect; empty
     when they match."""
-    bases = cls.__mro__[cls.__mro__.index(FastGRPOTrainer) + 1 :]
-    problems = []
-    for name, expected in OVERRIDDEN.items():
-        method = next((vars(base)[name] for base in bases if name in vars(base)), None)
-        if method is None:
-            problems.append(f"{name} is gone")
-            continue
-        params = list(inspect.signature(method).parameters.values())[1:]
-        named = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-        extra_required = [
-            p.name
-            for p in params[len(expected) :]
-            if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
-        ]
-        if tuple(named[: len(expected)]) != expected or extra_required:
-            problems.append(f"{name}{inspect.signature(method)}")
-    return problems
+    return internals.trainer_mismatches(cls.__mro__[cls.__mro__.index(FastGRPOTrainer) + 1 :])
 
 
 class FastGRPOTrainer(GRPOTrainer):
@@ -253,13 +222,13 @@ class FastGRPOTrainer(GRPOTrainer):
     def __init__(
         self, *args, rollout: bool = True, rollout_dtype: str = "auto", tune_allocator: bool = True, **kwargs
     ):
-        mismatches = private_method_mismatches(type(self))
-        if mismatches:
-            logger.warning(
-                "The fast path is off: this TRL's private methods differ from what it overrides (%s); training with "
-                "TRL's own code.",
-                "; ".join(mismatches),
-            )
+        mro = type(self).__mro__
+        # {part: why}: the parts of the fast path whose private names this install does not have, each stepping aside
+        self.fast_path_off = internals.check(mro[mro.index(FastGRPOTrainer) + 1 :])
+        internals.say_once(self.fast_path_off)
+        if {"decode", "bitsandbytes"} & set(self.fast_path_off):
+            rollout = False  # the lean rollout samples through transformers' processors and reads 4-bit weights
+        if "trainer" in self.fast_path_off:
             rollout = False
             for name in OVERRIDDEN:  # an instance attribute wins over the class's override: TRL calls its own
                 if hasattr(super(), name):

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from playground.advantages import AdvantageSettings
 from playground.errors import RewardError
 from playground.scoring import call_reward, reward_name
 from playground.texts import Text, msg
@@ -36,7 +37,10 @@ class Finding:
     text: str
     score: float
     why: str  # a catalogue `Text` (`explain`)
-    kind: str = "degenerate"  # "degenerate" (texts of the battery that beat or tie the best) or "constant"
+    # "degenerate" (texts of the battery that beat or tie the best), "constant", or "recipe" (a text whose advantage
+    # beside the real completions, under the recipe's weights and settings, beats theirs: `score` and `best` are
+    # advantages then)
+    kind: str = "degenerate"
     label: str = ""  # the key of `LABELS` of `text`, the highest-scoring text of the finding
     family: str = "custom"  # the reward's family: what "gamed" means for it (`FAMILIES`)
     best: float = 0.0  # the best real completion's score
@@ -92,6 +96,12 @@ def explain(finding: Finding) -> Text:
     by the page."""
     if finding.kind == "constant":
         return msg("lab_engine.probe.constant", best=f"{finding.best:g}")
+    if finding.kind == "recipe":
+        keys = finding.labels or [finding.label]
+        listed = label_text(keys[0])
+        for key in keys[1:]:
+            listed = msg("lab_engine.label.join", first=listed, then=label_text(key))
+        return msg("lab_engine.probe.recipe", label=listed, score=f"{finding.score:+.2f}", best=f"{finding.best:+.2f}")
     keys = finding.labels or [finding.label]
     listed = label_text(keys[0])
     for key in keys[1:]:
@@ -172,9 +182,14 @@ def probe(
     prompt: str = "",
     columns: dict[str, Any] | None = None,
     completions: Sequence[str] | None = None,
+    weights: Sequence[float] | None = None,
+    advantage: AdvantageSettings | None = None,
 ) -> ProbeReport:
     """Probe each reward. `completions` are real ones (e.g. a preview group); without them each library reward's
-    good example stands in, with its dataset columns when `columns` has none."""
+    good example stands in, with its dataset columns when `columns` has none.
+
+    With the recipe's `weights` and `advantage` settings (`AdvantageSettings.of(spec)`), the rewards are also probed
+    together, as training sums them (`probe_recipe`)."""
     from rewards.registry import REGISTRY
 
     specs = [REGISTRY.get(getattr(c, "name", "")) for c in choices]
@@ -218,7 +233,49 @@ def probe(
             findings.append(_grouped(name, beats, "degenerate", family, best_score))
         if ties and best_score > floor:  # a tie at the lowest score seen shows nothing to hack
             findings.append(_grouped(name, ties, "degenerate", family, best_score))
+    if weights is not None and len(funcs) > 1 and completions:
+        findings += probe_recipe(funcs, weights, list(completions), prompt, columns, answer, advantage)
     return ProbeReport(findings=findings, tried=tried, best=best_scores)
+
+
+def probe_recipe(
+    funcs: Sequence[Callable],
+    weights: Sequence[float],
+    completions: list[str],
+    prompt: str,
+    columns: dict[str, Any],
+    answer: str | None = None,
+    advantage: AdvantageSettings | None = None,
+) -> list[Finding]:
+    """The degenerate texts that training would push towards: each one joins the real completions as one more
+    member of their group, and its advantage (the recipe's weights, `scale_rewards`, `multi_objective_aggregation`:
+    the function training uses) is compared with the best real completion's. One finding for all that beat it."""
+    from playground.advantages import compute_advantages
+
+    advantage = advantage or AdvantageSettings()
+    real = [_score(func, completions, prompt, columns) for func in funcs]
+    totals = [
+        sum(w * v for w, v in zip(weights, column, strict=True) if v is not None) for column in zip(*real, strict=True)
+    ]
+    best = completions[max(range(len(completions)), key=totals.__getitem__)]
+    items = battery_items(prompt, answer, best)
+    tried = [_score(func, [text for _, text in items], prompt, columns) for func in funcs]
+    beats = []
+    g = len(completions) + 1
+    for i, (label, text) in enumerate(items):
+        rows = [[column[j] for column in real] for j in range(len(completions))] + [[column[i] for column in tried]]
+        adv = compute_advantages(
+            rows, weights, g, advantage.scale_rewards, advantage.multi_objective_aggregation
+        ).advantages.tolist()
+        if adv[-1] > max(adv[:-1]) + 1e-6:
+            beats.append((adv[-1], label, text, max(adv[:-1])))
+    if not beats:
+        return []
+    value, label, text, best_real = max(beats, key=lambda item: item[0])
+    finding = Finding("reward", text, value, "", kind="recipe", label=label, best=best_real)
+    finding.labels = [key for _, key, _, _ in beats]
+    finding.why = explain(finding)
+    return [finding]
 
 
 def _grouped(reward: str, items: list[tuple[float, str, str]], kind: str, family: str, best: float) -> Finding:

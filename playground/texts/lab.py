@@ -47,6 +47,12 @@ TEXTS: dict[str, tuple[str, str]] = {
         "signal.",
         "对所有试过的文本（无论真实的还是退化的）都给 {best} 分：它分不出好坏，所以没有学习信号。",
     ),
+    "lab_engine.probe.recipe": (
+        "With the recipe's weights and advantage settings, a degenerate text ({label}) placed among the real "
+        "completions gets advantage {score}, more than the best of them ({best}): training would push towards it.",
+        "按配方的权重和优势设置，把退化文本（{label}）放进真实生成结果的组里，它的优势是 {score}，高于其中最好的"
+        "（{best}）：训练会把模型推向它。",
+    ),
     "lab_engine.probe.more": ("more than", "高于"),
     "lab_engine.probe.same": ("as much as", "等于"),
     # what "gamed" means, per reward family

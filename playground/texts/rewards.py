@@ -97,6 +97,17 @@ TEXTS: dict[str, tuple[str, str]] = {
         "The weight of {name!r} is empty; give a number (1 counts it fully, 0 scores it without training on it).",
         "{name!r} 的权重是空的；请填一个数字（1 表示完全计入，0 表示只打分、不参与训练）。",
     ),
+    "reward.weight_negative": (
+        "The weight of {name!r} is {weight:g}: below 0 it is a penalty, so GRPO pushes its score down. Use a "
+        "positive weight unless that is what you want.",
+        "{name!r} 的权重是 {weight:g}：小于 0 就成了惩罚，GRPO 会把它的得分往下压。除非这正是你想要的，请用正的权重。",
+    ),
+    "reward.weight_huge": (
+        "The weight of {name!r} is {weight:g}: above {limit:g} it drowns the other rewards, and the total, kept in "
+        "float32 (about 7 digits), loses their small differences. Rescale the reward instead.",
+        "{name!r} 的权重是 {weight:g}：超过 {limit:g} 会淹没其他奖励，而总分以 float32（约 7 位有效数字）保存，"
+        "会丢掉它们的细小差别。请改为调整该奖励本身的尺度。",
+    ),
     "reward.weight_not_number": (
         "Weight of {name!r} must be a number, got {weight!r}.",
         "{name!r} 的权重必须是数字，实际为 {weight!r}。",

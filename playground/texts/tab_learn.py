@@ -60,9 +60,12 @@ TEXTS: dict[str, tuple[str, str]] = {
     "learn.ref.summary": (
         (
             "Measured on {where} of {cpu}: {wall} in all, "
-            "{steps} GRPO steps, {samples} held-out answers per eval point."
+            "{steps} GRPO steps, {samples} held-out answers per eval point ({prompts} prompts × {per} answers)."
         ),
-        ("在 {cpu} 的 {where}上实测：共用时 {wall}，{steps} 步 GRPO，每个评估点 {samples} 个留出提示词上的回答。"),
+        (
+            "在 {cpu} 的 {where}上实测：共用时 {wall}，{steps} 步 GRPO，每个评估点 {samples} 个留出回答"
+            "（{prompts} 个提示词 × 每个 {per} 个回答）。"
+        ),
     ),
     "learn.ref.summary_train": (
         (

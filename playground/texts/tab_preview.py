@@ -60,8 +60,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "preview.advantage.batch": (
         "With these settings an advantage depends on the whole batch; here the batch is this one group, in training "
-        "it is {batch} completions ({groups} groups), so the values there differ.",
-        "在这些设置下，优势取决于整个批次；这里的批次只有这一组，训练时则是 {batch} 个生成结果（{groups} 组），"
+        "it is the generation batch of {batch} completions, so the values there differ.",
+        "在这些设置下，优势取决于整个批次；这里的批次只有这一组，训练时则是 {batch} 个生成结果的生成批量，"
         "所以训练中的数值会不同。",
     ),
 }

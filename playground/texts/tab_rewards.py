@@ -54,6 +54,7 @@ TEXTS: dict[str, tuple[str, str]] = {
         "在上方设置它的参数，即可看到它在示例生成结果上的得分。",
     ),
     "rewards.weight": ("Weight", "权重"),
+    "rewards.weight.empty": ("no weight", "未填权重"),
     "rewards.needs_columns": ("Needs the dataset column(s):", "需要数据集列："),
     "rewards.selected": ("Selected rewards:", "已选奖励："),
     "rewards.none_selected": (

@@ -34,6 +34,10 @@ TEXTS: dict[str, tuple[str, str]] = {
         "{run} · {created} · {status} · {step}/{total} 步",
     ),
     "runs.label.reward": ("reward {reward}", "奖励 {reward}"),
+    "runs.recipe_blocked": (
+        "No trl grpo recipe for this run: `trl grpo` cannot run its {name}. Download the Python script instead.",
+        "这次训练无法导出 trl grpo 配方：`trl grpo` 不支持它的 {name}。请改为下载 Python 脚本。",
+    ),
     "runs.summary": (
         "**{run}** · {status} · {step}/{total} steps · wall time {wall}",
         "**{run}** · {status} · {step}/{total} 步 · 用时 {wall}",

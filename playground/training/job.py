@@ -464,6 +464,8 @@ class TrainingJob(JobState):
         # the preview, dry run, health checks and Compare read them). Callables keep theirs: the same names.
         trainer.reward_func_names = [reward_name(f) for f in funcs]
         callback.trainer = self._trainer = trainer
+        if trainer.fast_path_off:  # the parts of the fast path that stepped aside in this install, for the Train tab
+            self.write(fast_path_off="; ".join(f"{part}: {why}" for part, why in trainer.fast_path_off.items()))
         trainer.remove_callback(PrinterCallback)  # the run folder and our listeners carry the logs
         return trainer
 

@@ -7,6 +7,7 @@ import os
 from typing import Any
 
 import gradio as gr
+from starlette.middleware import Middleware
 
 from playground import admission
 from playground.data.parsers import max_file_bytes
@@ -27,6 +28,7 @@ from playground.ui.runs_tab import create_runs_tab
 from playground.ui.settings import UISettings
 from playground.ui.start_here import create_start_here, wire_start_here
 from playground.ui.train_tab import create_train_tab, wire_page_load
+from playground.ui.upload_route import UploadRoute
 
 
 logger = logging.getLogger(__name__)
@@ -143,6 +145,7 @@ def launch_kwargs(settings: UISettings) -> dict[str, Any]:
         head=HEAD,
         theme=gr.themes.Soft(),
         footer_links=["api", "gradio"],
+        app_kwargs={"middleware": [Middleware(UploadRoute)]},  # notes who stored each upload (public mode's rule)
     )
     if settings.mcp:
         if not mcp_available():

@@ -13,7 +13,7 @@ import gradio as gr
 
 from playground import admission
 from playground.data.sources import PromptSource
-from playground.data.uploads import Uploads, check_public_source
+from playground.data.uploads import NOT_UPLOADED, Uploads, check_public_source
 from playground.errors import PlaygroundError
 from playground.models import ModelCache
 from playground.runtime.tempdirs import make_temp_dir, sweep_orphans
@@ -27,6 +27,7 @@ from playground.training.run_queue import JobManager
 from playground.training.store import Run, RunInfo, RunStore
 from playground.ui.common import client_address
 from playground.ui.settings import UISettings
+from playground.ui.upload_route import UPLOADS
 from playground.validation import check_public_paths
 
 
@@ -115,12 +116,14 @@ class AppContext:
         sweep_orphans()
         store = RunStore(settings.runs)
         public = is_public()
+        uploads = uploads_table(admission.Caps.from_env())
         return cls(
             settings=settings,
             store=store,
-            jobs=JobManager(store, public=public),
+            jobs=JobManager(store, public=public, uploaded=uploads.bytes_of),  # uploads count in the disk quota
             models=AppModels(public, settings.model),
             downloads=Path(make_temp_dir("downloads")),
+            uploads=uploads,
         )
 
     # --- identity: browser tokens (training/access.py) ---------------------------------------------------------------
@@ -134,11 +137,15 @@ class AppContext:
     def record_upload(self, request: gr.Request | None, token: str | None, path: str) -> tuple[str | None, str]:
         """Note that the browser of `token` uploaded `path` (public mode reads no other file for it); issues the token
         first when the browser has none. Returns the token and the path as noted. The record belongs to the token and
-        the client's address: opening sessions replaces nobody else's (`Uploads`)."""
+        the client's address: opening sessions replaces nobody else's (`Uploads`). Only a file this client's address
+        stored through Gradio's upload route is noted: another visitor's path in the upload cache is refused."""
         if not self.public:
             return token, path
+        address = client_address(request)
+        if not UPLOADS.stored_by(path, address):
+            raise PlaygroundError(NOT_UPLOADED)
         token = self.tokens.keep_or_issue(token)
-        return token, self.uploads.add(self.viewer(token), path, address=client_address(request))
+        return token, self.uploads.add(self.viewer(token), path, address=address)
 
     def check_spec(self, spec: RunSpec, token: str | None) -> None:
         """Public mode: every path of the run spec was uploaded by this browser; models are Hub ids or the app's,
@@ -256,6 +263,22 @@ def weight_problem(item: dict) -> Text | None:
     if weight is None or str(weight).strip() == "":
         return msg("reward.weight_empty", name=item["name"])
     return msg("reward.weight_not_number", name=item["name"], weight=weight)
+
+
+HUGE_WEIGHT = 1000.0  # a weight above this drowns the others (rewards score about 0..1) and the float32 total
+
+
+def weight_warning(item: dict) -> Text | None:
+    """What a valid but surprising weight does (a negative one penalises its reward; a huge one drowns the others and
+    the float32 total's precision), or None. Said beside the selection; Start and Score take it as it is."""
+    if weight_problem(item) is not None or "weight" not in item:
+        return None
+    weight = float(item["weight"])
+    if weight < 0:
+        return msg("reward.weight_negative", name=item["name"], weight=weight)
+    if weight > HUGE_WEIGHT:
+        return msg("reward.weight_huge", name=item["name"], weight=weight, limit=HUGE_WEIGHT)
+    return None
 
 
 @dataclass

@@ -7,6 +7,7 @@ import json
 
 import gradio as gr
 
+from playground.advantages import AdvantageSettings
 from playground.data.sources import PromptSource
 from playground.errors import PlaygroundError
 from playground.isolation.visitor import reward_executor
@@ -105,21 +106,43 @@ def lab_dry_run(
     return summary.to_json()
 
 
-def lab_probe(rewards: str = "", prompt: str = "", columns: str = "") -> dict:
+def lab_probe(
+    rewards: str = "",
+    prompt: str = "",
+    columns: str = "",
+    completions: list[str] | None = None,
+    scale_rewards: str = "group",
+    multi_objective_aggregation: str = "sum_then_normalize",
+) -> dict:
     """Score degenerate completions (empty, tags with empty sections, repetition, the answer alone, ...) with the
-    rewards and report those that score at or above a real completion (each library reward's good example).
+    rewards and report those that score at or above a real completion (the given ones, else each library reward's
+    good example); with real completions and several rewards, also those the weighted recipe would push towards.
 
     Args:
         rewards: JSON list of library rewards, as in score_completions.
         prompt: The prompt, for the copy-the-prompt probe.
         columns: JSON object of dataset columns, e.g. {"answer": "72"}.
+        completions: Real completions of the prompt to compare with.
+        scale_rewards: TRL's scale_rewards: group, batch or none.
+        multi_objective_aggregation: TRL's sum_then_normalize or normalize_then_sum.
 
     Returns:
         {"findings": [{"reward", "text", "score", "why"}]}.
     """
     choices = _choices(rewards)
-    funcs, _ = build_rewards(choices, executor=reward_executor())
-    return probe(choices, funcs, prompt=prompt, columns=json.loads(columns) if columns.strip() else None).to_json()
+    funcs, weights = build_rewards(choices, executor=reward_executor())
+    values = {"scale_rewards": scale_rewards, "multi_objective_aggregation": multi_objective_aggregation}
+    advantage = AdvantageSettings.of(spec_with(values), whole_table=True)
+    report = probe(
+        choices,
+        funcs,
+        prompt=prompt,
+        columns=json.loads(columns) if columns.strip() else None,
+        completions=[str(c) for c in completions or []] or None,
+        weights=weights,
+        advantage=advantage,
+    )
+    return report.to_json()
 
 
 def lab_import_grader(grader: str) -> dict:

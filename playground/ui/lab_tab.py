@@ -225,11 +225,22 @@ def _cell(rows: dict, name: str, index: int, default):
     return row[index] if row is not None and len(row) > index and row[index] is not None else default
 
 
-def run_probe(ctx: AppContext, request: gr.Request, token: str | None, selection: list[dict], code: str, state: dict):
-    """Score degenerate texts with the selected rewards; real completions come from the last dry run if any."""
+def run_probe(
+    ctx: AppContext,
+    request: gr.Request,
+    token: str | None,
+    selection: list[dict],
+    code: str,
+    state: dict,
+    scale_rewards: str = "group",
+    aggregation: str = "sum_then_normalize",
+):
+    """Score degenerate texts with the selected rewards; real completions come from the last dry run if any, and
+    with them the rewards are probed together too, with these weights and settings (the recipe's, as the Lab's)."""
     lang = lang_of(request)
     choices = parse_selection(selection)
-    funcs, _ = build_rewards(
+    advantage = AdvantageSettings(scale_rewards, aggregation)
+    funcs, weights = build_rewards(
         choices, custom_rewards(ctx, request, code, selection), executor=reward_executor(ctx.viewer(token))
     )
     completions, columns, prompt = None, None, ""
@@ -238,7 +249,15 @@ def run_probe(ctx: AppContext, request: gr.Request, token: str | None, selection
         completions = run.completions[0]
         columns = {k: v for k, v in run.rows[0].items() if k != "prompt"}
         prompt = run.prompt_texts[0]
-    report = probe(choices, funcs, prompt=prompt, columns=columns, completions=completions)
+    report = probe(
+        choices,
+        funcs,
+        prompt=prompt,
+        columns=columns,
+        completions=completions,
+        weights=weights,
+        advantage=advantage,
+    )
     rows = [[f.reward, f.score, short(f.text, 120) or "∅", render(lang, f.why)] for f in report.findings]
     headers = [tr(lang, key) for key in FINDING_HEADERS]
     frame = styled(pd.DataFrame(rows, columns=headers), [])  # scores to 3 decimals, not float32 noise
@@ -360,7 +379,7 @@ def create_lab_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> La
         )
     probe_button.click(
         bind(run_probe, ctx),
-        [session.id, session.selection, rewards.editor, state],
+        [session.id, session.selection, rewards.editor, state, scale_rewards, aggregation],
         [findings, probe_note, result],
         api_name="probe_rewards",
     )

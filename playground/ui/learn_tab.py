@@ -27,7 +27,7 @@ from playground.lessons.reference import Reference
 from playground.models import EMBEDDED
 from playground.spec import DATA_FLAGS, RunSpec, flat_fields
 from playground.ui.charts import SERIES, VegaPlot, vega_chart
-from playground.ui.common import bind, duration_text, lang_of, short
+from playground.ui.common import bind, duration_text, lang_of, sentences, short
 from playground.ui.context import AppContext, Session
 from playground.ui.i18n import t, tr
 from playground.ui.preview_tab import ROWS_SHOWN, PreviewTab, builtin_rows, pick_row, row_choices
@@ -88,7 +88,7 @@ def lesson_choices(lang: str) -> list[tuple[str, str]]:
 def lesson_views(lesson: Lesson, lang: str) -> list[str]:
     """The lesson's title and text, the figure to expect, and what Load sets, in `lang`."""
     text = f"## {_in(lang, lesson.title)}\n\n{_in(lang, lesson.text)}"
-    expected = f"**{tr(lang, 'learn.expected')}** {_in(lang, lesson.expected)}"
+    expected = sentences(lang, f"**{tr(lang, 'learn.expected')}**", _in(lang, lesson.expected))
     return [text, expected, recipe_markdown(lesson, lang)]
 
 
@@ -96,16 +96,17 @@ def recipe_markdown(lesson: Lesson, lang: str) -> str:
     """The rewards, the Train settings the lesson changes (TRL's names) and the Preview prompt; for a lesson with a
     trap, then what "Load the trap" changes."""
     rewards = lesson.rewards or tuple(lesson.run_spec().rewards)
-    lines = [f"**{tr(lang, 'learn.recipe.rewards')}** " + _reward_items(rewards)]
+    lines = [sentences(lang, f"**{tr(lang, 'learn.recipe.rewards')}**", _reward_items(rewards))]
     if lesson.overrides:
-        lines.append(f"**{tr(lang, 'learn.recipe.fields')}** {_field_items(lesson.overrides)}")
-    lines.append(f"**{tr(lang, 'learn.recipe.prompt')}** {html.escape(short(lesson.preview_prompt, 160))}")
+        lines.append(sentences(lang, f"**{tr(lang, 'learn.recipe.fields')}**", _field_items(lesson.overrides)))
+    prompt = html.escape(short(lesson.preview_prompt, 160))
+    lines.append(sentences(lang, f"**{tr(lang, 'learn.recipe.prompt')}**", prompt))
     if lesson.trap is not None:
         trap_rewards, trap_fields = lesson.trap
         lines.append(f"**{tr(lang, 'learn.recipe.trap')}**")
-        lines.append(f"**{tr(lang, 'learn.recipe.rewards')}** " + _reward_items(trap_rewards))
+        lines.append(sentences(lang, f"**{tr(lang, 'learn.recipe.rewards')}**", _reward_items(trap_rewards)))
         if trap_fields:
-            lines.append(f"**{tr(lang, 'learn.recipe.fields')}** {_field_items(trap_fields)}")
+            lines.append(sentences(lang, f"**{tr(lang, 'learn.recipe.fields')}**", _field_items(trap_fields)))
     return "\n\n".join(lines)
 
 
@@ -141,14 +142,15 @@ def reference_markdown(
     reference = reference or lesson.reference()
     if reference is None:
         return f"### {tr(lang, 'learn.ref.title')}\n\n{tr(lang, 'learn.ref.none')}"
+    per = lesson.run_spec().grpo.eval_num_generations  # answers per held-out prompt, the trap's as the fix's
     if lesson.trap is None:
-        return f"### {tr(lang, 'learn.ref.title')}\n\n" + "\n\n".join(_run_lines(reference, lesson.chart, lang))
+        return f"### {tr(lang, 'learn.ref.title')}\n\n" + "\n\n".join(_run_lines(reference, lesson.chart, lang, per))
     trap = trap or lesson.reference(trap=True)
     shared = _shared_rewards(reference, trap) if trap is not None else []
-    lines = [f"**{tr(lang, 'learn.ref.fix_title')}**", *_run_lines(reference, (*lesson.chart, *shared), lang)]
+    lines = [f"**{tr(lang, 'learn.ref.fix_title')}**", *_run_lines(reference, (*lesson.chart, *shared), lang, per)]
     if trap is not None:
         metrics = (*(lesson.trap_chart or lesson.chart), *shared)
-        lines += [f"**{tr(lang, 'learn.ref.trap_title')}**", *_run_lines(trap, metrics, lang)]
+        lines += [f"**{tr(lang, 'learn.ref.trap_title')}**", *_run_lines(trap, metrics, lang, per)]
     return f"### {tr(lang, 'learn.ref.title_both')}\n\n" + "\n\n".join(lines)
 
 
@@ -166,11 +168,14 @@ def _where(reference: Reference, lang: str) -> str:
     return tr(lang, "learn.ref.cores", cores=cores)
 
 
-def _run_lines(reference: Reference, metrics, lang: str) -> list[str]:
-    """One run's summary: where it was measured (and whether the machine was shared), its alerts, and each of
-    `metrics` before training, after the warm-up and after GRPO."""
+def _run_lines(reference: Reference, metrics, lang: str, per: int = 1) -> list[str]:
+    """One run's summary: where it was measured (and whether the machine was shared), its held-out answers per eval
+    point as prompts × `per` answers, its alerts, and each of `metrics` before training, after the warm-up and after
+    GRPO."""
     run = reference.run
     wall = run.get("wall_s") or 0.0
+    samples = run.get("eval_samples")
+    prompts = samples // per if isinstance(samples, int) and per > 0 and samples % per == 0 else "?"
     lines = [
         tr(
             lang,
@@ -180,7 +185,9 @@ def _run_lines(reference: Reference, metrics, lang: str) -> list[str]:
             load=run.get("load_avg_1min") or "?",
             wall=duration_text(wall, lang),
             steps=run.get("max_steps", "?"),
-            samples=run.get("eval_samples", "?"),
+            samples=samples if samples is not None else "?",
+            prompts=prompts,
+            per=per,
         )
     ]
     if reference.busy:

@@ -15,7 +15,8 @@ scores or stop its run. So the MCP server offers only tools whose whole input is
 - `lab_dry_run(rewards, dataset_name, num_prompts, num_generations, max_new_tokens, seed, temperature, top_p,
   completion_prefix, scale_rewards, multi_objective_aggregation, per_device_train_batch_size)`: the reward lab's dry
   run on a built-in prompt set (playground/ui/lab_mcp.py, as are the next two);
-- `lab_probe(rewards, prompt, columns)`: score degenerate completions, report those that game the rewards;
+- `lab_probe(rewards, prompt, columns, completions, scale_rewards, multi_objective_aggregation)`: score degenerate
+  completions, report those that game the rewards, alone or as the weighted recipe;
 - `lab_import_grader(grader)`: an OpenAI grader JSON as playground rewards.
 
 Custom code runs in a fresh sandbox worker per call, closed before the call returns: two MCP clients share nothing.

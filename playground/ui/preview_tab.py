@@ -169,9 +169,7 @@ def advantage_note(spec, lang: str) -> str:
     g = spec.grpo
     note = tr(lang, "preview.advantage.settings", scale=g.scale_rewards, aggregation=g.multi_objective_aggregation)
     if AdvantageSettings(g.scale_rewards, g.multi_objective_aggregation).batch_wide:
-        batch = spec.generation_batch_size()
-        batch_note = tr(lang, "preview.advantage.batch", batch=batch, groups=batch // max(g.num_generations, 1))
-        note = sentences(lang, note, batch_note)
+        note = sentences(lang, note, tr(lang, "preview.advantage.batch", batch=spec.generation_batch_size()))
     return note
 
 

@@ -25,11 +25,12 @@ from playground.ui.common import (
     reward_labels,
     score_frame,
     score_summary,
+    sentences,
     short,
     shown,
     text_widths,
 )
-from playground.ui.context import AppContext, Session, parse_selection, weight_problem
+from playground.ui.context import AppContext, Session, parse_selection, weight_problem, weight_warning
 from playground.ui.custom_code import (
     CustomCode,
     choices_frame,
@@ -159,7 +160,7 @@ def collect_selection(layout: Layout, request: gr.Request, custom, *values) -> t
             errors.append(exc.message)
         selection.append({"name": name, "weight": "" if weight is None else weight, "params": params})
     selection += custom_selection(custom)
-    errors += [problem for item in selection if (problem := weight_problem(item))]
+    errors += [problem for item in selection if (problem := weight_problem(item) or weight_warning(item))]
     return selection, selection_summary(selection, lang_of(request), errors), json.dumps(selection, indent=1)
 
 
@@ -177,9 +178,14 @@ def selection_summary(selection: list[dict], lang: str | None, errors: list[str]
     for item in selection:
         params = ", ".join(_param_text(k, v) for k, v in item["params"].items())
         weight = item["weight"]
-        shown = f"{weight:g}" if isinstance(weight, int | float) else f"⚠ {html.escape(repr(weight))}"
+        if isinstance(weight, int | float) and not isinstance(weight, bool):
+            shown = f"{weight:g}"
+        elif weight is None or str(weight).strip() == "":  # said in the line below: the weight is empty
+            shown = f"⚠ {tr(lang, 'rewards.weight.empty')}"
+        else:
+            shown = f"⚠ {html.escape(repr(weight))}"
         items.append(f"`{item['name']}`" + (f" ({html.escape(params)})" if params else "") + f" × {shown}")
-    lines = [f"**{tr(lang, 'rewards.selected')}** " + ", ".join(items)]
+    lines = [sentences(lang, f"**{tr(lang, 'rewards.selected')}**", ", ".join(items))]
     lines += [f"- ⚠ {html.escape(render(lang, e))}" for e in errors or []]
     return "\n".join(lines)
 

@@ -12,10 +12,11 @@ import pandas as pd
 
 from playground.errors import PlaygroundError
 from playground.export import export_adapter_zip, export_recipe, export_script, zip_folder
+from playground.export.recipe import recipe_blocker
 from playground.lessons import reference_for
-from playground.lessons.reference import Reference
 from playground.spec import RunSpec
 from playground.texts import render
+from playground.training import retention
 from playground.training.store import RunInfo
 from playground.ui.charts import chart_updates, create_overlay, overlay_update
 from playground.ui.common import bind, client_address, empty_frame, lang_of, notify, pieces_text, run_label
@@ -116,14 +117,24 @@ def show_run(ctx: AppContext, request: gr.Request, session_id: str | None, run_i
     alerts = status.get("alert_log") or status.get("alerts") or []  # kept by the run's job as it logged
     hide = gr.File(value=None, visible=False)  # the downloads of the run shown before
     view = [*chart_updates(metrics, lang), samples_frame(run, lang), alerts_markdown(alerts, metrics, lang)]
-    evals = eval_chart_updates(metrics, _reference(run), lang)
-    return [*view, hide, hide, hide, run_summary(run.info(), lang), *evals]
+    spec = _spec(run)
+    evals = eval_chart_updates(metrics, reference_for(spec) if spec else None, lang)
+    blocker = recipe_blocker(spec) if spec else None
+    summary = run_summary(run.info(), lang)
+    if blocker:  # said beside the run, and the recipe button off: a toast alone made the button look dead
+        summary += "\n\n" + tr(lang, "runs.recipe_blocked", name=blocker)
+    if ctx.public:  # runs expire (playground/training/retention.py): say when this one goes
+        when = retention.expires_at(status, ctx.jobs.caps.run_retention_hours)
+        if when is not None:
+            hours = f"{ctx.jobs.caps.run_retention_hours:g}"
+            summary += "\n\n" + tr(lang, "retention.expires", time=when.strftime("%Y-%m-%d %H:%M"), hours=hours)
+    return [*view, hide, hide, hide, summary, *evals, gr.Button(interactive=blocker is None)]
 
 
-def _reference(run) -> Reference | None:
-    """The lesson reference run a stored run compares with (`reference_for`), None for a spec that cannot be read."""
+def _spec(run) -> RunSpec | None:
+    """A stored run's spec, None when it cannot be read (an old or broken spec.json)."""
     try:
-        return reference_for(RunSpec.from_dict(run.spec()))
+        return RunSpec.from_dict(run.spec())
     except (PlaygroundError, ValueError, TypeError, KeyError):
         return None
 
@@ -312,7 +323,7 @@ def create_runs_tab(ctx: AppContext, session: Session) -> None:
     )
     gr.on([tab.select, resume.click], bind(wake), None, ticker, **HIDDEN)
     gr.context.Context.root_block.load(bind(empty_run_view), None, [*plots, samples, curves], **HIDDEN)
-    shown = [*plots, samples, alerts, zipped, recipe_zip, script_zip, summary, *evals]
+    shown = [*plots, samples, alerts, zipped, recipe_zip, script_zip, summary, *evals, recipe]
     show.click(bind(show_run, ctx), [me, run], shown, api_name="show_run")
     # Picking a run shows it: the charts and the downloads always belong to the run in the picker.
     run.input(bind(show_run, ctx), [me, run], shown, **HIDDEN)

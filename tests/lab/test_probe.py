@@ -122,3 +122,47 @@ def test_the_hacking_lessons_probe_tries_the_nested_tag_layout():
     assert texts["nested_tags"] == NESTED_TAGS
     loose, strict = funcs[0], funcs[2]  # format(allow_empty=True), trained; format, watched
     assert loose([NESTED_TAGS]) == [0.0] and strict([NESTED_TAGS]) == [0.0]
+
+
+REAL = [
+    "<intro>Pets are kind.</intro><body>They help us a lot every day.</body><conclusion>Get one.</conclusion>",
+    "I like pets because they are nice.",
+]
+
+
+def test_the_rewards_are_probed_together_with_the_recipes_weights_and_aggregation():
+    """A text the weighted recipe would push towards: its advantage among the real completions, computed as training
+    computes it, beats theirs. Normalizing each reward first (normalize_then_sum) lets the strict format's 0/1 count
+    as much as the length's spread, so an off-topic well-formatted text joins the findings."""
+    from playground.advantages import AdvantageSettings
+
+    choices = [RewardChoice("format"), RewardChoice("length", 1.0, {"ideal_length": 20})]
+    funcs, weights = build_rewards(choices, executor=LOCAL)
+    found = {}
+    for aggregation in ("sum_then_normalize", "normalize_then_sum"):
+        settings = AdvantageSettings("group", aggregation)
+        report = probe(choices, funcs, completions=REAL, weights=weights, advantage=settings)
+        [recipe] = [f for f in report.findings if f.kind == "recipe"]
+        assert recipe.reward == "reward" and recipe.score > recipe.best
+        assert "training would push towards it" in recipe.why
+        found[aggregation] = recipe.labels
+    assert "off_topic" in found["normalize_then_sum"] and "off_topic" not in found["sum_then_normalize"]
+    alone = probe(choices, funcs, completions=REAL)  # without the recipe's weights: each reward on its own
+    assert not any(f.kind == "recipe" for f in alone.findings)
+
+
+def test_the_cli_and_the_mcp_tool_probe_the_same_recipe(capsys):
+    """format + length (ideal 100 characters): summed raw, the length's spread drowns the format and 25 repeated
+    words beat both real answers; normalized first, they do not."""
+    from playground.ui.lab_mcp import lab_probe
+
+    rewards = json.dumps([{"name": "format"}, {"name": "length"}])
+    for aggregation, pushed in (("sum_then_normalize", ["repeated_word"]), ("normalize_then_sum", [])):
+        argv = ["probe", "--reward", "format", "--reward", "length", "--json", "--completion", REAL[0]]
+        argv += ["--completion", REAL[1], "--multi_objective_aggregation", aggregation]
+        assert main(argv) == 0
+        cli = json.loads(capsys.readouterr().out)
+        mcp = lab_probe(rewards, completions=REAL, multi_objective_aggregation=aggregation)
+        assert cli == mcp
+        recipe = [f for f in cli["findings"] if f["reward"] == "reward"]
+        assert [f["text"] for f in recipe] == (["the " * 25] if pushed else [])

@@ -29,8 +29,10 @@ def _conversational(completions):
     return [[{"role": "assistant", "content": c}] for c in completions]
 
 
-# Rewards that start a process (the program runner's sandbox) or load a model (the judge, the classifier).
+# Rewards that start a process (the program runner's sandbox; off the main thread, the answer checker of the
+# math_verify rewards) or load a model (the judge, the classifier).
 INTEGRATION = {"code_tests", "judge", "reward_model"}
+INTEGRATION |= {"accuracy", "correctness", "reasoning_accuracy", "cosine_scaled", "len_reward"}
 
 
 @pytest.fixture(params=[pytest.param(n, marks=pytest.mark.integration) if n in INTEGRATION else n for n in NAMES])

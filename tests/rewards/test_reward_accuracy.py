@@ -75,6 +75,7 @@ class TestCorrectnessReward:
         assert reward(completions, answer=["1/2", "1/2", r"\sqrt{2}"]) == [1.0, 1.0, 1.0]
         assert reward(["$3$"], answer=["hello world"]) == [None]
 
+    @pytest.mark.integration  # off the main thread math_verify runs in the answer checker, a process
     def test_math_verify_off_the_main_thread(self):
         reward = get_correctness_reward(mode="math_verify")
         results = []

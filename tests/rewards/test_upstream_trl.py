@@ -103,6 +103,7 @@ class TestAccuracyReward:
     def test_case(self, completions, solution, expected):
         assert build_reward("accuracy")(_chat(*completions), solution=solution) == expected
 
+    @pytest.mark.integration  # off the main thread math_verify runs in the answer checker, a process
     def test_in_worker_thread(self):
         results = []
         thread = threading.Thread(

@@ -5,7 +5,8 @@ trusted proxy):
 - upload width: one JSONL line of 120,000 keys, or of 45 MB, is refused by the gate in the upload worker, with the
   app's memory unchanged, in English and Chinese; a narrow file of the same rows still reads;
 - calls without a browser token: concurrent judge calls through the unqueued `/gradio_api/run/score_completions`
-  start at most the shared pool's one model worker, and calls past the address's share are refused.
+  start at most the shared pool's one model worker, and calls past the address's share are refused;
+- retention: the Runs tab says when a visitor's run is deleted (English and Chinese).
 """
 
 import json
@@ -14,13 +15,15 @@ import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timedelta
 
 import pytest
 from gradio_client import Client, handle_file
 from gradio_client.exceptions import AppError
 
 from playground.isolation.visitor import WORKERS
-from tests.support.queue_client import error_of, run_call
+from playground.spec import RunSpec
+from tests.support.queue_client import app_config, error_of, find_event, issue_token, raw_call, run_call
 from tests.ui.live_app import running_app
 from tests.ui.test_client import TINY_RUN, form_kwargs
 
@@ -194,3 +197,30 @@ def test_token_less_judge_calls_share_one_pool_worker(public_app):
     assert all("PLAYGROUND_MAX_ANONYMOUS_CALLS_PER_ADDRESS" in e for e in refused), refused
     assert len(watch.started) <= 1, watch.started  # the shared pool's model worker, never one per call
     assert [key for key in WORKERS.live() if key[1] == "model"] == [("anonymous:0", "model")]
+
+
+# --- retention -------------------------------------------------------------------------------------------------------
+
+
+def test_the_runs_tab_says_when_a_run_is_deleted(public_app):
+    import uuid
+
+    session = uuid.uuid4().hex
+    token = issue_token(public_app.url, session)
+    run = public_app.ctx.store.create(RunSpec().to_dict(), owner=public_app.ctx.viewer(token))
+    run.write_status(status="finished", step=1)
+    ended = run.status()["finished_at"]
+    config = app_config(public_app.url)
+    index, dep = find_event(config, lambda dep, by_id: dep.get("api_name") == "show_run")
+    data = [run.id if by_id_type == "dropdown" else None for by_id_type in _input_types(config, dep)]
+    for lang, text in (("en", "Deleted at"), ("zh", "删除")):
+        done = raw_call(public_app.url, session, index, data, {"Accept-Language": lang})
+        shown = json.dumps(done["output"]["data"], ensure_ascii=False)
+        assert done["success"] and text in shown and "PLAYGROUND_RUN_RETENTION_HOURS" in shown, shown[-600:]
+    expected = (datetime.fromisoformat(ended) + timedelta(hours=6)).strftime("%Y-%m-%d %H:%M")
+    assert expected in shown
+
+
+def _input_types(config: dict, dep: dict) -> list[str]:
+    by_id = {c["id"]: c for c in config["components"]}
+    return [by_id[i]["type"] for i in dep["inputs"]]

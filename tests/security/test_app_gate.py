@@ -238,6 +238,33 @@ def test_more_sessions_than_the_upload_table_holds_replace_no_other_visitors_upl
     assert "lora_r may be at most 64" in str(err.value), str(err.value)
 
 
+def test_another_visitors_upload_cache_path_is_refused(public_app, tmp_path):
+    """The victim's file as Gradio's upload route stored it (`<cache>/<hash>/victim.jsonl`), sent by an attacker from
+    another address to the upload event: refused, though the path is a live file of Gradio's cache."""
+    prompts = tmp_path / "victim.jsonl"
+    prompts.write_text('{"prompt": "The victim\'s secret prompt."}\n')
+    victim = visitor(public_app, VICTIM)
+    _, name = victim.predict(handle_file(str(prompts)), api_name="/upload_prompts")
+    stored = name["value"]
+    assert os.path.isfile(stored)
+    config = app_config(public_app.url)
+    index, dep = find_event(config, lambda dep, by_id: any(event == "upload" for _, event in dep["targets"]))
+    file = {"path": stored, "orig_name": "victim.jsonl", "meta": {"_type": "gradio.FileData"}}
+    done = raw_call(
+        public_app.url, uuid.uuid4().hex, index, payload(config, dep, lambda c: file), {"X-Forwarded-For": PROXY}
+    )
+    assert not done["success"] and "must be uploaded through the page" in error_of(done), done
+    # The same bytes stored by the attacker's own upload are the attacker's to use (the same path: Gradio's cache is
+    # addressed by content).
+    with httpx.Client(timeout=60, headers={"X-Forwarded-For": PROXY}) as http:
+        (own,) = http.post(public_app.url + "gradio_api/upload", files={"files": prompts.open("rb")}).json()
+    file = {"path": own, "orig_name": "victim.jsonl", "meta": {"_type": "gradio.FileData"}}
+    done = raw_call(
+        public_app.url, uuid.uuid4().hex, index, payload(config, dep, lambda c: file), {"X-Forwarded-For": PROXY}
+    )
+    assert done["success"], done
+
+
 # --- regex pattern size --------------------------------------------------------------------------------------------
 
 

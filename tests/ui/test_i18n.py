@@ -32,8 +32,9 @@ NAMESPACES = (
     "chart",
     "lab",
     # what the engine raises and reports (playground/texts/: admission, spec, data, rewards, sandbox, runs, alerts,
-    # lab_errors, lab, cli)
+    # lab_errors, lab, cli, settings)
     "admission",
+    "settings",
     *"spec public data model reward scoring sandbox job access export alert lab_engine warmup cli mcp".split(),
 )
 KEY = re.compile(rf"^({'|'.join(NAMESPACES)})\.[a-z0-9_]+(\.[a-z0-9_]+)*$")

@@ -411,3 +411,22 @@ def test_loading_the_trap_of_a_lesson_without_one_is_a_clear_error_in_both_langu
     assert error.value.key == "learn.no_trap"
     assert error.value.render("en") == f"The lesson “{get_lesson('format').title['en']}” has no trap to load."
     assert error.value.render("zh").startswith(f"“{get_lesson('format').title['en']}”一课没有")
+
+
+def test_the_reference_counts_its_held_out_answers_as_prompts_times_answers():
+    from playground.ui.learn_tab import reference_markdown
+
+    fmt = get_lesson("format")
+    assert "32 held-out answers per eval point (8 prompts × 4 answers)" in reference_markdown(fmt, "en")
+    assert "每个评估点 32 个留出回答（8 个提示词 × 每个 4 个回答）" in reference_markdown(fmt, "zh")
+
+
+def test_the_train_tab_says_when_the_fast_path_stepped_aside():
+    snap = dict(run_id="r", status="running", step=2, max_steps=20, elapsed=12.0, eta=30.0, error=None)
+    assert "fast path" not in status_text(snap, True, "en")
+    off = snap | dict(fast_path_off="trainer: GRPOTrainer._compute_loss is gone")
+    assert status_text(off, True, "en").endswith(
+        "TRL's own code runs where the CPU fast path does not fit this install (correct, slower): "
+        "trainer: GRPOTrainer._compute_loss is gone"
+    )
+    assert "改用 TRL 自己的代码" in status_text(off, True, "zh")

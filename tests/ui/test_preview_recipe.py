@@ -86,3 +86,24 @@ def test_the_train_forms_aggregation_and_scaling_score_the_group(ctx, lang, batc
     assert [c["advantage"] for c in data["completions"]] == pytest.approx(expected, abs=1e-6)
     summed = compute_advantages(rows, [0.5, 1.0, 0.3], 4, "group", "sum_then_normalize").advantages.tolist()
     assert summed != pytest.approx(expected, abs=1e-3)  # the recipe's fields changed what the Preview shows
+
+
+@pytest.mark.parametrize(
+    "lang,flat,clipped",
+    [
+        ("en", "**A reward does not vary**: 'format' (0) scored every", "**Cut-off completions**: 6 of 8 completions"),
+        ("zh", "**某个奖励没有变化**：'format' (0) 给每组内", "**生成结果被截断**：8 个生成结果中有 6 个"),
+    ],
+)
+def test_the_lab_titles_flat_and_cut_off_as_the_preview_does(lang, flat, clipped):
+    from playground.lab.stats import summarize
+    from playground.ui.lab_tab import diagnostic_lines
+
+    table = [[-float(n), 0.0] for n in (3, 8, 8, 8)] + [[-float(n), 0.0] for n in (8, 8, 8, 2)]
+    summary = summarize(
+        table, ["length", "format"], [1.0, 1.0], 4, lengths=[3, 8, 8, 8, 8, 8, 8, 2], max_completion_length=8
+    )
+    shown = "\n".join(diagnostic_lines(summary, lang))
+    assert flat in shown and clipped in shown
+    quiet = summarize(table, ["length", "format"], [1.0, 1.0], 4)
+    assert "Cut-off" not in "\n".join(diagnostic_lines(quiet, lang))

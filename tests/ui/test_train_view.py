@@ -62,6 +62,7 @@ def test_the_lab_metrics_keep_the_rank_correlation_out_of_the_last_bullet():
         correlations={"a~b": 0.25},
         shares={"a": 0.6, "b": 0.4},
         milliseconds=1.0,
+        diagnostics=None,
     )
     lines = _metrics(summary, "en").splitlines()
     at = next(i for i, line in enumerate(lines) if "Spearman" in line)

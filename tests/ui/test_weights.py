@@ -43,3 +43,25 @@ def test_a_custom_weight_typed_as_text_is_refused_by_name():
 @pytest.mark.parametrize(("item", "weight"), [({"name": "length"}, 1.0), ({"name": "length", "weight": "0.5"}, 0.5)])
 def test_a_missing_weight_is_one_and_a_number_in_text_is_read(item, weight):
     assert parse_selection([item])[0].weight == weight
+
+
+def test_an_empty_weight_reads_as_no_weight_not_a_quoted_empty_string():
+    _, summary, _ = collect_selection((LENGTH,), None, None, *card_values(None))
+    assert "× ⚠ no weight" in summary and "⚠ ''" not in html.unescape(summary)
+
+
+@pytest.mark.parametrize(
+    ("weight", "english", "chinese"),
+    [
+        (-1, "The weight of 'length' is -1: below 0 it is a penalty", "'length' 的权重是 -1：小于 0 就成了惩罚"),
+        (1e9, "The weight of 'length' is 1e+09: above 1000 it drowns the other rewards", "超过 1000 会淹没其他奖励"),
+    ],
+)
+def test_a_negative_or_huge_weight_is_said_beside_the_selection_and_still_accepted(weight, english, chinese):
+    from playground.ui.context import weight_warning
+
+    selection, summary, _ = collect_selection((LENGTH,), None, None, *card_values(weight))
+    assert english in html.unescape(summary)
+    assert chinese in render("zh", weight_warning(selection[0]))
+    assert [c.weight for c in parse_selection(selection)] == [weight]  # a warning, not a refusal
+    assert weight_warning({"name": "length", "weight": 2.0}) is None

@@ -29,3 +29,16 @@ def test_the_run_picker_and_the_train_tab_have_different_chinese_names():
 def test_no_text_says_rewards_barely_move():
     assert not [key for key, text in EN.items() if "barely move" in text]
     assert "barely move" not in EN["alert.dominant_reward"] and "{others}" in EN["alert.dominant_reward"]
+
+
+def test_no_space_after_a_full_width_colon_on_the_chinese_page():
+    """A bold Chinese label ends in "：" and its text follows at once ("**奖励：**`format`…", not "**奖励：** …")."""
+    from playground.lessons import LESSONS
+    from playground.ui.learn_tab import recipe_markdown
+    from playground.ui.rewards_tab import selection_summary
+
+    shown = [recipe_markdown(lesson, "zh") for lesson in LESSONS]
+    shown.append(selection_summary([{"name": "format", "weight": 1.0, "params": {}}], "zh"))
+    for text in shown:
+        assert "：** " not in text and "： " not in text, text
+    assert "**Rewards:** " in recipe_markdown(LESSONS[0], "en")  # English keeps its space

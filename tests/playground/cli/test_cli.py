@@ -39,7 +39,12 @@ def test_score_json_schema_and_values():
     )
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
-    assert set(data) == {"completions", "group", "flags"}
+    assert set(data) == {"completions", "group", "flags", "advantage"}
+    assert data["advantage"] == {
+        "scale_rewards": "group",
+        "multi_objective_aggregation": "sum_then_normalize",
+        "generation_batch_size": None,
+    }
     first, second = data["completions"]
     assert first["rewards"] == {"format": 1.0, "length": -(100 - len(fmt))}
     assert first["total"] == pytest.approx(2.0 - (100 - len(fmt)))

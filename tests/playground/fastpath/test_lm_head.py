@@ -108,6 +108,7 @@ def test_a_backward_after_the_forwards_block_runs_the_tiles_of_the_enclosing_blo
     # fast-path trainer holds `tiles()` around training, so the backward folds with the lean tile too.
     from playground.fastpath import lm_head
 
+    trl_backward_tile = chunked._backward_tile
     hidden, weight, targets = spread_inputs()
     hidden.requires_grad_()
     with lm_head.tiles():
@@ -115,10 +116,10 @@ def test_a_backward_after_the_forwards_block_runs_the_tiles_of_the_enclosing_blo
             logps, *_ = ChunkedLogProbFunction.apply(hidden, weight, None, targets, 0.7, 1024, None, 1.0, OUTPUTS)
         assert chunked._backward_tile is lm_head.backward_tile
         logps.sum().backward()
-    assert chunked._backward_tile is lm_head.TRL_BACKWARD_TILE  # restored on leaving
+    assert chunked._backward_tile is trl_backward_tile  # restored on leaving
     with cpu_lm_head():
         pass
-    assert chunked._backward_tile is lm_head.TRL_BACKWARD_TILE  # alone, the forward's block leaves TRL's tile behind
+    assert chunked._backward_tile is trl_backward_tile  # alone, the forward's block leaves TRL's tile behind
     plain = hidden.detach().clone().requires_grad_()
     torch.log_softmax(plain @ weight.t() / 0.7, dim=-1).gather(1, targets[:, None]).sum().backward()
     torch.testing.assert_close(hidden.grad, plain.grad, rtol=1e-4, atol=1e-4)

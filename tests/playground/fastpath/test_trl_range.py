@@ -59,7 +59,7 @@ def test_a_changed_trl_trains_with_its_own_methods(tiny_model_dir, tmp_path, cap
         report_to=[],
         save_strategy="no",
     )
-    with caplog.at_level(logging.WARNING, logger="playground.fastpath.trainer"):
+    with caplog.at_level(logging.WARNING, logger="playground.fastpath.internals"):
         trainer = OnChangedTRL(
             model=str(tiny_model_dir),
             reward_funcs=lambda completions, **kwargs: [float(len(c)) for c in completions],
@@ -67,9 +67,10 @@ def test_a_changed_trl_trains_with_its_own_methods(tiny_model_dir, tmp_path, cap
             train_dataset=Dataset.from_dict({"prompt": ["hello", "world"]}),
             peft_config=LoraConfig(r=4, target_modules="all-linear", task_type="CAUSAL_LM"),
         )
-    [line] = [r.getMessage() for r in caplog.records if "fast path is off" in r.getMessage()]
+    [line] = [r.getMessage() for r in caplog.records if "fast path's trainer is off" in r.getMessage()]
     assert "_compute_loss(self, model, inputs, scale)" in line
     assert not trainer._rollout_enabled
+    assert trainer.fast_path_off == {"trainer": "_compute_loss(self, model, inputs, scale)"}
     assert trainer._compute_loss.__func__ is ChangedTRL._compute_loss  # TRL's own, not the override
     ChangedTRL.calls = 0
     trainer.train()

@@ -76,6 +76,8 @@ def test_create_get_list_delete_round_trip(store):
         rewards=["length", "format"],
         final_reward=0.75,
         error=None,
+        seconds=0.0,  # finished straight from the queue: it never trained
+        pieces=[0.0],
     )
     assert not any(p.name.startswith(".") for p in store.root.iterdir())  # no temporary folders left behind
 
