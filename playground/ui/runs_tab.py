@@ -286,6 +286,7 @@ def create_runs_tab(ctx: AppContext, session: Session) -> None:
         with gr.Row():
             reload = gr.Button(t("runs.refresh"), size="sm", scale=0, min_width=120)
         table = gr.Dataframe(frame, label=t("runs.table"), interactive=False, wrap=True, max_height=300)
+        gr.Markdown(t("app.scroll_hint"), elem_classes="pg-phone-only")
         with gr.Row(equal_height=False):
             first = ids[0] if ids else None
             run = gr.Dropdown(ids, value=first, allow_custom_value=True, label=t("runs.run"), scale=3)
