@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -213,6 +213,25 @@ class Caps:
     max_queued_per_address: int = _cap(
         1, "PLAYGROUND_MAX_QUEUED_PER_ADDRESS", "Most runs waiting from one client address.", "runs"
     )
+    # --- what runs leave on disk (`playground.training.retention`) ------------------------------------------------
+    run_retention_hours: float = _cap(
+        6.0,
+        "PLAYGROUND_RUN_RETENTION_HOURS",
+        "Hours a run is kept once it ended; then it is deleted with its checkpoints.",
+        "disk",
+    )
+    max_visitor_disk_mb: int = _cap(
+        1024,
+        "PLAYGROUND_MAX_VISITOR_DISK_MB",
+        "Most MB one browser's runs (checkpoints included) and uploads may hold; a new run past it is refused.",
+        "disk",
+    )
+    min_free_disk_mb: int = _cap(
+        2048,
+        "PLAYGROUND_MIN_FREE_DISK_MB",
+        "Free MB on the runs folder's disk under which new runs are refused.",
+        "disk",
+    )
     # --- visitor workers (`playground.isolation.visitor.VisitorWorkers`) -------------------------------------------
     max_visitor_workers: int = _cap(
         16,
@@ -321,10 +340,10 @@ class Settings:
         "secret",
         min_chars=16,
     )
-    proxy_hops: int = _setting(
-        0,
+    proxy_hops: int | None = _setting(
+        None,
         "PLAYGROUND_PROXY_HOPS",
-        "Trusted proxies that append to the forwarding header (a Space: 1).",
+        "Trusted proxies that append to the forwarding header (unset: 1 where `SPACE_ID` is set, its proxy; else 0).",
         "mode",
         "int",
         low=0,
@@ -441,6 +460,8 @@ class Settings:
     def __post_init__(self):
         if self.public is None:  # public by default where the app serves a Space's visitors
             object.__setattr__(self, "public", bool(self.space_id))
+        if self.proxy_hops is None:  # a Space's own proxy appends the visitor's address; elsewhere trust none
+            object.__setattr__(self, "proxy_hops", 1 if self.space_id else 0)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -477,11 +498,6 @@ def current() -> Settings:
 def is_public(public: bool | None = None) -> bool:
     """Public mode: `public` if given (a UI flag), else the settings' (`PLAYGROUND_PUBLIC`, else on a Space)."""
     return public if public is not None else bool(current().public)
-
-
-def with_values(settings: Settings | None = None, **values: Any) -> Settings:
-    """`settings` (the current ones by default) with some fields replaced, for a host that sets them in code."""
-    return replace(settings or current(), **values)
 
 
 # --- the tables in docs/security.md ----------------------------------------------------------------------------------

@@ -57,8 +57,22 @@ class _CodeFormat:
 
 
 def _code_format(text: str, language: str) -> float:
-    pattern = rf"^<think>\n.*?\n</think>\n<answer>\n.*?```{re.escape(language)}.*?```.*?\n</answer>$"
-    return 1.0 if re.match(pattern, text, re.DOTALL | re.MULTILINE) else 0.0
+    """open-r1's pattern `^<think>\\n.*?\\n</think>\\n<answer>\\n.*?```{language}.*?```.*?\\n</answer>$` (DOTALL,
+    MULTILINE), matched piece by piece: the earliest place of each piece leaves the most room for the next, so one
+    scan decides it. The regex backtracks through every combination of its four `.*?` (a text that repeats the pieces
+    takes seconds); this is linear."""
+    if not text.startswith("<think>\n"):
+        return 0.0
+    start = text.find("\n</think>\n<answer>\n", len("<think>\n"))
+    fence = -1 if start < 0 else text.find(f"```{language}", start + len("\n</think>\n<answer>\n"))
+    close = -1 if fence < 0 else text.find("```", fence + 3 + len(language))
+    end = -1 if close < 0 else close + 3
+    while end >= 0:
+        end = text.find("\n</answer>", end)
+        if end >= 0 and text[end + len("\n</answer>") : end + len("\n</answer>") + 1] in ("", "\n"):
+            return 1.0
+        end = -1 if end < 0 else end + 1
+    return 0.0
 
 
 def extract_code(text: str, language: str = "python") -> str:

@@ -122,6 +122,12 @@ class Uploads:
             raise DataError(NOT_UPLOADED)
         return plain_file(absolute)
 
+    def bytes_of(self, owner: str) -> int:
+        """Bytes of the files `owner` uploaded (for the disk quota of `playground.training.retention`)."""
+        with self._lock:
+            record = self._records.get(owner)
+            return sum(record.files.values()) if record is not None else 0
+
     def __len__(self) -> int:
         return len(self._records)
 

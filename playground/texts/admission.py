@@ -95,6 +95,22 @@ TEXTS: dict[str, tuple[str, str]] = {
         "({env}); wait for them to finish, or use the page.",
         "这是公开的应用：您的网络地址已有 {count} 个不带浏览器令牌的调用正在评分（{env}）；请等它们结束，或使用网页。",
     ),
+    "admission.what.run_retention_hours": ("the hours a run is kept", "训练结果保留的小时数"),
+    "admission.what.max_visitor_disk_mb": (
+        "the MB your runs and uploads hold",
+        "您的训练结果和上传文件占用的 MB 数",
+    ),
+    "admission.what.min_free_disk_mb": ("the free disk (MB)", "剩余磁盘空间（MB）"),
+    "retention.low_disk": (
+        "This app is public: the disk has {free} MB free, under the {cap} MB kept free (PLAYGROUND_MIN_FREE_DISK_MB); "
+        "new runs start again once older runs expire.",
+        "这是公开的应用：磁盘仅剩 {free} MB，低于保留的 {cap} MB（PLAYGROUND_MIN_FREE_DISK_MB）；"
+        "较早的训练结果过期后即可再开始新的训练。",
+    ),
+    "retention.expires": (
+        "Deleted at {time} UTC, {hours} h after it ended (PLAYGROUND_RUN_RETENTION_HOURS).",
+        "将于 {time}（协调世界时）删除，即结束后 {hours} 小时（PLAYGROUND_RUN_RETENTION_HOURS）。",
+    ),
     "admission.uploads_full": (
         "This app is public: the table of uploads is full (other visitors' uploads are kept); try again later.",
         "这是公开的应用：上传记录已满（其他访客的上传会被保留）；请稍后再试。",

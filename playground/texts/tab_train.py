@@ -99,6 +99,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     "train.eval_answers.model": ("Model", "模型"),
     "train.eval_answers.after_step": ("After GRPO step {step}", "GRPO 第 {step} 步后"),
     "train.phase.label": ("Phase: {phase}", "阶段：{phase}"),
+    "train.fast_path_off": (
+        "ℹ TRL's own code runs where the CPU fast path does not fit this install (correct, slower): {why}",
+        "ℹ 在 CPU 快速路径与当前安装不匹配的部分，改用 TRL 自己的代码（结果相同，速度较慢）：{why}",
+    ),
     "train.phase.warmup": ("warm-up (SFT)", "预热（SFT）"),
     "train.phase.grpo": ("GRPO", "GRPO 强化学习"),
     "train.phase.eval": ("scoring the eval prompts", "正在为评估提示词打分"),

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,6 +24,7 @@ from playground.admission import Caps
 from playground.errors import PlaygroundError
 from playground.spec import RunSpec
 from playground.texts import msg
+from playground.training import retention
 from playground.training.checkpoint import checkpoint_step
 from playground.training.store import ACTIVE, SPEC, Run, RunStore
 from playground.validation import validate_spec
@@ -218,15 +220,23 @@ class JobManager:
     next queued run starts when the current one ends, and a run past its wall time is stopped.
     """
 
-    def __init__(self, store: RunStore, public: bool = False, caps: PublicCaps | None = None):
+    def __init__(
+        self,
+        store: RunStore,
+        public: bool = False,
+        caps: PublicCaps | None = None,
+        uploaded: Callable[[str], int] | None = None,
+    ):
         self.store = store
         self.public = public
         self.caps = caps or (PublicCaps.from_env() if public else PublicCaps())
+        self.uploaded = uploaded  # bytes a browser's uploads hold (its owner key), for the disk quota
         self._lock = threading.Lock()
         self.current: TrainingJob | None = None
         self.waiting: list[Waiting] = []
         self.last_pace: float | None = None  # seconds per step of the last run that took a step
         if public:  # the queue a previous app process left: it goes on where it stopped
+            threading.Thread(target=self._sweep, name="run-retention", daemon=True).start()
             self.waiting = load_queue(store)
             with self._lock:
                 self._start_next()
@@ -248,6 +258,7 @@ class JobManager:
             from playground.sandbox.settings import code_policy
 
             self.caps.check(spec, custom_reward_names(spec, custom_rewards), code_policy(True).limits.timeout)
+            self._check_disk(owner)
         with self._lock:
             job = self.current
             if job is not None and job.active:
@@ -288,6 +299,7 @@ class JobManager:
             from playground.sandbox.settings import code_policy
 
             self.caps.check(spec, custom_reward_names(spec, None), code_policy(True).limits.timeout)
+            self._check_disk(owner)
         waiting = Waiting(spec, owner, None, address, run=run, resume_from=checkpoint)
         with self._lock:
             job = self.current
@@ -355,8 +367,24 @@ class JobManager:
             job.join()
         if job.step and job.started_at:
             self.last_pace = (time.time() - job.started_at) / job.step
+        retention.thin_checkpoints(job.run.path)  # Continue needs the newest checkpoint only
+        retention.expire_runs(self.store, self.caps.run_retention_hours)
         with self._lock:
             self._start_next()
+
+    def _check_disk(self, owner: str | None) -> None:
+        """Public mode, before a run is queued: expired runs go, then the disk and the visitor's quota are checked."""
+        retention.expire_runs(self.store, self.caps.run_retention_hours)
+        retention.check_disk(self.store, owner, self.caps, self.uploaded)
+
+    def _sweep(self) -> None:
+        """Public mode: expired runs are deleted every `SWEEP_SECONDS`, Starts or not."""
+        while True:
+            try:
+                retention.expire_runs(self.store, self.caps.run_retention_hours)
+            except Exception:  # a sweep that failed is tried again later; the app goes on
+                logger.exception("Expiring runs failed")
+            time.sleep(retention.SWEEP_SECONDS)
 
     def _start_next(self) -> None:
         """Start the first queued run that starts, if the machine is free (the lock is held)."""

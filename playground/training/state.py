@@ -24,6 +24,7 @@ FIELDS = {
     "warmup_step": 0,
     "alerts": [],  # the health alerts as of the last logged row (`playground.training.health`, computed by the job)
     "alert_log": [],  # every alert raised in the run, resolved ones kept (`playground.training.alert_log`)
+    "fast_path_off": None,  # the parts of the CPU fast path that stepped aside in this install, and why
 }
 
 
@@ -100,6 +101,7 @@ class JobState:
             "warmup_steps": self.spec.grpo.sft_warmup_steps,
             "alerts": list(self.alerts),
             "alert_log": list(self.alert_log),
+            "fast_path_off": self.fast_path_off,
             "num_processes": self.spec.model.num_processes,
             "completions_per_step": self.spec.completions_per_step(),
         }

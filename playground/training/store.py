@@ -3,7 +3,9 @@
 Layout of `<root>/<run_id>/`:
 
 - `spec.json`     the run spec, opaque to the store (only the model id and reward names are read, for `RunInfo`).
-- `status.json`   `{"status": ..., "pid": ..., "host": ..., "updated_at": ..., ...}`, always replaced atomically.
+- `status.json`   `{"status": ..., "pid": ..., "host": ..., "updated_at": ..., ...}`, always replaced atomically; the
+                  wall time as `pieces` (seconds of the first run and of each continue) and `elapsed` (their sum),
+                  the job's `alerts` (holding now) and `alert_log` (every alert raised, resolved ones marked).
 - `metrics.jsonl` one JSON object per logged step, appended with one `write` and fsynced.
 - `samples.jsonl` one JSON object per sample row.
 - `adapter/`      the PEFT adapter the trainer saves; the store only exposes its path.

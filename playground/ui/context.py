@@ -116,12 +116,14 @@ class AppContext:
         sweep_orphans()
         store = RunStore(settings.runs)
         public = is_public()
+        uploads = uploads_table(admission.Caps.from_env())
         return cls(
             settings=settings,
             store=store,
-            jobs=JobManager(store, public=public),
+            jobs=JobManager(store, public=public, uploaded=uploads.bytes_of),  # uploads count in the disk quota
             models=AppModels(public, settings.model),
             downloads=Path(make_temp_dir("downloads")),
+            uploads=uploads,
         )
 
     # --- identity: browser tokens (training/access.py) ---------------------------------------------------------------

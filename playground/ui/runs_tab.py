@@ -16,6 +16,7 @@ from playground.export.recipe import recipe_blocker
 from playground.lessons import reference_for
 from playground.spec import RunSpec
 from playground.texts import render
+from playground.training import retention
 from playground.training.store import RunInfo
 from playground.ui.charts import chart_updates, create_overlay, overlay_update
 from playground.ui.common import bind, client_address, empty_frame, lang_of, notify, pieces_text, run_label
@@ -122,6 +123,11 @@ def show_run(ctx: AppContext, request: gr.Request, session_id: str | None, run_i
     summary = run_summary(run.info(), lang)
     if blocker:  # said beside the run, and the recipe button off: a toast alone made the button look dead
         summary += "\n\n" + tr(lang, "runs.recipe_blocked", name=blocker)
+    if ctx.public:  # runs expire (playground/training/retention.py): say when this one goes
+        when = retention.expires_at(status, ctx.jobs.caps.run_retention_hours)
+        if when is not None:
+            hours = f"{ctx.jobs.caps.run_retention_hours:g}"
+            summary += "\n\n" + tr(lang, "retention.expires", time=when.strftime("%Y-%m-%d %H:%M"), hours=hours)
     return [*view, hide, hide, hide, summary, *evals, gr.Button(interactive=blocker is None)]
 
 

@@ -236,7 +236,10 @@ def status_text(snap: dict, owner: bool, lang: str) -> str:
             values["elapsed"] = pieces_text(snap["pieces"], lang)
         text = tr(lang, f"train.status.{status}", **values)
     phase = phase_label(snap, lang)
-    return f"**{phase}** · {text}" if phase and status in ACTIVE else text
+    text = f"**{phase}** · {text}" if phase and status in ACTIVE else text
+    if snap.get("fast_path_off"):  # parts of the CPU fast path that stepped aside in this install (fastpath/internals)
+        text += "\n\n" + tr(lang, "train.fast_path_off", why=html.escape(str(snap["fast_path_off"])))
+    return text
 
 
 def phase_label(snap: dict, lang: str) -> str:

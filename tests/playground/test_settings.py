@@ -155,3 +155,10 @@ def test_only_the_settings_and_child_environments_touch_the_environment():
         if re.search(r"os\.environ|getenv\(", path.read_text(encoding="utf-8"))
     }
     assert readers == ENVIRONMENT_READERS
+
+
+def test_a_space_trusts_its_own_proxy_and_nothing_else_trusts_a_header():
+    assert Settings.from_env({}).proxy_hops == 0  # a bare port or --share: no forwarded header is read
+    assert Settings.from_env({"SPACE_ID": "you/app"}).proxy_hops == 1  # the Space's proxy appends the address
+    assert Settings.from_env({"SPACE_ID": "you/app", "PLAYGROUND_PROXY_HOPS": "0"}).proxy_hops == 0
+    assert Settings.from_env({"PLAYGROUND_PROXY_HOPS": "2"}).proxy_hops == 2

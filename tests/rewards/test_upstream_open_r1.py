@@ -5,6 +5,8 @@ open-r1's `format_reward` is registered as `think_answer_strict`, its `tag_count
 `len_reward` as `len_reward`, its character-length cosine reward as `cosine_scaled` with `length_unit=characters`.
 """
 
+import re
+
 import pytest
 
 from playground.errors import RewardError
@@ -263,6 +265,24 @@ class TestCodeFormat:
     )
     def test_case(self, language, text, expected):
         assert build_reward("code_format", {"language": language})(_chat(text)) == [expected]
+
+    @pytest.mark.parametrize(
+        "text",
+        [
+            "<think>\n\n</think>\n<answer>\n```python```\n</answer>",  # every `.*?` empty
+            "<think>\nA\n</think>\n<answer>\n```python\nx\n```\n</answer>\nafter",  # `$` at a line's end
+            "<think>\nA\n</think>\n<answer>\n```python\nx\n```\n</answer>after",  # not at a line's end
+            "<think>\nA\n</think>\n<answer>\n```python\n</answer>\n```\n</answer>",  # the fence closes later
+            "<think>\nA\n</think>\n<answer>\n```pythonx```\n</answer>\n</answer>x",
+            "<think>\n</think>\n<answer>\n```python\nx\n```\n</answer>",  # no line between the think tags
+            "<think>\nA\n</think>\n<answer>\n```python\nx\n```\n</answer>" * 40,  # repeated whole answers
+        ],
+    )
+    def test_matches_open_r1s_pattern(self, text):
+        """The same verdict as open-r1's regex (which backtracks through its four `.*?`), without its cost."""
+        pattern = r"^<think>\n.*?\n</think>\n<answer>\n.*?```python.*?```.*?\n</answer>$"
+        expected = 1.0 if re.match(pattern, text, re.DOTALL | re.MULTILINE) else 0.0
+        assert build_reward("code_format")(_chat(text)) == [expected]
 
     def test_language_column_overrides(self):
         text = "<think>\nAnalysis\n</think>\n<answer>\n```javascript\nconsole.log('hello');\n```\n</answer>"

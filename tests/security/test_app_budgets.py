@@ -5,22 +5,29 @@ trusted proxy):
 - upload width: one JSONL line of 120,000 keys, or of 45 MB, is refused by the gate in the upload worker, with the
   app's memory unchanged, in English and Chinese; a narrow file of the same rows still reads;
 - calls without a browser token: concurrent judge calls through the unqueued `/gradio_api/run/score_completions`
-  start at most the shared pool's one model worker, and calls past the address's share are refused.
+  start at most the shared pool's one model worker, and calls past the address's share are refused;
+- a bystander: while one address makes 8 token-less judge calls, a browser on another loopback address (127.0.0.2)
+  keeps scoring on Try on text within twice its own latency measured just before;
+- retention: the Runs tab says when a visitor's run is deleted (English and Chinese).
 """
 
 import json
 import logging
 import os
+import statistics
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timedelta
 
 import pytest
 from gradio_client import Client, handle_file
 from gradio_client.exceptions import AppError
 
+from playground import settings
 from playground.isolation.visitor import WORKERS
-from tests.support.queue_client import error_of, run_call
+from playground.spec import RunSpec
+from tests.support.queue_client import app_config, error_of, find_event, issue_token, raw_call, run_call
 from tests.ui.live_app import running_app
 from tests.ui.test_client import TINY_RUN, form_kwargs
 
@@ -181,11 +188,13 @@ class WorkerWatch:
 
 
 JUDGE = json.dumps([{"name": "judge", "weight": 1.0, "params": {"rubric": "Is it polite?", "model": "embedded"}}])
+# score_completions' inputs: completions, rewards, prompt, code, scale_rewards, multi_objective_aggregation
+JUDGE_CALL = [["Hello there.", "Go away."], JUDGE, "Greet me.", "", "group", "sum_then_normalize"]
 
 
 def test_token_less_judge_calls_share_one_pool_worker(public_app):
     calls = 4
-    data = [["Hello there.", "Go away."], JUDGE, "Greet me.", ""]
+    data = JUDGE_CALL
     with WorkerWatch() as watch, ThreadPoolExecutor(calls) as pool:
         answers = list(pool.map(lambda _: run_call(public_app.url, "score_completions", data), range(calls)))
     scored = [a for a in answers if a["success"]]
@@ -194,3 +203,94 @@ def test_token_less_judge_calls_share_one_pool_worker(public_app):
     assert all("PLAYGROUND_MAX_ANONYMOUS_CALLS_PER_ADDRESS" in e for e in refused), refused
     assert len(watch.started) <= 1, watch.started  # the shared pool's model worker, never one per call
     assert [key for key in WORKERS.live() if key[1] == "model"] == [("anonymous:0", "model")]
+
+
+BYSTANDER = "127.0.0.2"  # another loopback address: another visitor to the app's per-address checks
+
+
+class TryOnText:
+    """A browser on `BYSTANDER` with its page's token, scoring a group on Try on text (the selection its page starts
+    with) over the raw queue."""
+
+    def __init__(self, url: str):
+        import uuid
+
+        self.url, self.session = url, uuid.uuid4().hex
+        issue_token(url, self.session, local_address=BYSTANDER)
+        self.index, _ = find_event(app_config(url, BYSTANDER), lambda dep, _: dep.get("api_name") == "try_on_text")
+
+    def seconds(self) -> float:
+        start = time.perf_counter()
+        done = raw_call(
+            self.url,
+            self.session,
+            self.index,
+            [None, "abcde\n---\nabcdefghij", "", "", None, ""],
+            None,
+            300,
+            BYSTANDER,
+        )
+        assert done["success"], error_of(done)
+        return time.perf_counter() - start
+
+
+def test_a_bystander_keeps_scoring_while_one_address_makes_token_less_judge_calls(public_app):
+    bystander = TryOnText(public_app.url)
+    bystander.seconds()  # its worker starts
+    before = [bystander.seconds() for _ in range(5)]
+    calls = 8
+    during, attack_over = [], threading.Event()
+
+    def attack():
+        with ThreadPoolExecutor(calls) as pool:
+            try:
+                return list(
+                    pool.map(lambda _: run_call(public_app.url, "score_completions", JUDGE_CALL), range(calls))
+                )
+            finally:
+                attack_over.set()
+
+    with WorkerWatch() as watch, ThreadPoolExecutor(1) as attacker:
+        answers = attacker.submit(attack)
+        while not attack_over.is_set() or len(during) < 3:
+            during.append(bystander.seconds())
+        answers = answers.result()
+    refused = [error_of(a) for a in answers if not a["success"]]
+    share = settings.current().caps.max_anonymous_calls_per_address
+    assert len(refused) >= calls - share - 1, refused  # past the address's share (one may start once another ended)
+    assert all("PLAYGROUND_MAX_ANONYMOUS_CALLS_PER_ADDRESS" in e for e in refused), refused
+    assert len(watch.started) <= settings.current().caps.anonymous_workers, watch.started  # the shared pool only
+    quiet, busy = statistics.median(before), statistics.median(during)
+    print(
+        f"bystander Try on text: median {quiet:.3f} s before (n={len(before)}), {busy:.3f} s during (n={len(during)}) "
+        f"{calls} token-less judge calls ({calls - len(refused)} scored, {len(refused)} refused); "
+        f"workers started {len(watch.started)}"
+    )
+    assert busy <= max(2 * quiet, quiet + 1.0), (before, during)
+
+
+# --- retention -------------------------------------------------------------------------------------------------------
+
+
+def test_the_runs_tab_says_when_a_run_is_deleted(public_app):
+    import uuid
+
+    session = uuid.uuid4().hex
+    token = issue_token(public_app.url, session)
+    run = public_app.ctx.store.create(RunSpec().to_dict(), owner=public_app.ctx.viewer(token))
+    run.write_status(status="finished", step=1)
+    ended = run.status()["finished_at"]
+    config = app_config(public_app.url)
+    index, dep = find_event(config, lambda dep, by_id: dep.get("api_name") == "show_run")
+    data = [run.id if by_id_type == "dropdown" else None for by_id_type in _input_types(config, dep)]
+    for lang, text in (("en", "Deleted at"), ("zh", "删除")):
+        done = raw_call(public_app.url, session, index, data, {"Accept-Language": lang})
+        shown = json.dumps(done["output"]["data"], ensure_ascii=False)
+        assert done["success"] and text in shown and "PLAYGROUND_RUN_RETENTION_HOURS" in shown, shown[-600:]
+    expected = (datetime.fromisoformat(ended) + timedelta(hours=6)).strftime("%Y-%m-%d %H:%M")
+    assert expected in shown
+
+
+def _input_types(config: dict, dep: dict) -> list[str]:
+    by_id = {c["id"]: c for c in config["components"]}
+    return [by_id[i]["type"] for i in dep["inputs"]]

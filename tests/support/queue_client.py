@@ -13,8 +13,16 @@ from collections.abc import Callable
 import httpx
 
 
-def app_config(url: str) -> dict:
-    return httpx.get(url + "config", timeout=30).json()
+def http_client(timeout: float, headers: dict | None = None, local_address: str | None = None) -> httpx.Client:
+    """An HTTP client whose connections leave from `local_address` (another loopback address, 127.0.0.x: another
+    visitor to the app's address check); the machine's default source address if None."""
+    transport = httpx.HTTPTransport(local_address=local_address) if local_address else None
+    return httpx.Client(timeout=timeout, headers=headers or {}, transport=transport)
+
+
+def app_config(url: str, local_address: str | None = None) -> dict:
+    with http_client(30, local_address=local_address) as http:
+        return http.get(url + "config").json()
 
 
 def components(config: dict) -> dict[int, dict]:
@@ -38,10 +46,17 @@ def payload(config: dict, dep: dict, value: Callable[[dict], object]) -> list:
 
 
 def raw_call(
-    url: str, session_hash: str, fn_index: int, data: list, headers: dict | None = None, timeout: float = 120
+    url: str,
+    session_hash: str,
+    fn_index: int,
+    data: list,
+    headers: dict | None = None,
+    timeout: float = 120,
+    local_address: str | None = None,
 ) -> dict:
-    """One event over the raw queue API; returns its final message (`success`, `output`)."""
-    with httpx.Client(timeout=timeout, headers=headers or {}) as http:
+    """One event over the raw queue API, from `local_address` if given; returns its final message (`success`,
+    `output`)."""
+    with http_client(timeout, headers, local_address) as http:
         joined = http.post(
             url + "gradio_api/queue/join",
             json={"data": data, "fn_index": fn_index, "session_hash": session_hash, "event_data": None},
@@ -80,11 +95,11 @@ def find_event(config: dict, test: Callable[[dict, dict[int, dict]], bool]) -> t
     raise LookupError("no such event in the route table")
 
 
-def issue_token(url: str, session_hash: str, stored: str | None = None) -> str:
+def issue_token(url: str, session_hash: str, stored: str | None = None, local_address: str | None = None) -> str:
     """What a browser's page load does: the load event reads the token the browser stored (`stored`; none by
     default), keeps it if this server issued it, else issues one, and keeps it in the session's state. Returns the
-    session's token, as the browser would store it."""
-    config = app_config(url)
+    session's token, as the browser would store it. From `local_address` if given."""
+    config = app_config(url, local_address)
 
     def reads_the_stored_token(dep: dict, by_id: dict[int, dict]) -> bool:
         return [by_id[i]["type"] for i in dep["inputs"]] == ["browserstate"] and any(
@@ -92,7 +107,7 @@ def issue_token(url: str, session_hash: str, stored: str | None = None) -> str:
         )
 
     index, _ = find_event(config, reads_the_stored_token)
-    done = raw_call(url, session_hash, index, [stored])
+    done = raw_call(url, session_hash, index, [stored], local_address=local_address)
     if not done.get("success"):
         raise RuntimeError(f"the page load's token event failed: {error_of(done)}")
     tokens = [v for v in done["output"]["data"] if isinstance(v, str) and v.startswith("pg1.")]

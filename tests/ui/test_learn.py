@@ -421,6 +421,17 @@ def test_the_reference_counts_its_held_out_answers_as_prompts_times_answers():
     assert "每个评估点 32 个留出回答（8 个提示词 × 每个 4 个回答）" in reference_markdown(fmt, "zh")
 
 
+def test_the_train_tab_says_when_the_fast_path_stepped_aside():
+    snap = dict(run_id="r", status="running", step=2, max_steps=20, elapsed=12.0, eta=30.0, error=None)
+    assert "fast path" not in status_text(snap, True, "en")
+    off = snap | dict(fast_path_off="trainer: GRPOTrainer._compute_loss is gone")
+    assert status_text(off, True, "en").endswith(
+        "TRL's own code runs where the CPU fast path does not fit this install (correct, slower): "
+        "trainer: GRPOTrainer._compute_loss is gone"
+    )
+    assert "改用 TRL 自己的代码" in status_text(off, True, "zh")
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_each_lesson_shows_its_duration_on_a_line_of_its_own(lang):
     """The reference run's wall time, right under the title, not inside the lesson's paragraphs."""

@@ -13,10 +13,10 @@ import pytest
 import trl.kernels.chunked_logprob as chunked
 from trl import GRPOTrainer
 
-from playground import testing
 from playground.fastpath import internals
 from playground.training.job import TrainingJob
 from playground.training.store import RunStore
+from tests.support import tiny_models as testing
 
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -98,7 +98,8 @@ def test_a_mismatch_turns_its_part_off_says_so_once_and_the_run_still_trains(
     job.join(timeout=600)
     status = run.status()
     assert status["status"] == "finished", status.get("error_text")
-    assert f"{part}: " in status["fast_path_off"] and shown in status["fast_path_off"]  # what the Train tab shows
+    assert f"{part}: " in status["fast_path_off"] and shown in status["fast_path_off"]
+    assert job.snapshot()["fast_path_off"] == status["fast_path_off"]  # what the Train tab reads
     rewards = [row["reward"] for row in run.metrics() if "reward" in row and row.get("phase") != "eval"]
     assert len(rewards) == 1 and math.isfinite(rewards[0])
     [said] = [r.getMessage() for r in caplog.records if f"fast path's {part} is off" in r.getMessage()]
