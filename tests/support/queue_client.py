@@ -72,10 +72,17 @@ def raw_call(
     raise ConnectionError("the queue closed without an answer")
 
 
-def run_call(url: str, api_name: str, data: list, headers: dict | None = None, timeout: float = 300) -> dict:
-    """One unqueued call of a named endpoint (`/gradio_api/run/<api_name>`), as a script without a page makes it;
-    returns `{"success", "output"}` in the shape of `raw_call`'s final message."""
-    with httpx.Client(timeout=timeout, headers=headers or {}) as http:
+def run_call(
+    url: str,
+    api_name: str,
+    data: list,
+    headers: dict | None = None,
+    timeout: float = 300,
+    local_address: str | None = None,
+) -> dict:
+    """One unqueued call of a named endpoint (`/gradio_api/run/<api_name>`), as a script without a page makes it,
+    from `local_address` if given; returns `{"success", "output"}` in the shape of `raw_call`'s final message."""
+    with http_client(timeout, headers, local_address) as http:
         answer = http.post(url + f"gradio_api/run/{api_name.lstrip('/')}", json={"data": data})
     body = answer.json() if answer.headers.get("content-type", "").startswith("application/json") else {}
     if answer.status_code == 200 and "data" in body:
