@@ -169,6 +169,17 @@ def tiny(tiny_model_dir):
 
 
 @pytest.fixture(scope="session")
+def shared_public_app(tiny_model_dir, tmp_path_factory):
+    """One public-mode app (PLAYGROUND_PUBLIC=1) on the tiny model per test process, shared by the modules that take
+    `public_app` from `tests.ui.live_app.fresh_module_state`, each with its own caps in the environment."""
+    from tests.ui.live_app import running_app
+
+    runs = str(tmp_path_factory.mktemp("runs"))
+    with running_app(str(tiny_model_dir), runs, {"PLAYGROUND_PUBLIC": "1"}, env_for_life=False) as live:
+        yield live
+
+
+@pytest.fixture(scope="session")
 def char_model_dir(tmp_path_factory):
     from tests.support.tiny_models import save_char_model
 

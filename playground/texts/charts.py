@@ -41,6 +41,11 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Share of groups whose completions all scored the same, so they teach nothing. Down is good.",
         "所有生成结果得分都相同（因此学不到东西）的组所占比例。越低越好。",
     ),
+    "chart.kl.not_logged": (
+        "kl not logged: TRL logs it only when beta > 0",
+        "没有记录 kl：只有 beta > 0 时 TRL 才记录它",
+    ),
+    "chart.not_logged": ("{metric} not logged in this run", "这次训练没有记录 {metric}"),
     "chart.kl.title": ("kl: drift from the base model", "kl：偏离基础模型的程度"),
     "chart.kl.y": ("KL divergence (per token)", "KL 散度（每个 token）"),
     "chart.kl.caption": (

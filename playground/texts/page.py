@@ -37,12 +37,15 @@ TEXTS: dict[str, tuple[str, str]] = {
     "app.duplicate_button": ("Duplicate Space", "复制 Space"),
     "app.warning_title": ("Warning", "注意"),
     "app.info_title": ("Note", "提示"),
-    "app.start_here": (
-        "**New here? Start with a lesson.** The format lesson shows a reward that gives GRPO nothing to learn from, "
-        "the cold start that fixes it, and a reference run to compare your own with.",
-        "**第一次来？从一课开始**。格式这一课展示一个让 GRPO 无从学习的奖励、解决它的冷启动，"
-        "以及一次可以和你自己的训练对照的参考训练。",
+    "app.start_here": ("**New here? Start with a lesson.**", "**第一次来？从一课开始。**"),
+    "app.start_here.detail": (
+        "The format lesson shows a reward that gives GRPO nothing to learn from, the cold start that fixes it, and a "
+        "reference run to compare your own with.",
+        "格式这一课展示一个让 GRPO 无从学习的奖励、解决它的冷启动，以及一次可以和你自己的训练对照的参考训练。",
     ),
+    # under a table wider than a phone's screen (shown on a phone only)
+    "app.scroll_hint": ("→ Swipe the table sideways for more columns.", "→ 左右滑动表格，查看更多列。"),
+    "app.start_here.dismiss": ("Hide", "不再显示"),
     "app.start_here.button": ("Start with the format lesson", "从格式课开始"),
     "table.step": ("step", "步"),
     # a parser's English message, kept under its Chinese explanation (`playground.texts.details`)

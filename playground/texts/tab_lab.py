@@ -52,6 +52,19 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Imported: {n} reward(s) selected (see the Rewards tab).",
         "已导入：选中了 {n} 个奖励（见“奖励”页）。",
     ),
+    "lab.grader.replaced": (
+        "It replaced the selection {old}: **Undo import** brings that selection (and the custom code) back.",
+        "它替换了之前所选的 {old}：点“**撤销导入**”可恢复之前所选的奖励（以及自定义代码）。",
+    ),
+    "lab.grader.undo": ("Undo import", "撤销导入"),
+    "lab.grader.nothing_to_undo": (
+        "Nothing to undo: no import has replaced a selection in this page.",
+        "没有可撤销的导入：本页还没有导入替换过所选奖励。",
+    ),
+    "lab.grader.undone": (
+        "Import undone: the selection is {old} again.",
+        "已撤销导入：所选奖励恢复为 {old}。",
+    ),
     "lab.grader.columns": ("They read these dataset columns: {columns}.", "它们读取这些数据集列：{columns}。"),
     "lab.no_signal": ("no signal", "无信号"),
     "lab.correlation": (

@@ -5,12 +5,15 @@ TEXTS: dict[str, tuple[str, str]] = {
     "learn.tab": ("Learn", "学习"),
     "learn.intro": (
         (
-            "Guided lessons that follow the article, one idea each. Pick a lesson and read it, then press **Load**: "
+            "Guided lessons that follow the Hugging Face course chapter [“Implementing GRPO in TRL”]"
+            "(https://huggingface.co/learn/llm-course/chapter12/4), “the article” below, one idea each. Pick a "
+            "lesson and read it, then press **Load**: "
             "it fills the Rewards, Preview and Train tabs with the lesson's recipe. Generate a group on Preview, or "
             "start the run on Train and watch its charts."
         ),
         (
-            "跟随文章的引导课程，每课讲一个要点。选择一课并阅读，然后点击 **载入**："
+            "跟随 Hugging Face 课程中[“在 TRL 中实现 GRPO”](https://huggingface.co/learn/llm-course/chapter12/4)"
+            "一章的引导课程，每课讲一个要点（下文说的“文章”就是这一章）。选择一课并阅读，然后点击 **载入**："
             "它会把本课的配方填入“奖励”“预览”和“训练”页。可以在“预览”页生成一组回答，或在“训练”页开始训练并观察图表"
             "。"
         ),
@@ -78,6 +81,17 @@ TEXTS: dict[str, tuple[str, str]] = {
             "{steps} 步 GRPO，没有留出提示词评估（图表显示每一步的训练奖励）。"
         ),
     ),
+    "learn.ref.other_machine": (
+        "This run was measured on {threads} thread(s) of {cpu} while a second run used its other core; the other "
+        "lessons' runs on both cores of a quiet 2-core AMD EPYC. A run with all the cores takes less time.",
+        "这次训练是在 {cpu} 上用 {threads} 个线程测的，另一个核心当时在跑另一次训练；其他课程的参考训练都在一台空闲的 "
+        "2 核 AMD EPYC 上用两个核心测得。用上全部核心的训练会更快。",
+    ),
+    "learn.duration": (
+        "⏱ About {wall} (the reference run, on {where} of {cpu}).",
+        "⏱ 约 {wall}（参考训练，{cpu} 的 {where}）。",
+    ),
+    "learn.duration.none": ("⏱ No training run in this lesson.", "⏱ 这一课不需要训练。"),
     "learn.ref.cores": ("{cores} cores", "{cores} 个核心"),
     "learn.ref.threads": ("{threads} thread(s) of its {cores} cores", "{cores} 个核心中的 {threads} 个线程"),
     "learn.ref.alerts": ("Alerts the run raised: {alerts}.", "这次训练发出的提醒：{alerts}。"),

@@ -170,6 +170,17 @@ TEXTS: dict[str, tuple[str, str]] = {
         "请至少添加一个用例：要测试的函数和一个生成结果。",
     ),
     "rewards.tests.where": ("Case {case}", "用例 {case}"),
+    "rewards.tests.not_in_code": (
+        "{function} is neither a function of the code in the editor (it defines: {defined}) nor a library reward: "
+        "this case was written for other code. Name one of the code's functions, or delete the case.",
+        "{function} 既不是编辑器中代码的函数（代码定义了：{defined}），也不是库中的奖励：这个用例是为别的代码写的。"
+        "请改成代码中的某个函数，或删除这个用例。",
+    ),
+    "rewards.tests.stale": (
+        "The cases name {names}, which the code in the editor does not define: they belong to earlier code.",
+        "用例里的 {names} 不是编辑器中代码定义的函数：这些用例属于之前的代码。",
+    ),
+    "rewards.tests.no_functions": ("none", "无"),
     "rewards.tests.bad_columns": (
         'Case {case}: the columns must be a JSON object such as {{"answer": "4"}} ({error}).',
         '用例 {case}：数据集列必须是 JSON 对象，例如 {{"answer": "4"}}（{error}）。',

@@ -23,6 +23,11 @@ TEXTS: dict[str, tuple[str, str]] = {
     "runs.recipe": ("trl recipe", "trl 训练配方"),
     "runs.overlay": ("Reward curves of several runs", "多次训练的奖励曲线"),
     "runs.overlay.pick": ("Runs to overlay", "要叠加的训练"),
+    "runs.overlay.mixed": (
+        "These runs have different rewards, so their reward totals are on different scales and the lines above "
+        "cannot be compared as they stand. Each run's rewards:",
+        "这些训练用的奖励不同，总奖励的尺度也不同，上面的曲线不能直接比较。各次训练的奖励：",
+    ),
     "runs.none_selected": ("Pick a run first.", "请先选择一个训练。"),
     "runs.no_adapter": ("Run {run} has no saved adapter yet.", "训练 {run} 还没有保存的适配器。"),
     "runs.deleted": ("Deleted run {run}.", "已删除训练 {run}。"),

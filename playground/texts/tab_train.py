@@ -49,6 +49,15 @@ TEXTS: dict[str, tuple[str, str]] = {
         "No run yet since the app started; past runs are on the Runs tab.",
         "应用启动后还没有训练；以往的训练在“训练记录”页。",
     ),
+    "train.status.other_recipe": (
+        "The charts and samples below are that run's, `{run}` (rewards {rewards}), not the recipe in your form.",
+        "下面的图表和样例属于那次训练 `{run}`（奖励 {rewards}），不是你表单里的配方。",
+    ),
+    "train.status.other_lesson": (
+        "The charts and samples below are that run's, `{run}`: the lesson “{lesson}” (rewards {rewards}), not the "
+        "recipe in your form.",
+        "下面的图表和样例属于那次训练 `{run}`：“{lesson}”一课（奖励 {rewards}），不是你表单里的配方。",
+    ),
     "train.status.other_session": (
         (
             "A run is in progress (step {step} of {total}), started in another session. You can watch it here; only "

@@ -54,9 +54,13 @@ th, th * { word-break: normal !important; overflow-wrap: normal !important; }
 /* On a phone the selection and "Try on text" come before the reward cards (which are thousands of pixels long), and
    each field of the Train tab's groups takes a line of its own: beside a checkbox a field was squeezed until its label
    ("reward_error_policy") was cut and its help stood one word a line. */
+.pg-phone-only { display: none !important; }
 @media (max-width: 640px) {
+  .pg-phone-only { display: block !important; }
   .pg-side { order: -1; }
   .pg-form .block { min-width: 100% !important; }
+  /* "start here" is its headline and its buttons: the explanation took half the first screen */
+  .pg-start-here-detail { display: none !important; }
 }
 /* A dropdown's text stops before its arrow (the arrow sits over the input's right end; a long value ran under it). */
 .wrap-inner input[role=combobox] { padding-right: calc(var(--size-5) * 2); text-overflow: ellipsis; }
@@ -101,7 +105,7 @@ def build_app(settings: UISettings | None = None, *, ctx: AppContext | None = No
         wire_page_load(demo, ctx, session, train)
         wire_learn_tab(demo, ctx, session, learn, rewards, preview, train)
         lesson = (bind(show_lesson, ctx), [learn.picker, session.id], learn.views)
-        wire_start_here(demo, start_here, tabs, learn.picker, lesson)
+        wire_start_here(demo, start_here, tabs, learn.picker, lesson, [learn.load, learn.load_trap])
         wire_unload(demo, ctx)
         add_mcp_tools(ctx)
     gate_every_event(demo)  # public mode's admission gate prices every event's inputs, named or not

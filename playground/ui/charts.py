@@ -92,7 +92,8 @@ def vega_spec(frame: pd.DataFrame, color: str, x_title: str, y_title: str, color
                 "field": "step",
                 "type": "quantitative",
                 "title": x_title,
-                "scale": {"zero": False, "nice": False},
+                # padded like the y scale: a point at the last step sat on the clipped edge, half drawn
+                "scale": {"zero": False, "nice": False, "padding": 8},
                 "axis": {"format": "d", "values": step_ticks(frame["step"].tolist()), "labelFlush": True},
             },
             "y": {
@@ -217,14 +218,24 @@ def _legend(key: str | None) -> str:
 
 
 def chart_updates(metrics: list[dict], lang: str) -> list[gr.Plot]:
-    """Every chart's data, with its axis and legend titles in `lang`; the bf16 rollout's chart only when logged."""
-    return [
-        gr.Plot(
-            vega_chart(frame, SLUGS[key], _color(key), lang, _legend(key)),
-            **({"visible": not frame.empty} if key in ONLY_WITH_DATA else {}),
-        )
-        for key, frame in zip(CHARTS, chart_frames(metrics), strict=True)
-    ]
+    """Every chart's data, with its axis and legend titles in `lang`; the bf16 rollout's chart only when logged. A
+    chart still empty once steps are logged says so under its plot (`not_logged`)."""
+    logged = bool(step_rows(metrics))
+    plots = []
+    for key, frame in zip(CHARTS, chart_frames(metrics), strict=True):
+        value = vega_chart(frame, SLUGS[key], _color(key), lang, _legend(key))
+        if logged and frame.empty and key not in ONLY_WITH_DATA:
+            value = not_logged(value, key, lang)
+        plots.append(gr.Plot(value, **({"visible": not frame.empty} if key in ONLY_WITH_DATA else {})))
+    return plots
+
+
+def not_logged(value: VegaPlot, key: str | None, lang: str) -> VegaPlot:
+    """An empty chart's x title says that the run logs no such value (TRL logs `kl` only when beta > 0)."""
+    spec = spec_of(value)
+    note = "chart.kl.not_logged" if key == "kl" else "chart.not_logged"
+    spec["encoding"]["x"]["title"] = tr(lang, note, metric=key or "rewards/<fn>/mean")
+    return VegaPlot(plot=json.dumps(spec))
 
 
 def step_rows(metrics: list[dict]) -> list[dict]:

@@ -352,16 +352,33 @@ def run_reward_tests(ctx: AppContext, request: gr.Request, token: str | None, co
     names = {case.function for _, case in numbered}
     rewards = {**library_rewards(names, selection, ctx.viewer(token)), **session_rewards(ctx, request, code, names)}
     results = run_cases(rewards, [case for _, case in numbered])
+    stale, defined = stale_functions(code, names)
     rows = []
     for (number, _), result in zip(numbered, results, strict=True):
         status = f"✓ {tr(lang, 'rewards.tests.pass')}" if result.passed else f"✗ {tr(lang, 'rewards.tests.fail')}"
         detail = result.error or check_case(result.case, result.got) or ""
+        if result.function in stale:
+            defined_text = ", ".join(defined) or tr(lang, "rewards.tests.no_functions")
+            detail = tr(lang, "rewards.tests.not_in_code", function=result.function, defined=defined_text)
         got = None if result.got is None or not math.isfinite(result.got) else result.got
         rows.append([number, result.function, status, got if result.error is None else None, detail])
     frame = pd.DataFrame(rows, columns=[tr(lang, key) for key in RESULT_HEADERS])
     passed = sum(result.passed for result in results)
     mark = GOOD_MARK if passed == len(results) else BAD_MARK
-    return frame, f"{mark} {tr(lang, 'rewards.tests.summary', passed=passed, total=len(results))}"
+    summary = f"{mark} {tr(lang, 'rewards.tests.summary', passed=passed, total=len(results))}"
+    if stale:
+        summary += " " + tr(lang, "rewards.tests.stale", names=", ".join(f"`{name}`" for name in sorted(stale)))
+    return frame, summary
+
+
+def stale_functions(code: str | None, names: Iterable[str]) -> tuple[set[str], list[str]]:
+    """The cases' function names that the code in the editor does not define and the library lacks (cases left from
+    earlier code, the starter's `ends_with_period` say), and the functions the code defines. Nothing is stale while
+    the code does not parse: its own error says more."""
+    report = inspect_code(code or "")
+    if not report.ok:
+        return set(), []
+    return set(names) - set(report.functions) - library_names(), list(report.functions)
 
 
 # --- layout --------------------------------------------------------------------------------------------------------

@@ -265,11 +265,17 @@ def run_probe(
     return frame, note, _report_json(report, lang)
 
 
-def import_openai_grader(layout: Layout, request: gr.Request, text: str, code: str, custom):
+def selection_names(selection: list[dict]) -> str:
+    """A selection in a line: `format` × 1, `length` × 0.5."""
+    return ", ".join(f"`{item['name']}` × {item.get('weight', 1.0):g}" for item in selection)
+
+
+def import_openai_grader(layout: Layout, request: gr.Request, text: str, code: str, custom, selection: list[dict]):
     """Turn an OpenAI grader JSON into the reward selection (and custom code for python graders).
 
     The selection goes through the Rewards tab's `apply_selection`, as Learn's Load and "Apply JSON" do: the cards
     move to match it, so the next edit there starts from the imported selection instead of bringing back the old one.
+    The note names the selection it replaced, kept (with the code) for "Undo import".
     """
     lang = lang_of(request)
     if not (text or "").strip():
@@ -283,7 +289,24 @@ def import_openai_grader(layout: Layout, request: gr.Request, text: str, code: s
         notes.append(tr(lang, "lab.grader.columns", columns=", ".join(f"`{c}`" for c in got.columns)))
     notes += [f"- {render(lang, m)}" for m in got.messages]
     shown = apply_selection(layout, request, json.dumps(got.selection), new_code, custom)
-    return [new_code, "\n".join(notes), *shown, got.names]
+    before = {"selection": selection or [], "code": code} if selection else None
+    if before:
+        notes.append(tr(lang, "lab.grader.replaced", old=selection_names(selection)))
+    return [new_code, "\n".join(notes), *shown, got.names, before, gr.Button(visible=before is not None)]
+
+
+def undo_grader_import(layout: Layout, request: gr.Request, before: dict | None, custom):
+    """The selection and custom code as they were before the last import."""
+    if not before:  # the button shows only after an import replaced a selection; an API call may come any time
+        raise PlaygroundError(tr(lang_of(request), "lab.grader.nothing_to_undo"))
+    shown = apply_selection(layout, request, json.dumps(before["selection"]), before["code"], custom)
+    note = tr(lang_of(request), "lab.grader.undone", old=selection_names(before["selection"]))
+    return [before["code"], note, *shown, None, gr.Button(visible=False)]
+
+
+def clear_note() -> str:
+    """A new import's note replaces the last one's at once: a refused grader leaves no old "Imported" beside it."""
+    return ""
 
 
 def export_openai_grader(request: gr.Request, selection: list[dict], names: dict | None = None):
@@ -358,7 +381,9 @@ def create_lab_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> La
         with gr.Row():
             import_button = gr.Button(t("lab.grader.import"))
             export_button = gr.Button(t("lab.grader.export_run"))
+        undo_button = gr.Button(t("lab.grader.undo"), visible=False, size="sm")
         grader_note = gr.Markdown()
+        before_import = gr.State(None)  # the selection and code an import replaced, for "Undo import"
         state = gr.State({})
         grader_names = gr.State({})  # an imported grader's own names, for the export
         result = gr.JSON(visible=False)
@@ -383,12 +408,21 @@ def create_lab_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> La
         [findings, probe_note, result],
         api_name="probe_rewards",
     )
-    import_button.click(
+    imported = [rewards.editor, grader_note, session.selection, *rewards.apply_outputs]
+    imported += [grader_names, before_import, undo_button]
+    import_button.click(clear_note, None, grader_note, api_visibility="private", show_progress="hidden").then(
         bind(import_openai_grader, rewards.layout),
-        [grader_in, rewards.editor, rewards.custom.choices],
-        [rewards.editor, grader_note, session.selection, *rewards.apply_outputs, grader_names],
+        [grader_in, rewards.editor, rewards.custom.choices, session.selection],
+        imported,
         api_name="import_grader",
         show_progress_on=[grader_note],  # a refused grader marks the note, not every card of the Rewards tab
+    )
+    undo_button.click(
+        bind(undo_grader_import, rewards.layout),
+        [before_import, rewards.custom.choices],
+        [o for o in imported if o is not grader_names],
+        api_name="undo_grader_import",
+        show_progress_on=[grader_note],
     )
     export_button.click(
         bind(export_openai_grader),

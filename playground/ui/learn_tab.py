@@ -86,10 +86,26 @@ def lesson_choices(lang: str) -> list[tuple[str, str]]:
 
 
 def lesson_views(lesson: Lesson, lang: str) -> list[str]:
-    """The lesson's title and text, the figure to expect, and what Load sets, in `lang`."""
-    text = f"## {_in(lang, lesson.title)}\n\n{_in(lang, lesson.text)}"
+    """The lesson's title, its expected duration on a line of its own, its text, the figure to expect, and what Load
+    sets, in `lang`."""
+    text = f"## {_in(lang, lesson.title)}\n\n{duration_line(lesson, lang)}\n\n{_in(lang, lesson.text)}"
     expected = sentences(lang, f"**{tr(lang, 'learn.expected')}**", _in(lang, lesson.expected))
     return [text, expected, recipe_markdown(lesson, lang)]
+
+
+def duration_line(lesson: Lesson, lang: str) -> str:
+    """How long the lesson's run takes: its reference run's wall time and machine (for a lesson with a trap, the fix's,
+    which Load sets); a lesson without a reference run trains nothing."""
+    reference = lesson.reference()
+    if reference is None or not reference.run.get("wall_s"):
+        return tr(lang, "learn.duration.none")
+    wall = duration_text(reference.run["wall_s"], lang)
+    return tr(lang, "learn.duration", wall=wall, where=_where(reference, lang), cpu=_cpu(reference))
+
+
+def _cpu(reference: Reference) -> str:
+    """The processor's name without trademark signs: "Intel Xeon Processor", "AMD EPYC"."""
+    return " ".join(str(reference.run.get("cpu", "?")).replace("(R)", "").replace("(TM)", "").split())
 
 
 def recipe_markdown(lesson: Lesson, lang: str) -> str:
@@ -181,7 +197,7 @@ def _run_lines(reference: Reference, metrics, lang: str, per: int = 1) -> list[s
             lang,
             "learn.ref.summary" if reference.eval else "learn.ref.summary_train",
             where=_where(reference, lang),
-            cpu=run.get("cpu", "?"),
+            cpu=_cpu(reference),
             load=run.get("load_avg_1min") or "?",
             wall=duration_text(wall, lang),
             steps=run.get("max_steps", "?"),
@@ -190,6 +206,8 @@ def _run_lines(reference: Reference, metrics, lang: str, per: int = 1) -> list[s
             per=per,
         )
     ]
+    if reference.fewer_threads is not None:
+        lines.append(tr(lang, "learn.ref.other_machine", cpu=_cpu(reference), threads=reference.fewer_threads))
     if reference.busy:
         lines.append(tr(lang, "learn.ref.busy", load=f"{run['load_avg_1min']:g}", cores=run["cores"]))
     if run.get("alerts"):

@@ -399,6 +399,7 @@ def create_rewards_tab(ctx: AppContext, session: Session) -> RewardsTab:
                 score = gr.Button(t("rewards.try.run"), variant="primary")
                 first_table, first_details = score_text("en", TRY_TEXT, "", "", session.selection.value, {})
                 table = gr.Dataframe(first_table, label=t("rewards.try.table"), wrap=True, interactive=False)
+                gr.Markdown(t("app.scroll_hint"), elem_classes="pg-phone-only")
                 details = gr.Markdown(first_details)
 
     tab = RewardsTab(cards=cards, custom=custom, summary=summary, selection_json=selection_json)

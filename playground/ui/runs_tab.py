@@ -161,10 +161,20 @@ def empty_run_view(request: gr.Request) -> list:
     return [*chart_updates([], lang), empty_frame(lang, *SAMPLE_HEADERS), overlay_update([], lang)]
 
 
-def overlay(ctx: AppContext, request: gr.Request, session_id: str | None, run_ids: list[str] | None) -> gr.Plot:
-    """The reward curves of the chosen runs on one chart."""
+def overlay(ctx: AppContext, request: gr.Request, session_id: str | None, run_ids: list[str] | None):
+    """The reward curves of the chosen runs on one chart, and a warning when their rewards differ."""
     runs = [(run_id, ctx.open_run(run_id, session_id).metrics()) for run_id in run_ids or []]
-    return overlay_update(runs, lang_of(request))
+    return overlay_update(runs, lang_of(request)), mixed_rewards_note(ctx, [r for r, _ in runs], lang_of(request))
+
+
+def mixed_rewards_note(ctx: AppContext, run_ids: list[str], lang: str) -> str:
+    """Runs whose rewards (names, parameters, weights) differ have totals on different scales: each run's rewards,
+    named, under the chart that puts them on one axis; "" when they agree."""
+    rewards = {run_id: _rewards_text(ctx, run_id, []) for run_id in run_ids}
+    if len(set(rewards.values())) < 2:
+        return ""
+    lines = [f"- `{run_id}`: {text or '∅'}" for run_id, text in rewards.items()]
+    return "\n".join([f"⚠ {tr(lang, 'runs.overlay.mixed')}", *lines])
 
 
 def download_adapter(ctx: AppContext, request: gr.Request, session_id: str | None, run_id: str | None) -> str:
@@ -286,6 +296,7 @@ def create_runs_tab(ctx: AppContext, session: Session) -> None:
         with gr.Row():
             reload = gr.Button(t("runs.refresh"), size="sm", scale=0, min_width=120)
         table = gr.Dataframe(frame, label=t("runs.table"), interactive=False, wrap=True, max_height=300)
+        gr.Markdown(t("app.scroll_hint"), elem_classes="pg-phone-only")
         with gr.Row(equal_height=False):
             first = ids[0] if ids else None
             run = gr.Dropdown(ids, value=first, allow_custom_value=True, label=t("runs.run"), scale=3)
@@ -310,6 +321,7 @@ def create_runs_tab(ctx: AppContext, session: Session) -> None:
         gr.Markdown("### " + t("runs.overlay"))
         chosen = gr.Dropdown(ids, multiselect=True, allow_custom_value=True, label=t("runs.overlay.pick"))
         curves = create_overlay()
+        mixed = gr.Markdown(elem_id="pg-overlay-mixed")
         ticker = gr.Timer(TICK_SECONDS)  # the list follows the live run's status (`refresh_on_change`)
 
     lists = [table, run, chosen]
@@ -327,7 +339,7 @@ def create_runs_tab(ctx: AppContext, session: Session) -> None:
     show.click(bind(show_run, ctx), [me, run], shown, api_name="show_run")
     # Picking a run shows it: the charts and the downloads always belong to the run in the picker.
     run.input(bind(show_run, ctx), [me, run], shown, **HIDDEN)
-    chosen.change(bind(overlay, ctx), [me, chosen], curves, api_name="overlay_runs")
+    chosen.change(bind(overlay, ctx), [me, chosen], [curves, mixed], api_name="overlay_runs")
     download.click(bind(download_adapter, ctx), [me, run], zipped, api_name="download_adapter").success(
         reveal, None, zipped, **HIDDEN
     ).success(None, zipped, None, js=SAVE_FILE)

@@ -1,6 +1,7 @@
 """A first visit starts where a newcomer should: a short "start here" above the tabs leads to the format lesson, its
 reference run in view at once. The browser remembers the visit and the tab last opened, so a returning visitor gets
-their tab back and no "start here"."""
+their tab back and no "start here". The banner goes once dismissed or once a lesson is loaded; on a phone it is
+one line and its button (the explanation is left out)."""
 
 from dataclasses import dataclass
 
@@ -18,15 +19,26 @@ HIDDEN = dict(api_visibility="private", show_progress="hidden")
 class StartHere:
     box: gr.Group
     button: gr.Button
+    dismiss: gr.Button
     last_tab: gr.BrowserState  # None until the first visit's page load
 
 
 def create_start_here() -> StartHere:
     with gr.Group(visible=False, elem_id="pg-start-here") as box:
         with gr.Row(equal_height=True):
-            gr.Markdown(t("app.start_here"), padding=True)
+            with gr.Column(scale=1, min_width=160):
+                gr.Markdown(t("app.start_here"), padding=True)
+                gr.Markdown(t("app.start_here.detail"), padding=True, elem_classes="pg-start-here-detail")
             button = gr.Button(t("app.start_here.button"), variant="primary", scale=0, min_width=200)
-    return StartHere(box, button, gr.BrowserState(None, storage_key="grpo-playground-tab"))
+            dismiss = gr.Button(
+                t("app.start_here.dismiss"),
+                variant="secondary",
+                size="sm",
+                scale=0,
+                min_width=80,
+                elem_id="pg-start-here-dismiss",
+            )
+    return StartHere(box, button, dismiss, gr.BrowserState(None, storage_key="grpo-playground-tab"))
 
 
 def greet(last_tab: str | None):
@@ -34,6 +46,11 @@ def greet(last_tab: str | None):
     if last_tab not in TAB_IDS:
         return gr.Group(visible=True), gr.Tabs(), "rewards"
     return gr.Group(visible=False), gr.Tabs(selected=last_tab), last_tab
+
+
+def hide() -> gr.Group:
+    """Dismissed, or a lesson loaded: the banner goes (the first page load already remembered the visit)."""
+    return gr.Group(visible=False)
 
 
 def remember_tab(evt: gr.SelectData) -> str:
@@ -46,11 +63,16 @@ def start() -> list:
     return [gr.Group(visible=False), gr.Tabs(selected="learn"), "learn", gr.Dropdown(value=FIRST_LESSON)]
 
 
-def wire_start_here(demo: gr.Blocks, start_here: StartHere, tabs: gr.Tabs, picker: gr.Dropdown, show_lesson) -> None:
-    """`show_lesson` is the Learn tab's bound handler and its (inputs, outputs), to draw the lesson once picked."""
+def wire_start_here(
+    demo: gr.Blocks, start_here: StartHere, tabs: gr.Tabs, picker: gr.Dropdown, show_lesson, loads: list[gr.Button]
+) -> None:
+    """`show_lesson` is the Learn tab's bound handler and its (inputs, outputs), to draw the lesson once picked;
+    `loads` the Learn tab's buttons that load a lesson, each of which takes the banner away."""
     demo.load(greet, start_here.last_tab, [start_here.box, tabs, start_here.last_tab], **HIDDEN)
     tabs.select(remember_tab, None, start_here.last_tab, **HIDDEN)
     fn, inputs, outputs = show_lesson
     start_here.button.click(start, None, [start_here.box, tabs, start_here.last_tab, picker], **HIDDEN).then(
         fn, inputs, outputs, **HIDDEN
     )
+    for button in (start_here.dismiss, *loads):
+        button.click(hide, None, start_here.box, **HIDDEN)

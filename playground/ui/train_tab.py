@@ -13,7 +13,7 @@ from typing import Any
 import gradio as gr
 import pandas as pd
 
-from playground.lessons import reference_for, reference_seconds
+from playground.lessons import get_lesson, reference_for, reference_seconds
 from playground.lessons.reference import Reference
 from playground.texts import Text, render
 from playground.training.progress import whole_run
@@ -125,6 +125,18 @@ def _reference(job) -> Reference | None:
     return _REFERENCE[job.run.id]
 
 
+def other_run_label(job, lang: str) -> str:
+    """Another session's live run, named with its recipe (its lesson, where it is one, and its rewards), so that its
+    charts are not read as the recipe in this visitor's form."""
+    rewards = ", ".join(f"`{choice.name}` × {choice.weight:g}" for choice in job.spec.rewards)
+    reference = _reference(job)
+    lesson = get_lesson(reference.run["lesson"]) if reference is not None and reference.run.get("lesson") else None
+    if lesson is None:
+        return tr(lang, "train.status.other_recipe", run=job.run.id, rewards=rewards)
+    title = lesson.title.get(lang) or lesson.title["en"]
+    return tr(lang, "train.status.other_lesson", run=job.run.id, rewards=rewards, lesson=title)
+
+
 def look_for_run(ctx: AppContext):
     """The slow watcher's tick: wake the live view when a run has started (from this session or another)."""
     return gr.Timer(active=True) if ctx.jobs.active_job() is not None else gr.skip()
@@ -153,7 +165,10 @@ def train_status(ctx: AppContext, request: gr.Request, session_id: str | None, s
     snap["pieces"] = run_pieces(stored)
     key = f"{snap['run_id']}:{len(metrics)}:{snap['status']}:{snap['phase']}"
     active = snap["status"] in ACTIVE
-    head = [gr.Timer(active=active), status_text(snap, owner, lang), progress_html(snap, lang)]
+    text = status_text(snap, owner, lang)
+    if active and not owner and ctx.may_watch(job, session_id):  # its charts below, beside this visitor's own form
+        text += "\n\n" + other_run_label(job, lang)
+    head = [gr.Timer(active=active), text, progress_html(snap, lang)]
     if key == seen:
         live, evals = [gr.skip()] * (len(CHARTS) + 2), [gr.skip()] * EVAL_SLOTS
     elif not ctx.may_watch(job, session_id):  # public mode: another visitor's run shows its status and step only

@@ -12,7 +12,7 @@ from gradio_client.exceptions import AppError
 
 from playground.errors import RewardError
 from rewards.registry import build_reward
-from tests.ui.live_app import running_app
+from tests.ui.live_app import fresh_module_state
 from tests.ui.test_client import client
 
 
@@ -22,9 +22,9 @@ NESTED = "(" * 12 + "9 + format" + ")**10" * 12  # 9**(10**12) as Python integer
 
 
 @pytest.fixture(scope="module")
-def public_app(tiny_model_dir, tmp_path_factory):
+def public_app(shared_public_app, tmp_path_factory):
     runs = str(tmp_path_factory.mktemp("runs"))
-    with running_app(str(tiny_model_dir), runs, env={"PLAYGROUND_PUBLIC": "1"}) as live:
+    with fresh_module_state(shared_public_app, runs, {"PLAYGROUND_PUBLIC": "1"}) as live:
         yield live
 
 

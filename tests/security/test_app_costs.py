@@ -17,7 +17,7 @@ from playground.scoring import RewardChoice
 from playground.spec import RunSpec
 from playground.training.run_queue import JobManager, PublicCaps
 from playground.training.store import RunStore
-from tests.ui.live_app import running_app
+from tests.ui.live_app import fresh_module_state
 from tests.ui.test_client import TINY_RUN, client, form_kwargs
 
 
@@ -26,8 +26,8 @@ ENV = {"PLAYGROUND_PUBLIC": "1", "PLAYGROUND_MAX_STEPS": "60"}
 
 
 @pytest.fixture(scope="module")
-def public_app(tiny_model_dir, tmp_path_factory):
-    with running_app(str(tiny_model_dir), str(tmp_path_factory.mktemp("runs")), env=ENV) as live:
+def public_app(shared_public_app, tmp_path_factory):
+    with fresh_module_state(shared_public_app, str(tmp_path_factory.mktemp("runs")), ENV) as live:
         yield live
 
 

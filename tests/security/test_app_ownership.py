@@ -10,7 +10,7 @@ import pytest
 from gradio_client.exceptions import AppError
 
 from playground.training.access import Tokens, owner_key
-from tests.ui.live_app import running_app
+from tests.ui.live_app import fresh_module_state
 from tests.ui.test_client import TINY_RUN, client, form_kwargs
 
 
@@ -20,8 +20,8 @@ ENV = {"PLAYGROUND_PUBLIC": "1", "PLAYGROUND_MAX_STEPS": "60"}
 
 
 @pytest.fixture(scope="module")
-def public_app(tiny_model_dir, tmp_path_factory):
-    with running_app(str(tiny_model_dir), str(tmp_path_factory.mktemp("runs")), env=ENV) as live:
+def public_app(shared_public_app, tmp_path_factory):
+    with fresh_module_state(shared_public_app, str(tmp_path_factory.mktemp("runs")), ENV) as live:
         yield live
 
 

@@ -20,7 +20,7 @@ from playground.data.uploads import Uploads, plain_file
 from playground.errors import DataError, PlaygroundError
 from playground.texts import msg
 from playground.validation import check_public_paths
-from tests.ui.live_app import running_app
+from tests.ui.live_app import fresh_module_state
 from tests.ui.test_client import TINY_RUN, client, form_kwargs
 
 
@@ -33,8 +33,8 @@ ENV = {"PLAYGROUND_PUBLIC": "1", "PLAYGROUND_UPLOAD_QUOTA_MB": str(1024 / 1024 /
 
 
 @pytest.fixture(scope="module")
-def public_app(tiny_model_dir, tmp_path_factory):
-    with running_app(str(tiny_model_dir), str(tmp_path_factory.mktemp("runs")), env=ENV) as live:
+def public_app(shared_public_app, tmp_path_factory):
+    with fresh_module_state(shared_public_app, str(tmp_path_factory.mktemp("runs")), ENV) as live:
         yield live
 
 

@@ -14,7 +14,8 @@ import time
 import pytest
 
 from tests.security.app_attacks import Bystander, page_load_bound
-from tests.ui.live_app import running_app
+from tests.security.test_isolation_tokens import visitor_with_token
+from tests.ui.live_app import fresh_module_state
 from tests.ui.test_client import client
 
 
@@ -28,7 +29,7 @@ PAGE_INTERVAL = 1.0
 
 
 @pytest.fixture(scope="module")
-def public_app(tiny_model_dir, tmp_path_factory):
+def public_app(shared_public_app, tmp_path_factory):
     runs = str(tmp_path_factory.mktemp("runs"))
     # The admission gate would refuse these inputs before any work starts; its caps are raised here so that what
     # holds is the process boundary itself (a cap an operator raises too far must not freeze the app).
@@ -38,7 +39,7 @@ def public_app(tiny_model_dir, tmp_path_factory):
         "PLAYGROUND_MAX_FIELD_CHARS": "100000000",
         "PLAYGROUND_MAX_REQUEST_CHARS": "100000000",
     }
-    with running_app(str(tiny_model_dir), runs, env={"PLAYGROUND_PUBLIC": "1", **raised}) as live:
+    with fresh_module_state(shared_public_app, runs, {"PLAYGROUND_PUBLIC": "1", **raised}) as live:
         yield live
 
 
@@ -135,12 +136,21 @@ def test_a_tower_of_powers_through_math_verify_holds_only_its_worker(public_app,
 
 
 def test_an_honest_answer_check_does_not_wait_behind_another_visitors(public_app):
-    """Answer checking is not one shared process: another visitor's check ends while the attacker's still runs."""
+    """Answer checking is not one shared process: another visitor's check ends while the attacker's still runs.
+
+    Both visitors loaded the page (each has a token, so each keeps a worker of its own) and each has scored once, so
+    their workers are up: the honest check is sent once the attack is in its worker, and what is compared is the two
+    calls, not how long a worker takes to start on this machine."""
+    from playground.isolation.visitor import TEXT, WORKERS
+
     selection = [{"name": "correctness", "params": {"mode": "math_verify"}}]
-    attacker = client(public_app)
-    attacker.predict(json.dumps(selection), code="", api_name="/set_rewards")
-    honest = client(public_app)
-    honest.predict(json.dumps(selection), code="", api_name="/set_rewards")
+    answers = ("The answer is 2.\n---\nThe answer is 3.", "", '{"answer": "2"}')
+    (attacker, attacker_token), (honest, _) = visitor_with_token(public_app), visitor_with_token(public_app)
+    for visitor in (attacker, honest):
+        visitor.predict(json.dumps(selection), code="", api_name="/set_rewards")
+        table, _ = visitor.predict(*answers, code="", api_name="/try_on_text")
+        assert [row[1] for row in table["data"]] == [1.0, 0.0]
+    attacker_worker = WORKERS._workers[(public_app.ctx.viewer(attacker_token), TEXT)]
     ended: dict = {}
 
     def attack_call():
@@ -152,11 +162,12 @@ def test_an_honest_answer_check_does_not_wait_behind_another_visitors(public_app
 
     thread = threading.Thread(target=attack_call, daemon=True)
     thread.start()
-    time.sleep(0.5)
-    table, _ = honest.predict(
-        "The answer is 2.\n---\nThe answer is 3.", "", '{"answer": "2"}', code="", api_name="/try_on_text"
-    )
+    deadline = time.monotonic() + BUDGET
+    while not attacker_worker.busy:  # the attack is in its worker
+        assert "attack" not in ended and time.monotonic() < deadline, "the attack never reached its worker"
+        time.sleep(0.02)
+    table, _ = honest.predict(*answers, code="", api_name="/try_on_text")
     ended["honest"] = time.monotonic()
     thread.join(BUDGET)
     assert [row[1] for row in table["data"]] == [1.0, 0.0]
-    assert "attack" not in ended or ended["honest"] < ended["attack"]
+    assert "attack" in ended and ended["honest"] < ended["attack"]

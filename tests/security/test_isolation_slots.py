@@ -11,7 +11,7 @@ import time
 import pytest
 
 from playground.ui.fair import TRY_SLOTS
-from tests.ui.live_app import running_app
+from tests.ui.live_app import fresh_module_state
 from tests.ui.test_client import client
 
 
@@ -22,9 +22,9 @@ TESTS = {"tests": json.dumps(["assert True"])}
 
 
 @pytest.fixture(scope="module")
-def public_app(tiny_model_dir, tmp_path_factory):
+def public_app(shared_public_app, tmp_path_factory):
     runs = str(tmp_path_factory.mktemp("runs"))
-    with running_app(str(tiny_model_dir), runs, env={"PLAYGROUND_PUBLIC": "1"}) as live:
+    with fresh_module_state(shared_public_app, runs, {"PLAYGROUND_PUBLIC": "1"}) as live:
         yield live
 
 

@@ -16,7 +16,7 @@ from playground.isolation import visitor
 from playground.isolation.visitor import MODEL, TEXT, VisitorWorkers
 from tests.security.app_attacks import Bystander
 from tests.support.queue_client import issue_token
-from tests.ui.live_app import running_app
+from tests.ui.live_app import fresh_module_state
 
 
 LENGTH = json.dumps([{"name": "length", "weight": 1.0, "params": {"ideal_length": 5}}])
@@ -26,10 +26,10 @@ POLITE = "Thank you for asking! Plants make food from light.\n---\nGo away."
 
 
 @pytest.fixture(scope="module")
-def public_app(tiny_model_dir, tmp_path_factory):
+def public_app(shared_public_app, tmp_path_factory):
     env = {"PLAYGROUND_PUBLIC": "1", "PLAYGROUND_MAX_VISITOR_WORKERS": str(LIVE_TEXT_WORKERS)}
-    with running_app(str(tiny_model_dir), str(tmp_path_factory.mktemp("runs")), env=env) as app:
-        yield app
+    with fresh_module_state(shared_public_app, str(tmp_path_factory.mktemp("runs")), env) as live:
+        yield live
 
 
 def visitor_with_token(app, stored: str | None = None) -> tuple[Client, str]:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.ui.live_app import running_app
+from tests.ui.live_app import fresh_module_state, running_app
 
 
 @pytest.fixture(scope="session")
@@ -19,20 +19,9 @@ def shared_app(tiny_model_dir, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def app(shared_app, tmp_path_factory):
-    """The shared app as a module finds it fresh: a new runs folder with its own run queue and no code sessions; on
-    the way out, a run the module left going is stopped."""
-    from playground.training.run_queue import JobManager
-    from playground.training.store import RunStore
-
-    ctx = shared_app.ctx
-    ctx.store = RunStore(str(tmp_path_factory.mktemp("runs")))
-    ctx.jobs = JobManager(ctx.store, public=ctx.public)
-    ctx.code.close_all()
-    yield shared_app
-    job = ctx.jobs.current
-    if job is not None and job.active:
-        job.stop()
-        job.join(120)
+    """The shared app as a module finds it fresh: a new runs folder with its own run queue, no code sessions."""
+    with fresh_module_state(shared_app, str(tmp_path_factory.mktemp("runs"))) as live:
+        yield live
 
 
 # Gradio's spinners, pulses and fades repaint the page many times a second, and a headless Chromium without a GPU

@@ -25,36 +25,78 @@ class LiveApp:
     ctx: object  # playground.ui.context.AppContext
 
 
+def app_env(patch: pytest.MonkeyPatch, env: dict[str, str] | None) -> None:
+    """`env` set and the other sandbox settings unset; a client's session ends (and the app's unload handler runs)
+    within a second or two of its closing."""
+    for name in SANDBOX_ENV:
+        patch.delenv(name, raising=False)
+    for name, value in {"GRADIO_HEARTBEAT_INTERVAL": "1", **(env or {})}.items():
+        patch.setenv(name, value)
+
+
+def stop_run(ctx) -> None:
+    """Stop a run left going."""
+    job = ctx.jobs.current
+    if job is not None and job.active:
+        job.stop()
+        job.join(120)
+
+
 @contextlib.contextmanager
-def running_app(model: str, runs: str, env: dict[str, str] | None = None):
-    """Build and launch the app with `env` set (and the other sandbox settings unset) while it runs; on the way out,
-    stop a run left going, close the sandbox workers and the server."""
+def running_app(model: str, runs: str, env: dict[str, str] | None = None, env_for_life: bool = True):
+    """Build and launch the app with `env` set (and the other sandbox settings unset) while it runs (or only while it
+    is built, with `env_for_life=False`); on the way out, stop a run left going, close the sandbox workers and the
+    server."""
     from playground.ui.app import build_app, launch_kwargs
     from playground.ui.context import AppContext
     from playground.ui.settings import UISettings
 
-    with pytest.MonkeyPatch.context() as patch:
-        for name in SANDBOX_ENV:
-            patch.delenv(name, raising=False)
-        # A client's session ends (and the app's unload handler runs) within a second or two of its closing.
-        for name, value in {"GRADIO_HEARTBEAT_INTERVAL": "1", **(env or {})}.items():
-            patch.setenv(name, value)
+    with contextlib.ExitStack() as stack:
+        patch = pytest.MonkeyPatch()
+        stack.callback(patch.undo)
+        app_env(patch, env)
         settings = UISettings(host="127.0.0.1", port=free_port(), model=model, runs=runs)
         ctx = AppContext.create(settings)
         demo = build_app(settings, ctx=ctx)
         _, url, _ = demo.launch(prevent_thread_lock=True, quiet=True, **launch_kwargs(settings))
+        if not env_for_life:
+            patch.undo()
         try:
             yield LiveApp(url=url, ctx=ctx)
         finally:
-            job = ctx.jobs.current
-            if job is not None and job.active:
-                job.stop()
-                job.join(120)
+            stop_run(ctx)
             try:
                 demo.close()
             except RuntimeError:  # Gradio sets its asyncio stop event from this thread while the loop may read it
                 demo.close()  # the event is set now: close the rest
             ctx.code.close_all()
+
+
+@contextlib.contextmanager
+def fresh_module_state(live: LiveApp, runs: str, env: dict[str, str] | None = None):
+    """A shared app as a module finds it fresh, with `env` set while the module runs (the caps are read from the
+    environment when a request comes): a new runs folder with its own run queue, a new table of uploads and no code
+    sessions, and no visitor worker kept from an earlier module; on the way out, a run the module left going is
+    stopped."""
+    from playground.admission import Caps
+    from playground.isolation.visitor import WORKERS
+    from playground.training.run_queue import JobManager
+    from playground.training.store import RunStore
+    from playground.ui.context import uploads_table
+
+    ctx = live.ctx
+    with pytest.MonkeyPatch.context() as patch:
+        if ctx.public:
+            app_env(patch, {"PLAYGROUND_PUBLIC": "1", **(env or {})})
+        ctx.store = RunStore(runs)
+        ctx.jobs = JobManager(ctx.store, public=ctx.public)
+        ctx.uploads = uploads_table(Caps.from_env())
+        ctx.code.close_all()
+        WORKERS.close()
+        try:
+            yield live
+        finally:
+            stop_run(ctx)
 
 
 @contextlib.contextmanager

@@ -188,3 +188,18 @@ def test_the_learn_curve_is_a_chart_spec_with_whole_steps_and_titles_in_the_page
     assert [row["step"] for row in spec["data"]["values"] if row["series"] == f"format · {mine}"] == [0, 1, 2]
     assert spec["usermeta"]["embedOptions"]["renderer"] == "svg"
     assert EN["chart.lesson.y"] != ZH["chart.lesson.y"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_chart_left_empty_by_a_logged_run_says_so_and_the_last_point_is_drawn_whole(lang):
+    text = {"en": EN, "zh": ZH}[lang]
+    no_kl = [{k: v for k, v in row.items() if k != "kl"} for row in rows(3)]  # beta = 0: TRL logs no kl
+    updates = {key: spec_of(u.value) for key, u in zip(CHARTS, chart_updates(no_kl, lang), strict=True)}
+    assert updates["kl"]["encoding"]["x"]["title"] == text["chart.kl.not_logged"]
+    assert updates["completions/mean_length"]["encoding"]["x"]["title"] == text["chart.step"]  # logged: as usual
+    # before any step is logged, an empty chart is only waiting
+    waiting = {key: spec_of(u.value) for key, u in zip(CHARTS, chart_updates([], lang), strict=True)}
+    assert waiting["kl"]["encoding"]["x"]["title"] == text["chart.step"]
+    # the x scale is padded: the last step's point is inside the clipped plot area, not on its edge
+    for spec in updates.values():
+        assert spec["mark"]["clip"] is True and spec["encoding"]["x"]["scale"]["padding"] > 0

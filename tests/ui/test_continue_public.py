@@ -6,7 +6,7 @@ import time
 import pytest
 from gradio_client.exceptions import AppError
 
-from tests.ui.live_app import running_app
+from tests.ui.live_app import fresh_module_state
 from tests.ui.test_client import TINY_RUN, client, form_kwargs
 from tests.ui.test_public_isolation import NOT_YOURS, listed
 
@@ -18,9 +18,9 @@ ENV = {"PLAYGROUND_PUBLIC": "1", "PLAYGROUND_MAX_STEPS": "6", "PLAYGROUND_SANDBO
 
 
 @pytest.fixture(scope="module")
-def public_app(tiny_model_dir, tmp_path_factory):
+def public_app(shared_public_app, tmp_path_factory):
     runs = str(tmp_path_factory.mktemp("runs"))
-    with running_app(str(tiny_model_dir), runs, env=ENV) as live:
+    with fresh_module_state(shared_public_app, runs, ENV) as live:
         yield live
 
 

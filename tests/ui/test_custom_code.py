@@ -7,11 +7,14 @@ import time
 import zipfile
 
 import pytest
+from gradio_client import Client
 from gradio_client.exceptions import AppError
 
 from playground.export import export_recipe
 from playground.sandbox import SandboxLimits
 from playground.ui.context import CodeSessions
+from playground.ui.custom_code import TEMPLATE, TEST_CASES
+from playground.ui.i18n import tr
 from tests.ui.live_app import running_app
 from tests.ui.test_client import TINY_RUN, client, form_kwargs, poll_status, table
 
@@ -167,8 +170,27 @@ def test_reward_unit_tests_pass_and_fail_with_the_value_got(app):
         (5, "✗ FAIL", None),
     ]
     assert rows[1]["details"] == "got 0, expected 1"
-    assert "no reward named 'no_such_reward'" in rows[3]["details"]
+    assert rows[3]["details"].startswith(
+        "no_such_reward is neither a function of the code in the editor (it defines: "
+    )
     assert "2 of 4 cases pass." in summary
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_cases_left_from_the_starter_code_say_they_belong_to_it(app, lang):
+    """The starter's cases run against code that replaced it: each says its function is not the code's, and names the
+    code's own functions, rather than a bare failure."""
+    c = Client(
+        app.url, verbose=False, download_files=False, headers={"Accept-Language": {"en": "en", "zh": "zh-CN"}[lang]}
+    )
+    results, summary = c.predict(code=CODE, cases=cases(*TEST_CASES), api_name="/run_reward_tests")
+    rows = [dict(zip(results["headers"], r, strict=True)) for r in results["data"]]
+    detail = tr(lang, "rewards.tests.not_in_code", function="ends_with_period", defined="short_answer")
+    assert [row[tr(lang, "rewards.tests.detail")] for row in rows] == [detail, detail]
+    assert tr(lang, "rewards.tests.stale", names="`ends_with_period`") in summary
+    # The starter's own code passes its cases, with nothing said about other code.
+    results, summary = c.predict(code=TEMPLATE, cases=cases(*TEST_CASES), api_name="/run_reward_tests")
+    assert summary.endswith(tr(lang, "rewards.tests.summary", passed=2, total=2))
 
 
 def test_reward_unit_tests_read_prompt_and_columns(app):
@@ -212,7 +234,10 @@ def test_a_session_cannot_reach_another_sessions_code(app):
     report, choices = other.predict(api_name="/check_code")  # the template, not the owner's code
     assert "secret_reward" not in report and choices["data"] == [[False, "ends_with_period", 1.0]]
     results, _ = other.predict(cases=cases(["secret_reward", "x", "", "", "", "", ""]), api_name="/run_reward_tests")
-    assert "no reward named 'secret_reward' (known: ends_with_period)" in table(results)[0]["details"]
+    assert (
+        "secret_reward is neither a function of the code in the editor (it defines: ends_with_period)"
+        in (table(results)[0]["details"])
+    )
 
     assert worker_pid(app, owner) != worker_pid(app, other)  # one worker each
     scores, _ = owner.predict("a\n---\nbb", code=secret, api_name="/try_on_text")

@@ -35,6 +35,7 @@ NAMESPACES = (
     # lab_errors, lab, cli, settings)
     "admission",
     "settings",
+    "retention",  # how long runs are kept (playground/texts/admission.py)
     *"spec public data model reward scoring sandbox job access export alert lab_engine warmup cli mcp".split(),
 )
 KEY = re.compile(rf"^({'|'.join(NAMESPACES)})\.[a-z0-9_]+(\.[a-z0-9_]+)*$")

@@ -430,3 +430,44 @@ def test_the_train_tab_says_when_the_fast_path_stepped_aside():
         "trainer: GRPOTrainer._compute_loss is gone"
     )
     assert "改用 TRL 自己的代码" in status_text(off, True, "zh")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_each_lesson_shows_its_duration_on_a_line_of_its_own(lang):
+    """The reference run's wall time, right under the title, not inside the lesson's paragraphs."""
+    from playground.lessons import LESSONS
+    from playground.ui.common import duration_text
+    from playground.ui.i18n import tr
+
+    for lesson in LESSONS:
+        title, line, *_ = lesson_views(lesson, lang)[0].split("\n\n")
+        assert title == f"## {lesson.title[lang]}" and line.startswith("⏱") and "\n" not in line
+        reference = lesson.reference()
+        if reference is None:
+            assert line == tr(lang, "learn.duration.none")
+        else:
+            assert duration_text(reference.run["wall_s"], lang) in line, (lesson.id, line)
+    combine = lesson_views(get_lesson("combine"), lang)[0].split("\n\n")[1]
+    assert "Intel Xeon Processor" in combine and "(R)" not in combine
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_article_is_named_and_linked(lang):
+    from playground.ui.i18n import tr
+
+    intro = tr(lang, "learn.intro")
+    assert "[“Implementing GRPO in TRL”](https://huggingface.co/learn/llm-course/chapter12/4)" in intro or (
+        "(https://huggingface.co/learn/llm-course/chapter12/4)" in intro and lang == "zh"
+    )
+    assert {"en": "the article", "zh": "文章"}[lang] in intro
+
+
+def test_a_reference_on_fewer_threads_says_why_its_machine_differs():
+    from playground.ui.learn_tab import _run_lines
+
+    fix = get_lesson("combine").reference()  # measured on 1 thread of an Intel Xeon, beside another run
+    assert fix.fewer_threads == 1
+    en = _run_lines(fix, ("format",), "en")
+    assert any("1 thread(s) of Intel Xeon Processor while a second run used its other core" in x for x in en), en
+    assert any("2 核 AMD EPYC" in x for x in _run_lines(fix, ("format",), "zh"))
+    assert not any("second run" in x for x in _run_lines(get_lesson("format").reference(), ("format",), "en"))

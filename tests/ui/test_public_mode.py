@@ -6,7 +6,7 @@ from gradio_client.exceptions import AppError
 
 from playground.spec import RunSpec
 from playground.ui.train_form import check_data_file
-from tests.ui.live_app import running_app
+from tests.ui.live_app import fresh_module_state
 from tests.ui.test_client import TINY_RUN, client, form_kwargs
 
 
@@ -14,9 +14,9 @@ PROMPTS = '{"prompt": "Say hi."}\n{"prompt": "Say bye."}\n'
 
 
 @pytest.fixture(scope="module")
-def public_app(tiny_model_dir, tmp_path_factory):
+def public_app(shared_public_app, tmp_path_factory):
     runs = str(tmp_path_factory.mktemp("runs"))
-    with running_app(str(tiny_model_dir), runs, env={"PLAYGROUND_PUBLIC": "1"}) as live:
+    with fresh_module_state(shared_public_app, runs, {"PLAYGROUND_PUBLIC": "1"}) as live:
         yield live
 
 

@@ -46,3 +46,21 @@ def test_a_warm_up_run_says_beside_it_why_it_has_no_trl_recipe(tmp_path):
     out = show_run(ctx, None, None, plain.id)
     summary, button = out[-2 - EVAL_SLOTS], out[-1]
     assert "trl grpo" not in summary and button.interactive is True
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_overlay_warns_when_its_runs_rewards_differ_and_names_them(tmp_path, lang):
+    from playground.ui.runs_tab import mixed_rewards_note
+
+    ctx = AppContext.create(UISettings(runs=str(tmp_path)))
+    one = ctx.store.create(testing.tiny_spec("tiny").to_dict())
+    same = ctx.store.create(testing.tiny_spec("tiny").to_dict())
+    spec = testing.tiny_spec("tiny")
+    spec.rewards = [*spec.rewards[:1], type(spec.rewards[0])("format", 0.5, {})]
+    other = ctx.store.create(spec.to_dict())
+    assert mixed_rewards_note(ctx, [one.id, same.id], lang) == ""
+    note = mixed_rewards_note(ctx, [one.id, other.id], lang)
+    assert note.startswith("⚠ " + tr(lang, "runs.overlay.mixed"))
+    assert f"- `{other.id}`: " in note and "format × 0.5" in note
+    first = note.split("\n")[1]
+    assert first.startswith(f"- `{one.id}`: ") and "format" not in first

@@ -3,6 +3,8 @@ Stop, and the same phase in both."""
 
 import re
 
+import pytest
+
 from playground.ui.train_tab import progress_html, status_text
 
 
@@ -94,3 +96,26 @@ def test_text_columns_share_what_the_numbers_leave():
     zh = text_widths(["步", "优势优势优势", "生成结果"], {"生成结果": 1})
     latin = text_widths(["s", "abcdef", "text"], {"text": 1})
     assert zh == ["auto", "auto", "82%"] and latin == ["auto", "auto", "86%"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_another_sessions_live_run_is_named_with_its_recipe(lang):
+    """A second session sees the live run's charts beside its own form: the status names that run, its lesson and its
+    rewards."""
+    from types import SimpleNamespace
+
+    from playground.lessons import get_lesson
+    from playground.ui.i18n import tr
+    from playground.ui.train_tab import other_run_label
+    from tests.support.tiny_models import tiny_spec
+
+    fmt = get_lesson("format")
+    job = SimpleNamespace(spec=fmt.run_spec(), run=SimpleNamespace(id="20260101-format"))
+    label = other_run_label(job, lang)
+    rewards = ", ".join(f"`{c.name}` × {c.weight:g}" for c in fmt.run_spec().rewards)
+    assert label == tr(
+        lang, "train.status.other_lesson", run="20260101-format", rewards=rewards, lesson=fmt.title[lang]
+    )
+    plain = SimpleNamespace(spec=tiny_spec("tiny"), run=SimpleNamespace(id="20260101-mine"))
+    length = "`length` × 1"
+    assert other_run_label(plain, lang) == tr(lang, "train.status.other_recipe", run="20260101-mine", rewards=length)

@@ -1,0 +1,64 @@
+"""A phone (390×844) in a real headless Chromium: the "start here" banner is compact and goes once dismissed or once
+a lesson is loaded; a table wider than the screen says it scrolls."""
+
+import pytest
+
+from playground.ui.i18n import EN, ZH
+from tests.ui.test_browser import open_tab
+
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+TEXT = {"en": EN, "zh": ZH}
+LOCALE = {"en": "en-US", "zh": "zh-CN"}
+PHONE = {"width": 390, "height": 844}
+
+
+def open_phone(browser, app, lang: str):
+    context = browser.new_context(locale=LOCALE[lang], viewport=PHONE)
+    page = context.new_page()
+    page.goto(app.url)
+    page.locator(".pg-card").first.wait_for(timeout=60_000)
+    return context, page
+
+
+def banner_height(page) -> float:
+    banner = page.locator("#pg-start-here").first
+    return banner.bounding_box()["height"] if banner.is_visible() else 0.0
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_start_here_banner_is_compact_and_goes(app, browser, lang):
+    text = TEXT[lang]
+    context, page = open_phone(browser, app, lang)
+    page.locator("#pg-start-here").first.wait_for(state="visible", timeout=30_000)
+    assert banner_height(page) <= 0.15 * PHONE["height"], banner_height(page)
+    # Dismissed: gone, and still gone after a reload.
+    page.locator("#pg-start-here-dismiss").click()
+    page.locator("#pg-start-here").first.wait_for(state="hidden", timeout=10_000)
+    page.reload()
+    page.locator(".pg-card").first.wait_for(timeout=60_000)
+    page.wait_for_timeout(1000)
+    assert banner_height(page) == 0.0
+    context.close()
+    # A lesson loaded from the Learn tab (not through the banner's button) takes the banner away too.
+    context, page = open_phone(browser, app, lang)
+    page.locator("#pg-start-here").first.wait_for(state="visible", timeout=30_000)
+    open_tab(page, text["learn.tab"])
+    page.get_by_role("button", name=text["learn.load"], exact=True).first.click()
+    page.locator("#pg-start-here").first.wait_for(state="hidden", timeout=30_000)
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_wide_tables_say_they_scroll_on_a_phone_only(app, browser, lang):
+    text = TEXT[lang]
+    context, page = open_phone(browser, app, lang)
+    hint = page.get_by_text(text["app.scroll_hint"], exact=True)
+    assert hint.first.is_visible()  # under Try on text
+    open_tab(page, text["runs.tab"])
+    assert sum(1 for h in hint.all() if h.is_visible()) == 1  # under the Runs table
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.wait_for_timeout(300)
+    assert not any(h.is_visible() for h in hint.all())
+    context.close()
