@@ -49,6 +49,7 @@ ALLOWED = {
     *"sampling importance_sampling_ratio bf16".split(),  # TRL's metric for the bf16 rollout's correction, the dtype
     *"sum_then_normalize normalize_then_sum GDPO".split(),  # TRL's multi_objective_aggregation values, its paper
     *"TSV OpenAI".split(),  # a file format (Gradio's own drop zone names it), the grader format's maker
+    *"sentence_rate warmup".split(),  # metric names as metrics.jsonl stores them (sentence_rate, warmup/loss)
 }
 # A file path ("/tmp/runs/", "docs/performance.md") is a name, in any language.
 PATH = re.compile(r"/(?:[\w.-]+/?)+|(?:[\w.-]+/)+[\w-]+\.[a-z]{1,5}\b")
