@@ -25,11 +25,11 @@ with httpx.Client(timeout=120) as http:
 """
 
 
-# A page load during an attack may take this long on a machine with nothing else to do ...
-BYSTANDER_BOUND = 1.0
-# ... or this many times the slowest page load just before the attack, where other work loads the machine (the suite's
-# other pytest worker, a worker starting on the same two cores): a reward run in the app's process froze page loads
-# for 30-60 s, not ten times longer.
+# A page load during an attack may take this long whatever else loads the machine (the suite's other pytest worker, a
+# worker starting on the same two cores, other work: at a load of 8 a page load took 2.3 s) ...
+BYSTANDER_BOUND = 10.0
+# ... or this many times the slowest page load just before the attack. What the bound guards against is a freeze: a
+# reward run in the app's process froze page loads for 30-60 s.
 LOADED_FACTOR = 10
 
 

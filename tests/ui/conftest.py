@@ -64,10 +64,12 @@ ARGS = [
 ]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
-    """Debian's Chromium through Playwright, one per test process; each test opens its own context in it. Every
-    browser test takes this fixture, so without Playwright or Chromium they are skipped here, in one place."""
+    """Debian's Chromium through Playwright, one per test module; each test opens its own context in it. Every
+    browser test takes this fixture, so without Playwright or Chromium they are skipped here, in one place. Not one per
+    process: Playwright's sync API keeps an asyncio loop running on the main thread while it is open, and a later
+    module's `asyncio.run` (the MCP client) refuses to start inside it."""
     sync_api = pytest.importorskip("playwright.sync_api")
     if not Path(CHROMIUM).exists():
         pytest.skip(f"no Chromium at {CHROMIUM}")
