@@ -266,8 +266,10 @@ def trial_lines(result: TrialResult, lang: str) -> list[str]:
     else:
         error = _escape(short(render(lang, result.error or ""), 500))
         lines = [f"- {BAD_MARK} {labelled(lang, name, error)}"]
-    lines += [f"  - ⚠ {_escape(render(lang, flag))}" for flag in result.flags]
-    if result.ok and not graded(result):
+    unticked = result.ok and not graded(result)  # one warning says it all: the same score, so left unticked
+    flags = [f for f in result.flags if not (unticked and getattr(f, "key", None) == "sandbox.trial_constant")]
+    lines += [f"  - ⚠ {_escape(render(lang, flag))}" for flag in flags]
+    if unticked:
         lines.append(f"  - ⚠ {tr(lang, 'rewards.custom.constant')}")
     output = result.output.strip("\n")
     if output:

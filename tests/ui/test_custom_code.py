@@ -297,3 +297,20 @@ def test_check_leaves_a_function_that_scores_every_trial_the_same_unticked(app):
     report, choices = client(app).predict(code=code, api_name="/check_code")
     assert choices["data"] == [[True, "short_answer", 1.0], [False, "always_zero", 1.0]]
     assert "gave every trial completion the same score" in report
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_constant_reward_gets_one_warning_not_two(lang):
+    from playground.sandbox import TRIAL_COMPLETIONS
+    from playground.sandbox.custom import TrialResult, trial_flags
+    from playground.ui.custom_code import trial_lines
+    from playground.ui.i18n import tr
+
+    values = [0.0] * len(TRIAL_COMPLETIONS)
+    lines = trial_lines(TrialResult("always_zero", values, flags=trial_flags(values)), lang)
+    warnings = [line for line in lines if "⚠" in line]
+    assert warnings == [f"  - ⚠ {tr(lang, 'rewards.custom.constant')}"]
+    spread = [0.0, 1.0] + [0.5] * (len(TRIAL_COMPLETIONS) - 2)  # a reward that tells them apart: no warning
+    assert not [
+        line for line in trial_lines(TrialResult("graded", spread, flags=trial_flags(spread)), lang) if "⚠" in line
+    ]
