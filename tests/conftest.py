@@ -6,11 +6,14 @@ worker and are shared: tests/ui/conftest.py); the tests that start several train
 of them never compete for the cores side by side.
 """
 
+import atexit
 import contextlib
 import functools
 import os
+import shutil
 import signal
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -27,6 +30,11 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 _WORKERS = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 0)
 if _WORKERS:
     os.environ.setdefault("OMP_NUM_THREADS", str(max(1, (os.cpu_count() or 1) // _WORKERS)))
+# Each test process keeps Gradio's upload cache to itself: an app that shuts down deletes the files it served, and two
+# apps of two pytest workers given the same bytes under the same name share one path of a common cache (a module's
+# upload vanished between its upload and its Start while the other worker closed an app).
+os.environ["GRADIO_TEMP_DIR"] = tempfile.mkdtemp(prefix=f"gradio-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}-")
+atexit.register(shutil.rmtree, os.environ["GRADIO_TEMP_DIR"], ignore_errors=True)
 
 # The test process is an entry point (`playground.bootstrap()`), whose tests set variables one test at a time: the
 # settings are read from the environment at each look-up rather than installed once.
