@@ -31,7 +31,7 @@ TEXTS: dict[str, tuple[str, str]] = {
         "the Rewards tab's selection), averaged over {n} prompts × {k} completions each, trained minus base, same "
         "seeds. Each row's means are over its {k} completions; the table shows the first of each.",
         "**平均奖励差值 {delta}**（训练 `{run}`）：这次训练自己的奖励（它的配方，而不是奖励页当前所选）的"
-        "加权总分，在 {n} 个提示词、每个 {k} 个回答上取平均，训练后减训练前，随机种子相同。"
-        "每行的均值取自它的 {k} 个回答；表中只显示各自的第一个。",
+        "加权总分，在 {n} 个提示词、每个 {k} 个生成结果上取平均，训练后减训练前，随机种子相同。"
+        "每行的均值取自它的 {k} 个生成结果；表中只显示各自的第一个。",
     ),
 }

@@ -44,8 +44,8 @@ TEXTS: dict[str, tuple[str, str]] = {
         "这次训练无法导出 trl grpo 配方：`trl grpo` 不支持它的 {name}。请改为下载 Python 脚本。",
     ),
     "runs.summary": (
-        "**{run}** · {status} · {step}/{total} steps · wall time {wall}",
-        "**{run}** · {status} · {step}/{total} 步 · 用时 {wall}",
+        "`{run}` · {status} · {step}/{total} steps · wall time {wall}",
+        "`{run}` · {status} · {step}/{total} 步 · 用时 {wall}",
     ),
     "runs.col.duration": ("wall time", "用时"),
     "runs.col.created": ("created", "创建时间"),

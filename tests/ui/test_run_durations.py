@@ -3,7 +3,7 @@ first run and each continue) and their sum, in the page's language; the Train ta
 
 import json
 
-from playground.training.store import RunStore
+from playground.training.store import RunInfo, RunStore
 from playground.ui.runs_tab import run_summary, runs_frame
 from playground.ui.settings import UISettings
 from playground.ui.train_tab import status_text
@@ -55,3 +55,11 @@ def test_a_run_of_one_piece_shows_its_time_alone_and_a_queued_one_none(tmp_path)
     run.write_status(status="finished", step=20)
     [piece] = run.info().pieces
     assert piece > 3600 and "(" not in run_summary(run.info(), "en")
+
+
+def test_the_summary_shows_the_run_id_as_code():
+    """A run id (`20261206-085512-bd893b`) is a name: shown as code, so the Chinese page has no bare Latin word."""
+    info = RunInfo(
+        id="20261206-085512-bd893b", status="finished", step=3, max_steps=3, created_at="", model="m", rewards=[]
+    )
+    assert run_summary(info, "zh").startswith("`20261206-085512-bd893b` · ")
