@@ -78,13 +78,20 @@ def _rewards_text(ctx: AppContext, run_id: str, names: list[str]) -> str:
     return ", ".join(items)
 
 
-def refresh(ctx: AppContext, request: gr.Request, session_id: str | None = None, current: str | None = None):
-    """The run list, and the run pickers (keeping the current pick when it still exists)."""
+def refresh(
+    ctx: AppContext,
+    request: gr.Request,
+    session_id: str | None = None,
+    current: str | None = None,
+    pick_first: bool = True,
+):
+    """The run list, and the run pickers (keeping the current pick when it still exists; else the newest run, or,
+    with `pick_first=False`, no run)."""
     lang = lang_of(request)
     frame = runs_frame(ctx, session_id, lang)
     choices = [(run_label(info, lang, readable), info.id) for info, readable in ctx.runs_for(session_id)]
     ids = [run_id for _, run_id in choices]
-    value = current if current in ids else (ids[0] if ids else None)
+    value = current if current in ids else (ids[0] if ids and pick_first else None)
     return frame, gr.Dropdown(choices=choices, value=value), gr.Dropdown(choices=choices)
 
 
@@ -99,7 +106,8 @@ def refresh_on_change(
     timer = gr.Timer(active=job is not None and job.active)
     if key == seen:
         return gr.skip(), gr.skip(), gr.skip(), seen, timer
-    return (*refresh(ctx, request, session_id, current), key, timer)
+    # A tick never picks a run for the visitor: one who cleared the picker keeps it empty.
+    return (*refresh(ctx, request, session_id, current, pick_first=False), key, timer)
 
 
 def wake() -> gr.Timer:

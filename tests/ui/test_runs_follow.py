@@ -18,7 +18,9 @@ def test_the_list_is_sent_again_when_the_live_run_changes_and_only_then(tmp_path
     job = ctx.jobs.start(testing.tiny_spec(tiny_model_dir, max_steps=3))
     job.join(600)
     assert job.status == "finished", job.error
-    frame, _, _, seen, timer = refresh_on_change(ctx, None, None, None, None)
+    frame, picker, _, seen, timer = refresh_on_change(ctx, None, None, None, None)
+    assert picker.value is None  # a tick picks no run for a visitor whose picker is empty
+    assert refresh_on_change(ctx, None, None, job.run.id, None)[1].value == job.run.id  # and keeps a picked one
     assert timer.active is False  # the run is over: the tab stops looking
     assert seen == f"{job.run.id}:finished:3"
     assert frame["status"].tolist() == ["finished"] and frame["steps"].tolist() == ["3/3"]
