@@ -24,6 +24,31 @@ from playground.ui.fair import PREVIEW_SLOTS, TRY_SLOTS, fair
 LAB_TOOLS = ("lab_dry_run", "lab_probe", "lab_import_grader")
 
 
+def sampling_spec(
+    num_generations,
+    max_new_tokens,
+    seed,
+    temperature,
+    top_p,
+    completion_prefix,
+    scale_rewards,
+    multi_objective_aggregation,
+    **more,
+):
+    """The run spec of an MCP tool that samples a group: its sampling and advantage arguments under TRL's names."""
+    values = {
+        "num_generations": int(num_generations),
+        "max_completion_length": int(max_new_tokens),
+        "seed": int(seed),
+        "temperature": temperature,
+        "top_p": top_p,
+        "completion_prefix": completion_prefix or "",
+        "scale_rewards": scale_rewards,
+        "multi_objective_aggregation": multi_objective_aggregation,
+    }
+    return spec_with(values | more)
+
+
 def reward_selection(rewards: str) -> list[dict]:
     """An MCP tool's `rewards` argument (a JSON list of {"name", "weight", "params"}) as a selection; empty gives the
     demo recipe's rewards."""
@@ -81,18 +106,16 @@ def lab_dry_run(
     funcs, weights = build_rewards(_choices(rewards), executor=reward_executor())
     source = PromptSource.named(dataset_name)
     ctx.check_source(source, None)  # public mode: MCP clients upload nothing, so no file of the server is read
-    spec = spec_with(
-        {
-            "num_generations": int(num_generations),
-            "max_completion_length": int(max_new_tokens),
-            "seed": int(seed),
-            "temperature": temperature,
-            "top_p": top_p,
-            "completion_prefix": completion_prefix or "",
-            "scale_rewards": scale_rewards,
-            "multi_objective_aggregation": multi_objective_aggregation,
-            "per_device_train_batch_size": int(per_device_train_batch_size),
-        }
+    spec = sampling_spec(
+        num_generations,
+        max_new_tokens,
+        seed,
+        temperature,
+        top_p,
+        completion_prefix,
+        scale_rewards,
+        multi_objective_aggregation,
+        per_device_train_batch_size=int(per_device_train_batch_size),
     )
     spec.data = source
     _, summary = run_dry_run(

@@ -37,7 +37,7 @@ from playground.spec import spec_with
 from playground.ui.common import bind
 from playground.ui.context import AppContext, parse_selection
 from playground.ui.fair import PREVIEW_SLOTS, TRY_SLOTS, fair
-from playground.ui.lab_mcp import LAB_TOOLS, add_lab_tools, reward_selection
+from playground.ui.lab_mcp import LAB_TOOLS, add_lab_tools, reward_selection, sampling_spec
 from rewards.registry import list_specs
 
 
@@ -140,17 +140,15 @@ def preview_group(
         The prompt, the scored completions, the group's statistics and the advantage settings used.
     """
     ctx.check_sampling([(prompt or "") + (completion_prefix or "")], int(num_generations), int(max_new_tokens))
-    spec = spec_with(
-        {
-            "num_generations": int(num_generations),
-            "max_completion_length": int(max_new_tokens),
-            "seed": int(seed),
-            "temperature": temperature,
-            "top_p": top_p,
-            "completion_prefix": completion_prefix or "",
-            "scale_rewards": scale_rewards,
-            "multi_objective_aggregation": multi_objective_aggregation,
-        }
+    spec = sampling_spec(
+        num_generations,
+        max_new_tokens,
+        seed,
+        temperature,
+        top_p,
+        completion_prefix,
+        scale_rewards,
+        multi_objective_aggregation,
     )
     custom = _custom(code)
     try:
