@@ -52,7 +52,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "alert.clipped.advice": (
         "Raise max_completion_length, or reward shorter answers (for example with a length penalty).",
-        "请调大 max_completion_length，或奖励更短的回答（例如加长度惩罚）。",
+        "请调大 max_completion_length，或奖励更短的生成结果（例如加长度惩罚）。",
     ),
     "alert.collapse": (
         "Completions collapsed to {latest:.1f} tokens on average (they were {first:.1f} at step {step}).",
@@ -61,8 +61,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "alert.collapse.advice": (
         "Lower learning_rate and raise beta (the KL weight) so the policy stays near the base model, and check that "
         "the reward does not pay for empty or one-token answers.",
-        "请降低 learning_rate、调高 beta（KL 权重），让策略靠近基础模型，并检查奖励是否在给空回答或只有一个 token 的"
-        "回答加分。",
+        "请降低 learning_rate、调高 beta（KL 权重），让策略靠近基础模型，并检查奖励是否在给空的生成结果或只有一个 tok"
+        "en 的生成结果加分。",
     ),
     "alert.kl_spike": (
         "The KL to the base model jumped to {latest:.3g} at step {step}, more than {factor:.0f}x its median so far "
@@ -127,6 +127,6 @@ TEXTS: dict[str, tuple[str, str]] = {
     "alert.length_hacking.advice": (
         "Cap max_completion_length, add a length penalty (for example soft_overlong), and check that the reward "
         "cannot be raised by padding the answer.",
-        "请限制 max_completion_length，加上长度惩罚（例如 soft_overlong），并检查奖励不能靠填充回答来提高。",
+        "请限制 max_completion_length，加上长度惩罚（例如 soft_overlong），并检查奖励不能靠填充生成结果来提高。",
     ),
 }

@@ -64,7 +64,7 @@ TEXTS: dict[str, tuple[str, str]] = {
             "cross-entropy at its own steps, drawn while the warm-up runs: down is good."
         ),
         (
-            "优化器最小化的目标。它不是质量分数：在 0 上下波动（较长的回答较差时会高于 0）；请以奖励曲线为准。"
+            "优化器最小化的目标。它不是质量分数：在 0 上下波动（较长的生成结果较差时会高于 0）；请以奖励曲线为准。"
             "warmup/loss 是 SFT 预热按其自身步数记录的交叉熵，预热期间就会画出：越低越好。"
         ),
     ),
@@ -92,7 +92,7 @@ TEXTS: dict[str, tuple[str, str]] = {
         ),
         (
             "在写完之前就被 max_completion_length 截断的生成结果所占比例。越低越好；接近 1 时，请调大 "
-            "max_completion_length 或奖励更短的回答。"
+            "max_completion_length 或奖励更短的生成结果。"
         ),
     ),
     "chart.overlay.title": ("reward of each run", "各次训练的奖励"),
@@ -122,7 +122,8 @@ TEXTS: dict[str, tuple[str, str]] = {
         ),
         (
             "留出评估：每个奖励在同一批留出提示词、同样随机种子上的平均值，评估点依次为基础模型、SFT 预热后、各 GRPO "
-            "步之后；回答用标签分段时还有 sentence_rate。按课程配方训练时，课程的参考训练（虚线）画在旁边。越高越好。"
+            "步之后；生成结果用标签分段时还有 sentence_rate。按课程配方训练时，课程的参考训练（虚线）画在旁边。越高越"
+            "好。"
         ),
     ),
     # --- the Learn tab's curve: each chart metric of a lesson (a reward function's mean, or eval_reward) ---

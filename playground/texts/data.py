@@ -243,11 +243,11 @@ TEXTS: dict[str, tuple[str, str]] = {
     # the SFT warm-up's examples (playground/training/warmup.py)
     "warmup.building": (
         "Building warm-up examples from the base model's answers",
-        "正在用基座模型的回答生成预热示例",
+        "正在用基座模型的生成结果生成预热示例",
     ),
     "warmup.none_built": (
         "The SFT warm-up could not build examples from the model's answers; give a .jsonl file.",
-        "SFT 预热无法从模型的回答中生成示例；请给出一个 .jsonl 文件。",
+        "SFT 预热无法从模型的生成结果中生成示例；请给出一个 .jsonl 文件。",
     ),
     "warmup.unreadable": ("Cannot read the warm-up examples {path}: {error}.", "无法读取预热示例 {path}：{error}。"),
     "warmup.json": (

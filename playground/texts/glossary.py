@@ -23,7 +23,9 @@ GLOSSARY: dict[str, Term] = {
     "completion prefix": Term(r"\bcompletion prefix\b", ("生成前缀",), ("回答前缀", "补全前缀")),
     "held-out prompts": Term(r"\bheld[- ]out\b", ("留出",), ("预留",)),
     # "completion length" is 生成长度: the length of what was generated.
-    "completion": Term(r"\bcompletions?\b(?! prefix| length| columns?)", ("生成结果",), ("补全",)),
+    "completion": Term(r"\bcompletions?\b(?! prefix| length| columns?)", ("生成结果",), ("补全", "回答")),
+    # A prompt is 提示词 (but for the names of TRL's keyword and of a column); 提示 alone is a hint or a note.
+    "prompt": Term(r"(?<!passes )\bprompts?\b(?! and completion columns)", ("提示词",)),
     # A training run (the noun); the verb "run" is 运行.
     "run": Term(
         r"\b(?:a|the|this|your|each|one|latest|past|reference|stored|finished|other) runs?\b|^runs?$",

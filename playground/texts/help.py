@@ -236,7 +236,7 @@ FIELDS: dict[str, tuple[str, str]] = {
     "sft_examples": (
         "Warm-up examples: 'auto' (the base model's own answers wrapped in sft_tags) or a .jsonl file with prompt "
         "and completion columns.",
-        "预热样本：'auto'（基础模型自己的回答，套上 sft_tags），或含 prompt 和 completion 列的 .jsonl 文件。",
+        "预热样本：'auto'（基础模型自己的生成结果，套上 sft_tags），或含 prompt 和 completion 列的 .jsonl 文件。",
     ),
     "sft_tags": (
         "Tag layout the 'auto' warm-up examples are wrapped in, e.g. intro,body,conclusion.",
@@ -246,15 +246,16 @@ FIELDS: dict[str, tuple[str, str]] = {
         "How 'auto' warm-up examples fill the tags: 'words' (whole sentences when the answer has one for each tag, "
         "else its words cut into equal parts) or 'sentences' (a whole sentence of at least four words in every "
         "tag: the answer's earliest sentences that fit, fragments left out; answers with fewer are left out).",
-        "'auto' 预热样本如何填进标签：'words'（回答的句子够每个标签一句时放整句，否则把词平均切开）或 'sentences'（"
-        "每个标签放一个至少四个词的完整句子：取回答里最靠前、放得下的句子，不完整的片段不算；句子不够的回答不用）。",
+        "'auto' 预热样本如何填进标签：'words'（生成结果的句子够每个标签一句时放整句，否则把词平均切开）或 'sentences'"
+        "（每个标签放一个至少四个词的完整句子：取生成结果里最靠前、放得下的句子，不完整的片段不算；句子不够的生成结果"
+        "不用）。",
     ),
     "sft_num_examples": ("How many 'auto' warm-up examples to build.", "要构造多少个 'auto' 预热样本。"),
     "sft_learning_rate": ("Learning rate of the SFT warm-up.", "SFT 预热的学习率。"),
     "completion_prefix": (
         "Pre-filled start of every answer (e.g. '<intro>'): generation continues after it, and rewards see the "
         "prefix plus the generated text.",
-        "每个回答预先填好的开头（例如 '<intro>'）：从它之后继续生成，奖励看到的是前缀加上生成的文本。",
+        "每个生成结果预先填好的开头（例如 '<intro>'）：从它之后继续生成，奖励看到的是前缀加上生成的文本。",
     ),
     "eval_every": (
         "Score the held-out eval prompts before training, after the warm-up and every this many steps (0: no "
@@ -273,8 +274,8 @@ FIELDS: dict[str, tuple[str, str]] = {
     "eval_max_completion_length": (
         "Maximum new tokens of an eval answer (0: max_completion_length). A longer cap than training's judges a "
         "held-out answer on what it wrote, not on where the training cap cut it.",
-        "评估回答的最大新 token 数（0：同 max_completion_length）。比训练更长的上限，按留出提示词上的回答写了什么来"
-        "评判，而不是按训练上限在哪里截断了它。",
+        "评估生成结果的最大新 token 数（0：同 max_completion_length）。比训练更长的上限，按留出提示词上的生成结果写了"
+        "什么来评判，而不是按训练上限在哪里截断了它。",
     ),
     "fast_rollout": (
         "The CPU fast path (merged pre-packed rollout copy, shared prompts, allocator settings): 'auto' or "
@@ -320,7 +321,7 @@ FIELDS: dict[str, tuple[str, str]] = {
 }
 
 SETS: dict[str, str] = {
-    "writing": "简短的英文写作题；有些要求 <intro>/<body>/<conclusion> 结构。",
+    "writing": "简短的英文写作提示词；有些要求 <intro>/<body>/<conclusion> 结构。",
     "arithmetic": "简单的算术应用题，数字答案在 `answer` 列中。",
     "chinese": "简体中文的简短问题和指令。",
     "code": "小型 Python 程序题（从标准输入读取，向标准输出打印），测试用例在 `tests` 列中，供 code_tests 使用。",

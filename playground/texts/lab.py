@@ -90,7 +90,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "lab_engine.gamed.generic": (
         "the reward does not tell this degenerate text from a real answer",
-        "这个奖励分不出这个退化文本和真实回答",
+        "这个奖励分不出这个退化文本和真实的生成结果",
     ),
     # the battery's texts
     "lab_engine.label.join": ("{first}, {then}", "{first}、{then}"),

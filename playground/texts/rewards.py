@@ -56,7 +56,7 @@ LIBRARY_ZH: dict[str, str] = {
     "reward.formula_overflow": "公式 {formula!r} 算出的数太大，不能作为奖励。",
     "reward.formula_failed": "公式 {formula!r} 计算失败：{error}。",
     "reward.judge_load": "无法加载评判模型 {model!r}：{error}",
-    "reward.judge_rubric": "评判需要一条评分标准（rubric）：用一两句话说明好的回答应该做到什么。",
+    "reward.judge_rubric": "评判需要一条评分标准（rubric）：用一两句话说明好的生成结果应该做到什么。",
     "reward.judge_model": "评判需要一个模型：'embedded'、Hub id 或本地文件夹。",
     "reward.batch_size": "batch_size 必须是不小于 1 的整数，实际为 {value!r}。",
     "reward.time_limit": "time_limit 必须是正的秒数，实际为 {value!r}。",
@@ -179,6 +179,6 @@ TEXTS: dict[str, tuple[str, str]] = {
         "{count} of {n} completions were cut at the token limit ({limit}); the rewards scored the cut text. "
         "Raise max_completion_length, or reward shorter answers.",
         "{n} 个生成结果中有 {count} 个在 token 上限（{limit}）处被截断；奖励给截断后的文本打分。"
-        "请提高 max_completion_length，或奖励更短的回答。",
+        "请提高 max_completion_length，或奖励更短的生成结果。",
     ),
 }

@@ -12,10 +12,9 @@ TEXTS: dict[str, tuple[str, str]] = {
             "start the run on Train and watch its charts."
         ),
         (
-            "跟随 Hugging Face 课程中[“在 TRL 中实现 GRPO”](https://huggingface.co/learn/llm-course/chapter12/4)"
-            "一章的引导课程，每课讲一个要点（下文说的“文章”就是这一章）。选择一课并阅读，然后点击 **载入**："
-            "它会把本课的配方填入“奖励”“预览”和“训练”页。可以在“预览”页生成一组回答，或在“训练”页开始训练并观察图表"
-            "。"
+            "跟随 Hugging Face 课程中[“在 TRL 中实现 GRPO”](https://huggingface.co/learn/llm-course/chapter12/4)一章"
+            "的引导课程，每课讲一个要点（下文说的“文章”就是这一章）。选择一课并阅读，然后点击 **载入**：它会把本课的"
+            "配方填入“奖励”“预览”和“训练”页。可以在“预览”页生成一组生成结果，或在“训练”页开始训练并观察图表。"
         ),
     ),
     "learn.pick": ("Lesson", "课程"),
@@ -34,8 +33,8 @@ TEXTS: dict[str, tuple[str, str]] = {
             "Preview, or press Start training on Train."
         ),
         (
-            "已载入“{title}”。奖励、预览和训练页已填入本课的配方：可以在“预览”页生成一组回答，或在“训练”页点击“开始"
-            "训练”。"
+            "已载入“{title}”。奖励、预览和训练页已填入本课的配方：可以在“预览”页生成一组生成结果，或在“训练”页点击“开"
+            "始训练”。"
         ),
     ),
     "learn.loaded_trap": (
@@ -66,8 +65,8 @@ TEXTS: dict[str, tuple[str, str]] = {
             "{steps} GRPO steps, {samples} held-out answers per eval point ({prompts} prompts × {per} answers)."
         ),
         (
-            "在 {cpu} 的 {where}上实测：共用时 {wall}，{steps} 步 GRPO，每个评估点 {samples} 个留出回答"
-            "（{prompts} 个提示词 × 每个 {per} 个回答）。"
+            "在 {cpu} 的 {where}上实测：共用时 {wall}，{steps} 步 GRPO，每个评估点 {samples} 个留出生成结果"
+            "（{prompts} 个提示词 × 每个 {per} 个生成结果）。"
         ),
     ),
     "learn.ref.summary_train": (
@@ -120,15 +119,15 @@ TEXTS: dict[str, tuple[str, str]] = {
             "The reference run's held-out answers: the same prompt and seed before training, after the warm-up and "
             "after GRPO"
         ),
-        "参考训练的留出提示词上的回答：同一个提示、同一个随机种子，训练前、预热后和 GRPO 后",
+        "参考训练的留出提示词上的生成结果：同一个提示词、同一个随机种子，训练前、预热后和 GRPO 后",
     ),
     "learn.ref.fix_answers": (
         "The fix's held-out answers: the same prompt and seed before training, after the warm-up and after GRPO",
-        "解决办法的留出提示词上的回答：同一个提示、同一个随机种子，训练前、预热后和 GRPO 后",
+        "解决办法的留出提示词上的生成结果：同一个提示词、同一个随机种子，训练前、预热后和 GRPO 后",
     ),
     "learn.ref.trap_answers": (
         "The trap's held-out answers: the same prompt and seed before training, after the warm-up and after GRPO",
-        "陷阱配方的留出提示词上的回答：同一个提示、同一个随机种子，训练前、预热后和 GRPO 后",
+        "陷阱配方的留出提示词上的生成结果：同一个提示词、同一个随机种子，训练前、预热后和 GRPO 后",
     ),
     "learn.ref.col.prompt": ("Prompt", "提示词"),
     "learn.ref.col.base": ("Before training", "训练前"),

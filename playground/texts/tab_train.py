@@ -94,7 +94,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "train.status.interrupted": ("Run `{run}` was interrupted: {error}", "训练 `{run}` 被中断：{error}"),
     "train.eval_answers": (
         "Held-out answers at each eval point (same prompts and seeds)",
-        "每个评估点的留出提示词上的回答（同样的提示和随机种子）",
+        "每个评估点的留出提示词上的生成结果（同样的提示词和随机种子）",
     ),
     "train.eval_answers.model": ("Model", "模型"),
     "train.eval_answers.after_step": ("After GRPO step {step}", "GRPO 第 {step} 步后"),
@@ -167,14 +167,14 @@ TEXTS: dict[str, tuple[str, str]] = {
             "**Most completions hit max_completion_length and were cut off.** Raise max_completion_length, or "
             "reward shorter answers."
         ),
-        "**大多数生成结果达到 max_completion_length 被截断**。请调大 max_completion_length，或奖励更短的回答。",
+        "**大多数生成结果达到 max_completion_length 被截断**。请调大 max_completion_length，或奖励更短的生成结果。",
     ),
     "train.alert.collapse": (
         (
             "**Completions collapsed to a few tokens.** Lower learning_rate, raise beta, and check that the reward "
             "does not pay for empty answers."
         ),
-        "**生成结果塌缩到只有几个 token**。请降低 learning_rate、调高 beta，并检查奖励是否在给空回答加分。",
+        "**生成结果塌缩到只有几个 token**。请降低 learning_rate、调高 beta，并检查奖励是否在给空的生成结果加分。",
     ),
     "train.alert.kl_spike": (
         "**kl jumped: the model moved suddenly away from the base model.** Lower learning_rate or raise beta.",

@@ -67,6 +67,48 @@ def test_the_punctuation_check_finds_what_it_should(text, problems):
     assert chinese_punctuation_problems(text) == problems
 
 
+def zh_wording_problems(english: str, chinese: str) -> list[str]:
+    """The zh wording rules a catalogue entry breaks (code in backticks aside): a completion is 生成结果, never
+    回答; a text about prompts says 提示词, not 提示 alone; no space after a full-width colon; × and →, not ASCII x
+    and ->."""
+    prose = re.sub(r"`[^`]*`", "", chinese)
+    problems = []
+    if "回答" in prose:
+        problems.append("回答 for a completion (生成结果)")
+    if GLOSSARY["prompt"].matches(english) and re.search(r"提示(?!词)", prose):
+        problems.append("提示 alone for a prompt (提示词)")
+    if re.search(r"：[ \t]", chinese):
+        problems.append("a space after a full-width colon")
+    if re.search(r"(^|\s)x(\s|$)|\d\s*x\s*\d", prose):
+        problems.append("ASCII x (×)")
+    if "->" in prose or "=>" in prose:
+        problems.append("ASCII -> (→)")
+    return problems
+
+
+def test_every_zh_text_follows_the_wording_rules():
+    """Every Chinese text of the page and the engine (the generated help included), each failing key reported."""
+    bad = {key: (problems, ZH[key]) for key in sorted(ZH) if (problems := zh_wording_problems(EN[key], ZH[key]))}
+    assert bad == {}
+    assert len(ZH) > 1000  # the page, the engine and the generated help
+
+
+@pytest.mark.parametrize(
+    ("english", "chinese", "problems"),
+    [
+        ("Held-out answers", "留出提示词上的回答", ["回答 for a completion (生成结果)"]),
+        ("the same prompts and seeds", "同样的提示和随机种子", ["提示 alone for a prompt (提示词)"]),
+        ("Note", "提示", []),  # a note, not a prompt
+        ("Rewards: format", "奖励： format", ["a space after a full-width colon"]),
+        ("8 prompts x 4 samples", "8 个提示词 x 每个 4 个样本", ["ASCII x (×)"]),
+        ("0 -> 1", "训练前 0 -> 1", ["ASCII -> (→)"]),
+        ("8 prompts x 4", "8 个提示词 × 4；`a -> b`、`x = 1`：0 → 1", []),
+    ],
+)
+def test_the_wording_check_finds_each_rule(english, chinese, problems):
+    assert zh_wording_problems(english, chinese) == problems
+
+
 def test_composed_zh_texts_use_chinese_punctuation():
     """Texts the page puts together from parts: alerts with their step, a group's flags with their titles."""
     alerts = [{**alert.__dict__, "step": 3} for alert in alerts_of_every_kind()]
