@@ -32,6 +32,7 @@ from torch.nn import functional as F
 from playground.fastpath import internals, multinomial
 from playground.fastpath.packing import PackedLinear, bf16_matmul_is_native, pack_linears, packed_linear_available
 from playground.fastpath.prefix import shared_prefix_generate
+from playground.fastpath.stopping import check, stopping_criteria
 
 
 # GenerationConfig fields the loop handles itself; any other non-default field means "use generate".
@@ -203,6 +204,7 @@ class LlamaDecoder:
         unfinished = torch.ones(rows, dtype=torch.long)
         logps = []
         for _ in range(new):
+            check()  # the page's Stop, within one decode step (playground/fastpath/stopping.py)
             scores = processors(ids, self.logits(hidden))
             next_tokens, unfinished = choose_next(scores, generation_config, eos, pad, unfinished)
             ids = torch.cat([ids, next_tokens[:, None]], dim=-1)
@@ -269,6 +271,7 @@ def decode_prompts(
     unfinished = torch.ones(rows, dtype=torch.long)
     live = torch.arange(rows)  # the rows still decoded: finished ones leave the batch (see below)
     for step in range(new):
+        check()
         logits = decoder.logits(hidden)
         if live.numel() < rows:  # rows that left score zeros: choose_next pads them, and draws the same random numbers
             logits = logits.new_zeros(rows, logits.shape[-1]).index_copy_(0, live, logits)
@@ -413,5 +416,5 @@ def sample(model, input_ids: torch.Tensor, **generate_kwargs) -> torch.Tensor:
             ensure_dense()
         out = shared_prefix_generate(model, input_ids, mask, config)
     if out is None:
-        out = model.generate(input_ids=input_ids, attention_mask=mask, generation_config=config)
+        out = model.generate(input_ids=input_ids, attention_mask=mask, generation_config=config, **stopping_criteria())
     return out

@@ -19,6 +19,8 @@ from contextlib import nullcontext
 
 import torch
 
+from playground.fastpath.stopping import stopping_criteria
+
 
 def prompt_groups(input_ids: torch.Tensor, attention_mask: torch.Tensor) -> list[tuple[torch.Tensor, torch.Tensor]]:
     """`(rows, prompt)` for each distinct left-padded prompt: the row indices that share it, and its real tokens.
@@ -113,7 +115,7 @@ def shared_prefix_generate(
 
 
 def _generate(model, generation_config, **inputs) -> torch.Tensor:
-    return model.generate(**inputs, generation_config=generation_config)
+    return model.generate(**inputs, generation_config=generation_config, **stopping_criteria())
 
 
 @torch.no_grad()
@@ -127,7 +129,7 @@ def generate_with_logps(model, generation_config, **inputs) -> tuple[torch.Tenso
 
     config = copy.deepcopy(generation_config)
     config.update(output_scores=True, return_dict_in_generate=True)
-    out = model.generate(**inputs, generation_config=config)
+    out = model.generate(**inputs, generation_config=config, **stopping_criteria())
     new = out.sequences[:, inputs["input_ids"].size(1) :]
     logps = [s.float().log_softmax(dim=-1).gather(1, new[:, i, None]) for i, s in enumerate(out.scores)]
     return out.sequences, torch.cat(logps, dim=1)

@@ -52,6 +52,7 @@ from playground.fastpath.lm_head import cpu_lm_head
 from playground.fastpath.lm_head import tiles as lm_head_tiles
 from playground.fastpath.packing import PackedLinear, pack_linears, packed_linear_available
 from playground.fastpath.prefix import generate_with_logps, shared_prefix_generate, shared_prefix_logps
+from playground.fastpath.stopping import stopping_criteria
 
 
 logger = logging.getLogger(__name__)
@@ -492,7 +493,7 @@ class FastGRPOTrainer(GRPOTrainer):
                 out = (
                     generate_with_logps(model, config, **inputs)
                     if with_logps
-                    else model.generate(**inputs, generation_config=config)
+                    else model.generate(**inputs, generation_config=config, **stopping_criteria())
                 )
         out, logps = out if with_logps else (out, None)
         completion_ids = out[:, input_ids.size(1) :]

@@ -325,7 +325,7 @@ class TrainingJob(JobState):
                 self.phase = "grpo"
                 self._set_status("running", phase="grpo")
                 self.clock.enter("grpo")
-                trainer.train(resume_from_checkpoint=str(self.resume_from) if self.resume_from else None)
+                self._train(trainer)
             with self._interrupt_lock:
                 self._interruptible = False
             self.save_adapter(trainer.model)
@@ -358,6 +358,26 @@ class TrainingJob(JobState):
             self._trainer = self._eval_rollout = None
             del trainer, model
             _free_memory()
+
+    def rollout_stop(self):
+        """What ends a generation inside a step (`stopping.stop_rollouts_when`): Stop, asked at every decode step."""
+        return self.stop_asked
+
+    def _train(self, trainer) -> None:
+        """`trainer.train`, with Stop taking effect inside a rollout: the step under way is dropped at its next decode
+        step (before its optimizer step), and the last finished step is saved as a checkpoint to continue from."""
+        from playground.fastpath.stopping import RolloutStopped, stop_rollouts_when
+        from playground.training.checkpoint import PREFIX_CHECKPOINT_DIR, checkpoint_root
+
+        try:
+            with stop_rollouts_when(self.rollout_stop()):
+                trainer.train(resume_from_checkpoint=str(self.resume_from) if self.resume_from else None)
+        except RolloutStopped:
+            step = trainer.state.global_step
+            logger.info("Run %s stopped inside step %d; keeping step %d", self.run.id, step + 1, step)
+            saved = checkpoint_root(self.run.path) / f"{PREFIX_CHECKPOINT_DIR}-{step}"
+            if step > self.start_step and not saved.exists():
+                trainer._save_checkpoint(trainer.model, trial=None)  # the whole state, so the run can be continued
 
     def _continue_records(self) -> None:
         """Before continuing from the checkpoint: drop the rows, samples and checkpoints past its step (steps the

@@ -143,6 +143,10 @@ class RankJob(TrainingJob):
     def stop_asked(self) -> bool:
         return self.stop_requested.asked()
 
+    def rollout_stop(self):
+        """Ranks end a step together (their collectives would wait for a rank that left): Stop after the step."""
+        return self.stop_asked if self.world_size == 1 else None
+
     def evaluate(self, model, step: int, eval_of: str) -> None:
         """The held-out eval samples without collectives: rank 0 alone runs it, the others go on to the next step."""
         if self.rank == 0:

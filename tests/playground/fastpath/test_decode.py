@@ -203,3 +203,32 @@ def test_lean_rollout_copy_keeps_one_copy_of_the_weights_and_rebuilds_them_for_g
     )
     lean.sync()  # dense again: synced in place like a full copy
     assert all(torch.equal(p, frozen[n]) for n, p in base.named_parameters() if not p.requires_grad)
+
+
+@pytest.mark.parametrize("path", ["decoder", "decode_prompts", "generate"])
+def test_stop_ends_a_generation_at_the_decode_step_it_is_asked_at(tiny_llama, path):
+    """Under `stop_rollouts_when`, every decode step asks once; the generation raises at the step where the answer
+    turns yes (the fourth of 50), on the lean decoder, its batched loop and `generate` alike."""
+    from playground.fastpath.decode import decode_prompts
+    from playground.fastpath.prefix import shared_prefix_generate
+    from playground.fastpath.stopping import RolloutStopped, stop_rollouts_when
+
+    config = GenerationConfig(max_new_tokens=50, do_sample=True, top_k=0, pad_token_id=0, eos_token_id=None)
+    prompt = torch.randint(400, 2000, (7,))
+    asked = []
+
+    def should_stop() -> bool:
+        asked.append(True)
+        return len(asked) == 4
+
+    run = {
+        "decoder": lambda: LlamaDecoder(tiny_llama).generate(prompt, 3, config),
+        "decode_prompts": lambda: decode_prompts(LlamaDecoder(tiny_llama), [prompt, prompt[:5]], 2, config),
+        "generate": lambda: shared_prefix_generate(
+            tiny_llama, prompt.expand(3, -1), torch.ones(3, 7, dtype=torch.long), config
+        ),
+    }[path]
+    with stop_rollouts_when(should_stop), pytest.raises(RolloutStopped):
+        run()
+    assert len(asked) == 4
+    assert run().shape[-1] in (50, 57)  # outside the block nothing asks: all 50 new tokens

@@ -54,3 +54,37 @@ def test_stop_during_an_eval_ends_it_after_the_prompt_under_way_and_writes_no_pa
     assert job.run.metrics() == []
     assert not (job.run.path / "warmup_examples.jsonl").exists()  # the warm-up did not start
     assert job.run.status()["status"] == "stopped" and job.run.has_adapter
+
+
+def test_stop_during_a_rollout_ends_the_generation_within_one_decode_step(manager, tiny_model_dir):
+    """Stop pressed as step 1 is logged, so that it lands before step 2's rollout of 64 new tokens a completion (the
+    random model writes no EOS): that rollout ends at its first decode step (the embedding runs once, for the prompt,
+    not once a token), step 2 is dropped before its optimizer step, and step 1 is kept as a checkpoint."""
+    import threading
+
+    import torch
+
+    from playground.training.checkpoint import last_checkpoint
+
+    spec = tiny_spec(tiny_model_dir, max_steps=3, max_completion_length=64, eval_every=0)
+    embedded_after_stop = []  # the training thread's embedding calls once Stop is pressed: one a decode step
+
+    def count(module, args):
+        if isinstance(module, torch.nn.Embedding) and threading.current_thread().name.startswith("grpo-"):
+            if holder["job"].stop_requested.is_set():
+                embedded_after_stop.append(tuple(args[0].shape))
+
+    holder = {}
+    hook = torch.nn.modules.module.register_module_forward_pre_hook(count)
+    try:
+        job = holder["job"] = manager.start(spec)
+        job.listeners.append(lambda row: job.stop() if row.get("phase") == "grpo" and row.get("step") == 1 else None)
+        wait(job)
+    finally:
+        hook.remove()
+    assert job.status == "stopped", job.error
+    assert job.run.status()["step"] == 1
+    assert [r["step"] for r in job.run.metrics() if r.get("phase") == "grpo" and "loss" in r] == [1]
+    assert len(embedded_after_stop) <= 1, embedded_after_stop  # the prompt's prefill at most; no token decoded
+    assert last_checkpoint(job.run.path).name == "checkpoint-1"
+    assert job.run.has_adapter
