@@ -62,6 +62,18 @@ th, th * { word-break: normal !important; overflow-wrap: normal !important; }
   /* "start here" is its headline and its buttons: the explanation took half the first screen */
   .pg-start-here-detail { display: none !important; }
 }
+/* Held-out answers (Learn's reference, the Train tab's eval) break between words; only a token longer than its column
+   breaks inside. On a phone each column keeps 150 px and the table scrolls sideways: at a quarter of 390 px a column
+   held 9 letters, and "increasingly" read "increasi ngly". */
+.pg-answers .body-cell span, .pg-answers td span {
+  word-break: normal !important; overflow-wrap: break-word !important;
+}
+@media (max-width: 640px) {
+  .pg-answers .body-cell, .pg-answers th, .pg-answers td {
+    width: 150px !important; min-width: 150px !important; max-width: 150px !important; flex: 0 0 150px !important;
+  }
+  .pg-answers .virtual-body, .pg-answers .virtual-row, .pg-answers table { width: max-content !important; }
+}
 /* A dropdown's text stops before its arrow (the arrow sits over the input's right end; a long value ran under it). */
 .wrap-inner input[role=combobox] { padding-right: calc(var(--size-5) * 2); text-overflow: ellipsis; }
 /* Charts carry no export menu (their spec's embed options also say so). */

@@ -67,7 +67,8 @@ def create_eval_answers(timer: gr.Timer, ctx: AppContext, session_id: gr.State) 
     """The table, in a closed accordion, refreshed on the Train tab's own timer ticks; returns the refresh's inputs
     and outputs, for the events that paint the live view outside a tick (a page load, a start)."""
     with gr.Accordion(t("train.eval_answers"), open=False):
-        answers = gr.Dataframe(wrap=True, interactive=False, max_height=420, elem_classes="pg-eval-answers")
+        classes = ["pg-eval-answers", "pg-answers"]
+        answers = gr.Dataframe(wrap=True, interactive=False, max_height=420, elem_classes=classes)
     seen = gr.State(None)
     inputs, outputs = [session_id, seen], [answers, seen]
     timer.tick(bind(refresh_eval_answers, ctx), inputs, outputs, **HIDDEN, concurrency_limit=None)

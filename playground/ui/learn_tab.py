@@ -522,7 +522,7 @@ def create_learn_tab(last_lesson: gr.BrowserState) -> LearnTab:
             wrap=True,
             interactive=False,
             column_widths=["22%", "26%", "26%", "26%"],  # at a phone's 390 px the prompt keeps about 75 px
-            elem_classes="pg-reference-answers",
+            elem_classes=["pg-reference-answers", "pg-answers"],
         )
         trap_answers_value = answers_frame(first.reference(trap=True), "en")
         trap_answers = gr.Dataframe(
@@ -532,7 +532,7 @@ def create_learn_tab(last_lesson: gr.BrowserState) -> LearnTab:
             wrap=True,
             interactive=False,
             column_widths=["22%", "26%", "26%", "26%"],
-            elem_classes="pg-reference-answers-trap",
+            elem_classes=["pg-reference-answers-trap", "pg-answers"],
         )
         timer = gr.Timer(LIVE_SECONDS, active=False)
     return LearnTab(

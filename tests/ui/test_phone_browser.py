@@ -62,3 +62,46 @@ def test_wide_tables_say_they_scroll_on_a_phone_only(app, browser, lang):
     page.wait_for_timeout(300)
     assert not any(h.is_visible() for h in hint.all())
     context.close()
+
+
+# Words of a held-out answer that its column could hold whole but that wrap onto two lines: the tokens between spaces
+# made of at most 12 letters (a 150-px column holds 16 monospace letters), each measured by the lines its text spans.
+SPLIT_WORDS = """(block) => {
+    const split = [];
+    let words = 0;
+    for (const span of document.querySelectorAll(block + ' .body-cell span')) {
+        const node = span.firstChild;
+        if (!node || node.nodeType !== 3 || span.getBoundingClientRect().height === 0) continue;
+        const re = /(?<=^|\\s)[A-Za-z]{4,12}[.,]?(?=\\s|$)/g;
+        let m;
+        while ((m = re.exec(node.textContent))) {
+            const range = document.createRange();
+            range.setStart(node, m.index);
+            range.setEnd(node, m.index + m[0].length);
+            words += 1;
+            if (new Set([...range.getClientRects()].map(r => Math.round(r.top))).size > 1) split.push(m[0]);
+        }
+    }
+    return {words, split};
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_held_out_answers_break_between_words_on_a_phone(app, browser, lang):
+    """The format lesson's reference answers on a 390-px phone: no word wraps inside itself ("adventur e"), and
+    each answer keeps a column wide enough to read (the table scrolls sideways)."""
+    from playground.lessons import LESSONS, get_lesson
+    from tests.ui.test_learn_browser import pick_lesson
+
+    text, fmt = TEXT[lang], get_lesson("format")
+    context, page = open_phone(browser, app, lang)
+    open_tab(page, text["learn.tab"])
+    pick_lesson(page, text["learn.pick"], f"{LESSONS.index(fmt) + 1}. {fmt.title[lang]}")
+    block = ".block.pg-reference-answers"
+    page.locator(block + " .body-cell span").first.wait_for(timeout=60_000)
+    page.locator(block).first.scroll_into_view_if_needed()
+    found = page.evaluate(SPLIT_WORDS, block)
+    assert found["words"] >= 20 and found["split"] == [], found
+    widths = page.evaluate(f"[...document.querySelectorAll('{block} .body-cell')].map(c => c.offsetWidth)")
+    assert min(widths) >= 140, widths
+    context.close()
