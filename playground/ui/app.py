@@ -57,6 +57,7 @@ th, th * { word-break: normal !important; overflow-wrap: normal !important; }
 .pg-phone-only { display: none !important; }
 @media (max-width: 640px) {
   .pg-phone-only { display: block !important; }
+  .pg-wide-only { display: none !important; }
   .pg-side { order: -1; }
   .pg-form .block { min-width: 100% !important; }
   /* "start here" is its headline and its buttons: the explanation took half the first screen */
@@ -74,6 +75,10 @@ th, th * { word-break: normal !important; overflow-wrap: normal !important; }
   }
   .pg-answers .virtual-body, .pg-answers .virtual-row, .pg-answers table { width: max-content !important; }
 }
+/* Try on text on a phone: a card a completion, its scores on a line and its text at the screen's width. */
+.pg-try-card { border: 1px solid var(--border-color-primary); border-radius: 6px; padding: 6px 8px; margin: 6px 0; }
+.pg-try-scores { font-size: var(--text-sm); color: var(--body-text-color-subdued); }
+.pg-try-text { white-space: pre-wrap; overflow-wrap: break-word; margin-top: 4px; }
 /* A dropdown's text stops before its arrow (the arrow sits over the input's right end; a long value ran under it). */
 .wrap-inner input[role=combobox] { padding-right: calc(var(--size-5) * 2); text-overflow: ellipsis; }
 /* Charts carry no export menu (their spec's embed options also say so). */

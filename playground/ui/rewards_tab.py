@@ -291,6 +291,40 @@ def fit_try_columns(request: gr.Request, value) -> gr.Dataframe:
     return gr.Dataframe(column_widths=text_widths(columns, {completion: 1}, table_px=TRY_TABLE_PX))
 
 
+def try_cards(value, lang: str) -> str:
+    """The Try on text table as a phone shows it: one card a completion, its scores on a line and its text below at
+    the screen's width (in a 390-px table the completion column was 65 px wide, and row 3 sat in an inner scroll)."""
+    frame = getattr(value, "data", value)  # a Styler's frame, or the frame itself
+    columns = [str(c) for c in getattr(frame, "columns", [])]
+    if not columns or len(frame) == 0:
+        return ""
+    completion = tr(lang, "table.completion")
+    cards = []
+    for row in frame.itertuples(index=False):
+        cells = dict(zip(columns, row, strict=True))
+        scores = " · ".join(
+            f"{html.escape(name)} <b>{_number(cells[name])}</b>" for name in columns if name not in ("#", completion)
+        )
+        text = html.escape(str(cells.get(completion, "")))
+        cards.append(
+            f'<div class="pg-try-card"><div class="pg-try-scores">#{cells.get("#", "")} · {scores}</div>'
+            f'<div class="pg-try-text">{text}</div></div>'
+        )
+    return "".join(cards)
+
+
+def _number(value) -> str:
+    try:
+        return f"{float(value):.3f}"
+    except (TypeError, ValueError):
+        return html.escape(str(value))
+
+
+def fit_try_view(request: gr.Request, value) -> tuple[gr.Dataframe, str]:
+    """The table's column widths (`fit_try_columns`) and the phone's cards (`try_cards`) of the scores shown."""
+    return fit_try_columns(request, value), try_cards(value, lang_of(request))
+
+
 def empty_score_frame(selection: list[dict] | None, lang: str):
     """The Try on text table with the selection's columns (their names) and no rows."""
     total, advantage, completion = (tr(lang, k) for k in ("table.total", "table.advantage", "table.completion"))
@@ -398,8 +432,15 @@ def create_rewards_tab(ctx: AppContext, session: Session) -> RewardsTab:
                     columns = gr.Textbox("", label=t("rewards.try.columns"), placeholder='{"answer": "4"}')
                 score = gr.Button(t("rewards.try.run"), variant="primary")
                 first_table, first_details = score_text("en", TRY_TEXT, "", "", session.selection.value, {})
-                table = gr.Dataframe(first_table, label=t("rewards.try.table"), wrap=True, interactive=False)
-                gr.Markdown(t("app.scroll_hint"), elem_classes="pg-phone-only")
+                table = gr.Dataframe(
+                    first_table,
+                    label=t("rewards.try.table"),
+                    wrap=True,
+                    interactive=False,
+                    elem_classes="pg-wide-only",
+                    elem_id="pg-try-table",
+                )
+                try_card_view = gr.HTML(try_cards(first_table, "en"), elem_classes=["pg-phone-only", "pg-try-cards"])
                 details = gr.Markdown(first_details)
 
     tab = RewardsTab(cards=cards, custom=custom, summary=summary, selection_json=selection_json)
@@ -436,7 +477,8 @@ def create_rewards_tab(ctx: AppContext, session: Session) -> RewardsTab:
     )
     try_inputs = [session.id, text, prompt, columns, session.selection, custom.editor]  # the token picks the worker
     # The spinner, and a failure's badge, show by the details, never over the table: an error keeps the last scores.
-    fit = dict(fn=fit_try_columns, inputs=table, outputs=table, api_visibility="private", show_progress="hidden")
+    shown = [table, try_card_view]
+    fit = dict(fn=fit_try_view, inputs=table, outputs=shown, api_visibility="private", show_progress="hidden")
     score.click(
         fair(bind(try_on_text, ctx), TRY_SLOTS),  # a visitor's queued calls wait behind their own, not others'
         try_inputs,

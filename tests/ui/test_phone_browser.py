@@ -55,7 +55,8 @@ def test_wide_tables_say_they_scroll_on_a_phone_only(app, browser, lang):
     text = TEXT[lang]
     context, page = open_phone(browser, app, lang)
     hint = page.get_by_text(text["app.scroll_hint"], exact=True)
-    assert hint.first.is_visible()  # under Try on text
+    page.locator(".pg-try-card").first.wait_for(timeout=60_000)
+    assert not any(h.is_visible() for h in hint.all())  # Try on text shows cards on a phone, not a wide table
     open_tab(page, text["runs.tab"])
     assert sum(1 for h in hint.all() if h.is_visible()) == 1  # under the Runs table
     page.set_viewport_size({"width": 1400, "height": 900})
@@ -104,4 +105,34 @@ def test_held_out_answers_break_between_words_on_a_phone(app, browser, lang):
     assert found["words"] >= 20 and found["split"] == [], found
     widths = page.evaluate(f"[...document.querySelectorAll('{block} .body-cell')].map(c => c.offsetWidth)")
     assert min(widths) >= 140, widths
+    context.close()
+
+
+# Whether the centre of an element is what the page shows there (not hidden under an inner scroll or off-screen).
+SHOWN = """(el) => {
+    const r = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + Math.min(r.height / 2, 10));
+    return r.width > 0 && r.top >= 0 && r.bottom <= window.innerHeight && (hit === el || el.contains(hit));
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_try_on_text_reads_on_a_phone(app, browser, lang):
+    """On a 390-px phone each completion of Try on text is a card, its text at the screen's width (the table's
+    completion column was 65 px), and the third completion is on the page, not in an inner scroll; a wide screen
+    keeps the table."""
+    context, page = open_phone(browser, app, lang)
+    cards = page.locator(".pg-try-card")
+    cards.first.wait_for(timeout=60_000)
+    assert cards.count() == 3  # the three completions of the example text
+    assert not page.locator("#pg-try-table").is_visible()
+    texts = page.locator(".pg-try-card .pg-try-text")
+    assert min(box["width"] for box in (texts.nth(i).bounding_box() for i in range(3))) >= 280
+    third = texts.nth(2)
+    third.scroll_into_view_if_needed()
+    assert page.evaluate(SHOWN, third.element_handle())
+    assert TEXT[lang]["table.advantage"] in cards.nth(2).inner_text()
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.wait_for_timeout(300)
+    assert page.locator("#pg-try-table").is_visible() and not cards.first.is_visible()
     context.close()
