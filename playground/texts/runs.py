@@ -58,9 +58,12 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     # comparing a run's adapter with its base model: the progress bar's messages
     "job.compare.loading_base": ("Loading the base model", "正在加载基座模型"),
-    "job.compare.sampling_base": ("Sampling base", "正在为基座模型采样"),
+    "job.compare.sampling_base": ("Base model: prompt {i} of {n}", "基座模型：第 {i} 个提示词，共 {n} 个"),
     "job.compare.loading_adapter": ("Loading the adapter", "正在加载适配器"),
-    "job.compare.sampling_trained": ("Sampling trained", "正在为训练后的模型采样"),
+    "job.compare.sampling_trained": (
+        "Trained model: prompt {i} of {n}",
+        "训练后的模型：第 {i} 个提示词，共 {n} 个",
+    ),
     "job.compare.delta": ("Mean reward delta {delta:+.3f}", "平均奖励变化 {delta:+.3f}"),
     # the run store
     "job.bad_run_name": (

@@ -114,7 +114,7 @@ def _compare(run, spec, prompts, num_samples, seed, custom_rewards, progress) ->
         rows,
         settings,
         seed,
-        lambda f: progress(0.05 + 0.45 * f, msg("job.compare.sampling_base")),
+        lambda i, n: progress(0.05 + 0.45 * i / n, msg("job.compare.sampling_base", i=i + 1, n=n)),
         prefix,
     )
     progress(0.5, msg("job.compare.loading_adapter"))
@@ -129,7 +129,7 @@ def _compare(run, spec, prompts, num_samples, seed, custom_rewards, progress) ->
         rows,
         settings,
         seed,
-        lambda f: progress(0.5 + 0.45 * f, msg("job.compare.sampling_trained")),
+        lambda i, n: progress(0.5 + 0.45 * i / n, msg("job.compare.sampling_trained", i=i + 1, n=n)),
         prefix,
     )
     result = Comparison(run.id)
@@ -171,16 +171,17 @@ def prompt_rows(spec: RunSpec, prompts: list[str] | None) -> list[tuple[Any, dic
 def _sample_all(
     model, tokenizer, rows, settings: GenerationSettings, seed: int, progress, prefix: str = ""
 ) -> list[list[Any]]:
-    """Completions as rewards see them (with the run's completion prefix), one list per prompt."""
+    """Completions as rewards see them (with the run's completion prefix), one list per prompt. `progress(i, n)` is
+    called as prompt i (from 0) of n starts: a long comparison says where it is."""
     out = []
     for i, (prompt, _) in enumerate(rows):
+        progress(i, len(rows))
         settings.seed = seed + i
         group = generate_group(model, tokenizer, prompt, settings, prefix)
         conversational = not isinstance(prompt, str)
         out.append(
             [[{"role": "assistant", "content": c}] for c in group.completions] if conversational else group.completions
         )
-        progress((i + 1) / len(rows))
     return out
 
 
