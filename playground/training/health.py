@@ -41,6 +41,9 @@ COLD_START = "alert.cold_start"
 LENGTH_GROWTH = 1.5  # length_hacking: last-window length over first-window length
 REWARD_FLAT = 0.05  # length_hacking: a non-length reward mean moving less than this is flat
 LENGTH_REWARD_PREFIXES = ("length", "soft_overlong")
+# The group diagnostics a run logs each step (playground/training/run_trainer.py: `advantages.diagnose` of the step's
+# rewards, as the Rewards tab, the Preview and the lab read a group); the checks prefer them to TRL's batch metrics.
+DIAGNOSTICS = "diagnostics/"
 
 
 @dataclass
@@ -107,8 +110,10 @@ def _share(values: list[float]) -> str:
 
 
 def _no_signal(metrics: list[dict], k: int, **_: Any) -> Alert | None:
-    """Most groups without spread: in each of the last `k` steps, or on average over the last `SIGNAL_WINDOW`."""
-    series = _series(metrics, "frac_reward_zero_std")
+    """Most groups without spread: in each of the last `k` steps, or on average over the last `SIGNAL_WINDOW`. The
+    share of groups is the playground's diagnostics (`diagnostics/no_signal`, as the Rewards tab reads a group) where
+    the run logged them, else TRL's `frac_reward_zero_std`."""
+    series = _series(metrics, DIAGNOSTICS + "no_signal") or _series(metrics, "frac_reward_zero_std")
     last = series[-k:]
     window = series[-SIGNAL_WINDOW:]
     recent = len(last) >= k and all(v >= HIGH_FRACTION for _, v in last)
@@ -209,6 +214,9 @@ def _dominant_reward(metrics: list[dict], weights: dict[str, float] | None, k: i
         weights = {fn: w for fn, w in weights.items() if fn not in constant}
     if not weights or len(weights) < 2:
         return None
+    diagnosed = _diagnosed_shares(metrics, weights)
+    if diagnosed is not None:
+        return _dominant_by_diagnostics(weights, *diagnosed)
     keys = [f"rewards/{fn}/{stat}" for fn in weights for stat in ("mean", "std")]
     index, row = next(
         ((i, r) for i, r in reversed(list(enumerate(metrics))) if isinstance(r, dict) and any(k in r for k in keys)),
@@ -240,6 +248,45 @@ def _dominant_reward(metrics: list[dict], weights: dict[str, float] | None, k: i
         msg("alert.dominant_reward", fn=fn, pct=_pct(share), others=others),
         msg("alert.dominant_reward.advice", fn=fn),
         _step(row, index),
+    )
+
+
+def _diagnosed_shares(metrics: list[dict], weights: dict[str, float]) -> tuple[int, dict, dict[str, float]] | None:
+    """(index, row, each weighted function's share of the within-group spread) of the latest row with the group
+    diagnostics (`diagnostics/share/<fn>`); None for a run that did not log them."""
+    for index in range(len(metrics) - 1, -1, -1):
+        row = metrics[index]
+        if isinstance(row, dict) and any(f"{DIAGNOSTICS}share/{fn}" in row for fn in weights):
+            shares = {fn: metric_value(row.get(f"{DIAGNOSTICS}share/{fn}")) or 0.0 for fn in weights}
+            return index, row, shares
+    return None
+
+
+def _dominant_by_diagnostics(weights, index: int, row: dict, shares: dict[str, float]) -> Alert | None:
+    """Dominance as the Rewards tab reads it (`advantages.diagnose`): none without a spread; one function the only
+    one that varies (nothing to weigh), or making up `DOMINANT_SHARE` of the spread beside another that varies."""
+    varying = {fn: share for fn, share in shares.items() if share > ZERO_STD}
+    if not varying:
+        return None
+    step = _step(row, index)
+    fn = max(varying, key=varying.__getitem__)
+    others = [name for name in weights if name != fn]
+    if len(varying) == 1:
+        scores = ", ".join(f"'{name}' ({metric_value(row.get(f'rewards/{name}/mean')) or 0:.3g})" for name in others)
+        return Alert(
+            "nothing_to_weigh",
+            msg("alert.nothing_to_weigh", fn=fn, scores=scores, step=step),
+            msg("alert.nothing_to_weigh.advice"),
+            step,
+        )
+    if varying[fn] < DOMINANT_SHARE:
+        return None
+    listed = ", ".join(f"'{name}'" for name in varying if name != fn)
+    return Alert(
+        "dominant_reward",
+        msg("alert.dominant_reward", fn=fn, pct=_pct(varying[fn]), others=listed),
+        msg("alert.dominant_reward.advice", fn=fn),
+        step,
     )
 
 

@@ -18,12 +18,45 @@ from playground.training.checkpoint import GRPO_STATE, PREFIX_CHECKPOINT_DIR, ST
 
 logger = logging.getLogger(__name__)
 
+# The prefix of the group diagnostics logged each step: `no_signal` (the share of groups without a spread), and per
+# reward `share/<fn>` (its share of the within-group spread; 0 where none varies) and `flat/<fn>` (1: it gave every
+# completion of each group one score while the total varied).
+DIAGNOSTICS = "diagnostics/"
+
 
 class RunTrainer(FastGRPOTrainer):
     """The playground's trainer: the fast path, plus checkpoints written atomically that hold TRL's buffers."""
 
     _staging: Path | None = None
     last_save_seconds: float | None = None  # how long the latest checkpoint took to write (bench/continue.py)
+
+    def _calculate_rewards(self, inputs, prompts, completions, completion_ids_list):
+        """TRL's rewards (every completion of the batch, gathered), and the playground's group diagnostics of them
+        logged beside TRL's metrics: the one reading (`advantages.diagnose`) the Rewards tab, the Preview and the lab
+        show, which the run's health alerts then read (`health.py`)."""
+        rewards_per_func = super()._calculate_rewards(inputs, prompts, completions, completion_ids_list)
+        if self.model.training:
+            try:
+                self._log_diagnostics(rewards_per_func)
+            except Exception:  # a reading for the alerts must never end a run
+                logger.exception("Group diagnostics failed; the alerts read TRL's metrics alone")
+        return rewards_per_func
+
+    def _log_diagnostics(self, rewards_per_func: torch.Tensor) -> None:
+        from playground.advantages import diagnose
+
+        found = diagnose(
+            rewards_per_func.detach().float().cpu(),
+            self.reward_func_names,
+            self.reward_weights.tolist(),
+            self.num_generations,
+            self.multi_objective_aggregation,
+        )
+        metrics = self._metrics["train"]
+        metrics[DIAGNOSTICS + "no_signal"].append(sum(found.no_signal) / max(len(found.no_signal), 1))
+        for name in self.reward_func_names:
+            metrics[f"{DIAGNOSTICS}share/{name}"].append(found.shares.get(name, 0.0))
+            metrics[f"{DIAGNOSTICS}flat/{name}"].append(1.0 if name in found.flat else 0.0)
 
     def _get_output_dir(self, trial):
         return str(self._staging) if self._staging is not None else super()._get_output_dir(trial)

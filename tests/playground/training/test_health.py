@@ -276,3 +276,45 @@ def test_normalize_then_sum_has_no_dominant_reward():
     assert {a.code for a in alerts} == expected - {"dominant_reward"}
     [kl] = health_alerts(CASES["kl_spike"][0], weights=WEIGHTS, aggregation="normalize_then_sum")
     assert kl.code == "kl_spike"
+
+
+# --- the group diagnostics a run logs (advantages.diagnose, as the Rewards tab reads a group) ----------------------
+
+
+def diagnosed(n: int = 12, length: float = 0.5, accuracy: float = 0.5, no_signal: float = 0.1, **series) -> list:
+    """A healthy history whose rows also carry the diagnostics a run logs: each reward's share of the within-group
+    spread, and the share of groups without one."""
+    shares = {"diagnostics/share/length": length, "diagnostics/share/accuracy": accuracy}
+    return [{**r, **shares, "diagnostics/no_signal": no_signal} for r in history(n, **series)]
+
+
+def codes(metrics) -> set[str]:
+    return {a.code for a in health_alerts(metrics, weights=WEIGHTS)}
+
+
+def test_no_dominance_where_the_groups_have_no_spread():
+    """The batch's stds say 'length' is 97% of the spread, but within the groups nothing varies (the diagnostics'
+    shares are all 0, as in a lesson's Preview where every row scored 0.000 / 0.222): no dominance, no weighting
+    advice; the no-signal alert says what is wrong."""
+    metrics = diagnosed(length=0.0, accuracy=0.0, no_signal=1.0, rewards__length__std=lambda s: 10.0)
+    assert "dominant_reward" in codes(history(rewards__length__std=lambda s: 10.0))  # TRL's batch stds alone
+    assert codes(metrics) == {"no_signal"}
+
+
+def test_dominance_follows_the_diagnostics_not_the_batch_stds():
+    balanced_batch = diagnosed(length=0.95, accuracy=0.05)
+    [alert] = health_alerts(balanced_batch, weights=WEIGHTS)
+    assert alert.code == "dominant_reward" and "95%" in str(alert.message) and "'accuracy'" in str(alert.message)
+    assert codes(diagnosed(length=0.6, accuracy=0.4, rewards__length__std=lambda s: 10.0)) == set()
+
+
+def test_one_varying_reward_has_nothing_to_weigh():
+    [alert] = health_alerts(diagnosed(length=1.0, accuracy=0.0, rewards__accuracy__std=lambda s: 0.2), weights=WEIGHTS)
+    assert alert.code == "nothing_to_weigh" and "'length'" in str(alert.message) and "'accuracy'" in str(alert.message)
+
+
+def test_no_signal_reads_the_diagnostics_share_of_groups():
+    """TRL counts a group as flat only below a std of about 1e-8, so float noise passes as a spread; the diagnostics
+    read a group as the Rewards tab does."""
+    assert "no_signal" in codes(diagnosed(no_signal=1.0, length=0.6, accuracy=0.4))
+    assert "no_signal" not in codes(diagnosed(no_signal=0.2, frac_reward_zero_std=lambda s: 1.0))
