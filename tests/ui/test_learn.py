@@ -370,7 +370,7 @@ def test_only_a_lesson_with_a_trap_shows_the_trap_button_and_answers():
     combine = get_lesson("combine")
     answers, button = trap_views(combine, "zh")
     assert button.visible is True and button.value == "载入陷阱配方"
-    assert answers.visible is True and answers.label.startswith("陷阱配方的留出提示词上的回答")
+    assert answers.visible is True and answers.label.startswith("陷阱配方的留出提示词上的生成结果")
     grpo = [a["completion"] for a in combine.reference(trap=True).answers if a["eval_of"] == "grpo"]
     cells = answers.value["data"]
     prompts = [row["prompt"] for row in combine.reference(trap=True).answers_by_prompt()]
@@ -418,7 +418,7 @@ def test_the_reference_counts_its_held_out_answers_as_prompts_times_answers():
 
     fmt = get_lesson("format")
     assert "32 held-out answers per eval point (8 prompts × 4 answers)" in reference_markdown(fmt, "en")
-    assert "每个评估点 32 个留出回答（8 个提示词 × 每个 4 个回答）" in reference_markdown(fmt, "zh")
+    assert "每个评估点 32 个留出生成结果（8 个提示词 × 每个 4 个生成结果）" in reference_markdown(fmt, "zh")
 
 
 def test_the_train_tab_says_when_the_fast_path_stepped_aside():
