@@ -42,6 +42,33 @@ class RunStopped(BaseException):
     A `BaseException`, like `KeyboardInterrupt`, so that no library's `except Exception` swallows it."""
 
 
+def _rng_state() -> dict:
+    import random
+
+    import numpy as np
+    import torch
+
+    state = {"python": random.getstate(), "numpy": np.random.get_state(), "cpu": torch.get_rng_state()}
+    if torch.cuda.is_available() and torch.cuda.is_initialized():
+        state["cuda"] = torch.cuda.get_rng_state_all()
+    return state
+
+
+def _set_rng_state(state: dict | None) -> None:
+    import random
+
+    import numpy as np
+    import torch
+
+    if not state:
+        return
+    random.setstate(state["python"])
+    np.random.set_state(state["numpy"])
+    torch.set_rng_state(state["cpu"])
+    if "cuda" in state:
+        torch.cuda.set_rng_state_all(state["cuda"])
+
+
 class PlaygroundCallback(TrainerCallback):
     """Pushes every TRL log row and the step's samples to the run folder, saves the adapter, and honours Stop."""
 
@@ -55,6 +82,9 @@ class PlaygroundCallback(TrainerCallback):
         job.evaluate(kwargs["model"], 0, "warmup" if job.warmed_up else "base")
         if job.start_step and every and job.start_step % every == 0:  # Stop at an eval point skipped its eval
             job.evaluate(kwargs["model"], job.start_step, "grpo")  # (done already: `evaluate` skips it)
+
+    def on_step_begin(self, args, state, control, **kwargs):
+        self.job.rng_at_step = _rng_state()  # what a checkpoint saved at the last finished step holds (Stop in a step)
 
     def on_step_end(self, args, state, control, **kwargs):
         self.job.step = state.global_step
@@ -360,8 +390,9 @@ class TrainingJob(JobState):
             _free_memory()
 
     def rollout_stop(self):
-        """What ends a generation inside a step (`stopping.stop_rollouts_when`): Stop, asked at every decode step."""
-        return self.stop_asked
+        """What ends a generation inside a step (`stopping.stop_rollouts_when`): Stop, asked at every decode step,
+        without a collective (an `AgreedStop`'s own `asked`, as a forked GPU worker's stop file)."""
+        return getattr(self.stop_requested, "asked", self.stop_requested.is_set)
 
     def _train(self, trainer) -> None:
         """`trainer.train`, with Stop taking effect inside a rollout: the step under way is dropped at its next decode
@@ -377,6 +408,9 @@ class TrainingJob(JobState):
             logger.info("Run %s stopped inside step %d; keeping step %d", self.run.id, step + 1, step)
             saved = checkpoint_root(self.run.path) / f"{PREFIX_CHECKPOINT_DIR}-{step}"
             if step > self.start_step and not saved.exists():
+                # The random state as the step began, not as its rollout left it: a continued run draws the tokens
+                # the uninterrupted run drew.
+                _set_rng_state(getattr(self, "rng_at_step", None))
                 trainer._save_checkpoint(trainer.model, trial=None)  # the whole state, so the run can be continued
 
     def _continue_records(self) -> None:
