@@ -15,6 +15,7 @@ from playground.errors import PlaygroundError
 from playground.isolation.visitor import reward_executor
 from playground.sandbox import code_policy, inspect_code
 from playground.scoring import RewardChoice, build_rewards, call_reward, score_group
+from playground.settings import current as current_settings
 from playground.settings import is_public
 from playground.texts import Text, render
 from playground.ui.common import (
@@ -98,13 +99,28 @@ class RewardsTab:
 # --- handlers ------------------------------------------------------------------------------------------------------
 
 
+# The scores a page is built with, by reward, parameters and settings: the same for every page this process builds
+# (a judge or reward model scores its two examples in seconds on a CPU; the tests build many pages).
+_BUILT_SCORES: dict[tuple[str, str, str], str] = {}
+
+
 def example_scores(name: str, *values, lang: str | None = None, owner: str | None = None) -> str:
     """The reward's score on its good and bad example completions, with the parameters as set on the card.
 
     `lang=None` when the page is built: a reward its default parameters cannot build (reward_model without a model)
-    then shows a text the browser translates, instead of the engine's English sentence. `owner`: the visitor's owner
-    key, whose worker scores in public mode.
+    then shows a text the browser translates, instead of the engine's English sentence; what a page is built with is
+    computed once per process for the same reward, parameters and settings. `owner`: the visitor's owner key, whose
+    worker scores in public mode.
     """
+    if lang is None:
+        key = (name, repr(values), repr(current_settings()))
+        if key not in _BUILT_SCORES:
+            _BUILT_SCORES[key] = _example_scores(name, values, None, None)
+        return _BUILT_SCORES[key]
+    return _example_scores(name, values, lang, owner)
+
+
+def _example_scores(name: str, values: tuple, lang: str | None, owner: str | None) -> str:
     spec = get_spec(name)
     try:
         params = dict(zip((p.name for p in spec.params), values, strict=True))

@@ -11,10 +11,7 @@ import re
 import time
 from pathlib import Path
 
-import pytest
-
 from playground.ui.i18n import EN
-from tests.ui.live_app import running_app
 
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,13 +23,6 @@ CUSTOM_CODE = """def short_answer(completions, **kwargs):
     print("scoring", len(completions))
     return [1.0 if len(c) < 20 else 0.0 for c in completions]
 """
-
-
-@pytest.fixture(scope="module")
-def app(tiny_model_dir, tmp_path_factory):
-    """The app on the tiny model."""
-    with running_app(str(tiny_model_dir), str(tmp_path_factory.mktemp("runs"))) as live:
-        yield live
 
 
 def open_tab(page, name: str) -> None:

@@ -17,7 +17,6 @@ from playground.spec import flat_fields
 from playground.texts import msg
 from playground.ui.i18n import EN, ZH, field_help
 from rewards.registry import list_specs
-from tests.ui.live_app import running_app
 from tests.ui.test_browser import assert_no_error_toast, wait_for
 
 
@@ -53,12 +52,6 @@ ALLOWED = {
 }
 # A file path ("/tmp/runs/", "docs/performance.md") is a name, in any language.
 PATH = re.compile(r"/(?:[\w.-]+/?)+|(?:[\w.-]+/)+[\w-]+\.[a-z]{1,5}\b")
-
-
-@pytest.fixture(scope="module")
-def app(tiny_model_dir, tmp_path_factory):
-    with running_app(str(tiny_model_dir), str(tmp_path_factory.mktemp("runs"))) as live:
-        yield live
 
 
 def english_words(page) -> list[str]:
