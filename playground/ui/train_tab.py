@@ -36,7 +36,7 @@ from playground.ui.common import (
 from playground.ui.context import AppContext, Session
 from playground.ui.custom_code import attach_to_spec
 from playground.ui.eval_answers import create_eval_answers, refresh_eval_answers
-from playground.ui.eval_charts import EVAL_SLOTS, create_eval_charts, eval_chart_updates
+from playground.ui.eval_charts import EVAL_SLOTS, create_eval_charts, eval_chart_updates, eval_key
 from playground.ui.i18n import EN, t, tr
 from playground.ui.rewards_tab import RewardsTab, selection_summary, selection_summary_for
 from playground.ui.train_form import (
@@ -163,7 +163,9 @@ def train_status(ctx: AppContext, request: gr.Request, session_id: str | None, s
     # the run's wall time, every piece of a continued run included, not the time since this process started it
     snap["elapsed"] = run_seconds(stored) if stored.get("started_at") else snap["elapsed"]
     snap["pieces"] = run_pieces(stored)
-    key = f"{snap['run_id']}:{len(metrics)}:{snap['status']}:{snap['phase']}"
+    reference = _reference(job)
+    drawn = eval_key(metrics, reference, lang)  # the eval charts are re-sent only when their data changed
+    key = f"{snap['run_id']}:{len(metrics)}:{snap['status']}:{snap['phase']}|{drawn}"
     active = snap["status"] in ACTIVE
     text = status_text(snap, owner, lang)
     if active and not owner and ctx.may_watch(job, session_id):  # its charts below, beside this visitor's own form
@@ -177,7 +179,8 @@ def train_status(ctx: AppContext, request: gr.Request, session_id: str | None, s
     else:
         alerts = alerts_markdown(snap.get("alert_log") or snap["alerts"], metrics, lang)
         live = [*chart_updates(metrics, lang), samples_frame(job.run, lang), alerts]
-        evals = eval_chart_updates(metrics, _reference(job), lang)
+        same = seen is not None and seen.endswith(f"|{drawn}") and seen.startswith(f"{snap['run_id']}:")
+        evals = [gr.skip()] * EVAL_SLOTS if same else eval_chart_updates(metrics, reference, lang)
     buttons = [
         gr.Button(interactive=not active or (ctx.public and not owner)),  # public mode: others may queue a run
         gr.Button(interactive=active and owner and snap["status"] != "stopping"),
