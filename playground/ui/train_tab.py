@@ -296,7 +296,7 @@ def alerts_markdown(log: list[dict], metrics: list[dict], lang: str) -> str:
     for a in resolved:
         mark = tr(lang, "train.alerts.resolved", step=a["resolved_step"])
         where = f"<small>{_steps(a, lang)}</small>"
-        lines.append(f"- {GOOD_MARK} " + sentences(lang, f"<small>**{mark}**</small>", _alert_text(a, lang), where))
+        lines.append(f"- {GOOD_MARK} " + sentences(lang, f"<small>{bold(mark)}</small>", _alert_text(a, lang), where))
     return "\n".join(lines)
 
 
@@ -317,7 +317,13 @@ def _alert_text(alert: dict, lang: str) -> str:
     key = f"train.alert.{alert['code']}"
     if lang != "en" and (message == alert["message"] or advice == alert["advice"]) and key in EN:
         return tr(lang, key)
-    return sentences(lang, f"**{html.escape(message, quote=False)}**", html.escape(advice, quote=False))
+    return sentences(lang, bold(html.escape(message, quote=False)), html.escape(advice, quote=False))
+
+
+def bold(text: str) -> str:
+    """`text` in bold, as HTML: Markdown's `**` does not close after a Chinese full stop followed by a character
+    ("…贡献。**权重…" stays as typed, asterisks and all), and an alert's headline ends with one."""
+    return f"<strong>{text}</strong>"
 
 
 def samples_frame(run: Run, lang: str) -> gr.Dataframe:
