@@ -22,6 +22,7 @@ from playground.ui.charts import CHARTS, chart_updates, create_charts, step_rows
 from playground.ui.common import (
     GOOD_MARK,
     bind,
+    bold,
     client_address,
     duration_text,
     empty_frame,
@@ -318,12 +319,6 @@ def _alert_text(alert: dict, lang: str) -> str:
     if lang != "en" and (message == alert["message"] or advice == alert["advice"]) and key in EN:
         return tr(lang, key)
     return sentences(lang, bold(html.escape(message, quote=False)), html.escape(advice, quote=False))
-
-
-def bold(text: str) -> str:
-    """`text` in bold, as HTML: Markdown's `**` does not close after a Chinese full stop followed by a character
-    ("…贡献。**权重…" stays as typed, asterisks and all), and an alert's headline ends with one."""
-    return f"<strong>{text}</strong>"
 
 
 def samples_frame(run: Run, lang: str) -> gr.Dataframe:
