@@ -110,7 +110,7 @@ def refresh_on_change(
     lists = refresh(ctx, request, session_id, current, pick_first=False)
     # the picked run's line follows too: after Continue it said "finished · 4/4" beside a list saying "running 5/6"
     summary = gr.skip()
-    if current and current == lists[1].value:
+    if current and current in {info.id for info, _ in ctx.runs_for(session_id)}:
         try:
             run = ctx.open_run(current, session_id)
             summary = shown_summary(ctx, run, _spec(run), lang_of(request))
