@@ -71,7 +71,7 @@ def test_picker_and_texts_follow_the_language():
     assert en["format"] == "3. " + get_lesson("format").title["en"]
     text, expected, recipe = lesson_views(get_lesson("format"), "zh")
     assert get_lesson("format").title["zh"] in text and get_lesson("format").text["zh"] in text
-    assert expected.startswith("**预期结果：**") and get_lesson("format").expected["zh"] in expected
+    assert expected.startswith("<strong>预期结果：</strong>") and get_lesson("format").expected["zh"] in expected
     assert (
         "`tag_layout`" in recipe
         and f"sft_warmup_steps={get_lesson('format').run_spec().grpo.sft_warmup_steps}" in recipe
