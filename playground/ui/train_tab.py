@@ -179,7 +179,15 @@ def train_status(ctx: AppContext, request: gr.Request, session_id: str | None, s
         evals = eval_chart_updates([], None, lang)
     else:
         alerts = alerts_markdown(snap.get("alert_log") or snap["alerts"], metrics, lang)
-        live = [*chart_updates(metrics, lang), samples_frame(job.run, lang), alerts]
+        # the charts and samples are re-sent only when a row was logged: a status change alone (the final
+        # "finished") redrew every chart with the same data, blank while it redrew
+        same_rows = seen is not None and seen.startswith(f"{snap['run_id']}:{len(metrics)}:")
+        charts = (
+            [gr.skip()] * (len(CHARTS) + 1)
+            if same_rows
+            else [*chart_updates(metrics, lang), samples_frame(job.run, lang)]
+        )
+        live = [*charts, alerts]
         same = seen is not None and seen.endswith(f"|{drawn}") and seen.startswith(f"{snap['run_id']}:")
         evals = [gr.skip()] * EVAL_SLOTS if same else eval_chart_updates(metrics, reference, lang)
     buttons = [
