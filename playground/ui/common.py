@@ -326,6 +326,12 @@ def labelled(lang: str | None, label: str, text: str) -> str:
     return f"{label}{'：' if lang == 'zh' else ': '}{text}"
 
 
+def bold(text: str) -> str:
+    """`text` in bold, as HTML, for a bold part followed by more text: Markdown's `**` does not close after Chinese
+    punctuation followed by a character ("…贡献。**权重…", "**预期结果：**在…" stay as typed, asterisks and all)."""
+    return f"<strong>{text}</strong>"
+
+
 def sentences(lang: str | None, *parts: str) -> str:
     """Sentences one after another: a space between English ones, none after a Chinese full stop."""
     return ("" if lang == "zh" else " ").join(part for part in parts if part)

@@ -7,6 +7,7 @@ reference's are `playground.lessons.reference`'s (`<fn>`, with `step` and `of`).
 order: "base", "warm-up", then the GRPO steps (the base and the warmed-up model are both scored at step 0).
 """
 
+import hashlib
 import json
 
 import gradio as gr
@@ -71,8 +72,15 @@ def eval_frame(metrics: list[dict], reference: Reference | None, name: str, lang
 
 def eval_spec(frame: pd.DataFrame, lang: str) -> dict:
     """The Vega-Lite spec of one eval chart: the eval points in run order on x, a line (with its points: a run with
-    one eval so far shows it) per series, the run's in the first colour, the reference's in the second."""
+    one eval so far shows it) per series, the run's in the first colour, the reference's in the second.
+
+    x is each point's place in `order` (0, 1, ...), evenly spaced and labelled with the point's name, on a
+    quantitative scale: a discrete (ordinal) x keeps the width it had when drawn, and a chart redrawn on a hidden tab
+    (zero wide) stayed a sliver once the tab was shown; a quantitative one follows the page (autosize `fit-x`)."""
     order = frame.sort_values("order").drop_duplicates("point")["point"].tolist()
+    place = {point: i for i, point in enumerate(order)}
+    records = [row | {"x": place[row["point"]]} for row in json.loads(frame.to_json(orient="records"))]
+    labels = json.dumps(order, ensure_ascii=False)
     names = [tr(lang, "chart.eval.run"), tr(lang, "chart.eval.reference")]
     x_title, y_title, legend = tr(lang, "chart.eval.x"), tr(lang, "chart.eval.y"), tr(lang, "chart.series.series")
     return {
@@ -82,10 +90,22 @@ def eval_spec(frame: pd.DataFrame, lang: str) -> dict:
         "background": "transparent",
         "padding": {"left": 4, "right": 16, "top": 32, "bottom": 4},
         "usermeta": {"embedOptions": {"renderer": "svg", "actions": False}},
-        "data": {"values": json.loads(frame.to_json(orient="records"))},
+        "data": {"values": records},
         "mark": {"type": "line", "point": {"size": 40, "filled": True}, "strokeWidth": 2},
         "encoding": {
-            "x": {"field": "point", "type": "ordinal", "sort": order, "title": x_title, "axis": {"labelAngle": 0}},
+            "x": {
+                "field": "x",
+                "type": "quantitative",
+                "title": x_title,
+                # half a place of margin either side, as a band scale has: no point on the plot's edge
+                "scale": {"domain": [-0.5, len(order) - 0.5], "nice": False, "zero": False},
+                "axis": {
+                    "values": list(range(len(order))),
+                    "labelExpr": f"{labels}[datum.value] || ''",
+                    "labelAngle": 0,
+                    "grid": False,
+                },
+            },
             "y": {
                 "field": "value",
                 "type": "quantitative",
@@ -113,6 +133,14 @@ def eval_spec(frame: pd.DataFrame, lang: str) -> dict:
             ],
         },
     }
+
+
+def eval_key(metrics: list[dict], reference: Reference | None, lang: str) -> str:
+    """What the eval charts draw (the run's eval rows, the reference, the language): a view re-sends them only when
+    this changes. Re-sending the same chart redrew it squeezed to a sliver at the left of its column (Gradio's Plot
+    reuses the spec it already drew); a step logged without a new eval point changes nothing here."""
+    drawn = [_run_rows(metrics), reference.eval if reference is not None else None, lang]
+    return hashlib.sha1(json.dumps(drawn, sort_keys=True, default=str).encode()).hexdigest()[:12]
 
 
 def eval_chart_updates(metrics: list[dict], reference: Reference | None, lang: str) -> list[gr.Plot]:

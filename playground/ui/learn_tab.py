@@ -27,7 +27,7 @@ from playground.lessons.reference import Reference
 from playground.models import EMBEDDED
 from playground.spec import DATA_FLAGS, RunSpec, flat_fields
 from playground.ui.charts import SERIES, VegaPlot, vega_chart
-from playground.ui.common import bind, duration_text, lang_of, sentences, short
+from playground.ui.common import bind, bold, duration_text, lang_of, sentences, short
 from playground.ui.context import AppContext, Session
 from playground.ui.i18n import t, tr
 from playground.ui.preview_tab import ROWS_SHOWN, PreviewTab, builtin_rows, pick_row, row_choices
@@ -89,7 +89,7 @@ def lesson_views(lesson: Lesson, lang: str) -> list[str]:
     """The lesson's title, its expected duration on a line of its own, its text, the figure to expect, and what Load
     sets, in `lang`."""
     text = f"## {_in(lang, lesson.title)}\n\n{duration_line(lesson, lang)}\n\n{_in(lang, lesson.text)}"
-    expected = sentences(lang, f"**{tr(lang, 'learn.expected')}**", _in(lang, lesson.expected))
+    expected = sentences(lang, bold(tr(lang, "learn.expected")), _in(lang, lesson.expected))
     return [text, expected, recipe_markdown(lesson, lang)]
 
 
@@ -112,17 +112,17 @@ def recipe_markdown(lesson: Lesson, lang: str) -> str:
     """The rewards, the Train settings the lesson changes (TRL's names) and the Preview prompt; for a lesson with a
     trap, then what "Load the trap" changes."""
     rewards = lesson.rewards or tuple(lesson.run_spec().rewards)
-    lines = [sentences(lang, f"**{tr(lang, 'learn.recipe.rewards')}**", _reward_items(rewards))]
+    lines = [sentences(lang, bold(tr(lang, "learn.recipe.rewards")), _reward_items(rewards))]
     if lesson.overrides:
-        lines.append(sentences(lang, f"**{tr(lang, 'learn.recipe.fields')}**", _field_items(lesson.overrides)))
+        lines.append(sentences(lang, bold(tr(lang, "learn.recipe.fields")), _field_items(lesson.overrides)))
     prompt = html.escape(short(lesson.preview_prompt, 160))
-    lines.append(sentences(lang, f"**{tr(lang, 'learn.recipe.prompt')}**", prompt))
+    lines.append(sentences(lang, bold(tr(lang, "learn.recipe.prompt")), prompt))
     if lesson.trap is not None:
         trap_rewards, trap_fields = lesson.trap
         lines.append(f"**{tr(lang, 'learn.recipe.trap')}**")
-        lines.append(sentences(lang, f"**{tr(lang, 'learn.recipe.rewards')}**", _reward_items(trap_rewards)))
+        lines.append(sentences(lang, bold(tr(lang, "learn.recipe.rewards")), _reward_items(trap_rewards)))
         if trap_fields:
-            lines.append(sentences(lang, f"**{tr(lang, 'learn.recipe.fields')}**", _field_items(trap_fields)))
+            lines.append(sentences(lang, bold(tr(lang, "learn.recipe.fields")), _field_items(trap_fields)))
     return "\n\n".join(lines)
 
 

@@ -105,9 +105,18 @@ def refresh_on_change(
     key = f"{job.run.id}:{job.status}:{job.step}" if job is not None else None
     timer = gr.Timer(active=job is not None and job.active)
     if key == seen:
-        return gr.skip(), gr.skip(), gr.skip(), seen, timer
+        return gr.skip(), gr.skip(), gr.skip(), gr.skip(), seen, timer
     # A tick never picks a run for the visitor: one who cleared the picker keeps it empty.
-    return (*refresh(ctx, request, session_id, current, pick_first=False), key, timer)
+    lists = refresh(ctx, request, session_id, current, pick_first=False)
+    # the picked run's line follows too: after Continue it said "finished · 4/4" beside a list saying "running 5/6"
+    summary = gr.skip()
+    if current and current in {info.id for info, _ in ctx.runs_for(session_id)}:
+        try:
+            run = ctx.open_run(current, session_id)
+            summary = shown_summary(ctx, run, _spec(run), lang_of(request))
+        except PlaygroundError:
+            pass
+    return (*lists, summary, key, timer)
 
 
 def wake() -> gr.Timer:
@@ -128,15 +137,23 @@ def show_run(ctx: AppContext, request: gr.Request, session_id: str | None, run_i
     spec = _spec(run)
     evals = eval_chart_updates(metrics, reference_for(spec) if spec else None, lang)
     blocker = recipe_blocker(spec) if spec else None
+    summary = shown_summary(ctx, run, spec, lang)
+    return [*view, hide, hide, hide, summary, *evals, gr.Button(interactive=blocker is None)]
+
+
+def shown_summary(ctx: AppContext, run, spec: RunSpec | None, lang: str) -> str:
+    """The line beside the picked run: its summary, why it has no trl recipe (if so) and, in public mode, when it
+    expires."""
     summary = run_summary(run.info(), lang)
-    if blocker:  # said beside the run, and the recipe button off: a toast alone made the button look dead
+    if blocker := recipe_blocker(spec) if spec else None:
+        # said beside the run, and the recipe button off: a toast alone made the button look dead
         summary += "\n\n" + tr(lang, "runs.recipe_blocked", name=blocker)
     if ctx.public:  # runs expire (playground/training/retention.py): say when this one goes
-        when = retention.expires_at(status, ctx.jobs.caps.run_retention_hours)
+        when = retention.expires_at(run.status(), ctx.jobs.caps.run_retention_hours)
         if when is not None:
             hours = f"{ctx.jobs.caps.run_retention_hours:g}"
             summary += "\n\n" + tr(lang, "retention.expires", time=when.strftime("%Y-%m-%d %H:%M"), hours=hours)
-    return [*view, hide, hide, hide, summary, *evals, gr.Button(interactive=blocker is None)]
+    return summary
 
 
 def _spec(run) -> RunSpec | None:
@@ -339,7 +356,11 @@ def create_runs_tab(ctx: AppContext, session: Session) -> None:
     )
     seen = gr.State(None)
     ticker.tick(
-        bind(refresh_on_change, ctx), [me, run, seen], [*lists, seen, ticker], **HIDDEN, concurrency_limit=None
+        bind(refresh_on_change, ctx),
+        [me, run, seen],
+        [*lists, summary, seen, ticker],
+        **HIDDEN,
+        concurrency_limit=None,
     )
     gr.on([tab.select, resume.click], bind(wake), None, ticker, **HIDDEN)
     gr.context.Context.root_block.load(bind(empty_run_view), None, [*plots, samples, curves], **HIDDEN)

@@ -22,6 +22,7 @@ from playground.ui.charts import CHARTS, chart_updates, create_charts, step_rows
 from playground.ui.common import (
     GOOD_MARK,
     bind,
+    bold,
     client_address,
     duration_text,
     empty_frame,
@@ -36,7 +37,7 @@ from playground.ui.common import (
 from playground.ui.context import AppContext, Session
 from playground.ui.custom_code import attach_to_spec
 from playground.ui.eval_answers import create_eval_answers, refresh_eval_answers
-from playground.ui.eval_charts import EVAL_SLOTS, create_eval_charts, eval_chart_updates
+from playground.ui.eval_charts import EVAL_SLOTS, create_eval_charts, eval_chart_updates, eval_key
 from playground.ui.i18n import EN, t, tr
 from playground.ui.rewards_tab import RewardsTab, selection_summary, selection_summary_for
 from playground.ui.train_form import (
@@ -163,7 +164,9 @@ def train_status(ctx: AppContext, request: gr.Request, session_id: str | None, s
     # the run's wall time, every piece of a continued run included, not the time since this process started it
     snap["elapsed"] = run_seconds(stored) if stored.get("started_at") else snap["elapsed"]
     snap["pieces"] = run_pieces(stored)
-    key = f"{snap['run_id']}:{len(metrics)}:{snap['status']}:{snap['phase']}"
+    reference = _reference(job)
+    drawn = eval_key(metrics, reference, lang)  # the eval charts are re-sent only when their data changed
+    key = f"{snap['run_id']}:{len(metrics)}:{snap['status']}:{snap['phase']}|{drawn}"
     active = snap["status"] in ACTIVE
     text = status_text(snap, owner, lang)
     if active and not owner and ctx.may_watch(job, session_id):  # its charts below, beside this visitor's own form
@@ -176,8 +179,17 @@ def train_status(ctx: AppContext, request: gr.Request, session_id: str | None, s
         evals = eval_chart_updates([], None, lang)
     else:
         alerts = alerts_markdown(snap.get("alert_log") or snap["alerts"], metrics, lang)
-        live = [*chart_updates(metrics, lang), samples_frame(job.run, lang), alerts]
-        evals = eval_chart_updates(metrics, _reference(job), lang)
+        # the charts and samples are re-sent only when a row was logged: a status change alone (the final
+        # "finished") redrew every chart with the same data, blank while it redrew
+        same_rows = seen is not None and seen.startswith(f"{snap['run_id']}:{len(metrics)}:")
+        charts = (
+            [gr.skip()] * (len(CHARTS) + 1)
+            if same_rows
+            else [*chart_updates(metrics, lang), samples_frame(job.run, lang)]
+        )
+        live = [*charts, alerts]
+        same = seen is not None and seen.endswith(f"|{drawn}") and seen.startswith(f"{snap['run_id']}:")
+        evals = [gr.skip()] * EVAL_SLOTS if same else eval_chart_updates(metrics, reference, lang)
     buttons = [
         gr.Button(interactive=not active or (ctx.public and not owner)),  # public mode: others may queue a run
         gr.Button(interactive=active and owner and snap["status"] != "stopping"),
@@ -293,7 +305,7 @@ def alerts_markdown(log: list[dict], metrics: list[dict], lang: str) -> str:
     for a in resolved:
         mark = tr(lang, "train.alerts.resolved", step=a["resolved_step"])
         where = f"<small>{_steps(a, lang)}</small>"
-        lines.append(f"- {GOOD_MARK} " + sentences(lang, f"<small>**{mark}**</small>", _alert_text(a, lang), where))
+        lines.append(f"- {GOOD_MARK} " + sentences(lang, f"<small>{bold(mark)}</small>", _alert_text(a, lang), where))
     return "\n".join(lines)
 
 
@@ -314,7 +326,7 @@ def _alert_text(alert: dict, lang: str) -> str:
     key = f"train.alert.{alert['code']}"
     if lang != "en" and (message == alert["message"] or advice == alert["advice"]) and key in EN:
         return tr(lang, key)
-    return sentences(lang, f"**{html.escape(message, quote=False)}**", html.escape(advice, quote=False))
+    return sentences(lang, bold(html.escape(message, quote=False)), html.escape(advice, quote=False))
 
 
 def samples_frame(run: Run, lang: str) -> gr.Dataframe:

@@ -34,3 +34,16 @@ def test_holding_alerts_come_first_with_their_steps():
     # a run stored before the log was kept: its alerts, shown as holding
     legacy = [alert_record(a) for a in health_alerts(rows)]
     assert alerts_markdown(legacy, rows, "en").startswith("- ⚠") and "(step 5)" in alerts_markdown(legacy, rows, "en")
+
+
+def test_an_alert_headline_is_bold_when_rendered_in_both_languages():
+    """Rendered as CommonMark (Gradio's Markdown follows its emphasis rules): the headline is bold, with no
+    asterisks left in the text; `**` after a Chinese full stop followed by a character did not close."""
+    from markdown_it import MarkdownIt
+
+    for spreads, strong in (([0.0] * 5, 1), ([0.0, 0.0, 0.0, 0.4, 0.4], 2)):  # holding: its headline; resolved: +mark
+        rows, log = logged(spreads)
+        for lang in ("en", "zh"):
+            rendered = MarkdownIt("commonmark").render(alerts_markdown(log, rows, lang))
+            assert "**" not in rendered, rendered
+            assert rendered.count("<strong>") == strong, rendered

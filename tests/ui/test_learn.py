@@ -2,6 +2,7 @@
 fills Rewards, Preview and Train; a lesson run started from what Load filled reports its phases and eval rows."""
 
 import json
+import re
 import time
 from types import SimpleNamespace
 
@@ -70,7 +71,7 @@ def test_picker_and_texts_follow_the_language():
     assert en["format"] == "3. " + get_lesson("format").title["en"]
     text, expected, recipe = lesson_views(get_lesson("format"), "zh")
     assert get_lesson("format").title["zh"] in text and get_lesson("format").text["zh"] in text
-    assert expected.startswith("**预期结果：**") and get_lesson("format").expected["zh"] in expected
+    assert expected.startswith("<strong>预期结果：</strong>") and get_lesson("format").expected["zh"] in expected
     assert (
         "`tag_layout`" in recipe
         and f"sft_warmup_steps={get_lesson('format').run_spec().grpo.sft_warmup_steps}" in recipe
@@ -471,3 +472,15 @@ def test_a_reference_on_fewer_threads_says_why_its_machine_differs():
     assert any("1 thread(s) of Intel Xeon Processor while a second run used its other core" in x for x in en), en
     assert any("2 核 AMD EPYC" in x for x in _run_lines(fix, ("format",), "zh"))
     assert not any("second run" in x for x in _run_lines(get_lesson("format").reference(), ("format",), "en"))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_lesson_page_renders_its_bold_labels_without_asterisks(lang):
+    """Rendered as CommonMark (Gradio's Markdown follows its emphasis rules): "**预期结果：**在…" kept its asterisks,
+    since `**` does not close after a full-width colon followed by a character."""
+    from markdown_it import MarkdownIt
+
+    for lesson in LESSONS:
+        for view in lesson_views(lesson, lang):
+            rendered = re.sub(r"<code>.*?</code>", "", MarkdownIt("commonmark").render(view), flags=re.S)
+            assert "**" not in rendered, (lesson.id, rendered)

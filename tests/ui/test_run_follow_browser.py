@@ -102,6 +102,10 @@ def test_a_lesson_run_from_load_to_the_runs_table(app, browser):
     page.get_by_role("button", name="Continue", exact=True).click()
     page.get_by_text(f"Run {run.id} continues from step").wait_for(timeout=60_000)
     app.ctx.jobs.current.join(300)
+    # the picked run's line follows the run with the list, without Refresh or Show charts (not left at "2/2 steps")
+    line = page.locator(".prose", has_text=re.compile(rf"{run.id} · finished · 3/3 steps"))
+    line.first.wait_for(timeout=30_000)
+    assert_no_error_toast(page)
     page.get_by_role("button", name="Refresh").click()
     pieces = r"(\d+m )?\d+s \((\d+m )?\d+s \+ (\d+m )?\d+s\)"
     wait_for(

@@ -2,6 +2,7 @@
 "finished" after the last save shows without a Refresh), and nothing while it stays the same; "Train to step" says
 what its 0 means."""
 
+import gradio as gr
 import pytest
 
 from playground.ui.context import AppContext
@@ -18,14 +19,19 @@ def test_the_list_is_sent_again_when_the_live_run_changes_and_only_then(tmp_path
     job = ctx.jobs.start(testing.tiny_spec(tiny_model_dir, max_steps=3))
     job.join(600)
     assert job.status == "finished", job.error
-    frame, picker, _, seen, timer = refresh_on_change(ctx, None, None, None, None)
+    frame, picker, _, summary, seen, timer = refresh_on_change(ctx, None, None, None, None)
     assert picker.value is None  # a tick picks no run for a visitor whose picker is empty
-    assert refresh_on_change(ctx, None, None, job.run.id, None)[1].value == job.run.id  # and keeps a picked one
+    picked = refresh_on_change(ctx, None, None, job.run.id, None)
+    assert picked[1].value == job.run.id  # and keeps a picked one
+    # with its line beside it, as the list says it (a Continue's "running 4/6" is not left as "finished 4/4")
+    assert f"`{job.run.id}` · finished · 3/3 steps" in picked[3]
+    zh = refresh_on_change(ctx, gr.Request(headers={"accept-language": "zh-CN"}), None, job.run.id, None)
+    assert "已完成 · 3/3 步" in zh[3]
     assert timer.active is False  # the run is over: the tab stops looking
     assert seen == f"{job.run.id}:finished:3"
     assert frame["status"].tolist() == ["finished"] and frame["steps"].tolist() == ["3/3"]
     again = refresh_on_change(ctx, None, None, None, seen)
-    assert again[-2] == seen and all(not isinstance(v, type(frame)) for v in again[:3])  # skipped: nothing changed
+    assert again[-2] == seen and all(not isinstance(v, type(frame)) for v in again[:4])  # skipped: nothing changed
 
 
 def test_train_to_step_says_what_0_means():

@@ -40,5 +40,5 @@ def test_no_space_after_a_full_width_colon_on_the_chinese_page():
     shown = [recipe_markdown(lesson, "zh") for lesson in LESSONS]
     shown.append(selection_summary([{"name": "format", "weight": 1.0, "params": {}}], "zh"))
     for text in shown:
-        assert "：** " not in text and "： " not in text, text
-    assert "**Rewards:** " in recipe_markdown(LESSONS[0], "en")  # English keeps its space
+        assert "：** " not in text and "：</strong> " not in text and "： " not in text, text
+    assert "<strong>Rewards:</strong> " in recipe_markdown(LESSONS[0], "en")  # English keeps its space
