@@ -34,8 +34,15 @@ STILL = """document.addEventListener('DOMContentLoaded', () => {
 });"""
 
 
+# How long a browser step (a click's result, a download, a tab's text) may take before the test fails. Far above what
+# any step takes on a loaded 2-core machine (the slowest seen: about a minute at a load of 24), so a failure here is a
+# page that never answers, not a slow machine. Waits end as soon as the page shows what they wait for.
+PATIENCE_MS = 300_000
+
+
 class StillBrowser:
-    """A Playwright browser whose new contexts have animations off (`STILL`); anything else goes to the browser."""
+    """A Playwright browser whose new contexts have animations off (`STILL`) and wait up to `PATIENCE_MS` for the page;
+    anything else goes to the browser."""
 
     def __init__(self, browser):
         self._browser = browser
@@ -43,7 +50,12 @@ class StillBrowser:
     def new_context(self, **kwargs):
         context = self._browser.new_context(reduced_motion="reduce", **kwargs)
         context.add_init_script(STILL)
+        context.set_default_timeout(PATIENCE_MS)
         return context
+
+    def new_page(self, **kwargs):
+        """A page in a context of its own, as Playwright's `Browser.new_page`, with this browser's settings."""
+        return self.new_context(**kwargs).new_page()
 
     def open_pages(self) -> list:
         return [page for context in self._browser.contexts for page in context.pages if not page.is_closed()]

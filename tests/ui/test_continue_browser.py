@@ -67,9 +67,9 @@ def test_continue_a_run_after_the_app_was_killed(tiny_model_dir, tmp_path, brows
         page.goto(live.url)
         open_tab(page, "Runs")
         row = page.get_by_role("row").filter(has_text=run_dir.name)
-        row.filter(has_text="interrupted").wait_for(timeout=60_000)
+        row.filter(has_text="interrupted").wait_for()
         page.get_by_role("button", name="Continue", exact=True).click()  # the picker holds the newest run: this one
-        page.get_by_text(f"Run {run_dir.name} continues from step").wait_for(timeout=60_000)
+        page.get_by_text(f"Run {run_dir.name} continues from step").wait_for()
 
         def finished() -> bool:
             page.get_by_role("button", name="Refresh").click()

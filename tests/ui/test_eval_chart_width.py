@@ -85,9 +85,9 @@ def test_eval_charts_redrawn_on_a_hidden_tab_fill_their_column(browser, page_url
         time.sleep(2)
     page.get_by_role("tab", name="B").click()
     labels = page.locator(".pg-chart svg g.role-axis-label text")
-    labels.filter(has_text=text["chart.eval.warmup"]).first.wait_for(timeout=30_000)
+    labels.filter(has_text=text["chart.eval.warmup"]).first.wait_for()
     time.sleep(1)  # the charts' resize to the shown tab
-    page.locator(".pg-chart svg g.mark-symbol path").first.wait_for(timeout=30_000)
+    page.locator(".pg-chart svg g.mark-symbol path").first.wait_for()
     widths = plot_widths(page)
     assert len(widths) == 3, widths  # format, tag_layout, sentence_rate
     for column, axis in widths:

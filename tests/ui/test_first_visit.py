@@ -105,13 +105,13 @@ def test_a_first_visit(app, browser, lang):
     context = browser.new_context(locale=LOCALE[lang], viewport=VIEWPORT, accept_downloads=True)
     page = context.new_page()
     page.goto(app.url)
-    page.get_by_text(T["rewards.try.title"], exact=True).wait_for(timeout=60_000)
-    page.get_by_text(T["score.no_flags"]).first.wait_for(timeout=30_000)  # Try on text, scored in the page's language
+    page.get_by_text(T["rewards.try.title"], exact=True).wait_for()
+    page.get_by_text(T["score.no_flags"]).first.wait_for()  # Try on text, scored in the page's language
     no_english(page, lang, "Rewards tab")
 
     # Rewards: tick `format`; Try on text re-scores by itself (no press on Score).
     page.get_by_label(T["rewards.use"]).first.check()
-    page.get_by_role("columnheader", name="format").first.wait_for(timeout=30_000)
+    page.get_by_role("columnheader", name="format").first.wait_for()
     assert_no_error_toast(page)
 
     # Preview: a group of 8; then G = 17 is refused with a message, and the group stays on the page.
@@ -126,7 +126,7 @@ def test_a_first_visit(app, browser, lang):
     g.press("Tab")
     click(page, lang, "preview.generate")
     refusal = T["preview.g.range"].format(low=2, high=16, g=17)
-    page.locator(".toast-body.error", has_text=refusal).wait_for(timeout=30_000)
+    page.locator(".toast-body.error", has_text=refusal).wait_for()
     assert grid.get_by_role("row").count() == 1 + 8 and grid.is_visible()
     dismiss_toasts(page)
     g.fill("8")
@@ -136,7 +136,7 @@ def test_a_first_visit(app, browser, lang):
     # steps, close it again (its values stay).
     open_tab(page, lang, "train.tab")
     page.get_by_text(T["train.group.generation"], exact=True).click()
-    page.get_by_label("steps_per_generation", exact=True).wait_for(timeout=10_000)
+    page.get_by_label("steps_per_generation", exact=True).wait_for()
     for label, value in (("max_steps", "3"), ("num_generations", "4"), ("max_completion_length", "8")):
         fill(page, label, value)
     page.get_by_text(T["train.group.generation"], exact=True).click()
@@ -153,7 +153,7 @@ def test_a_first_visit(app, browser, lang):
     samples.fill("2")
     samples.press("Tab")
     click(page, lang, "compare.run_button")
-    page.get_by_text(T["compare.summary"].split("{delta}")[0].strip("*")).first.wait_for(timeout=240_000)
+    page.get_by_text(T["compare.summary"].split("{delta}")[0].strip("*")).first.wait_for()
     time.sleep(1.0)
     assert_no_error_toast(page)
     no_english(page, lang, "Compare tab")
@@ -161,16 +161,16 @@ def test_a_first_visit(app, browser, lang):
     # Runs: pick the run (its charts show), download in one click, Delete asks first (and is cancelled).
     open_tab(page, lang, "runs.tab")
     run_id = app.ctx.jobs.current.run.id
-    page.get_by_role("gridcell", name=run_id).first.wait_for(timeout=30_000)
+    page.get_by_role("gridcell", name=run_id).first.wait_for()
     picker = page.get_by_label(T["runs.run"], exact=True).last  # the Compare tab has a run picker too
     picker.click()
     page.get_by_role("option", name=run_id).click()
-    with page.expect_download(timeout=60_000) as download:
+    with page.expect_download() as download:
         click(page, lang, "runs.download")
     assert download.value.suggested_filename == f"{run_id}-adapter.zip"
     click(page, lang, "runs.delete")
     question = T["runs.delete.confirm"].format(run=run_id).replace("`", "")
-    page.get_by_text(question).wait_for(timeout=20_000)
+    page.get_by_text(question).wait_for()
     click(page, lang, "runs.delete.no")
     wait_for(lambda: not page.get_by_text(question).is_visible(), 10, "the question to close")
     assert run_id in [info.id for info in app.ctx.store.list()]
@@ -313,7 +313,7 @@ def test_every_error_path_reads_chinese(app, browser):
     context = browser.new_context(locale=LOCALE["zh"], viewport=VIEWPORT)
     page = context.new_page()
     page.goto(app.url)
-    page.get_by_text(T["rewards.try.title"], exact=True).wait_for(timeout=60_000)
+    page.get_by_text(T["rewards.try.title"], exact=True).wait_for()
     runs = len(app.ctx.store.list())
     paths = ErrorPaths(page)
     failed = lambda name: lambda: page.locator("li", has_text="✗").filter(has_text=name).count() > 0  # noqa: E731

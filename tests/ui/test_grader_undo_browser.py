@@ -31,21 +31,21 @@ def test_an_import_names_what_it_replaced_and_undoes(app, browser, lang):
     page = context.new_page()
     page.goto(app.url)
     summary = page.locator("#pg-selection-summary")
-    summary.get_by_text("length", exact=False).first.wait_for(timeout=60_000)  # the default selection
+    summary.get_by_text("length", exact=False).first.wait_for()  # the default selection
     open_tab(page, text["lab.tab"])
     paste_and_import(page, text, json.dumps(STRING_CHECK))
     replaced = text["lab.grader.replaced"].split("{old}")[0]
     note = page.get_by_text(replaced, exact=False)
-    note.first.wait_for(timeout=30_000)
+    note.first.wait_for()
     assert "length" in note.first.inner_text()  # names the selection it replaced
     # A refused grader: its error, and no "Imported" left beside it.
     paste_and_import(page, text, '{"type": "string_check"')
-    page.locator(".toast-body.error").first.wait_for(timeout=30_000)
+    page.locator(".toast-body.error").first.wait_for()
     page.wait_for_timeout(500)
     assert not note.first.is_visible()
     # Undo brings the old selection back.
     page.get_by_role("button", name=text["lab.grader.undo"], exact=True).click()
-    page.get_by_text(text["lab.grader.undone"].split("{old}")[0], exact=False).first.wait_for(timeout=30_000)
+    page.get_by_text(text["lab.grader.undone"].split("{old}")[0], exact=False).first.wait_for()
     assert not page.get_by_role("button", name=text["lab.grader.undo"], exact=True).is_visible()
     open_tab(page, text["rewards.tab"])
     assert "length" in summary.inner_text() and "regex" not in summary.inner_text()

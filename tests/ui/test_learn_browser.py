@@ -66,7 +66,7 @@ def test_load_two_lessons_then_run_one(app, browser):
     # test_learn.py.
     for lesson in [get_lesson("length"), fmt]:
         pick_lesson(page, "Lesson", f"{LESSONS.index(lesson) + 1}. {lesson.title['en']}")
-        page.get_by_role("heading", name=lesson.title["en"]).wait_for(timeout=60_000)
+        page.get_by_role("heading", name=lesson.title["en"]).wait_for()
         page.get_by_role("button", name="Load into Rewards, Preview and Train").click()
         wait_for(lambda t=lesson.title["en"]: f"Loaded “{t}”" in loaded.inner_text(), 60, f"Load of {lesson.id}")
     assert_no_error_toast(page)
@@ -115,7 +115,7 @@ def test_load_two_lessons_then_run_one(app, browser):
         assert model in answers.inner_text()
     # Back on Learn, the format lesson's curve draws this run's eval points beside the reference run's.
     open_tab(page, "Learn")
-    page.get_by_role("heading", name=fmt.title["en"]).wait_for(timeout=60_000)  # a reload above opens it again
+    page.get_by_role("heading", name=fmt.title["en"]).wait_for()  # a reload above opens it again
     curve = page.locator(".block.pg-reference-curve")
     wait_for(lambda: curve.locator("text", has_text="format · your run").count() == 1, 60, "the live run's curve")
     assert_no_error_toast(page)
@@ -140,9 +140,9 @@ def test_chinese_page_shows_the_lessons_in_chinese(app, browser):
     page.goto(app.url)
     open_tab(page, "学习")
     first, fmt = LESSONS[0], get_lesson("format")
-    page.get_by_role("heading", name=first.title["zh"]).wait_for(timeout=30_000)
+    page.get_by_role("heading", name=first.title["zh"]).wait_for()
     pick_lesson(page, "课程", f"3. {fmt.title['zh']}")
-    page.get_by_role("heading", name=fmt.title["zh"]).wait_for(timeout=60_000)
+    page.get_by_role("heading", name=fmt.title["zh"]).wait_for()
     body = page.locator(".prose", has=page.get_by_role("heading", name=fmt.title["zh"])).first.inner_text()
     first_line = fmt.text["zh"].strip().splitlines()[0].strip("*# ")
     assert first_line[:12] in body
@@ -171,7 +171,7 @@ def test_a_lessons_reference_run_shows_at_once(app, browser, locale, tab, picker
     page.goto(app.url)
     open_tab(page, tab)
     pick_lesson(page, picker, f"{LESSONS.index(fmt) + 1}. {fmt.title[lang]}")
-    page.get_by_role("heading", name=fmt.title[lang]).wait_for(timeout=60_000)
+    page.get_by_role("heading", name=fmt.title[lang]).wait_for()
     summary = page.locator(".prose.pg-reference")
     wait_for(lambda: title in summary.inner_text() and added in summary.inner_text(), 60, "the reference summary")
     shares = reference.shares("format")
@@ -212,7 +212,7 @@ def test_the_combine_lesson_shows_its_fix_and_its_trap_and_loads_the_trap(app, b
     open_tab(page, "Learn")
     trap_button = page.get_by_role("button", name="Load the trap", exact=True)
     pick_lesson(page, "Lesson", f"{LESSONS.index(lesson) + 1}. {lesson.title['en']}")
-    page.get_by_role("heading", name=lesson.title["en"]).wait_for(timeout=60_000)
+    page.get_by_role("heading", name=lesson.title["en"]).wait_for()
     summary = page.locator(".prose.pg-reference")
     wait_for(lambda: "Reference runs: the fix and the trap" in summary.inner_text(), 60, "both runs' summary")
     # one chart: a line per chart metric of the fix (format, sentence_rate) and of the trap (tag_layout)
@@ -249,7 +249,7 @@ def test_the_combine_lesson_shows_its_fix_and_its_trap_and_loads_the_trap(app, b
     # A reload opens the lesson last shown (the browser keeps it), not the first one
     page.reload()
     length = get_lesson("length")
-    page.get_by_role("heading", name=length.title["en"]).wait_for(timeout=60_000)
+    page.get_by_role("heading", name=length.title["en"]).wait_for()
     assert not page.get_by_role("heading", name=LESSONS[0].title["en"]).is_visible()
     picker = page.get_by_label("Lesson", exact=True)
     wait_for(lambda: picker.input_value() == f"{LESSONS.index(length) + 1}. {length.title['en']}", 60, "the picker")

@@ -26,7 +26,7 @@ def open_page(browser, app, lang: str, viewport: dict = VIEWPORT):
     context = browser.new_context(locale=LOCALE[lang], viewport=viewport)
     page = context.new_page()
     page.goto(app.url)
-    page.locator(".pg-card").first.wait_for(timeout=60_000)
+    page.locator(".pg-card").first.wait_for()
     return context, page
 
 
@@ -45,7 +45,7 @@ def test_a_bad_weight_gives_one_toast_and_no_badges(app, browser, lang):
     page.keyboard.insert_text(json.dumps([{"name": "length", "weight": "abc", "params": {}}]))
     page.get_by_role("button", name=text["rewards.apply_json"], exact=True).click()
     toast = page.locator(".toast-body.error")
-    toast.first.wait_for(timeout=30_000)
+    toast.first.wait_for()
     assert "abc" in toast.first.inner_text()
     for family in ("format", "length", "accuracy", "content", "other"):
         open_tab(page, text[f"rewards.family.{family}"])
@@ -61,7 +61,7 @@ def test_a_refused_grader_marks_no_reward_card(app, browser):
     editor.click()
     page.keyboard.insert_text('{"type": "string_check", "name": "x"')  # cut short: not JSON
     page.get_by_role("button", name=EN["lab.grader.import"], exact=True).click()
-    page.locator(".toast-body.error").first.wait_for(timeout=30_000)
+    page.locator(".toast-body.error").first.wait_for()
     open_tab(page, EN["rewards.tab"])
     for family in ("format", "length"):
         open_tab(page, EN[f"rewards.family.{family}"])
@@ -73,7 +73,7 @@ def test_a_refused_grader_marks_no_reward_card(app, browser):
     page.keyboard.press("Control+A")
     page.keyboard.insert_text(json.dumps(STRING_CHECK))
     page.get_by_role("button", name=EN["lab.grader.import"], exact=True).click()
-    page.get_by_text("Imported: 1 reward(s) selected").wait_for(timeout=30_000)
+    page.get_by_text("Imported: 1 reward(s) selected").wait_for()
     page.wait_for_timeout(500)
     assert not page.evaluate("() => document.body.textContent.includes('common.complete')")
     context.close()
@@ -102,7 +102,7 @@ def test_a_finished_runs_duration_after_a_reload_is_its_own(app, browser):
     assert seconds is not None and stored["status"] == "finished"
     time.sleep(max(0.0, 6 - (time.time() - datetime_seconds(stored["finished_at"]))))  # 6 s after its end at least
     page.reload()
-    page.get_by_role("tab", name=ZH["train.tab"], exact=True).wait_for(timeout=60_000)
+    page.get_by_role("tab", name=ZH["train.tab"], exact=True).wait_for()
     open_tab(page, ZH["train.tab"])
     wait_for(lambda: "已完成" in status.inner_text(), 30, "the finished run after the reload")
     text = status.inner_text()
@@ -137,7 +137,7 @@ def test_every_tab_is_in_view_on_a_phone(app, browser, lang):
         assert page.get_by_role("tab", name=name, exact=True).is_visible(), name
     assert not any(button.is_visible() for button in page.locator(".overflow-menu").all())
     open_tab(page, TEXT[lang]["runs.tab"])  # reachable with one tap
-    page.get_by_role("tabpanel").filter(visible=True).first.wait_for(timeout=10_000)
+    page.get_by_role("tabpanel").filter(visible=True).first.wait_for()
     context.close()
 
 
@@ -146,7 +146,7 @@ def test_a_first_visit_starts_with_the_format_lesson_and_a_return_keeps_its_tab(
     page = context.new_page()
     page.goto(app.url)
     start = page.get_by_role("button", name=EN["app.start_here.button"], exact=True)
-    start.wait_for(timeout=60_000)
+    start.wait_for()
     start.click()
     learn = page.get_by_role("tab", name=EN["learn.tab"], exact=True)
     wait_for(lambda: learn.get_attribute("aria-selected") == "true", 20, "the Learn tab")
@@ -160,13 +160,13 @@ def test_a_first_visit_starts_with_the_format_lesson_and_a_return_keeps_its_tab(
 
     # A returning visitor: no "start here", and the tab they had open.
     page.reload()
-    learn.wait_for(timeout=60_000)
+    learn.wait_for()
     wait_for(lambda: learn.get_attribute("aria-selected") == "true", 20, "the Learn tab again after a reload")
     # and on the lesson "start here" opened, not the first one
-    page.get_by_role("heading", name=get_lesson("format").title["en"]).wait_for(timeout=60_000)
+    page.get_by_role("heading", name=get_lesson("format").title["en"]).wait_for()
     assert page.get_by_role("tab").all_inner_texts() == tabs  # the same tab bar, each tab once
     open_tab(page, EN["train.tab"])
-    page.get_by_role("button", name=EN["train.start"], exact=True).wait_for(timeout=20_000)
+    page.get_by_role("button", name=EN["train.start"], exact=True).wait_for()
     page.wait_for_timeout(3000)  # the tab is remembered by the select event's answer
     page.reload()
     train = page.get_by_role("tab", name=EN["train.tab"], exact=True)

@@ -17,7 +17,7 @@ def open_page(browser, app, locale: str = "en-US", viewport: dict = VIEWPORT):
     context = browser.new_context(locale=locale, viewport=viewport)
     page = context.new_page()
     page.goto(app.url)
-    page.locator(".pg-card").first.wait_for(timeout=60_000)
+    page.locator(".pg-card").first.wait_for()
     return context, page
 
 
@@ -37,7 +37,7 @@ def test_imported_grader_moves_the_rewards_tab_and_survives_an_edit(app, browser
     editor.click()
     page.keyboard.insert_text(json.dumps(STRING_CHECK))
     page.get_by_role("button", name="Import grader", exact=True).click()
-    page.get_by_text("Imported: 1 reward(s) selected").wait_for(timeout=30_000)
+    page.get_by_text("Imported: 1 reward(s) selected").wait_for()
 
     open_tab(page, "Rewards")
     open_tab(page, "Accuracy")
@@ -80,7 +80,7 @@ def test_toast_titles_are_chinese_on_the_chinese_page(app, browser):
     page.locator("textarea").first.fill("only one completion")
     page.get_by_role("button", name="打分", exact=True).click()
     title = page.locator(".toast-title.error").first
-    title.wait_for(timeout=20_000)
+    title.wait_for()
     shown = title.evaluate("n => getComputedStyle(n, '::before').content + '|' + getComputedStyle(n).fontSize")
     assert shown == '"出错了"|0px', shown  # Gradio's own "Error" is there, at size 0, after the Chinese title
     assert "请至少粘贴两个生成结果" in page.locator(".toast-body").first.inner_text()
@@ -98,7 +98,7 @@ def test_an_upload_replaces_the_old_set_and_prompt_column_rereads_it(app, browse
     page.locator(".block", has=page.get_by_text("Upload a prompt file")).locator("input[type=file]").set_input_files(
         str(path)
     )
-    page.locator(".toast-body.error").first.wait_for(timeout=30_000)
+    page.locator(".toast-body.error").first.wait_for()
     assert "set prompt_column" in page.locator(".toast-body.error").first.inner_text()
     name = page.get_by_label("dataset_name")
     assert name.input_value() == "questions.csv"
@@ -107,7 +107,7 @@ def test_an_upload_replaces_the_old_set_and_prompt_column_rereads_it(app, browse
     column = page.get_by_label("prompt_column")
     column.fill("question")
     column.press("Enter")
-    page.get_by_text("The uploaded file has 2 prompts.").wait_for(timeout=30_000)
+    page.get_by_text("The uploaded file has 2 prompts.").wait_for()
     assert name.input_value() == "questions.csv"
     context.close()
 
@@ -175,7 +175,7 @@ def test_a_failing_score_keeps_the_try_on_text_table(app, browser):
     rows_before = table.get_by_role("row").count()
     page.locator("textarea").first.fill("only one completion")
     page.get_by_role("button", name="Score", exact=True).click()
-    page.locator(".toast-body.error").first.wait_for(timeout=20_000)
+    page.locator(".toast-body.error").first.wait_for()
     page.wait_for_timeout(500)
     assert table.get_by_role("row").count() == rows_before  # the last scores stay
     assert table.locator(".error").count() == 0, "the table shows an error badge"
@@ -184,7 +184,7 @@ def test_a_failing_score_keeps_the_try_on_text_table(app, browser):
 
 def test_table_headers_do_not_break_mid_word(app, browser):
     context, page = open_page(browser, app)
-    page.get_by_role("columnheader", name="advantage").first.wait_for(timeout=20_000)
+    page.get_by_role("columnheader", name="advantage").first.wait_for()
     lines = page.evaluate(
         """() => Object.fromEntries([...document.querySelectorAll('th')].filter(n => n.offsetParent).map(n => {
             const r = document.createRange(); r.selectNodeContents(n);
@@ -205,7 +205,7 @@ def test_code_without_functions_leaves_no_csv_drop_zone(app, browser):
     page.keyboard.press("Control+A")
     page.keyboard.insert_text("x = 1\n")
     page.get_by_role("button", name="Check", exact=True).click()
-    page.get_by_text("No function found", exact=False).first.wait_for(timeout=30_000)
+    page.get_by_text("No function found", exact=False).first.wait_for()
     page.wait_for_timeout(1000)
     assert page.get_by_text("Drop CSV", exact=False).count() == 0
     context.close()

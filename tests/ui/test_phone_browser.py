@@ -18,7 +18,7 @@ def open_phone(browser, app, lang: str):
     context = browser.new_context(locale=LOCALE[lang], viewport=PHONE)
     page = context.new_page()
     page.goto(app.url)
-    page.locator(".pg-card").first.wait_for(timeout=60_000)
+    page.locator(".pg-card").first.wait_for()
     return context, page
 
 
@@ -31,22 +31,22 @@ def banner_height(page) -> float:
 def test_the_start_here_banner_is_compact_and_goes(app, browser, lang):
     text = TEXT[lang]
     context, page = open_phone(browser, app, lang)
-    page.locator("#pg-start-here").first.wait_for(state="visible", timeout=30_000)
+    page.locator("#pg-start-here").first.wait_for(state="visible")
     assert banner_height(page) <= 0.15 * PHONE["height"], banner_height(page)
     # Dismissed: gone, and still gone after a reload.
     page.locator("#pg-start-here-dismiss").click()
-    page.locator("#pg-start-here").first.wait_for(state="hidden", timeout=10_000)
+    page.locator("#pg-start-here").first.wait_for(state="hidden")
     page.reload()
-    page.locator(".pg-card").first.wait_for(timeout=60_000)
+    page.locator(".pg-card").first.wait_for()
     page.wait_for_timeout(1000)
     assert banner_height(page) == 0.0
     context.close()
     # A lesson loaded from the Learn tab (not through the banner's button) takes the banner away too.
     context, page = open_phone(browser, app, lang)
-    page.locator("#pg-start-here").first.wait_for(state="visible", timeout=30_000)
+    page.locator("#pg-start-here").first.wait_for(state="visible")
     open_tab(page, text["learn.tab"])
     page.get_by_role("button", name=text["learn.load"], exact=True).first.click()
-    page.locator("#pg-start-here").first.wait_for(state="hidden", timeout=30_000)
+    page.locator("#pg-start-here").first.wait_for(state="hidden")
     context.close()
 
 
@@ -55,7 +55,7 @@ def test_wide_tables_say_they_scroll_on_a_phone_only(app, browser, lang):
     text = TEXT[lang]
     context, page = open_phone(browser, app, lang)
     hint = page.get_by_text(text["app.scroll_hint"], exact=True)
-    page.locator(".pg-try-card").first.wait_for(timeout=60_000)
+    page.locator(".pg-try-card").first.wait_for()
     assert not any(h.is_visible() for h in hint.all())  # Try on text shows cards on a phone, not a wide table
     open_tab(page, text["runs.tab"])
     assert sum(1 for h in hint.all() if h.is_visible()) == 1  # under the Runs table
@@ -99,7 +99,7 @@ def test_held_out_answers_break_between_words_on_a_phone(app, browser, lang):
     open_tab(page, text["learn.tab"])
     pick_lesson(page, text["learn.pick"], f"{LESSONS.index(fmt) + 1}. {fmt.title[lang]}")
     block = ".block.pg-reference-answers"
-    page.locator(block + " .body-cell span").first.wait_for(timeout=60_000)
+    page.locator(block + " .body-cell span").first.wait_for()
     page.locator(block).first.scroll_into_view_if_needed()
     found = page.evaluate(SPLIT_WORDS, block)
     assert found["words"] >= 20 and found["split"] == [], found
@@ -123,7 +123,7 @@ def test_try_on_text_reads_on_a_phone(app, browser, lang):
     keeps the table."""
     context, page = open_phone(browser, app, lang)
     cards = page.locator(".pg-try-card")
-    cards.first.wait_for(timeout=60_000)
+    cards.first.wait_for()
     assert cards.count() == 3  # the three completions of the example text
     assert not page.locator("#pg-try-table").is_visible()
     texts = page.locator(".pg-try-card .pg-try-text")

@@ -61,7 +61,7 @@ def test_a_lesson_run_from_load_to_the_runs_table(app, browser):
     fmt = get_lesson("format")
     open_tab(page, "Learn")
     pick_lesson(page, "Lesson", f"{LESSONS.index(fmt) + 1}. {fmt.title['en']}")
-    page.get_by_role("heading", name=fmt.title["en"]).wait_for(timeout=60_000)
+    page.get_by_role("heading", name=fmt.title["en"]).wait_for()
     page.get_by_role("button", name="Load into Rewards, Preview and Train").click()
     loaded = page.locator(".prose.pg-status").first
     wait_for(lambda: "Loaded" in loaded.inner_text(), 60, "the lesson's Load")
@@ -100,11 +100,11 @@ def test_a_lesson_run_from_load_to_the_runs_table(app, browser):
     )
     page.get_by_label("Train to step (max_steps)").fill("3")
     page.get_by_role("button", name="Continue", exact=True).click()
-    page.get_by_text(f"Run {run.id} continues from step").wait_for(timeout=60_000)
+    page.get_by_text(f"Run {run.id} continues from step").wait_for()
     app.ctx.jobs.current.join(300)
     # the picked run's line follows the run with the list, without Refresh or Show charts (not left at "2/2 steps")
     line = page.locator(".prose", has_text=re.compile(rf"{run.id} · finished · 3/3 steps"))
-    line.first.wait_for(timeout=30_000)
+    line.first.wait_for()
     assert_no_error_toast(page)
     page.get_by_role("button", name="Refresh").click()
     pieces = r"(\d+m )?\d+s \((\d+m )?\d+s \+ (\d+m )?\d+s\)"
@@ -115,10 +115,10 @@ def test_a_lesson_run_from_load_to_the_runs_table(app, browser):
     )
     run.write_status(alert_log=logged([0.0, 0.0, 0.0, 0.4, 0.4])[1])  # an alert raised at step 3, cleared at 4
     show_first_run(page, "Show charts")
-    page.get_by_text("Resolved at step 4:").wait_for(timeout=30_000)
+    page.get_by_text("Resolved at step 4:").wait_for()
     assert page.get_by_text("No alert holds now").count() == 1
     summary = page.get_by_text(re.compile(r"3/3 steps · wall time"))
-    summary.wait_for(timeout=30_000)
+    summary.wait_for()
     assert re.search(pieces, summary.inner_text())
     assert_no_error_toast(page)
     context.close()

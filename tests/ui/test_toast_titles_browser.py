@@ -33,7 +33,7 @@ def test_the_toast_helper_titles_and_words_a_refusal_in_the_page_language():
 
 
 def seen_title(page, kind: str) -> str:
-    page.locator(f".toast-title.{kind}").first.wait_for(timeout=60_000)
+    page.locator(f".toast-title.{kind}").first.wait_for()
     title = page.evaluate(TITLE, kind)
     if title["size"] == "0px":  # Gradio's English is hidden; the page's CSS draws its own
         return title["before"].strip('"')
@@ -47,7 +47,7 @@ def test_toast_titles_read_in_the_page_language(app, browser, lang):
     context = browser.new_context(locale=LOCALE[lang], viewport={"width": 1400, "height": 900})
     page = context.new_page()
     page.goto(app.url)
-    page.get_by_text(T["rewards.try.title"], exact=True).wait_for(timeout=60_000)
+    page.get_by_text(T["rewards.try.title"], exact=True).wait_for()
 
     # A refusal: a group size under the preview's range.
     page.get_by_role("tab", name=T["preview.tab"], exact=True).click()
@@ -55,9 +55,7 @@ def test_toast_titles_read_in_the_page_language(app, browser, lang):
     g.fill("1")
     g.press("Tab")
     page.get_by_role("button", name=T["preview.generate"], exact=True).click()
-    page.locator(".toast-body.error", has_text=T["preview.g.range"].format(low=2, high=16, g=1)).wait_for(
-        timeout=60_000
-    )
+    page.locator(".toast-body.error", has_text=T["preview.g.range"].format(low=2, high=16, g=1)).wait_for()
     assert seen_title(page, "error") == {"en": "Error", "zh": "出错了"}[lang]
 
     # A note: a Hub id typed into dataset_name sets dataset_kind, and says so.
@@ -65,6 +63,6 @@ def test_toast_titles_read_in_the_page_language(app, browser, lang):
     name = page.get_by_label("dataset_name", exact=True)
     name.fill("someone/prompts")
     name.press("Tab")
-    page.locator(".toast-body.info", has_text="someone/prompts").wait_for(timeout=60_000)
+    page.locator(".toast-body.info", has_text="someone/prompts").wait_for()
     assert seen_title(page, "info") == {"en": "Info", "zh": "提示"}[lang]
     context.close()

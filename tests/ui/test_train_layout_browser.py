@@ -33,7 +33,7 @@ def open_page(browser, app, viewport: dict, locale: str = "en-US"):
     context = browser.new_context(locale=locale, viewport=viewport)
     page = context.new_page()
     page.goto(app.url)
-    page.locator(".pg-card").first.wait_for(timeout=60_000)
+    page.locator(".pg-card").first.wait_for()
     return context, page
 
 
@@ -55,7 +55,7 @@ def test_the_form_reads_at_a_glance(app, browser, locale, text):
     context, page = open_page(browser, app, DESKTOP, locale)
     go_to(page, text["train.tab"])
     start = page.get_by_role("button", name=text["train.start"], exact=True)
-    start.wait_for(timeout=30_000)
+    start.wait_for()
     first_group = page.locator(f"#{GROUPS[0][0].replace('.', '-')}")
     essentials = [page.get_by_label(name, exact=True) for name in ("model_name_or_path", "dataset_name", *ESSENTIALS)]
     for box in essentials:
@@ -66,7 +66,7 @@ def test_the_form_reads_at_a_glance(app, browser, locale, text):
         assert group.locator(".label-wrap").inner_text().replace("▼", "").strip() == text[key]
         assert not page.get_by_label(names[0], exact=True).is_visible(), f"{key} starts open"
     open_group(page, "train.group.rollout")
-    page.get_by_label("fast_rollout", exact=True).wait_for(timeout=10_000)
+    page.get_by_label("fast_rollout", exact=True).wait_for()
     assert not page.get_by_label("num_generations", exact=True).is_visible()  # one group opens, the others stay
     assert_no_error_toast(page)
     context.close()
@@ -90,7 +90,7 @@ def chart_geometry(page) -> list[dict]:
 def test_charts_two_a_row_aligned_with_whole_step_ticks(app, browser, three_steps):
     context, page = open_page(browser, app, DESKTOP)
     go_to(page, "Runs")
-    page.get_by_role("gridcell", name=three_steps).first.wait_for(timeout=30_000)
+    page.get_by_role("gridcell", name=three_steps).first.wait_for()
     page.get_by_label("Run", exact=True).last.click()
     page.get_by_role("option", name=three_steps).click()
     page.get_by_role("button", name="Show charts").click()
@@ -128,16 +128,16 @@ def test_the_completion_column_fits_its_table(app, browser, three_steps):
     context, page = open_page(browser, app, DESKTOP)
     go_to(page, "Preview")
     page.get_by_role("button", name="Generate group").click()
-    page.get_by_text("Generated 8 completions").wait_for(timeout=180_000)
+    page.get_by_text("Generated 8 completions").wait_for()
     group = page.locator(".block:visible", has=page.get_by_role("columnheader", name="advantage")).last
     wait_for(lambda: completion_fits(page, group), 10, "the preview's completion column inside the table")
     go_to(page, "Runs")
-    page.get_by_role("gridcell", name=three_steps).first.wait_for(timeout=30_000)
+    page.get_by_role("gridcell", name=three_steps).first.wait_for()
     page.get_by_label("Run", exact=True).last.click()
     page.get_by_role("option", name=three_steps).click()
     page.get_by_role("button", name="Show charts").click()
     samples = page.locator(".block:visible", has=page.get_by_role("columnheader", name="prompt")).last
-    samples.get_by_role("gridcell").first.wait_for(timeout=30_000)
+    samples.get_by_role("gridcell").first.wait_for()
     wait_for(lambda: completion_fits(page, samples), 10, "the latest samples' completion column inside the table")
     assert_no_error_toast(page)
     context.close()
@@ -161,14 +161,14 @@ DROPDOWNS = """() => [...document.querySelectorAll('.wrap-inner input[role=combo
 def test_phone_labels_whole_and_dropdown_text_clear_of_the_arrow(app, browser):
     context, page = open_page(browser, app, PHONE)
     go_to(page, "Preview")
-    page.get_by_label("Prompt set", exact=True).wait_for(timeout=30_000)
+    page.get_by_label("Prompt set", exact=True).wait_for()
     dropdowns = page.evaluate(DROPDOWNS)
     assert {"Model", "Prompt set"} <= {d["label"] for d in dropdowns}
     go_to(page, "Train")
-    page.get_by_label("model_name_or_path", exact=True).wait_for(timeout=30_000)
+    page.get_by_label("model_name_or_path", exact=True).wait_for()
     for key, _ in GROUPS:
         open_group(page, key)
-    page.get_by_label("save_steps", exact=True).wait_for(timeout=10_000)  # a field of the last group
+    page.get_by_label("save_steps", exact=True).wait_for()  # a field of the last group
     dropdowns += page.evaluate(DROPDOWNS)
     assert {"model_name_or_path", "dataset_name", "loss_type"} <= {d["label"] for d in dropdowns}
     overlapping = [d for d in dropdowns if d["text_end"] > d["arrow"] + 0.5]
