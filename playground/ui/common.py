@@ -352,8 +352,14 @@ def run_label(info: RunInfo, lang: str, readable: bool = True) -> str:
     if readable and info.rewards:
         label += " · " + ", ".join(info.rewards)
     if readable and info.final_reward is not None:
-        label += " · " + tr(lang, "runs.label.reward", reward=f"{info.final_reward:.3g}")
+        label += " · " + tr(lang, "runs.label.reward", reward=reward_text(info.final_reward))
     return label
+
+
+def reward_text(value: float) -> str:
+    """A run's final reward as the Runs table shows it: rounded to 3 decimals, trailing zeros dropped (-88.75, 0.72),
+    so the picker, the run's line and the table read the same number."""
+    return f"{round(value, 3) + 0.0:.3f}".rstrip("0").rstrip(".")  # + 0.0: no "-0" for a reward that rounds to 0
 
 
 def short(text: str, limit: int = 80) -> str:

@@ -20,6 +20,7 @@ from playground.ui.i18n import t, tr
 
 
 EVAL_SLOTS = 4  # eval charts on the page: a lesson has at most three rewards and one answer shape
+EVAL_OUTPUTS = 1 + EVAL_SLOTS  # the caption above them, then the chart slots
 SHAPES = ("sentence_rate",)  # answer shapes drawn beside the rewards, where the eval measured them
 PREFIX, SUFFIX = "eval_rewards/", "/mean"
 COLUMNS = {"order": "int64", "point": "str", "value": "float64", "series": "str"}
@@ -143,10 +144,11 @@ def eval_key(metrics: list[dict], reference: Reference | None, lang: str) -> str
     return hashlib.sha1(json.dumps(drawn, sort_keys=True, default=str).encode()).hexdigest()[:12]
 
 
-def eval_chart_updates(metrics: list[dict], reference: Reference | None, lang: str) -> list[gr.Plot]:
-    """Every eval slot: a chart titled with its metric, or hidden when the run has fewer metrics to chart."""
+def eval_chart_updates(metrics: list[dict], reference: Reference | None, lang: str) -> list:
+    """The caption, shown only above at least one chart, then every eval slot: a chart titled with its metric, or
+    hidden when the run has fewer metrics to chart (`EVAL_OUTPUTS` updates)."""
     names = eval_names(metrics, reference)
-    updates = []
+    updates: list = [gr.Markdown(tr(lang, "chart.eval.caption"), visible=bool(names))]
     for slot in range(EVAL_SLOTS):
         if slot >= len(names):
             updates.append(gr.Plot(None, visible=False))
@@ -157,10 +159,10 @@ def eval_chart_updates(metrics: list[dict], reference: Reference | None, lang: s
     return updates
 
 
-def create_eval_charts() -> list[gr.Plot]:
-    """The eval charts' slots (hidden until a run has eval points or a reference), two a row, under one caption."""
-    gr.Markdown(t("chart.eval.caption"), elem_classes="pg-chart-caption")
-    plots = []
+def create_eval_charts() -> list:
+    """The eval charts' caption and slots (hidden until a run has eval points or a reference), two a row: the
+    `EVAL_OUTPUTS` components that `eval_chart_updates` fills."""
+    plots: list = [gr.Markdown(t("chart.eval.caption"), visible=False, elem_classes="pg-chart-caption")]
     for start in range(0, EVAL_SLOTS, 2):
         with gr.Row(equal_height=False):
             for _ in range(start, min(start + 2, EVAL_SLOTS)):

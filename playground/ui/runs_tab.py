@@ -19,7 +19,16 @@ from playground.texts import render
 from playground.training import retention
 from playground.training.store import RunInfo
 from playground.ui.charts import chart_updates, create_overlay, overlay_update
-from playground.ui.common import bind, client_address, empty_frame, lang_of, notify, pieces_text, run_label
+from playground.ui.common import (
+    bind,
+    client_address,
+    empty_frame,
+    lang_of,
+    notify,
+    pieces_text,
+    reward_text,
+    run_label,
+)
 from playground.ui.context import AppContext, Session
 from playground.ui.eval_charts import eval_chart_updates
 from playground.ui.i18n import t, tr
@@ -176,7 +185,7 @@ def run_summary(info: RunInfo, lang: str) -> str:
         wall=pieces_text(info.pieces, lang),
     )
     if info.final_reward is not None:
-        text += " · " + tr(lang, "runs.label.reward", reward=f"{info.final_reward:.3g}")
+        text += " · " + tr(lang, "runs.label.reward", reward=reward_text(info.final_reward))
     return text
 
 

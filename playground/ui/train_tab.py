@@ -37,7 +37,7 @@ from playground.ui.common import (
 from playground.ui.context import AppContext, Session
 from playground.ui.custom_code import attach_to_spec
 from playground.ui.eval_answers import create_eval_answers, refresh_eval_answers
-from playground.ui.eval_charts import EVAL_SLOTS, create_eval_charts, eval_chart_updates, eval_key
+from playground.ui.eval_charts import EVAL_OUTPUTS, create_eval_charts, eval_chart_updates, eval_key
 from playground.ui.i18n import EN, t, tr
 from playground.ui.rewards_tab import RewardsTab, selection_summary, selection_summary_for
 from playground.ui.train_form import (
@@ -173,7 +173,7 @@ def train_status(ctx: AppContext, request: gr.Request, session_id: str | None, s
         text += "\n\n" + other_run_label(job, lang)
     head = [gr.Timer(active=active), text, progress_html(snap, lang)]
     if key == seen:
-        live, evals = [gr.skip()] * (len(CHARTS) + 2), [gr.skip()] * EVAL_SLOTS
+        live, evals = [gr.skip()] * (len(CHARTS) + 2), [gr.skip()] * EVAL_OUTPUTS
     elif not ctx.may_watch(job, session_id):  # public mode: another visitor's run shows its status and step only
         live = [*chart_updates([], lang), empty_frame(lang, "table.prompt", "table.completion"), ""]
         evals = eval_chart_updates([], None, lang)
@@ -189,7 +189,7 @@ def train_status(ctx: AppContext, request: gr.Request, session_id: str | None, s
         )
         live = [*charts, alerts]
         same = seen is not None and seen.endswith(f"|{drawn}") and seen.startswith(f"{snap['run_id']}:")
-        evals = [gr.skip()] * EVAL_SLOTS if same else eval_chart_updates(metrics, reference, lang)
+        evals = [gr.skip()] * EVAL_OUTPUTS if same else eval_chart_updates(metrics, reference, lang)
     buttons = [
         gr.Button(interactive=not active or (ctx.public and not owner)),  # public mode: others may queue a run
         gr.Button(interactive=active and owner and snap["status"] != "stopping"),

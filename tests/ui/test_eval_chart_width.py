@@ -9,7 +9,7 @@ import gradio as gr
 import pytest
 
 from playground.lessons import get_lesson
-from playground.ui.eval_charts import EVAL_SLOTS, create_eval_charts, eval_chart_updates, eval_key
+from playground.ui.eval_charts import EVAL_OUTPUTS, create_eval_charts, eval_chart_updates, eval_key
 from playground.ui.i18n import EN, ZH
 from tests.ui.live_app import free_port
 
@@ -32,7 +32,7 @@ def page_url():
 
     def tick(lang: str, seen: str | None):  # the Train tab's view: the eval charts re-sent only when they changed
         key = eval_key(BASE, reference, lang)
-        return [key, *([gr.skip()] * EVAL_SLOTS if key == seen else eval_chart_updates(BASE, reference, lang))]
+        return [key, *([gr.skip()] * EVAL_OUTPUTS if key == seen else eval_chart_updates(BASE, reference, lang))]
 
     with gr.Blocks() as demo:
         seen = gr.State(None)

@@ -5,7 +5,7 @@ import json
 
 from playground.lessons import get_lesson, reference_for
 from playground.ui.charts import CHARTS, chart_frames, spec_of
-from playground.ui.eval_charts import EVAL_SLOTS, eval_chart_updates, eval_frame, eval_names
+from playground.ui.eval_charts import EVAL_OUTPUTS, EVAL_SLOTS, eval_chart_updates, eval_frame, eval_names
 
 
 def eval_row(step: int, of: str, fmt: float, layout: float, sentences: float) -> dict:
@@ -39,7 +39,8 @@ def test_each_reward_has_its_eval_chart_with_the_reference_beside_it():
     assert run.point.tolist() == ["base", "warm-up", "2"] and run.value.tolist() == [0.0, 0.25, 0.5]
     ref = frame[frame.series == "lesson reference"]
     assert ref.point.tolist() == ["base", "warm-up", "10", "20"] and ref.value.tolist() == [0.0, 0.375, 0.7188, 0.7188]
-    updates = eval_chart_updates(RUN, reference, "en")
+    caption, *updates = eval_chart_updates(RUN, reference, "en")
+    assert caption.visible is True and caption.value.startswith("Held-out eval:")
     assert len(updates) == EVAL_SLOTS and [u.visible for u in updates] == [True, True, True, False]
     assert updates[0].label == "held-out eval: format"
     spec = spec_of(updates[0].value)
@@ -47,7 +48,8 @@ def test_each_reward_has_its_eval_chart_with_the_reference_beside_it():
     assert spec["encoding"]["x"]["axis"]["labelExpr"].startswith('["base", "warm-up", "2", "10", "20"]')
     assert {(p["point"], p["x"]) for p in spec["data"]["values"]} >= {("base", 0), ("2", 2), ("20", 4)}
     assert {p["series"] for p in spec["data"]["values"]} == {"this run", "lesson reference"}
-    zh = eval_chart_updates(RUN, reference, "zh")
+    zh_caption, *zh = eval_chart_updates(RUN, reference, "zh")
+    assert zh_caption.value.startswith("留出评估：")
     assert zh[2].label == "留出评估：sentence_rate"
     assert spec_of(zh[0].value)["encoding"]["x"]["axis"]["labelExpr"].startswith('["基础模型", "预热后"')
     assert "本次训练" in json.dumps(spec_of(zh[0].value), ensure_ascii=False)
@@ -55,12 +57,13 @@ def test_each_reward_has_its_eval_chart_with_the_reference_beside_it():
 
 def test_before_the_first_eval_the_reference_is_drawn_and_a_run_without_one_shows_its_own():
     reference = get_lesson("format").reference()
-    updates = eval_chart_updates([], reference, "en")
-    assert [u.visible for u in updates][:3] == [True, True, True]
+    caption, *updates = eval_chart_updates([], reference, "en")
+    assert caption.visible is True and [u.visible for u in updates][:3] == [True, True, True]
     assert len(spec_of(updates[0].value)["data"]["values"]) == 4  # the reference's four points
-    alone = eval_chart_updates(RUN, None, "en")
+    _, *alone = eval_chart_updates(RUN, None, "en")
     assert {p["series"] for p in spec_of(alone[1].value)["data"]["values"]} == {"this run"}
-    assert [u.visible for u in eval_chart_updates([], None, "en")] == [False] * EVAL_SLOTS
+    # a run with no eval points and no reference: no chart, and no caption above an empty gap
+    assert [u.visible for u in eval_chart_updates([], None, "en")] == [False] * EVAL_OUTPUTS
 
 
 def test_the_warm_up_loss_is_drawn_while_the_warm_up_runs():

@@ -41,18 +41,18 @@ def test_train_to_step_says_what_0_means():
 
 def test_a_warm_up_run_says_beside_it_why_it_has_no_trl_recipe(tmp_path):
     from playground.lessons import get_lesson
-    from playground.ui.eval_charts import EVAL_SLOTS
+    from playground.ui.eval_charts import EVAL_OUTPUTS
     from playground.ui.runs_tab import show_run
 
     ctx = AppContext.create(UISettings(runs=str(tmp_path)))
     warm = ctx.store.create(get_lesson("format").run_spec().to_dict())  # sft_warmup_steps > 0
     plain = ctx.store.create(testing.tiny_spec("tiny").to_dict())
     out = show_run(ctx, None, None, warm.id)
-    summary, button = out[-2 - EVAL_SLOTS], out[-1]
+    summary, button = out[-2 - EVAL_OUTPUTS], out[-1]
     assert "No trl grpo recipe for this run" in summary and "sft_warmup_steps" in summary
     assert button.interactive is False
     out = show_run(ctx, None, None, plain.id)
-    summary, button = out[-2 - EVAL_SLOTS], out[-1]
+    summary, button = out[-2 - EVAL_OUTPUTS], out[-1]
     assert "trl grpo" not in summary and button.interactive is True
 
 
