@@ -296,8 +296,9 @@ def answers_frame(reference: Reference | None, lang: str) -> pd.DataFrame:
 
 
 def _answer_cell(answer: dict) -> str:
+    """An answer's text and its scores to 3 decimals, as the samples and eval-answer tables show scores."""
     scores = ", ".join(
-        f"{name} {value:g}" for name, value in (answer.get("rewards") or {}).items() if value is not None
+        f"{name} {value:.3f}" for name, value in (answer.get("rewards") or {}).items() if value is not None
     )
     text = str(answer.get("completion", ""))
     text = text if len(text) <= ANSWER_CHARS else text[: ANSWER_CHARS - 1] + "…"

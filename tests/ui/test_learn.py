@@ -282,7 +282,7 @@ def test_reference_run_shows_what_the_warmup_and_grpo_each_added(shipped):
     answers = answers_frame(lesson.reference(), "zh")
     assert list(answers.columns) == ["提示词", "训练前", "预热后", "GRPO 后"]
     assert answers.values.tolist() == [
-        ["Why pets?", "<intro>Pets are\n[format 0, tag_layout 0.222222]", "<intro>a</intro>", "<intro>b</intro>"]
+        ["Why pets?", "<intro>Pets are\n[format 0.000, tag_layout 0.222]", "<intro>a</intro>", "<intro>b</intro>"]
     ]
     assert "has no reference run" in reference_markdown(get_lesson("groups"), "en")
     assert answers_frame(None, "en").empty and curve_frame(get_lesson("groups"), "en", None).empty
