@@ -55,7 +55,8 @@ def runs_frame(ctx: AppContext, viewer: str | None = None, lang: str = "en") -> 
     """The runs this viewer may list (all, outside public mode). Another visitor's private run shows only its id,
     status, step and times (in public mode it is listed while it is queued or going). Headers, statuses and errors in
     `lang`; the wall time with its pieces (first run and each continue); the rewards with their parameters and
-    weights; the final reward to 3 decimals."""
+    weights; the final reward to 3 decimals. The error column only while a listed run has an error: nine columns
+    did not fit a 1400-px page, and the empty last one was cut at its edge."""
     rows = [
         [
             info.id,
@@ -71,7 +72,8 @@ def runs_frame(ctx: AppContext, viewer: str | None = None, lang: str = "en") -> 
         ]
         for info, readable in ctx.runs_for(viewer)
     ]
-    return pd.DataFrame(rows, columns=[tr(lang, f"runs.col.{c}") for c in COLUMNS])
+    columns = COLUMNS if any(row[-1] for row in rows) else COLUMNS[:-1]
+    return pd.DataFrame([row[: len(columns)] for row in rows], columns=[tr(lang, f"runs.col.{c}") for c in columns])
 
 
 def _rewards_text(ctx: AppContext, run_id: str, names: list[str]) -> str:

@@ -4,6 +4,7 @@ first run and each continue) and their sum, in the page's language; the Train ta
 import json
 
 from playground.training.store import RunInfo, RunStore
+from playground.ui.i18n import tr
 from playground.ui.runs_tab import run_summary, runs_frame
 from playground.ui.settings import UISettings
 from playground.ui.train_tab import status_text
@@ -63,3 +64,19 @@ def test_the_summary_shows_the_run_id_as_code():
         id="20261206-085512-bd893b", status="finished", step=3, max_steps=3, created_at="", model="m", rewards=[]
     )
     assert run_summary(info, "zh").startswith("`20261206-085512-bd893b` · ")
+
+
+def test_the_error_column_is_listed_only_while_a_run_has_an_error(tmp_path):
+    from playground.ui.context import AppContext
+
+    store = RunStore(tmp_path)
+    ok = store.create(SPEC)
+    ok.write_status(status="finished", step=20)
+    ctx = AppContext.create(UISettings(runs=str(tmp_path)))
+    assert list(runs_frame(ctx, None, "en").columns)[-2:] == ["rewards", "final reward"]
+    failed = store.create(SPEC)
+    failed.write_status(status="failed", step=3, error="Out of memory.")
+    en, zh = runs_frame(ctx, None, "en"), runs_frame(ctx, None, "zh")
+    errors = dict(zip(en["run"], en[en.columns[-1]], strict=True))
+    assert en.columns[-1] == "error" and errors == {ok.id: "", failed.id: "Out of memory."}
+    assert zh.columns[-1] == tr("zh", "runs.col.error")
