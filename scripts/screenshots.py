@@ -7,11 +7,15 @@ Learn tab it leads to (phone-start.png, phone-learn.png and their -zh twins).
 
     HF_HUB_OFFLINE=1 python scripts/screenshots.py                 # the embedded model, into docs/screenshots/
     HF_HUB_OFFLINE=1 python scripts/screenshots.py --model <folder> --out /tmp/shots
+
+The page's text needs Debian's `fonts-noto-cjk` (Chinese) and `fonts-noto-color-emoji` (the ⏱ of a lesson's duration);
+without them those characters render as boxes, and the script says so before it starts.
 """
 
 from __future__ import annotations
 
 import argparse
+import subprocess
 import sys
 import tempfile
 import time
@@ -25,6 +29,17 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-sync", "--no-first-run"]
 VIEWPORT = {"width": 1400, "height": 900}
 LOCALES = {"en": "en-US", "zh": "zh-CN"}
+
+
+FONTS = ("Noto Sans CJK", "Noto Color Emoji")  # the Chinese page; the ⏱ of a lesson's duration
+
+
+def installed_fonts() -> str:
+    """What fontconfig lists (empty without fc-list)."""
+    try:
+        return subprocess.run(["fc-list"], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return ""
 
 
 def wait_for(predicate, timeout: float, what: str) -> None:
@@ -143,6 +158,10 @@ def main() -> int:
     parser.add_argument("--lang", action="append", choices=sorted(LOCALES), help="default: every language")
     parser.add_argument("--phone-only", action="store_true", help="only the phone's first visit (no training)")
     args = parser.parse_args()
+    missing = [family for family in FONTS if family not in installed_fonts()]
+    if missing:
+        fix = "apt-get install fonts-noto-cjk fonts-noto-color-emoji"
+        print(f"missing fonts: {', '.join(missing)}; their characters render as boxes ({fix})", file=sys.stderr)
 
     from playwright.sync_api import sync_playwright
 
