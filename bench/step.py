@@ -14,7 +14,8 @@ for nf4), same seed, each in a fresh process, one after the other. Prints a tabl
     python bench/step.py --steps 5 --trl_tiles       # also the playground with TRL's own LM-head tiles
     python bench/step.py --steps 5 --rollouts float32,bfloat16,int8  # the playground with each rollout copy (bf16 and
                                                      # int8 under TRL's importance-sampling correction)
-    python bench/step.py --steps 5 --compile         # also the playground with torch_compile (inductor)
+    python bench/step.py --steps 5 --compile         # also the playground with transformers' torch_compile (inductor;
+                                                     # not a run-spec field: the bench sets it on the job's config)
 
 The first step (excluded from the averages) is reported as `first_step_s`: it holds one-off set-up, and with
 `--compile` the compilation.
@@ -184,8 +185,11 @@ def run_one(name: str, steps: int, four_bit: bool, spec=None, model: str | None 
     }
     if name == "playground-int8":
         spec.set("fast_rollout", "int8")  # always under TRL's correction (validation refuses it without)
-    if name == "playground-compile":
-        spec.set("torch_compile", True)  # transformers' field: accelerate compiles the policy (inductor on CPU)
+    if name == "playground-compile":  # transformers' field: accelerate compiles the policy (inductor on CPU)
+        from playground.spec import RunSpec
+
+        config = RunSpec.grpo_config
+        RunSpec.grpo_config = lambda self, output_dir, **kw: config(self, output_dir, **{"torch_compile": True, **kw})
     if name.startswith("playground-bf16"):
         spec.set("fast_rollout", "bfloat16")  # TRL's correction is on by default (vllm_importance_sampling_*)
     if name == "playground-bf16-train":

@@ -128,7 +128,6 @@ SURFACED: dict[str, dict[str, dict[str, Any]]] = {
         "seed": {},
         "save_steps": {"min": 1},
         "gradient_checkpointing": {},
-        "torch_compile": {},
         "use_vllm": {},
         "bf16": {},
         # TRL's importance-sampling correction of a sampler that is not exactly the policy (vLLM's, the bf16 rollout)

@@ -173,12 +173,6 @@ FIELDS: dict[str, tuple[str, str]] = {
         "Trade compute for memory; off by default, it slows small models down.",
         "用计算换内存；默认关闭，它会让小模型变慢。",
     ),
-    "torch_compile": (
-        "Compile the policy's forward and backward with torch.compile (transformers' TrainingArguments field; "
-        "inductor on CPU). The first steps pay the compile time.",
-        "用 torch.compile 编译策略的前向和反向（transformers 的 TrainingArguments 字段；CPU 上用 inductor）。"
-        "最初几步要付出编译时间。",
-    ),
     "use_vllm": (
         "Generate with vLLM in colocate mode (CUDA only, needs `pip install vllm`; optional).",
         "用 vLLM 的 colocate 模式生成（仅限 CUDA，需要 `pip install vllm`；可选）。",
