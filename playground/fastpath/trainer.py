@@ -234,6 +234,8 @@ class FastGRPOTrainer(GRPOTrainer):
         internals.say_once(self.fast_path_off)
         if {"decode", "bitsandbytes"} & set(self.fast_path_off):
             rollout = False  # the lean rollout samples through transformers' processors and reads 4-bit weights
+        if rollout_dtype == "int8" and "int8" in self.fast_path_off:
+            rollout_dtype = "float32"  # the exact rollout: without torch's int8 kernels there is no int8 copy
         if "trainer" in self.fast_path_off:
             rollout = False
             for name in OVERRIDDEN:  # an instance attribute wins over the class's override: TRL calls its own

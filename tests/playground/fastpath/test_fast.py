@@ -301,7 +301,7 @@ def test_int8_rollout_learns_under_trls_importance_sampling_correction(char_mode
         assert 0.5 < values["sampling/importance_sampling_ratio/mean"] < 2, values
         assert 0 < values["sampling/sampling_logp_difference/mean"] < 0.2, values  # not 0: int8 is not fp32
     ratios = [row["sampling/importance_sampling_ratio/mean"] for row in rows]
-    assert sum(ratios) / len(ratios) == pytest.approx(1, abs=0.1), ratios  # a copy left stale would drift away
+    assert sum(ratios) / len(ratios) == pytest.approx(1, abs=0.1), ratios  # 0.95 on the AMD EPYC: no drift
     reward = [row["reward"] for row in rows]
     assert rank_correlation(reward) > 0.3, reward
 
