@@ -12,6 +12,13 @@ for nf4), same seed, each in a fresh process, one after the other. Prints a tabl
     python bench/step.py --steps 5 --bf16_rollout    # also the playground with fast_rollout=bfloat16 (bf16 rollout
                                                      # copy under TRL's importance-sampling correction)
     python bench/step.py --steps 5 --trl_tiles       # also the playground with TRL's own LM-head tiles
+    python bench/step.py --steps 5 --rollouts float32,bfloat16,int8  # the playground with each rollout copy (bf16 and
+                                                     # int8 under TRL's importance-sampling correction)
+    python bench/step.py --steps 5 --compile         # also the playground with transformers' torch_compile (inductor;
+                                                     # not a run-spec field: the bench sets it on the job's config)
+
+The first step (excluded from the averages) is reported as `first_step_s`: it holds one-off set-up, and with
+`--compile` the compilation.
 """
 
 from __future__ import annotations
@@ -141,6 +148,7 @@ def summarise(name: str, rows: list[dict], g: int) -> dict:
         "train_s": round(step_s - gen_s, 2),
         "completions_per_s": round(g / step_s, 3),
         "tokens_per_s": round(tokens / step_s, 1),
+        "first_step_s": round(rows[0]["step_time"], 2),
         "rewards": [round(r["reward"], 2) for r in rows],
         **_importance_sampling(rows),
     }
@@ -172,7 +180,16 @@ def run_one(name: str, steps: int, four_bit: bool, spec=None, model: str | None 
         "playground-bf16": "pg bf16+IS",
         "playground-bf16-train": "pg bf16 all",
         "playground-trl-tiles": "pg TRL tiles",
+        "playground-int8": "pg int8+IS",
+        "playground-compile": "pg compile",
     }
+    if name == "playground-int8":
+        spec.set("fast_rollout", "int8")  # always under TRL's correction (validation refuses it without)
+    if name == "playground-compile":  # transformers' field: accelerate compiles the policy (inductor on CPU)
+        from playground.spec import RunSpec
+
+        config = RunSpec.grpo_config
+        RunSpec.grpo_config = lambda self, output_dir, **kw: config(self, output_dir, **{"torch_compile": True, **kw})
     if name.startswith("playground-bf16"):
         spec.set("fast_rollout", "bfloat16")  # TRL's correction is on by default (vllm_importance_sampling_*)
     if name == "playground-bf16-train":
@@ -210,7 +227,13 @@ def main() -> None:
     )
     parser.add_argument("--model", help="the model (default: the embedded one); a tiny one smoke-tests the bench")
     contenders = [*BARE, "playground", "playground-bf16", "playground-bf16-train"]
-    contenders.append("playground-trl-tiles")
+    contenders += ["playground-trl-tiles", "playground-int8", "playground-compile"]
+    parser.add_argument(
+        "--rollouts",
+        default="float32",
+        help="comma-separated fast_rollout choices for the playground rows: float32 (always run), bfloat16, int8",
+    )
+    parser.add_argument("--compile", action="store_true", help="also run the playground with torch_compile")
     parser.add_argument("--only", choices=contenders, help="run one contender, print its JSON")
     args = parser.parse_args()
     from playground.fastpath.trainer import FastGRPOTrainer
@@ -225,6 +248,11 @@ def main() -> None:
     if args.bf16 and not cpu_has_native_bf16():
         print("This CPU has no native bf16 (AVX512-BF16 or AMX): --bf16 is left out, fp32 only.", file=sys.stderr)
         args.bf16 = False
+    rollouts = {r.strip() for r in args.rollouts.split(",") if r.strip()}
+    unknown = rollouts - {"float32", "bfloat16", "int8"}
+    if unknown:
+        raise SystemExit(f"--rollouts: unknown choice(s) {sorted(unknown)}")
+    args.bf16_rollout = args.bf16_rollout or "bfloat16" in rollouts
     results = []
     names = (
         ["bare", "bare-no-checkpointing"]
@@ -232,7 +260,9 @@ def main() -> None:
         + ["playground"]
         + ["playground-trl-tiles"] * args.trl_tiles
         + ["playground-bf16"] * args.bf16_rollout
+        + ["playground-int8"] * ("int8" in rollouts)
         + ["playground-bf16-train"] * args.bf16
+        + ["playground-compile"] * args.compile
     )
     for name in names:  # each in a fresh process, so peak RSS and warm-up are its own
         cmd = [sys.executable, __file__, "--only", name, "--steps", str(args.steps), "--reference", args.reference]
@@ -246,7 +276,7 @@ def main() -> None:
         f"{'4-bit nf4' if args.four_bit else 'fp32'}, {torch.get_num_threads()} threads, "
         f"steps 2..{args.steps} averaged, {cpu_model_name()}"
     )
-    header = ("s/step", "cpu s", "gen s", "train s", "compl/s", "tok/s", "peak RSS MB")
+    header = ("s/step", "cpu s", "gen s", "train s", "compl/s", "tok/s", "peak RSS MB", "step 1 s")
     keys = (
         "s_per_step",
         "cpu_s_per_step",
@@ -255,6 +285,7 @@ def main() -> None:
         "completions_per_s",
         "tokens_per_s",
         "peak_rss_mb",
+        "first_step_s",
     )
     print(f"{'':14} " + " ".join(f"{h:>11}" for h in header))
     for r in results:
@@ -281,6 +312,23 @@ def main() -> None:
         full = by_name["playground-bf16-train"]
         extra["speedup_bf16_train"] = round(results[0]["s_per_step"] / full["s_per_step"], 2)
         print(f"speed-up in bf16 (training and rollout): {extra['speedup_bf16_train']}x")
+    bare_rss = results[0]["peak_rss_mb"]
+    for key, name in (("int8", "playground-int8"), ("compile", "playground-compile")):
+        if name in by_name:
+            row = by_name[name]
+            extra[f"speedup_{key}"] = round(results[0]["s_per_step"] / row["s_per_step"], 2)
+            extra[f"speedup_{key}_vs_bare_no_checkpointing"] = round(tuned / row["s_per_step"], 2)
+            extra[f"speedup_{key}_vs_fp32"] = round(by_name["playground"]["s_per_step"] / row["s_per_step"], 2)
+            same = row["rewards"] == by_name["playground"]["rewards"]
+            print(
+                f"{row['name']}: {extra[f'speedup_{key}']}x bare TRL's defaults, "
+                f"{extra[f'speedup_{key}_vs_bare_no_checkpointing']}x bare TRL tuned, "
+                f"{extra[f'speedup_{key}_vs_fp32']}x the fp32 playground; "
+                f"RSS {row['peak_rss_mb'] / bare_rss:.2f}x bare; "
+                f"rewards {'identical to' if same else 'differ from'} the fp32 playground's; first step "
+                f"{row['first_step_s']} s; importance-sampling ratio {row.get('is_ratio_mean')}, "
+                f"log-prob gap {row.get('logp_difference_mean')}"
+            )
     if args.trl_tiles:
         tiles = by_name["playground-trl-tiles"]
         extra["speedup_trl_tiles"] = round(results[0]["s_per_step"] / tiles["s_per_step"], 2)

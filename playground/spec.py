@@ -30,7 +30,7 @@ from playground.texts.help import FIELDS as HELP
 SCALE_REWARDS = ("group", "batch", "none")
 LOSS_TYPES = ("grpo", "dr_grpo", "dapo", "bnpo", "cispo", "sapo", "luspo", "vespo")
 IMPORTANCE_SAMPLING_MODES = ("token_truncate", "token_mask", "sequence_truncate", "sequence_mask")  # TRL's
-FAST_ROLLOUTS = ("auto", "bfloat16", "float32", "off")
+FAST_ROLLOUTS = ("auto", "bfloat16", "float32", "int8", "off")
 MAX_COMPLETION_LENGTH = 4096  # beyond this a CPU or small GPU run will not finish in a session
 TRACKER_PROJECT = "grpo-playground"  # the trackio (or wandb) project runs report to; each run is named by its id
 # Trackers TRL's `report_to` accepts, by the module that must be importable. The app's own charts never depend on them.

@@ -92,7 +92,8 @@ def validate_spec(spec: RunSpec, columns: list[str] | None = None, custom_reward
 
 
 def _validate_rollout_correction(spec: RunSpec) -> None:
-    """bf16 rollout and training where the CPU computes bf16 natively; vespo's token-level correction."""
+    """bf16 rollout and training where the CPU computes bf16 natively; the int8 rollout only under TRL's
+    importance-sampling correction and where torch has its int8 kernels; vespo's token-level correction."""
     g = spec.grpo
     if (g.fast_rollout == "bfloat16" or g.bf16) and spec.resolved_device() == "cpu":
         from playground.fastpath.packing import cpu_has_native_bf16
@@ -101,7 +102,12 @@ def _validate_rollout_correction(spec: RunSpec) -> None:
             _check(cpu_has_native_bf16(), "fast_rollout", "spec.fast_rollout_bf16_cpu")
         if g.bf16:
             _check(cpu_has_native_bf16(), "bf16", "spec.bf16_cpu")
-    corrected = g.vllm_importance_sampling_correction and (g.fast_rollout == "bfloat16" or g.use_vllm)
+    if g.fast_rollout == "int8":
+        from playground.fastpath.packing import int8_linear_available
+
+        _check(g.vllm_importance_sampling_correction, "vllm_importance_sampling_correction", "spec.int8_uncorrected")
+        _check(int8_linear_available(), "fast_rollout", "spec.fast_rollout_int8_cpu")
+    corrected = g.vllm_importance_sampling_correction and (g.fast_rollout in ("bfloat16", "int8") or g.use_vllm)
     _check(
         not (corrected and g.loss_type == "vespo" and g.vllm_importance_sampling_mode.startswith("sequence")),
         "vllm_importance_sampling_mode",

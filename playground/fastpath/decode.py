@@ -18,7 +18,7 @@ A bf16 model (the bf16 rollout copy, where oneDNN has bf16 kernels) runs the sam
 model would: bf16 weights, activations and KV cache, logits cast to fp32 before the logits processors. With
 `with_logps=True` it also returns each sampled token's log-probability under the distribution it was drawn from (the
 processed scores: after temperature, top-k/top-p), which is what TRL's importance-sampling correction expects of a
-sampler (vLLM's `processed_logprobs`).
+sampler (vLLM's `processed_logprobs`). The int8 rollout copy runs the fp32 loop over int8 packs (`Int8Linear`).
 """
 
 from __future__ import annotations
@@ -30,7 +30,13 @@ import torch
 from torch.nn import functional as F
 
 from playground.fastpath import internals, multinomial
-from playground.fastpath.packing import PackedLinear, bf16_matmul_is_native, pack_linears, packed_linear_available
+from playground.fastpath.packing import (
+    Int8Linear,
+    PackedLinear,
+    bf16_matmul_is_native,
+    pack_linears,
+    packed_linear_available,
+)
 from playground.fastpath.prefix import shared_prefix_generate
 from playground.fastpath.stopping import check, stopping_criteria
 
@@ -93,16 +99,23 @@ def layer_linears(model) -> list[str]:
 class LlamaDecoder:
     """Fused, pre-packed weights of a Llama model for sampling; `refresh()` after its weights change.
 
-    `weights(name)`: where the model does not hold its linears' weights, gives them (see `refresh`).
+    `weights(name)`: where the model does not hold its linears' weights, gives them (see `refresh`). `int8=True` (an
+    fp32 model only) packs them as `Int8Linear`s instead (the int8 rollout: int8 weights, fp32 activations and KV
+    cache), for the layers and the LM head alike; `int8_lm_head=False` keeps the head fp32.
     """
 
-    def __init__(self, model, weights=None):
+    int8_lm_head = True
+
+    def __init__(self, model, weights=None, int8: bool = False):
         self.model = model
         self.layers = model.model.layers
         config = model.config
         self.heads, self.kv_heads = config.num_attention_heads, config.num_key_value_heads
         self.head_dim = getattr(config, "head_dim", None) or config.hidden_size // self.heads
         self.dtype = model.lm_head.weight.dtype
+        if int8 and self.dtype != torch.float32:
+            raise ValueError("The int8 sampler quantizes an fp32 model's weights.")
+        self.int8 = int8
         # pack key -> the module names whose weights it holds, stacked
         self.groups = {"lm_head": ("lm_head",)}
         for i in range(len(self.layers)):
@@ -121,7 +134,8 @@ class LlamaDecoder:
         weight_of = weights or (lambda name: self.model.get_submodule(name).weight)
         for key, members in self.groups.items():
             if changed is None or changed.intersection(members):
-                self.packs[key] = _pack(*(weight_of(name).to(self.dtype) for name in members))
+                int8 = self.int8 and (key != "lm_head" or self.int8_lm_head)
+                self.packs[key] = _pack(*(weight_of(name).to(self.dtype) for name in members), int8=int8)
 
     def prefill(self, prompt: torch.Tensor, rows: int, total: int) -> tuple[torch.Tensor, _Cache]:
         """Run the 1-D `prompt` once into a KV cache for `total` positions, copied to `rows` rows.
@@ -384,8 +398,9 @@ class _Cache:
     length: int = 0
 
 
-def _pack(*weights: torch.Tensor) -> PackedLinear:
-    return PackedLinear(torch.cat([w.detach() for w in weights]) if len(weights) > 1 else weights[0], None)
+def _pack(*weights: torch.Tensor, int8: bool = False) -> PackedLinear | Int8Linear:
+    weight = torch.cat([w.detach() for w in weights]) if len(weights) > 1 else weights[0]
+    return Int8Linear(weight, None) if int8 else PackedLinear(weight, None)
 
 
 def prepare_for_sampling(model):

@@ -11,6 +11,8 @@ trainer's start and compares what it can (a signature, a constant's type):
 - `decode`: transformers' `GenerationMixin._get_logits_processor`, the lean sampler's temperature and top-p;
 - `packing`: torch's oneDNN ops (`torch.ops.mkldnn._reorder_linear_weight`, `_linear_pointwise`,
   `_is_mkldnn_bf16_supported`);
+- `int8`: torch's dynamically quantized linear (`torch.ops.quantized.linear_prepack`, `linear_dynamic`, with
+  `torch._make_per_channel_quantized_tensor`), for the int8 rollout copy;
 - `bitsandbytes`: `bitsandbytes.functional._convert_weight_packed_for_cpu_inverse`, to read a 4-bit weight bnb
   repacked for its CPU path.
 
@@ -54,7 +56,7 @@ BACKWARD_TILE = (
     "logit_scale", "softcap", "inv_t", "HAS_SOFTCAP", "HAS_LOGPROB_GRAD", "HAS_ENTROPY_GRAD", "BLOCK_SIZE",
 )  # fmt: skip
 LOGITS_PROCESSOR = ("generation_config", "input_ids_seq_length", "encoder_input_ids")
-PARTS = ("trainer", "lm_head", "decode", "packing", "bitsandbytes")
+PARTS = ("trainer", "lm_head", "decode", "packing", "int8", "bitsandbytes")
 _said: set[tuple[str, str]] = set()
 
 
@@ -133,6 +135,25 @@ def packing_mismatches() -> list[str]:
     return [f"torch.ops.mkldnn.{name} is gone" for name in wanted if not _has_op(ops, name)]
 
 
+def int8_mismatches() -> list[str]:
+    import torch
+
+    ops = getattr(torch.ops, "quantized", None)
+    problems = [
+        f"torch.ops.quantized.{name} is gone"
+        for name in ("linear_prepack", "linear_dynamic")
+        if not _has_op(ops, name)
+    ]
+    if not callable(getattr(torch, "_make_per_channel_quantized_tensor", None)):
+        problems.append("torch._make_per_channel_quantized_tensor is gone")
+    if not set(INT8_ENGINES) & set(torch.backends.quantized.supported_engines):
+        problems.append(f"no int8 engine ({', '.join(INT8_ENGINES)}) in this torch")
+    return problems
+
+
+INT8_ENGINES = ("x86", "fbgemm")  # torch's x86 int8 GEMM engines (fbgemm, with oneDNN's where it is faster)
+
+
 def _has_op(ops, name: str) -> bool:
     try:
         return ops is not None and getattr(ops, name) is not None
@@ -159,6 +180,7 @@ def check(trainer_bases: tuple[type, ...] = ()) -> dict[str, str]:
         "lm_head": lm_head_mismatches(),
         "decode": decode_mismatches(),
         "packing": packing_mismatches(),
+        "int8": int8_mismatches(),
         "bitsandbytes": bitsandbytes_mismatches(),
     }
     return {part: "; ".join(problems) for part, problems in found.items() if problems}
@@ -175,7 +197,8 @@ def say_once(off: dict[str, str]) -> None:
 
 def works(part: str) -> bool:
     """Whether `part`'s private names match (looked up now)."""
-    return not {"lm_head": lm_head_mismatches, "decode": decode_mismatches, "packing": packing_mismatches}[part]()
+    parts = {"lm_head": lm_head_mismatches, "decode": decode_mismatches, "packing": packing_mismatches}
+    return not (parts | {"int8": int8_mismatches})[part]()
 
 
 # --- the names themselves --------------------------------------------------------------------------------------------
@@ -231,3 +254,26 @@ def unpack_bnb_cpu(data, quant_state):
     import bitsandbytes.functional as bnbf
 
     return bnbf._convert_weight_packed_for_cpu_inverse(data, quant_state)
+
+
+def int8_prepack(weight, bias=None):
+    """An fp32 weight (out, in) as torch's packed int8 linear: symmetric int8 per output channel (scale = the
+    channel's largest magnitude / 127), packed for the x86 engine's GEMM."""
+    import torch
+
+    if torch.backends.quantized.engine not in INT8_ENGINES:
+        torch.backends.quantized.engine = next(
+            e for e in INT8_ENGINES if e in torch.backends.quantized.supported_engines
+        )
+    scale = weight.abs().amax(dim=1).clamp_min(1e-12) / 127
+    values = torch.round(weight / scale[:, None]).clamp_(-127, 127).to(torch.int8)
+    zero = torch.zeros(weight.size(0), dtype=torch.long)
+    quantized = torch._make_per_channel_quantized_tensor(values, scale.double(), zero, 0)
+    return torch.ops.quantized.linear_prepack(quantized, bias)
+
+
+def int8_linear(x, packed):
+    """`x @ weight.T (+ bias)` in int8: `x` quantized per call (uint8, its own range), int32 accumulation, fp32 out."""
+    import torch
+
+    return torch.ops.quantized.linear_dynamic(x, packed, True)

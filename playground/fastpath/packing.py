@@ -78,6 +78,37 @@ class PackedLinear(torch.nn.Module):
         return out.reshape(*x.shape[:-1], self.out_features)
 
 
+def int8_linear_available() -> bool:
+    return internals.works("int8")
+
+
+class Int8Linear(torch.nn.Module):
+    """A linear layer in int8 for sampling (the int8 rollout copy): the weight symmetric int8 per output channel, the
+    input quantized to 8 bits per call over its own range, int32 accumulation, fp32 in and out (torch's dynamically
+    quantized linear, on the x86 engine).
+
+    A decode step's M=8 GEMMs are bound by reading the weights, and int8 reads a quarter of fp32's bytes. The output
+    is close to the fp32 layer's, not equal: the copy samples a slightly different distribution, which TRL's
+    importance-sampling correction accounts for (the trainer only builds it under that correction).
+    """
+
+    dtype = torch.float32  # what it takes and returns
+
+    def __init__(self, weight: torch.Tensor, bias: torch.Tensor | None):
+        super().__init__()
+        self.out_features, self.in_features = weight.shape
+        self.bias = None if bias is None else bias.detach().float().contiguous()
+        self.set_weight(weight)
+
+    def set_weight(self, weight: torch.Tensor) -> None:
+        self.packed = internals.int8_prepack(weight.detach().float().contiguous(), self.bias)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        flat = x.reshape(-1, self.in_features).float().contiguous()
+        out = internals.int8_linear(flat, self.packed)
+        return out.reshape(*x.shape[:-1], self.out_features)
+
+
 def pack_linears(model: torch.nn.Module, skip: tuple[str, ...] = ()) -> torch.nn.Module:
     """Replace every fp32 `nn.Linear` of an inference-only model (but those named in `skip`) by a `PackedLinear`."""
     if not packed_linear_available():

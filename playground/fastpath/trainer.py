@@ -27,7 +27,9 @@ between a generation round and the losses that use it: TRL's `gradient_accumulat
 num_iterations) == 0`), those log-probs equal the training forward's own, detached: this trainer then skips that
 forward and computes the same ratio, truncation or mask and `sampling/*` metrics from the training forward
 (`_deferred_correction`). bf16 stays opt-in until a learning comparison (bench/bf16_learning.py) shows it matches
-fp32.
+fp32. `int8` packs the copy's linears as torch's dynamically quantized int8 linears (`Int8Linear`: int8 weights per
+output channel, each input quantized to 8 bits over its own range), re-quantized after each optimizer step like the
+fp32 packs; it is further off-policy than bf16 and runs only under the same correction.
 
 `FastGRPOTrainer` overrides `_generate_single_turn` and `_get_per_token_logps_and_entropies` for plain-text prompts
 on CPU without vLLM, `_compute_loss` for the deferred correction (and `train`, for the allocator); every other case
@@ -59,7 +61,8 @@ logger = logging.getLogger(__name__)
 
 
 def rollout_dtype(setting: str = "auto") -> torch.dtype:
-    """ "auto" is fp32: it samples exactly the policy's distribution (bf16 is opt-in, see the module docstring)."""
+    """ "auto" is fp32: it samples exactly the policy's distribution (bf16 is opt-in, see the module docstring). The
+    int8 copy holds fp32 tensors; its decoder packs the linears in int8."""
     return torch.bfloat16 if setting == "bfloat16" else torch.float32
 
 
@@ -101,6 +104,7 @@ class RolloutModel:
         skip: tuple = (),
         sampling: bool = True,
         lean: bool = False,
+        int8: bool = False,
     ):
         from peft.tuners.lora import LoraLayer
         from transformers import AutoModelForCausalLM
@@ -131,7 +135,8 @@ class RolloutModel:
         self.decoder = None
         self.sync()
         if sampler:  # built after sync(), so its first packs already hold the merged weights
-            self.decoder = decode.LlamaDecoder(self.model, weights=self.merged_weight if self.dropped else None)
+            weights = self.merged_weight if self.dropped else None
+            self.decoder = decode.LlamaDecoder(self.model, weights=weights, int8=int8)
 
     @torch.no_grad()
     def _materialize(self, leave: set[str]) -> None:
@@ -216,8 +221,9 @@ def private_method_mismatches(cls: type) -> list[str]:
 class FastGRPOTrainer(GRPOTrainer):
     """`GRPOTrainer` with the CPU fast path of the module docstring.
 
-    `rollout_dtype`: "auto" or "float32" (exact), or "bfloat16" (with TRL's importance-sampling correction unless
-    `vllm_importance_sampling_correction=False`). `rollout=False` and `tune_allocator=False` give bare TRL.
+    `rollout_dtype`: "auto" or "float32" (exact), "bfloat16" (with TRL's importance-sampling correction unless
+    `vllm_importance_sampling_correction=False`), or "int8" (int8 weights in the sampler, always under that
+    correction). `rollout=False` and `tune_allocator=False` give bare TRL.
     """
 
     def __init__(
@@ -229,6 +235,8 @@ class FastGRPOTrainer(GRPOTrainer):
         internals.say_once(self.fast_path_off)
         if {"decode", "bitsandbytes"} & set(self.fast_path_off):
             rollout = False  # the lean rollout samples through transformers' processors and reads 4-bit weights
+        if rollout_dtype == "int8" and "int8" in self.fast_path_off:
+            rollout_dtype = "float32"  # the exact rollout: without torch's int8 kernels there is no int8 copy
         if "trainer" in self.fast_path_off:
             rollout = False
             for name in OVERRIDDEN:  # an instance attribute wins over the class's override: TRL calls its own
@@ -242,13 +250,16 @@ class FastGRPOTrainer(GRPOTrainer):
         self._rollout_step = -1
         self._rollout_enabled = rollout and self._rollout_supported()
         self._rollout_dtype = globals()["rollout_dtype"](rollout_dtype)
+        self._rollout_int8 = self._rollout_enabled and rollout_dtype == "int8"
+        if self._rollout_int8 and not self.args.vllm_importance_sampling_correction:
+            raise ValueError("The int8 rollout needs TRL's importance-sampling correction on.")
         if rollout and not self._rollout_enabled:
             logger.info("Fast rollout is off here (needs a PEFT model on CPU without vLLM); using TRL's generate.")
         # A rollout copy in another dtype samples from a slightly different distribution: hand TRL the sampler's
         # log-probs as its vLLM path does, and let TRL's importance-sampling correction (gated on `use_vllm`) run.
         self._sampler_logps = (
             self._rollout_enabled
-            and self._rollout_dtype != torch.float32
+            and (self._rollout_dtype != torch.float32 or self._rollout_int8)
             and bool(self.args.vllm_importance_sampling_correction)
         )
         # On-policy, the correction is computed from the training forward (see the module docstring); otherwise TRL's
@@ -440,7 +451,7 @@ class FastGRPOTrainer(GRPOTrainer):
         start = time.perf_counter()
         if not self._rollout_enabled or images or multimodal_fields or has_tool_images:
             if self._sampler_logps:
-                raise ValueError("The bf16 rollout samples plain-text prompts only; use fast_rollout=float32.")
+                raise ValueError("A bf16 or int8 rollout samples plain-text prompts only; use fast_rollout=float32.")
             result = super()._generate_single_turn(
                 prompt_ids, images, multimodal_fields, num_generations, has_tool_images
             )
@@ -453,7 +464,7 @@ class FastGRPOTrainer(GRPOTrainer):
     def _synced_rollout(self) -> RolloutModel:
         """The rollout copy, built on first use and re-synced once after each optimizer step."""
         if self._rollout is None:
-            self._rollout = RolloutModel(self.model, self._rollout_dtype, lean=True)
+            self._rollout = RolloutModel(self.model, self._rollout_dtype, lean=True, int8=self._rollout_int8)
         elif self._rollout_step != self.state.global_step:
             self._rollout.sync()
         self._rollout_step = self.state.global_step
@@ -461,16 +472,17 @@ class FastGRPOTrainer(GRPOTrainer):
 
     def sampling_model(self):
         """The fp32 rollout copy as the policy is now, for sampling outside a rollout (the held-out eval); None where
-        the fast rollout is off or its copy is not fp32 (an eval samples the policy exactly).
+        the fast rollout is off or its copy is not fp32 (bf16 or int8: an eval samples the policy exactly).
 
         One copy serves both: an eval between two steps syncs it, and the next rollout then has nothing to sync.
         """
-        if not self._rollout_enabled or self._rollout_dtype != torch.float32:
+        if not self._rollout_enabled or self._rollout_dtype != torch.float32 or self._rollout_int8:
             return None
         return self._synced_rollout().for_sampling()
 
     def _rollout_generate(self, prompt_ids) -> tuple[list[list[int]], list[list[float]] | None]:
-        """The completions' token ids and, with a bf16 copy under TRL's correction, each token's sampling log-prob."""
+        """The completions' token ids and, with a bf16 or int8 copy under TRL's correction, each token's sampling
+        log-prob."""
         from trl.trainer.utils import pad
 
         self._synced_rollout()

@@ -136,11 +136,11 @@ TEXTS: dict[str, tuple[str, str]] = {
     "chart.is_ratio.y": ("ratio (1 = same distribution)", "比率（1 = 分布相同）"),
     "chart.is_ratio.caption": (
         (
-            "Only with fast_rollout=bfloat16: the policy's probability of a completion over the bf16 sampler's, "
+            "Only with fast_rollout=bfloat16 or int8: the policy's probability of a completion over the sampler's, "
             "which TRL weights the loss by. Near 1 is good; far from 1, use float32."
         ),
         (
-            "仅在 fast_rollout=bfloat16 时出现：策略生成某个结果的概率与 bf16 采样器的概率之比，TRL 用它为损失加权。"
+            "仅在 fast_rollout=bfloat16 或 int8 时出现：策略生成某个结果的概率与采样器的概率之比，TRL 用它为损失加权。"
             "接近 1 为好；远离 1 时，请改用 float32。"
         ),
     ),

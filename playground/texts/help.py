@@ -187,12 +187,13 @@ FIELDS: dict[str, tuple[str, str]] = {
         "Xeon），bf16 少用 17 % 的 CPU 时间，但留出提示词上的严格格式最后只有 0.46，fp32 是 0.76。",
     ),
     "vllm_importance_sampling_correction": (
-        "With fast_rollout=bfloat16 (or use_vllm): weight the loss by the policy's over the sampler's probability "
-        "of each sampled token (TRL's correction for a sampler that is not exactly the policy); logs "
-        "sampling/importance_sampling_ratio/*. Off: the samples are used as if drawn from the policy.",
-        "在 fast_rollout=bfloat16（或 use_vllm）时：按策略与采样器对每个采样词元的概率之比为损失加权（TRL 对“采样器"
-        "并非完全等同于策略”的校正），并记录 sampling/importance_sampling_ratio/*。关闭时：这些样本被当作从策略本身"
-        "采样。",
+        "With fast_rollout=bfloat16 or int8 (or use_vllm): weight the loss by the policy's over the sampler's "
+        "probability of each sampled token (TRL's correction for a sampler that is not exactly the policy); logs "
+        "sampling/importance_sampling_ratio/*. Off: the samples are used as if drawn from the policy (int8 requires "
+        "it on).",
+        "在 fast_rollout=bfloat16 或 int8（或 use_vllm）时：按策略与采样器对每个采样词元的概率之比为损失加权（TRL "
+        "对“采样器并非完全等同于策略”的校正），并记录 sampling/importance_sampling_ratio/*。关闭时：这些样本被当作"
+        "从策略本身采样（int8 要求打开它）。",
     ),
     "vllm_importance_sampling_mode": (
         "How TRL bounds that ratio: per token or per sequence, clipped ('*_truncate') or dropped when out of "
@@ -280,10 +281,11 @@ FIELDS: dict[str, tuple[str, str]] = {
     "fast_rollout": (
         "The CPU fast path (merged pre-packed rollout copy, shared prompts, allocator settings): 'auto' or "
         "'float32' (exact), 'bfloat16' (faster rollout where the CPU has native bf16, slightly off-policy, "
-        "corrected by TRL's importance sampling below), or 'off' for TRL's own code.",
+        "corrected by TRL's importance sampling below), 'int8' (int8 weights in the sampler, off-policy by more "
+        "than bf16, always under that correction), or 'off' for TRL's own code.",
         "CPU 快速路径（合并并预打包的采样副本、共享提示词、内存分配设置）：'auto' 或 'float32'（结果完全一致）、"
-        "'bfloat16'（在原生支持 bf16 的 CPU 上采样更快，略微偏离策略，由下面 TRL 的重要性采样校正），或 'off' 使用 "
-        "TRL 自己的代码。",
+        "'bfloat16'（在原生支持 bf16 的 CPU 上采样更快，略微偏离策略，由下面 TRL 的重要性采样校正）、'int8'（采样器"
+        "使用 int8 权重，比 bf16 更偏离策略，总是在该校正之下），或 'off' 使用 TRL 自己的代码。",
     ),
     "lora_r": ("LoRA rank.", "LoRA 的秩。"),
     "lora_alpha": ("LoRA alpha (the update is scaled by alpha / r).", "LoRA 的 alpha（更新量按 alpha / r 缩放）。"),

@@ -65,6 +65,17 @@ TEXTS: dict[str, tuple[str, str]] = {
         "fast_rollout 设为 bfloat16 需要原生支持 bf16 的 CPU（AVX512-BF16 或 AMX）；在这台机器上它会比 float32 "
         "更慢：请用 auto。",
     ),
+    "spec.int8_uncorrected": (
+        "fast_rollout int8 samples from a quantized copy of the policy: it needs vllm_importance_sampling_correction "
+        "on (TRL's importance-sampling correction).",
+        "fast_rollout 设为 int8 时从策略的量化副本采样：必须打开 vllm_importance_sampling_correction（TRL 的重要性"
+        "采样校正）。",
+    ),
+    "spec.fast_rollout_int8_cpu": (
+        "fast_rollout int8 needs torch's int8 CPU kernels (the `x86` quantized engine), which this install lacks: "
+        "use auto.",
+        "fast_rollout 设为 int8 需要 `torch` 的 int8 CPU 内核（`x86` 量化引擎），当前安装中没有：请用 auto。",
+    ),
     "spec.bf16_cpu": (
         "bf16 needs a CPU with native bf16 (AVX512-BF16 or AMX); here it would be slower than fp32: turn it off.",
         "bf16 需要原生支持 bf16 的 CPU（AVX512-BF16 或 AMX）；在这台机器上它会比 fp32 更慢：请关闭它。",

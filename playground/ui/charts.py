@@ -28,7 +28,7 @@ CHARTS: tuple[str | None, ...] = (
     "loss",
     "completions/mean_length",
     "completions/clipped_ratio",  # completions cut at max_completion_length (the "clipped" health alert)
-    "sampling/importance_sampling_ratio/mean",  # TRL's correction of the bf16 rollout (fast_rollout=bfloat16 only)
+    "sampling/importance_sampling_ratio/mean",  # TRL's correction of a bf16 or int8 rollout (fast_rollout)
 )
 PER_FUNCTION = "rewards/{fn}/mean"
 # Charts shown only once their metric is logged (the bf16 rollout's correction): hidden with their caption (app CSS).

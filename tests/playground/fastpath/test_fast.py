@@ -5,7 +5,7 @@ import math
 import pytest
 import torch
 
-from playground.fastpath.packing import bf16_matmul_is_native
+from playground.fastpath.packing import bf16_matmul_is_native, int8_linear_available
 from playground.fastpath.trainer import RolloutModel
 from tests.playground.training.test_job import rank_correlation
 
@@ -250,3 +250,88 @@ def test_bf16_training_is_refused_without_native_bf16(monkeypatch):
     spec.set("bf16", True)
     with pytest.raises(Exception, match="bf16 needs a CPU with native bf16"):
         validation.validate_spec(spec)
+
+
+needs_int8 = pytest.mark.skipif(not int8_linear_available(), reason="no int8 quantized engine in this torch")
+
+
+@needs_int8
+def test_int8_rollout_copy_follows_the_policy(tiny_model_dir):
+    """The int8 copy's sampler packs every linear (the LM head too) in int8: its next-token logits are the policy's
+    within int8 rounding, and after an optimizer-like update `sync()` re-quantizes them, so they follow the policy."""
+    from playground.fastpath.packing import Int8Linear
+
+    model = peft_model(tiny_model_dir).eval()
+    prompt = torch.randint(3, 2000, (10,))
+
+    def sampler_logits(rollout):
+        hidden, _ = rollout.decoder.prefill(prompt, 1, prompt.numel() + 1)
+        return rollout.decoder.logits(hidden)[0]
+
+    with torch.no_grad():
+        expected = model(prompt[None]).logits[0, -1]
+        rollout = RolloutModel(model, torch.float32, lean=True, int8=True)
+        assert rollout.decoder.int8 and all(isinstance(p, Int8Linear) for p in rollout.decoder.packs.values())
+        before = sampler_logits(rollout)
+        scale = expected.abs().max().item()
+        assert 0 < (before - expected).abs().max().item() < 0.05 * scale  # close, not equal: int8 is not fp32
+        for name, p in model.named_parameters():
+            if "lora_B" in name:
+                p.add_(0.05)
+        updated = model(prompt[None]).logits[0, -1]
+        assert (updated - expected).abs().max().item() > 0.2 * scale  # the update moved the policy well past that
+        assert torch.equal(sampler_logits(rollout), before)  # not yet synced
+        rollout.sync()
+        after = sampler_logits(rollout)
+        assert (after - updated).abs().max().item() < 0.05 * scale
+
+
+@needs_int8
+def test_int8_rollout_learns_under_trls_importance_sampling_correction(char_model_dir, tmp_path, caplog):
+    """The int8 sampler hands TRL its log-probs: TRL's correction runs and logs its metrics at every step, the
+    rollout copy re-quantized after each optimizer step (its samples follow the policy and the ratio stays near 1)."""
+    import logging
+
+    with caplog.at_level(logging.INFO, logger="playground.fastpath.trainer"):
+        rows = _train(char_model_dir, tmp_path, "int8")
+    assert "12 rollouts came from the lean sampler" in caplog.text  # the int8 copy sampled every round
+    for row in rows:
+        values = {name: row[name] for name in IS_METRICS}
+        assert all(math.isfinite(v) for v in values.values()), values
+        assert 0.5 < values["sampling/importance_sampling_ratio/mean"] < 2, values
+        assert 0 < values["sampling/sampling_logp_difference/mean"] < 0.2, values  # not 0: int8 is not fp32
+    ratios = [row["sampling/importance_sampling_ratio/mean"] for row in rows]
+    assert sum(ratios) / len(ratios) == pytest.approx(1, abs=0.1), ratios  # 0.95 on the AMD EPYC: no drift
+    reward = [row["reward"] for row in rows]
+    assert rank_correlation(reward) > 0.3, reward
+
+
+def test_int8_rollout_is_refused_without_the_correction(char_model_dir, tmp_path):
+    """Validation names the correction's field, and the trainer itself refuses an uncorrected int8 rollout."""
+    from playground.errors import SpecError
+    from playground.fastpath.trainer import FastGRPOTrainer
+    from playground.validation import validate_spec
+    from tests.support.tiny_models import tiny_spec
+
+    spec = tiny_spec(char_model_dir, fast_rollout="int8", vllm_importance_sampling_correction=False)
+    with pytest.raises(SpecError, match="needs vllm_importance_sampling_correction on") as info:
+        validate_spec(spec)
+    assert info.value.field == "vllm_importance_sampling_correction"
+    from playground.data.sources import load_prompts
+    from playground.scoring import LOCAL, build_rewards
+    from playground.training.job import as_chat, load_training_model
+
+    model, tokenizer = load_training_model(spec)
+    funcs, _ = build_rewards(spec.rewards, executor=LOCAL)
+    with pytest.raises(ValueError, match="int8 rollout needs TRL's importance-sampling correction"):
+        FastGRPOTrainer(
+            model=model,
+            reward_funcs=funcs,
+            args=spec.grpo_config(str(tmp_path)),
+            train_dataset=as_chat(load_prompts(spec.data).dataset, tokenizer),
+            processing_class=tokenizer,
+            peft_config=spec.lora_config(),
+            rollout_dtype="int8",
+        )
+    spec.set("vllm_importance_sampling_correction", True)
+    validate_spec(spec)

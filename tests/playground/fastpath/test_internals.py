@@ -76,11 +76,19 @@ def _bitsandbytes_gone(monkeypatch):
     return "_convert_weight_packed_for_cpu_inverse is gone"
 
 
+def _int8_gone(monkeypatch):
+    import torch
+
+    monkeypatch.delattr(torch, "_make_per_channel_quantized_tensor")
+    return "torch._make_per_channel_quantized_tensor is gone"
+
+
 MISMATCHES = {
     "lm_head": _renamed_forward_tile,
     "lm_head switch": _renamed_triton_switch,
     "decode": _renamed_logits_processor,
     "bitsandbytes": _bitsandbytes_gone,
+    "int8": _int8_gone,
 }
 
 
