@@ -281,11 +281,14 @@ FIELDS: dict[str, tuple[str, str]] = {
     "fast_rollout": (
         "The CPU fast path (merged pre-packed rollout copy, shared prompts, allocator settings): 'auto' or "
         "'float32' (exact), 'bfloat16' (faster rollout where the CPU has native bf16, slightly off-policy, "
-        "corrected by TRL's importance sampling below), 'int8' (int8 weights in the sampler, off-policy by more "
-        "than bf16, always under that correction), or 'off' for TRL's own code.",
+        "corrected by TRL's importance sampling below), 'int8' (int8 weights in the sampler, always under that "
+        "correction; experimental: on SmolLM2 the sampler is so far off-policy that the correction drops nearly "
+        "every completion and the format lesson does not learn; watch sampling/importance_sampling_ratio/mean), "
+        "or 'off' for TRL's own code.",
         "CPU 快速路径（合并并预打包的采样副本、共享提示词、内存分配设置）：'auto' 或 'float32'（结果完全一致）、"
         "'bfloat16'（在原生支持 bf16 的 CPU 上采样更快，略微偏离策略，由下面 TRL 的重要性采样校正）、'int8'（采样器"
-        "使用 int8 权重，比 bf16 更偏离策略，总是在该校正之下），或 'off' 使用 TRL 自己的代码。",
+        "使用 int8 权重，总是在该校正之下；实验性：在 SmolLM2 上采样器偏离策略太远，校正几乎去掉了每个生成结果，格式课"
+        "学不会；请看 sampling/importance_sampling_ratio/mean），或 'off' 使用 TRL 自己的代码。",
     ),
     "lora_r": ("LoRA rank.", "LoRA 的秩。"),
     "lora_alpha": ("LoRA alpha (the update is scaled by alpha / r).", "LoRA 的 alpha（更新量按 alpha / r 缩放）。"),
