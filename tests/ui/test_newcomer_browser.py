@@ -40,9 +40,12 @@ def test_a_bad_weight_gives_one_toast_and_no_badges(app, browser, lang):
     context, page = open_page(browser, app, lang)
     page.get_by_text(text["rewards.json"], exact=True).click()
     editor = page.locator(".block", has=page.get_by_text(text["rewards.json"], exact=True)).locator(".cm-content")
+    # the page's load fills the editor with the selection's JSON: typing before it lands is overwritten by it
+    wait_for(lambda: "ideal_length" in editor.inner_text(), 60, "the selection's JSON in the editor")
     editor.click()
     page.keyboard.press("Control+A")
     page.keyboard.insert_text(json.dumps([{"name": "length", "weight": "abc", "params": {}}]))
+    wait_for(lambda: '"abc"' in editor.inner_text(), 30, "the typed JSON in the editor")
     page.get_by_role("button", name=text["rewards.apply_json"], exact=True).click()
     toast = page.locator(".toast-body.error")
     toast.first.wait_for()
