@@ -394,4 +394,8 @@ def create_runs_tab(ctx: AppContext, session: Session) -> None:
     cleared = [*lists, *plots, samples, alerts, zipped, recipe_zip, script_zip, confirm_row, summary, *evals]
     confirm.click(bind(delete_run, ctx), [me, run], cleared, api_name="delete_run")
     publish.click(bind(publish_run, ctx), [me, run], lists, api_name="publish_run")
-    resume.click(bind(continue_run, ctx), [me, run, more], lists, api_name="continue_run")
+    # the ticker again once the continued run exists: a tick between the click and the job's start saw the old run
+    # unchanged and finished, and turned the ticker off, so the list stayed at the old step
+    resume.click(bind(continue_run, ctx), [me, run, more], lists, api_name="continue_run").then(
+        bind(wake), None, ticker, **HIDDEN
+    )
