@@ -37,6 +37,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     "train.alerts.at_step": ("(step {step})", "（第 {step} 步）"),
     "train.alerts.steps": ("(steps {first}–{last})", "（第 {first}–{last} 步）"),
     "train.alerts.resolved": ("Resolved at step {step}:", "第 {step} 步起已消除："),
+    "train.alerts.superseded": (
+        "Replaced at step {step} by a broader alert (not resolved):",
+        "第 {step} 步起由更全面的提醒取代（并未消除）：",
+    ),
     "train.alerts.none_holding": (
         "No alert holds now; the ones raised earlier in the run are kept below.",
         "目前没有生效的提醒；本次训练中先前出现过的提醒保留在下面。",

@@ -7,7 +7,10 @@ only one reward varied. The log is that record. One entry per alert code, in the
   latest time it was raised;
 - `first_step` and `last_step`: the first and the latest step it was raised at;
 - `resolved_step`: the step of the first logged row at which it was no longer raised, None while it holds. An alert
-  raised again after it cleared is open again (its `first_step` stays).
+  raised again after it cleared is open again (its `first_step` stays);
+- `superseded_by`: where it stopped because a broader alert took its place at that step (`health.SUPERSEDED_BY`: a
+  reward that never varied leaves "nothing to weigh" until `constant_reward` names it), that alert's code. The
+  condition did not clear: the page says it was replaced, not resolved.
 
 The job keeps the log in status.json under `alert_log`, beside `alerts` (the alerts that hold now).
 """
@@ -15,6 +18,8 @@ The job keeps the log in status.json under `alert_log`, beside `alerts` (the ale
 from __future__ import annotations
 
 from typing import Any
+
+from playground.training.health import SUPERSEDED_BY
 
 
 def log_alerts(log: list[dict], current: list[dict], step: int) -> list[dict]:
@@ -37,6 +42,9 @@ def log_alerts(log: list[dict], current: list[dict], step: int) -> list[dict]:
     for code, entry in entries.items():
         if code not in raised and entry.get("resolved_step") is None:
             entry["resolved_step"] = step
+            broader = [other for other in SUPERSEDED_BY.get(code, ()) if other in raised]
+            if broader:
+                entry["superseded_by"] = broader[0]
     return list(entries.values())
 
 
@@ -48,6 +56,7 @@ def log_up_to(log: list[dict], step: int, current: list[dict]) -> list[dict]:
         entry["last_step"] = min(_int(entry.get("last_step"), step), step)
         if _int(entry.get("resolved_step"), 0) > step:
             entry["resolved_step"] = None
+            entry.pop("superseded_by", None)
     return log_alerts(kept, current, step)
 
 

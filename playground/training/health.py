@@ -106,6 +106,12 @@ def _share(values: list[float]) -> str:
     return msg("alert.share.all") if low >= 1.0 else msg("alert.share.at_least", pct=_pct(low))
 
 
+# An alert that stops because a broader one now describes the same runs: a reward that never varies makes every other
+# reward the only one that varies ("nothing to weigh"); once it has been flat for `k` steps `constant_reward` names it,
+# and the dominance check leaves it out. The alert log marks the narrower one replaced, not resolved.
+SUPERSEDED_BY: dict[str, tuple[str, ...]] = {"nothing_to_weigh": ("constant_reward",)}
+
+
 # --- the checks ----------------------------------------------------------------------------------------------------
 
 

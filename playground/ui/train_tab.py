@@ -294,7 +294,8 @@ def progress_html(snap: dict, lang: str) -> str:
 def alerts_markdown(log: list[dict], metrics: list[dict], lang: str) -> str:
     """The run's alert log, as its job kept it (`snapshot()["alert_log"]`, or status.json's `alert_log`; a run
     stored without a log gives its `alerts`): the alerts that hold first, with the steps they were raised at, then
-    those that cleared, marked resolved with the step they cleared at."""
+    those that cleared, marked resolved with the step they cleared at (or replaced, where a broader alert took their
+    place: `alert_log`'s `superseded_by`)."""
     if not log:
         return f"{GOOD_MARK} {tr(lang, 'train.alerts.none')}" if step_rows(metrics) else ""
     holding = [a for a in log if a.get("resolved_step") is None]
@@ -303,7 +304,8 @@ def alerts_markdown(log: list[dict], metrics: list[dict], lang: str) -> str:
     if not holding:
         lines.append(f"{GOOD_MARK} {tr(lang, 'train.alerts.none_holding')}")
     for a in resolved:
-        mark = tr(lang, "train.alerts.resolved", step=a["resolved_step"])
+        kind = "train.alerts.superseded" if a.get("superseded_by") else "train.alerts.resolved"
+        mark = tr(lang, kind, step=a["resolved_step"])
         where = f"<small>{_steps(a, lang)}</small>"
         lines.append(f"- {GOOD_MARK} " + sentences(lang, f"<small>{bold(mark)}</small>", _alert_text(a, lang), where))
     return "\n".join(lines)

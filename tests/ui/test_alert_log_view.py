@@ -47,3 +47,16 @@ def test_an_alert_headline_is_bold_when_rendered_in_both_languages():
             rendered = MarkdownIt("commonmark").render(alerts_markdown(log, rows, lang))
             assert "**" not in rendered, rendered
             assert rendered.count("<strong>") == strong, rendered
+
+
+def test_an_alert_replaced_by_a_broader_one_says_so_in_both_languages():
+    from tests.playground.training.test_alert_log import two_reward_row
+
+    rows, log = [], []
+    for step in range(1, 5):
+        rows.append(two_reward_row(step))
+        log = log_alerts(log, [alert_record(a) for a in health_alerts(rows, weights={"format": 1, "length": 1})], step)
+    en, zh = alerts_markdown(log, rows, "en"), alerts_markdown(log, rows, "zh")
+    assert "Replaced at step 3 by a broader alert (not resolved):" in en and "Resolved" not in en
+    assert "第 3 步起由更全面的提醒取代（并未消除）：" in zh and "已消除：" not in zh
+    assert en.startswith("- ⚠") and en.index("Replaced") > en.index("⚠")  # the broader alert, holding, comes first

@@ -6,6 +6,7 @@ import json
 
 from playground.training.alert_log import log_alerts, log_up_to, open_alerts
 from playground.training.checkpoint import checkpoint_root
+from playground.training.health import alert_record, health_alerts
 from playground.training.job import TrainingJob
 from playground.training.store import RunStore
 from tests.support import tiny_models as testing
@@ -75,3 +76,38 @@ def test_a_continued_run_keeps_the_log_up_to_its_checkpoint(tmp_path, tiny_model
         ("no_signal", 3, 5, 5)
     ]
     assert log_up_to(continued.alert_log, 2, []) == []  # first raised after step 2: not in the log of step 2
+
+
+def two_reward_row(step: int) -> dict:
+    """A GRPO row of two rewards: 'format' varies within every group, 'length' gave every completion 0.5."""
+    return row(step, 0.4) | {
+        "rewards/format/mean": 0.5,
+        "rewards/format/std": 0.4,
+        "rewards/length/mean": 0.5,
+        "rewards/length/std": 0.0,
+    }
+
+
+def test_an_alert_that_a_broader_one_replaces_is_marked_replaced_not_resolved():
+    """'length' never varies: at steps 1-2 'format' is the only reward that varies (nothing to weigh); from step 3
+    (k = 3 flat steps) constant_reward names 'length' and the dominance check leaves it out. The first alert's
+    condition still holds, so its entry says what replaced it."""
+    rows, log = [], []
+    for step in range(1, 5):
+        rows.append(two_reward_row(step))
+        current = [alert_record(a) for a in health_alerts(rows, weights={"format": 1.0, "length": 1.0})]
+        log = log_alerts(log, current, step)
+    entries = {e["code"]: e for e in log}
+    assert set(entries) == {"nothing_to_weigh", "constant_reward"}
+    replaced, broader = entries["nothing_to_weigh"], entries["constant_reward"]
+    assert (replaced["first_step"], replaced["last_step"], replaced["resolved_step"]) == (1, 2, 3)
+    assert replaced["superseded_by"] == "constant_reward"
+    assert (broader["first_step"], broader["resolved_step"]) == (3, None) and "superseded_by" not in broader
+    assert open_alerts(log) == [broader]
+    # an alert that clears on its own is resolved, with nothing replacing it
+    cleared = log_alerts(log_alerts([], [{"code": "nothing_to_weigh", "message": "m", "advice": "a"}], 1), [], 2)
+    assert cleared[0]["resolved_step"] == 2 and "superseded_by" not in cleared[0]
+    # a run continued from step 2 takes step 3 again: the entry is open, and no longer replaced
+    fresh = {"code": "nothing_to_weigh", "message": "m", "advice": "a", "step": 2}
+    [back] = log_up_to(log, 2, [fresh])
+    assert (back["code"], back["resolved_step"]) == ("nothing_to_weigh", None) and "superseded_by" not in back
