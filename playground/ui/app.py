@@ -2,6 +2,7 @@
 
 import gc
 import importlib.util
+import inspect
 import logging
 import os
 from typing import Any
@@ -172,4 +173,13 @@ def launch_kwargs(settings: UISettings) -> dict[str, Any]:
         if not mcp_available():
             raise SystemExit(msg("cli.mcp_extra", gradio="6.31.0"))  # the pinned version
         kwargs["mcp_server"] = True
-    return kwargs
+    return kwargs | patient_start()
+
+
+def patient_start() -> dict[str, Any]:
+    """Launch arguments that let the app start on a busy machine. Gradio, once its server answers a first request
+    (with no time limit: localhost is reachable), asks for the whole page within 3 s and refuses to start when that
+    fails ("localhost is not accessible ... set share=True"); on a loaded 2-vCPU Space this page takes longer, and the
+    app stopped for no fault of its own. That second check is skipped where this Gradio has its switch (`_frontend`,
+    a private argument); without it, Gradio's check stays."""
+    return {"_frontend": False} if "_frontend" in inspect.signature(gr.Blocks.launch).parameters else {}
