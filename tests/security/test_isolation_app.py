@@ -74,13 +74,19 @@ class AppUsage:
         self.cpu = end.ru_utime + end.ru_stime - self._cpu.ru_utime - self._cpu.ru_stime
 
 
-def attack(app, selection: list[dict], text: str, columns: dict) -> dict:
-    """Score `text` on Try on text as one visitor while another process loads /config from just before the call
-    until it ends; the page loads' seconds and their bound, how long the attack took, its result or error, and what
-    the app's process used meanwhile."""
+@pytest.fixture(scope="module")
+def bystander(public_app):
+    with Bystander(public_app.url, PAGE_INTERVAL) as bystander:
+        yield bystander
+
+
+def attack(app, bystander: Bystander, selection: list[dict], text: str, columns: dict) -> dict:
+    """Score `text` on Try on text as one visitor while another process (`bystander`) loads /config from just before
+    the call until it ends; the page loads' seconds and their bound (from its page loads just before), how long the
+    attack took, its result or error, and what the app's process used meanwhile."""
     attacker = client(app)
     attacker.predict(json.dumps(selection), code="", api_name="/set_rewards")
-    out: dict = {"bound": page_load_bound(Bystander.quiet_worst(app.url))}
+    out: dict = {"bound": page_load_bound(bystander.quiet_worst())}
 
     def run():
         start = time.monotonic()
@@ -90,11 +96,11 @@ def attack(app, selection: list[dict], text: str, columns: dict) -> dict:
             out["error"] = exc
         out["seconds"] = time.monotonic() - start
 
-    with AppUsage() as usage, Bystander(app.url, PAGE_INTERVAL) as bystander:
+    with AppUsage() as usage, bystander.watching() as window:
         thread = threading.Thread(target=run, daemon=True)
         thread.start()
         thread.join(BUDGET)
-    out["times"], out["slowest"] = bystander.times, bystander.worst
+    out["times"], out["slowest"] = window.times, window.worst
     out["ended"] = not thread.is_alive()
     out["usage"] = usage
     return out
@@ -116,10 +122,10 @@ APP_GROWTH_MB = 300
 
 
 @pytest.mark.parametrize("metric, completions, reference", SIMILARITY)
-def test_similarity_on_a_huge_reference_holds_only_its_worker(public_app, metric, completions, reference):
+def test_similarity_on_a_huge_reference_holds_only_its_worker(public_app, bystander, metric, completions, reference):
     selection = [{"name": "similarity", "params": {"metric": metric}}]
     text = "\n---\n".join([*completions, "short"])
-    out = attack(public_app, selection, text, {"reference": reference})
+    out = attack(public_app, bystander, selection, text, {"reference": reference})
     assert out["times"] and out["slowest"] < out["bound"], f"a bystander's GET /config took {out['times']} s"
     assert out["ended"] and out["seconds"] < BUDGET
     assert out["usage"].cpu < APP_CPU_SECONDS, f"the app's process used {out['usage'].cpu:.1f} s of CPU"
@@ -127,10 +133,10 @@ def test_similarity_on_a_huge_reference_holds_only_its_worker(public_app, metric
 
 
 @pytest.mark.parametrize("reward", ["reasoning_accuracy", "cosine_scaled", "len_reward"])
-def test_a_tower_of_powers_through_math_verify_holds_only_its_worker(public_app, reward):
+def test_a_tower_of_powers_through_math_verify_holds_only_its_worker(public_app, bystander, reward):
     selection = [{"name": reward, "params": {}}]
     text = f"<think>powers</think> The answer is ${TOWER}$.\n---\n<think>adding</think> The answer is $\\boxed{{2}}$."
-    out = attack(public_app, selection, text, {"solution": "$2$"})
+    out = attack(public_app, bystander, selection, text, {"solution": "$2$"})
     assert out["times"] and out["slowest"] < out["bound"], f"a bystander's GET /config took {out['times']} s"
     assert out["ended"] and out["seconds"] < BUDGET
 

@@ -7,6 +7,7 @@ without a browser each). Nothing here runs in the app itself.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable
 
@@ -53,18 +54,25 @@ def raw_call(
     headers: dict | None = None,
     timeout: float = 120,
     local_address: str | None = None,
+    http: httpx.Client | None = None,
 ) -> dict:
-    """One event over the raw queue API, from `local_address` if given; returns its final message (`success`,
-    `output`)."""
-    with http_client(timeout, headers, local_address) as http:
+    """One event over the raw queue API, from `local_address` if given, or over `http` (a client kept for many calls:
+    its cookies are dropped first, so each call comes as from a browser of its own); returns its final message
+    (`success`, `output`)."""
+    if http is not None:
+        http.cookies.clear()
+    with contextlib.nullcontext(http) if http else http_client(timeout, local_address=local_address) as http:
         joined = http.post(
             url + "gradio_api/queue/join",
             json={"data": data, "fn_index": fn_index, "session_hash": session_hash, "event_data": None},
+            headers=headers,
+            timeout=timeout,
         )
         if joined.status_code != 200:
             return {"success": False, "output": {"error": joined.text}, "rejected": joined.status_code}
-        with http.stream("GET", url + "gradio_api/queue/data", params={"session_hash": session_hash}) as stream:
-            for line in stream.iter_lines():
+        params, stream = {"session_hash": session_hash}, url + "gradio_api/queue/data"
+        with http.stream("GET", stream, params=params, headers=headers, timeout=timeout) as answer:
+            for line in answer.iter_lines():
                 if line.startswith("data:"):
                     message = json.loads(line[5:])
                     if message.get("msg") == "process_completed":
