@@ -3,8 +3,6 @@ Chinese, also when they are redrawn while their tab is hidden (the Train tab's c
 on another tab: Learn's Load draws the reference, the run's first eval comes while the visitor reads Learn) and the tab
 is shown afterwards; a tick with the same eval data re-sends nothing (`eval_key`), as the Train tab's view does."""
 
-import time
-
 import gradio as gr
 import pytest
 
@@ -12,6 +10,7 @@ from playground.lessons import get_lesson
 from playground.ui.eval_charts import EVAL_OUTPUTS, create_eval_charts, eval_chart_updates, eval_key
 from playground.ui.i18n import EN, ZH
 from tests.ui.live_app import free_port
+from tests.ui.test_browser import wait_for
 
 
 BASE = [
@@ -30,9 +29,10 @@ BASE = [
 def page_url():
     reference = get_lesson("format").reference()
 
-    def tick(lang: str, seen: str | None):  # the Train tab's view: the eval charts re-sent only when they changed
+    def tick(lang: str, seen: str | None, done: int):  # the Train tab's view: eval charts re-sent only when changed
         key = eval_key(BASE, reference, lang)
-        return [key, *([gr.skip()] * EVAL_OUTPUTS if key == seen else eval_chart_updates(BASE, reference, lang))]
+        charts = [gr.skip()] * EVAL_OUTPUTS if key == seen else eval_chart_updates(BASE, reference, lang)
+        return [key, done + 1, *charts]
 
     with gr.Blocks() as demo:
         seen = gr.State(None)
@@ -40,10 +40,12 @@ def page_url():
             lang = gr.Radio(["en", "zh"], value="en", label="lang")
             load = gr.Button("load")
             run = gr.Button("run")
+            # How many clicks the server has answered: the test waits on it, not on the clock.
+            done = gr.Number(0, label="answered", elem_id="answered")
         with gr.Tab("B"):
             plots = create_eval_charts()
-        load.click(lambda lang: eval_chart_updates([], reference, lang), inputs=lang, outputs=plots)
-        run.click(tick, inputs=[lang, seen], outputs=[seen, *plots])
+        load.click(lambda lang, n: [n + 1, *eval_chart_updates([], reference, lang)], [lang, done], [done, *plots])
+        run.click(tick, inputs=[lang, seen, done], outputs=[seen, done, *plots])
     port = free_port()
     demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True)
     try:
@@ -62,6 +64,11 @@ def plot_widths(page) -> list[tuple[int, int]]:
     )
 
 
+def answered(page, clicks: int) -> None:
+    """Wait until the server has answered `clicks` clicks (its updates, the hidden charts' too, are on the page)."""
+    page.wait_for_function("n => document.querySelector('#answered input')?.value === String(n)", arg=clicks)
+
+
 @pytest.mark.parametrize(
     ("lang", "viewport"),
     [
@@ -76,19 +83,23 @@ def test_eval_charts_redrawn_on_a_hidden_tab_fill_their_column(browser, page_url
     page.goto(page_url)
     page.get_by_label(lang, exact=True).check()
     page.get_by_role("button", name="load").click()  # the reference alone, drawn on the hidden tab
-    time.sleep(2)
+    answered(page, 1)
     page.get_by_role("tab", name="B").click()
-    time.sleep(1)
+    page.locator(".pg-chart svg g.role-axis-label text").first.wait_for()  # the reference, shown
     page.get_by_role("tab", name="A").click()
-    for _ in range(3):  # the run's base eval, redrawn on the hidden tab; then ticks with nothing new
+    for clicks in range(2, 5):  # the run's base eval, redrawn on the hidden tab; then ticks with nothing new
         page.get_by_role("button", name="run").click()
-        time.sleep(2)
+        answered(page, clicks)
     page.get_by_role("tab", name="B").click()
     labels = page.locator(".pg-chart svg g.role-axis-label text")
     labels.filter(has_text=text["chart.eval.warmup"]).first.wait_for()
-    time.sleep(1)  # the charts' resize to the shown tab
     page.locator(".pg-chart svg g.mark-symbol path").first.wait_for()
-    widths = plot_widths(page)
+    # The charts' resize to the shown tab: a chart that stays a sliver at the left fails here.
+    widths = wait_for(
+        lambda: (w := plot_widths(page)) and all(axis > column * 0.6 for column, axis in w) and w,
+        10,
+        "the eval charts to fill their column",
+    )
     assert len(widths) == 3, widths  # format, tag_layout, sentence_rate
     for column, axis in widths:
         assert axis > column * 0.6, widths  # not a sliver at the left

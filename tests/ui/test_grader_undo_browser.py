@@ -7,7 +7,7 @@ import pytest
 
 from playground.ui.i18n import EN, ZH
 from tests.lab.test_graders import STRING_CHECK
-from tests.ui.test_browser import open_tab
+from tests.ui.test_browser import open_tab, wait_for
 
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -41,8 +41,7 @@ def test_an_import_names_what_it_replaced_and_undoes(app, browser, lang):
     # A refused grader: its error, and no "Imported" left beside it.
     paste_and_import(page, text, '{"type": "string_check"')
     page.locator(".toast-body.error").first.wait_for()
-    page.wait_for_timeout(500)
-    assert not note.first.is_visible()
+    wait_for(lambda: not note.first.is_visible(), 10, "the import's note to go with the refused grader")
     # Undo brings the old selection back.
     page.get_by_role("button", name=text["lab.grader.undo"], exact=True).click()
     page.get_by_text(text["lab.grader.undone"].split("{old}")[0], exact=False).first.wait_for()

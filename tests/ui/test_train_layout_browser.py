@@ -87,8 +87,22 @@ def chart_geometry(page) -> list[dict]:
     )
 
 
-def test_charts_two_a_row_aligned_with_whole_step_ticks(app, browser, three_steps):
+def completion_fits(page, table) -> bool:
+    """The completion column ends inside its table's view (its text wraps there)."""
+    view = table.locator(".table-wrap").bounding_box()
+    header = table.get_by_role("columnheader", name=re.compile("^completion$")).first.bounding_box()
+    return header["x"] + header["width"] <= view["x"] + view["width"] + 1
+
+
+def test_charts_two_a_row_with_whole_step_ticks_and_completions_that_fit_their_tables(app, browser, three_steps):
+    """One desktop page: the preview's group, then the finished run's charts and latest samples on the Runs tab."""
     context, page = open_page(browser, app, DESKTOP)
+    go_to(page, "Preview")
+    page.get_by_role("button", name="Generate group").click()
+    page.get_by_text("Generated 8 completions").wait_for()
+    group = page.locator(".block:visible", has=page.get_by_role("columnheader", name="advantage")).last
+    wait_for(lambda: completion_fits(page, group), 10, "the preview's completion column inside the table")
+
     go_to(page, "Runs")
     page.get_by_role("gridcell", name=three_steps).first.wait_for()
     page.get_by_label("Run", exact=True).last.click()
@@ -114,28 +128,7 @@ def test_charts_two_a_row_aligned_with_whole_step_ticks(app, browser, three_step
             assert not re.search(r"\.\d*0$|\.0{4,}|e\+", label.replace("−", "-")), chart["y"]  # no float noise
     # The bf16 rollout's chart: not on a run without that rollout.
     assert page.locator(".pg-optional-chart").first.evaluate("n => getComputedStyle(n).display") == "none"
-    context.close()
 
-
-def completion_fits(page, table) -> bool:
-    """The completion column ends inside its table's view (its text wraps there)."""
-    view = table.locator(".table-wrap").bounding_box()
-    header = table.get_by_role("columnheader", name=re.compile("^completion$")).first.bounding_box()
-    return header["x"] + header["width"] <= view["x"] + view["width"] + 1
-
-
-def test_the_completion_column_fits_its_table(app, browser, three_steps):
-    context, page = open_page(browser, app, DESKTOP)
-    go_to(page, "Preview")
-    page.get_by_role("button", name="Generate group").click()
-    page.get_by_text("Generated 8 completions").wait_for()
-    group = page.locator(".block:visible", has=page.get_by_role("columnheader", name="advantage")).last
-    wait_for(lambda: completion_fits(page, group), 10, "the preview's completion column inside the table")
-    go_to(page, "Runs")
-    page.get_by_role("gridcell", name=three_steps).first.wait_for()
-    page.get_by_label("Run", exact=True).last.click()
-    page.get_by_role("option", name=three_steps).click()
-    page.get_by_role("button", name="Show charts").click()
     samples = page.locator(".block:visible", has=page.get_by_role("columnheader", name="prompt")).last
     samples.get_by_role("gridcell").first.wait_for()
     wait_for(lambda: completion_fits(page, samples), 10, "the latest samples' completion column inside the table")
