@@ -4,8 +4,6 @@ lessons in Chinese."""
 
 import re
 
-import pytest
-
 from playground.lessons import LESSONS, get_lesson
 from playground.ui.i18n import EN, ZH
 from tests.ui.test_browser import (
@@ -134,43 +132,15 @@ def test_load_two_lessons_then_run_one(app, browser):
     context.close()
 
 
-def test_chinese_page_shows_the_lessons_in_chinese(app, browser):
-    context = browser.new_context(locale="zh-CN", viewport=VIEWPORT)
-    page = context.new_page()
-    page.goto(app.url)
-    open_tab(page, "学习")
-    first, fmt = LESSONS[0], get_lesson("format")
-    page.get_by_role("heading", name=first.title["zh"]).wait_for()
-    pick_lesson(page, "课程", f"3. {fmt.title['zh']}")
-    page.get_by_role("heading", name=fmt.title["zh"]).wait_for()
-    body = page.locator(".prose", has=page.get_by_role("heading", name=fmt.title["zh"])).first.inner_text()
-    first_line = fmt.text["zh"].strip().splitlines()[0].strip("*# ")
-    assert first_line[:12] in body
-    assert page.get_by_text("预期结果：").count() >= 1
-    page.get_by_role("button", name="载入到奖励、预览和训练页").click()
-    wait_for(lambda: page.get_by_text(f"已载入“{fmt.title['zh']}”").count() > 0, 60, "the Chinese Load message")
-    context.close()
-
-
-@pytest.mark.parametrize(
-    ("locale", "tab", "picker", "title", "added"),
-    [
-        ("en-US", "Learn", "Lesson", "Reference run", "The warm-up added"),
-        ("zh-CN", "学习", "课程", "参考训练", "预热带来"),
-    ],
-)
-def test_a_lessons_reference_run_shows_at_once(app, browser, locale, tab, picker, title, added):
+def check_reference_run(page, lang: str) -> None:
     """Picking the format lesson shows its measured run with no compute: what the warm-up and GRPO each added, the
     eval curve, and the same held-out prompt answered before training, after the warm-up and after GRPO."""
-    lang = locale[:2]
+    text = {"en": EN, "zh": ZH}[lang]
+    title, added = {"en": ("Reference run", "The warm-up added"), "zh": ("参考训练", "预热带来")}[lang]
     fmt = get_lesson("format")
     reference = fmt.reference()
     assert reference is not None and reference.point("warmup") and reference.point("grpo")
-    context = browser.new_context(locale=locale, viewport=VIEWPORT)
-    page = context.new_page()
-    page.goto(app.url)
-    open_tab(page, tab)
-    pick_lesson(page, picker, f"{LESSONS.index(fmt) + 1}. {fmt.title[lang]}")
+    pick_lesson(page, text["learn.pick"], f"{LESSONS.index(fmt) + 1}. {fmt.title[lang]}")
     page.get_by_role("heading", name=fmt.title[lang]).wait_for()
     summary = page.locator(".prose.pg-reference")
     wait_for(lambda: title in summary.inner_text() and added in summary.inner_text(), 60, "the reference summary")
@@ -190,7 +160,6 @@ def test_a_lessons_reference_run_shows_at_once(app, browser, locale, tab, picker
         assert curve.locator("text", has_text=f"{metric} · {reference_series}").count() == 1
     # The Train tab's chart: its evals at steps 0, 0, 10 and 20 ticked at whole steps, each once (not "0 1 1 2 2"), y
     # labels without float noise, axis titles in the page's language.
-    text = {"en": EN, "zh": ZH}[lang]
     axes = wait_for(lambda: (a := curve_axes(page)).keys() >= {"x", "y"} and a, 30, "the curve's axes")
     assert axes["x"]["ticks"] == ["0", "5", "10", "15", "20"], axes["x"]
     assert len(axes["y"]["ticks"]) >= 2, axes["y"]
@@ -198,18 +167,37 @@ def test_a_lessons_reference_run_shows_at_once(app, browser, locale, tab, picker
         assert re.fullmatch(r"−?\d+(\.\d{0,2}[1-9])?", label), axes["y"]
     assert (axes["x"]["title"], axes["y"]["title"]) == (text["chart.step"], text["chart.lesson.y"])
     assert_no_error_toast(page)
+
+
+def test_chinese_page_shows_the_lessons_and_the_reference_run_in_chinese(app, browser):
+    """The lessons in Chinese, the format lesson's reference run at once (`check_reference_run`), its Load."""
+    context = browser.new_context(locale="zh-CN", viewport=VIEWPORT)
+    page = context.new_page()
+    page.goto(app.url)
+    open_tab(page, "学习")
+    first, fmt = LESSONS[0], get_lesson("format")
+    page.get_by_role("heading", name=first.title["zh"]).wait_for()
+    check_reference_run(page, "zh")  # picks the format lesson
+    body = page.locator(".prose", has=page.get_by_role("heading", name=fmt.title["zh"])).first.inner_text()
+    first_line = fmt.text["zh"].strip().splitlines()[0].strip("*# ")
+    assert first_line[:12] in body
+    assert page.get_by_text("预期结果：").count() >= 1
+    page.get_by_role("button", name="载入到奖励、预览和训练页").click()
+    wait_for(lambda: page.get_by_text(f"已载入“{fmt.title['zh']}”").count() > 0, 60, "the Chinese Load message")
     context.close()
 
 
-def test_the_combine_lesson_shows_its_fix_and_its_trap_and_loads_the_trap(app, browser):
-    """The combine lesson draws the fix's and the trap's reference runs on one chart, shows the held-out answers of
-    both after GRPO, and "Load the trap" fills Rewards and Train with the trap's recipe."""
+def test_the_format_and_combine_lessons_show_their_reference_runs(app, browser):
+    """The format lesson's reference run at once (`check_reference_run`); then the combine lesson draws the fix's and
+    the trap's reference runs on one chart, shows the held-out answers of both after GRPO, and "Load the trap" fills
+    Rewards and Train with the trap's recipe."""
     lesson = get_lesson("combine")
     fix, trap = lesson.reference(), lesson.reference(trap=True)
     context = browser.new_context(locale="en-US", viewport=VIEWPORT)
     page = context.new_page()
     page.goto(app.url)
     open_tab(page, "Learn")
+    check_reference_run(page, "en")
     trap_button = page.get_by_role("button", name="Load the trap", exact=True)
     pick_lesson(page, "Lesson", f"{LESSONS.index(lesson) + 1}. {lesson.title['en']}")
     page.get_by_role("heading", name=lesson.title["en"]).wait_for()

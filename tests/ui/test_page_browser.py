@@ -4,8 +4,6 @@ the Reward lab, and a later edit there keeps it; reward descriptions show their 
 import json
 import re
 
-import pytest
-
 from tests.lab.test_graders import STRING_CHECK
 from tests.ui.test_browser import assert_no_error_toast, open_group, open_tab, wait_for
 
@@ -60,33 +58,6 @@ def test_imported_grader_moves_the_rewards_tab_and_survives_an_edit(app, browser
     context.close()
 
 
-@pytest.mark.parametrize(("locale", "tab"), [("en-US", "Format"), ("zh-CN", "格式")])
-def test_reward_descriptions_show_their_tag_names(app, browser, locale, tab):
-    context, page = open_page(browser, app, locale)
-    open_tab(page, tab)
-    shown = {name: card(page, name).inner_text() for name in ("format", "think_answer_strict", "xml_count")}
-    assert "<intro>…</intro><body>…</body><conclusion>…</conclusion>" in shown["format"]
-    assert "<think>\\n…\\n</think>\\n<answer>\\n…\\n</answer>" in shown["think_answer_strict"]
-    assert "<think>/<answer>" in shown["xml_count"] and "</answer>" in shown["xml_count"].split("<think>/<answer>")[1]
-    if locale == "en-US":  # the whole sentence, not cut after its first tag
-        assert "minus 0.001 per character after </answer>." in shown["xml_count"]
-    else:
-        assert "之后每多一个字符扣 0.001。" in shown["xml_count"]
-    context.close()
-
-
-def test_toast_titles_are_chinese_on_the_chinese_page(app, browser):
-    context, page = open_page(browser, app, "zh-CN")
-    page.locator("textarea").first.fill("only one completion")
-    page.get_by_role("button", name="打分", exact=True).click()
-    title = page.locator(".toast-title.error").first
-    title.wait_for()
-    shown = title.evaluate("n => getComputedStyle(n, '::before').content + '|' + getComputedStyle(n).fontSize")
-    assert shown == '"出错了"|0px', shown  # Gradio's own "Error" is there, at size 0, after the Chinese title
-    assert "请至少粘贴两个生成结果" in page.locator(".toast-body").first.inner_text()
-    context.close()
-
-
 def test_an_upload_replaces_the_old_set_and_prompt_column_rereads_it(app, browser, tmp_path):
     """A CSV without a `prompt` column: dataset_name shows the file's name (not Gradio's hashed folder) instead of
     the set picked before, the toast says which column is missing; setting prompt_column reads it, no re-upload."""
@@ -112,9 +83,69 @@ def test_an_upload_replaces_the_old_set_and_prompt_column_rereads_it(app, browse
     context.close()
 
 
-def test_chinese_page_tables_charts_and_model_picker_start_in_chinese(app, browser):
-    """Before anything ran: every visible table header, chart axis and the embedded model's label are Chinese (TRL
-    metric and reward names aside)."""
+def check_reward_descriptions(page, lang: str) -> None:
+    """Reward descriptions show their tag names, the whole sentence (not cut after its first tag)."""
+    open_tab(page, {"en": "Format", "zh": "格式"}[lang])
+    shown = {name: card(page, name).inner_text() for name in ("format", "think_answer_strict", "xml_count")}
+    assert "<intro>…</intro><body>…</body><conclusion>…</conclusion>" in shown["format"]
+    assert "<think>\\n…\\n</think>\\n<answer>\\n…\\n</answer>" in shown["think_answer_strict"]
+    assert "<think>/<answer>" in shown["xml_count"] and "</answer>" in shown["xml_count"].split("<think>/<answer>")[1]
+    if lang == "en":
+        assert "minus 0.001 per character after </answer>." in shown["xml_count"]
+    else:
+        assert "之后每多一个字符扣 0.001。" in shown["xml_count"]
+
+
+def test_an_english_page_tab_by_tab(app, browser):
+    """One English page, whose checks read and change nothing the next one reads: table headers do not break mid
+    word and the bf16 rollout's chart takes no room; reward descriptions show their tag names; a failing score keeps
+    the Try-on-text table; code without functions leaves no CSV drop zone."""
+    context, page = open_page(browser, app)
+
+    # Table headers do not break mid-word.
+    page.get_by_role("columnheader", name="advantage").first.wait_for()
+    lines = page.evaluate(
+        """() => Object.fromEntries([...document.querySelectorAll('th')].filter(n => n.offsetParent).map(n => {
+            const r = document.createRange(); r.selectNodeContents(n);
+            return [n.innerText.trim(), r.getClientRects().length]; }))"""
+    )
+    assert lines["advantage"] == lines["#"] and lines["length(ideal_length=50)"] == lines["#"], lines
+
+    check_reward_descriptions(page, "en")
+
+    # A failing score keeps the Try-on-text table.
+    table = page.locator(".block", has=page.get_by_role("columnheader", name="advantage")).first
+    # the page load scores the example completions: read the rows once they are drawn, not the empty table before
+    wait_for(lambda: table.get_by_role("row").count() > 1, 60, "the example scores in the Try-on-text table")
+    rows_before = table.get_by_role("row").count()
+    page.locator("textarea").first.fill("only one completion")
+    page.get_by_role("button", name="Score", exact=True).click()
+    page.locator(".toast-body.error").first.wait_for()
+    page.wait_for_timeout(500)
+    assert table.get_by_role("row").count() == rows_before  # the last scores stay
+    assert table.locator(".error").count() == 0, "the table shows an error badge"
+
+    # Code without functions leaves no CSV drop zone.
+    open_tab(page, "Custom (Python)")
+    page.locator(".cm-content").first.click()
+    page.keyboard.press("Control+A")
+    page.keyboard.insert_text("x = 1\n")
+    page.get_by_role("button", name="Check", exact=True).click()
+    page.get_by_text("No function found", exact=False).first.wait_for()
+    page.wait_for_timeout(1000)
+    assert page.get_by_text("Drop CSV", exact=False).count() == 0
+
+    # The bf16 rollout's chart (and its caption) takes no room on a run without that rollout.
+    open_tab(page, "Train")
+    page.wait_for_timeout(1500)
+    assert page.locator(".pg-optional-chart").first.evaluate("n => getComputedStyle(n).display") == "none"
+    context.close()
+
+
+def test_a_chinese_page_tab_by_tab(app, browser):
+    """One Chinese page, whose checks read and change nothing the next one reads. Before anything ran: every visible
+    table header, chart axis and the embedded model's label are Chinese (TRL metric and reward names aside). Toast
+    titles are Chinese. Reward descriptions show their tag names."""
     context, page = open_page(browser, app, "zh-CN")
 
     def english(tab: str) -> list[str]:
@@ -142,6 +173,19 @@ def test_chinese_page_tables_charts_and_model_picker_start_in_chinese(app, brows
     page.get_by_label("模型").first.click()  # the picker's suggestions: the embedded model by its Chinese label
     options = page.get_by_role("option").all_inner_texts()
     assert "SmolLM2-135M-Instruct（内置）" in [o.strip() for o in options], options
+    page.keyboard.press("Escape")
+
+    # Toast titles are Chinese on the Chinese page.
+    open_tab(page, "奖励")
+    page.locator("textarea").first.fill("only one completion")
+    page.get_by_role("button", name="打分", exact=True).click()
+    title = page.locator(".toast-title.error").first
+    title.wait_for()
+    shown = title.evaluate("n => getComputedStyle(n, '::before').content + '|' + getComputedStyle(n).fontSize")
+    assert shown == '"出错了"|0px', shown  # Gradio's own "Error" is there, at size 0, after the Chinese title
+    assert "请至少粘贴两个生成结果" in page.locator(".toast-body").first.inner_text()
+
+    check_reward_descriptions(page, "zh")
     context.close()
 
 
@@ -164,48 +208,4 @@ def test_phone_shows_the_selection_before_the_cards_and_labels_whole(app, browse
         "n => { const r = document.createRange(); r.selectNodeContents(n); return r.getClientRects().length }"
     )
     assert box == 1, "num_generations is broken over lines"
-    context.close()
-
-
-def test_a_failing_score_keeps_the_try_on_text_table(app, browser):
-    context, page = open_page(browser, app)
-    table = page.locator(".block", has=page.get_by_role("columnheader", name="advantage")).first
-    # the page load scores the example completions: read the rows once they are drawn, not the empty table before
-    wait_for(lambda: table.get_by_role("row").count() > 1, 60, "the example scores in the Try-on-text table")
-    rows_before = table.get_by_role("row").count()
-    page.locator("textarea").first.fill("only one completion")
-    page.get_by_role("button", name="Score", exact=True).click()
-    page.locator(".toast-body.error").first.wait_for()
-    page.wait_for_timeout(500)
-    assert table.get_by_role("row").count() == rows_before  # the last scores stay
-    assert table.locator(".error").count() == 0, "the table shows an error badge"
-    context.close()
-
-
-def test_table_headers_do_not_break_mid_word(app, browser):
-    context, page = open_page(browser, app)
-    page.get_by_role("columnheader", name="advantage").first.wait_for()
-    lines = page.evaluate(
-        """() => Object.fromEntries([...document.querySelectorAll('th')].filter(n => n.offsetParent).map(n => {
-            const r = document.createRange(); r.selectNodeContents(n);
-            return [n.innerText.trim(), r.getClientRects().length]; }))"""
-    )
-    assert lines["advantage"] == lines["#"] and lines["length(ideal_length=50)"] == lines["#"], lines
-    # The bf16 rollout's chart (and its caption) takes no room on a run without that rollout.
-    open_tab(page, "Train")
-    page.wait_for_timeout(1500)
-    assert page.locator(".pg-optional-chart").first.evaluate("n => getComputedStyle(n).display") == "none"
-    context.close()
-
-
-def test_code_without_functions_leaves_no_csv_drop_zone(app, browser):
-    context, page = open_page(browser, app)
-    open_tab(page, "Custom (Python)")
-    page.locator(".cm-content").first.click()
-    page.keyboard.press("Control+A")
-    page.keyboard.insert_text("x = 1\n")
-    page.get_by_role("button", name="Check", exact=True).click()
-    page.get_by_text("No function found", exact=False).first.wait_for()
-    page.wait_for_timeout(1000)
-    assert page.get_by_text("Drop CSV", exact=False).count() == 0
     context.close()

@@ -50,21 +50,6 @@ def test_the_start_here_banner_is_compact_and_goes(app, browser, lang):
     context.close()
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_wide_tables_say_they_scroll_on_a_phone_only(app, browser, lang):
-    text = TEXT[lang]
-    context, page = open_phone(browser, app, lang)
-    hint = page.get_by_text(text["app.scroll_hint"], exact=True)
-    page.locator(".pg-try-card").first.wait_for()
-    assert not any(h.is_visible() for h in hint.all())  # Try on text shows cards on a phone, not a wide table
-    open_tab(page, text["runs.tab"])
-    assert sum(1 for h in hint.all() if h.is_visible()) == 1  # under the Runs table
-    page.set_viewport_size({"width": 1400, "height": 900})
-    page.wait_for_timeout(300)
-    assert not any(h.is_visible() for h in hint.all())
-    context.close()
-
-
 # Words of a held-out answer that its column could hold whole but that wrap onto two lines: the tokens between spaces
 # made of at most 12 letters (a 150-px column holds 16 monospace letters), each measured by the lines its text spans.
 SPLIT_WORDS = """(block) => {
@@ -87,27 +72,6 @@ SPLIT_WORDS = """(block) => {
 }"""
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_held_out_answers_break_between_words_on_a_phone(app, browser, lang):
-    """The format lesson's reference answers on a 390-px phone: no word wraps inside itself ("adventur e"), and
-    each answer keeps a column wide enough to read (the table scrolls sideways)."""
-    from playground.lessons import LESSONS, get_lesson
-    from tests.ui.test_learn_browser import pick_lesson
-
-    text, fmt = TEXT[lang], get_lesson("format")
-    context, page = open_phone(browser, app, lang)
-    open_tab(page, text["learn.tab"])
-    pick_lesson(page, text["learn.pick"], f"{LESSONS.index(fmt) + 1}. {fmt.title[lang]}")
-    block = ".block.pg-reference-answers"
-    page.locator(block + " .body-cell span").first.wait_for()
-    page.locator(block).first.scroll_into_view_if_needed()
-    found = page.evaluate(SPLIT_WORDS, block)
-    assert found["words"] >= 20 and found["split"] == [], found
-    widths = page.evaluate(f"[...document.querySelectorAll('{block} .body-cell')].map(c => c.offsetWidth)")
-    assert min(widths) >= 140, widths
-    context.close()
-
-
 # Whether the centre of an element is what the page shows there (not hidden under an inner scroll or off-screen).
 SHOWN = """(el) => {
     const r = el.getBoundingClientRect();
@@ -117,11 +81,19 @@ SHOWN = """(el) => {
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_try_on_text_reads_on_a_phone(app, browser, lang):
-    """On a 390-px phone each completion of Try on text is a card, its text at the screen's width (the table's
-    completion column was 65 px), and the third completion is on the page, not in an inner scroll; a wide screen
-    keeps the table."""
+def test_a_phone_reads_answers_cards_and_tables(app, browser, lang):
+    """One phone page, whose checks read and change nothing the next one reads. Each completion of Try on text is a
+    card, its text at the screen's width (the table's completion column was 65 px), the third one on the page, not in
+    an inner scroll. The format lesson's held-out answers: no word wraps inside itself ("adventur e"), and each keeps
+    a column wide enough to read (the table scrolls sideways). Only the Runs table says it scrolls, and only on a
+    phone; a wide screen keeps Try on text's table."""
+    from playground.lessons import LESSONS, get_lesson
+    from tests.ui.test_learn_browser import pick_lesson
+
+    text, fmt = TEXT[lang], get_lesson("format")
     context, page = open_phone(browser, app, lang)
+
+    # Try on text: a card per completion, none of them in an inner scroll.
     cards = page.locator(".pg-try-card")
     cards.first.wait_for()
     assert cards.count() == 3  # the three completions of the example text
@@ -132,7 +104,27 @@ def test_try_on_text_reads_on_a_phone(app, browser, lang):
     third.scroll_into_view_if_needed()
     assert page.evaluate(SHOWN, third.element_handle())
     assert TEXT[lang]["table.advantage"] in cards.nth(2).inner_text()
+    hint = page.get_by_text(text["app.scroll_hint"], exact=True)
+    assert not any(h.is_visible() for h in hint.all())  # Try on text shows cards on a phone, not a wide table
+
+    # The held-out answers of the format lesson.
+    open_tab(page, text["learn.tab"])
+    pick_lesson(page, text["learn.pick"], f"{LESSONS.index(fmt) + 1}. {fmt.title[lang]}")
+    block = ".block.pg-reference-answers"
+    page.locator(block + " .body-cell span").first.wait_for()
+    page.locator(block).first.scroll_into_view_if_needed()
+    found = page.evaluate(SPLIT_WORDS, block)
+    assert found["words"] >= 20 and found["split"] == [], found
+    widths = page.evaluate(f"[...document.querySelectorAll('{block} .body-cell')].map(c => c.offsetWidth)")
+    assert min(widths) >= 140, widths
+
+    # The Runs table says it scrolls, on a phone only.
+    open_tab(page, text["runs.tab"])
+    assert sum(1 for h in hint.all() if h.is_visible()) == 1  # under the Runs table
     page.set_viewport_size({"width": 1400, "height": 900})
     page.wait_for_timeout(300)
+    assert not any(h.is_visible() for h in hint.all())
+    # A wide screen keeps Try on text's table.
+    open_tab(page, text["rewards.tab"])
     assert page.locator("#pg-try-table").is_visible() and not cards.first.is_visible()
     context.close()
