@@ -4,9 +4,11 @@ its flags, optional `[...]` parts included), has a case below (a new one without
 runs as the docs give it, with the tiny model where it trains or samples (and fewer steps, prompts or tokens),
 asserting its exit code and one value of its output. A Hub push gives the offline error line and exit code 2.
 
-`grpo-playground` commands run in-process (`playground.console.run`, what the console script calls); `trl grpo` and
-`grpo-playground app` run as processes. Each case runs in a folder of its own, with `runs/` (the runs the commands
-name) shared, and a copy of `my-recipe/` or `my_rewards.py` where the command reads one.
+`grpo-playground` commands run in-process (`playground.console.run`, what the console script calls);
+`grpo-playground app` runs as a process. The `trl grpo` lines run in tests/export/test_recipe.py, on an exported
+recipe: the one-GPU line as a process that trains, the multi-GPU line into the `accelerate launch` it makes. Each case
+runs in a folder of its own, with `runs/` (the runs the commands name) shared, and a copy of `my-recipe/` or
+`my_rewards.py` where the command reads one.
 """
 
 from __future__ import annotations
@@ -37,7 +39,6 @@ PLACEHOLDER = re.compile(r"<(?:run[ -]id|id)>")  # `<id>`, `<run-id>`, `<run id>
 PROGRAMS = (("grpo-playground",), ("python", "-m", "playground"), ("trl", "grpo"))
 # A whole command in a prose code span: the program, a subcommand, then flags (`trl grpo --config` is a fragment).
 INLINE = re.compile(r"`((?:grpo-playground|python -m playground) [a-z-]+ [^`]*--[^`]*)`")
-CPU = ["--use_cpu", "true", "--bf16", "false", "--dtype", "float32"]  # `trl grpo` of a GPU recipe on this CPU
 
 REWARDS_FILE = '''def short(completions, **kwargs):
     """1.0 for a completion of at most 20 characters, else 0.0."""
@@ -92,9 +93,10 @@ class Result:
 class Case:
     check: Callable[[Result], None]
     extra: tuple[str, ...] = ()  # appended to the command: the tiny model, fewer steps (the last flag given wins)
-    needs: str | None = None  # "run": a finished run; "stopped": a run stopped mid-way; "recipe": my-recipe/; "file"
+    needs: str | None = None  # "run": a finished run; "stopped": a run stopped mid-way; "recipe": my-recipe/; "file";
+    # "recipe tests": the command runs in tests/export/test_recipe.py
     exit_code: int = 0
-    slow: bool = False  # over about 10 s on 2 cores: a process that starts the app or imports TRL's CLI
+    slow: bool = False  # over about 10 s on 2 cores: a process that starts the app
 
 
 def _lines(text: str) -> list[str]:
@@ -184,10 +186,6 @@ def _export(r: Result) -> None:
     assert "reward_funcs: [rewards_module.reward_length]" in recipe and "# Exported on: " in recipe
 
 
-def _trl_grpo(r: Result) -> None:
-    assert (r.cwd / "output" / "adapter_model.safetensors").is_file()
-
-
 def _push(r: Result) -> None:
     (line,) = _lines(r.err)
     assert line.startswith("error: The Hugging Face Hub cannot be reached in offline mode"), line
@@ -234,11 +232,15 @@ CASES: dict[str, Case] = {
         _train_lesson, (*TINY_TRAIN, "--sft_warmup_steps", "1", "--eval_every", "0")
     ),
     "grpo-playground export --run {run} --format trl-recipe --out my-recipe": Case(_export, needs="run"),
-    "trl grpo --config recipe.yaml": Case(_trl_grpo, (*CPU, "--max_steps", "1"), needs="recipe", slow=True),
-    # Four GPUs: tests/export/test_recipe.py::test_multi_gpu_commands_of_the_readme_reach_accelerate parses this very
-    # command into the `accelerate launch` it makes (its README holds it too); see test_the_multi_gpu_line_is_checked.
+    # The two `trl grpo` lines run in tests/export/test_recipe.py, on an exported recipe (its README holds them too);
+    # see test_the_trl_lines_are_checked_by_the_recipe_tests. One GPU:
+    # test_trl_cli_trains_the_recipe_into_the_runs_metrics runs this very command as a process, on this CPU, and
+    # compares its metrics with the playground run's.
+    "trl grpo --config recipe.yaml": Case(lambda r: None, needs="recipe tests"),
+    # Four GPUs: test_multi_gpu_commands_of_the_readme_reach_accelerate parses this very command into the
+    # `accelerate launch` it makes.
     "trl grpo --config recipe.yaml --accelerate_config zero2.yaml --num_processes 4": Case(
-        lambda r: None, needs="gpus"
+        lambda r: None, needs="recipe tests"
     ),
     "grpo-playground push --run {run} --repo_id you/my-adapter": Case(_push, needs="run", exit_code=2),
     "grpo-playground train --resume_from_checkpoint {run}": Case(_resume, needs="stopped"),
@@ -254,11 +256,19 @@ def test_every_documented_command_has_a_case():
     assert sorted(set(CASES) - set(documented)) == [], "cases of commands the docs no longer give"
 
 
-def test_the_multi_gpu_line_is_checked_by_the_recipe_tests():
+def test_the_trl_lines_are_checked_by_the_recipe_tests():
     source = (ROOT / "tests" / "export" / "test_recipe.py").read_text(encoding="utf-8")
-    test = source.partition("def test_multi_gpu_commands_of_the_readme_reach_accelerate(")[2]
-    assert 'f"trl grpo --config recipe.yaml --accelerate_config {config} --num_processes 4"' in test
-    assert '("zero2.yaml", "DEEPSPEED")' in test
+
+    def test(name: str) -> str:
+        """The source of test `name` of tests/export/test_recipe.py, up to the next definition."""
+        return source.partition(f"def {name}(")[2].partition("\ndef ")[0]
+
+    multi_gpu = test("test_multi_gpu_commands_of_the_readme_reach_accelerate")
+    assert 'f"trl grpo --config recipe.yaml --accelerate_config {config} --num_processes 4"' in multi_gpu
+    assert '("zero2.yaml", "DEEPSPEED")' in multi_gpu
+    one_gpu = test("test_trl_cli_trains_the_recipe_into_the_runs_metrics")
+    assert 'command = "trl grpo --config recipe.yaml"' in one_gpu
+    assert 'train_exported(folder, "-m", "trl.cli.main", *command.split()[1:], *CPU)' in one_gpu
 
 
 # --- running them ----------------------------------------------------------------------------------------------------
@@ -340,17 +350,6 @@ def _run_app(args: list[str], cwd: Path) -> Result:
 
 
 def _run(command: list[str], cwd: Path, capsys) -> Result:
-    if command[:2] == ["trl", "grpo"]:
-        env = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
-        proc = subprocess.run(
-            [sys.executable, "-m", "trl.cli.main", *command[1:]],
-            cwd=cwd,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
-        return Result(proc.returncode, proc.stdout, proc.stderr, cwd)
     capsys.readouterr()
     try:
         code = console.run(command[1:])
@@ -362,7 +361,7 @@ def _run(command: list[str], cwd: Path, capsys) -> Result:
 
 def _params():
     for command, case in CASES.items():
-        if case.needs == "gpus":
+        if case.needs == "recipe tests":
             continue
         marks = [pytest.mark.integration] + ([pytest.mark.slow] if case.slow else [])
         yield pytest.param(command, marks=marks, id=command)
@@ -375,7 +374,7 @@ def test_the_documented_command_runs(command, request, tmp_path, monkeypatch, ca
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     run_id = _prepare(case, request, tmp_path, runs, tiny_model_dir)
-    cwd = tmp_path / "my-recipe" if command.startswith("trl grpo") or "--config recipe.yaml" in command else tmp_path
+    cwd = tmp_path / "my-recipe" if "--config recipe.yaml" in command else tmp_path
     monkeypatch.chdir(cwd)
     tokens, _ = doc_commands()[command]
     args = [a.format(run=run_id, tiny=tiny_model_dir) for a in [*tokens, *case.extra]]

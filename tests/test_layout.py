@@ -109,8 +109,13 @@ def package_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
     return collapsed
 
 
-def test_the_graph_sees_lazy_imports():
-    graph = import_graph(project_modules())
+@pytest.fixture(scope="module")
+def graph() -> dict[str, set[str]]:
+    """The project's import graph, read once for the module's tests (none of them changes it)."""
+    return import_graph(project_modules())
+
+
+def test_the_graph_sees_lazy_imports(graph):
     assert "playground.fastpath.decode" in graph["playground.models"]  # imported inside a function
     assert "playground.validation" in graph["playground.training.job"]
     assert "playground.training.job" in graph["playground.training.run_queue"]  # in a function, under TYPE_CHECKING
@@ -123,12 +128,12 @@ def test_the_cycle_finder_finds_a_circle_of_three():
     assert circles({"a": {"b"}, "b": set()}) == []
 
 
-def test_no_import_circle_among_modules():
-    assert circles(import_graph(project_modules())) == []
+def test_no_import_circle_among_modules(graph):
+    assert circles(graph) == []
 
 
-def test_no_import_circle_among_packages():
-    assert circles(package_graph(import_graph(project_modules()))) == []
+def test_no_import_circle_among_packages(graph):
+    assert circles(package_graph(graph)) == []
 
 
 @pytest.mark.parametrize(
@@ -149,9 +154,7 @@ def test_no_import_circle_among_packages():
         ("playground.lab", "playground.ui"),
     ],
 )
-def test_lower_layers_do_not_import_higher_ones(low, high):
-    modules = project_modules()
-    graph = import_graph(modules)
+def test_lower_layers_do_not_import_higher_ones(graph, low, high):
     offenders = {
         (m, t)
         for m, targets in graph.items()
@@ -169,8 +172,7 @@ def test_each_package_says_what_it_holds(package):
     assert doc and len(doc.split()) >= 8, f"{path} needs a docstring that says what lives there"
 
 
-def test_a_leaf_package_imports_nothing_of_the_project_but_the_settings():
-    graph = import_graph(project_modules())
+def test_a_leaf_package_imports_nothing_of_the_project_but_the_settings(graph):
     offenders = {
         (m, t)
         for m, targets in graph.items()

@@ -54,8 +54,19 @@ def test_the_wheel_holds_both_packages_their_data_and_the_command(tmp_path):
     assert "grpo-playground = playground.console:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
 
 
-def test_the_command_hands_app_to_the_web_app_and_the_rest_to_the_cli():
-    app = subprocess.run([sys.executable, "-m", "playground", "app", "--help"], capture_output=True, text=True)
-    assert app.returncode == 0 and "--mcp" in app.stdout
-    cli = subprocess.run([sys.executable, "-m", "playground", "--help"], capture_output=True, text=True)
-    assert cli.returncode == 0 and "grpo-playground app" in cli.stdout and "dryrun" in cli.stdout
+def test_the_command_hands_app_to_the_web_app_and_the_rest_to_the_cli(capsys):
+    """Through `playground.console.run`, what the console script and `python -m playground` call (as processes in
+    tests/test_doc_commands.py and tests/playground/cli/)."""
+    from playground.console import run
+
+    def command(*args: str) -> tuple[int, str]:
+        try:
+            code = run(args)
+        except SystemExit as exc:  # argparse's --help
+            code = exc.code
+        return code, capsys.readouterr().out
+
+    code, out = command("app", "--help")
+    assert code == 0 and "--mcp" in out
+    code, out = command("--help")
+    assert code == 0 and "grpo-playground app" in out and "dryrun" in out

@@ -154,11 +154,16 @@ def test_multi_gpu_commands_of_the_readme_reach_accelerate(tiny_model_dir, tmp_p
 
 @pytest.mark.slow
 def test_trl_cli_trains_the_recipe_into_the_runs_metrics(trained_run, tmp_path):
-    """The exported recipe, run by the real `trl grpo` on the CPU, logs the same rewards as the playground run."""
+    """The exported recipe, run by the real `trl grpo` on the CPU, logs the same rewards as the playground run.
+
+    The command is the one README.md and the recipe's README give, run as a process (`python -m trl.cli.main` is the
+    `trl` command); tests/test_doc_commands.py counts this test as that documented command's case."""
     import torch
 
     folder = export_recipe(trained_run, tmp_path / "recipe")
-    out = train_exported(folder, "-m", "trl.cli.main", "grpo", "--config", "recipe.yaml", *CPU)
+    command = "trl grpo --config recipe.yaml"
+    assert f"\n{command}\n" in (folder / "README.md").read_text()
+    out = train_exported(folder, "-m", "trl.cli.main", *command.split()[1:], *CPU)
 
     spec = RunSpec.from_dict(trained_run.spec())
     used = torch.load(out / "training_args.bin", weights_only=False).to_dict()

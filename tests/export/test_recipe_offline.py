@@ -2,10 +2,6 @@
 embedded model, so the recipe reruns offline through the playground's own `train --config`."""
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 import yaml
@@ -14,9 +10,6 @@ from playground.export import EMBEDDED_HUB_ID, export_recipe
 from playground.models import ModelSource, in_hub_cache, resolve_path
 from playground.scoring import RewardChoice
 from playground.spec import RunSpec
-
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -32,32 +25,19 @@ def test_the_hub_id_resolves_to_the_embedded_model_offline(embedded_dir, hub_id_
 
 
 @pytest.mark.slow
-def test_an_exported_embedded_recipe_trains_offline(embedded_dir, hub_id_not_cached, tmp_path):
+def test_an_exported_embedded_recipe_trains_offline(embedded_dir, hub_id_not_cached, tmp_path, monkeypatch, capsys):
+    from playground.cli.main import main
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     spec = RunSpec()
     spec.rewards = [RewardChoice("length", 1.0, {"ideal_length": 5})]
     folder = export_recipe(spec, tmp_path / "recipe")
     assert yaml.safe_load((folder / "recipe.yaml").read_text())["model_name_or_path"] == EMBEDDED_HUB_ID
     small = ["--max_steps", "1", "--num_generations", "2", "--per_device_train_batch_size", "2"]
     small += ["--max_completion_length", "4", "--bf16", "false"]
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "playground",
-            "train",
-            "--config",
-            "recipe.yaml",
-            *small,
-            "--out",
-            str(tmp_path / "runs"),
-        ],
-        cwd=folder,
-        env={**os.environ, "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(ROOT)},
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
+    monkeypatch.chdir(folder)  # `grpo-playground train --config recipe.yaml` in the recipe's folder, in this process
+    code = main(["train", "--config", "recipe.yaml", *small, "--out", str(tmp_path / "runs")])
+    assert code == 0, capsys.readouterr().err[-3000:]
     (run_dir,) = [p for p in (tmp_path / "runs").iterdir() if p.is_dir()]
     status = json.loads((run_dir / "status.json").read_text())
     assert status["status"] == "finished" and status["step"] == 1

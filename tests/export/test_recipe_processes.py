@@ -61,7 +61,7 @@ def test_the_recipe_trains_with_two_processes_as_its_readme_says(tmp_path, tiny_
                 saved_at = time.monotonic()
             if saved_at is not None and time.monotonic() - saved_at > EXIT_GRACE:
                 break  # the teardown hang (README, "Export and scale-out"): the group is killed below
-            time.sleep(1)
+            time.sleep(0.25)
     finally:
         stop_group(proc)  # the launcher and both ranks, also when the launcher exited first or the wait ran out
     text = log.read_text()

@@ -1,4 +1,5 @@
-"""The command line, run as a real subprocess: `python -m playground ...`."""
+"""The command line: `python -m playground ...` as a real process where the process is what is tested (Ctrl-C, its
+exit code and what it saved), the rest in-process through `main()`, the very function the process calls."""
 
 import json
 import os
@@ -12,17 +13,20 @@ import pytest
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def cli(*args, timeout=300):
-    env = dict(os.environ, HF_HUB_OFFLINE="1", PYTHONPATH=str(ROOT))
-    return subprocess.run(
-        [sys.executable, "-m", "playground", *args], capture_output=True, text=True, timeout=timeout, env=env, cwd=ROOT
-    )
+def cli(capsys, *args) -> tuple[int, str, str]:
+    """(exit code, stdout, stderr) of `main(args)` in this process."""
+    from playground.cli.main import main
+
+    capsys.readouterr()
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
 
 
-def test_rewards_json_lists_library():
-    out = cli("rewards", "--json")
-    assert out.returncode == 0, out.stderr
-    data = {r["name"]: r for r in json.loads(out.stdout)}
+def test_rewards_json_lists_library(capsys):
+    code, out, err = cli(capsys, "rewards", "--json")
+    assert code == 0, err
+    data = {r["name"]: r for r in json.loads(out)}
     assert {"length", "format", "combined", "correctness", "language"} <= set(data)
     assert data["length"]["params"][0] == {
         "name": "ideal_length",
@@ -32,13 +36,12 @@ def test_rewards_json_lists_library():
     }
 
 
-def test_score_json_schema_and_values():
+def test_score_json_schema_and_values(capsys):
     fmt = "<intro>Hi</intro><body>line one\nline two</body><conclusion>Bye</conclusion>"
-    out = cli(
-        "score", "--reward", "format:2", "--reward", "length", "--completion", fmt, "--completion", "nope", "--json"
-    )
-    assert out.returncode == 0, out.stderr
-    data = json.loads(out.stdout)
+    args = ["score", "--reward", "format:2", "--reward", "length", "--completion", fmt, "--completion", "nope"]
+    code, out, err = cli(capsys, *args, "--json")
+    assert code == 0, err
+    data = json.loads(out)
     assert set(data) == {"completions", "group", "flags", "advantage"}
     assert data["advantage"] == {
         "scale_rewards": "group",
@@ -75,7 +78,7 @@ def test_score_json_schema_and_values():
     ],
 )
 def test_bad_arguments_one_line_exit_2(args, needle, tmp_path, capsys):
-    """In-process through `main()` (the subprocess path is covered above); stderr must be one line."""
+    """Stderr must be one line."""
     from playground.cli.main import main
 
     argv = [*args, "--out", str(tmp_path)] if args[0] in ("train", "compare") else list(args)
@@ -92,7 +95,7 @@ def test_bad_arguments_one_line_exit_2(args, needle, tmp_path, capsys):
 
 
 def test_preview_tiny_model_json_is_seeded(tiny_model_dir, capsys):
-    """In-process through `main()`, twice (the subprocess path is covered by the other tests here)."""
+    """Twice in one process: the seed, not the process, makes the samples."""
     from playground.cli.main import main
 
     args = ["preview", "--model", str(tiny_model_dir), "--prompt", "Say hi", "--reward", "length", "--json"]
@@ -106,8 +109,9 @@ def test_preview_tiny_model_json_is_seeded(tiny_model_dir, capsys):
 
 
 @pytest.mark.slow
-def test_preview_embedded_gives_distinct_sensible_completions(embedded_dir):
-    out = cli(
+def test_preview_embedded_gives_distinct_sensible_completions(embedded_dir, capsys):
+    code, out, err = cli(
+        capsys,
         "preview",
         "--prompt",
         "Name a colour of the sky.",
@@ -121,8 +125,8 @@ def test_preview_embedded_gives_distinct_sensible_completions(embedded_dir):
         "0.7",
         "--json",
     )
-    assert out.returncode == 0, out.stderr
-    texts = [c["text"] for c in json.loads(out.stdout)["completions"]]
+    assert code == 0, err
+    texts = [c["text"] for c in json.loads(out)["completions"]]
     assert len(set(texts)) == 4
     # Sensible: English words, and at least one completion names a colour.
     assert all(sum(ch.isalpha() for ch in t) > 0.5 * len(t) for t in texts)
@@ -130,7 +134,6 @@ def test_preview_embedded_gives_distinct_sensible_completions(embedded_dir):
 
 
 def test_train_json_log_then_compare(tiny_model_dir, tmp_path, capsys):
-    """In-process through `main()` (a subprocess trains in the Ctrl-C test below)."""
     from playground.cli.main import main
 
     args = ["train", "--model_name_or_path", str(tiny_model_dir), "--max_steps", "2", "--num_generations", "4"]
