@@ -155,7 +155,8 @@ def train_status(ctx: AppContext, request: gr.Request, session_id: str | None, s
         # Empty charts and samples, with their axis titles and headers in the page's language (the page is built in
         # English): nothing of this visitor's is shown there.
         empty = [*chart_updates([], lang), empty_frame(lang, *SAMPLE_HEADERS), ""]
-        return idle + empty + [gr.Button(interactive=True)] * 2 + [seen] + eval_chart_updates([], None, lang)
+        buttons = [gr.Button(interactive=True), gr.Button(interactive=False)]  # Start, and no run of theirs to stop
+        return idle + empty + buttons + [seen] + eval_chart_updates([], None, lang)
     snap = job.snapshot()
     metrics = job.run.metrics()
     stored = job.run.status()

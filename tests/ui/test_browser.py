@@ -44,12 +44,13 @@ def slowdown() -> float:
     return max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
 
 
-def wait_for(predicate, timeout: float, what: str):
+def wait_for(predicate, timeout: float, what: str, shows=None):
     """Poll `predicate` until it returns something true, and return that. `timeout` is the ceiling on a quiet
     machine; a loaded one gets it times `slowdown()`, read as it waits, so a failure is a page that never answers.
     The polls come every 50 ms at first and further apart as the wait goes on (a twentieth of the time waited, at
     most half a second): a predicate that asks the page costs the page CPU, which a long wait (a training run) would
-    otherwise take from what it waits for, and the answer comes at most about 5 % later than the page has it."""
+    otherwise take from what it waits for, and the answer comes at most about 5 % later than the page has it.
+    `shows`, if given, is called on a time-out and its answer (what the page showed instead) joins the message."""
     start = time.monotonic()
     while True:
         value = predicate()
@@ -57,7 +58,8 @@ def wait_for(predicate, timeout: float, what: str):
             return value
         waited = time.monotonic() - start
         if waited > timeout * slowdown():
-            raise AssertionError(f"timed out after {waited:.0f} s waiting for {what}")
+            instead = f"; the page showed: {shows()!r}" if shows is not None else ""
+            raise AssertionError(f"timed out after {waited:.0f} s waiting for {what}{instead}")
         time.sleep(min(0.5, max(0.05, waited / 20)))
 
 
@@ -113,7 +115,7 @@ def test_flow_through_every_tab(app, browser):
 
     # Train: a short run; the reward chart gains points and the progress moves.
     open_tab(page, "Train")
-    page.get_by_label("max_steps").fill("200")  # stopped after the reload; never finishes first
+    page.get_by_label("max_steps").fill("5000")  # stopped after the reload, long before any machine gets this far
     open_group(page, "train.group.generation")
     page.get_by_label("num_generations").fill("4")
     page.get_by_label("max_completion_length").fill("8")
@@ -134,7 +136,12 @@ def test_flow_through_every_tab(app, browser):
     wait_for(stop.is_enabled, 30, "Stop to be enabled after the reload")
     stop.click()
     status = page.locator(".prose.pg-status")
-    wait_for(lambda: "was stopped at step" in status.inner_text(), 120, "the run to stop")
+    toasts = page.locator(".toast-body")
+
+    def shown():
+        return [status.inner_text(), *toasts.all_inner_texts()]
+
+    wait_for(lambda: "was stopped at step" in status.inner_text(), 120, "the run to stop", shown)
     assert not stop.is_enabled()
 
     # Compare: the run just stopped is picked by default (it saved its adapter).

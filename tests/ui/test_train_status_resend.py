@@ -41,3 +41,17 @@ def test_a_status_change_alone_does_not_redraw_the_charts(tmp_path, tiny_model_d
     # a row logged since the tick before: the charts are drawn again
     fewer = key.replace(f":{len(job.run.metrics())}:", f":{len(job.run.metrics()) - 1}:", 1)
     assert not any(_skipped(u) for u in train_status(ctx, None, token, fewer)[charts])
+
+    # the owner's finished run, and a stranger's look at it: Start is offered, Stop is not (nothing of theirs runs)
+    buttons = slice(HEAD + len(CHARTS) + 2, HEAD + len(CHARTS) + 4)
+    for viewer in (token, ctx.tokens.issue()):
+        start, stop = train_status(ctx, None, viewer, None)[buttons]
+        assert (start.interactive, stop.interactive) == (True, False)
+
+
+def test_with_no_run_stop_is_not_offered(tmp_path):
+    ctx = AppContext.create(UISettings(runs=str(tmp_path)))
+    out = train_status(ctx, None, ctx.tokens.issue(), None)
+    start, stop = out[HEAD + len(CHARTS) + 2 : HEAD + len(CHARTS) + 4]
+    assert (start.interactive, stop.interactive) == (True, False)
+    assert out[1] == "No run yet since the app started; past runs are on the Runs tab."
