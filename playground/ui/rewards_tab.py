@@ -180,6 +180,16 @@ def collect_selection(layout: Layout, request: gr.Request, custom, *values) -> t
     return selection, selection_summary(selection, lang_of(request), errors), json.dumps(selection, indent=1)
 
 
+def refresh_selection(layout: Layout, request: gr.Request, current, custom, *values):
+    """`collect_selection` for the page's cards: a selection equal to the session's (`current`) leaves the session and
+    the JSON box as they are. The page's load re-reads the cards (it translates the custom-code table), and a visitor
+    may already be typing in the JSON box: rewriting it with the same selection would wipe their text."""
+    selection, summary, text = collect_selection(layout, request, custom, *values)
+    if selection == current:
+        return gr.skip(), summary, gr.skip()
+    return selection, summary, text
+
+
 def _non_default(name: str, params: dict) -> dict:
     """The parameters that differ from the defaults, typed (raises RewardError on a bad value)."""
     defaults = get_spec(name).defaults()
@@ -465,8 +475,8 @@ def create_rewards_tab(ctx: AppContext, session: Session) -> RewardsTab:
     selection_outputs = [session.selection, summary, selection_json]
     gr.on(
         [c.change for c in [custom.choices, *card_inputs]],
-        bind(collect_selection, layout),
-        [custom.choices, *card_inputs],
+        bind(refresh_selection, layout),
+        [session.selection, custom.choices, *card_inputs],
         selection_outputs,
         api_visibility="private",
         trigger_mode="always_last",

@@ -2,6 +2,7 @@
 name, in the summary at once and by Start and Score, never counted as 1."""
 
 import html
+import json
 
 import pandas as pd
 import pytest
@@ -65,3 +66,16 @@ def test_a_negative_or_huge_weight_is_said_beside_the_selection_and_still_accept
     assert chinese in render("zh", weight_warning(selection[0]))
     assert [c.weight for c in parse_selection(selection)] == [weight]  # a warning, not a refusal
     assert weight_warning({"name": "length", "weight": 2.0}) is None
+
+
+def test_cards_read_again_into_the_same_selection_leave_the_json_box_alone():
+    """The page's load re-reads the cards; a visitor typing in the JSON box by then keeps their text."""
+    import gradio as gr
+
+    from playground.ui.rewards_tab import refresh_selection
+
+    selection, _, text = collect_selection((LENGTH,), None, None, *card_values(1))
+    same, summary, box = refresh_selection((LENGTH,), None, selection, None, *card_values(1))
+    assert same == gr.skip() and box == gr.skip() and "length" in summary
+    changed, _, box = refresh_selection((LENGTH,), None, selection, None, *card_values(2))
+    assert changed[0]["weight"] == 2 and json.loads(box) == changed and box != text
