@@ -117,8 +117,14 @@ def refresh_on_change(
     timer = gr.Timer(active=job is not None and job.active)
     if key == seen:
         return gr.skip(), gr.skip(), gr.skip(), gr.skip(), seen, timer
-    # A tick never picks a run for the visitor: one who cleared the picker keeps it empty.
-    lists = refresh(ctx, request, session_id, current, pick_first=False)
+    frame, picker, overlay_picker = refresh(ctx, request, session_id, current, pick_first=False)
+    choices = picker.constructor_args["choices"]
+    if current is None or current in [run_id for _, run_id in choices]:
+        # A tick leaves the pick to the page (only a run that is gone is unpicked): it read `current` when it
+        # started, and the tab's opening (which picks the newest run) or the visitor may have set the picker since;
+        # sending that old value emptied the picker under a Show click.
+        picker = gr.Dropdown(choices=choices)
+    lists = (frame, picker, overlay_picker)
     # the picked run's line follows too: after Continue it said "finished · 4/4" beside a list saying "running 5/6"
     summary = gr.skip()
     if current and current in {info.id for info, _ in ctx.runs_for(session_id)}:

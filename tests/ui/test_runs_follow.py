@@ -1,6 +1,6 @@
 """The Runs tab follows the live run: its timer re-sends the list when the run's status or step changes (the final
-"finished" after the last save shows without a Refresh), and nothing while it stays the same; "Train to step" says
-what its 0 means."""
+"finished" after the last save shows without a Refresh), and nothing while it stays the same, and never the picked run;
+"Train to step" says what its 0 means."""
 
 import gradio as gr
 import pytest
@@ -20,9 +20,14 @@ def test_the_list_is_sent_again_when_the_live_run_changes_and_only_then(tmp_path
     job.join(600)
     assert job.status == "finished", job.error
     frame, picker, _, summary, seen, timer = refresh_on_change(ctx, None, None, None, None)
-    assert picker.value is None  # a tick picks no run for a visitor whose picker is empty
+    # A tick sends the picker's choices, never its value: it picks no run for a visitor whose picker was empty when
+    # the tick began, and leaves a pick made since (the tab's opening picks the newest run) as it is.
+    assert [run_id for _, run_id in picker.constructor_args["choices"]] == [job.run.id]
+    assert "value" not in picker.constructor_args
     picked = refresh_on_change(ctx, None, None, job.run.id, None)
-    assert picked[1].value == job.run.id  # and keeps a picked one
+    assert "value" not in picked[1].constructor_args
+    gone = refresh_on_change(ctx, None, None, "20200101-000000-000000", None)
+    assert gone[1].constructor_args["value"] is None  # a picked run deleted elsewhere is unpicked
     # with its line beside it, as the list says it (a Continue's "running 4/6" is not left as "finished 4/4")
     assert f"`{job.run.id}` · finished · 3/3 steps" in picked[3]
     zh = refresh_on_change(ctx, gr.Request(headers={"accept-language": "zh-CN"}), None, job.run.id, None)
