@@ -3,6 +3,9 @@
 `TrlParser` (an `HfArgumentParser`) turns each surfaced field of TRL's classes (`playground.spec.section_class`) into
 a flag, its help into `--help`, and reads a YAML file given with `--config` as the flags' defaults (flags override
 it), as `trl grpo` does. Every flag of every command takes both spellings, `--max_steps` and `--max-steps`.
+
+The run spec (TRL's `GRPOConfig`, and with it transformers and torch) and the prompt source (`datasets`) are imported
+by the functions that read them: a command without run fields (`rewards`, `--help`) starts without them.
 """
 
 from __future__ import annotations
@@ -10,13 +13,15 @@ from __future__ import annotations
 import argparse
 import typing
 from dataclasses import asdict, field, fields, make_dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from trl import TrlParser
 
-from playground.data.sources import PromptSource, guess_kind, parse_column_map
 from playground.errors import PlaygroundError
-from playground.spec import DATA_FLAGS, SECTIONS, RunSpec, reporters, section_class
+
+
+if TYPE_CHECKING:
+    from playground.spec import RunSpec
 
 
 def underscored(parser: argparse.ArgumentParser, args: typing.Sequence[str] | None) -> list[str] | None:
@@ -48,6 +53,9 @@ class Parser(OneLine, TrlParser):
 
 def data_args() -> type:
     """The prompt source as flags (`DATA_FLAGS`: `dataset_name`, `dataset_config`, …), help from `PromptSource`."""
+    from playground.data.sources import PromptSource
+    from playground.spec import DATA_FLAGS
+
     source = {f.name: f for f in fields(PromptSource)}
     hints = typing.get_type_hints(PromptSource)
     specs = []
@@ -61,6 +69,8 @@ def data_args() -> type:
 
 def spec_defaults(spec: RunSpec) -> dict[str, Any]:
     """{flag: value} of a spec, to become the parser's defaults."""
+    from playground.spec import DATA_FLAGS, SECTIONS
+
     out = {f.name: getattr(getattr(spec, section), f.name) for section, cls in SECTIONS.items() for f in fields(cls)}
     data = spec.data.to_dict()
     return out | {flag: data[key] for flag, key in DATA_FLAGS.items()}
@@ -68,6 +78,8 @@ def spec_defaults(spec: RunSpec) -> dict[str, Any]:
 
 def section_types() -> list[type]:
     """The spec's sections as the parser's dataclasses (help and choices in their metadata), then the prompt source."""
+    from playground.spec import SECTIONS, section_class
+
     return [*(section_class(name, cls.__name__, parser=True) for name, cls in SECTIONS.items()), data_args()]
 
 
@@ -88,6 +100,9 @@ def add_run_fields(parser: argparse.ArgumentParser, *names: str, **defaults: Any
 
 def build_spec(base: RunSpec, parsed: dict[str, Any]) -> RunSpec:
     """`base` with the parsed sections (`{"model": ModelArgs copy, ..., "data": DataArgs}`) in place."""
+    from playground.data.sources import PromptSource, guess_kind, parse_column_map
+    from playground.spec import DATA_FLAGS, SECTIONS, RunSpec, reporters
+
     spec = RunSpec.from_dict(base.to_dict())
     for section in SECTIONS:
         for name, value in asdict(parsed[section]).items():

@@ -171,7 +171,10 @@ COMMANDS.update(
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(commands: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The CLI's parser: every command by name and help, with the arguments of `commands` (all when None). A
+    command's arguments may read the run spec, and with it TRL's config and torch; `main` sets up only the command it
+    runs, so `--help` and `rewards` start without them."""
     parser = _Parser(
         prog="grpo-playground",
         description="GRPO Reward Playground command line.",
@@ -180,7 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for name, (setup, _, help) in COMMANDS.items():
         command = sub.add_parser(name, help=help, description=help, add_help=setup is not None)
-        if setup is not None:
+        if setup is not None and (commands is None or name in commands):
             setup(command)
     return parser
 
@@ -196,7 +199,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv and argv[0] in COMMANDS and COMMANDS[argv[0]][0] is None:
         command, run_argv = argv[0], argv[1:]
     else:
-        args = build_parser().parse_args(argv)
+        args = build_parser(argv[:1]).parse_args(argv)
         command, run_argv = args.command, args
     _, run, _ = COMMANDS[command]
     try:

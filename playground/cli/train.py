@@ -1,4 +1,8 @@
-"""`python -m playground train` and `compare`: the training job and before/after from the command line."""
+"""`python -m playground train` and `compare`: the training job and before/after from the command line.
+
+The run spec (TRL's `GRPOConfig`, and with it transformers and torch) is imported by the functions that read it, so
+that `lessons` and the CLI's other commands, which import this module, start without it.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import yaml
 
@@ -17,13 +22,16 @@ from playground.data.parsers import FILE_TYPES
 from playground.errors import PlaygroundError
 from playground.scoring import RewardChoice
 from playground.settings import Settings, install
-from playground.spec import SECTIONS, TRAINER_SETTINGS, RunSpec, demo_spec
 from playground.texts import msg
 
 
+if TYPE_CHECKING:
+    from playground.spec import RunSpec
+
 TRAIN_HELP = "train with GRPO (default: the demo recipe)"
-# GRPOConfig and ModelConfig keys of a `trl grpo` YAML file that the playground sets for itself (logged, not used).
-SET_BY_PLAYGROUND = (*TRAINER_SETTINGS, "output_dir", "bf16", "use_cpu", "dtype", "use_peft")
+# GRPOConfig and ModelConfig keys of a `trl grpo` YAML file that the playground sets for itself (logged, not used),
+# with the recipe's trainer settings (`playground.spec.TRAINER_SETTINGS`).
+SET_BY_PLAYGROUND = ("output_dir", "bf16", "use_cpu", "dtype", "use_peft")
 
 
 @dataclass
@@ -62,6 +70,8 @@ def parse_train(argv: list[str]) -> tuple[RunSpec, argparse.Namespace]:
     the --config file's values (read once, here: TRL's parser is handed them as defaults), then the flags. Bad flags
     exit with one line and code 2 (argparse); a bad file or value raises a PlaygroundError, which the CLI prints as
     one line with code 2."""
+    from playground.spec import SECTIONS, TRAINER_SETTINGS
+
     parser = train_parser()
     known, _ = parser.parse_known_args(argv)  # the command's own flags first: they pick the base spec
     base = base_spec(known.spec, known.lesson)
@@ -77,7 +87,8 @@ def parse_train(argv: list[str]) -> tuple[RunSpec, argparse.Namespace]:
     *parsed, options, from_args = parser.parse_args_into_dataclasses(argv, return_remaining_strings=True)
     if from_args:
         parser.error(msg("cli.unrecognized", args=" ".join(from_args)))
-    unknown = [key for key in from_config[::2] if key.removeprefix("--") not in SET_BY_PLAYGROUND]
+    ignored = (*TRAINER_SETTINGS, *SET_BY_PLAYGROUND)
+    unknown = [key for key in from_config[::2] if key.removeprefix("--") not in ignored]
     if unknown:
         keys = ", ".join(k.removeprefix("--") for k in unknown)
         parser.error(msg("cli.not_a_setting", config=known.config, keys=keys))
@@ -92,6 +103,8 @@ def parse_train(argv: list[str]) -> tuple[RunSpec, argparse.Namespace]:
 
 def base_spec(spec_file: str | None, lesson: str | None) -> RunSpec:
     """The spec that flags and a config file change: a lesson's, a spec file's, or the demo recipe."""
+    from playground.spec import demo_spec
+
     if lesson:
         from playground.lessons import get_lesson
 
@@ -104,6 +117,8 @@ def base_spec(spec_file: str | None, lesson: str | None) -> RunSpec:
 
 
 def load_spec_file(path: str) -> RunSpec:
+    from playground.spec import RunSpec
+
     try:
         return RunSpec.from_json(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:

@@ -2,6 +2,7 @@
 one as a real `python -m playground X --help` process (the console's own exit path)."""
 
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -64,3 +65,32 @@ def test_train_help_as_a_process(tmp_path):
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.startswith("usage: grpo-playground train ")
     assert "--bf16" in out.stdout and "--max_steps" in out.stdout
+
+
+@pytest.mark.integration  # a fresh `python` process: what the commands import
+def test_help_and_rewards_start_without_the_run_spec(tmp_path):
+    # The run spec imports TRL's GRPOConfig, and with it transformers and torch (seconds of CPU): a command without
+    # run fields must not pay for them.
+    script = """if True:
+        import json, sys
+        from playground import console
+        for argv in (["rewards", "--json"], ["--help"]):
+            try:
+                code = console.run(argv)
+            except SystemExit as exit:
+                code = exit.code
+            heavy = [m for m in ("playground.spec", "torch", "transformers.training_args") if m in sys.modules]
+            print(json.dumps({"argv": argv, "code": code, "heavy": heavy}), file=sys.stderr)
+    """
+    env = dict(os.environ, HF_HUB_OFFLINE="1", PYTHONPATH=str(ROOT))
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=300, env=env, cwd=tmp_path
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    rows = [json.loads(line) for line in out.stderr.splitlines() if line.startswith("{")]
+    assert rows == [
+        {"argv": ["rewards", "--json"], "code": 0, "heavy": []},
+        {"argv": ["--help"], "code": 0, "heavy": []},
+    ]
+    assert "length" in [r["name"] for r in json.loads(out.stdout.partition("\nusage:")[0])]
+    assert "usage: grpo-playground [-h]" in out.stdout and "  rewards " in out.stdout

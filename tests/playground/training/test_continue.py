@@ -106,7 +106,10 @@ def test_stop_then_continue_takes_the_uninterrupted_steps(tmp_path, tiny_model_d
     assert len(kept) <= KEEP_CHECKPOINTS and kept[-1] == STEPS
 
 
-def test_sigkill_between_steps_then_continue_from_the_command_line(tmp_path, tiny_model_dir, reference):
+def test_sigkill_between_steps_then_continue_from_the_command_line(tmp_path, tiny_model_dir, reference, capsys):
+    """The killed run is a real process; it continues through `main()`, the function the command's process calls."""
+    from playground.cli.main import main
+
     spec_file = tmp_path / "spec.json"
     spec_file.write_text(tiny_spec(tiny_model_dir).to_json())
     runs = tmp_path / "runs"
@@ -126,15 +129,9 @@ def test_sigkill_between_steps_then_continue_from_the_command_line(tmp_path, tin
     store = RunStore(runs)
     assert store.get(run_dir.name).status()["status"] == "interrupted"
 
-    out = subprocess.run(
-        [*cmd[:4], "--resume_from_checkpoint", run_dir.name, "--out", str(runs)],
-        env=env,
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert out.returncode == 0, out.stderr
+    capsys.readouterr()
+    assert main(["train", "--resume_from_checkpoint", run_dir.name, "--out", str(runs)]) == 0, capsys.readouterr().err
+    assert capsys.readouterr().err.splitlines()[-1] == f"run {run_dir.name} finished"
     run = store.get(run_dir.name)
     assert run.status()["status"] == "finished"
     rows = step_rows(run)
