@@ -127,6 +127,7 @@ def build_app(settings: UISettings | None = None, *, ctx: AppContext | None = No
         wire_unload(demo, ctx)
         add_mcp_tools(ctx)
     gate_every_event(demo)  # public mode's admission gate prices every event's inputs, named or not
+    skip_event_analytics()
     demo.queue(default_concurrency_limit=1)
     # The app's own objects (torch, the model, the page: most of a million) are built: later full collections skip
     # them. Without this a full collection walks them all, about a second of the interpreter lock on a loaded machine,
@@ -134,6 +135,15 @@ def build_app(settings: UISettings | None = None, *, ctx: AppContext | None = No
     gc.collect()
     gc.freeze()
     return demo
+
+
+def skip_event_analytics() -> None:
+    """After every event, Gradio's queue recomputes a pandas summary of the last 10,000 events, function by function,
+    for its monitoring dashboard, which this app does not enable: with the page's hundred-odd events, tens of
+    milliseconds of the interpreter lock per event, which every other visitor's request waits for. The summary is
+    recomputed once per `GRADIO_ANALYTICS_CACHE_FREQUENCY` events, read when the queue is built: a billion here, unless
+    the operator set it."""
+    os.environ.setdefault("GRADIO_ANALYTICS_CACHE_FREQUENCY", str(10**9))
 
 
 def trust_proxies() -> None:

@@ -1,6 +1,7 @@
 """The admission gate's parts on their own: the one caps table (and docs/security.md showing it), the client's address
 behind trusted proxies, the upload records' owners and addresses, a model's size from its config, the path filter,
-and that every event of the built app passes through the gate."""
+that every event of the built app passes through the gate, and that its queue does not recompute Gradio's analytics
+summary after each event (the app's process stays free for the visitors' requests)."""
 
 import json
 import re
@@ -120,14 +121,34 @@ def test_messages_show_no_server_path():
     assert scrub_paths(kept) == kept
 
 
-def test_every_event_of_the_app_passes_through_the_gate(tiny_model_dir):
+@pytest.fixture(scope="module")
+def demo(tiny_model_dir):
     from playground.ui.app import build_app
-    from playground.ui.common import ungated
     from playground.ui.settings import UISettings
 
-    demo = build_app(UISettings(model=str(tiny_model_dir)))
+    return build_app(UISettings(model=str(tiny_model_dir)))
+
+
+def test_every_event_of_the_app_passes_through_the_gate(demo):
+    from playground.ui.common import ungated
+
     assert ungated(demo) == []
     assert len([f for f in demo.fns.values() if f.fn is not None]) >= 80
+
+
+def test_the_apps_queue_does_not_summarize_its_events_after_each_one(demo):
+    """Gradio's queue calls `compute_analytics_summary` with its recorded events after every event; the app's queue
+    returns the empty summary instead of grouping them with pandas (its monitoring dashboard is not served)."""
+    queue = demo._queue
+    records = [
+        {"time": 0.0, "status": "success", "process_time": 0.1, "function": "try_on_text", "session_hash": "a"},
+        {"time": 1.0, "status": "failed", "process_time": 0.3, "function": "try_on_text", "session_hash": "b"},
+    ]
+    queue.events_recorded += len(records)  # two events recorded since the last summary
+    try:
+        assert queue.compute_analytics_summary(records) == {"functions": {}}
+    finally:
+        queue.events_recorded -= len(records)
 
 
 def test_the_default_upload_table_keeps_a_victims_record_past_a_thousand_and_one_owners(tmp_path):

@@ -103,9 +103,13 @@ def test_one_queued_run_per_browser_and_per_address(public_app):
         job.join(300)
 
 
-def test_the_wall_time_cap_stops_a_run_inside_its_step(tiny_model_dir, tmp_path):
+def test_the_wall_time_cap_stops_a_run_inside_its_step(tiny_model_dir, tmp_path, monkeypatch):
     """A step that would take two minutes (a reward that sleeps) ends a few seconds after the wall time, at step 0:
-    the run is interrupted where it is, not after the step."""
+    the run is interrupted where it is, not after the step. The step's grace before the interruption is 1 s here (it
+    is how long the queue waits for a step that ends on its own, which this one never does)."""
+    from playground.training import run_queue
+
+    monkeypatch.setattr(run_queue, "INTERRUPT_GRACE_SECONDS", 1.0)
     entered, finished = threading.Event(), threading.Event()
 
     def slow(completions, **kwargs):

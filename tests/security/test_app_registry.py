@@ -1,8 +1,9 @@
 """An attack generated from the reward registry: every registered reward is scored in public mode through the entry
 point the page uses (Try on text, `python app.py` in public mode in a process of its own on 127.0.0.1), with the
 largest inputs the admission gate allows, in two shapes: the most completion text with the reward's own columns, and
-the longest column values with as much completion text as the gate then allows. A reward added later is attacked
-without a new test.
+the longest column values with as much completion text as the gate then allows (a reward with no text column to
+lengthen gets the same inputs in both shapes, and is attacked once). A reward added later is attacked without a new
+test.
 
 Each call must end within `CALL_BUDGET` seconds (scored, or refused by the gate), and a bystander loading the page
 (GET /config, from a process of its own) meanwhile must be answered within `page_load_bound` of its page loads just
@@ -98,15 +99,41 @@ def score_largest(visitor: Client, spec, shape: str, caps: Caps) -> tuple[str, f
     raise AssertionError(f"the gate refused even 1/64 of its largest inputs: {outcome}")
 
 
+def attacks() -> list[tuple]:
+    """(spec, shape) of each distinct attack: every reward in the first shape, and in each other shape whose inputs
+    differ from those of the shapes before it."""
+    caps, found = Caps(), []
+    for spec in SPECS:
+        seen = []
+        for shape in SHAPES:
+            inputs = largest_inputs(spec, shape, caps)
+            if inputs not in seen:
+                seen.append(inputs)
+                found.append((spec, shape))
+    return found
+
+
+ATTACKS = attacks()
+
+
 def test_the_registry_is_attacked_whole():
     names = [spec.name for spec in SPECS]
-    print(f"\nreward registry: {len(names)} rewards × {len(SHAPES)} shapes: {', '.join(names)}")
+    shaped = {shape: [spec.name for spec, s in ATTACKS if s == shape] for shape in SHAPES}
+    print(
+        f"\nreward registry: {len(names)} rewards: {', '.join(names)}; in the columns shape too: {shaped['columns']}"
+    )
     assert len(names) == len(set(names)) >= 20
+    assert shaped["completions"] == names  # every reward, once at least
+    # the columns shape attacks each reward with a text column to lengthen, the reference-comparing ones among them
+    texts = [
+        s.name for s in SPECS if any(isinstance(v, str) for v in largest_inputs(s, "completions", Caps())[1].values())
+    ]
+    assert shaped["columns"] == texts
+    assert {"correctness", "accuracy", "similarity", "string_check"} <= set(texts)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("shape", SHAPES)
-@pytest.mark.parametrize("spec", SPECS, ids=[spec.name for spec in SPECS])
+@pytest.mark.parametrize(("spec", "shape"), ATTACKS, ids=[f"{spec.name}-{shape}" for spec, shape in ATTACKS])
 def test_every_reward_at_the_largest_allowed_inputs(visitor, bystander, spec, shape):
     caps = Caps()
     params = attack_params(spec)
