@@ -21,6 +21,7 @@ from typing import Any
 
 from playground.errors import PlaygroundError
 from playground.settings import PROXY_HEADERS, Caps, current
+from rewards.judge import ITEM
 
 
 def _env(name: str) -> str:
@@ -109,14 +110,26 @@ def check_group(
     _over("max_pair_chars", sum(sizes) * column_chars, caps)
 
 
-def check_judges(completions: Collection[Any], selection: Iterable[Any], caps: Caps | None = None) -> None:
-    """Price what each reward of `selection` that runs a model on the group reads: every completion, with the
-    rubric for a `judge` (a formula's terms included)."""
+def check_judges(
+    completions: Collection[Any],
+    selection: Iterable[Any],
+    caps: Caps | None = None,
+    *,
+    prompts: Iterable[Any] = (),
+    columns: Mapping[str, Any] | None = None,
+) -> None:
+    """Price what each reward of `selection` that runs a model on the group reads (a formula's terms included): every
+    completion with its prompt (the longest of `prompts`), and for a `judge` its rubric as filled for the row (each
+    `{{item.<column>}}` counted at the longest value of that column in `columns`)."""
     caps = caps or Caps.from_env()
+    prompt = max((prompt_tokens(p) for p in prompts), default=0)
+    values = {name: _column_values({name: value}) for name, value in (columns or {}).items()}
+    longest = {name: max((prompt_tokens(str(v)) for v in found), default=0) for name, found in values.items()}
     for item in selection or []:
         for name, params in _model_readers(*_name_params(item)):
-            rubric = prompt_tokens(str(params.get("rubric") or "")) if name == "judge" else 0
-            _over("max_judge_tokens", sum(prompt_tokens(c) + rubric for c in completions), caps)
+            rubric = str(params.get("rubric") or "") if name == "judge" else ""
+            filled = prompt_tokens(rubric) + sum(longest.get(column, 0) for column in ITEM.findall(rubric))
+            _over("max_judge_tokens", sum(prompt_tokens(c) + prompt + filled for c in completions), caps)
 
 
 def _model_readers(name: str, params: Mapping[str, Any], depth: int = 0) -> list[tuple[str, Mapping[str, Any]]]:

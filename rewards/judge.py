@@ -28,7 +28,7 @@ TEMPLATE = (
 )
 _YES = ("yes", "Yes", " yes", " Yes", "YES")
 _NO = ("no", "No", " no", " No", "NO")
-_ITEM = re.compile(r"\{\{\s*item\.([A-Za-z_]\w*)\s*\}\}")
+ITEM = re.compile(r"\{\{\s*item\.([A-Za-z_]\w*)\s*\}\}")
 _LOCK = threading.Lock()
 _LOADED: dict[str, tuple] = {}
 
@@ -51,11 +51,11 @@ def item_rubrics(rubric: str, kwargs: dict, n: int) -> list[str]:
     The rubric of each of `n` completions: `{{item.<column>}}` references (OpenAI's score_model templates) filled
     with that row's value of the dataset column, e.g. the reference answer the judge compares with.
     """
-    names = sorted(set(_ITEM.findall(rubric)))
+    names = sorted(set(ITEM.findall(rubric)))
     if not names:
         return [rubric] * n
     values = {name: column("judge", name, kwargs, n) for name in names}
-    return [_ITEM.sub(lambda m, i=i: str(values[m.group(1)][i]), rubric) for i in range(n)]
+    return [ITEM.sub(lambda m, i=i: str(values[m.group(1)][i]), rubric) for i in range(n)]
 
 
 def _token_ids(tokenizer, words: tuple[str, ...]) -> list[int]:

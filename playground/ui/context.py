@@ -170,10 +170,13 @@ class AppContext:
         if self.public:
             admission.check_group(completions, columns, prompts)
 
-    def check_judges(self, completions: list, selection) -> None:
-        """Public mode: the price of the judge rewards of `selection` reading `completions`."""
+    def check_judges(
+        self, completions: list, selection, prompts: list | tuple = (), columns: dict | None = None
+    ) -> None:
+        """Public mode: the price of the judge rewards of `selection` reading `completions`, their prompts and the
+        columns a rubric quotes."""
         if self.public:
-            admission.check_judges(completions, selection)
+            admission.check_judges(completions, selection, prompts=prompts, columns=columns)
 
     def check_selection(self, selection) -> None:
         """Public mode: the price of a reward selection (parameter sizes, patterns, models a reward loads)."""

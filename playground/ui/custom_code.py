@@ -341,7 +341,14 @@ def price_cases(ctx: AppContext, cases: list[RewardCase], selection: list[dict])
         for case in cases:
             ctx.check_group([case.completion], {k: [v] for k, v in (case.columns or {}).items()}, [case.prompt or ""])
         ctx.check_selection(selection)
-        ctx.check_judges([case.completion for case in cases], selection)  # what a judge or reward model reads
+        columns: dict[str, list] = {}
+        for case in cases:
+            for name, value in (case.columns or {}).items():
+                columns.setdefault(name, []).append(value)
+        # what a judge or reward model reads: each case's completion, with the longest prompt and quoted column
+        ctx.check_judges(
+            [case.completion for case in cases], selection, [case.prompt or "" for case in cases], columns
+        )
 
 
 def run_reward_tests(ctx: AppContext, request: gr.Request, token: str | None, code: str, selection: list[dict], cases):

@@ -97,7 +97,7 @@ def score_completions(
         whole_table=True,
     )
     ctx.check_group(completions, prompts=[prompt or ""])
-    ctx.check_judges(completions, reward_selection(rewards))
+    ctx.check_judges(completions, reward_selection(rewards), [prompt or ""])
     custom = _custom(code)
     try:
         funcs, weights = build_rewards(parse_selection(reward_selection(rewards)), custom, executor=reward_executor())

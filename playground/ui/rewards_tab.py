@@ -286,9 +286,10 @@ def try_on_text(
     run in the session's sandbox, library ones (public mode) in the worker of the browser's token. The gate prices
     the completions, the prompt and every column value first."""
     completions = [block.strip() for block in SEPARATOR.split(text or "") if block.strip()]  # as `score_text` reads
-    ctx.check_group(completions, _columns(lang_of(request), columns), [prompt or ""])
+    extra = _columns(lang_of(request), columns)
+    ctx.check_group(completions, extra, [prompt or ""])
     ctx.check_selection(selection)
-    ctx.check_judges(completions, selection)
+    ctx.check_judges(completions, selection, [prompt or ""], extra)
     custom = custom_rewards(ctx, request, code, selection)
     return score_text(lang_of(request), text, prompt, columns, selection, custom, owner=ctx.viewer(token))
 

@@ -186,3 +186,23 @@ def test_what_a_judge_or_a_reward_model_reads_is_priced_formula_terms_included()
     for completions, selection, tokens in cases:
         with pytest.raises(PlaygroundError, match=rf"PLAYGROUND_MAX_JUDGE_TOKENS\); this request has {tokens}"):
             check_judges(completions, selection, caps)
+
+
+def test_a_judge_is_priced_with_the_prompt_and_the_columns_its_rubric_quotes():
+    """A judge (and a reward model) reads each completion's prompt too, and a rubric's `{{item.<column>}}` is filled
+    with the row's value: a long prompt or quoted column is paid once per completion."""
+    from playground.admission import check_judges
+
+    caps = Caps(max_judge_tokens=100)
+    two = ["x" * 20] * 2  # 10 tokens each
+    quoting = [{"name": "judge", "params": {"rubric": "{{item.answer}}"}}]  # 8 tokens as written
+    model = [{"name": "reward_model", "params": {"model": "org/rm"}}]
+    check_judges(two, quoting, caps, prompts=["p" * 40], columns={"answer": ["short"], "unquoted": ["z" * 10_000]})
+    cases = [
+        (quoting, dict(columns={"answer": ["a" * 100, "b"]}), 2 * (10 + 8 + 50)),  # the longest value, per row
+        (quoting, dict(prompts=["p" * 120]), 2 * (10 + 8 + 60)),
+        (model, dict(prompts=["p" * 200]), 2 * (10 + 100)),
+    ]
+    for selection, read, tokens in cases:
+        with pytest.raises(PlaygroundError, match=rf"PLAYGROUND_MAX_JUDGE_TOKENS\); this request has {tokens}"):
+            check_judges(two, selection, caps, **read)
