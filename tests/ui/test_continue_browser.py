@@ -1,5 +1,7 @@
 """An app process killed while it trains, and started again: the Runs tab lists the run as interrupted, and its
-Continue button takes it from its last checkpoint to its end (a real app process, Chromium through Playwright)."""
+Continue button takes it from its last checkpoint to its end. The app killed is a real `python app.py` process; the
+app started again on its runs folder is built and launched in the test's process, as app.py does; Chromium through
+Playwright."""
 
 import contextlib
 import json
@@ -11,7 +13,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from tests.ui.live_app import SANDBOX_ENV, free_port
+from tests.ui.live_app import SANDBOX_ENV, free_port, running_app
 from tests.ui.test_browser import VIEWPORT, assert_no_error_toast, open_tab, wait_for
 from tests.ui.test_client import TINY_RUN, client, form_kwargs
 
@@ -62,7 +64,9 @@ def test_continue_a_run_after_the_app_was_killed(tiny_model_dir, tmp_path, brows
         os.killpg(proc.pid, signal.SIGKILL)  # the app dies while it trains
     (run_dir,) = [p for p in runs.iterdir() if p.is_dir() and not p.name.startswith(".")]
 
-    with app_process(tiny_model_dir, runs) as (_, live):
+    # Started again: a new app on the same runs folder, built in this process, whose imports are loaded already (a
+    # second interpreter's start-up would be most of this test's time).
+    with running_app(str(tiny_model_dir), str(runs)) as live:
         context = browser.new_context(locale="en-US", viewport=VIEWPORT)
         page = context.new_page()
         page.goto(live.url)

@@ -1,6 +1,7 @@
 """A whole first visit in a real headless Chromium, on the Chinese page: pick a reward (Try on text
 re-scores by itself), preview a group (a G of 17 is refused and the group stays), open and close "Generation", train 3
-steps, compare, then Runs (pick a run, one-click download, Delete asks first). No error toast; on the Chinese page no
+steps, compare, then Runs (pick a run, one-click download, Delete asks first); after a reload the Train tab gives the
+finished run's own duration, not the time since it started. No error toast; on the Chinese page no
 English beyond TRL's metric and field names, reward and set names, and what the model or the user wrote. A watcher
 sees a run started in another session without switching tabs; at phone width labels wrap. Every error path of every
 tab, on the Chinese page, reads Chinese but for names.
@@ -9,12 +10,15 @@ tab, on the Chinese page, reads Chinese but for names.
 import json
 import re
 import time
+from datetime import datetime
 
 import pytest
 
 from playground.data.sources import BUILTIN_SETS
 from playground.spec import flat_fields
 from playground.texts import msg
+from playground.training.store import run_seconds
+from playground.ui.common import duration_text
 from playground.ui.i18n import EN, ZH, field_help
 from rewards.registry import list_specs
 from tests.ui.test_browser import assert_no_error_toast, wait_for
@@ -23,6 +27,8 @@ from tests.ui.test_browser import assert_no_error_toast, wait_for
 TEXT = {"en": EN, "zh": ZH}
 LOCALE = {"en": "en-US", "zh": "zh-CN"}
 VIEWPORT = {"width": 1400, "height": 900}
+# A finished run's duration in the Train tab's status line (train.status.finished).
+DURATION = {"en": r" steps in ([^.]+)\. ", "zh": r"用时 ([^。]+)。"}
 # Latin words allowed on the Chinese page: names kept in English by design (TRL metrics and fields, rewards, prompt
 # sets, tags), product and format names, and Gradio's own footer.
 ALLOWED = {
@@ -153,8 +159,8 @@ def test_a_first_visit(app, browser, lang):
     samples.fill("2")
     samples.press("Tab")
     click(page, lang, "compare.run_button")
-    page.get_by_text(T["compare.summary"].split("{delta}")[0].strip("*")).first.wait_for()
-    time.sleep(1.0)
+    # The result's Markdown: the comparison's one answer (the progress bars show the same words while it ends).
+    page.locator(".prose", has_text=T["compare.summary"].split("{delta}")[0].strip("*")).first.wait_for()
     assert_no_error_toast(page)
     no_english(page, lang, "Compare tab")
 
@@ -177,8 +183,24 @@ def test_a_first_visit(app, browser, lang):
     assert_no_error_toast(page)
     no_english(page, lang, "Runs tab")
 
-    # At phone width the Train form's labels wrap instead of being cut.
+    # A reload after the run's end: the starter's Train tab shows the run's own duration in the page's language, not
+    # the time since it started (2 s after its end at least, when that reads at least 2 whole seconds more).
+    stored = app.ctx.jobs.current.run.status()
+    seconds = run_seconds(stored)
+    assert seconds is not None and stored["status"] == "finished"
+    time.sleep(max(0.0, 2 - (time.time() - datetime.fromisoformat(stored["finished_at"]).timestamp())))
+    page.reload()
+    # The page comes back on the tab last opened (Runs); a click on Train before that would be switched back.
+    runs_tab = page.get_by_role("tab", name=T["runs.tab"], exact=True)
+    wait_for(lambda: runs_tab.get_attribute("aria-selected") == "true", 60, "the reloaded page back on Runs")
     open_tab(page, lang, "train.tab")
+    wait_for(lambda: T["train.state.finished"] in status.inner_text(), 30, "the finished run after the reload")
+    shown = re.search(DURATION[lang], status.inner_text())
+    assert shown is not None, status.inner_text()
+    assert shown.group(1) == duration_text(seconds, lang), status.inner_text()
+    assert run_seconds(app.ctx.jobs.current.run.status()) == seconds  # read again, later: the same
+
+    # At phone width the Train form's labels wrap instead of being cut.
     page.set_viewport_size({"width": 390, "height": 844})
     label = page.locator("span[data-testid='block-info']", has_text="model_name_or_path").first
     assert label.evaluate("n => n.scrollWidth <= n.clientWidth + 1"), "model_name_or_path is cut at 390 px"

@@ -1,18 +1,15 @@
 """What a newcomer meets, in a real headless Chromium: a bad weight pasted as JSON gives one error toast and no
-"Error" badges over the cards; a finished run's duration after a reload is the run's own."""
+"Error" badges over the cards; every tab is in view on a phone; a first visit starts with the format lesson and a
+return keeps its tab. A refused grader's badges are checked in test_grader_undo_browser.py, a finished run's duration
+after a reload on the first visit's run in test_first_visit.py."""
 
 import json
-import re
-import time
 
 import pytest
 
 from playground.lessons import get_lesson
-from playground.training.store import run_seconds
-from playground.ui.common import duration_text
 from playground.ui.i18n import EN, ZH
-from tests.lab.test_graders import STRING_CHECK
-from tests.ui.test_browser import open_group, open_tab, wait_for
+from tests.ui.test_browser import open_tab, wait_for
 
 
 TEXT = {"en": EN, "zh": ZH}
@@ -55,72 +52,6 @@ def test_a_bad_weight_gives_one_toast_and_no_badges(app, browser, lang):
         page.wait_for_timeout(300)
         assert visible_badges(page) == 0, family
     context.close()
-
-
-def test_a_refused_grader_marks_no_reward_card(app, browser):
-    context, page = open_page(browser, app, "en")
-    open_tab(page, EN["lab.tab"])
-    editor = page.locator(".block", has=page.get_by_text(EN["lab.grader.paste"])).locator(".cm-content")
-    editor.click()
-    page.keyboard.insert_text('{"type": "string_check", "name": "x"')  # cut short: not JSON
-    page.get_by_role("button", name=EN["lab.grader.import"], exact=True).click()
-    page.locator(".toast-body.error").first.wait_for()
-    open_tab(page, EN["rewards.tab"])
-    for family in ("format", "length"):
-        open_tab(page, EN[f"rewards.family.{family}"])
-        page.wait_for_timeout(300)
-        assert visible_badges(page) == 0, family
-    # A grader that imports: the screen-reader line after the event reads a word, not Gradio's missing key.
-    open_tab(page, EN["lab.tab"])
-    editor.click()
-    page.keyboard.press("Control+A")
-    page.keyboard.insert_text(json.dumps(STRING_CHECK))
-    page.get_by_role("button", name=EN["lab.grader.import"], exact=True).click()
-    page.get_by_text("Imported: 1 reward(s) selected").wait_for()
-    page.wait_for_timeout(500)
-    assert not page.evaluate("() => document.body.textContent.includes('common.complete')")
-    context.close()
-
-
-def fill(page, label: str, value: str) -> None:
-    box = page.get_by_label(label, exact=True).filter(visible=True)
-    box.fill(value)
-    box.press("Tab")
-
-
-def test_a_finished_runs_duration_after_a_reload_is_its_own(app, browser):
-    """On the Chinese page: a short run ends, time passes, the page reloads; the starter's Train tab still shows the
-    run's own duration, in Chinese, not the time since it started."""
-    context, page = open_page(browser, app, "zh")
-    open_tab(page, ZH["train.tab"])
-    fill(page, "max_steps", "2")
-    open_group(page, "train.group.generation")
-    fill(page, "num_generations", "4")
-    fill(page, "max_completion_length", "8")
-    page.get_by_role("button", name=ZH["train.start"], exact=True).click()
-    status = page.locator(".prose.pg-status")
-    wait_for(lambda: "已完成" in status.inner_text(), 240, "the run to finish")
-    stored = app.ctx.jobs.current.run.status()
-    seconds = run_seconds(stored)
-    assert seconds is not None and stored["status"] == "finished"
-    # 2 s after its end at least: the time since its start then reads at least 2 whole seconds more than its duration
-    time.sleep(max(0.0, 2 - (time.time() - datetime_seconds(stored["finished_at"]))))
-    page.reload()
-    page.get_by_role("tab", name=ZH["train.tab"], exact=True).wait_for()
-    open_tab(page, ZH["train.tab"])
-    wait_for(lambda: "已完成" in status.inner_text(), 30, "the finished run after the reload")
-    text = status.inner_text()
-    shown = re.search(r"用时 ([^。]+)。", text)
-    assert shown is not None, text
-    assert shown.group(1) == duration_text(seconds, "zh"), text
-    assert run_seconds(app.ctx.jobs.current.run.status()) == seconds  # read again, later: the same
-    context.close()
-
-
-def datetime_seconds(iso: str) -> float:
-    from datetime import datetime
-
-    return datetime.fromisoformat(iso).timestamp()
 
 
 PHONE = {"width": 390, "height": 844}
