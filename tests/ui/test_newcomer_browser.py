@@ -37,7 +37,7 @@ def test_a_bad_weight_gives_one_toast_and_no_badges(app, browser, lang):
     context, page = open_page(browser, app, lang)
     page.get_by_text(text["rewards.json"], exact=True).click()
     editor = page.locator(".block", has=page.get_by_text(text["rewards.json"], exact=True)).locator(".cm-content")
-    # the page's load fills the editor with the selection's JSON: typing before it lands is overwritten by it
+    # the editor holds the selection's JSON once drawn (the page's load leaves it while the selection is the same)
     wait_for(lambda: "ideal_length" in editor.inner_text(), 60, "the selection's JSON in the editor")
     editor.click()
     page.keyboard.press("Control+A")
