@@ -61,8 +61,9 @@ def raw_call(
     (`success`, `output`)."""
     if http is not None:
         http.cookies.clear()
-    with contextlib.nullcontext(http) if http else http_client(timeout, local_address=local_address) as http:
-        joined = http.post(
+    kept = contextlib.nullcontext(http) if http is not None else http_client(timeout, local_address=local_address)
+    with kept as client:
+        joined = client.post(
             url + "gradio_api/queue/join",
             json={"data": data, "fn_index": fn_index, "session_hash": session_hash, "event_data": None},
             headers=headers,
@@ -71,7 +72,7 @@ def raw_call(
         if joined.status_code != 200:
             return {"success": False, "output": {"error": joined.text}, "rejected": joined.status_code}
         params, stream = {"session_hash": session_hash}, url + "gradio_api/queue/data"
-        with http.stream("GET", stream, params=params, headers=headers, timeout=timeout) as answer:
+        with client.stream("GET", stream, params=params, headers=headers, timeout=timeout) as answer:
             for line in answer.iter_lines():
                 if line.startswith("data:"):
                     message = json.loads(line[5:])

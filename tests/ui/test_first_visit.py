@@ -98,11 +98,6 @@ def fill(page, label: str, value: str) -> None:
     box.press("Tab")
 
 
-def dismiss_toasts(page) -> None:
-    for close in page.locator(".toast-close").all():
-        close.click()
-
-
 # On the Chinese page only: every step behaves the same in English (test_browser.py walks the English page through
 # every tab), and the Chinese page also has its words checked at each step.
 @pytest.mark.parametrize("lang", ["zh"])
@@ -134,7 +129,7 @@ def test_a_first_visit(app, browser, lang):
     refusal = T["preview.g.range"].format(low=2, high=16, g=17)
     page.locator(".toast-body.error", has_text=refusal).wait_for()
     assert grid.get_by_role("row").count() == 1 + 8 and grid.is_visible()
-    dismiss_toasts(page)
+    page.evaluate(DISMISS)
     g.fill("8")
     g.press("Tab")
 
@@ -352,11 +347,11 @@ def test_every_error_path_reads_chinese(app, browser, monkeypatch):
     paths.report("Rewards: Check of custom code with a syntax error", where, parser_words(syntax_error(BROKEN)))
     # The time-out's message, not its length, is checked: the code that never returns gets 1 s, not the default 5
     # (the limit is read as its sandbox starts; the next code's sandbox has the default again).
-    monkeypatch.setenv("PLAYGROUND_SANDBOX_TIMEOUT", "1")
-    set_code(page, 0, SLOW)
-    click(page, "zh", "rewards.custom.check")
-    paths.check("Rewards: Check of custom code that times out", failed("slow"), VISITOR)
-    monkeypatch.delenv("PLAYGROUND_SANDBOX_TIMEOUT")
+    with monkeypatch.context() as patch:
+        patch.setenv("PLAYGROUND_SANDBOX_TIMEOUT", "1")
+        set_code(page, 0, SLOW)
+        click(page, "zh", "rewards.custom.check")
+        paths.check("Rewards: Check of custom code that times out", failed("slow"), VISITOR)
     set_code(page, 0, WRONG_TYPE)
     click(page, "zh", "rewards.custom.check")
     paths.check("Rewards: Check of custom code that returns a string", failed("wrong_type"), VISITOR)
