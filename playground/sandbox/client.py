@@ -57,6 +57,12 @@ ONE_THREAD = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "TOK
 _warned: set[str] = set()
 
 
+def near_cpu_limit(cpu: float, limit: float) -> bool:
+    """Whether a worker that has used `cpu` seconds of its lifetime limit is recycled before its next call: when less
+    than a tenth of the limit, or less than a second, is left (a call with less would likely meet the limit)."""
+    return cpu > limit - max(0.1 * limit, 1.0)
+
+
 class SandboxError(RewardError):
     """Custom code failed in the sandbox. `output` is what it printed, `line` the line of the user's code; for an
     exception the code raised, `error_type` is its type's name and `error_detail` its message (as the worker sent
@@ -396,7 +402,7 @@ class Sandbox:
             raise self._failure(what, exc, timeout) from None
         self.last_output = str(reply.get("output") or "")[: self.limits.output_bytes + 200]
         cpu = reply.get("cpu")
-        if reply.get("fatal") or (isinstance(cpu, int | float) and cpu > 0.9 * self.limits.cpu_seconds):
+        if reply.get("fatal") or (isinstance(cpu, int | float) and near_cpu_limit(cpu, self.limits.cpu_seconds)):
             self._stop()  # after a MemoryError, or near its lifetime CPU limit: the next call gets a fresh worker
         return reply
 
