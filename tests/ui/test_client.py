@@ -1,6 +1,7 @@
 """Drive the launched app over HTTP with gradio_client, as an API user would: every key event has an api_name."""
 
 import json
+import threading
 import time
 import zipfile
 
@@ -130,6 +131,16 @@ def test_training_run_end_to_end(app):
     owner, other = client(app), client(app)
     owner.predict(LENGTH_5, api_name="/set_rewards")
     owner.predict(**form_kwargs(owner, **TINY_RUN), api_name="/start_training")
+    # The run's three steps take well under a second: from the second step on, a step's row waits (in the training
+    # thread, once written) until the client has seen the live chart's points, so a poll lands while the run is going.
+    shown, rows = threading.Event(), []
+
+    def hold(row):
+        rows.append(row) if "reward" in row else None
+        if len(rows) >= 2:
+            shown.wait(120)
+
+    app.ctx.jobs.current.listeners.append(hold)
 
     with pytest.raises(AppError, match="already in progress"):
         other.predict(**form_kwargs(other, **TINY_RUN), api_name="/start_training")
@@ -142,6 +153,7 @@ def test_training_run_end_to_end(app):
         live = poll_status(owner)
         if "is running" in live["status"] and live["reward_points"] >= 1:
             seen_running = live
+            shown.set()
         if "finished" in live["status"] or "failed" in live["status"]:
             break
         time.sleep(0.1)
