@@ -123,8 +123,10 @@ def check_judges(
     `{{item.<column>}}` counted at the longest value of that column in `columns`)."""
     caps = caps or Caps.from_env()
     prompt = max((prompt_tokens(p) for p in prompts), default=0)
-    values = {name: _column_values({name: value}) for name, value in (columns or {}).items()}
-    longest = {name: max((prompt_tokens(str(v)) for v in found), default=0) for name, found in values.items()}
+    longest = {
+        name: max((prompt_tokens(str(v)) for v in _column_values({name: value})), default=0)
+        for name, value in (columns or {}).items()
+    }
     for item in selection or []:
         for name, params in _model_readers(*_name_params(item)):
             rubric = str(params.get("rubric") or "") if name == "judge" else ""

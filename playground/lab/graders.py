@@ -21,10 +21,10 @@ from typing import Any
 
 from playground.errors import PlaygroundError
 from playground.texts import msg
+from rewards.judge import ITEM
 
 
 _ITEM = re.compile(r"^\s*\{\{\s*item\.([A-Za-z_][\w]*)\s*\}\}\s*$")
-_ANY_ITEM = re.compile(r"\{\{\s*item\.([A-Za-z_][\w]*)\s*\}\}")
 _SAMPLE = re.compile(r"^\s*\{\{\s*sample\.output_text\s*\}\}\s*$")
 _ANY_SAMPLE = re.compile(r"\{\{\s*sample\.output_text\s*\}\}")  # OpenAI writes it with or without spaces
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
@@ -190,7 +190,7 @@ def _score_model(grader: dict[str, Any], where: str, out: Imported) -> dict[str,
         content = m.get("content") if isinstance(m, dict) else None
         if not isinstance(content, str):
             raise PlaygroundError("lab_engine.text_only", where=where)
-        out.columns += _ANY_ITEM.findall(content)
+        out.columns += ITEM.findall(content)
         parts.append(content)
     # The judge fills {{item.<column>}} with each row's value of that column; the completion follows the rubric.
     rubric = _ANY_SAMPLE.sub("(the answer below)", "\n".join(parts))

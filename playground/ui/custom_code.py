@@ -338,13 +338,12 @@ def price_cases(ctx: AppContext, cases: list[RewardCase], selection: list[dict])
     prompt and columns, and the selection whose parameters the library rewards take."""
     if ctx.public:
         admission.check_count("max_cases", len(cases))
-        for case in cases:
-            ctx.check_group([case.completion], {k: [v] for k, v in (case.columns or {}).items()}, [case.prompt or ""])
-        ctx.check_selection(selection)
         columns: dict[str, list] = {}
         for case in cases:
+            ctx.check_group([case.completion], {k: [v] for k, v in (case.columns or {}).items()}, [case.prompt or ""])
             for name, value in (case.columns or {}).items():
                 columns.setdefault(name, []).append(value)
+        ctx.check_selection(selection)
         # what a judge or reward model reads: each case's completion, with the longest prompt and quoted column
         ctx.check_judges(
             [case.completion for case in cases], selection, [case.prompt or "" for case in cases], columns

@@ -94,16 +94,23 @@ def refresh(
     request: gr.Request,
     session_id: str | None = None,
     current: str | None = None,
-    pick_first: bool = True,
+    leave_pick: bool = False,
 ):
-    """The run list, and the run pickers (keeping the current pick when it still exists; else the newest run, or,
-    with `pick_first=False`, no run)."""
+    """The run list, and the run pickers: the current pick kept when it still exists, else the newest run. With
+    `leave_pick` (the timer's tick) the picker's value is not sent, and only a pick that is gone is cleared: the tick
+    read `current` when it began, and the tab's opening or the visitor may have set the picker since; sending that
+    older value emptied the picker under a Show click."""
     lang = lang_of(request)
     frame = runs_frame(ctx, session_id, lang)
     choices = [(run_label(info, lang, readable), info.id) for info, readable in ctx.runs_for(session_id)]
     ids = [run_id for _, run_id in choices]
-    value = current if current in ids else (ids[0] if ids and pick_first else None)
-    return frame, gr.Dropdown(choices=choices, value=value), gr.Dropdown(choices=choices)
+    if leave_pick and (current is None or current in ids):
+        picker = gr.Dropdown(choices=choices)
+    elif leave_pick:
+        picker = gr.Dropdown(choices=choices, value=None)
+    else:
+        picker = gr.Dropdown(choices=choices, value=current if current in ids else (ids[0] if ids else None))
+    return frame, picker, gr.Dropdown(choices=choices)
 
 
 def refresh_on_change(
@@ -117,14 +124,7 @@ def refresh_on_change(
     timer = gr.Timer(active=job is not None and job.active)
     if key == seen:
         return gr.skip(), gr.skip(), gr.skip(), gr.skip(), seen, timer
-    frame, picker, overlay_picker = refresh(ctx, request, session_id, current, pick_first=False)
-    choices = picker.constructor_args["choices"]
-    if current is None or current in [run_id for _, run_id in choices]:
-        # A tick leaves the pick to the page (only a run that is gone is unpicked): it read `current` when it
-        # started, and the tab's opening (which picks the newest run) or the visitor may have set the picker since;
-        # sending that old value emptied the picker under a Show click.
-        picker = gr.Dropdown(choices=choices)
-    lists = (frame, picker, overlay_picker)
+    lists = refresh(ctx, request, session_id, current, leave_pick=True)
     # the picked run's line follows too: after Continue it said "finished · 4/4" beside a list saying "running 5/6"
     summary = gr.skip()
     if current and current in {info.id for info, _ in ctx.runs_for(session_id)}:
