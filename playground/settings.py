@@ -155,8 +155,8 @@ class Caps:
     max_judge_tokens: int = _cap(
         4_096,
         "PLAYGROUND_MAX_JUDGE_TOKENS",
-        "Most tokens a judge or reward model reads in one group: each completion, with the judge's rubric (UTF-8 "
-        "bytes / 2).",
+        "Most tokens a judge or reward model reads in one group: each completion with its prompt, and the judge's "
+        "rubric as filled for the row (UTF-8 bytes / 2).",
         "scoring",
     )
     max_cases: int = _cap(

@@ -198,6 +198,19 @@ def test_a_previews_prompt_counts_against_its_tokens(public_app):
         c.predict("a\n---\nb", "", json.dumps({"reference": "r" * 50_000}), api_name="/try_on_text")
 
 
+def test_a_judge_pays_for_the_prompt_and_the_column_it_quotes_once_per_completion(public_app):
+    """Each prompt and column value is within its own cap, yet a judge reads the prompt, and the column its rubric
+    quotes, once per completion: six completions of one letter cost a judge about 6 x 1,900 tokens."""
+    c = visitor(public_app, PROXY)
+    six = "\n---\n".join("abcdef")
+    quoting = {"name": "judge", "weight": 1.0, "params": {"rubric": "Agrees with {{item.answer}}"}}
+    c.predict(json.dumps([quoting]), api_name="/set_rewards")
+    with pytest.raises(AppError, match="PLAYGROUND_MAX_JUDGE_TOKENS"):
+        c.predict(six, "", json.dumps({"answer": "x" * 3_800}), api_name="/try_on_text")
+    with pytest.raises(AppError, match="PLAYGROUND_MAX_JUDGE_TOKENS"):
+        c.predict(six, "p" * 3_800, "", api_name="/try_on_text")
+
+
 # --- break 8: uploads belong to the browser token and the address ------------------------------------------------
 
 
