@@ -440,7 +440,9 @@ def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> 
     started = [session.id, session.browser_id, timer]
     started_run = start.click(bind(start_training, ctx, names), start_inputs, started, api_name="start_training")
     refresh_after(started_run, ctx, view)
-    stop.click(bind(stop_training, ctx), session.id, status, api_name="stop_training")
+    # The click's own text ("Stopping…") may reach the page after the tick that saw the run end and turned the timer
+    # off; the repaint after it shows what the run is now (and keeps the timer on while it still stops).
+    refresh_after(stop.click(bind(stop_training, ctx), session.id, status, api_name="stop_training"), ctx, view)
     tab.select(bind(watch, ctx), None, timer, **HIDDEN)
     watcher.tick(bind(look_for_run, ctx), None, timer, **HIDDEN, concurrency_limit=None)
     return view

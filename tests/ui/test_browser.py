@@ -9,8 +9,13 @@ tests/ui/conftest.py). The docs' screenshots are made by scripts/screenshots.py,
 
 import os
 import re
+import sys
+import threading
 import time
+import traceback
 from pathlib import Path
+
+import httpx
 
 from playground.ui.i18n import EN
 
@@ -139,7 +144,13 @@ def test_flow_through_every_tab(app, browser):
     toasts = page.locator(".toast-body")
 
     def shown():
-        return [status.inner_text(), *toasts.all_inner_texts()]
+        """What the page showed, and what the server had: the run's status and step, and where its thread was."""
+        job = app.ctx.jobs.current
+        frames = sys._current_frames()
+        thread = next((t for t in threading.enumerate() if t.name == f"grpo-{job.run.id}"), None)
+        where = "".join(traceback.format_stack(frames[thread.ident])[-8:]) if thread in threading.enumerate() else ""
+        server = f"server: {job.status} at step {job.step}; its thread {where or 'has ended'}"
+        return [status.inner_text(), *toasts.all_inner_texts(), server]
 
     wait_for(lambda: "was stopped at step" in status.inner_text(), 120, "the run to stop", shown)
     assert not stop.is_enabled()
@@ -169,6 +180,16 @@ def test_flow_through_every_tab(app, browser):
     assert coloured_lines(page, PER_FUNCTION) == 2
     assert_no_error_toast(page)
     context.close()
+
+
+def test_stop_is_followed_by_a_repaint_of_the_live_view(app):
+    """Stop's own text ("Stopping…") can reach the page after the tick that saw the run end and switched the timer
+    off; a repaint chained after the click (the tick's handler, with the tick's outputs) shows the run as it is."""
+    dependencies = httpx.get(app.url + "config", timeout=30).json()["dependencies"]
+    stop = next(dep for dep in dependencies if dep.get("api_name") == "stop_training")
+    tick = next(dep for dep in dependencies if dep.get("api_name") == "train_status")
+    after = [dep for dep in dependencies if dep.get("trigger_after") == stop["id"]]
+    assert any(dep["outputs"] == tick["outputs"] and dep["inputs"] == tick["inputs"] for dep in after)
 
 
 def test_chinese_browser_gets_chinese_labels(app, browser):
