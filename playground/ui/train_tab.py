@@ -53,7 +53,10 @@ from playground.ui.train_form import (
 )
 
 
-TICK_SECONDS = 1.0
+# How often a page watching a live run refreshes it. Each tick repaints some thirty components in every page that
+# watches (at one tick a second, a browser without a GPU keeps most of a CPU core busy for it; a third less at one
+# every two), and the server answers each watcher's ticks: thirty students watching one run send thirty a tick.
+TICK_SECONDS = 2.0
 WATCH_SECONDS = 5.0  # how often an idle page looks for a run started in another session
 HIDDEN = dict(api_visibility="private", show_progress="hidden")  # UI glue: no API endpoint, no spinner
 SAMPLE_HEADERS = ("table.advantage", "table.prompt", "table.completion")  # an empty samples table
