@@ -149,13 +149,24 @@ def show_run(ctx: AppContext, request: gr.Request, session_id: str | None, run_i
     metrics = run.metrics()
     status = run.status()
     alerts = status.get("alert_log") or status.get("alerts") or []  # kept by the run's job as it logged
-    hide = gr.File(value=None, visible=False)  # the downloads of the run shown before
     view = [*chart_updates(metrics, lang), samples_frame(run, lang), alerts_markdown(alerts, metrics, lang)]
     spec = _spec(run)
     evals = eval_chart_updates(metrics, reference_for(spec) if spec else None, lang)
     blocker = recipe_blocker(spec) if spec else None
     summary = shown_summary(ctx, run, spec, lang)
-    return [*view, hide, hide, hide, summary, *evals, gr.Button(interactive=blocker is None)]
+    return [*view, summary, *evals, gr.Button(interactive=blocker is None)]
+
+
+DOWNLOADS = ("adapter", "recipe", "script")  # the file boxes' kinds, in their order: `{run}-{kind}.zip`
+
+
+def keep_downloads_of(run_id: str | None, adapter: str | None, recipe: str | None, script: str | None) -> list:
+    """After a run is shown: each file box keeps a download of that run and hides one of another. Run after the run's
+    view is drawn, not with it: a download clicked while a slow view was being drawn (a loaded machine) is the picked
+    run's, and the view's answer, arriving after it, emptied its box before the browser could save it."""
+    own = {f"{run_id}-{kind}.zip" for kind in DOWNLOADS}
+    files = (adapter, recipe, script)
+    return [gr.skip() if file and Path(file).name in own else gr.File(value=None, visible=False) for file in files]
 
 
 def shown_summary(ctx: AppContext, run, spec: RunSpec | None, lang: str) -> str:
@@ -381,10 +392,14 @@ def create_runs_tab(ctx: AppContext, session: Session) -> None:
     )
     gr.on([tab.select, resume.click], bind(wake), None, ticker, **HIDDEN)
     gr.context.Context.root_block.load(bind(empty_run_view), None, [*plots, samples, curves], **HIDDEN)
-    shown = [*plots, samples, alerts, zipped, recipe_zip, script_zip, summary, *evals, recipe]
-    show.click(bind(show_run, ctx), [me, run], shown, api_name="show_run")
+    shown = [*plots, samples, alerts, summary, *evals, recipe]
+    files = [zipped, recipe_zip, script_zip]
     # Picking a run shows it: the charts and the downloads always belong to the run in the picker.
-    run.input(bind(show_run, ctx), [me, run], shown, **HIDDEN)
+    for event in (
+        show.click(bind(show_run, ctx), [me, run], shown, api_name="show_run"),
+        run.input(bind(show_run, ctx), [me, run], shown, **HIDDEN),
+    ):
+        event.then(bind(keep_downloads_of), [run, *files], files, **HIDDEN)
     chosen.change(bind(overlay, ctx), [me, chosen], [curves, mixed], api_name="overlay_runs")
     download.click(bind(download_adapter, ctx), [me, run], zipped, api_name="download_adapter").success(
         reveal, None, zipped, **HIDDEN

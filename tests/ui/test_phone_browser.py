@@ -4,7 +4,7 @@ a lesson is loaded; a table wider than the screen says it scrolls."""
 import pytest
 
 from playground.ui.i18n import EN, ZH
-from tests.ui.test_browser import open_tab
+from tests.ui.test_browser import open_tab, wait_for
 
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -95,17 +95,23 @@ def test_a_phone_reads_answers_cards_and_tables(app, browser, lang):
 
     # Try on text: a card per completion, none of them in an inner scroll.
     cards = page.locator(".pg-try-card")
-    cards.first.wait_for()
-    assert cards.count() == 3  # the three completions of the example text
+    # Each check waits for the page to settle (a loaded machine lays it out late), then holds or fails.
+    wait_for(lambda: cards.count() == 3, 60, "the three completions of the example text as cards")
     assert not page.locator("#pg-try-table").is_visible()
     texts = page.locator(".pg-try-card .pg-try-text")
-    assert min(box["width"] for box in (texts.nth(i).bounding_box() for i in range(3))) >= 280
+    widths = lambda: [texts.nth(i).bounding_box()["width"] for i in range(3)]  # noqa: E731
+    wait_for(lambda: min(widths()) >= 280, 60, "each card's text at the screen's width", widths)
     third = texts.nth(2)
-    third.scroll_into_view_if_needed()
-    assert page.evaluate(SHOWN, third.element_handle())
+
+    def third_shown() -> bool:
+        third.scroll_into_view_if_needed()
+        return page.evaluate(SHOWN, third.element_handle())
+
+    wait_for(third_shown, 60, "the third card shown whole, not in an inner scroll")
     assert TEXT[lang]["table.advantage"] in cards.nth(2).inner_text()
     hint = page.get_by_text(text["app.scroll_hint"], exact=True)
-    assert not any(h.is_visible() for h in hint.all())  # Try on text shows cards on a phone, not a wide table
+    shown_hints = lambda: sum(1 for h in hint.all() if h.is_visible())  # noqa: E731
+    assert shown_hints() == 0  # Try on text shows cards on a phone, not a wide table
 
     # The held-out answers of the format lesson.
     open_tab(page, text["learn.tab"])
@@ -113,18 +119,18 @@ def test_a_phone_reads_answers_cards_and_tables(app, browser, lang):
     block = ".block.pg-reference-answers"
     page.locator(block + " .body-cell span").first.wait_for()
     page.locator(block).first.scroll_into_view_if_needed()
-    found = page.evaluate(SPLIT_WORDS, block)
-    assert found["words"] >= 20 and found["split"] == [], found
-    widths = page.evaluate(f"[...document.querySelectorAll('{block} .body-cell')].map(c => c.offsetWidth)")
-    assert min(widths) >= 140, widths
+    found = lambda: page.evaluate(SPLIT_WORDS, block)  # noqa: E731
+    wait_for(lambda: found()["words"] >= 20 and found()["split"] == [], 60, "answers without split words", found)
+    cells = lambda: page.evaluate(f"[...document.querySelectorAll('{block} .body-cell')].map(c => c.offsetWidth)")  # noqa: E731
+    wait_for(lambda: min(cells()) >= 140, 60, "each answer column wide enough to read", cells)
 
     # The Runs table says it scrolls, on a phone only.
     open_tab(page, text["runs.tab"])
-    assert sum(1 for h in hint.all() if h.is_visible()) == 1  # under the Runs table
+    wait_for(lambda: shown_hints() == 1, 60, "one scroll hint, under the Runs table", shown_hints)
     page.set_viewport_size({"width": 1400, "height": 900})
-    page.wait_for_timeout(300)
-    assert not any(h.is_visible() for h in hint.all())
+    wait_for(lambda: shown_hints() == 0, 60, "no scroll hint on a wide screen", shown_hints)
     # A wide screen keeps Try on text's table.
     open_tab(page, text["rewards.tab"])
-    assert page.locator("#pg-try-table").is_visible() and not cards.first.is_visible()
+    table = page.locator("#pg-try-table")
+    wait_for(lambda: table.is_visible() and not cards.first.is_visible(), 60, "Try on text's table, not cards")
     context.close()

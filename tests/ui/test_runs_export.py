@@ -3,6 +3,8 @@ there)."""
 
 import zipfile
 
+import gradio as gr
+import httpx
 from gradio_client import Client
 
 from playground.scoring import RewardChoice
@@ -26,3 +28,27 @@ def test_a_run_downloads_as_a_script_with_its_data(app):
     assert "GRPOTrainer" in script and "<intro>" in script  # the completion prefix comes with it
     assert path.endswith(f"{run.id}-script.zip")
     app.ctx.store.delete(run.id)
+
+
+def test_a_shown_run_keeps_its_own_downloads_and_hides_another_runs():
+    from playground.ui.runs_tab import keep_downloads_of
+
+    kept = keep_downloads_of("r1", "/tmp/a/r1-adapter.zip", "/tmp/b/r0-recipe.zip", None)
+    assert kept[0] == gr.skip()  # the picked run's own zip stays, for the browser to save
+    assert [(box.value, box.visible) for box in kept[1:]] == [(None, False), (None, False)]
+    assert all(isinstance(box, gr.File) for box in keep_downloads_of(None, "/tmp/a/r1-adapter.zip", None, None))
+
+
+def test_showing_a_run_never_empties_a_download_made_while_it_was_drawn(app):
+    """A download clicked while the picked run's view was still being drawn (a slow machine) must reach the browser:
+    the view's answer leaves the file boxes alone, and only the quick step after it hides another run's downloads."""
+    config = httpx.get(app.url + "config", timeout=30).json()
+    types = {c["id"]: c["type"] for c in config["components"]}
+    dependencies = config["dependencies"]
+    show = next(dep for dep in dependencies if dep.get("api_name") == "show_run")
+    pick = [dep for dep in dependencies if dep["outputs"] == show["outputs"] and dep is not show]  # the picker's
+    assert len(pick) == 1
+    for dep in [show, *pick]:
+        assert "file" not in {types[i] for i in dep["outputs"]}
+        after = [d for d in dependencies if d.get("trigger_after") == dep["id"]]
+        assert [sorted(types[i] for i in d["outputs"]) for d in after] == [["file"] * 3]
