@@ -161,12 +161,12 @@ DOWNLOADS = ("adapter", "recipe", "script")  # the file boxes' kinds, in their o
 
 
 def keep_downloads_of(run_id: str | None, adapter: str | None, recipe: str | None, script: str | None) -> list:
-    """After a run is shown: each file box keeps a download of that run and hides one of another. Run after the run's
-    view is drawn, not with it: a download clicked while a slow view was being drawn (a loaded machine) is the picked
-    run's, and the view's answer, arriving after it, emptied its box before the browser could save it."""
+    """After a run is shown: each file box keeps a download of that run (or its emptiness) and hides one of another.
+    Run after the run's view is drawn, not with it, and it leaves an empty box alone: a download clicked while a slow
+    view was being drawn (a loaded machine) is the picked run's, and must stay in its box."""
     own = {f"{run_id}-{kind}.zip" for kind in DOWNLOADS}
     files = (adapter, recipe, script)
-    return [gr.skip() if file and Path(file).name in own else gr.File(value=None, visible=False) for file in files]
+    return [gr.skip() if not file or Path(file).name in own else gr.File(value=None, visible=False) for file in files]
 
 
 def shown_summary(ctx: AppContext, run, spec: RunSpec | None, lang: str) -> str:
@@ -270,9 +270,10 @@ def _export_zip(ctx: AppContext, request: gr.Request, session_id: str | None, ru
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def reveal() -> gr.File:
-    """The file box stays hidden until there is a file in it (empty, it is a large upload area)."""
-    return gr.File(visible=True)
+def shown_file(file: str | None) -> gr.File:
+    """The download in its file box, which stays hidden until there is a file in it (empty, it is a large upload
+    area)."""
+    return gr.File(value=file, visible=True)
 
 
 def ask_delete(request: gr.Request, run_id: str | None):
@@ -369,6 +370,9 @@ def create_runs_tab(ctx: AppContext, session: Session) -> None:
         zipped = gr.File(label=t("runs.zip"), interactive=False, visible=False)
         recipe_zip = gr.File(label=t("runs.recipe"), interactive=False, visible=False)
         script_zip = gr.File(label=t("runs.script"), interactive=False, visible=False)
+        # What each download hands the browser to save: a hidden box of its own that no other event writes (the view
+        # of a run picked meanwhile hides the visible boxes of another run); the visible box shows a copy.
+        saving = [gr.File(visible=False) for _ in range(3)]
         summary = gr.Markdown()
         alerts, plots, samples, evals = create_run_view(max_height=360)
         gr.Markdown("### " + t("runs.overlay"))
@@ -401,15 +405,10 @@ def create_runs_tab(ctx: AppContext, session: Session) -> None:
     ):
         event.then(bind(keep_downloads_of), [run, *files], files, **HIDDEN)
     chosen.change(bind(overlay, ctx), [me, chosen], [curves, mixed], api_name="overlay_runs")
-    download.click(bind(download_adapter, ctx), [me, run], zipped, api_name="download_adapter").success(
-        reveal, None, zipped, **HIDDEN
-    ).success(None, zipped, None, js=SAVE_FILE)
-    recipe.click(bind(download_recipe, ctx), [me, run], recipe_zip, api_name="download_recipe").success(
-        reveal, None, recipe_zip, **HIDDEN
-    ).success(None, recipe_zip, None, js=SAVE_FILE)
-    script.click(bind(download_script, ctx), [me, run], script_zip, api_name="download_script").success(
-        reveal, None, script_zip, **HIDDEN
-    ).success(None, script_zip, None, js=SAVE_FILE)
+    exports = (download_adapter, download_recipe, download_script)
+    for button, export, box, saved in zip((download, recipe, script), exports, files, saving, strict=True):
+        made = button.click(bind(export, ctx), [me, run], saved, api_name=export.__name__)
+        made.success(None, saved, None, js=SAVE_FILE).success(bind(shown_file), saved, box, **HIDDEN)
     delete.click(bind(ask_delete), run, [confirm_row, question], **HIDDEN)
     cancel.click(cancel_delete, None, confirm_row, **HIDDEN)
     cleared = [*lists, *plots, samples, alerts, zipped, recipe_zip, script_zip, confirm_row, summary, *evals]

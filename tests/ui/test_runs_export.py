@@ -34,9 +34,9 @@ def test_a_shown_run_keeps_its_own_downloads_and_hides_another_runs():
     from playground.ui.runs_tab import keep_downloads_of
 
     kept = keep_downloads_of("r1", "/tmp/a/r1-adapter.zip", "/tmp/b/r0-recipe.zip", None)
-    assert kept[0] == gr.skip()  # the picked run's own zip stays, for the browser to save
-    assert [(box.value, box.visible) for box in kept[1:]] == [(None, False), (None, False)]
-    assert all(isinstance(box, gr.File) for box in keep_downloads_of(None, "/tmp/a/r1-adapter.zip", None, None))
+    assert kept[0] == gr.skip() and kept[2] == gr.skip()  # the picked run's own zip stays, an empty box too
+    assert (kept[1].value, kept[1].visible) == (None, False)  # another run's goes
+    assert isinstance(keep_downloads_of(None, "/tmp/a/r1-adapter.zip", None, None)[0], gr.File)
 
 
 def test_showing_a_run_never_empties_a_download_made_while_it_was_drawn(app):
@@ -52,3 +52,10 @@ def test_showing_a_run_never_empties_a_download_made_while_it_was_drawn(app):
         assert "file" not in {types[i] for i in dep["outputs"]}
         after = [d for d in dependencies if d.get("trigger_after") == dep["id"]]
         assert [sorted(types[i] for i in d["outputs"]) for d in after] == [["file"] * 3]
+    # What the browser saves is read from a box that only the download itself writes.
+    for name in ("download_adapter", "download_recipe", "download_script"):
+        made = next(dep for dep in dependencies if dep.get("api_name") == name)
+        (saved,) = made["outputs"]
+        save = next(d for d in dependencies if d.get("trigger_after") == made["id"] and d.get("js"))
+        assert save["inputs"] == [saved]
+        assert [dep for dep in dependencies if saved in dep["outputs"]] == [made]
