@@ -146,9 +146,9 @@ def test_flow_through_every_tab(app, browser):
     def shown():
         """What the page showed, and what the server had: the run's status and step, and where its thread was."""
         job = app.ctx.jobs.current
-        frames = sys._current_frames()
         thread = next((t for t in threading.enumerate() if t.name == f"grpo-{job.run.id}"), None)
-        where = "".join(traceback.format_stack(frames[thread.ident])[-8:]) if thread in threading.enumerate() else ""
+        frame = sys._current_frames().get(thread.ident) if thread is not None else None
+        where = "".join(traceback.format_stack(frame)[-8:]) if frame is not None else ""
         server = f"server: {job.status} at step {job.step}; its thread {where or 'has ended'}"
         return [status.inner_text(), *toasts.all_inner_texts(), server]
 

@@ -120,7 +120,8 @@ def test_a_phone_reads_answers_cards_and_tables(app, browser, lang):
     page.locator(block + " .body-cell span").first.wait_for()
     page.locator(block).first.scroll_into_view_if_needed()
     found = lambda: page.evaluate(SPLIT_WORDS, block)  # noqa: E731
-    wait_for(lambda: found()["words"] >= 20 and found()["split"] == [], 60, "answers without split words", found)
+    whole = lambda: (words := found())["words"] >= 20 and words["split"] == []  # noqa: E731
+    wait_for(whole, 60, "answers without split words", found)
     cells = lambda: page.evaluate(f"[...document.querySelectorAll('{block} .body-cell')].map(c => c.offsetWidth)")  # noqa: E731
     wait_for(lambda: min(cells()) >= 140, 60, "each answer column wide enough to read", cells)
 
