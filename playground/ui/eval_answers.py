@@ -7,13 +7,12 @@ import gradio as gr
 import pandas as pd
 
 from playground.training.evaluation import answers_at, read_eval_samples
-from playground.ui.common import bind, lang_of, short, shown_completion, styled
+from playground.ui.common import lang_of, short, shown_completion, styled
 from playground.ui.context import AppContext
 from playground.ui.i18n import t, tr
 
 
 PER_POINT = 2  # answers shown per eval point: the first sample of the first prompts
-HIDDEN = dict(api_visibility="private", show_progress="hidden")
 MODELS = {"base": "learn.ref.col.base", "warmup": "learn.ref.col.warmup"}  # "grpo": after its step (`_model`)
 
 
@@ -63,13 +62,11 @@ def refresh_eval_answers(ctx: AppContext, request: gr.Request, session_id: str |
     return shown_answers(rows, lang_of(request)), key
 
 
-def create_eval_answers(timer: gr.Timer, ctx: AppContext, session_id: gr.State) -> tuple[list, list]:
-    """The table, in a closed accordion, refreshed on the Train tab's own timer ticks; returns the refresh's inputs
-    and outputs, for the events that paint the live view outside a tick (a page load, a start)."""
+def create_eval_answers(session_id: gr.State) -> tuple[list, list]:
+    """The table, in a closed accordion; returns the inputs and outputs of its refresh, which the Train tab chains
+    after each paint of its live view (a tick, a page load, a start, a stop)."""
     with gr.Accordion(t("train.eval_answers"), open=False):
         classes = ["pg-eval-answers", "pg-answers"]
         answers = gr.Dataframe(wrap=True, interactive=False, max_height=420, elem_classes=classes)
     seen = gr.State(None)
-    inputs, outputs = [session_id, seen], [answers, seen]
-    timer.tick(bind(refresh_eval_answers, ctx), inputs, outputs, **HIDDEN, concurrency_limit=None)
-    return inputs, outputs
+    return [session_id, seen], [answers, seen]

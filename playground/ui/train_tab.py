@@ -399,7 +399,7 @@ def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> 
         progress = gr.HTML()
         alerts, plots, samples, evals = create_run_view(max_height=420)
         timer = gr.Timer(TICK_SECONDS, active=False)
-        answers_io = create_eval_answers(timer, ctx, session.id)  # held-out answers of each eval point, same ticks
+        answers_io = create_eval_answers(session.id)  # held-out answers of each eval point
         watcher = gr.Timer(WATCH_SECONDS)  # always on, cheap: a run started elsewhere shows without a tab switch
         seen = gr.State(None)  # inside the tab: a gr.Tabs must hold only tabs, or the frontend mixes up their labels
 
@@ -413,13 +413,18 @@ def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> 
         answers_inputs=answers_io[0],
         answers_outputs=answers_io[1],
     )
-    timer.tick(
+    tick = timer.tick(
         bind(train_status, ctx),
         view.status_inputs,
         view.status_outputs,
         api_name="train_status",
         show_progress="hidden",
         concurrency_limit=None,
+    )
+    # The answers are read after the status, not beside it: the tick that sees the run end turns the timer off, and
+    # answers read before the last eval point was written would then stay without it.
+    tick.then(
+        bind(refresh_eval_answers, ctx), view.answers_inputs, view.answers_outputs, **HIDDEN, concurrency_limit=None
     )
     data_source = [form["dataset_kind"], form["dataset_name"]]
     uploaded = [session.id, *data_source]  # an upload belongs to the browser's token, issued here if it has none
