@@ -62,11 +62,10 @@ def refresh_eval_answers(ctx: AppContext, request: gr.Request, session_id: str |
     return shown_answers(rows, lang_of(request)), key
 
 
-def create_eval_answers(session_id: gr.State) -> tuple[list, list]:
-    """The table, in a closed accordion; returns the inputs and outputs of its refresh, which the Train tab chains
-    after each paint of its live view (a tick, a page load, a start, a stop)."""
+def create_eval_answers() -> tuple[gr.Dataframe, gr.State]:
+    """The table, in a closed accordion, and the key of the answers it shows; the Train tab's live view refreshes
+    both (`refresh_eval_answers`)."""
     with gr.Accordion(t("train.eval_answers"), open=False):
         classes = ["pg-eval-answers", "pg-answers"]
         answers = gr.Dataframe(wrap=True, interactive=False, max_height=420, elem_classes=classes)
-    seen = gr.State(None)
-    return [session_id, seen], [answers, seen]
+    return answers, gr.State(None)

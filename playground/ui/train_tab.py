@@ -69,8 +69,6 @@ class TrainTab:
     status_inputs: list[gr.Component]
     status_outputs: list[gr.Component]
     form: dict[str, gr.Component]  # flat run spec field name -> its input (train_form.Form)
-    answers_inputs: list[gr.Component]  # the held-out answers' refresh (eval_answers)
-    answers_outputs: list[gr.Component]
 
 
 # --- handlers ------------------------------------------------------------------------------------------------------
@@ -146,8 +144,16 @@ def look_for_run(ctx: AppContext):
     return gr.Timer(active=True) if ctx.jobs.active_job() is not None else gr.skip()
 
 
-def train_status(ctx: AppContext, request: gr.Request, session_id: str | None, seen: str | None):
-    """The live view. Charts, samples and alerts are re-sent only when a new step was logged or the status changed."""
+def train_status(
+    ctx: AppContext, request: gr.Request, session_id: str | None, seen: str | None, answers_seen: str | None = None
+):
+    """The live view. Charts, samples and alerts are re-sent only when a new step was logged or the status changed;
+    the held-out answers (last two outputs) only when an eval point was written. One event, so the tick that sees the
+    run end (and turns the timer off) has read every eval point the run wrote."""
+    return [*_live_view(ctx, request, session_id, seen), *refresh_eval_answers(ctx, request, session_id, answers_seen)]
+
+
+def _live_view(ctx: AppContext, request: gr.Request, session_id: str | None, seen: str | None) -> list:
     lang = lang_of(request)
     job = ctx.jobs.current
     owner = job is not None and job.owner is not None and job.owner == ctx.viewer(session_id)
@@ -399,7 +405,7 @@ def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> 
         progress = gr.HTML()
         alerts, plots, samples, evals = create_run_view(max_height=420)
         timer = gr.Timer(TICK_SECONDS, active=False)
-        answers_io = create_eval_answers(session.id)  # held-out answers of each eval point
+        answers, answers_seen = create_eval_answers()  # held-out answers of each eval point
         watcher = gr.Timer(WATCH_SECONDS)  # always on, cheap: a run started elsewhere shows without a tab switch
         seen = gr.State(None)  # inside the tab: a gr.Tabs must hold only tabs, or the frontend mixes up their labels
 
@@ -407,24 +413,30 @@ def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> 
     view = TrainTab(
         tab=tab,
         timer=timer,
-        status_inputs=[session.id, seen],
-        status_outputs=[timer, status, progress, *plots, samples, alerts, start, stop, seen, *evals],
+        status_inputs=[session.id, seen, answers_seen],
+        status_outputs=[
+            timer,
+            status,
+            progress,
+            *plots,
+            samples,
+            alerts,
+            start,
+            stop,
+            seen,
+            *evals,
+            answers,
+            answers_seen,
+        ],
         form=form,
-        answers_inputs=answers_io[0],
-        answers_outputs=answers_io[1],
     )
-    tick = timer.tick(
+    timer.tick(
         bind(train_status, ctx),
         view.status_inputs,
         view.status_outputs,
         api_name="train_status",
         show_progress="hidden",
         concurrency_limit=None,
-    )
-    # The answers are read after the status, not beside it: the tick that sees the run end turns the timer off, and
-    # answers read before the last eval point was written would then stay without it.
-    tick.then(
-        bind(refresh_eval_answers, ctx), view.answers_inputs, view.answers_outputs, **HIDDEN, concurrency_limit=None
     )
     data_source = [form["dataset_kind"], form["dataset_name"]]
     uploaded = [session.id, *data_source]  # an upload belongs to the browser's token, issued here if it has none
@@ -460,7 +472,6 @@ def refresh_after(event, ctx: AppContext, view: TrainTab) -> None:
     """After `event`: paint the live view, held-out answers included (after a reload the timer stays off when the
     run has ended, so no tick would bring them)."""
     event.then(bind(train_status, ctx), view.status_inputs, view.status_outputs, **HIDDEN)
-    event.then(bind(refresh_eval_answers, ctx), view.answers_inputs, view.answers_outputs, **HIDDEN)
 
 
 def wire_page_load(demo: gr.Blocks, ctx: AppContext, session: Session, view: TrainTab) -> None:
