@@ -186,6 +186,14 @@ class Caps:
     max_request_chars: int = _cap(
         1_000_000, "PLAYGROUND_MAX_REQUEST_CHARS", "Most characters in all the inputs of one event.", "request"
     )
+    # --- the page state Gradio keeps per session (`playground.ui.app.launch_kwargs`) --------------------------------
+    max_sessions: int = _cap(
+        1_000,
+        "PLAYGROUND_MAX_SESSIONS",
+        "Most sessions whose page state the server keeps (Gradio's `state_session_capacity`): each new session hash, "
+        "a page load or an API call, holds about 1.4 MB of it; past the cap the session used longest ago is dropped.",
+        "sessions",
+    )
     # --- training runs (`playground.training.run_queue.PublicCaps` checks these) -------------------------------
     max_steps: int = _cap(200, "PLAYGROUND_MAX_STEPS", "Most `max_steps` a run may ask for.", "runs")
     max_minutes: float = _cap(

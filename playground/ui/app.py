@@ -179,6 +179,10 @@ def launch_kwargs(settings: UISettings) -> dict[str, Any]:
         footer_links=["api", "gradio"],
         app_kwargs={"middleware": [Middleware(UploadRoute)]},  # notes who stored each upload (public mode's rule)
     )
+    if current().public:
+        # Gradio keeps a copy of every component's config for each session hash (about 1.4 MB of this page), 10,000
+        # sessions by default: any client makes up hashes, so unbounded that is 14 GB from cheap calls.
+        kwargs["state_session_capacity"] = current().caps.max_sessions
     if settings.mcp:
         if not mcp_available():
             raise SystemExit(msg("cli.mcp_extra", gradio="6.31.0"))  # the pinned version

@@ -23,6 +23,7 @@ def free_port() -> int:
 class LiveApp:
     url: str
     ctx: object  # playground.ui.context.AppContext
+    demo: object = None  # the launched gr.Blocks
 
 
 def app_env(patch: pytest.MonkeyPatch, env: dict[str, str] | None) -> None:
@@ -62,7 +63,7 @@ def running_app(model: str, runs: str, env: dict[str, str] | None = None, env_fo
         if not env_for_life:
             patch.undo()
         try:
-            yield LiveApp(url=url, ctx=ctx)
+            yield LiveApp(url=url, ctx=ctx, demo=demo)
         finally:
             stop_run(ctx)
             try:
