@@ -114,8 +114,9 @@ def build_app(settings: UISettings | None = None, *, ctx: AppContext | None = No
             preview = create_preview_tab(ctx, session, rewards)
             lab = create_lab_tab(ctx, session, rewards)
             train = create_train_tab(ctx, session, rewards)
-            with train.tab:
-                create_queue_view(ctx, session, train.timer)
+            if ctx.public:  # only public mode queues runs; elsewhere a start while a run goes is refused
+                with train.tab:
+                    create_queue_view(ctx, session, train.timer)
             create_compare_tab(ctx, session)
             create_runs_tab(ctx, session)
         wire_preview_tab(ctx, session, rewards, preview, train.form)  # scored with the Train tab's recipe

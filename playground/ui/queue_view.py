@@ -35,8 +35,9 @@ def cancel_queued(ctx: AppContext, request: gr.Request, session_id: str | None):
 
 
 def create_queue_view(ctx: AppContext, session: Session, timer: gr.Timer) -> None:
-    """Inside the Train tab: the queue box, refreshed on each tick of the live view's timer (on while a run goes)."""
-    with gr.Row(visible=ctx.public):
+    """Inside the Train tab of a public app: the queue box, refreshed on each tick of the live view's timer (on while
+    a run goes)."""
+    with gr.Row():
         place = gr.Markdown(elem_classes="pg-status")
         cancel = gr.Button(t("train.queue.cancel"), variant="stop", size="sm", visible=False, scale=0, min_width=200)
     outputs = [place, cancel]

@@ -32,7 +32,13 @@ from playground.ui.common import (
 from playground.ui.context import AppContext, Session
 from playground.ui.eval_charts import eval_chart_updates
 from playground.ui.i18n import t, tr
-from playground.ui.train_tab import HIDDEN, SAMPLE_HEADERS, alerts_markdown, create_run_view, samples_frame
+from playground.ui.train_tab import (
+    HIDDEN,
+    SAMPLE_HEADERS,
+    alerts_markdown,
+    create_run_view,
+    samples_frame,
+)
 
 
 # keys: runs.col.<name>
@@ -298,7 +304,7 @@ def delete_run(ctx: AppContext, request: gr.Request, session_id: str | None, run
     notify(lang, "info", tr(lang, "runs.deleted", run=run_id))
     frame, _, chosen = refresh(ctx, request, session_id)
     hide = gr.File(value=None, visible=False)
-    empty = [*chart_updates([], lang), empty_frame(lang, "table.step", "table.advantage", "table.prompt"), ""]
+    empty = [*chart_updates([], lang), empty_frame(lang, *SAMPLE_HEADERS), ""]
     picker = gr.Dropdown(choices=chosen.choices, value=None)
     return [
         frame,
@@ -374,7 +380,7 @@ def create_runs_tab(ctx: AppContext, session: Session) -> None:
         # of a run picked meanwhile hides the visible boxes of another run); the visible box shows a copy.
         saving = [gr.File(visible=False) for _ in range(3)]
         summary = gr.Markdown()
-        alerts, plots, samples, evals = create_run_view(max_height=360)
+        alerts, plots, samples, evals = create_run_view(max_height=360, fit_samples=True)
         gr.Markdown("### " + t("runs.overlay"))
         chosen = gr.Dropdown(ids, multiselect=True, allow_custom_value=True, label=t("runs.overlay.pick"))
         curves = create_overlay()

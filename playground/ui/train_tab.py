@@ -163,7 +163,7 @@ def _live_view(ctx: AppContext, request: gr.Request, session_id: str | None, see
         idle = [gr.Timer(active=False), text, ""]
         # Empty charts and samples, with their axis titles and headers in the page's language (the page is built in
         # English): nothing of this visitor's is shown there.
-        empty = [*chart_updates([], lang), empty_frame(lang, *SAMPLE_HEADERS), ""]
+        empty = [*chart_updates([], lang), sample_table(empty_frame(lang, *SAMPLE_HEADERS), lang), ""]
         buttons = [gr.Button(interactive=True), gr.Button(interactive=False)]  # Start, and no run of theirs to stop
         return idle + empty + buttons + [seen] + eval_chart_updates([], None, lang)
     snap = job.snapshot()
@@ -185,7 +185,11 @@ def _live_view(ctx: AppContext, request: gr.Request, session_id: str | None, see
     if key == seen:
         live, evals = [gr.skip()] * (len(CHARTS) + 2), [gr.skip()] * EVAL_OUTPUTS
     elif not ctx.may_watch(job, session_id):  # public mode: another visitor's run shows its status and step only
-        live = [*chart_updates([], lang), empty_frame(lang, "table.prompt", "table.completion"), ""]
+        live = [
+            *chart_updates([], lang),
+            sample_table(empty_frame(lang, "table.prompt", "table.completion"), lang),
+            "",
+        ]
         evals = eval_chart_updates([], None, lang)
     else:
         alerts = alerts_markdown(snap.get("alert_log") or snap["alerts"], metrics, lang)
@@ -195,7 +199,7 @@ def _live_view(ctx: AppContext, request: gr.Request, session_id: str | None, see
         charts = (
             [gr.skip()] * (len(CHARTS) + 1)
             if same_rows
-            else [*chart_updates(metrics, lang), samples_frame(job.run, lang)]
+            else [*chart_updates(metrics, lang), sample_table(samples_frame(job.run, lang), lang)]
         )
         live = [*charts, alerts]
         same = seen is not None and seen.endswith(f"|{drawn}") and seen.startswith(f"{snap['run_id']}:")
@@ -341,9 +345,9 @@ def _alert_text(alert: dict, lang: str) -> str:
     return sentences(lang, bold(html.escape(message, quote=False)), html.escape(advice, quote=False))
 
 
-def samples_frame(run: Run, lang: str) -> gr.Dataframe:
+def samples_frame(run: Run, lang: str) -> Any:
     """The latest step's completions, with each reward and the advantage (colour-coded); the prompt and completion
-    columns get their widths in `fit_sample_columns`."""
+    columns get their widths from `sample_table` (the live view) or `fit_sample_columns` (the Runs tab)."""
     rows = run.samples(last_step_only=True)
     names = list(rows[0]["rewards"]) if rows else []
     advantage = tr(lang, "table.advantage")
@@ -359,20 +363,31 @@ def samples_frame(run: Run, lang: str) -> gr.Dataframe:
     return styled(frame, [advantage])
 
 
-def fit_sample_columns(request: gr.Request, value: Any) -> gr.Dataframe:
-    """Only the samples table's column widths (its value stays as API clients read it): the prompt and completion
-    columns share the width the numbers leave, the completion the most."""
-    lang = lang_of(request)
+def _sample_widths(columns, lang: str) -> list[str]:
+    """The prompt and completion columns share the width the numbers leave, the completion the most."""
     text = {tr(lang, "table.prompt"): 1, tr(lang, "table.completion"): 2}
-    return gr.Dataframe(column_widths=text_widths([str(c) for c in getattr(value, "columns", [])], text))
+    return text_widths([str(c) for c in columns], text)
+
+
+def sample_table(value: Any, lang: str) -> gr.Dataframe:
+    """The live view's samples update: `value` (a frame, or a styled one) with its column widths in the same update,
+    so a watching page handles one event a tick, not a second one for the widths after each new step (API clients read
+    it as an update, as they read the charts)."""
+    return gr.Dataframe(value=value, column_widths=_sample_widths(getattr(value, "data", value).columns, lang))
+
+
+def fit_sample_columns(request: gr.Request, value: Any) -> gr.Dataframe:
+    """Only the samples table's column widths, after the Runs tab showed a run (its value stays as API clients of
+    `/show_run` read it)."""
+    return gr.Dataframe(column_widths=_sample_widths(getattr(value, "columns", []), lang_of(request)))
 
 
 # --- layout --------------------------------------------------------------------------------------------------------
 
 
-def create_run_view(max_height: int):
-    """A run's alerts, held-out eval charts, charts and latest samples: the Train tab shows the live run, the Runs tab
-    a stored one."""
+def create_run_view(max_height: int, fit_samples: bool = False):
+    """A run's alerts, held-out eval charts, charts and latest samples: the Train tab shows the live run (its updates
+    carry the samples' column widths), the Runs tab a stored one (`fit_samples`: the widths after each change)."""
     with gr.Accordion(t("train.alerts"), open=True):
         alerts = gr.Markdown()
     evals = create_eval_charts()
@@ -384,7 +399,8 @@ def create_run_view(max_height: int):
         interactive=False,
         max_height=max_height,
     )
-    samples.change(fit_sample_columns, samples, samples, **HIDDEN)
+    if fit_samples:
+        samples.change(fit_sample_columns, samples, samples, **HIDDEN)
     return alerts, plots, samples, evals
 
 

@@ -122,8 +122,10 @@ def test_generate_group_reports_a_bad_model_in_one_sentence(app):
 def poll_status(c: Client) -> dict:
     """The live view, as one dict: status text, progress, the reward chart's points, and the Stop button."""
     out = c.predict(api_name="/train_status")
-    # outputs: timer, status, progress, the charts, samples, alerts, start button, stop button
+    # outputs: timer, status, progress, the charts, samples (an update with its column widths), alerts, start button,
+    # stop button, ...
     samples = out[3 + len(CHARTS)]
+    samples = samples.get("value", samples) if isinstance(samples, dict) else samples
     return {"status": out[1], "progress": out[2], "reward_points": plot_points(out[3]), "samples": samples}
 
 

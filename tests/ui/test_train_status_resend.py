@@ -31,6 +31,12 @@ def test_a_status_change_alone_does_not_redraw_the_charts(tmp_path, tiny_model_d
     key = first[HEAD + len(CHARTS) + 4]  # after the charts, samples, alerts and the two buttons
     assert key.startswith(f"{job.run.id}:{len(job.run.metrics())}:finished:")
     assert not any(_skipped(u) for u in first[charts])  # a first look draws them
+    # the samples come with their column widths in the same update (no second event a tick for them): the prompt and
+    # the completion share what the numbers leave, the completion the most
+    samples = first[HEAD + len(CHARTS)]
+    *numbers, prompt, completion = samples.column_widths
+    assert set(numbers) == {"auto"} and 0 < float(prompt.rstrip("%")) < float(completion.rstrip("%"))
+    assert list(samples.value["headers"])[-2:] == ["prompt", "completion"]
 
     # the tick before saw the same rows while the run was still going: only the status changed since
     running = key.replace(":finished:", ":running:", 1)
