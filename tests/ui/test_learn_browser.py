@@ -126,8 +126,11 @@ def test_the_format_and_combine_lessons_show_their_reference_runs(app, browser):
     wait_for(lambda: "Loaded the trap of" in loaded.inner_text(), 60, "the trap's Load message")
     open_tab(page, "Rewards")
     selected = page.locator("#pg-selection-summary")
-    wait_for(lambda: "tag_layout × 1" in selected.inner_text(), 30, "the trap's rewards")
-    assert "length (ideal_length=200) × 0.01" in selected.inner_text() and "format" not in selected.inner_text()
+    # The cards' inputs change together and each change re-reads the selection from the cards (the last reading wins):
+    # on a loaded machine a reading between them showed the trap's weights with the fix's ideal_length for a while.
+    trap = ("tag_layout × 1", "length (ideal_length=200) × 0.01")
+    trap_rewards = lambda: (text := selected.inner_text()) and all(r in text for r in trap) and "format" not in text  # noqa: E731
+    wait_for(trap_rewards, 60, "the trap's rewards", selected.inner_text)
     open_tab(page, "Train")
     assert page.get_by_label("max_steps", exact=True).input_value() == str(lesson.run_spec(trap=True).grpo.max_steps)
     open_group(page, "train.group.generation")
