@@ -32,13 +32,7 @@ from playground.ui.common import (
 from playground.ui.context import AppContext, Session
 from playground.ui.eval_charts import eval_chart_updates
 from playground.ui.i18n import t, tr
-from playground.ui.train_tab import (
-    HIDDEN,
-    SAMPLE_HEADERS,
-    alerts_markdown,
-    create_run_view,
-    samples_frame,
-)
+from playground.ui.train_tab import HIDDEN, SAMPLE_HEADERS, alerts_markdown, create_run_view, samples_frame
 
 
 # keys: runs.col.<name>

@@ -426,24 +426,12 @@ def create_train_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> 
         seen = gr.State(None)  # inside the tab: a gr.Tabs must hold only tabs, or the frontend mixes up their labels
 
     names = tuple(form)
+    live = [timer, status, progress, *plots, samples, alerts, start, stop, seen, *evals]  # `_live_view`'s outputs
     view = TrainTab(
         tab=tab,
         timer=timer,
         status_inputs=[session.id, seen, answers_seen],
-        status_outputs=[
-            timer,
-            status,
-            progress,
-            *plots,
-            samples,
-            alerts,
-            start,
-            stop,
-            seen,
-            *evals,
-            answers,
-            answers_seen,
-        ],
+        status_outputs=[*live, answers, answers_seen],
         form=form,
     )
     timer.tick(
