@@ -26,10 +26,17 @@ import secrets
 import shutil
 import socket
 import tempfile
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+
+try:
+    import fcntl
+except ImportError:  # not on Windows: status writes of one run are not serialised there
+    fcntl = None
 
 from playground.errors import PlaygroundError
 from playground.settings import current
@@ -110,6 +117,21 @@ def _write_atomic(path: Path, text: str) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+@contextmanager
+def _locked(folder: Path):
+    """Hold an exclusive lock on `folder` (flock on its descriptor): a read-modify-write of a file in it is not
+    interleaved with another thread's or process's."""
+    if fcntl is None:
+        yield
+        return
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing the descriptor releases its lock
 
 
 def _append_lines(path: Path, rows: list[dict]) -> None:
@@ -398,11 +420,12 @@ class Run:
             status.get("status"),
             status.get("pid"),
         )
-        if self._read_status() == status:  # not rewritten meanwhile by a live process
-            try:
-                _write_atomic(self.path / STATUS, _dumps(_error_text_out(recovered), indent=2))
-            except OSError as exc:
-                logger.warning("Run '%s': could not rewrite status.json (%s).", self.id, exc)
+        try:
+            with _locked(self.path):
+                if self._read_status() == status:  # not rewritten meanwhile by a live process
+                    _write_atomic(self.path / STATUS, _dumps(_error_text_out(recovered), indent=2))
+        except OSError as exc:
+            logger.warning("Run '%s': could not rewrite status.json (%s).", self.id, exc)
         return recovered
 
     def write_status(self, **fields: Any) -> dict:
@@ -411,17 +434,18 @@ class Run:
         An ACTIVE status always records the process that owns the run: this one (`pid`, its start time `pid_start`,
         and `host`), unless `pid` is passed, e.g. by a UI process asking a training subprocess to stop.
         """
-        before = self._read_status()
-        status = {**before, **fields, "updated_at": _now()}
-        if status.get("status") not in STATUSES:
-            raise ValueError(f"Invalid run status {status.get('status')!r}; must be one of {STATUSES}.")
-        status.update(_run_times(before, status))
-        status = _with_durations(status)
-        if status["status"] in ACTIVE:
-            pid = fields.get("pid", os.getpid())
-            status.update(pid=pid, pid_start=_process_start(pid), host=socket.gethostname())
-        status = json_safe(_error_text_out(status))
-        _write_atomic(self.path / STATUS, _dumps(status, indent=2))
+        with _locked(self.path):  # the training thread, public mode's wall-time watcher and Stop all write it
+            before = self._read_status()
+            status = {**before, **fields, "updated_at": _now()}
+            if status.get("status") not in STATUSES:
+                raise ValueError(f"Invalid run status {status.get('status')!r}; must be one of {STATUSES}.")
+            status.update(_run_times(before, status))
+            status = _with_durations(status)
+            if status["status"] in ACTIVE:
+                pid = fields.get("pid", os.getpid())
+                status.update(pid=pid, pid_start=_process_start(pid), host=socket.gethostname())
+            status = json_safe(_error_text_out(status))
+            _write_atomic(self.path / STATUS, _dumps(status, indent=2))
         return status
 
     # --- metrics and samples -----------------------------------------------------------------------------------------

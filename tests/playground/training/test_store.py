@@ -8,6 +8,7 @@ import socket
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 
 import pytest
@@ -125,6 +126,26 @@ def test_write_status_merges_and_is_atomic(store):
     assert sorted(p.name for p in run.path.iterdir()) == ["spec.json", "status.json"]  # no .tmp files
     with pytest.raises(ValueError, match="Invalid run status"):
         run.write_status(status="exploded")
+
+
+def test_writers_of_one_status_keep_each_others_fields(store):
+    """The training thread writes its step while public mode's watcher writes the wall-time error and Stop writes
+    "stopping": a write never drops a field another thread wrote meanwhile."""
+    run = store.create(SPEC)
+    run.write_status(status="running")
+
+    def write(key: str) -> None:
+        writer = Run(run.path)  # another object on the same folder, as the UI's are
+        for i in range(60):
+            writer.write_status(**{f"{key}{i}": i})
+
+    threads = [threading.Thread(target=write, args=(key,)) for key in ("a", "b", "c")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    status = run.status()
+    assert [key for key in (f"{k}{i}" for k in "abc" for i in range(60)) if status.get(key) is None] == []
 
 
 @pytest.mark.integration  # a process of its own
