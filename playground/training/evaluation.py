@@ -30,6 +30,7 @@ from playground.preview import GenerationSettings, generate_groups
 from playground.scoring import reward_name, score_group
 from playground.spec import RunSpec
 from playground.training.answer_shape import answer_shape
+from playground.training.files import append_lines, read_lines
 
 
 logger = logging.getLogger(__name__)
@@ -162,16 +163,12 @@ def _sample_rows(step: int, eval_of: str, prompt, seed: int, texts: list[str], s
 
 def append_eval_samples(run_path: str | Path, rows: list[dict[str, Any]]) -> None:
     """Append the completions of one eval point to the run's `eval_samples.jsonl`."""
-    from playground.training.store import _append_lines
-
-    _append_lines(Path(run_path) / EVAL_SAMPLES, rows)
+    append_lines(Path(run_path) / EVAL_SAMPLES, rows)
 
 
 def read_eval_samples(run_path: str | Path) -> list[dict[str, Any]]:
     """The rows of the run's `eval_samples.jsonl` (empty for a run without evals, or from before they were kept)."""
-    from playground.training.store import _read_lines
-
-    return _read_lines(Path(run_path) / EVAL_SAMPLES)
+    return read_lines(Path(run_path) / EVAL_SAMPLES)
 
 
 def answers_at(rows: list[dict[str, Any]], per_point: int = 3) -> list[dict[str, Any]]:

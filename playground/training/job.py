@@ -25,9 +25,10 @@ from playground.spec import RunSpec
 from playground.texts import msg
 from playground.training.alert_log import log_alerts, log_up_to
 from playground.training.checkpoint import KEEP_CHECKPOINTS, checkpoint_root, checkpoint_step
+from playground.training.files import json_safe
 from playground.training.progress import PhaseClock, eval_points, run_eta
 from playground.training.state import JobState
-from playground.training.store import Run, json_safe
+from playground.training.store import Run
 from playground.validation import validate_spec
 
 

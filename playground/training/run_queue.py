@@ -132,7 +132,7 @@ QUEUE_FILE = ".queue.json"  # in the runs folder (hidden entries are not runs): 
 def save_queue(root: Path, waiting: list[Waiting]) -> None:
     """Write the queue to the runs folder, atomically. A start with compiled rewards cannot be written; it is left
     out (the app's own starts carry their code in the spec)."""
-    from playground.training.store import _dumps, _write_atomic
+    from playground.training.files import dumps, write_atomic
 
     entries = [
         {
@@ -147,7 +147,7 @@ def save_queue(root: Path, waiting: list[Waiting]) -> None:
         if not w.custom_rewards
     ]
     root.mkdir(parents=True, exist_ok=True)
-    _write_atomic(root / QUEUE_FILE, _dumps(entries, indent=2))
+    write_atomic(root / QUEUE_FILE, dumps(entries, indent=2))
 
 
 def load_queue(store) -> list[Waiting]:

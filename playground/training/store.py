@@ -17,7 +17,6 @@ Listing never raises: a corrupt run is skipped, or shown as interrupted, with a 
 
 from __future__ import annotations
 
-import json
 import logging
 import math
 import os
@@ -26,21 +25,25 @@ import secrets
 import shutil
 import socket
 import tempfile
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-
-try:
-    import fcntl
-except ImportError:  # not on Windows: status writes of one run are not serialised there
-    fcntl = None
-
 from playground.errors import PlaygroundError
 from playground.settings import current
 from playground.texts import Text, msg
+from playground.training.files import (
+    TMP_PREFIX,
+    append_lines,
+    dumps,
+    json_safe,
+    keep_lines,
+    locked,
+    read_json_object,
+    read_lines,
+    write_atomic,
+)
 
 
 logger = logging.getLogger(__name__)
@@ -52,7 +55,6 @@ DEAD_PROCESS_ERROR = msg("job.dead_process")
 UNREADABLE_STATUS_ERROR = msg("job.status_unreadable")
 MISSING_STATUS_ERROR = msg("job.status_missing")
 SPEC, STATUS, METRICS, SAMPLES, ADAPTER = "spec.json", "status.json", "metrics.jsonl", "samples.jsonl", "adapter"
-_TMP_PREFIX = "."  # hidden entries in the root (runs being created, temporary files) are not runs
 
 
 # --- small helpers -------------------------------------------------------------------------------------------------
@@ -85,116 +87,6 @@ def _error_text_in(status: dict) -> dict:
     return status
 
 
-def json_safe(value: Any) -> Any:
-    """JSON-safe copy: NaN and inf become None, numpy/torch scalars become Python numbers, tuples become lists."""
-    if isinstance(value, float):
-        return value if math.isfinite(value) else None
-    if isinstance(value, dict):
-        return {str(k): json_safe(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [json_safe(v) for v in value]
-    if not isinstance(value, str | bytes | int) and callable(getattr(value, "item", None)):
-        try:
-            return json_safe(value.item())
-        except (TypeError, ValueError):
-            return str(value)
-    return value
-
-
-def _dumps(value: Any, indent: int | None = None) -> str:
-    return json.dumps(json_safe(value), ensure_ascii=False, allow_nan=False, default=str, indent=indent)
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    """Write `text` to a temporary file in the same folder, fsync it, then `os.replace` it over `path`."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f"{_TMP_PREFIX}{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-@contextmanager
-def _locked(folder: Path):
-    """Hold an exclusive lock on `folder` (flock on its descriptor): a read-modify-write of a file in it is not
-    interleaved with another thread's or process's."""
-    if fcntl is None:
-        yield
-        return
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)  # closing the descriptor releases its lock
-
-
-def _append_lines(path: Path, rows: list[dict]) -> None:
-    """Append rows as JSON lines with one `write` on an O_APPEND descriptor, then fsync.
-
-    A line left half-written by a killed process is closed with a newline first, so the new rows stay readable.
-    """
-    if not rows:
-        return
-    data = "".join(_dumps(row) + "\n" for row in rows).encode("utf-8")
-    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
-    try:
-        size = os.fstat(fd).st_size
-        if size and os.pread(fd, 1, size - 1) != b"\n":
-            data = b"\n" + data
-        while data:
-            written = os.write(fd, data)
-            data = data[written:]
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _read_lines(path: Path) -> list[dict]:
-    """The JSON objects of a .jsonl file; unreadable lines are skipped with a warning. A missing file is empty."""
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except FileNotFoundError:
-        return []
-    rows, bad = [], []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except ValueError:
-            row = None
-        if isinstance(row, dict):
-            rows.append(row)
-        else:
-            bad.append(number)
-    if bad:
-        logger.warning("Skipped %d unreadable line(s) of %s (line %s).", len(bad), path, ", ".join(map(str, bad)))
-    return rows
-
-
-def _keep_lines(path: Path, keep) -> list[dict]:
-    """The rows of a .jsonl file that `keep` accepts; the file is rewritten (atomically) when it held others."""
-    rows = _read_lines(path)
-    kept = [row for row in rows if keep(row)]
-    if len(kept) != len(rows):
-        _write_atomic(path, "".join(_dumps(row) + "\n" for row in kept))
-    return kept
-
-
-def _read_json_object(path: Path) -> dict:
-    """Parse a JSON object; raises FileNotFoundError when missing and ValueError when it is not a JSON object."""
-    data = json.loads(path.read_text(encoding="utf-8"))
-    if not isinstance(data, dict):
-        raise ValueError(f"{path.name} is not a JSON object")
-    return data
-
-
 def _slug(name: str | None) -> str:
     slug = re.sub(r"[^a-z0-9]+", "-", (name or "").lower()).strip("-")[:32].strip("-")
     return slug or secrets.token_hex(3)
@@ -204,7 +96,7 @@ def _check_id(run_id: str) -> None:
     bad = (
         not isinstance(run_id, str)
         or not run_id.strip()
-        or run_id.startswith(_TMP_PREFIX)
+        or run_id.startswith(TMP_PREFIX)
         or ".." in run_id
         or any(sep in run_id for sep in ("/", "\\", "\0", os.sep, os.altsep or "/"))
     )
@@ -379,7 +271,7 @@ class Run:
 
     def spec(self) -> dict:
         try:
-            return _read_json_object(self.path / SPEC)
+            return read_json_object(self.path / SPEC)
         except FileNotFoundError:
             raise PlaygroundError("job.no_spec", run=self.id) from None
         except (OSError, ValueError) as exc:
@@ -387,12 +279,12 @@ class Run:
 
     def write_spec(self, spec: dict) -> None:
         """Replace spec.json atomically (a run continued with a new `max_steps`)."""
-        _write_atomic(self.path / SPEC, _dumps(spec, indent=2))
+        write_atomic(self.path / SPEC, dumps(spec, indent=2))
 
     def _read_status(self) -> dict:
         """The status as stored, without recovery. Missing -> interrupted (or {} for a bare folder); corrupt -> {}."""
         try:
-            return _error_text_in(_read_json_object(self.path / STATUS))
+            return _error_text_in(read_json_object(self.path / STATUS))
         except FileNotFoundError:
             return {}
         except (OSError, ValueError) as exc:
@@ -421,9 +313,9 @@ class Run:
             status.get("pid"),
         )
         try:
-            with _locked(self.path):
+            with locked(self.path):
                 if self._read_status() == status:  # not rewritten meanwhile by a live process
-                    _write_atomic(self.path / STATUS, _dumps(_error_text_out(recovered), indent=2))
+                    write_atomic(self.path / STATUS, dumps(_error_text_out(recovered), indent=2))
         except OSError as exc:
             logger.warning("Run '%s': could not rewrite status.json (%s).", self.id, exc)
         return recovered
@@ -434,7 +326,7 @@ class Run:
         An ACTIVE status always records the process that owns the run: this one (`pid`, its start time `pid_start`,
         and `host`), unless `pid` is passed, e.g. by a UI process asking a training subprocess to stop.
         """
-        with _locked(self.path):  # the training thread, public mode's wall-time watcher and Stop all write it
+        with locked(self.path):  # the training thread, public mode's wall-time watcher and Stop all write it
             before = self._read_status()
             status = {**before, **fields, "updated_at": _now()}
             if status.get("status") not in STATUSES:
@@ -445,22 +337,22 @@ class Run:
                 pid = fields.get("pid", os.getpid())
                 status.update(pid=pid, pid_start=_process_start(pid), host=socket.gethostname())
             status = json_safe(_error_text_out(status))
-            _write_atomic(self.path / STATUS, _dumps(status, indent=2))
+            write_atomic(self.path / STATUS, dumps(status, indent=2))
         return status
 
     # --- metrics and samples -----------------------------------------------------------------------------------------
 
     def append_metrics(self, row: dict) -> None:
-        _append_lines(self.path / METRICS, [row])
+        append_lines(self.path / METRICS, [row])
 
     def metrics(self) -> list[dict]:
-        return _read_lines(self.path / METRICS)
+        return read_lines(self.path / METRICS)
 
     def append_samples(self, rows: list[dict]) -> None:
-        _append_lines(self.path / SAMPLES, list(rows))
+        append_lines(self.path / SAMPLES, list(rows))
 
     def samples(self, last_step_only: bool = False) -> list[dict]:
-        rows = _read_lines(self.path / SAMPLES)
+        rows = read_lines(self.path / SAMPLES)
         if not last_step_only:
             return rows
         steps = [r["step"] for r in rows if isinstance(r.get("step"), int | float)]
@@ -480,8 +372,8 @@ class Run:
             return not isinstance(row.get("step"), int) or row["step"] <= step
 
         for name in (SAMPLES, *others):
-            _keep_lines(self.path / name, kept)
-        return _keep_lines(self.path / METRICS, kept)
+            keep_lines(self.path / name, kept)
+        return keep_lines(self.path / METRICS, kept)
 
     # --- adapter -----------------------------------------------------------------------------------------------------
 
@@ -587,9 +479,9 @@ class RunStore:
         status.json, so that a public app never lists the run as ownerless (readable by all).
         """
         self.root.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(dir=self.root, prefix=f"{_TMP_PREFIX}creating-"))
+        tmp = Path(tempfile.mkdtemp(dir=self.root, prefix=f"{TMP_PREFIX}creating-"))
         try:
-            _write_atomic(tmp / SPEC, _dumps(spec, indent=2))
+            write_atomic(tmp / SPEC, dumps(spec, indent=2))
             Run(tmp).write_status(status="queued", created_at=_now(), step=0, owner=owner)
             return Run(self._move_into_place(tmp, name))
         except BaseException:
@@ -630,7 +522,7 @@ class RunStore:
         return sorted(infos, key=lambda i: (i.created_at, i.id), reverse=True)
 
     def _info(self, entry: Path) -> RunInfo | None:
-        if entry.name.startswith(_TMP_PREFIX):
+        if entry.name.startswith(TMP_PREFIX):
             return None
         if not entry.is_dir():
             logger.warning("Skipping %s: not a run folder.", entry)
