@@ -22,13 +22,14 @@ from playground.ui.i18n import I18N, ZH, t
 from playground.ui.lab_tab import create_lab_tab, wire_lab_tab
 from playground.ui.learn_tab import create_learn_tab, show_lesson, wire_learn_tab
 from playground.ui.mcp_server import add_mcp_tools
+from playground.ui.page_load import wire_page_load
 from playground.ui.preview_tab import create_preview_tab, wire_preview_tab
 from playground.ui.queue_view import create_queue_view
 from playground.ui.rewards_tab import create_rewards_tab
 from playground.ui.runs_tab import create_runs_tab
 from playground.ui.settings import UISettings
 from playground.ui.start_here import create_start_here, wire_start_here
-from playground.ui.train_tab import create_train_tab, wire_page_load
+from playground.ui.train_tab import create_train_tab, wire_resume
 from playground.ui.upload_route import UploadRoute
 
 
@@ -121,11 +122,12 @@ def build_app(settings: UISettings | None = None, *, ctx: AppContext | None = No
             create_runs_tab(ctx, session)
         wire_preview_tab(ctx, session, rewards, preview, train.form)  # scored with the Train tab's recipe
         wire_lab_tab(ctx, lab, train.form)
-        wire_page_load(demo, ctx, session, train)
+        wire_resume(ctx, session, train)
         wire_learn_tab(demo, ctx, session, learn, rewards, preview, train)
         lesson = (bind(show_lesson, ctx), [learn.picker, session.id], learn.views)
         wire_start_here(demo, start_here, tabs, learn.picker, lesson, [learn.load, learn.load_trap])
         wire_unload(demo, ctx)
+        wire_page_load(demo)  # every tab's part of the page load, as one event
         add_mcp_tools(ctx)
     gate_every_event(demo)  # public mode's admission gate prices every event's inputs, named or not
     skip_event_analytics()

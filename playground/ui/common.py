@@ -230,17 +230,6 @@ def empty_frame(lang: str, *keys: str) -> pd.DataFrame:
     return pd.DataFrame(columns=[tr(lang, key) for key in keys])
 
 
-def empty_headers(keys: tuple[str, ...], request: gr.Request) -> pd.DataFrame:
-    return empty_frame(lang_of(request), *keys)
-
-
-def headers_on_load(table: gr.Dataframe, *keys: str) -> None:
-    """Give a table that starts empty its headers in the page's language when the page loads: the page is built
-    once, in English, and the browser translates labels and texts but not a table's headers."""
-    page_load = gr.context.Context.root_block.load
-    page_load(bind(empty_headers, keys), None, table, api_visibility="private", show_progress="hidden")
-
-
 def reward_labels(selection: list[dict] | None) -> list[str]:
     """Column labels for the selected rewards, in order: each reward's name, with its parameters where two share a
     name."""

@@ -14,7 +14,6 @@ from playground.ui.common import (
     advantage_style,
     bind,
     empty_frame,
-    headers_on_load,
     lang_of,
     progress_callback,
     run_label,
@@ -23,6 +22,7 @@ from playground.ui.common import (
 )
 from playground.ui.context import AppContext, Session
 from playground.ui.i18n import t, tr
+from playground.ui.page_load import headers_on_load
 
 
 COLUMNS = (

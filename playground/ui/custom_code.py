@@ -37,6 +37,7 @@ from playground.texts.tab_rewards import STARTER_EN, STARTER_ZH
 from playground.ui.common import BAD_MARK, GOOD_MARK, bind, labelled, lang_of, original_details, short
 from playground.ui.context import AppContext, Session
 from playground.ui.i18n import t, tr
+from playground.ui.page_load import on_page_load
 from rewards.registry import list_specs
 
 
@@ -446,9 +447,7 @@ def create_custom_code(ctx: AppContext, session: Session) -> CustomCode:
     waits = dict(concurrency_limit=8)
     checked = check.click(bind(check_code, ctx), [editor, choices], [report, choices], api_name="check_code", **waits)
     checked.then(editable_when_filled, choices, choices, api_visibility="private", show_progress="hidden")
-    page_load = gr.context.Context.root_block.load
-    localized = [editor, choices, cases, results]
-    page_load(bind(localize), [editor, choices, cases], localized, api_visibility="private", show_progress="hidden")
+    on_page_load(bind(localize), [editor, choices, cases], [editor, choices, cases, results])
     tests = [session.id, editor, session.selection, cases]
     run.click(bind(run_reward_tests, ctx), tests, [results, summary], api_name="run_reward_tests", **waits)
     return CustomCode(editor=editor, choices=choices)

@@ -26,7 +26,6 @@ from playground.spec import spec_with
 from playground.texts import msg, render
 from playground.ui.common import (
     bind,
-    headers_on_load,
     labelled,
     lang_of,
     progress_callback,
@@ -37,6 +36,7 @@ from playground.ui.common import (
 from playground.ui.context import AppContext, Session, parse_selection
 from playground.ui.custom_code import custom_rewards, table_rows
 from playground.ui.i18n import t, tr
+from playground.ui.page_load import headers_on_load
 from playground.ui.rewards_tab import Layout, RewardsTab, apply_selection
 
 

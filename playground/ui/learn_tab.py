@@ -30,6 +30,7 @@ from playground.ui.charts import SERIES, VegaPlot, vega_chart
 from playground.ui.common import bind, bold, duration_text, lang_of, sentences, short
 from playground.ui.context import AppContext, Session
 from playground.ui.i18n import t, tr
+from playground.ui.page_load import on_page_load
 from playground.ui.preview_tab import ROWS_SHOWN, PreviewTab, builtin_rows, pick_row, row_choices
 from playground.ui.rewards_tab import Layout, RewardsTab, apply_selection
 from playground.ui.train_form import OPTIONAL_TEXT
@@ -565,7 +566,7 @@ def wire_learn_tab(
 ) -> None:
     """The Learn tab's events; called once every tab exists, because Load fills inputs of the other tabs."""
     page = [learn.picker, session.id, learn.last_lesson]
-    demo.load(bind(show_page, ctx), page, [learn.picker, *learn.views], **HIDDEN)
+    on_page_load(bind(show_page, ctx), page, [learn.picker, *learn.views])
     # .change, not .input: "start here" picks the format lesson too
     learn.picker.change(known_lesson, learn.picker, learn.last_lesson, **HIDDEN)
     learn.picker.change(forget_loaded, None, learn.loaded, **HIDDEN)  # "✓ Loaded …" belongs to the lesson loaded

@@ -18,7 +18,6 @@ from playground.spec import spec_with
 from playground.ui.common import (
     bind,
     empty_frame,
-    headers_on_load,
     lang_of,
     progress_callback,
     score_frame,
@@ -31,6 +30,7 @@ from playground.ui.context import AppContext, Session, parse_selection
 from playground.ui.custom_code import custom_rewards
 from playground.ui.fair import PREVIEW_SLOTS, fair
 from playground.ui.i18n import t, tr
+from playground.ui.page_load import headers_on_load
 from playground.ui.rewards_tab import RewardsTab, selection_summary, selection_summary_for
 
 

@@ -42,6 +42,7 @@ from playground.ui.custom_code import (
 )
 from playground.ui.fair import TRY_SLOTS, fair
 from playground.ui.i18n import t, tr
+from playground.ui.page_load import on_page_load
 from rewards.registry import Param, RewardSpec, build_reward, get_spec, list_specs, resolve_params
 
 
@@ -514,10 +515,10 @@ def create_rewards_tab(ctx: AppContext, session: Session) -> RewardsTab:
         concurrency_limit=None,
         show_progress_on=[details],
     ).success(**fit)
-    # The composition root's page load: the first scores in the page's language, then again on each selection change.
-    page_load = gr.context.Context.root_block.load
-    gr.on(
-        [page_load, session.selection.change],
+    # The first scores in the page's language when the page loads, then again on each selection change.
+    on_page_load(fair(bind(rescore, ctx), TRY_SLOTS), try_inputs, [table, details])
+    on_page_load(fit_try_view, [table], shown, after=True)
+    session.selection.change(
         fair(bind(rescore, ctx), TRY_SLOTS),
         try_inputs,
         [table, details],

@@ -32,6 +32,7 @@ from playground.ui.common import (
 from playground.ui.context import AppContext, Session
 from playground.ui.eval_charts import eval_chart_updates
 from playground.ui.i18n import t, tr
+from playground.ui.page_load import on_page_load
 from playground.ui.train_tab import HIDDEN, SAMPLE_HEADERS, alerts_markdown, create_run_view, samples_frame
 
 
@@ -395,7 +396,7 @@ def create_runs_tab(ctx: AppContext, session: Session) -> None:
         concurrency_limit=None,
     )
     gr.on([tab.select, resume.click], bind(wake), None, ticker, **HIDDEN)
-    gr.context.Context.root_block.load(bind(empty_run_view), None, [*plots, samples, curves], **HIDDEN)
+    on_page_load(bind(empty_run_view), [], [*plots, samples, curves])
     shown = [*plots, samples, alerts, summary, *evals, recipe]
     files = [zipped, recipe_zip, script_zip]
     # Picking a run shows it: the charts and the downloads always belong to the run in the picker.

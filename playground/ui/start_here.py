@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import gradio as gr
 
 from playground.ui.i18n import t
+from playground.ui.page_load import on_page_load
 
 
 TAB_IDS = ("rewards", "learn", "preview", "lab", "train", "compare", "runs")  # the top-level tabs, in page order
@@ -68,7 +69,7 @@ def wire_start_here(
 ) -> None:
     """`show_lesson` is the Learn tab's bound handler and its (inputs, outputs), to draw the lesson once picked;
     `loads` the Learn tab's buttons that load a lesson, each of which takes the banner away."""
-    demo.load(greet, start_here.last_tab, [start_here.box, tabs, start_here.last_tab], **HIDDEN)
+    on_page_load(greet, [start_here.last_tab], [start_here.box, tabs, start_here.last_tab])
     tabs.select(remember_tab, None, start_here.last_tab, **HIDDEN)
     fn, inputs, outputs = show_lesson
     start_here.button.click(start, None, [start_here.box, tabs, start_here.last_tab, picker], **HIDDEN).then(

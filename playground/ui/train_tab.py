@@ -39,6 +39,7 @@ from playground.ui.custom_code import attach_to_spec
 from playground.ui.eval_answers import create_eval_answers, refresh_eval_answers
 from playground.ui.eval_charts import EVAL_OUTPUTS, create_eval_charts, eval_chart_updates, eval_key
 from playground.ui.i18n import EN, t, tr
+from playground.ui.page_load import on_page_load
 from playground.ui.rewards_tab import RewardsTab, selection_summary, selection_summary_for
 from playground.ui.train_form import (
     check_data_file,
@@ -478,7 +479,7 @@ def refresh_after(event, ctx: AppContext, view: TrainTab) -> None:
     event.then(bind(train_status, ctx), view.status_inputs, view.status_outputs, **HIDDEN)
 
 
-def wire_page_load(demo: gr.Blocks, ctx: AppContext, session: Session, view: TrainTab) -> None:
-    """After a page (re)load: restore the session id from the browser, then show the current run, if any."""
-    outputs = [session.id, session.browser_id, view.timer]
-    refresh_after(demo.load(bind(resume, ctx), session.browser_id, outputs, api_visibility="private"), ctx, view)
+def wire_resume(ctx: AppContext, session: Session, view: TrainTab) -> None:
+    """When a page (re)loads: restore the session id from the browser, then show the current run, if any."""
+    on_page_load(bind(resume, ctx), [session.browser_id], [session.id, session.browser_id, view.timer])
+    on_page_load(bind(train_status, ctx), view.status_inputs, view.status_outputs, after=True)
