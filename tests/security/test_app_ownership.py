@@ -5,11 +5,11 @@ over the raw queue API, then stop and delete the victim's run) fails. A real pub
 import json
 import time
 
-import httpx
 import pytest
 from gradio_client.exceptions import AppError
 
 from playground.training.access import Tokens, owner_key
+from tests.support.queue_client import page_load, tokens_of
 from tests.ui.live_app import fresh_module_state
 from tests.ui.test_client import TINY_RUN, client, form_kwargs
 
@@ -30,35 +30,6 @@ def wait_for(predicate, timeout=300):
     while not predicate():
         assert time.monotonic() < deadline, "timed out"
         time.sleep(0.2)
-
-
-def page_load_index(url: str) -> int:
-    """The fn_index of the page-load handler that restores the browser token (`resume`, a private endpoint): the
-    load event whose one input is the browser's stored token."""
-    config = httpx.get(url + "config", timeout=30).json()
-    stored = {c["id"] for c in config["components"] if c.get("props", {}).get("storage_key")}
-    for index, dep in enumerate(config["dependencies"]):
-        triggers = {event for _, event in dep["targets"]}
-        if "load" in triggers and dep["inputs"] and set(dep["inputs"]) <= stored:
-            return dep.get("id", index)
-    raise AssertionError("no page-load handler with the browser token as input")
-
-
-def raw_call(url: str, session_hash: str, fn_index: int, data: list) -> dict:
-    """One event over the raw queue API, as a browser (or an attacker's script) sends it; returns the final message."""
-    with httpx.Client(timeout=120) as http:
-        joined = http.post(
-            url + "gradio_api/queue/join",
-            json={"data": data, "fn_index": fn_index, "session_hash": session_hash, "event_data": None},
-        )
-        joined.raise_for_status()
-        with http.stream("GET", url + "gradio_api/queue/data", params={"session_hash": session_hash}) as stream:
-            for line in stream.iter_lines():
-                if line.startswith("data:"):
-                    message = json.loads(line[5:])
-                    if message.get("msg") == "process_completed":
-                        return message
-    raise AssertionError("the queue closed without an answer")
 
 
 def test_tokens_are_signed_and_a_run_folder_holds_only_their_hash():
@@ -98,12 +69,11 @@ def test_the_takeover_with_a_token_read_from_the_run_folder_fails(public_app):
     assert stolen.startswith("sha256:") and len(stolen) == len("sha256:") + 64
     assert job.owner == stolen  # the engine knows the owner by its hash too
 
-    load = page_load_index(public_app.url)
     for presented in (stolen, "token-of-alice", stolen.removeprefix("sha256:")):
         attacker = client(public_app)  # a fresh gradio_client: a new session
-        done = raw_call(public_app.url, attacker.session_hash, load, [presented])
+        done = page_load(public_app.url, attacker.session_hash, presented)
         assert done["success"], done
-        given = done["output"]["data"][1]  # the browser token the page would store: a new one, not the presented
+        (given,) = set(tokens_of(done))  # the browser token the page would store: a new one, not the presented
         assert given != presented and ctx.tokens.verify(given) and ctx.viewer(given) != stolen
         assert presented not in json.dumps(done)
         with pytest.raises(AppError, match=NOT_STARTER):
@@ -127,5 +97,5 @@ def test_a_token_the_server_issued_survives_a_reload_over_the_raw_queue(public_a
     ctx = public_app.ctx
     token = ctx.tokens.issue()
     visitor = client(public_app)
-    done = raw_call(public_app.url, visitor.session_hash, page_load_index(public_app.url), [token])
-    assert done["success"] and done["output"]["data"][1] == token
+    done = page_load(public_app.url, visitor.session_hash, token)
+    assert done["success"] and set(tokens_of(done)) == {token}

@@ -14,6 +14,9 @@ from collections.abc import Callable
 import httpx
 
 
+TOKEN_KEY = "grpo-playground-session"  # the browser storage key of the session's token
+
+
 def http_client(timeout: float, headers: dict | None = None, local_address: str | None = None) -> httpx.Client:
     """An HTTP client whose connections leave from `local_address` (another loopback address, 127.0.0.x: another
     visitor to the app's address check); the machine's default source address if None."""
@@ -111,22 +114,31 @@ def find_event(config: dict, test: Callable[[dict, dict[int, dict]], bool]) -> t
     raise LookupError("no such event in the route table")
 
 
+def page_load(url: str, session_hash: str, stored: str | None = None, local_address: str | None = None) -> dict:
+    """The page's load event as a browser sends it: every input as the page was built, and `stored` as the token the
+    browser kept (none by default); returns its final message. From `local_address` if given."""
+    config = app_config(url, local_address)
+    index, dep = find_event(config, lambda dep, _: any(event == "load" for _, event in dep["targets"]))
+
+    def value(component: dict):
+        props = component["props"]
+        return stored if props.get("storage_key") == TOKEN_KEY else props.get("value")
+
+    return raw_call(url, session_hash, index, payload(config, dep, value), local_address=local_address)
+
+
+def tokens_of(done: dict) -> list[str]:
+    """The session tokens in an event's answer."""
+    return [v for v in (done.get("output") or {}).get("data") or [] if isinstance(v, str) and v.startswith("pg1.")]
+
+
 def issue_token(url: str, session_hash: str, stored: str | None = None, local_address: str | None = None) -> str:
     """What a browser's page load does: the load event reads the token the browser stored (`stored`; none by
     default), keeps it if this server issued it, else issues one, and keeps it in the session's state. Returns the
     session's token, as the browser would store it. From `local_address` if given."""
-    config = app_config(url, local_address)
-
-    def reads_the_stored_token(dep: dict, by_id: dict[int, dict]) -> bool:
-        return [by_id[i]["type"] for i in dep["inputs"]] == ["browserstate"] and any(
-            by_id[i]["type"] == "browserstate" for i in dep["outputs"]
-        )
-
-    index, _ = find_event(config, reads_the_stored_token)
-    done = raw_call(url, session_hash, index, [stored], local_address=local_address)
+    done = page_load(url, session_hash, stored, local_address)
     if not done.get("success"):
         raise RuntimeError(f"the page load's token event failed: {error_of(done)}")
-    tokens = [v for v in done["output"]["data"] if isinstance(v, str) and v.startswith("pg1.")]
-    if not tokens:
+    if not tokens_of(done):
         raise RuntimeError(f"the page load issued no token: {done}")
-    return tokens[0]
+    return tokens_of(done)[0]
