@@ -9,6 +9,7 @@ of them never compete for the cores side by side.
 import atexit
 import contextlib
 import functools
+import gc
 import os
 import shutil
 import signal
@@ -287,6 +288,14 @@ def pytest_collection_modifyitems(config, items):
             return 2 if item.nodeid.split("::")[0] in slow_modules else 3
 
         items.sort(key=rank)  # stable: each module keeps its own order
+
+
+def pytest_collection_finish(session):
+    """The test modules are imported: what they built (torch, transformers, gradio, TRL: millions of objects) lives
+    as long as the process, so later collections skip it, as the app does once its page is built. Without this each
+    full collection walks it all, and pytest's own five at the session's end took about 2 s."""
+    gc.collect()
+    gc.freeze()
 
 
 class NotAUnitTest(RuntimeError):
