@@ -1,5 +1,7 @@
 """A first visit's page time on the embedded model: from the navigation to the "start here" button, and from its
-click to the format lesson's reference run drawn on the Learn tab (its summary and its chart's lines).
+click to the format lesson's reference run drawn on the Learn tab (its summary and its chart's lines); and what the
+load costs the visitor's browser: Chromium's CPU seconds from the navigation to 3 s after the button shows (all its
+processes, from /proc), and the events the page sent the server meanwhile.
 
 Launches the real app on 127.0.0.1 (a fresh runs folder, the embedded model) and opens it --visits times in Debian's
 Chromium, each time in a fresh browser context (a new visitor: no remembered tab). Prints one line a visit and a JSON
@@ -29,13 +31,36 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--n
 TARGET_S = 3.0
 
 
+SETTLE_S = 3.0  # after the button shows: the page-load events' answers arrive and are drawn
+
+
+def chromium_cpu_s() -> float:
+    """CPU seconds of every Chromium process now (user and system, from /proc/<pid>/stat)."""
+    tick, total = os.sysconf("SC_CLK_TCK"), 0.0
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            if b"chrom" not in Path(entry.path, "cmdline").read_bytes():
+                continue
+            stat = Path(entry.path, "stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()
+        total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
 def visit(browser, url: str, locale: str) -> dict:
     from playground.ui.i18n import EN, ZH
 
     text = ZH if locale.startswith("zh") else EN
     context = browser.new_context(locale=locale, viewport={"width": 1280, "height": 900})
     page = context.new_page()
+    events = []
+    page.on("request", lambda r: events.append(r) if r.method == "POST" and "queue/join" in r.url else None)
     try:
+        cpu = chromium_cpu_s()
         start = time.perf_counter()
         page.goto(url, wait_until="commit")
         button = page.get_by_role("button", name=text["app.start_here.button"], exact=True)
@@ -45,6 +70,9 @@ def visit(browser, url: str, locale: str) -> dict:
         load_event = page.evaluate(
             "() => { const n = performance.getEntriesByType('navigation')[0]; return n ? n.loadEventEnd : null; }"
         )
+        time.sleep(SETTLE_S)
+        load_cpu, load_events = chromium_cpu_s() - cpu, len(events)
+        clicked = time.perf_counter()
         button.click()
         panel = page.locator(".pg-reference")
         page.wait_for_function(
@@ -58,8 +86,10 @@ def visit(browser, url: str, locale: str) -> dict:
         return {
             "start_here_s": round(shown - start, 2),
             "load_event_s": round(load_event / 1000, 2) if load_event else None,
-            "reference_drawn_s": round(drawn - shown, 2),
-            "first_visit_s": round(drawn - start, 2),
+            "reference_drawn_s": round(drawn - clicked, 2),
+            "first_visit_s": round(shown - start + drawn - clicked, 2),
+            "load_browser_cpu_s": round(load_cpu, 2),
+            "load_events": load_events,
         }
     finally:
         context.close()
