@@ -59,9 +59,9 @@ def bind(fn: Callable, *bound: Any) -> Callable:
             request = args[own] if len(args) > own else kwargs.get(params[own].name)
         lang = lang_of(request)
         try:
+            admit(lang, [*args, *kwargs.values()])
             if not is_public():
                 return fn(*bound, *args, **kwargs)
-            admission.check_inputs([*args, *kwargs.values()])
             with calling_from(client_address(request)):  # work without a token: the shared pool, charged here
                 return fn(*bound, *args, **kwargs)
         except gr.Error:
@@ -77,6 +77,16 @@ def bind(fn: Callable, *bound: Any) -> Callable:
     if own is None:
         wrapper.__annotations__ = {**hints, REQUEST: gr.Request}
     return wrapper
+
+
+def admit(lang: str | None, values: list) -> None:
+    """Public mode's admission gate on an event's inputs, before its handler runs: a refusal is raised as the page's
+    error toast."""
+    if is_public():
+        try:
+            admission.check_inputs(values)
+        except PlaygroundError as exc:
+            raise refusal(lang, exc) from None
 
 
 def client_address(request: gr.Request | None) -> str | None:

@@ -19,10 +19,7 @@ import anyio
 import gradio as gr
 import pandas as pd
 
-from playground import admission
-from playground.errors import PlaygroundError
-from playground.settings import is_public
-from playground.ui.common import bind, empty_frame, first_line, lang_of, notify, refusal
+from playground.ui.common import admit, bind, empty_frame, first_line, lang_of, notify
 
 
 logger = logging.getLogger(__name__)
@@ -78,11 +75,7 @@ def _merged(parts: list[Part]) -> Callable:
 
     async def page_load(request: gr.Request, *values):
         lang = lang_of(request)
-        if is_public():
-            try:
-                admission.check_inputs(list(values))
-            except PlaygroundError as exc:
-                raise refusal(lang, exc) from None
+        admit(lang, list(values))
         value_of = {id(c): v for c, v in zip(inputs, values, strict=True)}
         results: list[Any] = [gr.skip()] * len(outputs)
         for part in parts:

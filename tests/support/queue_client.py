@@ -58,10 +58,11 @@ def raw_call(
     timeout: float = 120,
     local_address: str | None = None,
     http: httpx.Client | None = None,
+    messages: list | None = None,
 ) -> dict:
     """One event over the raw queue API, from `local_address` if given, or over `http` (a client kept for many calls:
     its cookies are dropped first, so each call comes as from a browser of its own); returns its final message
-    (`success`, `output`)."""
+    (`success`, `output`). `messages`, if given, receives every message of the call (its logs: toasts), in order."""
     if http is not None:
         http.cookies.clear()
     kept = contextlib.nullcontext(http) if http is not None else http_client(timeout, local_address=local_address)
@@ -79,6 +80,8 @@ def raw_call(
             for line in answer.iter_lines():
                 if line.startswith("data:"):
                     message = json.loads(line[5:])
+                    if messages is not None:
+                        messages.append(message)
                     if message.get("msg") == "process_completed":
                         return message
     raise ConnectionError("the queue closed without an answer")
@@ -114,11 +117,16 @@ def find_event(config: dict, test: Callable[[dict, dict[int, dict]], bool]) -> t
     raise LookupError("no such event in the route table")
 
 
+def is_load_event(dep: dict, by_id: dict | None = None) -> bool:
+    """Whether the route table's `dep` runs when a page loads."""
+    return any(event == "load" for _, event in dep["targets"])
+
+
 def page_load(url: str, session_hash: str, stored: str | None = None, local_address: str | None = None) -> dict:
     """The page's load event as a browser sends it: every input as the page was built, and `stored` as the token the
     browser kept (none by default); returns its final message. From `local_address` if given."""
     config = app_config(url, local_address)
-    index, dep = find_event(config, lambda dep, _: any(event == "load" for _, event in dep["targets"]))
+    index, dep = find_event(config, is_load_event)
 
     def value(component: dict):
         props = component["props"]

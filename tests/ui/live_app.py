@@ -19,6 +19,17 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+@contextlib.contextmanager
+def launched(demo):
+    """A test's own `gr.Blocks` served on 127.0.0.1 (a free port) while the block runs; yields its URL."""
+    port = free_port()
+    demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True)
+    try:
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        demo.close()
+
+
 @dataclass
 class LiveApp:
     url: str

@@ -9,7 +9,7 @@ import pytest
 from playground.lessons import get_lesson
 from playground.ui.eval_charts import EVAL_OUTPUTS, create_eval_charts, eval_chart_updates, eval_key
 from playground.ui.i18n import EN, ZH
-from tests.ui.live_app import free_port
+from tests.ui.live_app import launched
 from tests.ui.test_browser import wait_for
 
 
@@ -46,12 +46,8 @@ def page_url():
             plots = create_eval_charts()
         load.click(lambda lang, n: [n + 1, *eval_chart_updates([], reference, lang)], [lang, done], [done, *plots])
         run.click(tick, inputs=[lang, seen, done], outputs=[seen, done, *plots])
-    port = free_port()
-    demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True)
-    try:
-        yield f"http://127.0.0.1:{port}/"
-    finally:
-        demo.close()
+    with launched(demo) as url:
+        yield url
 
 
 def plot_widths(page) -> list[tuple[int, int]]:

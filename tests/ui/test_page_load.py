@@ -2,7 +2,6 @@
 wrote in a second. A part's failure stays its own: its outputs keep the page's value, a warning names it, the others
 apply."""
 
-import json
 import uuid
 
 import gradio as gr
@@ -11,8 +10,8 @@ import pytest
 from playground.errors import PlaygroundError
 from playground.ui.common import bind
 from playground.ui.page_load import on_page_load, wire_page_load
-from tests.support.queue_client import app_config, backend_events, http_client
-from tests.ui.live_app import free_port
+from tests.support.queue_client import app_config, backend_events, is_load_event, raw_call
+from tests.ui.live_app import launched
 
 
 pytestmark = pytest.mark.integration
@@ -51,40 +50,20 @@ def page():
         on_page_load(echo, [greeted], [after], after=True)
         wire_page_load(demo)
     demo.queue()
-    port = free_port()
-    demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True)
-    try:
-        yield f"http://127.0.0.1:{port}/"
-    finally:
-        demo.close()
-
-
-def messages(url: str, fn_index: int, data: list) -> list[dict]:
-    """Every message of one raw queue call, its final one last."""
-    session = uuid.uuid4().hex
-    with http_client(60) as http:
-        body = {"data": data, "fn_index": fn_index, "session_hash": session, "event_data": None}
-        assert http.post(url + "gradio_api/queue/join", json=body).status_code == 200
-        seen = []
-        with http.stream("GET", url + "gradio_api/queue/data", params={"session_hash": session}) as answer:
-            for line in answer.iter_lines():
-                if line.startswith("data:"):
-                    seen.append(json.loads(line[5:]))
-                    if seen[-1].get("msg") == "process_completed":
-                        return seen
-    raise AssertionError(f"no answer: {seen}")
+    with launched(demo) as url:
+        yield url
 
 
 def test_the_parts_of_a_page_load_are_one_event_and_one_after_it(page, caplog):
     config = app_config(page)
-    loads = [(i, dep) for i, dep in backend_events(config) if any(t[1] == "load" for t in dep["targets"])]
+    loads = [(i, dep) for i, dep in backend_events(config) if is_load_event(dep)]
     assert len(loads) == 1
     ((load, dep),) = loads
     after = [i for i, d in backend_events(config) if d.get("trigger_after") == load]
     assert len(after) == 1
 
-    answer = messages(page, load, ["ada", 1])
-    final = answer[-1]
+    answer = []
+    final = raw_call(page, uuid.uuid4().hex, load, ["ada", 1], messages=answer)
     assert final["success"], final
     greeted, kept, bugged, count = final["output"]["data"]
     assert greeted == "hello ada" and count == 2
@@ -93,12 +72,12 @@ def test_the_parts_of_a_page_load_are_one_event_and_one_after_it(page, caplog):
     assert warnings == ["status.json is missing", "ValueError: a bug in a part"], warnings
     assert "Page load part broken failed" in caplog.text
 
-    final = messages(page, after[0], ["hello ada"])[-1]
+    final = raw_call(page, uuid.uuid4().hex, after[0], ["hello ada"])
     assert final["output"]["data"] == ["after: hello ada"]
 
 
 def test_the_app_loads_in_two_events(app):
     config = app_config(app.url)
-    loads = [i for i, dep in backend_events(config) if any(t[1] == "load" for t in dep["targets"])]
+    loads = [i for i, dep in backend_events(config) if is_load_event(dep)]
     assert len(loads) == 1
     assert len([i for i, d in backend_events(config) if d.get("trigger_after") == loads[0]]) == 1
