@@ -221,3 +221,25 @@ def test_no_module_of_playground_is_over_the_line_limit():
     assert len(lines) > 100
     over = {name: n for name, n in lines.items() if n > MAX_LINES}
     assert over == {}, f"over {MAX_LINES} lines: split each by what it holds"
+
+
+def preexec_calls(source: str) -> list[int]:
+    """The lines of `source` that start a process with `preexec_fn`."""
+    tree = ast.parse(source)
+    return [node.lineno for node in ast.walk(tree) if isinstance(node, ast.keyword) and node.arg == "preexec_fn"]
+
+
+def test_the_preexec_finder_finds_one():
+    assert preexec_calls("import subprocess\nsubprocess.run(['true'], preexec_fn=lambda: None)\n") == [2]
+
+
+def test_no_child_process_runs_python_between_fork_and_exec():
+    """The app serves from many threads: a child forked from it that runs Python code before exec (`preexec_fn`) can
+    wait forever on a lock another thread held at the fork, and the parent waits for its exec with no deadline. A
+    worker sets its own limits once it runs (as the upload worker and the sandbox worker do)."""
+    found = {
+        str(path.relative_to(ROOT)): lines
+        for path in project_modules().values()
+        if (lines := preexec_calls(path.read_text()))
+    }
+    assert found == {}

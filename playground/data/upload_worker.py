@@ -1,7 +1,8 @@
 """Public mode reads uploaded files in a worker process of their own, never in the app's.
 
-`read_upload(path, max_rows)` starts `python -m playground.data.upload_worker` with an address-space cap
-(`Caps.upload_parse_memory_mb`), a CPU limit and a deadline (`Caps.upload_parse_seconds`; killed past it). The worker
+`read_upload(path, max_rows)` starts `python -m playground.data.upload_worker` with a deadline
+(`Caps.upload_parse_seconds`; killed past it); the worker caps its own address space (`Caps.upload_parse_memory_mb`)
+and CPU time before it opens the file. It
 prices the file with the admission gate as it reads it: each CSV or JSONL line's characters before the line is
 parsed (`check_upload_lines`), then each row's columns, keys, nesting and value sizes (`check_upload_row`) and the
 columns of all rows together. It sends back the rows as JSON, or the refusal's catalogue key and values, so the page
@@ -28,26 +29,24 @@ logger = logging.getLogger(__name__)
 REPLY_SLACK = 4  # the reply (rows as JSON) is at most this many times the file's bytes, plus 1 MB
 
 
-def read_upload(path: Path, max_rows: int | None = None) -> Rows:
-    """The rows of uploaded file `path`, read and priced in a bounded worker process (public mode)."""
+def read_upload(path: Path, max_rows: int | None = None, caps: Any = None) -> Rows:
+    """The rows of uploaded file `path`, read and priced in a bounded worker process (public mode), with `caps` (an
+    `admission.Caps`; the process's settings by default).
+
+    The worker sets its own memory and CPU limits (`confine`) before it opens the file: the app is threaded, and a
+    forked child that ran Python code before exec could wait forever on a lock another thread held at the fork (an
+    SSL context freed in the child took OpenSSL's), out of reach of the deadline below."""
     from playground import admission
 
-    caps = admission.Caps.from_env()
+    caps = caps or admission.Caps.from_env()
     request = json.dumps({"path": str(path), "max_rows": max_rows, "caps": asdict(caps)})
-    seconds, memory = caps.upload_parse_seconds, caps.upload_parse_memory_mb
-
-    def confine() -> None:  # in the child, before exec: plain system calls only
-        resource.setrlimit(resource.RLIMIT_AS, (memory * 1024 * 1024,) * 2)
-        cpu = int(seconds) + 1
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
-
+    seconds = caps.upload_parse_seconds
     try:
         done = subprocess.run(
             [sys.executable, "-m", "playground.data.upload_worker"],
             input=request.encode(),
             capture_output=True,
             timeout=seconds,
-            preexec_fn=confine,
             env=_worker_env(),
         )
     except subprocess.TimeoutExpired:
@@ -134,11 +133,20 @@ def parse(path: Path, max_rows: int | None, caps: Any) -> Rows:
     return rows, lines
 
 
+def confine(caps: Any) -> None:
+    """Cap this worker's address space and CPU time as `caps` says, before it reads the file."""
+    memory = caps.upload_parse_memory_mb * 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    cpu = int(caps.upload_parse_seconds) + 1
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
+
+
 def main() -> None:
     from playground.admission import Caps
 
     request = json.loads(sys.stdin.buffer.read())
     caps = Caps(**request["caps"])
+    confine(caps)
     try:
         rows, lines = parse(Path(request["path"]), request["max_rows"], caps)
         reply: dict[str, Any] = {"rows": rows, "lines": lines}
