@@ -29,7 +29,7 @@ from playground import settings
 from playground.errors import RewardError
 from playground.isolation.visitor import WORKERS, AddressCharges
 from playground.spec import RunSpec
-from tests.support.queue_client import app_config, error_of, find_event, issue_token, raw_call, run_call
+from tests.support.queue_client import app_client, app_config, error_of, find_event, issue_token, raw_call, run_call
 from tests.ui.live_app import running_app
 from tests.ui.test_client import TINY_RUN, form_kwargs
 
@@ -46,12 +46,12 @@ def public_app(tiny_model_dir, tmp_path_factory):
 def forging(app, written: str) -> Client:
     """A browser session on 127.0.0.1 that writes `written` into X-Forwarded-For (as through `--share`'s tunnel, or a
     proxy that does not append)."""
-    return Client(app.url, verbose=False, download_files=False, headers={"X-Forwarded-For": written})
+    return app_client(app.url, headers={"X-Forwarded-For": written})
 
 
 def test_forwarded_headers_from_loopback_choose_no_address(public_app):
     ctx = public_app.ctx
-    runner = Client(public_app.url, verbose=False, download_files=False)
+    runner = app_client(public_app.url)
     runner.predict(**form_kwargs(runner, **{**TINY_RUN, "max_steps": 60}), api_name="/start_training")
     job = ctx.jobs.current
     try:
@@ -110,7 +110,7 @@ def test_a_wide_row_upload_is_refused_in_the_upload_worker(public_app, tmp_path,
     wide_row(path, keys)
     size = path.stat().st_size
     assert size > (40 * 2**20 if keys > 1_000_000 else 1_500_000)
-    c = Client(public_app.url, verbose=False, download_files=False)
+    c = app_client(public_app.url)
     uploaded = handle_file(str(path))
     with caplog.at_level(logging.INFO), PeakRSS() as memory, pytest.raises(AppError) as err:
         started = time.monotonic()
@@ -130,13 +130,13 @@ def test_a_wide_row_upload_is_refused_in_the_upload_worker(public_app, tmp_path,
 def test_upload_refusals_are_in_chinese_too(public_app, tmp_path):
     path = tmp_path / "wide.jsonl"
     wide_row(path, 120_000)
-    c = Client(public_app.url, verbose=False, download_files=False, headers={"Accept-Language": "zh-CN"})
+    c = app_client(public_app.url, headers={"Accept-Language": "zh-CN"})
     with pytest.raises(AppError, match="上传文件中一行的字符数最多为 100,000（PLAYGROUND_MAX_UPLOAD_ROW_CHARS）"):
         c.predict(handle_file(str(path)), api_name="/upload_prompts")
 
 
 def test_uploads_are_priced_by_width_and_nesting(public_app, tmp_path):
-    c = Client(public_app.url, verbose=False, download_files=False)
+    c = app_client(public_app.url)
     wide = tmp_path / "wide.csv"  # short lines, but 65 columns
     wide.write_text(",".join(["prompt", *(f"c{n}" for n in range(64))]) + "\n" + ",".join("x" * 65) + "\n")
     deep = tmp_path / "deep.json"

@@ -22,7 +22,7 @@ from gradio_client import Client, handle_file
 from gradio_client.exceptions import AppError
 
 from rewards.registry import get_spec
-from tests.support.queue_client import app_config, components, error_of, find_event, payload, raw_call
+from tests.support.queue_client import app_client, app_config, components, error_of, find_event, payload, raw_call
 from tests.ui.live_app import running_app
 from tests.ui.test_client import TINY_RUN, form_kwargs
 
@@ -49,7 +49,7 @@ def visitor(app, real: str, written: str = "") -> Client:
     """A browser session whose requests reach the app through the proxy: `written` is what the visitor put in
     X-Forwarded-For, `real` what the proxy appended."""
     header = f"{written}, {real}" if written else real
-    return Client(app.url, verbose=False, download_files=False, headers={"X-Forwarded-For": header})
+    return app_client(app.url, headers={"X-Forwarded-For": header})
 
 
 def defaults(component: dict):

@@ -21,6 +21,7 @@ from gradio_client.exceptions import AppError
 from playground.admission import Caps
 from rewards.registry import list_specs, required_columns
 from tests.security.app_attacks import Bystander, page_load_bound
+from tests.support.queue_client import app_client
 from tests.ui.live_app import app_process
 
 
@@ -47,7 +48,7 @@ def public_app(tiny_model_dir, tmp_path_factory):
 def visitor(public_app):
     """The attacker: one client for every reward, which selects each in turn (its calls carry no browser token: they
     score in the shared pool's workers, as every such client's do)."""
-    return Client(public_app, verbose=False, download_files=False)
+    return app_client(public_app)
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ from playground.admission import Caps
 from playground.isolation import visitor
 from playground.isolation.visitor import MODEL, TEXT, VisitorWorkers
 from tests.security.app_attacks import Bystander
-from tests.support.queue_client import issue_token
+from tests.support.queue_client import app_client, issue_token
 from tests.ui.live_app import fresh_module_state
 
 
@@ -35,7 +35,7 @@ def public_app(shared_public_app, tmp_path_factory):
 def visitor_with_token(app, stored: str | None = None) -> tuple[Client, str]:
     """A browser session whose page load got a token (sending `stored` as the token the browser kept): the client's
     session holds it, as a page's state does."""
-    browser = Client(app.url, verbose=False, download_files=False)
+    browser = app_client(app.url)
     return browser, issue_token(app.url, browser.session_hash, stored)
 
 
@@ -67,11 +67,11 @@ def test_a_visitors_worker_serves_their_token_only_and_is_reused(public_app):
     kept = {key: pid for key, pid in visitor.WORKERS.live().items() if not key[0].startswith(visitor.ANONYMOUS)}
     # A client that sent no token (no page load): its call scores in the shared pool's worker, never one of its own
     # and never a visitor's; a second such client shares it.
-    anonymous = Client(public_app.url, verbose=False, download_files=False)
+    anonymous = app_client(public_app.url)
     assert try_length(anonymous) == [0.0, -5.0]
     pool = {key: pid for key, pid in visitor.WORKERS.live().items() if key not in kept}
     assert list(pool) == [(visitor.ANONYMOUS + "0", TEXT)] and set(pool.values()).isdisjoint(kept.values())
-    assert try_length(Client(public_app.url, verbose=False, download_files=False)) == [0.0, -5.0]
+    assert try_length(app_client(public_app.url)) == [0.0, -5.0]
     assert visitor.WORKERS.live() == {**kept, **pool}
     # A token another browser sends (Bob's, stolen) is Bob's identity, not a way into Alice's worker; a made-up token
     # is no identity at all and keeps nothing.

@@ -14,11 +14,11 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from gradio_client import Client
 from mcp import ClientSession
 from mcp.client.streamable_http import streamablehttp_client
 
 from playground.ui.mcp_server import TOOLS, keep_only_mcp_tools
+from tests.support.queue_client import app_client
 from tests.ui.live_app import SANDBOX_ENV, free_port
 
 
@@ -100,7 +100,7 @@ def within(seconds: float, fn):
 
 
 def check(url: str, code: str) -> str:
-    report, _ = Client(url, verbose=False, download_files=False).predict(code=code, api_name="/check_code")
+    report, _ = app_client(url).predict(code=code, api_name="/check_code")
     return report
 
 

@@ -17,11 +17,24 @@ import httpx
 TOKEN_KEY = "grpo-playground-session"  # the browser storage key of the session's token
 
 
+# The apps under test serve plain HTTP on 127.0.0.1: no TLS is spoken, so there is no certificate to check. With
+# verification on, httpx builds its default SSL context for every client it makes (it reads the CA bundle: about 13 ms
+# of CPU), and gradio_client makes three per call; across the suite that was a tenth of the test processes' CPU.
+VERIFY = False
+
+
 def http_client(timeout: float, headers: dict | None = None, local_address: str | None = None) -> httpx.Client:
     """An HTTP client whose connections leave from `local_address` (another loopback address, 127.0.0.x: another
     visitor to the app's address check); the machine's default source address if None."""
-    transport = httpx.HTTPTransport(local_address=local_address) if local_address else None
-    return httpx.Client(timeout=timeout, headers=headers or {}, transport=transport)
+    transport = httpx.HTTPTransport(local_address=local_address, verify=VERIFY) if local_address else None
+    return httpx.Client(timeout=timeout, headers=headers or {}, transport=transport, verify=VERIFY)
+
+
+def app_client(url: str, **kwargs):
+    """A `gradio_client.Client` of the app at `url`, as a script calls its API: quiet, files not downloaded."""
+    from gradio_client import Client
+
+    return Client(url, verbose=False, download_files=False, ssl_verify=VERIFY, **kwargs)
 
 
 def app_config(url: str, local_address: str | None = None) -> dict:

@@ -10,6 +10,7 @@ from gradio_client import Client
 from gradio_client.exceptions import AppError
 
 from playground.ui.charts import CHARTS, spec_of
+from tests.support.queue_client import app_client
 
 
 pytestmark = pytest.mark.slow  # a launched app and real runs
@@ -27,7 +28,7 @@ TINY_RUN = {
 
 def client(app) -> Client:
     """A new client is a new browser session."""
-    return Client(app.url, verbose=False, download_files=False)
+    return app_client(app.url)
 
 
 def form_kwargs(c: Client, **fields) -> dict:
@@ -79,7 +80,7 @@ def test_try_on_text_flags_a_group_without_signal_and_refuses_one_completion(app
 
 
 def test_the_zero_spread_flag_reads_chinese_on_the_chinese_page(app):
-    c = Client(app.url, verbose=False, download_files=False, headers={"Accept-Language": "zh-CN,zh;q=0.9"})
+    c = app_client(app.url, headers={"Accept-Language": "zh-CN,zh;q=0.9"})
     c.predict(LENGTH_5, api_name="/set_rewards")
     _, summary = c.predict("abcde\n---\nvwxyz", api_name="/try_on_text")
     assert "没有学习信号" in summary and "全部 2 个生成结果得分相同" in summary and "所有优势都是 0" in summary

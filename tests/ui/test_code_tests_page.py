@@ -4,9 +4,9 @@
 import json
 
 import pytest
-from gradio_client import Client
 
 from playground.data.sources import PromptSource, load_prompts
+from tests.support.queue_client import app_client
 from tests.ui.live_app import running_app
 
 
@@ -19,7 +19,7 @@ def app(request, tiny_model_dir, tmp_path_factory):
 
 def test_try_on_text_scores_a_correct_and_a_wrong_program(app):
     row = load_prompts(PromptSource(kind="builtin", name="code")).dataset[0]  # the sum of two integers
-    c = Client(app.url, verbose=False, download_files=False)
+    c = app_client(app.url)
     c.predict(json.dumps([{"name": "code_tests", "weight": 1.0}]), api_name="/set_rewards")
     wrong = "```python\nprint(int(input()) + int(input()) + 1)\n```"  # off by one: fails every test
     text = f"{row['solution_code']}\n---\n{wrong}\n---\nno code at all"

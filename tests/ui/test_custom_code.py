@@ -7,7 +7,6 @@ import time
 import zipfile
 
 import pytest
-from gradio_client import Client
 from gradio_client.exceptions import AppError
 
 from playground.export import export_recipe
@@ -15,6 +14,7 @@ from playground.sandbox import SandboxLimits
 from playground.ui.context import CodeSessions
 from playground.ui.custom_code import TEMPLATE, TEST_CASES
 from playground.ui.i18n import tr
+from tests.support.queue_client import app_client
 from tests.ui.live_app import running_app
 from tests.ui.test_client import TINY_RUN, client, form_kwargs, poll_status, table
 
@@ -180,9 +180,7 @@ def test_reward_unit_tests_pass_and_fail_with_the_value_got(app):
 def test_cases_left_from_the_starter_code_say_they_belong_to_it(app, lang):
     """The starter's cases run against code that replaced it: each says its function is not the code's, and names the
     code's own functions, rather than a bare failure."""
-    c = Client(
-        app.url, verbose=False, download_files=False, headers={"Accept-Language": {"en": "en", "zh": "zh-CN"}[lang]}
-    )
+    c = app_client(app.url, headers={"Accept-Language": {"en": "en", "zh": "zh-CN"}[lang]})
     results, summary = c.predict(code=CODE, cases=cases(*TEST_CASES), api_name="/run_reward_tests")
     rows = [dict(zip(results["headers"], r, strict=True)) for r in results["data"]]
     detail = tr(lang, "rewards.tests.not_in_code", function="ends_with_period", defined="short_answer")

@@ -3,11 +3,12 @@ section was opened, a CSV without a `prompt` column, a Hub id typed as dataset_n
 before a run exists, and errors in the browser's language."""
 
 import pytest
-from gradio_client import Client, handle_file
+from gradio_client import handle_file
 from gradio_client.exceptions import AppError
 
 from playground.ui.charts import CHARTS
 from playground.ui.compare_tab import comparable_runs
+from tests.support.queue_client import app_client
 from tests.ui.test_client import LENGTH_5, TINY_RUN, client, form_kwargs, plot_points
 
 
@@ -54,7 +55,7 @@ def test_a_new_session_does_not_take_another_sessions_run_as_its_own(app, opened
 
 def test_runs_table_in_the_page_language_and_delete_clears_the_run_everywhere(app):
     run_id = train_one_step(app).run.id  # its own run: deleting it leaves the other tests' runs alone
-    zh = Client(app.url, verbose=False, download_files=False, headers={"Accept-Language": "zh-CN"})
+    zh = app_client(app.url, headers={"Accept-Language": "zh-CN"})
     runs, picker, _ = zh.predict(None, api_name="/list_runs")
     # no listed run has an error: no error column
     assert runs["headers"] == ["训练记录", "状态", "步数", "用时", "创建时间", "模型", "奖励", "最终奖励"]
@@ -122,7 +123,7 @@ def test_a_csv_without_a_prompt_column_is_read_with_prompt_column_or_column_map(
 
 
 def test_errors_follow_the_browser_language(app):
-    c = Client(app.url, verbose=False, download_files=False, headers={"Accept-Language": "zh-CN,zh;q=0.9"})
+    c = app_client(app.url, headers={"Accept-Language": "zh-CN,zh;q=0.9"})
     with pytest.raises(AppError) as caught:
         c.predict(**form_kwargs(c, **TINY_RUN, dataset_name="no such set"), api_name="/start_training")
     assert str(caught.value).startswith("未知的内置提示词集 'no such set'")

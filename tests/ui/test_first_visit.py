@@ -21,6 +21,7 @@ from playground.training.store import run_seconds
 from playground.ui.common import duration_text
 from playground.ui.i18n import EN, ZH, field_help
 from rewards.registry import list_specs
+from tests.support.queue_client import app_client
 from tests.ui.test_browser import assert_no_error_toast, wait_for
 
 
@@ -209,11 +210,9 @@ def test_a_watcher_sees_a_run_started_elsewhere(app, browser):
     page.goto(app.url)
     page.get_by_role("tab", name="Train", exact=True).click()
     status = page.locator(".prose.pg-status")
-    from gradio_client import Client
-
     from tests.ui.test_client import LENGTH_5, TINY_RUN, form_kwargs
 
-    starter = Client(app.url, verbose=False, download_files=False)
+    starter = app_client(app.url)
     starter.predict(LENGTH_5, api_name="/set_rewards")
     starter.predict(**form_kwargs(starter, **{**TINY_RUN, "max_steps": 2}), api_name="/start_training")
     wait_for(lambda: "another session" in status.inner_text(), 30, "the watcher to see the run")

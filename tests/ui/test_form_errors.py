@@ -2,9 +2,9 @@
 finish, each named with the field, in the page's language, and no run left behind."""
 
 import pytest
-from gradio_client import Client
 from gradio_client.exceptions import AppError
 
+from tests.support.queue_client import app_client
 from tests.ui.test_client import LENGTH_5, TINY_RUN, client, form_kwargs
 
 
@@ -19,7 +19,7 @@ from tests.ui.test_client import LENGTH_5, TINY_RUN, client, form_kwargs
 )
 def test_a_bad_number_is_refused_with_its_name(app, lang, field, value, expected):
     headers = {"Accept-Language": "zh-CN"} if lang == "zh" else {}
-    c = Client(app.url, verbose=False, download_files=False, headers=headers) if headers else client(app)
+    c = app_client(app.url, headers=headers) if headers else client(app)
     c.predict(LENGTH_5, api_name="/set_rewards")
     before = len(app.ctx.store.list())
     with pytest.raises(AppError) as caught:

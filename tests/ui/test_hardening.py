@@ -9,9 +9,10 @@ from pathlib import Path
 
 import httpx
 import pytest
-from gradio_client import Client, handle_file
+from gradio_client import handle_file
 from gradio_client.exceptions import AppError
 
+from tests.support.queue_client import app_client
 from tests.ui.live_app import running_app
 from tests.ui.test_client import LENGTH_5, TINY_RUN, client, form_kwargs, table
 from tests.ui.test_custom_code import CODE, worker_pid
@@ -90,7 +91,7 @@ def test_bad_reward_gives_one_line_and_the_app_answers(app, bystander, name):
     ],
 )
 def test_a_bad_rewards_message_reads_chinese_on_the_chinese_page(app, name, chinese, english):
-    c = Client(app.url, verbose=False, download_files=False, headers={"Accept-Language": "zh-CN,zh;q=0.9"})
+    c = app_client(app.url, headers={"Accept-Language": "zh-CN,zh;q=0.9"})
     source = (CORPUS / name).read_text()
     c.predict(REWARD, code=source, api_name="/set_rewards")
     with pytest.raises(AppError) as err:

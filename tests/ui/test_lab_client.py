@@ -2,9 +2,8 @@
 
 import json
 
-from gradio_client import Client
-
 from tests.lab.test_graders import STRING_CHECK
+from tests.support.queue_client import app_client
 from tests.ui.test_lab_zh import english_left
 
 
@@ -14,7 +13,7 @@ LENGTH_AND_FORMAT = json.dumps(
 
 
 def test_dry_run_then_rescore_probe_and_graders(app):
-    c = Client(app.url, verbose=False, download_files=False)
+    c = app_client(app.url)
     c.predict(LENGTH_AND_FORMAT, api_name="/set_rewards")
     metrics, prompts, weights, signal, result = c.predict(
         str(app.ctx.settings.model), "arithmetic", "", 3, 2, 8, 0, "group", "sum_then_normalize", api_name="/dry_run"
@@ -50,7 +49,7 @@ def test_dry_run_then_rescore_probe_and_graders(app):
 
 
 def test_zh_page_gets_the_verdict_the_probe_and_the_headers_in_chinese(app):
-    zh = Client(app.url, verbose=False, download_files=False, headers={"Accept-Language": "zh-CN,zh;q=0.9"})
+    zh = app_client(app.url, headers={"Accept-Language": "zh-CN,zh;q=0.9"})
     zh.predict(LENGTH_AND_FORMAT, api_name="/set_rewards")
     metrics, prompts, weights, _, result = zh.predict(
         str(app.ctx.settings.model), "arithmetic", "", 3, 2, 8, 0, "group", "sum_then_normalize", api_name="/dry_run"

@@ -24,6 +24,7 @@ from playground.ui.learn_tab import (
 from playground.ui.train_form import create_form, spec_from_form
 from playground.ui.train_tab import progress_html, status_text
 from playground.validation import validate_spec
+from tests.support.queue_client import app_client
 
 
 FIELDS = {f.name for _, f in flat_fields()} | set(DATA_FLAGS)
@@ -133,7 +134,7 @@ def test_the_train_tab_shows_the_phase_and_the_warm_up_steps():
 
 
 def client(app) -> Client:
-    return Client(app.url, verbose=False, download_files=False)
+    return app_client(app.url)
 
 
 def load(c: Client, lesson_id: str) -> dict:

@@ -5,10 +5,10 @@ import zipfile
 
 import gradio as gr
 import httpx
-from gradio_client import Client
 
 from playground.scoring import RewardChoice
 from playground.spec import RunSpec
+from tests.support.queue_client import app_client
 
 
 def test_a_run_downloads_as_a_script_with_its_data(app):
@@ -18,7 +18,7 @@ def test_a_run_downloads_as_a_script_with_its_data(app):
     spec.rewards = [RewardChoice("length", 1.0, {"ideal_length": 5})]
     run = app.ctx.store.create(spec.to_dict())
     run.write_status(status="stopped")  # a run folder as a stopped run leaves it
-    c = Client(app.url, verbose=False, download_files=False)
+    c = app_client(app.url)
     zipped = c.predict(run.id, api_name="/download_script")
     path = zipped["path"] if isinstance(zipped, dict) else zipped
     with zipfile.ZipFile(path) as z:
