@@ -200,12 +200,14 @@ def in_hub_cache(repo_id: str) -> bool:
 
 
 def load_tokenizer(source: ModelSource, progress: Progress | None = None):
-    from transformers import AutoTokenizer
+    """The model's tokenizer, left-padded, with the end-of-sequence token as its pad token if it has none.
 
+    Each call returns a tokenizer of its own (a run, a preview and a comparison may set its padding or truncation).
+    A local folder's tokenizer is read once per process while its files are unchanged; later calls get a copy, which
+    costs a third of reading it again."""
     path = resolve_path(source, progress)
     try:
-        with _friendly_errors(source):
-            tokenizer = AutoTokenizer.from_pretrained(path)
+        return _tokenizer_copy(source, path)
     except ModelLoadError as exc:
         if path != EMBEDDED_HUB_ID or not _hub_unreachable(exc):
             raise
@@ -213,12 +215,50 @@ def load_tokenizer(source: ModelSource, progress: Progress | None = None):
         retry = resolve_path(source, progress)
         if retry == path:
             raise
-        with _friendly_errors(source):
-            tokenizer = AutoTokenizer.from_pretrained(retry)
+        return _tokenizer_copy(source, retry)
+
+
+TOKENIZERS_KEPT = 4  # local folders whose tokenizer this process keeps
+_TOKENIZERS: dict[tuple, object] = {}
+_TOKENIZERS_LOCK = threading.Lock()
+
+
+def _tokenizer_copy(source: ModelSource, path: str):
+    import copy
+
+    from transformers import AutoTokenizer
+
+    key = _tokenizer_files(path)
+    with _TOKENIZERS_LOCK:
+        kept = _TOKENIZERS.get(key) if key else None
+    if kept is not None:
+        return copy.deepcopy(kept)
+    with _friendly_errors(source):
+        tokenizer = AutoTokenizer.from_pretrained(path)
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token
     tokenizer.padding_side = "left"
+    if key:
+        with _TOKENIZERS_LOCK:
+            _TOKENIZERS.pop(key, None)
+            _TOKENIZERS[key] = copy.deepcopy(tokenizer)
+            while len(_TOKENIZERS) > TOKENIZERS_KEPT:
+                del _TOKENIZERS[next(iter(_TOKENIZERS))]
     return tokenizer
+
+
+def _tokenizer_files(path: str) -> tuple | None:
+    """A local model folder and the name, size and modification time of each file its tokenizer may read (None for a
+    Hub id: its files are resolved by `from_pretrained`)."""
+    folder = Path(path)
+    if not folder.is_dir():
+        return None
+    files = []
+    for file in sorted(folder.iterdir()):
+        if file.is_file() and file.suffix in (".json", ".jinja", ".txt", ".model"):
+            stat = file.stat()
+            files.append((file.name, stat.st_size, stat.st_mtime_ns))
+    return str(folder.resolve()), tuple(files)
 
 
 def load_model(

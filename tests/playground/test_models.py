@@ -77,3 +77,46 @@ class TestEmbedded:
         out = model.generate(**ids, max_new_tokens=12, do_sample=False)
         answer = tokenizer.decode(out[0, ids["input_ids"].shape[1] :], skip_special_tokens=True)
         assert "Paris" in answer
+
+
+CHAT = [{"role": "user", "content": "Say hi."}]
+
+
+@pytest.mark.integration
+def test_each_tokenizer_is_its_own_and_reads_as_a_fresh_one(tiny_model_dir):
+    from transformers import AutoTokenizer
+
+    from playground.models import load_tokenizer
+
+    source = ModelSource.parse(str(tiny_model_dir))
+    first, second = load_tokenizer(source), load_tokenizer(source)
+    assert first is not second and first.backend_tokenizer is not second.backend_tokenizer
+    first.padding_side, first.pad_token = "right", first.bos_token
+    first(["a b c", "a"], padding=True, truncation=True, max_length=2)  # sets the backend's padding and truncation
+    third = load_tokenizer(source)
+    fresh = AutoTokenizer.from_pretrained(str(tiny_model_dir))
+    assert (third.padding_side, third.pad_token) == ("left", fresh.pad_token or fresh.eos_token)
+    text = "Hello there, 你好 <|im_start|> 12345"
+    assert third(text)["input_ids"] == fresh(text)["input_ids"]
+    batch = third(["a b c", "a"], padding=True)["input_ids"]
+    assert len(batch[0]) > 2 and batch[1][0] == third.pad_token_id != batch[1][-1]  # left padding, no truncation
+    assert third.apply_chat_template(CHAT, tokenize=False) == fresh.apply_chat_template(CHAT, tokenize=False)
+
+
+@pytest.mark.integration
+def test_a_changed_tokenizer_file_is_read_again(tiny_model_dir, tmp_path):
+    import json
+    import shutil
+
+    from playground.models import load_tokenizer
+
+    folder = tmp_path / "model"
+    shutil.copytree(tiny_model_dir, folder)
+    source = ModelSource.parse(str(folder))
+    assert "<|im_start|>" in load_tokenizer(source).apply_chat_template(CHAT, tokenize=False)
+    config_path = folder / "tokenizer_config.json"
+    config = json.loads(config_path.read_text())
+    config["chat_template"] = "{% for m in messages %}[{{ m['content'] }}]{% endfor %}"
+    (folder / "chat_template.jinja").unlink(missing_ok=True)
+    config_path.write_text(json.dumps(config))
+    assert load_tokenizer(source).apply_chat_template(CHAT, tokenize=False) == "[Say hi.]"

@@ -1,6 +1,6 @@
 """An attack generated from the app's route table: every event `/config` lists, named or not, is called over the raw
-queue API (by its `fn_index`, from a fresh session) three times: with another visitor's run id, with a server path,
-and with inputs over the admission gate's caps. An event added later is attacked without a new test.
+queue API (by its `fn_index`, from a fresh session of its own) three times: with another visitor's run id, with a
+server path, and with inputs over the admission gate's caps. An event added later is attacked without a new test.
 
 Each answer is a refusal, or an answer that reveals nothing: not the other visitor's run, not a server path. The
 oversize call is refused wherever the event takes text. Nothing starts, and the other visitor's run is untouched.
@@ -83,11 +83,12 @@ def test_every_event_refuses_another_visitors_run_a_server_path_and_oversize_inp
     attacked, sent_calls, refused = 0, 0, {"run": 0, "path": 0, "oversize": 0}
     for index, dep in events:
         answers: dict[str, dict] = {}  # an event that takes none of an attack's values is called once for all three
+        session = uuid.uuid4().hex  # one attacker's session per event, as a script keeps one
         for kind in ("run", "path", "oversize"):
             data = payload(config, dep, attack_value(kind, victims_run, oversize))
             key = json.dumps(data)
             if key not in answers:
-                answers[key] = raw_call(public_app.url, uuid.uuid4().hex, index, data, timeout=120, http=http)
+                answers[key] = raw_call(public_app.url, session, index, data, timeout=120, http=http)
                 sent_calls += 1
             done = answers[key]
             sent = {"run": victims_run.id, "path": str(victims_run.path), "oversize": "x" * oversize}[kind]
@@ -128,13 +129,14 @@ def test_every_event_called_without_a_token_gets_no_worker_of_its_own(public_app
     ctx = public_app.ctx
     config = app_config(public_app.url)
     own, scored, sent = [], 0, set()
+    sessions = {index: uuid.uuid4().hex for index, _ in backend_events(config)}  # one per event, never a page's
     for (index, dep), fill in itertools.product(backend_events(config), (False, True)):
         data = payload(config, dep, honest_value(fill))
         if (index, json.dumps(data)) in sent:  # no empty text input to fill: the call with the defaults was this one
             continue
         sent.add((index, json.dumps(data)))
         fresh = WORKERS.fresh
-        done = raw_call(public_app.url, uuid.uuid4().hex, index, data, timeout=300, http=http)
+        done = raw_call(public_app.url, sessions[index], index, data, timeout=300, http=http)
         scored += done["success"] and "Go away." in json.dumps(done)
         job = ctx.jobs.current
         if job is not None:  # Start with the defaults: a run's rewards get workers of the run, stopped with it
