@@ -10,18 +10,25 @@ import json
 import resource
 import threading
 import time
+from dataclasses import replace
 
 import pytest
 
+from playground.isolation import visitor as visitor_workers
 from tests.security.app_attacks import Bystander, page_load_bound
 from tests.security.test_isolation_tokens import visitor_with_token
 from tests.ui.live_app import fresh_module_state
 from tests.ui.test_client import client
 
 
+# A visitor worker's deadline per call here: the app's is 10 s (`VISITOR_LIMITS`); each attack below computes until its
+# worker is killed, so the deadline is each attack's CPU. What these tests show does not depend on its length: without
+# the worker, an attack holds the app for its whole computation (tens of seconds and more), far past a page load's
+# bound, however soon a worker would have been stopped.
+DEADLINE = 4.0
 # The visitor worker's budget for one request: starting (importing the library on a loaded machine, 60 s at most)
-# plus one call's deadline (10 s); the bound asserted is this plus the round trip.
-BUDGET = 60.0 + 10.0 + 10.0
+# plus one call's deadline; the bound asserted is this plus the round trip.
+BUDGET = 60.0 + DEADLINE + 10.0
 TOWER = r"\boxed{10^{10^{10^{10}}}}"  # sympy would compute 10^(10^10) digits and more, holding the lock
 # The bystander loads the page (700 KB of JSON, served by the app's process) once a second for as long as the attack
 # runs: often enough to meet a hold of seconds, rarely enough that serving it stays a small share of the app's CPU.
@@ -39,7 +46,11 @@ def public_app(shared_public_app, tmp_path_factory):
         "PLAYGROUND_MAX_FIELD_CHARS": "100000000",
         "PLAYGROUND_MAX_REQUEST_CHARS": "100000000",
     }
-    with fresh_module_state(shared_public_app, runs, {"PLAYGROUND_PUBLIC": "1", **raised}) as live:
+    with (
+        pytest.MonkeyPatch.context() as patch,
+        fresh_module_state(shared_public_app, runs, {"PLAYGROUND_PUBLIC": "1", **raised}) as live,
+    ):
+        patch.setattr(visitor_workers, "VISITOR_LIMITS", replace(visitor_workers.VISITOR_LIMITS, timeout=DEADLINE))
         yield live
 
 
