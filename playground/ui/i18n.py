@@ -21,9 +21,18 @@ def field_help() -> dict[str, str]:
     return {name: FIELDS[name][0] for name in [*(f.name for _, f in flat_fields()), *DATA_FLAGS]}
 
 
+def card_head(spec, description: str, texts: dict[str, str]) -> str:
+    """A reward card's head, one Markdown text (the browser translates whole keys only, and each block costs the page
+    work on every event): the reward's name, what it rewards, and the data set columns it needs."""
+    head = f"#### `{spec.name}`\n\n{description}"
+    if spec.columns:
+        head += f"\n\n{texts['rewards.needs_columns']} " + ", ".join(f"`{c}`" for c in spec.columns)
+    return head
+
+
 def generated_keys() -> tuple[dict[str, str], dict[str, str]]:
-    """(EN, ZH) keys: `rewards.desc.<reward>`, `rewards.param.<reward>.<param>`, `train.help.<field>`,
-    `preview.set.<name>`."""
+    """(EN, ZH) keys: `rewards.desc.<reward>` (a card's head: `card_head`), `rewards.param.<reward>.<param>`,
+    `train.help.<field>`, `preview.set.<name>`."""
     en: dict[str, str] = {}
     zh: dict[str, str] = {}
 
@@ -32,9 +41,11 @@ def generated_keys() -> tuple[dict[str, str], dict[str, str]]:
         if chinese:
             zh[key] = chinese
 
+    texts = catalogue()
     for spec in list_specs():
         desc = REWARDS.get(spec.name)
-        add(f"rewards.desc.{spec.name}", markdown_text(spec.description), desc and markdown_text(desc))
+        english = card_head(spec, markdown_text(spec.description), texts["en"])
+        add(f"rewards.desc.{spec.name}", english, desc and card_head(spec, markdown_text(desc), texts["zh"]))
         for p in spec.params:
             zh_help = PARAMS.get(f"{spec.name}.{p.name}")
             add(f"rewards.param.{spec.name}.{p.name}", info_text(p.help), zh_help and info_text(zh_help))

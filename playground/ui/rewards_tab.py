@@ -416,13 +416,7 @@ def _param_input(reward: str, p: Param, value) -> gr.Component:
 def _card(spec: RewardSpec, choice: dict | None) -> RewardCard:
     params = {**spec.defaults(), **(choice or {}).get("params", {})}
     with gr.Group(elem_classes="pg-card"):
-        # One text per Markdown: the browser translates a whole key, never a key inside other text.
-        gr.Markdown(f"#### `{spec.name}`", padding=True)
-        gr.Markdown(t(f"rewards.desc.{spec.name}"), padding=True)
-        if spec.columns:
-            with gr.Row():
-                gr.Markdown(t("rewards.needs_columns"), padding=True)
-                gr.Markdown(", ".join(f"`{c}`" for c in spec.columns), padding=True)
+        gr.Markdown(t(f"rewards.desc.{spec.name}"), padding=True)  # name, description, columns (`i18n.card_head`)
         with gr.Row():
             use = gr.Checkbox(value=choice is not None, label=t("rewards.use"), min_width=100)
             weight = gr.Number(value=(choice or {}).get("weight", 1.0), label=t("rewards.weight"), min_width=100)
