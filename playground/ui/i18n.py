@@ -26,7 +26,9 @@ def card_head(spec, description: str, texts: dict[str, str]) -> str:
     work on every event): the reward's name, what it rewards, and the data set columns it needs."""
     head = f"#### `{spec.name}`\n\n{description}"
     if spec.columns:
-        head += f"\n\n{texts['rewards.needs_columns']} " + ", ".join(f"`{c}`" for c in spec.columns)
+        needs = texts["rewards.needs_columns"]
+        gap = "" if needs.endswith("：") else " "  # no space after a full-width colon
+        head += f"\n\n{needs}{gap}" + ", ".join(f"`{c}`" for c in spec.columns)
     return head
 
 
