@@ -72,6 +72,7 @@ OUTPUT_SHOWN = 2000  # printed characters shown per function; the sandbox keeps 
 class CustomCode:
     editor: gr.Code
     choices: gr.Dataframe  # use, function, weight: one row per function the code defines
+    checked: gr.events.Dependency  # Check's answer is in the table (the Rewards tab re-reads its selection after it)
 
 
 # --- engine glue ---------------------------------------------------------------------------------------------------
@@ -446,11 +447,11 @@ def create_custom_code(ctx: AppContext, session: Session) -> CustomCode:
     # The sandbox does the work in another process, so several sessions may wait on theirs at once.
     waits = dict(concurrency_limit=8)
     checked = check.click(bind(check_code, ctx), [editor, choices], [report, choices], api_name="check_code", **waits)
-    checked.then(editable_when_filled, choices, choices, api_visibility="private", show_progress="hidden")
+    checked = checked.then(editable_when_filled, choices, choices, api_visibility="private", show_progress="hidden")
     on_page_load(bind(localize), [editor, choices, cases], [editor, choices, cases, results])
     tests = [session.id, editor, session.selection, cases]
     run.click(bind(run_reward_tests, ctx), tests, [results, summary], api_name="run_reward_tests", **waits)
-    return CustomCode(editor=editor, choices=choices)
+    return CustomCode(editor=editor, choices=choices, checked=checked)
 
 
 def wire_unload(demo: gr.Blocks, ctx: AppContext) -> None:

@@ -183,8 +183,8 @@ def collect_selection(layout: Layout, request: gr.Request, custom, *values) -> t
 
 def refresh_selection(layout: Layout, request: gr.Request, current, custom, *values):
     """`collect_selection` for the page's cards: a selection equal to the session's (`current`) leaves the session and
-    the JSON box as they are. The page's load re-reads the cards (it translates the custom-code table), and a visitor
-    may already be typing in the JSON box: rewriting it with the same selection would wipe their text."""
+    the JSON box as they are. A visitor may already be typing in the JSON box: rewriting it with the same selection
+    (a Check that finds the same functions, a weight typed back) would wipe their text."""
     selection, summary, text = collect_selection(layout, request, custom, *values)
     if selection == current:
         return gr.skip(), summary, gr.skip()
@@ -469,15 +469,17 @@ def create_rewards_tab(ctx: AppContext, session: Session) -> RewardsTab:
     layout = tab.layout
     card_inputs = [component for card in cards for component in card.inputs]
     selection_outputs = [session.selection, summary, selection_json]
-    gr.on(
-        [c.change for c in [custom.choices, *card_inputs]],
-        bind(refresh_selection, layout),
-        [session.selection, custom.choices, *card_inputs],
-        selection_outputs,
+    # A visitor's edits only (.input): Load, Apply JSON and the grader import set the selection, the summary and every
+    # card in one answer, which nothing re-reads (a reading between two of its cards' changes could win the race).
+    refresh = dict(
+        fn=bind(refresh_selection, layout),
+        inputs=[session.selection, custom.choices, *card_inputs],
+        outputs=selection_outputs,
         api_visibility="private",
-        trigger_mode="always_last",
         show_progress="hidden",
     )
+    gr.on([c.input for c in [custom.choices, *card_inputs]], trigger_mode="always_last", **refresh)
+    custom.checked.then(**refresh)  # Check fills the custom table with the functions the code defines
     for card in cards:
         if card.params:
             gr.on(

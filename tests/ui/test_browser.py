@@ -210,6 +210,21 @@ def test_a_tick_of_the_live_view_is_one_event(app):
     assert on_tick == [tick] and on_change == []
 
 
+def test_load_lesson_is_the_last_word_on_the_selection(app):
+    """Load writes the session's selection, the summary and every reward card in one answer. Nothing runs on a change
+    of those cards (a reading of the cards between two of their changes could land last and win): the selection is
+    re-read from the cards on a visitor's own edits (`input`) only."""
+    dependencies = httpx.get(app.url + "config", timeout=30).json()["dependencies"]
+    load = next(dep for dep in dependencies if dep.get("api_name") == "load_lesson")
+    selection = load["outputs"][1]  # after the "Loaded …" message
+    writers = [dep for dep in dependencies if selection in dep["outputs"] and dep is not load]
+    loaded = set(load["outputs"][2:])  # the summary, the JSON box, the custom table, the cards, Preview and Train
+    on_loaded = [dep for dep in writers if {target for target, _ in dep["targets"]} & loaded]
+    assert on_loaded, "no event re-reads the selection from the cards"
+    for dep in on_loaded:
+        assert {event for target, event in dep["targets"] if target in loaded} == {"input"}, dep["targets"]
+
+
 def test_chinese_browser_gets_chinese_labels(app, browser):
     context = browser.new_context(locale="zh-CN", viewport=VIEWPORT)
     page = context.new_page()

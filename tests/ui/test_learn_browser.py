@@ -126,8 +126,8 @@ def test_the_format_and_combine_lessons_show_their_reference_runs(app, browser):
     wait_for(lambda: "Loaded the trap of" in loaded.inner_text(), 60, "the trap's Load message")
     open_tab(page, "Rewards")
     selected = page.locator("#pg-selection-summary")
-    # The cards' inputs change together and each change re-reads the selection from the cards (the last reading wins):
-    # on a loaded machine a reading between them showed the trap's weights with the fix's ideal_length for a while.
+    # Load's answer sets the selection with the cards, and nothing re-reads the cards after it: a reading between two
+    # of the cards' changes once landed last on a loaded machine (the trap's weights with another ideal_length).
     trap = ("tag_layout × 1", "length (ideal_length=200) × 0.01")
     trap_rewards = lambda: (text := selected.inner_text()) and all(r in text for r in trap) and "format" not in text  # noqa: E731
     wait_for(trap_rewards, 60, "the trap's rewards", selected.inner_text)
