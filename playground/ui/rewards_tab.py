@@ -453,17 +453,18 @@ def create_rewards_tab(ctx: AppContext, session: Session) -> RewardsTab:
                     prompt = gr.Textbox("", label=t("rewards.try.prompt"), lines=2)
                     columns = gr.Textbox("", label=t("rewards.try.columns"), placeholder='{"answer": "4"}')
                 score = gr.Button(t("rewards.try.run"), variant="primary")
-                first_table, first_details = score_text("en", TRY_TEXT, "", "", session.selection.value, {})
+                # The scores come with the page's load, in the page's language: the table's headers and the
+                # sentences under it are words ("total", "completion"), and the browser cannot translate a table.
                 table = gr.Dataframe(
-                    first_table,
+                    pd.DataFrame(columns=["#"]),
                     label=t("rewards.try.table"),
                     wrap=True,
                     interactive=False,
                     elem_classes="pg-wide-only",
                     elem_id="pg-try-table",
                 )
-                try_card_view = gr.HTML(try_cards(first_table, "en"), elem_classes=["pg-phone-only", "pg-try-cards"])
-                details = gr.Markdown(first_details)
+                try_card_view = gr.HTML(elem_classes=["pg-phone-only", "pg-try-cards"])
+                details = gr.Markdown()
 
     tab = RewardsTab(cards=cards, custom=custom, summary=summary, selection_json=selection_json)
     layout = tab.layout

@@ -203,6 +203,22 @@ def test_a_first_visit(app, browser, lang):
     context.close()
 
 
+def test_the_chinese_page_reads_chinese_before_its_load_event_answers(app, browser):
+    """The page as it is built, before any event answers (a busy server answers the page's load event seconds later):
+    on the Chinese page, the first tab shows Chinese but for names. Nothing built in English may wait there for the
+    load event to put it in the page's language."""
+    context = browser.new_context(locale=LOCALE["zh"], viewport=VIEWPORT)
+    page = context.new_page()
+    held = []
+    page.route(re.compile(r"/queue/join\b"), lambda route: held.append(route))  # every event is held, unanswered
+    page.goto(app.url)
+    page.get_by_text(ZH["rewards.try.title"], exact=True).wait_for()
+    wait_for(lambda: held, 60, "the page's load event")
+    page.get_by_text(ZH["rewards.try.title"], exact=True).wait_for()
+    assert english_words(page) == []
+    context.close()
+
+
 def test_a_watcher_sees_a_run_started_elsewhere(app, browser):
     """A page left on the Train tab picks up a run another session starts, without switching tabs."""
     context = browser.new_context(locale="en-US", viewport=VIEWPORT)
