@@ -28,8 +28,11 @@ def mode(request, monkeypatch):
     return request.param
 
 
-def test_built_in_set_reference_solutions_pass_and_wrong_programs_fail(mode):
-    reward = get_code_tests_reward()
+def test_built_in_set_reference_solutions_pass_and_wrong_programs_fail(mode, monkeypatch):
+    # Wall-clock limits far above what a reference solution takes on a loaded machine (each test case starts a
+    # process): this test is about passing and failing programs; the limits have their own tests (`test_one_program`).
+    monkeypatch.setenv("PLAYGROUND_SANDBOX_TIMEOUT", "60")
+    reward = get_code_tests_reward(time_limit=30.0)
     solutions = CODE_SET["solution_code"]
     tests = CODE_SET["tests"]
     assert reward(solutions, tests=tests) == [1.0] * len(solutions)

@@ -209,11 +209,10 @@ def test_the_chinese_page_reads_chinese_before_its_load_event_answers(app, brows
     load event to put it in the page's language."""
     context = browser.new_context(locale=LOCALE["zh"], viewport=VIEWPORT)
     page = context.new_page()
-    held = []
-    page.route(re.compile(r"/queue/join\b"), lambda route: held.append(route))  # every event is held, unanswered
-    page.goto(app.url)
-    page.get_by_text(ZH["rewards.try.title"], exact=True).wait_for()
-    wait_for(lambda: held, 60, "the page's load event")
+    event = re.compile(r"/queue/join\b")
+    page.route(event, lambda route: None)  # every event the page sends is held, never answered
+    with page.expect_request(event):  # the page's load event, sent and held
+        page.goto(app.url)
     page.get_by_text(ZH["rewards.try.title"], exact=True).wait_for()
     assert english_words(page) == []
     context.close()
