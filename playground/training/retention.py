@@ -19,6 +19,7 @@ from pathlib import Path
 
 from playground.errors import PlaygroundError
 from playground.training.checkpoint import STAGING, checkpoint_root, last_checkpoint
+from playground.training.files import locked
 from playground.training.store import ACTIVE, RunStore, _parse_time
 
 
@@ -55,15 +56,20 @@ def expire_runs(store: RunStore, hours: float, now: datetime | None = None) -> l
 
 
 def thin_checkpoints(run_path: Path) -> None:
-    """Keep the newest checkpoint of a finished run (the one Continue starts from); delete the others."""
-    keep = last_checkpoint(run_path)
-    root = checkpoint_root(run_path)
-    if not root.is_dir():
-        return
-    shutil.rmtree(root / STAGING, ignore_errors=True)
-    for path in root.iterdir():
-        if path != keep and path.is_dir() and not path.is_symlink():
-            shutil.rmtree(path, ignore_errors=True)
+    """Keep the newest checkpoint of a finished run (the one Continue starts from); delete the others. Holds the run
+    folder's lock, as Delete does: a run deleted meanwhile has nothing left to thin."""
+    try:
+        with locked(run_path):
+            root = checkpoint_root(run_path)
+            if not root.is_dir():
+                return
+            keep = last_checkpoint(run_path)
+            shutil.rmtree(root / STAGING, ignore_errors=True)
+            for path in root.iterdir():
+                if path != keep and path.is_dir() and not path.is_symlink():
+                    shutil.rmtree(path, ignore_errors=True)
+    except FileNotFoundError:
+        logger.info("Run folder %s was deleted before its checkpoints were thinned.", run_path)
 
 
 def tree_bytes(path: Path) -> int:

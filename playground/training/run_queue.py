@@ -367,8 +367,11 @@ class JobManager:
             job.join()
         if job.step and job.started_at:
             self.last_pace = (time.time() - job.started_at) / job.step
-        retention.thin_checkpoints(job.run.path)  # Continue needs the newest checkpoint only
-        retention.expire_runs(self.store, self.caps.run_retention_hours)
+        try:
+            retention.thin_checkpoints(job.run.path)  # Continue needs the newest checkpoint only
+            retention.expire_runs(self.store, self.caps.run_retention_hours)
+        except Exception:  # the disk is tidied at the next run's end or sweep; the queue goes on
+            logger.exception("Tidying up after run %s failed", job.run.id)
         with self._lock:
             self._start_next()
 

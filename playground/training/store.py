@@ -543,5 +543,9 @@ class RunStore:
             raise PlaygroundError(
                 "job.still_active", run=run_id, status=status["status"], pid=status.get("pid"), host=where
             )
-        shutil.rmtree(run.path)
+        try:
+            with locked(run.path):  # the queue's checkpoint thinning of this run is not halfway through
+                shutil.rmtree(run.path)
+        except FileNotFoundError:  # deleted meanwhile (another Delete, or the retention sweep)
+            raise PlaygroundError("job.no_run", run=run_id, root=self.root) from None
         logger.info("Deleted run '%s'.", run_id)

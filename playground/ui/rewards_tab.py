@@ -314,9 +314,12 @@ TRY_TABLE_PX = 480  # the Try on text table's width: the side column, 2 of the t
 def fit_try_columns(request: gr.Request, value) -> gr.Dataframe:
     """Only the Try on text table's column widths: the completion shares what the number columns leave, so the
     advantage and the completion are in view without a horizontal scroll (value untouched)."""
+    return gr.Dataframe(column_widths=try_widths(value, lang_of(request)))
+
+
+def try_widths(value, lang: str) -> list[str]:
     columns = [str(c) for c in getattr(value, "columns", [])]
-    completion = tr(lang_of(request), "table.completion")
-    return gr.Dataframe(column_widths=text_widths(columns, {completion: 1}, table_px=TRY_TABLE_PX))
+    return text_widths(columns, {tr(lang, "table.completion"): 1}, table_px=TRY_TABLE_PX)
 
 
 def try_cards(value, lang: str) -> str:
@@ -351,6 +354,17 @@ def _number(value) -> str:
 def fit_try_view(request: gr.Request, value) -> tuple[gr.Dataframe, str]:
     """The table's column widths (`fit_try_columns`) and the phone's cards (`try_cards`) of the scores shown."""
     return fit_try_columns(request, value), try_cards(value, lang_of(request))
+
+
+def first_scores(
+    ctx: AppContext, request: gr.Request, token: str | None, text: str, prompt: str, columns: str, selection, code: str
+):
+    """The page load's Try on text, in one answer: the table with its column widths, the details under it and the
+    phone's cards (a second event for the widths and cards waited behind every other load part on a busy server)."""
+    lang = lang_of(request)
+    value, details = rescore(ctx, request, token, text, prompt, columns, selection, code)
+    widths = try_widths(getattr(value, "data", value), lang)
+    return gr.Dataframe(value=value, column_widths=widths), details, try_cards(value, lang)
 
 
 def empty_score_frame(selection: list[dict] | None, lang: str):
@@ -513,8 +527,7 @@ def create_rewards_tab(ctx: AppContext, session: Session) -> RewardsTab:
         show_progress_on=[details],
     ).success(**fit)
     # The first scores in the page's language when the page loads, then again on each selection change.
-    on_page_load(fair(bind(rescore, ctx), TRY_SLOTS), try_inputs, [table, details])
-    on_page_load(fit_try_view, [table], shown, after=True)
+    on_page_load(fair(bind(first_scores, ctx), TRY_SLOTS), try_inputs, [table, details, try_card_view])
     session.selection.change(
         fair(bind(rescore, ctx), TRY_SLOTS),
         try_inputs,

@@ -1,6 +1,7 @@
 """Public mode's retention (`playground.training.retention`): runs expire with their checkpoints, finished runs keep
 the one checkpoint Continue needs, and new runs are refused past a visitor's disk quota or under the free-disk mark."""
 
+import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -77,3 +78,35 @@ def test_public_start_refuses_past_the_quota_before_a_run_folder_exists(tmp_path
     with pytest.raises(PlaygroundError, match="PLAYGROUND_MAX_VISITOR_DISK_MB"):
         jobs.start(spec, owner=OWNER, address="192.0.2.1")
     assert store.list() == [] and jobs.current is None and not jobs.waiting
+
+
+def test_delete_and_thinning_at_once_neither_fails(tmp_path):
+    """A visitor's Delete and the queue's thinning after the run ended can meet on the same folder: Delete removes the
+    whole run and answers, thinning finds nothing left to thin, and neither raises (a raw `FileNotFoundError` from
+    one removing what the other had just removed reached the visitor)."""
+    store = RunStore(tmp_path)
+    failures = []
+
+    def attempt(barrier, action, *args):
+        barrier.wait()
+        try:
+            action(*args)
+        except Exception as exc:  # noqa: BLE001 - every failure is collected and asserted on
+            failures.append(repr(exc))
+
+    for _ in range(6):
+        run = ended(store, 1, checkpoints=range(1, 7))
+        for folder in checkpoint_root(run.path).iterdir():
+            for index in range(30):
+                (folder / f"shard-{index}.bin").write_bytes(b"\0" * 10)
+        barrier = threading.Barrier(2)
+        threads = [
+            threading.Thread(target=attempt, args=(barrier, store.delete, run.path.name)),
+            threading.Thread(target=attempt, args=(barrier, retention.thin_checkpoints, run.path)),
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert failures == []
+        assert not run.path.exists()
