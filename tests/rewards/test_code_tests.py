@@ -108,19 +108,24 @@ def test_extract_code_is_open_r1s():
     assert extract_code(text) == "second\n" and extract_code("no fence") == ""
 
 
+LABEL = "code_tests(time_limit=30.0)"  # the reward's name with the parameter the step and preview tests give it
+
+
 def _row(index):
     return {name: CODE_SET[name][index] for name in CODE_SET.column_names}
 
 
-def test_preview_scores_a_correct_and_a_wrong_solution(mode, tiny):
+def test_preview_scores_a_correct_and_a_wrong_solution(mode, tiny, monkeypatch):
     """The prefix is a finished program; the tiny model's continuation is not code. Rewards score the prefix plus
     the continuation, so the group of the sum prompt passes and the group of the reverse prompt fails."""
     from playground.isolation.visitor import reward_executor
     from playground.preview import GenerationSettings, preview_group
     from playground.scoring import RewardChoice, build_rewards
 
+    monkeypatch.setenv("PLAYGROUND_SANDBOX_TIMEOUT", "60")  # limits far above a loaded machine's, as below
     model, tokenizer = tiny
-    funcs, weights = build_rewards([RewardChoice("code_tests")], executor=reward_executor())
+    choice = RewardChoice("code_tests", params={"time_limit": 30.0})
+    funcs, weights = build_rewards([choice], executor=reward_executor())
     settings = GenerationSettings(num_generations=2, max_new_tokens=4, temperature=1.0, seed=1)
     prefix = _row(0)["solution_code"] + "\n"
     for index, expected in ((0, 1.0), (1, 0.0)):
@@ -128,20 +133,22 @@ def test_preview_scores_a_correct_and_a_wrong_solution(mode, tiny):
         result = preview_group(
             model, tokenizer, row["prompt"], funcs, weights, settings, columns={"tests": row["tests"]}, prefix=prefix
         )
-        assert [c.rewards["code_tests"] for c in result.score.completions] == [expected, expected]
+        assert [c.rewards[LABEL] for c in result.score.completions] == [expected, expected]
 
 
-def test_one_grpo_step_scores_a_correct_and_a_wrong_solution(mode, tiny_model_dir, tmp_path):
+def test_one_grpo_step_scores_a_correct_and_a_wrong_solution(mode, tiny_model_dir, tmp_path, monkeypatch):
     from playground.scoring import RewardChoice
     from playground.training.run_queue import JobManager
     from playground.training.store import RunStore
     from tests.support.tiny_models import tiny_spec
 
+    # Limits far above a loaded machine's (each test case starts a process; eight programs of three cases a step).
+    monkeypatch.setenv("PLAYGROUND_SANDBOX_TIMEOUT", "60")
     data = tmp_path / "code.jsonl"
     data.write_text("".join(json.dumps(_row(i)) + "\n" for i in (0, 1)))
     spec = tiny_spec(
         tiny_model_dir,
-        [RewardChoice("code_tests")],
+        [RewardChoice("code_tests", params={"time_limit": 30.0})],
         max_steps=1,
         per_device_train_batch_size=8,
         max_completion_length=4,
@@ -156,7 +163,7 @@ def test_one_grpo_step_scores_a_correct_and_a_wrong_solution(mode, tiny_model_di
     assert len(samples) == 8
     by_prompt = {}
     for s in samples:
-        by_prompt.setdefault("sum" if "sum" in s["prompt"] else "reverse", []).append(s["rewards"]["code_tests"])
+        by_prompt.setdefault("sum" if "sum" in s["prompt"] else "reverse", []).append(s["rewards"][LABEL])
     assert by_prompt == {"sum": [1.0] * 4, "reverse": [0.0] * 4}
     (row,) = [m for m in job.run.metrics() if "reward" in m]
-    assert row["rewards/code_tests/mean"] == pytest.approx(0.5)
+    assert row[f"rewards/{LABEL}/mean"] == pytest.approx(0.5)

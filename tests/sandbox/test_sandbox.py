@@ -1,6 +1,7 @@
 """The sandbox with working code: values, kwargs, output, environment, folders, pickling, threads, policy."""
 
 import copy
+import dataclasses
 import json
 import math
 import os
@@ -145,7 +146,8 @@ def test_fresh_temporary_folder_removed_after_each_worker(make_sandbox):
         "def crash(completions, **kwargs):\n"
         "    os._exit(0)\n"
     )
-    sandbox = make_sandbox(source, ["reward", "crash"])
+    # Limits far above a worker start on a loaded machine: the replacement worker starts within the next call.
+    sandbox = make_sandbox(source, ["reward", "crash"], dataclasses.replace(LIMITS, timeout=30.0, load_timeout=30.0))
     assert sandbox.call("reward", ["a"]).values == [0.0]
     assert sandbox.call("reward", ["a"]).values == [1.0]  # the same worker keeps its folder between calls
     first = sandbox.workdir

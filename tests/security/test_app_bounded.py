@@ -125,17 +125,27 @@ def test_a_bystander_is_served_while_a_visitor_scores_a_catastrophic_input(
     public_app, selection, text, columns, outcome
 ):
     # The rewards score in the attacker's visitor worker (its start and the regex's 1 s budget, or math_verify's
-    # parse): the attack outlasts a bystander's round trip.
+    # parse): on a quiet machine the attack outlasts a bystander's round trip many times over.
     attacker, bystander = client(public_app), client(public_app)
     attacker.predict(json.dumps(selection), code="", api_name="/set_rewards")
+    before = []  # the bystander's round trips just before the attack, on the same machine
+    for _ in range(3):
+        sent = time.monotonic()
+        bystander.predict(api_name="/list_rewards")
+        before.append(time.monotonic() - sent)
     attack = _timed(lambda: attacker.predict(text, "", columns, code="", api_name="/try_on_text"))
     time.sleep(0.2)  # the attack is under way
+    sent = time.monotonic()
     served = [bystander.predict(api_name="/list_rewards")]
     served_at = time.monotonic()
     attack["thread"].join(120)
     assert not attack["thread"].is_alive()  # bounded
     assert all(any(r["name"] == "regex" for r in listed) for listed in served)
-    assert served_at < attack["done"]  # the bystander did not wait for the attack to end
+    # The bystander did not wait for the attack to end: it was served first, or (a loaded machine, where its own
+    # round trip can outlast the attack) in at most three times its round trip before it. Held by the attack, it
+    # waits the attack's whole second or more: over ten times its quiet round trip.
+    during = served_at - sent
+    assert served_at < attack["done"] or during <= 3 * sorted(before)[1], (during, before, attack["done"] - sent)
     if outcome is None:
         table = attack["result"][0]  # the tower fails its bounded check; the honest answer still scores
         column = table["headers"].index("correctness(mode=math_verify)")
