@@ -360,7 +360,7 @@ def first_scores(
     ctx: AppContext, request: gr.Request, token: str | None, text: str, prompt: str, columns: str, selection, code: str
 ):
     """The page load's Try on text, in one answer: the table with its column widths, the details under it and the
-    phone's cards (a second event for the widths and cards waited behind every other load part on a busy server)."""
+    phone's cards (not an event after the load, which would wait behind every other load part on a busy server)."""
     lang = lang_of(request)
     value, details = rescore(ctx, request, token, text, prompt, columns, selection, code)
     widths = try_widths(getattr(value, "data", value), lang)

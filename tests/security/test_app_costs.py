@@ -167,7 +167,7 @@ def test_a_file_of_millions_of_rows_is_read_only_up_to_the_row_cap(tmp_path, kin
     baseline = (
         "import resource, playground.data.sources\nprint(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)"
     )
-    # The upload worker's wall-time limit far above a loaded machine's (the CSV's worker took over 20 s at load 10-16):
+    # The upload worker's wall-time limit far above a loaded machine's (a CSV's can take longer than the public 20 s):
     # this test is about the row cap and the memory; the limit has its own test (tests/playground/test_upload_worker).
     env = {**os.environ, "OMP_NUM_THREADS": "1", "PLAYGROUND_UPLOAD_PARSE_SECONDS": "300"}
     run = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True)

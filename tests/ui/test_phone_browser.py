@@ -96,7 +96,7 @@ def test_a_phone_reads_answers_cards_and_tables(app, browser, lang):
     # Try on text: a card per completion, none of them in an inner scroll.
     cards = page.locator(".pg-try-card")
     # Each check waits for the page to settle (a loaded machine lays it out late), then holds or fails.
-    # The cards come with the page's load (scored, then laid out by the event after it), in the visitor's language.
+    # The cards come with the page's load, in the visitor's language.
     label = TEXT[lang]["table.advantage"]
     in_language = lambda: cards.count() == 3 and label in cards.nth(2).inner_text()  # noqa: E731
     wait_for(in_language, 60, "the three completions of the example text as cards, in the page's language")
