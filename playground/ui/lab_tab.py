@@ -5,9 +5,7 @@ re-score controls recompute totals and advantages without generating again.
 """
 
 import json
-import tempfile
 from dataclasses import dataclass
-from pathlib import Path
 
 import gradio as gr
 import pandas as pd
@@ -118,11 +116,14 @@ def _report_json(report, lang: str) -> dict:
     return data
 
 
-def _signal_file(run: DryRun, summary) -> str | None:
+def _signal_file(ctx: AppContext, run: DryRun, summary) -> str | None:
+    """The prompts that give a signal, as a JSONL dataset to download: in a download folder of the app's (removed
+    `DOWNLOAD_SECONDS` after it was made, and with the app's temporary folders once the app is gone), so that
+    re-scoring again and again leaves nothing behind."""
     text = run.signal_jsonl(summary)
     if not text:
         return None
-    path = Path(tempfile.mkdtemp(prefix="playground-lab-")) / "signal_prompts.jsonl"
+    path = ctx.download_folder() / "signal_prompts.jsonl"
     path.write_text(text, encoding="utf-8")
     return str(path)
 
@@ -194,13 +195,15 @@ def run_dry_run(
         _metrics(summary, lang, run.seconds),
         _prompt_frame(summary, lang),
         _weights_frame(run, lang),
-        _signal_file(run, summary),
+        _signal_file(ctx, run, summary),
         run.to_state(),
         _summary_json(summary, lang),
     )
 
 
-def rescore(request: gr.Request, state: dict, weights: pd.DataFrame, scale_rewards: str, aggregation: str):
+def rescore(
+    ctx: AppContext, request: gr.Request, state: dict, weights: pd.DataFrame, scale_rewards: str, aggregation: str
+):
     """Totals and advantages again with these weights / switches / settings, from the cached table (no generation)."""
     lang = lang_of(request)
     if not state:
@@ -215,7 +218,7 @@ def rescore(request: gr.Request, state: dict, weights: pd.DataFrame, scale_rewar
     return (
         _metrics(summary, lang),
         _prompt_frame(summary, lang),
-        _signal_file(run, summary),
+        _signal_file(ctx, run, summary),
         _summary_json(summary, lang),
     )
 
@@ -396,7 +399,7 @@ def create_lab_tab(ctx: AppContext, session: Session, rewards: RewardsTab) -> La
     outputs = [metrics, prompts, weights, signal, state, result]
     for control in (weights, scale_rewards, aggregation):
         control.input(
-            bind(rescore),
+            bind(rescore, ctx),
             [state, weights, *settings],
             [metrics, prompts, signal, result],
             show_progress="hidden",

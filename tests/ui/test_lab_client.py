@@ -1,6 +1,8 @@
 """The Reward lab over HTTP with gradio_client: dry run, re-score from the cached table, probe, graders."""
 
 import json
+import tempfile
+from pathlib import Path
 
 from tests.lab.test_graders import STRING_CHECK
 from tests.support.queue_client import app_client
@@ -46,6 +48,30 @@ def test_dry_run_then_rescore_probe_and_graders(app):
     exported, _ = c.predict(api_name="/export_grader")
     assert json.loads(exported)["type"] == "string_check"
     assert json.loads(exported)["reference"] == "{{item.reference_answer}}"
+
+
+def test_the_signal_file_is_one_of_the_apps_downloads_and_re_scoring_leaves_nothing_behind(app):
+    """Each dry run and re-score that finds signal hands over a JSONL file of its prompts: it is made in a download
+    folder of the app's (which removes such folders after `DOWNLOAD_SECONDS`), never in a new folder of the system's
+    temporary folder that nothing removes (a visitor re-scoring in a loop would fill the disk)."""
+    c = app_client(app.url)
+    c.predict(LENGTH_AND_FORMAT, api_name="/set_rewards")
+    downloads = set(app.ctx.downloads.iterdir())
+    elsewhere = set(Path(tempfile.gettempdir()).glob("playground-lab-*"))
+    *_, signal, result = c.predict(
+        str(app.ctx.settings.model), "arithmetic", "", 3, 2, 8, 0, "group", "sum_then_normalize", api_name="/dry_run"
+    )
+    assert result["frac_reward_zero_std"] < 1.0 and signal is not None  # length differs within a group
+    both = {"headers": ["reward", "weight", "on"], "data": [["length", 1.0, True], ["format", 1.0, True]]}
+    for _ in range(3):
+        assert c.predict(both, "group", "sum_then_normalize", api_name="/lab_rescore")[2] is not None
+    made = set(app.ctx.downloads.iterdir()) - downloads
+    assert len(made) == 4  # the dry run's file and each re-score's, each in a folder of its own
+    signal_rows = [json.loads(line) for line in Path(signal["path"]).read_text().splitlines()]  # the served copy
+    for folder in made:
+        rows = [json.loads(line) for line in (folder / "signal_prompts.jsonl").read_text().splitlines()]
+        assert rows == signal_rows and all(row["prompt"] for row in rows)
+    assert set(Path(tempfile.gettempdir()).glob("playground-lab-*")) == elsewhere
 
 
 def test_zh_page_gets_the_verdict_the_probe_and_the_headers_in_chinese(app):
