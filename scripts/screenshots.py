@@ -25,7 +25,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-sync", "--no-first-run"]
 VIEWPORT = {"width": 1400, "height": 900}
 LOCALES = {"en": "en-US", "zh": "zh-CN"}
@@ -165,6 +164,7 @@ def main() -> int:
 
     from playwright.sync_api import sync_playwright
 
+    from tests.support.chromium import CHROMIUM
     from tests.ui.live_app import running_app
 
     args.out.mkdir(parents=True, exist_ok=True)

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.chromium import CHROMIUM
 from tests.ui.live_app import fresh_module_state, running_app
 
 
@@ -84,13 +85,7 @@ class StillBrowser:
         return getattr(self._browser, name)
 
 
-# Debian's Chromium (never `playwright install`), headless without a GPU, quiet on the network: its headless shell
-# where installed (the same engine without the full browser's window and display compositor: a page load costs the
-# browser about a third less CPU, 2.2 s instead of 3.3 s on 2 cores), else the full browser in headless mode.
-CHROMIUM = next(
-    (path for path in ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium") if Path(path).exists()),
-    "/usr/bin/chromium",
-)
+# Debian's Chromium (`tests/support/chromium.py`), headless without a GPU, quiet on the network.
 ARGS = [
     "--no-sandbox",
     "--disable-gpu",
