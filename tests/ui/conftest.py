@@ -30,8 +30,8 @@ def app(shared_app, tmp_path_factory):
 # not how it moves, so every context starts with CSS animations and transitions off, and with Gradio's status trackers
 # drawing two frames a second instead of sixty. A tracker counts a pending event's seconds in a requestAnimationFrame
 # loop, and the page's first loader leaves its loop running once the app has loaded: an idle page otherwise draws
-# sixty frames a second for as long as it is open (a tenth of a core or more for this app's page). The trackers' own
-# frames are told apart by the module that asks for them (Gradio's `statustracker` chunk).
+# sixty frames a second for as long as it is open. The trackers' own frames are told apart by the module that asks for
+# them (Gradio's `statustracker` chunk).
 STILL = """(() => {
     const frame = window.requestAnimationFrame.bind(window), cancel = window.cancelAnimationFrame.bind(window);
     const slowed = new Map();
