@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import re
 
-from trl.rewards import think_format_reward as _trl_think_format_reward
-
 from rewards._text import HAN, completion_text, completion_texts
 from rewards.errors import RewardError
 
@@ -122,8 +120,11 @@ def think_format_reward(completions: list, **kwargs) -> list[float]:
     [1.0, 0.0]
     ```
     """
+    from trl.rewards import think_format_reward as trl_think_format_reward  # at first use: importing TRL costs a
+    # quarter of a second, which a worker that scores other rewards need not pay
+
     messages = [[{"role": "assistant", "content": completion_text(c)}] for c in completions]
-    return _trl_think_format_reward(messages)
+    return trl_think_format_reward(messages)
 
 
 def think_answer_strict_reward(completions: list, **kwargs) -> list[float]:

@@ -11,9 +11,6 @@ from __future__ import annotations
 import logging
 import re
 
-from trl.rewards import get_repetition_penalty_reward as _trl_repetition_penalty
-from trl.rewards import get_soft_overlong_punishment as _trl_soft_overlong_punishment
-
 from rewards._text import HAN, completion_texts
 from rewards.errors import RewardError
 
@@ -83,7 +80,9 @@ class _RepetitionPenalty:
     __name__ = "repetition_penalty_reward"
 
     def __init__(self, ngram_size: int, max_penalty: float, language: str = "auto"):
-        self.trl_reward = _trl_repetition_penalty(ngram_size=ngram_size, max_penalty=max_penalty)
+        from trl.rewards import get_repetition_penalty_reward  # TRL is imported by the rewards that use it (format.py)
+
+        self.trl_reward = get_repetition_penalty_reward(ngram_size=ngram_size, max_penalty=max_penalty)
         self.language = language
 
     def __call__(self, completions: list, completion_ids: list | None = None, **kwargs) -> list[float]:
@@ -162,7 +161,9 @@ class _SoftOverlong:
     __name__ = "soft_overlong_reward"
 
     def __init__(self, max_completion_len: int, soft_punish_cache: int):
-        self.trl_reward = _trl_soft_overlong_punishment(max_completion_len, soft_punish_cache)
+        from trl.rewards import get_soft_overlong_punishment
+
+        self.trl_reward = get_soft_overlong_punishment(max_completion_len, soft_punish_cache)
 
     def __call__(self, completions: list | None = None, completion_ids: list | None = None, **kwargs) -> list[float]:
         if completions is None:  # TRL's own reward takes `completion_ids` alone: `reward(completion_ids=...)`

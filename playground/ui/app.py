@@ -132,6 +132,7 @@ def build_app(settings: UISettings | None = None, *, ctx: AppContext | None = No
     gate_every_event(demo)  # public mode's admission gate prices every event's inputs, named or not
     skip_event_analytics()
     demo.queue(default_concurrency_limit=1)
+    poll_queue_less(demo)
     # The app's own objects (torch, the model, the page: most of a million) are built: later full collections skip
     # them. Without this a full collection walks them all, about a second of the interpreter lock on a loaded machine,
     # and every visitor's request waits for it.
@@ -147,6 +148,27 @@ def skip_event_analytics() -> None:
     recomputed once per `GRADIO_ANALYTICS_CACHE_FREQUENCY` events, read when the queue is built: a billion here, unless
     the operator set it."""
     os.environ.setdefault("GRADIO_ANALYTICS_CACHE_FREQUENCY", str(10**9))
+
+
+# How often Gradio's queue looks for a new event while it has none, and for progress to send (Gradio: every 1 ms and
+# every 10 ms). An event waits at most this long before it starts; an idle app no longer keeps a core busy polling.
+QUEUE_POLL = {"sleep_when_free": 0.01, "progress_update_sleep_when_free": 0.1}
+
+
+def poll_queue_less(demo: gr.Blocks) -> None:
+    """Gradio's queue polls in its event loop: while no event waits, it wakes every millisecond to look for one, and
+    every 10 ms to look for progress to send, whether or not a page is open: an app nobody uses keeps a steady share of
+    a core busy, and each wake holds the interpreter lock the app's handlers wait for. It wakes every 10 ms instead,
+    and every 100 ms for progress (`QUEUE_POLL`; `bench/idle_app.py` measures both ways). The two are attributes of
+    Gradio's queue, not options: where a Gradio version lacks them, the app keeps Gradio's polling and says so in its
+    log."""
+    queue = getattr(demo, "_queue", None)
+    missing = [name for name in QUEUE_POLL if not isinstance(getattr(queue, name, None), (int, float))]
+    if missing:
+        logger.warning("Gradio's queue has no %s: it keeps polling at its own rate", ", ".join(missing))
+        return
+    for name, seconds in QUEUE_POLL.items():
+        setattr(queue, name, seconds)
 
 
 def trust_proxies() -> None:

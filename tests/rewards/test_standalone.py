@@ -41,6 +41,10 @@ def test_the_library_imports_and_scores_in_a_python_without_the_playground(tmp_p
         "import rewards\n"
         "from rewards.registry import build_reward\n"
         "print(build_reward('length', {'ideal_length': 5})(['hello', 'hi']))\n"
+        # TRL is imported by the rewards that use TRL's code, when they first score: a worker that builds others
+        # starts without it (importing TRL reads the metadata of every installed package)
+        "print('trl' in sys.modules)\n"
+        "print(build_reward('think_format', {})(['<think>\\nWhy.\\n</think>\\nSo.', 'So.']), 'trl' in sys.modules)\n"
         "try:\n"
         "    build_reward('repetition_penalty', {'ngram_size': 0})\n"
         "except ValueError as exc:\n"
@@ -55,8 +59,9 @@ def test_the_library_imports_and_scores_in_a_python_without_the_playground(tmp_p
         [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
     )
     assert done.returncode == 0, done.stderr
-    scores, error, modules, public = done.stdout.splitlines()
+    scores, trl_before, trl_after, error, modules, public = done.stdout.splitlines()
     assert scores == "[0.0, -3.0]"
+    assert trl_before == "False" and trl_after == "[1.0, 0.0] True"
     assert error == (
         "rewards.errors reward.param_min Reward 'repetition_penalty': parameter 'ngram_size' must be >= 1, got 0."
     )
