@@ -101,7 +101,7 @@ def build_app(settings: UISettings | None = None, *, ctx: AppContext | None = No
     ctx = ctx or AppContext.create(settings or UISettings())
     with gr.Blocks(title="GRPO Reward Playground", delete_cache=(3600, 24 * 3600)) as demo:
         session = create_session()
-        gr.Markdown("# " + t("app.title"))  # one key per string: the browser translates only the first
+        title = gr.Markdown("# " + t("app.title"))  # one key per string: the browser translates only the first
         gr.Markdown(t("app.subtitle"))
         if current().space_id:  # on a Hugging Face Space, shared by every visitor: offer a copy of one's own
             with gr.Row(equal_height=True):
@@ -129,6 +129,7 @@ def build_app(settings: UISettings | None = None, *, ctx: AppContext | None = No
         wire_unload(demo, ctx)
         wire_page_load(demo)  # every tab's part of the page load, as one event
         add_mcp_tools(ctx)
+        track_hidden_progress_on(demo, title)
     gate_every_event(demo)  # public mode's admission gate prices every event's inputs, named or not
     skip_event_analytics()
     demo.queue(default_concurrency_limit=1)
@@ -139,6 +140,19 @@ def build_app(settings: UISettings | None = None, *, ctx: AppContext | None = No
     gc.collect()
     gc.freeze()
     return demo
+
+
+def track_hidden_progress_on(demo: gr.Blocks, anchor: gr.components.Component) -> None:
+    """Events whose progress the page does not show (`show_progress="hidden"`: timer ticks, the page load, most
+    events) keep their loading state on `anchor`, the page's first component, instead of on each of their outputs.
+
+    For every status message of every event (sent, queued, started, done), Gradio's front end rewrites the loading
+    state of every component that any event so far has had as an output: it finds each in the page's tree of about
+    seven hundred components and copies its value. Each output of a hidden event joined that list for good (a Train
+    tab tick alone has twenty). With the anchor first in the tree, a hidden event adds one entry, found at once."""
+    for fn in demo.fns.values():
+        if fn.show_progress == "hidden" and fn.show_progress_on is None:
+            fn.show_progress_on = [anchor]
 
 
 def skip_event_analytics() -> None:

@@ -8,12 +8,24 @@ from dataclasses import dataclass
 import gradio as gr
 
 from playground.ui.i18n import t
-from playground.ui.page_load import on_page_load
+from playground.ui.page_load import in_browser_after_load, on_page_load
 
 
 TAB_IDS = ("rewards", "learn", "preview", "lab", "train", "compare", "runs")  # the top-level tabs, in page order
 FIRST_LESSON = "format"
 HIDDEN = dict(api_visibility="private", show_progress="hidden")
+# Opens the top-level tab whose id it is given, as a click on its button does (the tab's select events included);
+# after the page load, only if the visitor has not left the first tab meanwhile (`always` false). Tabs are opened in
+# the browser, never as an event's output: for every status message of every event, Gradio's front end re-reads the
+# state of each component an event has output, and of everything inside it, so a `gr.Tabs` output (the whole page)
+# made each event copy every component's value.
+OPEN_TAB = f"""(tab, always) => {{
+    const ids = {list(TAB_IDS)!r};
+    const button = (id) => document.querySelector(`#pg-tabs button[role=tab][data-tab-id="${{id}}"]`);
+    const open = ids.find((id) => button(id)?.getAttribute("aria-selected") === "true");
+    if (!ids.includes(tab) || open === tab || (!always && open && open !== ids[0])) return;
+    button(tab)?.click();
+}}"""
 
 
 @dataclass
@@ -43,10 +55,11 @@ def create_start_here() -> StartHere:
 
 
 def greet(last_tab: str | None):
-    """On page load: a first visit sees "start here"; a returning visitor the tab they had open."""
+    """On page load: a first visit sees "start here"; a returning visitor the tab they had open (`OPEN_TAB` opens
+    the tab this returns)."""
     if last_tab not in TAB_IDS:
-        return gr.Group(visible=True), gr.Tabs(), "rewards"
-    return gr.Group(visible=False), gr.Tabs(selected=last_tab), last_tab
+        return gr.Group(visible=True), "rewards"
+    return gr.Group(visible=False), last_tab
 
 
 def hide() -> gr.Group:
@@ -60,8 +73,9 @@ def remember_tab(evt: gr.SelectData) -> str:
 
 
 def start() -> list:
-    """The "start here" button: the format lesson on the Learn tab (then drawn by the Learn tab's own handler)."""
-    return [gr.Group(visible=False), gr.Tabs(selected="learn"), "learn", gr.Dropdown(value=FIRST_LESSON)]
+    """The "start here" button: the format lesson on the Learn tab (then drawn by the Learn tab's own handler; the
+    browser opens the tab at the click, `OPEN_TAB`)."""
+    return [gr.Group(visible=False), "learn", gr.Dropdown(value=FIRST_LESSON)]
 
 
 def wire_start_here(
@@ -69,10 +83,12 @@ def wire_start_here(
 ) -> None:
     """`show_lesson` is the Learn tab's bound handler and its (inputs, outputs), to draw the lesson once picked;
     `loads` the Learn tab's buttons that load a lesson, each of which takes the banner away."""
-    on_page_load(greet, [start_here.last_tab], [start_here.box, tabs, start_here.last_tab])
+    on_page_load(greet, [start_here.last_tab], [start_here.box, start_here.last_tab])
+    in_browser_after_load(OPEN_TAB, [start_here.last_tab])
     tabs.select(remember_tab, None, start_here.last_tab, **HIDDEN)
     fn, inputs, outputs = show_lesson
-    start_here.button.click(start, None, [start_here.box, tabs, start_here.last_tab, picker], **HIDDEN).then(
+    start_here.button.click(None, None, None, js=f"() => ({OPEN_TAB})('learn', true)")
+    start_here.button.click(start, None, [start_here.box, start_here.last_tab, picker], **HIDDEN).then(
         fn, inputs, outputs, **HIDDEN
     )
     for button in (start_here.dismiss, *loads):

@@ -1,0 +1,45 @@
+"""What each event costs the visitor's browser in loading-state bookkeeping: for every status message of every event,
+Gradio's front end rewrites the loading state of each component any event so far has tracked it on, finding it in the
+page's tree and copying its value and that of everything inside it. So no event tracks it on a container of more than
+a few components (a `gr.Tabs` output made every event copy the whole page), and the events whose progress the page
+does not show track it on the page's title, found first."""
+
+from playground.ui.app import build_app
+from playground.ui.context import AppContext
+from playground.ui.settings import UISettings
+
+
+def layout_sizes(node: dict, sizes: dict[int, int]) -> int:
+    """The number of components in `node`'s subtree, itself included, for it and every node under it."""
+    sizes[node["id"]] = 1 + sum(layout_sizes(child, sizes) for child in node.get("children", []))
+    return sizes[node["id"]]
+
+
+def in_order(node: dict) -> list[int]:
+    """The ids of the page's tree in the order Gradio's front end searches it (depth first)."""
+    return [node["id"], *(i for child in node.get("children", []) for i in in_order(child))]
+
+
+def test_events_track_their_loading_state_on_few_small_components(tmp_path):
+    settings = UISettings(runs=str(tmp_path / "runs"))
+    ctx = AppContext.create(settings)
+    try:
+        config = build_app(settings, ctx=ctx).config
+    finally:
+        ctx.code.close_all()
+    sizes: dict[int, int] = {}
+    layout_sizes(config["layout"], sizes)
+    assert sizes[config["layout"]["id"]] > 500  # the page: several hundred components
+    titles = [c["id"] for c in config["components"] if '"key": "app.title"' in str(c["props"].get("value"))]
+    assert len(titles) == 1  # the page's title (translated in the browser)
+    title = titles[0]
+    assert in_order(config["layout"]).index(title) < 10  # after the session's states: found at once
+    backend = [dep for dep in config["dependencies"] if dep["backend_fn"]]
+    hidden = [dep for dep in backend if dep["show_progress"] == "hidden"]
+    assert len(hidden) > 50
+    for dep in backend:
+        targets = dep["show_progress_on"] or dep["outputs"]
+        big = {target: sizes[target] for target in targets if sizes.get(target, 1) > 8}
+        assert not big, (dep.get("api_name") or dep["id"], big)
+        if dep["show_progress"] == "hidden":
+            assert targets == [title], dep.get("api_name") or dep["id"]
