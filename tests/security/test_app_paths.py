@@ -192,7 +192,7 @@ def public_mcp(tiny_model_dir):
     from playground.ui.context import AppContext
     from playground.ui.mcp_server import keep_only_mcp_tools
     from playground.ui.settings import UISettings
-    from tests.ui.live_app import free_port
+    from tests.ui.live_app import close_demo, free_port
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("PLAYGROUND_PUBLIC", "1")
@@ -204,7 +204,7 @@ def public_mcp(tiny_model_dir):
         _, url, _ = demo.launch(prevent_thread_lock=True, quiet=True, **launch_kwargs(settings))
         keep_only_mcp_tools(demo)
         yield url + "gradio_api/mcp/"
-        demo.close()
+        close_demo(demo)
 
 
 async def _calls(url: str, calls: list[tuple[str, dict]]) -> list[tuple[bool, str]]:

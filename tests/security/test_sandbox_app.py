@@ -19,7 +19,7 @@ from mcp.client.streamable_http import streamablehttp_client
 
 from playground.ui.mcp_server import TOOLS, keep_only_mcp_tools
 from tests.support.queue_client import app_client
-from tests.ui.live_app import SANDBOX_ENV, free_port
+from tests.ui.live_app import SANDBOX_ENV, close_demo, free_port
 
 
 SECRET = "owner-token-of-another-visitor-9b7e"
@@ -61,7 +61,7 @@ def public_app(tiny_model_dir, tmp_path_factory):
         try:
             yield url, runs
         finally:
-            demo.close()
+            close_demo(demo)
             ctx.code.close_all()
 
 

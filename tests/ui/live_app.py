@@ -19,6 +19,16 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def close_demo(demo) -> None:
+    """`demo.close()`, once more if Gradio's stop event raised: Gradio sets that asyncio event from the calling thread
+    while the server's loop adds and removes its waiters (one per open event stream), which can raise "deque mutated
+    during iteration" before the server is closed; the event is set by then, and the second call closes the rest."""
+    try:
+        demo.close()
+    except RuntimeError:
+        demo.close()
+
+
 @contextlib.contextmanager
 def launched(demo):
     """A test's own `gr.Blocks` served on 127.0.0.1 (a free port) while the block runs; yields its URL."""
@@ -27,7 +37,7 @@ def launched(demo):
     try:
         yield f"http://127.0.0.1:{port}/"
     finally:
-        demo.close()
+        close_demo(demo)
 
 
 @dataclass
@@ -77,10 +87,7 @@ def running_app(model: str, runs: str, env: dict[str, str] | None = None, env_fo
             yield LiveApp(url=url, ctx=ctx, demo=demo)
         finally:
             stop_run(ctx)
-            try:
-                demo.close()
-            except RuntimeError:  # Gradio sets its asyncio stop event from this thread while the loop may read it
-                demo.close()  # the event is set now: close the rest
+            close_demo(demo)
             ctx.code.close_all()
 
 

@@ -10,7 +10,7 @@ from mcp import ClientSession
 from mcp.client.streamable_http import streamablehttp_client
 
 from playground.ui.mcp_server import TOOLS, keep_only_mcp_tools
-from tests.ui.live_app import free_port
+from tests.ui.live_app import close_demo, free_port
 
 
 LENGTH_5 = json.dumps([{"name": "length", "weight": 1.0, "params": {"ideal_length": 5}}])
@@ -32,7 +32,7 @@ def mcp_app(tiny_model_dir, monkeypatch_module):
     _, url, _ = demo.launch(prevent_thread_lock=True, quiet=True, **launch_kwargs(settings))
     assert keep_only_mcp_tools(demo) == sorted(TOOLS)
     yield demo, url + "gradio_api/mcp/"
-    demo.close()
+    close_demo(demo)
 
 
 @pytest.fixture(scope="module")
