@@ -144,12 +144,14 @@ def build_app(settings: UISettings | None = None, *, ctx: AppContext | None = No
 
 def track_hidden_progress_on(demo: gr.Blocks, anchor: gr.components.Component) -> None:
     """Events whose progress the page does not show (`show_progress="hidden"`: timer ticks, the page load, most
-    events) keep their loading state on `anchor`, the page's first component, instead of on each of their outputs.
+    events) keep their loading state on `anchor`, the page's title (after the session's states, the first component
+    of the page's tree), instead of on each of their outputs.
 
     For every status message of every event (sent, queued, started, done), Gradio's front end rewrites the loading
     state of every component that any event so far has had as an output: it finds each in the page's tree of about
     seven hundred components and copies its value. Each output of a hidden event joined that list for good (a Train
-    tab tick alone has twenty). With the anchor first in the tree, a hidden event adds one entry, found at once."""
+    tab tick alone has twenty). With the anchor near the top of the tree, a hidden event adds one entry, found at
+    once."""
     for fn in demo.fns.values():
         if fn.show_progress == "hidden" and fn.show_progress_on is None:
             fn.show_progress_on = [anchor]
