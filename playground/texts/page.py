@@ -3,6 +3,10 @@
 TEXTS: dict[str, tuple[str, str]] = {
     # app
     "app.title": ("GRPO Reward Playground", "GRPO 奖励函数试验场"),
+    "app.bad_packed": (
+        "This form's values did not come as the page sends them (a list of {count}); reload the page.",
+        "表单的值不是页面发送的格式（应为 {count} 个值的列表）；请刷新页面。",
+    ),
     "app.subtitle": (
         "Design reward functions, preview them on groups of completions, then train with TRL's GRPO.",
         "设计奖励函数，在一组生成结果上预览打分，然后用 TRL 的 GRPO 训练。",

@@ -42,6 +42,7 @@ from playground.ui.custom_code import (
 )
 from playground.ui.fair import TRY_SLOTS, fair
 from playground.ui.i18n import t, tr
+from playground.ui.packed import Packed
 from playground.ui.page_load import on_page_load
 from rewards.registry import Param, RewardSpec, build_reward, get_spec, list_specs, resolve_params
 
@@ -189,6 +190,11 @@ def refresh_selection(layout: Layout, request: gr.Request, current, custom, *val
     if selection == current:
         return gr.skip(), summary, gr.skip()
     return selection, summary, text
+
+
+def refresh_packed(layout: Layout, cards: Packed, request: gr.Request, current, custom, values):
+    """`refresh_selection` with the cards' values as the page sends them, in one list (`Packed`)."""
+    return refresh_selection(layout, request, current, custom, *cards.unpack(values, lang_of(request)))
 
 
 def _non_default(name: str, params: dict) -> dict:
@@ -479,6 +485,7 @@ def create_rewards_tab(ctx: AppContext, session: Session) -> RewardsTab:
                 )
                 try_card_view = gr.HTML(elem_classes=["pg-phone-only", "pg-try-cards"])
                 details = gr.Markdown()
+        cards_read = Packed([component for card in cards for component in card.inputs])  # hidden: see below
 
     tab = RewardsTab(cards=cards, custom=custom, summary=summary, selection_json=selection_json)
     layout = tab.layout
@@ -486,15 +493,19 @@ def create_rewards_tab(ctx: AppContext, session: Session) -> RewardsTab:
     selection_outputs = [session.selection, summary, selection_json]
     # A visitor's edits only (.input): Load, Apply JSON and the grader import set the selection, the summary and every
     # card in one answer, which nothing re-reads (a reading between two of its cards' changes could win the race).
+    # The cards are read in the browser into one input (`Packed`): a backend event that reads them all would leave
+    # its hundred inputs in the front end's table of loading states for every later event of the page.
     refresh = dict(
-        fn=bind(refresh_selection, layout),
-        inputs=[session.selection, custom.choices, *card_inputs],
+        fn=bind(refresh_packed, layout, cards_read),
+        inputs=[session.selection, custom.choices, cards_read.box],
         outputs=selection_outputs,
         api_visibility="private",
         show_progress="hidden",
+        trigger_mode="always_last",
     )
-    gr.on([c.input for c in [custom.choices, *card_inputs]], trigger_mode="always_last", **refresh)
-    custom.checked.then(**refresh)  # Check fills the custom table with the functions the code defines
+    cards_read.gather([c.input for c in [custom.choices, *card_inputs]]).then(**refresh)
+    # Check fills the custom table with the functions the code defines
+    cards_read.gather(after=custom.checked).then(**refresh)
     for card in cards:
         if card.params:
             gr.on(

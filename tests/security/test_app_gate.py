@@ -99,11 +99,13 @@ def test_a_reward_cards_unnamed_event_loads_no_folder(public_app, tiny_model_dir
 def test_run_reward_tests_after_collect_selection_loads_no_folder(public_app, tiny_model_dir, tmp_path):
     config = app_config(public_app.url)
     by_id = components(config)
-    index, collect = max(
-        ((i, d) for i, d in enumerate(config["dependencies"]) if d.get("backend_fn")),
-        key=lambda item: len(item[1]["inputs"]),
-    )  # collect_selection reads every card
-    inputs = [by_id[i] for i in collect["inputs"]]
+    deps = config["dependencies"]
+    # collect_selection reads every card: the page gathers their values in the browser (the step with the most
+    # inputs, no backend) into one list, the one input of the backend event chained after it
+    gather = max((d for d in deps if not d.get("backend_fn")), key=lambda d: len(d["inputs"]))
+    index, collect = next((i, d) for i, d in enumerate(deps) if d.get("trigger_after") == gather["id"])
+    assert collect["backend_fn"] and gather["outputs"][0] in collect["inputs"]
+    inputs = [by_id[i] for i in gather["inputs"]]
     (model_at,) = [
         n for n, c in enumerate(inputs) if c["props"].get("label") == "model" and c["props"].get("value") == ""
     ]  # reward_model's model (the judge's is "embedded")
@@ -114,10 +116,12 @@ def test_run_reward_tests_after_collect_selection_loads_no_folder(public_app, ti
         if c["type"] == "dataframe" and len((c["props"].get("value") or {}).get("headers", [])) == 7
     )  # function, completion, prompt, columns, expected, min, max
     headers = cases["props"]["value"]["headers"]
+    packed = gather["outputs"][0]
     for folder in model_folders(tiny_model_dir, tmp_path):
         c = visitor(public_app, PROXY)
-        data = [None if c_["type"] == "state" else defaults(c_) for c_ in inputs]
-        data[use_at], data[model_at] = True, folder
+        cards = [defaults(c_) for c_ in inputs]
+        cards[use_at], cards[model_at] = True, folder
+        data = payload(config, collect, lambda c_, cards=cards: cards if c_["id"] == packed else defaults(c_))
         done = raw_call(public_app.url, c.session_hash, index, data)
         assert done["success"], done  # the selection is only noted; nothing loads yet
         table = {"headers": headers, "data": [["reward_model", "Hello.", "", "", "", "", ""]]}

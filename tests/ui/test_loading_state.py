@@ -2,11 +2,14 @@
 Gradio's front end rewrites the loading state of each component any event so far has tracked it on, finding it in the
 page's tree and copying its value and that of everything inside it. So no event tracks it on a container of more than
 a few components (a `gr.Tabs` output made every event copy the whole page), and the events whose progress the page
-does not show track it on the page's title, found first."""
+does not show track it on the page's title, found first. Every input of every finished event joins that list too (the
+front end marks the inputs at an event's end), so the hundred inputs of the reward cards are read in the browser into
+one (`Packed`), never by a backend event."""
 
 from playground.ui.app import build_app
 from playground.ui.context import AppContext
 from playground.ui.settings import UISettings
+from rewards.registry import list_specs
 
 
 def layout_sizes(node: dict, sizes: dict[int, int]) -> int:
@@ -20,13 +23,17 @@ def in_order(node: dict) -> list[int]:
     return [node["id"], *(i for child in node.get("children", []) for i in in_order(child))]
 
 
-def test_events_track_their_loading_state_on_few_small_components(tmp_path):
+def page_config(tmp_path) -> dict:
     settings = UISettings(runs=str(tmp_path / "runs"))
     ctx = AppContext.create(settings)
     try:
-        config = build_app(settings, ctx=ctx).config
+        return build_app(settings, ctx=ctx).config
     finally:
         ctx.code.close_all()
+
+
+def test_events_track_their_loading_state_on_few_small_components(tmp_path):
+    config = page_config(tmp_path)
     sizes: dict[int, int] = {}
     layout_sizes(config["layout"], sizes)
     assert sizes[config["layout"]["id"]] > 500  # the page: several hundred components
@@ -44,3 +51,24 @@ def test_events_track_their_loading_state_on_few_small_components(tmp_path):
         assert not big, (dep.get("api_name") or dep["id"], big)
         if dep["show_progress"] == "hidden":
             assert targets == [title], dep.get("api_name") or dep["id"]
+
+
+def test_no_backend_event_reads_the_reward_cards(tmp_path):
+    """The cards' inputs (use, weight, parameters of every reward) are read by a browser-only step into one hidden
+    box, the one input of the backend event after it; a backend event reads at most one card's parameters (its
+    example scores)."""
+    config = page_config(tmp_path)
+    by_id = {c["id"]: c for c in config["components"]}
+    deps = config["dependencies"]
+    gather = max((dep for dep in deps if not dep["backend_fn"]), key=lambda dep: len(dep["inputs"]))
+    card_inputs = sum(2 + len(spec.params) for spec in list_specs())
+    assert len(gather["inputs"]) == card_inputs > 100
+    (packed,) = gather["outputs"]
+    assert by_id[packed]["type"] == "json" and by_id[packed]["props"]["visible"] is False
+    chained = [dep for dep in deps if dep["trigger_after"] == gather["id"]]
+    assert [dep["inputs"].count(packed) for dep in chained] == [1] and chained[0]["backend_fn"]
+    one_card = max(len(spec.params) for spec in list_specs())
+    for dep in deps:
+        if dep["backend_fn"]:
+            read = set(gather["inputs"]) & set(dep["inputs"])
+            assert len(read) <= one_card, (dep.get("api_name") or dep["id"], len(read))
