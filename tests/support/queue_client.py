@@ -30,10 +30,19 @@ def http_client(timeout: float, headers: dict | None = None, local_address: str 
     return httpx.Client(timeout=timeout, headers=headers or {}, transport=transport, verify=VERIFY)
 
 
+# gradio_client sends its requests with httpx's default 5-s timeout unless told otherwise. A queue join that opens a
+# new session builds the page's config of every component on the server: on a 2-core machine loaded by other work,
+# with several clients joining at once, that took longer than 5 s. A ceiling far above any load instead: a call that
+# hangs is caught by the test's own bound, not by the client's.
+CLIENT_TIMEOUT_S = 120.0
+
+
 def app_client(url: str, **kwargs):
-    """A `gradio_client.Client` of the app at `url`, as a script calls its API: quiet, files not downloaded."""
+    """A `gradio_client.Client` of the app at `url`, as a script calls its API: quiet, files not downloaded, each
+    request given `CLIENT_TIMEOUT_S`."""
     from gradio_client import Client
 
+    kwargs.setdefault("httpx_kwargs", {"timeout": CLIENT_TIMEOUT_S})
     return Client(url, verbose=False, download_files=False, ssl_verify=VERIFY, **kwargs)
 
 
