@@ -1,4 +1,5 @@
-"""A real launched app (HTTP on 127.0.0.1, a free port), for the client and browser tests."""
+"""A real launched app (HTTP on 127.0.0.1, a free port), for the client and browser tests; and the page built
+without a server (`built_app`), for the tests that read its config."""
 
 import contextlib
 import socket
@@ -62,6 +63,21 @@ def stop_run(ctx) -> None:
     if job is not None and job.active:
         job.stop()
         job.join(120)
+
+
+def built_app(runs: str):
+    """The page `build_app` makes on the default settings and a runs folder, not launched; its context's sandbox
+    workers are closed once it is built."""
+    from playground.ui.app import build_app
+    from playground.ui.context import AppContext
+    from playground.ui.settings import UISettings
+
+    settings = UISettings(runs=runs)
+    ctx = AppContext.create(settings)
+    try:
+        return build_app(settings, ctx=ctx)
+    finally:
+        ctx.code.close_all()
 
 
 @contextlib.contextmanager

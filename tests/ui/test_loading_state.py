@@ -6,10 +6,8 @@ does not show track it on the page's title, found first. Every input of every fi
 front end marks the inputs at an event's end), so the hundred inputs of the reward cards are read in the browser into
 one (`Packed`), never by a backend event."""
 
-from playground.ui.app import build_app
-from playground.ui.context import AppContext
-from playground.ui.settings import UISettings
 from rewards.registry import list_specs
+from tests.ui.live_app import built_app
 
 
 def layout_sizes(node: dict, sizes: dict[int, int]) -> int:
@@ -23,17 +21,8 @@ def in_order(node: dict) -> list[int]:
     return [node["id"], *(i for child in node.get("children", []) for i in in_order(child))]
 
 
-def page_config(tmp_path) -> dict:
-    settings = UISettings(runs=str(tmp_path / "runs"))
-    ctx = AppContext.create(settings)
-    try:
-        return build_app(settings, ctx=ctx).config
-    finally:
-        ctx.code.close_all()
-
-
 def test_events_track_their_loading_state_on_few_small_components(tmp_path):
-    config = page_config(tmp_path)
+    config = built_app(str(tmp_path / "runs")).config
     sizes: dict[int, int] = {}
     layout_sizes(config["layout"], sizes)
     assert sizes[config["layout"]["id"]] > 500  # the page: several hundred components
@@ -57,7 +46,7 @@ def test_no_backend_event_reads_the_reward_cards(tmp_path):
     """The cards' inputs (use, weight, parameters of every reward) are read by a browser-only step into one hidden
     box, the one input of the backend event after it; a backend event reads at most one card's parameters (its
     example scores)."""
-    config = page_config(tmp_path)
+    config = built_app(str(tmp_path / "runs")).config
     by_id = {c["id"]: c for c in config["components"]}
     deps = config["dependencies"]
     gather = max((dep for dep in deps if not dep["backend_fn"]), key=lambda dep: len(dep["inputs"]))

@@ -6,18 +6,12 @@ import logging
 
 import gradio as gr
 
-from playground.ui.app import QUEUE_POLL, build_app, poll_queue_less
-from playground.ui.context import AppContext
-from playground.ui.settings import UISettings
+from playground.ui.app import QUEUE_POLL, poll_queue_less
+from tests.ui.live_app import built_app
 
 
 def test_the_apps_queue_polls_at_the_apps_rate(tmp_path):
-    settings = UISettings(runs=str(tmp_path / "runs"))
-    ctx = AppContext.create(settings)
-    try:
-        demo = build_app(settings, ctx=ctx)
-    finally:
-        ctx.code.close_all()
+    demo = built_app(str(tmp_path / "runs"))
     polls = {name: getattr(demo._queue, name) for name in QUEUE_POLL}
     assert polls == {"sleep_when_free": 0.01, "progress_update_sleep_when_free": 0.1}
     # Gradio's own rates, which the app replaces: 10 and 10 times as often

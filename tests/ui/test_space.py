@@ -4,10 +4,8 @@ does not."""
 import gradio as gr
 import pytest
 
-from playground.ui.app import build_app
-from playground.ui.context import AppContext
 from playground.ui.i18n import EN, ZH
-from playground.ui.settings import UISettings
+from tests.ui.live_app import built_app
 
 
 def components(demo, kind: str) -> list[dict]:
@@ -20,15 +18,10 @@ def test_duplicate_button_only_on_a_space(monkeypatch, tmp_path, space):
         monkeypatch.setenv("SPACE_ID", space)
     else:
         monkeypatch.delenv("SPACE_ID", raising=False)
-    settings = UISettings(runs=str(tmp_path / "runs"))
-    ctx = AppContext.create(settings)
-    try:
-        demo = build_app(settings, ctx=ctx)
-        buttons = [c for c in components(demo, "button") if "app.duplicate_button" in str(c["props"].get("value"))]
-        lines = [c for c in components(demo, "markdown") if "app.duplicate" in str(c["props"].get("value"))]
-        duplicates = [b for b in demo.blocks.values() if isinstance(b, gr.DuplicateButton)]
-    finally:
-        ctx.code.close_all()
+    demo = built_app(str(tmp_path / "runs"))
+    buttons = [c for c in components(demo, "button") if "app.duplicate_button" in str(c["props"].get("value"))]
+    lines = [c for c in components(demo, "markdown") if "app.duplicate" in str(c["props"].get("value"))]
+    duplicates = [b for b in demo.blocks.values() if isinstance(b, gr.DuplicateButton)]
     assert len(buttons) == (1 if space else 0)  # a DuplicateButton is a button to the frontend
     assert {b._id for b in duplicates} == {c["id"] for c in buttons}  # that button is Gradio's DuplicateButton
     assert len(lines) == (1 if space else 0)

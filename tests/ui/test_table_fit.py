@@ -7,23 +7,16 @@ import pandas as pd
 import pytest
 
 from playground.lessons import get_lesson
-from playground.ui.app import build_app
 from playground.ui.charts import spec_of
-from playground.ui.context import AppContext
 from playground.ui.i18n import EN, ZH
 from playground.ui.learn_tab import reference_views
 from playground.ui.rewards_tab import fit_try_columns
-from playground.ui.settings import UISettings
+from tests.ui.live_app import built_app
 
 
 @pytest.fixture(scope="module")
 def config(tmp_path_factory):
-    settings = UISettings(runs=str(tmp_path_factory.mktemp("runs")))
-    ctx = AppContext.create(settings)
-    try:
-        yield build_app(settings, ctx=ctx).config
-    finally:
-        ctx.code.close_all()
+    return built_app(str(tmp_path_factory.mktemp("runs"))).config
 
 
 def dataframe(config, key: str) -> dict:
