@@ -5,8 +5,8 @@ the page's life, and at each status message of any later event (sent, queued, st
 finds each entry in the page's tree of about seven hundred components. An event that read the hundred inputs of the
 reward cards made every later event of the page that much slower. `Packed` reads them in a browser-only step (no
 status messages) into one hidden `gr.JSON`, which the backend event takes as its one input instead; the server turns
-the list back into each component's value exactly as Gradio does (`preprocess`), and the admission gate prices the
-list cell by cell, as it priced the separate inputs.
+the list back into each component's value exactly as Gradio does (`preprocess`), and the admission gate prices those
+values, as it priced the separate inputs.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import Any
 import gradio as gr
 
 from playground.errors import PlaygroundError
+from playground.ui.common import admit
 from playground.ui.i18n import tr
 
 
@@ -42,7 +43,13 @@ class Packed:
 
     def unpack(self, values: Any, lang: str | None = None) -> list:
         """Each component's value from the box's list, through the component's own `preprocess` (what Gradio does to
-        an input). A list of another length (a call that did not come from the page) is refused in one sentence."""
+        an input), priced by the admission gate in public mode (`admit`). A list of another length (a call that did not
+        come from the page) is refused in one sentence."""
         if not isinstance(values, list) or len(values) != len(self.components):
             raise PlaygroundError(tr(lang, "app.bad_packed", count=len(self.components)))
-        return [component.preprocess(value) for component, value in zip(self.components, values, strict=True)]
+        inputs = [component.preprocess(value) for component, value in zip(self.components, values, strict=True)]
+        # In public mode the gate prices what the event's handler gets, as it prices any event's inputs: the list
+        # itself was priced as the box's value, but a value nested deeper than the gate walks comes out of a text
+        # component's `preprocess` as one long text.
+        admit(lang, inputs)
+        return inputs

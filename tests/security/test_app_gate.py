@@ -21,6 +21,7 @@ import pytest
 from gradio_client import Client, handle_file
 from gradio_client.exceptions import AppError
 
+from playground.admission import Caps
 from rewards.registry import get_spec
 from tests.support.queue_client import app_client, app_config, components, error_of, find_event, payload, raw_call
 from tests.ui.live_app import running_app
@@ -96,15 +97,29 @@ def test_a_reward_cards_unnamed_event_loads_no_folder(public_app, tiny_model_dir
             assert not done["success"] and NOT_A_FOLDER in error_of(done), done
 
 
-def test_run_reward_tests_after_collect_selection_loads_no_folder(public_app, tiny_model_dir, tmp_path):
-    config = app_config(public_app.url)
-    by_id = components(config)
+def selection_event(config: dict) -> tuple[int, dict, dict]:
+    """(fn_index, dependency) of the event that re-reads the selection from every card (collect_selection), and the
+    browser-only step before it: the page gathers the cards' values (the step with the most inputs, no backend) into
+    one list, the one input of the backend event chained after it."""
     deps = config["dependencies"]
-    # collect_selection reads every card: the page gathers their values in the browser (the step with the most
-    # inputs, no backend) into one list, the one input of the backend event chained after it
     gather = max((d for d in deps if not d.get("backend_fn")), key=lambda d: len(d["inputs"]))
     index, collect = next((i, d) for i, d in enumerate(deps) if d.get("trigger_after") == gather["id"])
     assert collect["backend_fn"] and gather["outputs"][0] in collect["inputs"]
+    return index, collect, gather
+
+
+def send_cards(app, session: str, config: dict, cards: list) -> dict:
+    """The selection event called raw with `cards` as the gathered list (every other input its default)."""
+    index, collect, gather = selection_event(config)
+    packed = gather["outputs"][0]
+    data = payload(config, collect, lambda c: cards if c["id"] == packed else defaults(c))
+    return raw_call(app.url, session, index, data)
+
+
+def test_run_reward_tests_after_collect_selection_loads_no_folder(public_app, tiny_model_dir, tmp_path):
+    config = app_config(public_app.url)
+    by_id = components(config)
+    _, _, gather = selection_event(config)
     inputs = [by_id[i] for i in gather["inputs"]]
     (model_at,) = [
         n for n, c in enumerate(inputs) if c["props"].get("label") == "model" and c["props"].get("value") == ""
@@ -116,17 +131,34 @@ def test_run_reward_tests_after_collect_selection_loads_no_folder(public_app, ti
         if c["type"] == "dataframe" and len((c["props"].get("value") or {}).get("headers", [])) == 7
     )  # function, completion, prompt, columns, expected, min, max
     headers = cases["props"]["value"]["headers"]
-    packed = gather["outputs"][0]
     for folder in model_folders(tiny_model_dir, tmp_path):
         c = visitor(public_app, PROXY)
         cards = [defaults(c_) for c_ in inputs]
         cards[use_at], cards[model_at] = True, folder
-        data = payload(config, collect, lambda c_, cards=cards: cards if c_["id"] == packed else defaults(c_))
-        done = raw_call(public_app.url, c.session_hash, index, data)
+        done = send_cards(public_app, c.session_hash, config, cards)
         assert done["success"], done  # the selection is only noted; nothing loads yet
         table = {"headers": headers, "data": [["reward_model", "Hello.", "", "", "", "", ""]]}
         with pytest.raises(AppError, match=NOT_A_FOLDER):
             c.predict("", table, api_name="/run_reward_tests")
+
+
+@pytest.mark.parametrize("depth", [0, 12])
+def test_the_gathered_cards_are_priced_as_the_cards_themselves(public_app, depth):
+    """A card's text over the field cap is refused when the cards come as one gathered list, as it was when each
+    card was an input of its own: also nested in lists deeper than the gate walks a value, which the card's own
+    conversion (`preprocess`) turns back into one long text."""
+    config = app_config(public_app.url)
+    by_id = components(config)
+    _, _, gather = selection_event(config)
+    inputs = [by_id[i] for i in gather["inputs"]]
+    text_at = next(n for n, c in enumerate(inputs) if c["type"] == "textbox")
+    cards = [defaults(c) for c in inputs]
+    value = "x" * (Caps().max_field_chars + 1)
+    for _ in range(depth):
+        value = [value]
+    cards[text_at] = value
+    done = send_cards(public_app, uuid.uuid4().hex, config, cards)
+    assert not done["success"] and "PLAYGROUND_MAX_FIELD_CHARS" in error_of(done), str(done)[:600]
 
 
 def test_a_hub_models_size_is_read_from_its_config_before_it_loads(public_app, tmp_path, monkeypatch):
