@@ -30,7 +30,7 @@ from playground.errors import RewardError
 from playground.isolation.visitor import WORKERS, AddressCharges
 from playground.spec import RunSpec
 from tests.support.queue_client import app_client, app_config, error_of, find_event, issue_token, raw_call, run_call
-from tests.ui.live_app import running_app
+from tests.ui.live_app import fresh_module_state
 from tests.ui.test_client import TINY_RUN, form_kwargs
 
 
@@ -38,8 +38,8 @@ ENV = {"PLAYGROUND_PUBLIC": "1"}  # PLAYGROUND_PROXY_HOPS unset: 0, as off a Spa
 
 
 @pytest.fixture(scope="module")
-def public_app(tiny_model_dir, tmp_path_factory):
-    with running_app(str(tiny_model_dir), str(tmp_path_factory.mktemp("runs")), env=ENV) as live:
+def public_app(shared_public_app, tmp_path_factory):
+    with fresh_module_state(shared_public_app, str(tmp_path_factory.mktemp("runs")), ENV) as live:
         yield live
 
 

@@ -7,13 +7,17 @@ import pytest
 
 from playground.data.sources import PromptSource, load_prompts
 from tests.support.queue_client import app_client
-from tests.ui.live_app import running_app
+from tests.ui.live_app import fresh_module_state
+
+
+pytestmark = pytest.mark.integration  # the app fixture takes its shared app by name
 
 
 @pytest.fixture(scope="module", params=["local", "public"])
-def app(request, tiny_model_dir, tmp_path_factory):
-    env = {"PLAYGROUND_PUBLIC": "1" if request.param == "public" else "0"}
-    with running_app(str(tiny_model_dir), str(tmp_path_factory.mktemp("runs")), env) as live:
+def app(request, tmp_path_factory):
+    """The process's shared app of each mode (tests/ui/conftest.py, tests/conftest.py), as a module finds it fresh."""
+    shared = request.getfixturevalue("shared_app" if request.param == "local" else "shared_public_app")
+    with fresh_module_state(shared, str(tmp_path_factory.mktemp("runs"))) as live:
         yield live
 
 
