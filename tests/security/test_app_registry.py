@@ -1,9 +1,8 @@
-"""An attack generated from the reward registry: every registered reward is scored in public mode through the entry
-point the page uses (Try on text, `python app.py` in public mode in a process of its own on 127.0.0.1), with the
-largest inputs the admission gate allows, in two shapes: the most completion text with the reward's own columns, and
-the longest column values with as much completion text as the gate then allows (a reward with no text column to
-lengthen gets the same inputs in both shapes, and is attacked once). A reward added later is attacked without a new
-test.
+"""An attack generated from the reward registry: every registered reward is scored in public mode through the entry point
+the page uses (Try on text, on the test process's shared public-mode app on 127.0.0.1), with the largest inputs the
+admission gate allows, in two shapes: the most completion text with the reward's own columns, and the longest column
+values with as much completion text as the gate then allows (a reward with no text column to lengthen gets the same
+inputs in both shapes, and is attacked once). A reward added later is attacked without a new test.
 
 Each call must end within `CALL_BUDGET` seconds (scored, or refused by the gate), and a bystander loading the page
 (GET /config, from a process of its own) meanwhile must be answered within `page_load_bound` of its page loads just
@@ -22,7 +21,7 @@ from playground.admission import Caps
 from rewards.registry import list_specs, required_columns
 from tests.security.app_attacks import Bystander, page_load_bound
 from tests.support.queue_client import app_client
-from tests.ui.live_app import app_process
+from tests.ui.live_app import fresh_module_state
 
 
 CALL_BUDGET = 90.0  # seconds one Try on text call may take, scored or refused, on a loaded 2-core machine
@@ -35,13 +34,10 @@ SPECS = list_specs()
 
 
 @pytest.fixture(scope="module")
-def public_app(tiny_model_dir, tmp_path_factory):
-    """`python app.py` in public mode, in a process of its own as on a Space: the test process (with what earlier tests
-    left in its heap) shares nothing with the server whose page loads are timed."""
-    folder = tmp_path_factory.mktemp("public")
-    public = {"PLAYGROUND_PUBLIC": "1"}
-    with app_process(str(tiny_model_dir), str(folder / "runs"), public, str(folder / "app.log")) as url:
-        yield url
+def public_app(shared_public_app, tmp_path_factory):
+    """The shared public-mode app (tests/conftest.py) as the module finds it fresh; its URL."""
+    with fresh_module_state(shared_public_app, str(tmp_path_factory.mktemp("runs"))) as live:
+        yield live.url
 
 
 @pytest.fixture(scope="module")

@@ -132,17 +132,3 @@ def fresh_module_state(live: LiveApp, runs: str, env: dict[str, str] | None = No
             yield live
         finally:
             stop_run(ctx)
-
-
-@contextlib.contextmanager
-def app_process(model: str, runs: str, env: dict[str, str] | None = None, log: str | None = None):
-    """`python app.py` in a process of its own (`bench.common.app_process`), with this process's environment, the
-    sandbox settings unset, and `env` added; yields its URL."""
-    import os
-
-    from bench.common import app_process as launch
-
-    full_env = {k: v for k, v in os.environ.items() if k not in SANDBOX_ENV}
-    full_env.update({"GRADIO_HEARTBEAT_INTERVAL": "1", **(env or {})})
-    with launch(model, runs, full_env, log) as url:
-        yield url
