@@ -1,8 +1,8 @@
-"""An attack generated from the reward registry: every registered reward is scored in public mode through the entry point
-the page uses (Try on text, on the test process's shared public-mode app on 127.0.0.1), with the largest inputs the
-admission gate allows, in two shapes: the most completion text with the reward's own columns, and the longest column
-values with as much completion text as the gate then allows (a reward with no text column to lengthen gets the same
-inputs in both shapes, and is attacked once). A reward added later is attacked without a new test.
+"""An attack generated from the reward registry: every registered reward is scored in public mode through the entry
+point the page uses (Try on text, on the test process's shared public-mode app on 127.0.0.1), with the largest
+inputs the admission gate allows, in two shapes: the most completion text with the reward's own columns, and the
+longest column values with as much completion text as the gate then allows (a reward with no text column to lengthen
+gets the same inputs in both shapes, and is attacked once). A reward added later is attacked without a new test.
 
 Each call must end within `CALL_BUDGET` seconds (scored, or refused by the gate), and a bystander loading the page
 (GET /config, from a process of its own) meanwhile must be answered within `page_load_bound` of its page loads just
