@@ -489,7 +489,7 @@ def create_rewards_tab(ctx: AppContext, session: Session) -> RewardsTab:
 
     tab = RewardsTab(cards=cards, custom=custom, summary=summary, selection_json=selection_json)
     layout = tab.layout
-    card_inputs = [component for card in cards for component in card.inputs]
+    card_inputs = cards_read.components  # every card's parameters, in the cards' order
     selection_outputs = [session.selection, summary, selection_json]
     # A visitor's edits only (.input): Load, Apply JSON and the grader import set the selection, the summary and every
     # card in one answer, which nothing re-reads (a reading between two of its cards' changes could win the race).
