@@ -198,7 +198,7 @@ def main() -> None:
     args = parser.parse_args()
     tally = Tally()
     with tempfile.TemporaryDirectory() as folder:
-        model = str(save_tiny_model(Path(folder) / "model"))  # the tests' tiny model: 2 layers, SmolLM2's tokenizer
+        model = str(save_tiny_model(Path(folder) / "model"))  # a tiny model: 2 layers, SmolLM2's whole tokenizer
         upload = Path(folder) / "prompts.jsonl"
         upload.write_text('{"prompt": "Say hi.", "answer": "hi"}\n' * 20)
         runs = Path(folder) / "runs"

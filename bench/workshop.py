@@ -133,7 +133,7 @@ def main() -> None:
     stats: dict[str, list] = {}
     lock = threading.Lock()
     with tempfile.TemporaryDirectory() as folder:
-        model = str(save_tiny_model(Path(folder) / "model"))  # the tests' tiny model: 2 layers, SmolLM2's tokenizer
+        model = str(save_tiny_model(Path(folder) / "model"))  # a tiny model: 2 layers, SmolLM2's whole tokenizer
         with public_app(model, folder, args.visitors) as url:
             began = time.perf_counter()
             deadline = time.monotonic() + args.timeout

@@ -163,10 +163,20 @@ def embedded_dir():
 
 @pytest.fixture(scope="session")
 def tiny_model_dir(tmp_path_factory, embedded_dir):
-    """A 2-layer random Llama with SmolLM2's real tokenizer and chat template, saved as a local model folder."""
+    """A 2-layer random Llama with SmolLM2's tokenizer cut to its first 1,024 tokens (`small_vocab_tokenizer`) and its
+    chat template, saved as a local model folder."""
+    from tests.support.tiny_models import save_tiny_model, small_vocab_tokenizer
+
+    return save_tiny_model(tmp_path_factory.mktemp("tiny-model"), small_vocab_tokenizer())
+
+
+@pytest.fixture(scope="session")
+def tiny_full_vocab_dir(tmp_path_factory, embedded_dir):
+    """The same 2-layer random Llama with SmolLM2's whole tokenizer (49,152 tokens): for the fast path's sampling and
+    log-probs at a real vocabulary's width, and for a judge (it reads the logits of 'yes' and 'no', single tokens)."""
     from tests.support.tiny_models import save_tiny_model
 
-    return save_tiny_model(tmp_path_factory.mktemp("tiny-model"))
+    return save_tiny_model(tmp_path_factory.mktemp("tiny-full-vocab"))
 
 
 @pytest.fixture(scope="session")

@@ -100,7 +100,7 @@ def test_score_model_becomes_a_local_judge_with_plain_messages():
     )
 
 
-def test_score_model_judge_sees_the_item_columns(tiny_model_dir):
+def test_score_model_judge_sees_the_item_columns(tiny_full_vocab_dir):
     """OpenAI's run-grader example (identical sample and reference, documented reward 1.0): the judge's prompt holds
     the row's reference answer, not the `{{item.reference_answer}}` template. The value itself is the local judge's."""
     from rewards.judge import get_judge_reward, item_rubrics, load_judge
@@ -110,11 +110,11 @@ def test_score_model_judge_sees_the_item_columns(tiny_model_dir):
     (filled,) = item_rubrics(rubric, {"reference_answer": ["fuzzy wuzzy was a bear"]}, 1)
     assert "Reference answer: fuzzy wuzzy was a bear\n\nModel answer: (the answer below)" in filled
     assert "{{" not in filled
-    judge = get_judge_reward(rubric, model=str(tiny_model_dir))
-    tokenizer = load_judge(str(tiny_model_dir))[1]
+    judge = get_judge_reward(rubric, model=str(tiny_full_vocab_dir))
+    tokenizer = load_judge(str(tiny_full_vocab_dir))[1]
     assert "fuzzy wuzzy was a bear" in judge._render(tokenizer, filled, "", "fuzzy wuzzy was a bear")
     value = judge(["fuzzy wuzzy was a bear"], reference_answer=["fuzzy wuzzy was a bear"])
-    assert value == get_judge_reward(filled, model=str(tiny_model_dir))(["fuzzy wuzzy was a bear"])
+    assert value == get_judge_reward(filled, model=str(tiny_full_vocab_dir))(["fuzzy wuzzy was a bear"])
     with pytest.raises(Exception, match="reference_answer"):
         judge(["fuzzy wuzzy was a bear"])
 
@@ -288,7 +288,7 @@ def test_multi_operators_and_functions(expression, expected):
     assert values == expected
 
 
-def test_multi_with_a_ranged_score_model_is_one_formula(tiny_model_dir):
+def test_multi_with_a_ranged_score_model_is_one_formula(tiny_full_vocab_dir):
     from rewards.judge import get_judge_reward
 
     grader = _multi("(check + judge) / 11", check=_EQ, judge={**SCORE_MODEL, "range": [0, 10]})
@@ -296,10 +296,10 @@ def test_multi_with_a_ranged_score_model_is_one_formula(tiny_model_dir):
     (choice,) = got.selection
     assert choice["params"]["expression"] == "(check + (0 + (10 - 0) * judge)) / 11"
     terms = json.loads(choice["params"]["terms"])
-    terms["judge"]["params"]["model"] = str(tiny_model_dir)
+    terms["judge"]["params"]["model"] = str(tiny_full_vocab_dir)
     choice["params"]["terms"] = json.dumps(terms)
     (values,) = _score(got.selection, ["Paris", "Lyon"], reference_answer="Paris")
-    judged = get_judge_reward(terms["judge"]["params"]["rubric"], model=str(tiny_model_dir))(
+    judged = get_judge_reward(terms["judge"]["params"]["rubric"], model=str(tiny_full_vocab_dir))(
         ["Paris", "Lyon"], reference_answer=["Paris", "Paris"]
     )
     assert values == [pytest.approx((1 + 10 * judged[0]) / 11), pytest.approx(10 * judged[1] / 11)]

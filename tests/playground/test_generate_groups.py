@@ -15,8 +15,8 @@ SEEDS = [5, 9, 13]
 
 
 @pytest.fixture(scope="module")
-def sampler(tiny_model_dir):
-    model, tokenizer = load_model(str(tiny_model_dir), inference=True)
+def sampler(tiny_full_vocab_dir):
+    model, tokenizer = load_model(str(tiny_full_vocab_dir), inference=True)
     # Many end-of-sequence ids, so that rows end at different steps and leave the batch while others go on.
     model.generation_config.eos_token_id = list(range(3, 2000))
     return model, tokenizer

@@ -37,9 +37,11 @@ def _judge_with_logit_shapes(judge, model) -> tuple[list, list[tuple[int, ...]]]
         hook.remove()
 
 
-def test_the_judge_scores_from_the_last_positions_logits_alone_as_from_every_positions(tiny_model_dir, monkeypatch):
-    model, tokenizer = load_judge(str(tiny_model_dir))
-    judge = get_judge_reward(model=str(tiny_model_dir), batch_size=2)  # rows of unequal length, left-padded
+def test_the_judge_scores_from_the_last_positions_logits_alone_as_from_every_positions(
+    tiny_full_vocab_dir, monkeypatch
+):
+    model, tokenizer = load_judge(str(tiny_full_vocab_dir))
+    judge = get_judge_reward(model=str(tiny_full_vocab_dir), batch_size=2)  # rows of unequal length, left-padded
     assert keeps_last_logits(type(model)) and not keeps_last_logits(EveryPositionsLogits)
 
     fast, fast_shapes = _judge_with_logit_shapes(judge, model)

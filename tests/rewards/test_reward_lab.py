@@ -128,14 +128,14 @@ def test_reward_model_values_equal_trls(tiny_model_dir, embedded_dir, tmp_path):
         get_reward_model_reward("")(["x"])
 
 
-def test_judge_is_deterministic_bounded_and_time_limited(tiny_model_dir):
-    judge = get_judge_reward("The answer is short.", model=str(tiny_model_dir), batch_size=2)
+def test_judge_is_deterministic_bounded_and_time_limited(tiny_full_vocab_dir):
+    judge = get_judge_reward("The answer is short.", model=str(tiny_full_vocab_dir), batch_size=2)
     texts = ["Yes.", "A long rambling answer that goes on and on.", "No."]
     first = judge(texts, prompts=["Q"] * 3)
     assert first == judge(texts, prompts=["Q"] * 3)
     assert all(0.0 < v < 1.0 for v in first) and len(set(first)) == 3
     # The padded batch gives the same values as one completion at a time.
-    assert get_judge_reward("The answer is short.", model=str(tiny_model_dir), batch_size=1)(
+    assert get_judge_reward("The answer is short.", model=str(tiny_full_vocab_dir), batch_size=1)(
         texts, prompts=["Q"] * 3
     ) == pytest.approx(first, abs=1e-5)
-    assert get_judge_reward("x", model=str(tiny_model_dir), time_limit=1e-9)(texts) == [None, None, None]
+    assert get_judge_reward("x", model=str(tiny_full_vocab_dir), time_limit=1e-9)(texts) == [None, None, None]

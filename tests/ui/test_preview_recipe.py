@@ -68,10 +68,10 @@ def test_a_group_with_no_spread_reads_no_signal(ctx, lang, no_signal, dominates,
 def test_the_train_forms_aggregation_and_scaling_score_the_group(ctx, lang, batch_note):
     from playground.advantages import compute_advantages
 
-    # two lengths on either side of the tiny model's answers (89-144 characters), and a format none of them has
-    selection = [{"name": "length", "weight": 0.5, "params": {"ideal_length": 100}}]
+    # a length inside the tiny model's answers (35-49 characters), one above them, and a format none of them has
+    selection = [{"name": "length", "weight": 0.5, "params": {"ideal_length": 40}}]
     selection += [
-        {"name": "length", "weight": 1.0, "params": {"ideal_length": 140}},
+        {"name": "length", "weight": 1.0, "params": {"ideal_length": 55}},
         {"name": "format", "weight": 0.3},
     ]
     _, summary, data = preview(ctx, lang, selection, "batch", "normalize_then_sum", 8, None, None, g=4, prefix="")

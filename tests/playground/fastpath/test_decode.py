@@ -22,8 +22,8 @@ def lean_generate(decoder, prompt, rows, config, seed):
 
 
 @pytest.fixture(scope="module")
-def tiny_llama(tiny_model_dir):
-    return AutoModelForCausalLM.from_pretrained(tiny_model_dir, dtype=torch.float32).eval()
+def tiny_llama(tiny_full_vocab_dir):
+    return AutoModelForCausalLM.from_pretrained(tiny_full_vocab_dir, dtype=torch.float32).eval()
 
 
 @pytest.mark.parametrize(
@@ -57,7 +57,7 @@ def test_one_token_prompt_and_full_length(tiny_llama):
     assert torch.equal(got, hf_generate(tiny_llama, prompt, 3, config, 0))
 
 
-def test_unsupported_options_and_models_fall_back(tiny_llama, tiny_model_dir):
+def test_unsupported_options_and_models_fall_back(tiny_llama, tiny_full_vocab_dir):
     decoder = LlamaDecoder(tiny_llama)
     prompt = torch.randint(400, 2000, (5,))
     assert decoder.generate(prompt, 2, GenerationConfig(max_new_tokens=4, no_repeat_ngram_size=2)) is None
@@ -66,19 +66,19 @@ def test_unsupported_options_and_models_fall_back(tiny_llama, tiny_model_dir):
     off = GenerationConfig(max_new_tokens=4, output_attentions=False, output_hidden_states=False, num_beams=1)
     assert decoder.generate(prompt, 2, off) is not None
     assert supports(tiny_llama)
-    bf16 = AutoModelForCausalLM.from_pretrained(tiny_model_dir, dtype=torch.bfloat16)
+    bf16 = AutoModelForCausalLM.from_pretrained(tiny_full_vocab_dir, dtype=torch.bfloat16)
     assert supports(bf16) == bf16_matmul_is_native()  # bf16 only where the CPU has native bf16
-    mixed = AutoModelForCausalLM.from_pretrained(tiny_model_dir, dtype=torch.float32)
+    mixed = AutoModelForCausalLM.from_pretrained(tiny_full_vocab_dir, dtype=torch.float32)
     mixed.lm_head.to(torch.bfloat16)
     mixed.model.layers[0].mlp.to(torch.bfloat16)
     assert not supports(mixed)
 
 
-def test_rollout_decoder_follows_lora_updates(tiny_model_dir):
+def test_rollout_decoder_follows_lora_updates(tiny_full_vocab_dir):
     from playground.fastpath.trainer import RolloutModel
     from tests.playground.fastpath.test_fast import peft_model
 
-    model = peft_model(tiny_model_dir)
+    model = peft_model(tiny_full_vocab_dir)
     rollout = RolloutModel(model)
     assert rollout.decoder is not None
     reference = RolloutModel(model, merge_lora=False, skip=("lm_head",), sampling=False)
@@ -140,12 +140,12 @@ def test_fp32_sampler_logps_are_the_policy_logps_and_leave_the_tokens_alone(tiny
 
 
 @pytest.mark.skipif(not bf16_matmul_is_native(), reason="no native bf16 on this CPU")
-def test_bf16_sampler_logps_are_a_bf16_forward_logps(tiny_model_dir):
+def test_bf16_sampler_logps_are_a_bf16_forward_logps(tiny_full_vocab_dir):
     """The bf16 copy returns the log-probs of the distribution it sampled from: a bf16 forward's, at temperature 0.7.
 
     Tolerance 0.02 nats: the incremental decode and the full forward round differently in bf16 (8-bit mantissa);
     the largest difference measured on this model is ~1.5e-3. With top-p the log-probs are the renormalised ones."""
-    bf16 = AutoModelForCausalLM.from_pretrained(tiny_model_dir, dtype=torch.bfloat16).eval()
+    bf16 = AutoModelForCausalLM.from_pretrained(tiny_full_vocab_dir, dtype=torch.bfloat16).eval()
     decoder = LlamaDecoder(bf16)
     assert decoder.packs["lm_head"].dtype == torch.bfloat16
     prompt = torch.randint(400, 2000, (9,))
@@ -166,13 +166,13 @@ def test_bf16_sampler_logps_are_a_bf16_forward_logps(tiny_model_dir):
     assert (logps - raw).max().item() > 0.1
 
 
-def test_lean_rollout_copy_keeps_one_copy_of_the_weights_and_rebuilds_them_for_generate(tiny_model_dir):
+def test_lean_rollout_copy_keeps_one_copy_of_the_weights_and_rebuilds_them_for_generate(tiny_full_vocab_dir):
     """The trainer's rollout copy: the packs are the only copy of the layers' linears, frozen tensors are the
     policy's own, and it samples exactly what a full copy samples, before and after a LoRA update."""
     from playground.fastpath.trainer import RolloutModel
     from tests.playground.fastpath.test_fast import peft_model
 
-    model = peft_model(tiny_model_dir)
+    model = peft_model(tiny_full_vocab_dir)
     lean, full = RolloutModel(model, lean=True), RolloutModel(model)
     base = model.get_base_model()
     q_proj = "model.layers.0.self_attn.q_proj"

@@ -30,8 +30,8 @@ def peft_model(path, four_bit=False):
 @pytest.mark.parametrize(
     "four_bit,dtype,tol", [(False, torch.float32, 1e-5), (False, torch.bfloat16, 3e-2), (True, torch.float32, 1e-4)]
 )
-def test_rollout_logits_match_policy(tiny_model_dir, tmp_path, four_bit, dtype, tol):
-    path = tiny_model_dir
+def test_rollout_logits_match_policy(tiny_full_vocab_dir, tmp_path, four_bit, dtype, tol):
+    path = tiny_full_vocab_dir
     model = peft_model(path, four_bit)
     # In eval mode without grad, bitsandbytes repacks 4-bit weights for its CPU kernel, which rejects tiny layers;
     # train mode (as during GRPO, no dropout here) takes the dequantizing path.
@@ -256,12 +256,12 @@ needs_int8 = pytest.mark.skipif(not int8_linear_available(), reason="no int8 qua
 
 
 @needs_int8
-def test_int8_rollout_copy_follows_the_policy(tiny_model_dir):
+def test_int8_rollout_copy_follows_the_policy(tiny_full_vocab_dir):
     """The int8 copy's sampler packs every linear (the LM head too) in int8: its next-token logits are the policy's
     within int8 rounding, and after an optimizer-like update `sync()` re-quantizes them, so they follow the policy."""
     from playground.fastpath.packing import Int8Linear
 
-    model = peft_model(tiny_model_dir).eval()
+    model = peft_model(tiny_full_vocab_dir).eval()
     prompt = torch.randint(3, 2000, (10,))
 
     def sampler_logits(rollout):

@@ -58,8 +58,8 @@ def test_prompt_groups_finds_rows_that_share_a_prompt():
     assert prompt_groups(input_ids[:, :7], holes) == []
 
 
-def test_shared_logps_entropy_and_gradients_equal_the_plain_forward(tiny_model_dir):
-    model = fused_peft_model(tiny_model_dir)
+def test_shared_logps_entropy_and_gradients_equal_the_plain_forward(tiny_full_vocab_dir):
+    model = fused_peft_model(tiny_full_vocab_dir)
     input_ids, attention_mask, completion_mask = batch()
 
     expected_lp, expected_ent = plain_logps(model, input_ids, attention_mask, 6)
@@ -81,17 +81,17 @@ def test_shared_logps_entropy_and_gradients_equal_the_plain_forward(tiny_model_d
         assert torch.allclose(got_grads[name], grad, rtol=1e-4, atol=1e-6), name
 
 
-def test_one_token_prompt_is_not_shared(tiny_model_dir):
-    model = fused_peft_model(tiny_model_dir)
+def test_one_token_prompt_is_not_shared(tiny_full_vocab_dir):
+    model = fused_peft_model(tiny_full_vocab_dir)
     input_ids = torch.randint(3, 2000, (2, 4))
     assert shared_prefix_logps(model, input_ids, torch.ones_like(input_ids), 3) is None
 
 
 @pytest.mark.parametrize("do_sample", [False, True])
-def test_shared_generate_samples_the_same_tokens(tiny_model_dir, do_sample):
+def test_shared_generate_samples_the_same_tokens(tiny_full_vocab_dir, do_sample):
     from transformers import AutoModelForCausalLM, GenerationConfig
 
-    model = AutoModelForCausalLM.from_pretrained(tiny_model_dir, dtype=torch.float32).eval()
+    model = AutoModelForCausalLM.from_pretrained(tiny_full_vocab_dir, dtype=torch.float32).eval()
     config = GenerationConfig(
         max_new_tokens=12, do_sample=do_sample, temperature=0.9, top_k=0, top_p=1.0, pad_token_id=0, eos_token_id=None
     )

@@ -3,6 +3,7 @@ the CLI's `lessons` and `train --lesson`."""
 
 import importlib.util
 import json
+import re
 import time
 from pathlib import Path
 
@@ -447,7 +448,9 @@ def test_rejection_sampled_warmup_falls_back_to_every_answer_when_none_is_right(
     with caplog.at_level("INFO", logger="playground.training.warmup"):
         examples = build_examples(spec, prompts, tok, answers=["987654321", "987654321"])
     assert len(examples) == 3
-    assert "0 right answers kept, 24 wrong ones left out" in caplog.text  # 3 passes x 2 prompts x 4 answers each
+    # all three passes over the 2 prompts ran (4 answers each: at most 24), less the answers with no text to wrap
+    wrong = re.search(r"0 right answers kept, (\d+) wrong ones left out", caplog.text)
+    assert wrong and 16 < int(wrong.group(1)) <= 24, caplog.text
     assert "Fewer than 2 right answers" in caplog.text
     assert all(e["completion"].startswith("<think>") and e["completion"].endswith("</answer>") for e in examples)
 
