@@ -52,9 +52,9 @@ class Bystander:
         self._thread = threading.Thread(target=self._run, daemon=True)
 
     def _run(self):
-        import httpx
+        from tests.support.queue_client import http_client
 
-        with httpx.Client(timeout=120) as http:
+        with http_client(120) as http:
             while not self._stop.is_set():
                 start = time.perf_counter()
                 http.get(self.url + "config").raise_for_status()
@@ -75,13 +75,13 @@ def shown(times: list[float]) -> str:
 
 
 def main() -> None:
-    from gradio_client import Client
+    from tests.support.queue_client import app_client
 
     text = largest_group(Caps())
     with tempfile.TemporaryDirectory() as folder:
         model = str(save_tiny_model(Path(folder) / "model"))
         with public_app(model, folder, 1) as url:
-            visitor = Client(url, verbose=False, download_files=False, httpx_kwargs={"timeout": 300})
+            visitor = app_client(url, httpx_kwargs={"timeout": 300})
             issue_token(url, visitor.session_hash)
             visitor.predict(json.dumps([{"name": "judge", "params": {"rubric": RUBRIC}}]), api_name="/set_rewards")
             calls, during = [], []

@@ -39,10 +39,10 @@ def session_code(i: int) -> str:
 
 def run_session(url: str, i: int, start: threading.Barrier) -> list[tuple[str, float]]:
     """One client session's requests, timed; raises when a reply is wrong."""
-    from gradio_client import Client
+    from tests.support.queue_client import app_client
 
     # A slow reply under this load is a latency (measured below), not an error: wait up to 2 minutes for it.
-    client = Client(url, verbose=False, download_files=False, httpx_kwargs={"timeout": 120})
+    client = app_client(url)
     code, name = session_code(i), f"mine_{i}"
     timings = []
 
@@ -98,10 +98,10 @@ def main() -> None:
     parser.add_argument("--sessions", type=int, default=20, help="concurrent client sessions (default: 20)")
     args = parser.parse_args()
 
-    from gradio_client import Client
+    from tests.support.queue_client import app_client
 
     with launched_app(args.model) as (url, ctx):
-        client = Client(url, verbose=False, download_files=False)
+        client = app_client(url)
         start_run(client, RUN)
         client.close()
         job = ctx.jobs.current

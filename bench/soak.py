@@ -148,7 +148,9 @@ class Tally:
 
 
 def visitor(url: str, index: int, upload: str, until: float, tally: Tally) -> None:
-    from gradio_client import Client, handle_file
+    from gradio_client import handle_file
+
+    from tests.support.queue_client import app_client
 
     address = f"127.0.0.{2 + index % 250}"
     judge = json.dumps([{"name": "judge", "params": {"rubric": "Is it polite?", "model": "embedded"}}])
@@ -159,7 +161,7 @@ def visitor(url: str, index: int, upload: str, until: float, tally: Tally) -> No
         if not answer["success"]:
             raise RuntimeError(str(answer["output"].get("error")))
 
-    c = Client(url, verbose=False, download_files=False, httpx_kwargs={"timeout": 300})
+    c = app_client(url, httpx_kwargs={"timeout": 300})
     issue_token(url, c.session_hash)
     c.predict(LENGTH_5, api_name="/set_rewards")
     while time.monotonic() < until:
@@ -219,9 +221,9 @@ def main() -> None:
                         tally.attempt("visitor", future.result)
                 soaked = time.monotonic() - began
                 time.sleep(args.retention_hours * 3600 + 5)  # the last run ended: past its retention now
-                from gradio_client import Client
+                from tests.support.queue_client import app_client
 
-                sweeper = Client(url, verbose=False, download_files=False, httpx_kwargs={"timeout": 300})
+                sweeper = app_client(url, httpx_kwargs={"timeout": 300})
                 issue_token(url, sweeper.session_hash)
                 if tally.attempt("run", lambda: start_run(sweeper, RUN)):  # a Start deletes the expired runs first
                     wait_for_own_run(sweeper, set(), time.monotonic() + RUN_WAIT_SECONDS, tally)

@@ -51,10 +51,10 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=100, help="calls per condition (default: 100)")
     args = parser.parse_args()
 
-    from gradio_client import Client
+    from tests.support.queue_client import app_client
 
     with launched_app(args.model) as (url, ctx):
-        client = Client(url, verbose=False)
+        client = app_client(url)
         client.predict(json.dumps(REWARDS), api_name="/set_rewards")
         measure(client, 5)  # warm-up
         idle = summary(measure(client, args.requests))

@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import app_process, cpu_name  # noqa: E402
-from tests.support.queue_client import app_config, find_event, payload, raw_call  # noqa: E402
+from tests.support.queue_client import app_client, app_config, find_event, http_client, payload, raw_call  # noqa: E402
 from tests.support.tiny_models import save_tiny_model  # noqa: E402
 
 
@@ -39,8 +39,7 @@ def main() -> None:
     parser.add_argument("--owners", type=int, default=1000, help="the table's size (PLAYGROUND_MAX_UPLOADERS)")
     args = parser.parse_args()
 
-    import httpx
-    from gradio_client import Client, handle_file
+    from gradio_client import handle_file
     from gradio_client.exceptions import AppError
 
     from tests.ui.test_client import TINY_RUN, form_kwargs
@@ -57,13 +56,13 @@ def main() -> None:
     prompts = folder / "victim.jsonl"
     prompts.write_text('{"prompt": "Say hi."}\n')
     with app_process(str(model), str(folder / "runs"), env, str(folder / "app.log")) as url:
-        victim = Client(url, verbose=False, download_files=False, headers={"X-Forwarded-For": VICTIM})
+        victim = app_client(url, headers={"X-Forwarded-For": VICTIM})
         kind, name = victim.predict(handle_file(str(prompts)), api_name="/upload_prompts")
         stored = name["value"]
         config = app_config(url)
         index, dep = find_event(config, lambda dep, by_id: any(event == "upload" for _, event in dep["targets"]))
         headers = {"X-Forwarded-For": PROXY}
-        with httpx.Client(timeout=60, headers=headers) as http:
+        with http_client(60, headers) as http:
             (uploaded,) = http.post(url + "gradio_api/upload", files={"files": prompts.open("rb")}).json()
         file = {"path": uploaded, "orig_name": "a.jsonl", "meta": {"_type": "gradio.FileData"}}
         data = payload(config, dep, lambda component: file)

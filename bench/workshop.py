@@ -74,11 +74,11 @@ class Visitor:
         return {row["run"]: row for row in rows}
 
     def __call__(self) -> None:
-        from gradio_client import Client
+        from tests.support.queue_client import app_client
 
         time.sleep(self.delay)
         try:
-            c = Client(self.url, verbose=False, download_files=False, httpx_kwargs={"timeout": 120})
+            c = app_client(self.url)
             issue_token(self.url, c.session_hash)  # what the page load does: the browser's token, in its session
             c.predict(LENGTH_5, api_name="/set_rewards")
             for _ in range(3):
