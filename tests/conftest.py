@@ -308,6 +308,19 @@ def pytest_collection_finish(session):
     gc.freeze()
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    """After a module's last test (its module fixtures torn down): its garbage collected, and what outlives it (the
+    process's shared apps and models, caches) frozen too. A run's end collects all garbage (`gc.collect()`, so that
+    its model's memory goes back at once); in a test process that had frozen nothing since collection, each such
+    collection walked every object the earlier modules left."""
+    result = yield
+    if nextitem is None or nextitem.module is not item.module:
+        gc.collect()
+        gc.freeze()
+    return result
+
+
 class NotAUnitTest(RuntimeError):
     """Raised inside a `unit` test that starts a process, listens on a socket or builds a model."""
 
