@@ -312,8 +312,8 @@ def pytest_collection_finish(session):
 def pytest_runtest_teardown(item, nextitem):
     """After a module's last test (its module fixtures torn down): its garbage collected, and what outlives it (the
     process's shared apps and models, caches) frozen too. A run's end collects all garbage (`gc.collect()`, so that
-    its model's memory goes back at once); in a test process that had frozen nothing since collection, each such
-    collection walked every object the earlier modules left."""
+    its model's memory goes back at once): with this, such a collection walks the objects of the module it runs in,
+    not every object the earlier modules left."""
     result = yield
     if nextitem is None or nextitem.module is not item.module:
         gc.collect()
