@@ -85,7 +85,9 @@ def wire_start_here(
     `loads` the Learn tab's buttons that load a lesson, each of which takes the banner away."""
     on_page_load(greet, [start_here.last_tab], [start_here.box, start_here.last_tab])
     in_browser_after_load(OPEN_TAB, [start_here.last_tab])
-    tabs.select(remember_tab, None, start_here.last_tab, **HIDDEN)
+    # The last tab picked wins: a pick while an earlier one's answer is on its way (the page's own click of the
+    # remembered tab after a reload, on a busy server) runs once that answer is in, not dropped.
+    tabs.select(remember_tab, None, start_here.last_tab, trigger_mode="always_last", **HIDDEN)
     fn, inputs, outputs = show_lesson
     start_here.button.click(None, None, None, js=f"() => ({OPEN_TAB})('learn', true)")
     start_here.button.click(start, None, [start_here.box, start_here.last_tab, picker], **HIDDEN).then(
