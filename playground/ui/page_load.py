@@ -38,7 +38,7 @@ class PageLoad:
 
     now: list[Part] = field(default_factory=list)
     after: list[Part] = field(default_factory=list)
-    browser: list[tuple[str, list]] = field(default_factory=list)  # (a JavaScript function, its inputs)
+    browser: list[tuple[str, list, list]] = field(default_factory=list)  # (a JavaScript function, inputs, outputs)
 
 
 _PAGES: weakref.WeakKeyDictionary[gr.Blocks, PageLoad] = weakref.WeakKeyDictionary()
@@ -51,11 +51,12 @@ def on_page_load(fn: Callable, inputs: Sequence, outputs: Sequence, after: bool 
     (page.after if after else page.now).append(Part(fn, list(inputs), list(outputs)))
 
 
-def in_browser_after_load(js: str, inputs: Sequence) -> None:
-    """Run `js`, a JavaScript function of `inputs`' values, in the page being built once its load event has written
-    its outputs: for what only the browser does, such as opening a tab. No event goes to the server."""
+def in_browser_after_load(js: str, inputs: Sequence, outputs: Sequence = ()) -> None:
+    """Run `js`, a JavaScript function of `inputs`' values that returns `outputs`' (if any), in the page being built
+    once its load event has written its outputs: for what only the browser does, such as opening a tab. No event goes
+    to the server."""
     page = _PAGES.setdefault(gr.context.Context.root_block, PageLoad())
-    page.browser.append((js, list(inputs)))
+    page.browser.append((js, list(inputs), list(outputs)))
 
 
 def wire_page_load(demo: gr.Blocks) -> None:
@@ -64,8 +65,8 @@ def wire_page_load(demo: gr.Blocks) -> None:
     page = _PAGES.pop(demo, PageLoad())
     hidden = dict(api_visibility="private", show_progress="hidden", concurrency_limit=None)
     event = demo.load(_merged(page.now), *_components(page.now), **hidden)
-    for js, inputs in page.browser:
-        event.then(None, inputs, None, js=js, api_visibility="private", show_progress="hidden")
+    for js, inputs, outputs in page.browser:
+        event.then(None, inputs, outputs or None, js=js, api_visibility="private", show_progress="hidden")
     if page.after:
         event.then(_merged(page.after), *_components(page.after), **hidden)
 

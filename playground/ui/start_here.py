@@ -27,6 +27,18 @@ OPEN_TAB = f"""(tab, always) => {{
     button(tab)?.click();
 }}"""
 
+# The top-level tab open now, read once the click that selected it has been drawn (a JavaScript event runs before the
+# page redraws it); `stored` if none is found.
+OPEN_NOW = f"""async (stored) => {{
+    const ids = {list(TAB_IDS)!r};
+    await new Promise((drawn) => setTimeout(drawn, 0));
+    const open = [...document.querySelectorAll('#pg-tabs button[role=tab][aria-selected="true"]')];
+    return open.map((button) => button.dataset.tabId).find((id) => ids.includes(id)) ?? stored;
+}}"""
+# Once the page has loaded: the remembered tab opened (unless the visitor has left the first tab meanwhile), and the
+# tab then open stored, which also marks a first visit as seen.
+RETURN_TO_TAB = f"async (tab) => {{ ({OPEN_TAB})(tab, false); return await ({OPEN_NOW})(tab); }}"
+
 
 @dataclass
 class StartHere:
@@ -54,12 +66,10 @@ def create_start_here() -> StartHere:
     return StartHere(box, button, dismiss, gr.BrowserState(None, storage_key="grpo-playground-tab"))
 
 
-def greet(last_tab: str | None):
-    """On page load: a first visit sees "start here"; a returning visitor the tab they had open (`OPEN_TAB` opens
-    the tab this returns)."""
-    if last_tab not in TAB_IDS:
-        return gr.Group(visible=True), "rewards"
-    return gr.Group(visible=False), last_tab
+def greet(last_tab: str | None) -> gr.Group:
+    """On page load: a first visit sees "start here", a returning visitor does not (the browser then opens the tab
+    they had open, `RETURN_TO_TAB`)."""
+    return gr.Group(visible=last_tab not in TAB_IDS)
 
 
 def hide() -> gr.Group:
@@ -67,15 +77,10 @@ def hide() -> gr.Group:
     return gr.Group(visible=False)
 
 
-def remember_tab(evt: gr.SelectData) -> str:
-    index = evt.index if isinstance(evt.index, int) else 0
-    return TAB_IDS[index] if 0 <= index < len(TAB_IDS) else "rewards"
-
-
 def start() -> list:
     """The "start here" button: the format lesson on the Learn tab (then drawn by the Learn tab's own handler; the
-    browser opens the tab at the click, `OPEN_TAB`)."""
-    return [gr.Group(visible=False), "learn", gr.Dropdown(value=FIRST_LESSON)]
+    browser opens the tab at the click, `OPEN_TAB`, which stores it as a visitor's pick would)."""
+    return [gr.Group(visible=False), gr.Dropdown(value=FIRST_LESSON)]
 
 
 def wire_start_here(
@@ -83,15 +88,17 @@ def wire_start_here(
 ) -> None:
     """`show_lesson` is the Learn tab's bound handler and its (inputs, outputs), to draw the lesson once picked;
     `loads` the Learn tab's buttons that load a lesson, each of which takes the banner away."""
-    on_page_load(greet, [start_here.last_tab], [start_here.box, start_here.last_tab])
-    in_browser_after_load(OPEN_TAB, [start_here.last_tab])
-    # The last tab picked wins: a pick while an earlier one's answer is on its way (the page's own click of the
-    # remembered tab after a reload, on a busy server) runs once that answer is in, not dropped.
-    tabs.select(remember_tab, None, start_here.last_tab, trigger_mode="always_last", **HIDDEN)
+    on_page_load(greet, [start_here.last_tab], [start_here.box])
+    in_browser_after_load(RETURN_TO_TAB, [start_here.last_tab], [start_here.last_tab])
+    # The tab picked is remembered in the browser alone, so the last one picked is the one stored however busy the
+    # server. A server event could not be trusted with it: after a reload the page clicks the remembered tab itself,
+    # and while that click's answer was on its way Gradio's trigger mode "once" dropped the visitor's pick and
+    # "always_last" replayed the first pick's event data; and a page load's answer that wrote the tab back could
+    # arrive after a pick. (Each tab's own select event would not do either: Gradio fires the first tab's at the
+    # page's start, before the page load reads what was stored.)
+    tabs.select(None, start_here.last_tab, start_here.last_tab, js=OPEN_NOW, **HIDDEN)
     fn, inputs, outputs = show_lesson
     start_here.button.click(None, None, None, js=f"() => ({OPEN_TAB})('learn', true)")
-    start_here.button.click(start, None, [start_here.box, start_here.last_tab, picker], **HIDDEN).then(
-        fn, inputs, outputs, **HIDDEN
-    )
+    start_here.button.click(start, None, [start_here.box, picker], **HIDDEN).then(fn, inputs, outputs, **HIDDEN)
     for button in (start_here.dismiss, *loads):
         button.click(hide, None, start_here.box, **HIDDEN)

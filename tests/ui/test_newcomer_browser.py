@@ -114,3 +114,37 @@ def test_a_first_visit_starts_with_the_format_lesson_and_a_return_keeps_its_tab(
     wait_for(lambda: train.get_attribute("aria-selected") == "true", 30, "the Train tab after a reload")
     assert not page.get_by_role("button", name=EN["app.start_here.button"], exact=True).is_visible()
     context.close()
+
+
+def test_a_tab_picked_before_the_server_answers_is_the_one_remembered(app, browser):
+    """The server's answers are held (every queue call of the page waits) while a first visit picks the Train tab:
+    the pick is stored at once, and the page load's answer, once let through, leaves it (and shows "start here", a
+    first visit's banner); a reload opens Train."""
+    context = browser.new_context(locale="en-US", viewport=VIEWPORT)
+    page = context.new_page()
+    held, holding = [], [True]
+
+    def hold(route):
+        if holding:
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route("**/queue/join**", hold)
+    page.goto(app.url)
+    train = page.get_by_role("tab", name=EN["train.tab"], exact=True)
+    train.click()
+    wait_for(lambda: page.evaluate(STORED_TAB) is not None, 30, "the Train tab stored")
+    assert held, "no queue call was held: the page load goes to the server"
+    holding.clear()
+    for route in held:
+        route.continue_()
+    start = page.get_by_role("button", name=EN["app.start_here.button"], exact=True)
+    start.wait_for()  # the page load answered: a first visit
+    stored = page.evaluate(STORED_TAB)
+    page.wait_for_timeout(500)  # the page load's browser step ran, and changed nothing
+    assert page.evaluate(STORED_TAB) == stored and train.get_attribute("aria-selected") == "true"
+    page.reload()
+    wait_for(lambda: train.get_attribute("aria-selected") == "true", 30, "the Train tab after a reload")
+    assert not start.is_visible()
+    context.close()
