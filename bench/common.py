@@ -70,6 +70,7 @@ def app_process(model: str, runs: str, env: dict[str, str] | None = None, log: s
     import httpx
 
     from playground.training.launcher import kill_tree
+    from tests.support.queue_client import VERIFY  # plain HTTP to 127.0.0.1: no certificate to check
 
     port = free_port()
     root = Path(__file__).resolve().parents[1]
@@ -83,7 +84,7 @@ def app_process(model: str, runs: str, env: dict[str, str] | None = None, log: s
         deadline = time.monotonic() + 300
         while True:
             try:
-                if httpx.get(url + "config", timeout=5, verify=False).status_code == 200:  # plain HTTP
+                if httpx.get(url + "config", timeout=5, verify=VERIFY).status_code == 200:
                     break
             except httpx.HTTPError:
                 pass

@@ -31,6 +31,15 @@ CUSTOM_CODE = """def short_answer(completions, **kwargs):
 """
 
 
+def open_page(browser, app, locale: str = "en-US", viewport: dict | None = None):
+    """A new context's page on `app`, once its reward cards are drawn; returns (context, page)."""
+    context = browser.new_context(locale=locale, viewport=viewport or VIEWPORT)
+    page = context.new_page()
+    page.goto(app.url)
+    page.locator(".pg-card").first.wait_for()
+    return context, page
+
+
 def open_tab(page, name: str) -> None:
     page.get_by_role("tab", name=name, exact=True).click()
 

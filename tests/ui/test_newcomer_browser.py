@@ -9,7 +9,7 @@ import pytest
 
 from playground.lessons import get_lesson
 from playground.ui.i18n import EN, ZH
-from tests.ui.test_browser import open_tab, wait_for
+from tests.ui.test_browser import open_page, open_tab, wait_for
 
 
 TEXT = {"en": EN, "zh": ZH}
@@ -19,14 +19,6 @@ VIEWPORT = {"width": 1400, "height": 900}
 BADGE = "[data-testid='status-tracker'] .error"
 
 
-def open_page(browser, app, lang: str, viewport: dict = VIEWPORT):
-    context = browser.new_context(locale=LOCALE[lang], viewport=viewport)
-    page = context.new_page()
-    page.goto(app.url)
-    page.locator(".pg-card").first.wait_for()
-    return context, page
-
-
 def visible_badges(page) -> int:
     return sum(1 for badge in page.locator(BADGE).all() if badge.is_visible())
 
@@ -34,7 +26,7 @@ def visible_badges(page) -> int:
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_bad_weight_gives_one_toast_and_no_badges(app, browser, lang):
     text = TEXT[lang]
-    context, page = open_page(browser, app, lang)
+    context, page = open_page(browser, app, LOCALE[lang])
     page.get_by_text(text["rewards.json"], exact=True).click()
     editor = page.locator(".block", has=page.get_by_text(text["rewards.json"], exact=True)).locator(".cm-content")
     # the editor holds the selection's JSON once drawn (the page's load leaves it while the selection is the same)
@@ -61,7 +53,7 @@ TABS = ("rewards.tab", "learn.tab", "preview.tab", "lab.tab", "train.tab", "comp
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_every_tab_is_in_view_on_a_phone(app, browser, lang):
     """At 390×844 every tab, and every reward family, is a tab in view: none is behind Gradio's "•••" menu."""
-    context, page = open_page(browser, app, lang, viewport=PHONE)
+    context, page = open_page(browser, app, LOCALE[lang], PHONE)
     for key in TABS:
         tab = page.get_by_role("tab", name=TEXT[lang][key], exact=True)
         assert tab.is_visible(), key

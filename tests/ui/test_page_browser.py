@@ -5,18 +5,10 @@ import json
 import re
 
 from tests.lab.test_graders import STRING_CHECK
-from tests.ui.test_browser import assert_no_error_toast, open_group, open_tab, wait_for
+from tests.ui.test_browser import assert_no_error_toast, open_group, open_page, open_tab, wait_for
 
 
 VIEWPORT = {"width": 1280, "height": 900}
-
-
-def open_page(browser, app, locale: str = "en-US", viewport: dict = VIEWPORT):
-    context = browser.new_context(locale=locale, viewport=viewport)
-    page = context.new_page()
-    page.goto(app.url)
-    page.locator(".pg-card").first.wait_for()
-    return context, page
 
 
 def card(page, name: str):
@@ -25,7 +17,7 @@ def card(page, name: str):
 
 
 def test_imported_grader_moves_the_rewards_tab_and_survives_an_edit(app, browser):
-    context, page = open_page(browser, app)
+    context, page = open_page(browser, app, viewport=VIEWPORT)
     # By its id: a locator filtered by text matches nothing while the summary re-renders.
     summary = page.locator("#pg-selection-summary")
     wait_for(lambda: "length" in summary.inner_text(), 20, "the starting selection")
@@ -63,7 +55,7 @@ def test_an_upload_replaces_the_old_set_and_prompt_column_rereads_it(app, browse
     the set picked before, the toast says which column is missing; setting prompt_column reads it, no re-upload."""
     path = tmp_path / "questions.csv"
     path.write_text("question,answer\nWhat is 2+2?,4\nWhat is 3+3?,6\n", encoding="utf-8")
-    context, page = open_page(browser, app)
+    context, page = open_page(browser, app, viewport=VIEWPORT)
     open_tab(page, "Train")
     page.get_by_text("Data", exact=True).click()  # the accordion
     page.locator(".block", has=page.get_by_text("Upload a prompt file")).locator("input[type=file]").set_input_files(
@@ -100,7 +92,7 @@ def test_an_english_page_tab_by_tab(app, browser):
     """One English page, whose checks read and change nothing the next one reads: table headers do not break mid
     word and the bf16 rollout's chart takes no room; reward descriptions show their tag names; a failing score keeps
     the Try-on-text table; code without functions leaves no CSV drop zone."""
-    context, page = open_page(browser, app)
+    context, page = open_page(browser, app, viewport=VIEWPORT)
 
     # Table headers do not break mid-word.
     page.get_by_role("columnheader", name="advantage").first.wait_for()
@@ -146,7 +138,7 @@ def test_a_chinese_page_tab_by_tab(app, browser):
     """One Chinese page, whose checks read and change nothing the next one reads. Before anything ran: every visible
     table header, chart axis and the embedded model's label are Chinese (TRL metric and reward names aside). Toast
     titles are Chinese. Reward descriptions show their tag names."""
-    context, page = open_page(browser, app, "zh-CN")
+    context, page = open_page(browser, app, "zh-CN", VIEWPORT)
 
     def english(tab: str) -> list[str]:
         heads = page.evaluate(

@@ -11,7 +11,7 @@ from playground.scoring import RewardChoice
 from playground.ui.i18n import EN, ZH
 from playground.ui.train_form import ESSENTIALS, GROUPS
 from tests.export.conftest import tiny_spec
-from tests.ui.test_browser import assert_no_error_toast, open_group, wait_for
+from tests.ui.test_browser import assert_no_error_toast, open_group, open_page, wait_for
 
 
 DESKTOP = {"width": 1280, "height": 900}
@@ -29,14 +29,6 @@ def three_steps(app):
     return job.run.id
 
 
-def open_page(browser, app, viewport: dict, locale: str = "en-US"):
-    context = browser.new_context(locale=locale, viewport=viewport)
-    page = context.new_page()
-    page.goto(app.url)
-    page.locator(".pg-card").first.wait_for()
-    return context, page
-
-
 def go_to(page, tab: str) -> None:
     """Open a tab, from the tab bar's overflow menu where a phone hides it."""
     bar = page.get_by_role("tab", name=tab, exact=True)
@@ -52,7 +44,7 @@ def top(locator) -> float:
 
 @pytest.mark.parametrize(("locale", "text"), [("en-US", EN), ("zh-CN", ZH)])
 def test_the_form_reads_at_a_glance(app, browser, locale, text):
-    context, page = open_page(browser, app, DESKTOP, locale)
+    context, page = open_page(browser, app, locale, DESKTOP)
     go_to(page, text["train.tab"])
     start = page.get_by_role("button", name=text["train.start"], exact=True)
     start.wait_for()
@@ -96,7 +88,7 @@ def completion_fits(page, table) -> bool:
 
 def test_charts_two_a_row_with_whole_step_ticks_and_completions_that_fit_their_tables(app, browser, three_steps):
     """One desktop page: the preview's group, then the finished run's charts and latest samples on the Runs tab."""
-    context, page = open_page(browser, app, DESKTOP)
+    context, page = open_page(browser, app, viewport=DESKTOP)
     go_to(page, "Preview")
     page.get_by_role("button", name="Generate group").click()
     page.get_by_text("Generated 8 completions").wait_for()
@@ -152,7 +144,7 @@ DROPDOWNS = """() => [...document.querySelectorAll('.wrap-inner input[role=combo
 
 
 def test_phone_labels_whole_and_dropdown_text_clear_of_the_arrow(app, browser):
-    context, page = open_page(browser, app, PHONE)
+    context, page = open_page(browser, app, viewport=PHONE)
     go_to(page, "Preview")
     page.get_by_label("Prompt set", exact=True).wait_for()
     dropdowns = page.evaluate(DROPDOWNS)
