@@ -14,15 +14,19 @@ from playground.ui.page_load import in_browser_after_load, on_page_load
 TAB_IDS = ("rewards", "learn", "preview", "lab", "train", "compare", "runs")  # the top-level tabs, in page order
 FIRST_LESSON = "format"
 HIDDEN = dict(api_visibility="private", show_progress="hidden")
+# The JavaScript both browser steps below start with: the top-level tabs' ids, a tab's button, and the id of the one
+# open now (undefined before the tab bar is drawn).
+TAB_BAR = f"""const ids = {list(TAB_IDS)!r};
+    const button = (id) => document.querySelector(`#pg-tabs button[role=tab][data-tab-id="${{id}}"]`);
+    const opened = () => ids.find((id) => button(id)?.getAttribute("aria-selected") === "true");"""
 # Opens the top-level tab whose id it is given, as a click on its button does (the tab's select events included);
 # after the page load, only if the visitor has not left the first tab meanwhile (`always` false). Tabs are opened in
 # the browser, never as an event's output: for every status message of every event, Gradio's front end re-reads the
 # state of each component an event has output, and of everything inside it, so a `gr.Tabs` output (the whole page)
 # made each event copy every component's value.
 OPEN_TAB = f"""(tab, always) => {{
-    const ids = {list(TAB_IDS)!r};
-    const button = (id) => document.querySelector(`#pg-tabs button[role=tab][data-tab-id="${{id}}"]`);
-    const open = ids.find((id) => button(id)?.getAttribute("aria-selected") === "true");
+    {TAB_BAR}
+    const open = opened();
     if (!ids.includes(tab) || open === tab || (!always && open && open !== ids[0])) return;
     button(tab)?.click();
 }}"""
@@ -30,10 +34,9 @@ OPEN_TAB = f"""(tab, always) => {{
 # The top-level tab open now, read once the click that selected it has been drawn (a JavaScript event runs before the
 # page redraws it); `stored` if none is found.
 OPEN_NOW = f"""async (stored) => {{
-    const ids = {list(TAB_IDS)!r};
+    {TAB_BAR}
     await new Promise((drawn) => setTimeout(drawn, 0));
-    const open = [...document.querySelectorAll('#pg-tabs button[role=tab][aria-selected="true"]')];
-    return open.map((button) => button.dataset.tabId).find((id) => ids.includes(id)) ?? stored;
+    return opened() ?? stored;
 }}"""
 # Once the page has loaded: the remembered tab opened (unless the visitor has left the first tab meanwhile), and the
 # tab then open stored, which also marks a first visit as seen.
